@@ -1,0 +1,70 @@
+// Configuration is read and validated once, at boot. Anything missing or unsafe stops the process
+// with a message naming the variable.
+
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  port: number;
+  host: string;
+  databaseUrl: string;
+  jwtSecret: string;
+  /** Cookies carry `Secure` (set automatically when the request came over https). */
+  cookieSecure: boolean;
+  /** Origins (scheme://host[:port]) allowed to send state-changing calls besides the API's own. */
+  trustedOrigins: string[];
+  bcryptCost: number;
+  firebaseProjectId: string;
+  /** 'bundled' reads the seed catalog; 'openlibrary' asks Open Library's public API. */
+  isbnLookup: 'bundled' | 'openlibrary';
+  openLibraryUrl: string;
+  /** Folder of the built web app to serve at '/', or '' to serve none. */
+  webDist: string;
+  logLevel: string;
+}
+
+export const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) problems.push(`${name} must be an integer from ${min} to ${max}`);
+    return value;
+  };
+
+  const databaseUrl = env.DATABASE_URL ?? '';
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgresql:// URL');
+
+  const jwtSecret = env.JWT_SECRET ?? (mode === 'production' ? '' : DEVELOPMENT_JWT_SECRET);
+  if (mode === 'production' && (jwtSecret === DEVELOPMENT_JWT_SECRET || jwtSecret.length < 32)) {
+    problems.push('JWT_SECRET must be set to a secret of at least 32 characters in production (the development default is refused)');
+  }
+
+  const isbnLookup = env.ISBN_LOOKUP ?? (mode === 'production' ? 'openlibrary' : 'bundled');
+  if (isbnLookup !== 'bundled' && isbnLookup !== 'openlibrary') problems.push("ISBN_LOOKUP must be 'bundled' or 'openlibrary'");
+
+  const config: Config = {
+    env: mode,
+    port: int('PORT', 3000, 0, 65535),
+    host: env.HOST ?? '127.0.0.1',
+    databaseUrl,
+    jwtSecret,
+    cookieSecure: env.COOKIE_SECURE === 'true',
+    trustedOrigins: (env.TRUSTED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    bcryptCost: int('BCRYPT_COST', mode === 'test' ? 10 : 12, 10, 15),
+    firebaseProjectId: env.FIREBASE_PROJECT_ID ?? 'demo-bookshop',
+    isbnLookup: isbnLookup as Config['isbnLookup'],
+    openLibraryUrl: env.OPEN_LIBRARY_URL ?? 'https://openlibrary.org',
+    webDist: env.WEB_DIST ?? '',
+    logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+  };
+  if (mode === 'production' && config.firebaseProjectId.startsWith('demo-') && !env.FIREBASE_AUTH_EMULATOR_HOST) {
+    problems.push('FIREBASE_PROJECT_ID must name a real Firebase project in production (demo- projects only work with the emulator)');
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
+  return config;
+}

@@ -1,0 +1,32 @@
+// Building blocks of route schemas. A response schema per status is also the output allowlist:
+// fast-json-stringify drops any field a schema does not name.
+import { type TSchema, Type } from 'typebox';
+
+export const ErrorBody = Type.Object(
+  {
+    data: Type.Null(),
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  },
+  { $id: 'ErrorBody' },
+);
+
+const errorRef = Type.Ref('ErrorBody');
+
+export const ok = <T extends TSchema>(data: T) => Type.Object({ data });
+
+/** Response schemas: the success body plus the error body for each listed status. */
+export function responses<T extends TSchema>(success: T, ...errorStatuses: number[]) {
+  const out: Record<number, TSchema> = { 200: ok(success) };
+  for (const status of [...errorStatuses, 500]) out[status] = errorRef;
+  return out;
+}
+
+/** Positive whole number in a path segment such as `{pageNumber}`; ids too. */
+export const PositiveInt = Type.Integer({ minimum: 1, maximum: 2147483647 });
+export const PageSize = Type.Integer({ minimum: 1, maximum: 100 });
+
+export const Paging = { pageNumber: PositiveInt, pageSize: PageSize };

@@ -1,0 +1,15 @@
+/** Lower-case, accent-free, single-spaced: the form search compares (e.g. "Gabriel García Márquez" -> "gabriel garcia marquez"). */
+export function normalizeForSearch(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+export const bookSearchText = (title: string, authorName: string) => normalizeForSearch(`${title} ${authorName}`);
+
+/** Image URLs go out as https (spec 9). */
+export const httpsUrl = (url: string | null | undefined): string | null =>
+  url ? url.replace(/^http:\/\//i, 'https://') : null;

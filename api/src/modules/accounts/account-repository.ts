@@ -1,0 +1,36 @@
+import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../plugins/prisma.ts';
+
+const clientInfoSelect = { firstName: true, lastName: true, phoneNumber: true, account: true } satisfies Prisma.ClientSelect;
+export const employeeInfoSelect = {
+  id: true,
+  firstName: true,
+  lastName: true,
+  gender: true,
+  birthDate: true,
+  email: true,
+  phoneNumber: true,
+  address: true,
+  role: true,
+} satisfies Prisma.EmployeeSelect;
+
+export function accountRepository(db: Db) {
+  return {
+    findClientCredentials: (account: string) =>
+      db.client.findUnique({ where: { account }, select: { id: true, passwordHash: true } }),
+    findEmployeeCredentials: (email: string) =>
+      db.employee.findUnique({ where: { email }, select: { id: true, passwordHash: true, role: true } }),
+    clientExists: async (account: string) => (await db.client.count({ where: { account } })) > 0,
+    createClient: (data: Prisma.ClientCreateInput) => db.client.create({ data, select: { id: true } }),
+    clientInfo: (id: number) => db.client.findUnique({ where: { id }, select: clientInfoSelect }),
+    updateClient: (id: number, data: { firstName: string; lastName: string; phoneNumber: string }) =>
+      db.client.update({ where: { id }, data, select: clientInfoSelect }),
+    clientPasswordHash: (id: number) => db.client.findUnique({ where: { id }, select: { passwordHash: true } }),
+    setClientPassword: (id: number, passwordHash: string) => db.client.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
+    employeeInfo: (id: number) => db.employee.findUnique({ where: { id }, select: employeeInfoSelect }),
+    updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput) => db.employee.update({ where: { id }, data, select: employeeInfoSelect }),
+    employeePasswordHash: (id: number) => db.employee.findUnique({ where: { id }, select: { passwordHash: true } }),
+    setEmployeePassword: (id: number, passwordHash: string) =>
+      db.employee.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
+  };
+}

@@ -1,0 +1,86 @@
+// The back-office's writes and reads of authors, books and book copies.
+import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../plugins/prisma.ts';
+
+const authorSelect = { id: true, fullName: true } satisfies Prisma.AuthorSelect;
+export const bookSelect = {
+  id: true,
+  name: true,
+  pagesNumber: true,
+  authorId: true,
+  typeId: true,
+  publishedAt: true,
+  isbn13: true,
+} satisfies Prisma.BookSelect;
+const copySelect = { id: true, bookId: true, quantity: true, price: true, isAvailable: true } satisfies Prisma.BookCopySelect;
+
+export type BookRow = Prisma.BookGetPayload<{ select: typeof bookSelect }>;
+export type CopyRow = Prisma.BookCopyGetPayload<{ select: typeof copySelect }>;
+
+const byNameLimit = 50;
+
+export function catalogAdminRepository(db: Db) {
+  return {
+    transaction: <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) => db.$transaction(work),
+
+    async authorPage(skip: number, take: number) {
+      const [total, authors] = await db.$transaction([
+        db.author.count(),
+        db.author.findMany({ select: authorSelect, orderBy: { id: 'asc' }, skip, take }),
+      ]);
+      return { total, authors };
+    },
+    authorById: (id: number) => db.author.findUnique({ where: { id }, select: authorSelect }),
+    authorsByName: (name: string) =>
+      db.author.findMany({ where: { fullName: { contains: name, mode: 'insensitive' } }, select: authorSelect, orderBy: { fullName: 'asc' }, take: byNameLimit }),
+    authorByExactName: (tx: Prisma.TransactionClient, fullName: string) => tx.author.findUnique({ where: { fullName }, select: authorSelect }),
+    createAuthor: (tx: Prisma.TransactionClient | Db, fullName: string) => tx.author.create({ data: { fullName }, select: authorSelect }),
+    renameAuthor: (tx: Prisma.TransactionClient, id: number, fullName: string) =>
+      tx.author.update({ where: { id }, data: { fullName }, select: authorSelect }),
+    booksOfAuthor: (tx: Prisma.TransactionClient, authorId: number) =>
+      tx.book.findMany({ where: { authorId }, select: { id: true, name: true } }),
+    countBooksOfAuthor: (id: number) => db.book.count({ where: { authorId: id } }),
+    deleteAuthor: async (id: number) => (await db.author.deleteMany({ where: { id } })).count === 1,
+
+    async bookPage(skip: number, take: number) {
+      const [total, books] = await db.$transaction([
+        db.book.count(),
+        db.book.findMany({ select: bookSelect, orderBy: { id: 'asc' }, skip, take }),
+      ]);
+      return { total, books };
+    },
+    bookById: (id: number) => db.book.findUnique({ where: { id }, select: bookSelect }),
+    booksByName: (name: string) =>
+      db.book.findMany({ where: { name: { contains: name, mode: 'insensitive' } }, select: bookSelect, orderBy: { name: 'asc' }, take: byNameLimit }),
+    bookExistsWithIsbn: async (isbn13: string) => (await db.book.count({ where: { isbn13 } })) > 0,
+    createBook: (tx: Prisma.TransactionClient, data: Prisma.BookUncheckedCreateInput) => tx.book.create({ data, select: bookSelect }),
+    updateBook: (tx: Prisma.TransactionClient, id: number, data: Prisma.BookUncheckedUpdateInput) =>
+      tx.book.update({ where: { id }, data, select: bookSelect }),
+    setSearchText: (tx: Prisma.TransactionClient, id: number, searchText: string) =>
+      tx.book.update({ where: { id }, data: { searchText }, select: { id: true } }),
+    typeById: (id: number) => db.bookType.findUnique({ where: { id }, select: { id: true } }),
+    typeByName: (name: string) => db.bookType.findUnique({ where: { name }, select: { id: true } }),
+    firstType: () => db.bookType.findFirst({ orderBy: { id: 'asc' }, select: { id: true } }),
+    countOrderedCopiesOfBook: (bookId: number) => db.orderItem.count({ where: { bookCopy: { bookId } } }),
+    /** A book with no sales can go, together with its copies (and any cart lines holding them). */
+    deleteBookWithCopies: (bookId: number) =>
+      db.$transaction(async (tx) => {
+        await tx.bookCopy.deleteMany({ where: { bookId } });
+        return (await tx.book.deleteMany({ where: { id: bookId } })).count === 1;
+      }),
+
+    async copyPage(skip: number, take: number) {
+      const [total, copies] = await db.$transaction([
+        db.bookCopy.count(),
+        db.bookCopy.findMany({ select: copySelect, orderBy: { id: 'asc' }, skip, take }),
+      ]);
+      return { total, copies };
+    },
+    copyById: (id: number) => db.bookCopy.findUnique({ where: { id }, select: copySelect }),
+    bookExists: async (id: number) => (await db.book.count({ where: { id } })) > 0,
+    createCopy: (data: Prisma.BookCopyUncheckedCreateInput) => db.bookCopy.create({ data, select: copySelect }),
+    updateCopy: (id: number, data: Prisma.BookCopyUncheckedUpdateInput) => db.bookCopy.update({ where: { id }, data, select: copySelect }),
+    countOrdersOfCopy: (id: number) => db.orderItem.count({ where: { bookCopyId: id } }),
+    deleteCopy: async (id: number) => (await db.bookCopy.deleteMany({ where: { id } })).count === 1,
+  };
+}

@@ -1,0 +1,184 @@
+// Authors, books and book copies as the back-office manages them. Every write that touches more
+// than one row is one transaction; refusals are 4xx with a message the screen can show.
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { toIsbn13 } from '../../lib/isbn.ts';
+import { toMoney } from '../../lib/money.ts';
+import { bookSearchText } from '../../lib/text.ts';
+import type { Db } from '../../plugins/prisma.ts';
+import { type BookRow, type CopyRow, catalogAdminRepository } from './catalog-admin-repository.ts';
+import type { IsbnLookup } from './isbn-lookup.ts';
+
+const toBook = ({ isbn13: _isbn, ...book }: BookRow) => ({
+  ...book,
+  publishedAt: book.publishedAt ? book.publishedAt.toISOString().slice(0, 10) : null,
+});
+const toCopy = (copy: CopyRow) => ({ ...copy, price: toMoney(copy.price) });
+const pages = (total: number, size: number) => Math.ceil(total / size);
+
+export interface BookUpdate {
+  id: number;
+  name?: string;
+  pagesNumber?: number | null;
+  authorId?: number;
+  typeId?: number;
+  publishedAt?: string | null;
+}
+
+export interface CopyInput {
+  bookId: number;
+  quantity: number;
+  price: number;
+  isAvailable: boolean;
+}
+
+export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
+  const repo = catalogAdminRepository(db);
+
+  const requireName = (raw: string | undefined, what: string) => {
+    const name = raw?.trim() ?? '';
+    if (!name) throw badRequest(`The ${what} name must not be empty.`);
+    if (name.length > 200) throw badRequest(`The ${what} name is too long.`);
+    return name;
+  };
+
+  const validateCopy = (input: CopyInput) => {
+    if (!Number.isInteger(input.quantity) || input.quantity < 0) throw badRequest('Quantity must be a whole number of 0 or more.');
+    if (!(input.price >= 0) || Math.round(input.price * 100) !== input.price * 100) {
+      throw badRequest('Price must be 0 or more, with at most 2 decimals.');
+    }
+  };
+
+  return {
+    async authorPage(pageNumber: number, pageSize: number) {
+      const { total, authors } = await repo.authorPage((pageNumber - 1) * pageSize, pageSize);
+      return { authors, totalPages: pages(total, pageSize) };
+    },
+    async authorById(id: number) {
+      const author = await repo.authorById(id);
+      if (!author) throw notFound('No author found.');
+      return author;
+    },
+    authorsByName: (name: string) => repo.authorsByName(name.trim()),
+    async addAuthor(rawName: string) {
+      const fullName = requireName(rawName, 'author');
+      return repo.createAuthor(db, fullName);
+    },
+    /** Renaming also refreshes the search text of the author's books, in the same transaction. */
+    async renameAuthor(id: number, rawName: string) {
+      const fullName = requireName(rawName, 'author');
+      if (!(await repo.authorById(id))) throw notFound('No author found.');
+      return repo.transaction(async (tx) => {
+        const author = await repo.renameAuthor(tx, id, fullName);
+        for (const book of await repo.booksOfAuthor(tx, id)) await repo.setSearchText(tx, book.id, bookSearchText(book.name, fullName));
+        return author;
+      });
+    },
+    async deleteAuthor(id: number) {
+      if (!(await repo.authorById(id))) throw notFound('No author found.');
+      const books = await repo.countBooksOfAuthor(id);
+      if (books) throw conflict(`This author still has ${books} book${books === 1 ? '' : 's'}; delete or reassign them first.`);
+      await repo.deleteAuthor(id);
+    },
+
+    async bookPage(pageNumber: number, pageSize: number) {
+      const { total, books } = await repo.bookPage((pageNumber - 1) * pageSize, pageSize);
+      return { books: books.map(toBook), totalPages: pages(total, pageSize) };
+    },
+    async bookById(id: number) {
+      const book = await repo.bookById(id);
+      if (!book) throw notFound('No book found.');
+      return toBook(book);
+    },
+    booksByName: async (name: string) => (await repo.booksByName(name.trim())).map(toBook),
+
+    /** Adds a book from its ISBN: looks it up, creates the author when new, refuses duplicates. */
+    async addBookByIsbn(rawIsbn: string) {
+      if (!rawIsbn.trim()) throw badRequest('All fields are required.');
+      const isbn13 = toIsbn13(rawIsbn);
+      if (!isbn13) throw badRequest('This is not a valid ISBN-10 or ISBN-13.', 'INVALID_ISBN');
+      if (await repo.bookExistsWithIsbn(isbn13)) throw conflict('A book with this ISBN already exists.');
+      const found = await lookupIsbn(isbn13);
+      if (!found) throw notFound('No book was found for this ISBN.');
+      const type = (found.category && (await repo.typeByName(found.category))) || (await repo.firstType());
+      if (!type) throw conflict('The shop has no categories yet.');
+      return repo.transaction(async (tx) => {
+        const author = (await repo.authorByExactName(tx, found.author)) ?? (await repo.createAuthor(tx, found.author));
+        const book = await repo.createBook(tx, {
+          isbn13,
+          name: found.title,
+          pagesNumber: found.pagesNumber,
+          publishedAt: found.publishedYear && found.publishedYear > 0 ? new Date(Date.UTC(found.publishedYear, 0, 1)) : null,
+          description: found.description,
+          imageUrl: found.imageUrl,
+          searchText: bookSearchText(found.title, author.fullName),
+          authorId: author.id,
+          typeId: type.id,
+        });
+        return toBook(book);
+      });
+    },
+
+    async updateBook(input: BookUpdate) {
+      const current = await repo.bookById(input.id);
+      if (!current) throw notFound('No book found.');
+      const name = input.name === undefined ? current.name : requireName(input.name, 'book');
+      if (input.pagesNumber != null && (!Number.isInteger(input.pagesNumber) || input.pagesNumber < 1)) {
+        throw badRequest('Pages must be a whole number of at least 1.');
+      }
+      const authorId = input.authorId ?? current.authorId;
+      const author = await repo.authorById(authorId);
+      if (!author) throw badRequest(`There is no author with ID ${authorId}.`);
+      if (input.typeId !== undefined && !(await repo.typeById(input.typeId))) throw badRequest(`There is no category with ID ${input.typeId}.`);
+      let publishedAt: Date | null | undefined;
+      if (input.publishedAt === null || input.publishedAt === '') publishedAt = null;
+      else if (input.publishedAt !== undefined) {
+        publishedAt = /^\d{4}-\d{2}-\d{2}$/.test(input.publishedAt) ? new Date(`${input.publishedAt}T00:00:00Z`) : new Date(Number.NaN);
+        if (Number.isNaN(publishedAt.getTime())) throw badRequest('Published must be a date (YYYY-MM-DD).');
+      }
+      return repo.transaction(async (tx) =>
+        toBook(
+          await repo.updateBook(tx, input.id, {
+            name,
+            pagesNumber: input.pagesNumber,
+            authorId,
+            typeId: input.typeId,
+            publishedAt,
+            searchText: bookSearchText(name, author.fullName),
+          }),
+        ),
+      );
+    },
+
+    async deleteBook(id: number) {
+      if (!(await repo.bookById(id))) throw notFound('No book found.');
+      if (await repo.countOrderedCopiesOfBook(id)) throw conflict('Copies of this book have been ordered, so it cannot be deleted.');
+      await repo.deleteBookWithCopies(id);
+    },
+
+    async copyPage(pageNumber: number, pageSize: number) {
+      const { total, copies } = await repo.copyPage((pageNumber - 1) * pageSize, pageSize);
+      return { booksCopies: copies.map(toCopy), totalPages: pages(total, pageSize) };
+    },
+    async copyById(id: number) {
+      const copy = await repo.copyById(id);
+      if (!copy) throw notFound('No book copy found.');
+      return toCopy(copy);
+    },
+    async addCopy(input: CopyInput) {
+      validateCopy(input);
+      if (!(await repo.bookExists(input.bookId))) throw badRequest(`There is no book with ID ${input.bookId}.`);
+      return toCopy(await repo.createCopy({ ...input, price: input.price.toFixed(2) }));
+    },
+    async updateCopy(id: number, input: CopyInput) {
+      validateCopy(input);
+      if (!(await repo.copyById(id))) throw notFound('No book copy found.');
+      if (!(await repo.bookExists(input.bookId))) throw badRequest(`There is no book with ID ${input.bookId}.`);
+      return toCopy(await repo.updateCopy(id, { ...input, price: input.price.toFixed(2) }));
+    },
+    async deleteCopy(id: number) {
+      if (!(await repo.copyById(id))) throw notFound('No book copy found.');
+      if (await repo.countOrdersOfCopy(id)) throw conflict('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.');
+      await repo.deleteCopy(id);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// Finding a book's facts from its ISBN. The bundled catalog (the seed data) answers offline; Open
+// Library's public API answers in production. Either way the result has the same shape.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AppError } from '../../lib/errors.ts';
+
+export interface IsbnRecord {
+  title: string;
+  author: string;
+  category: string | null;
+  publishedYear: number | null;
+  pagesNumber: number | null;
+  imageUrl: string | null;
+  description: string | null;
+}
+
+export type IsbnLookup = (isbn13: string) => Promise<IsbnRecord | null>;
+
+/** The seed catalog as a lookup, parsed once on first use. */
+export function bundledCatalogLookup(csvPath = path.resolve(import.meta.dirname, '../../../../seed/books.csv')): IsbnLookup {
+  let byIsbn: Map<string, IsbnRecord> | undefined;
+  return async (isbn13) => {
+    if (!byIsbn) {
+      const { parseBooksCsv } = await import('../../../../seed/books-csv.ts');
+      byIsbn = new Map(
+        parseBooksCsv(readFileSync(csvPath, 'utf8'))
+          .filter((b) => b.isbn13)
+          .map((b) => [
+            b.isbn13,
+            {
+              title: b.title,
+              author: b.mainAuthor,
+              category: b.category,
+              publishedYear: b.year,
+              pagesNumber: null,
+              imageUrl: b.imageUrl,
+              description: null,
+            },
+          ]),
+      );
+    }
+    return byIsbn.get(isbn13) ?? null;
+  };
+}
+
+const CATEGORY_KEYWORDS: [string, RegExp][] = [
+  ['Fantasy', /fantasy|magic|dragons|wizards/i],
+  ['Mystery', /myster|detective|crime|thriller|suspense/i],
+  ['Astronomy', /astronom|cosmolog|astrophysic|outer space|planets/i],
+  ['Biology', /biology|evolution|genetic|neuroscien|zoology|botany|medicine/i],
+  ['Philosophy', /philosoph|ethics|stoic/i],
+  ['Spirituality', /religio|spiritual|christian|buddhis|theolog|meditation/i],
+  ['Autobiography', /autobiograph|memoir/i],
+  ['Biography', /biograph/i],
+  ['History', /history|archaeolog|anthropolog/i],
+  ['Art', /\bart\b|painting|music|photograph|architecture|design/i],
+];
+
+/** Open Library's books API (`/api/books?bibkeys=ISBN:…&jscmd=data`). A failure there is a 502, not a 500. */
+export function openLibraryLookup(baseUrl: string, fetchImpl: typeof fetch = fetch): IsbnLookup {
+  return async (isbn13) => {
+    const url = `${baseUrl.replace(/\/$/, '')}/api/books?bibkeys=ISBN:${isbn13}&format=json&jscmd=data`;
+    let body: Record<string, OpenLibraryBook>;
+    try {
+      const response = await fetchImpl(url, { signal: AbortSignal.timeout(8000), headers: { accept: 'application/json' } });
+      if (!response.ok) throw new Error(`status ${response.status}`);
+      body = (await response.json()) as Record<string, OpenLibraryBook>;
+    } catch {
+      throw new AppError(502, 'ISBN_SERVICE_UNAVAILABLE', 'The ISBN service is not answering. Please try again later.');
+    }
+    const book = body[`ISBN:${isbn13}`];
+    if (!book?.title) return null;
+    const subjects = (book.subjects ?? []).map((s) => s.name).join(' | ');
+    const year = Number(book.publish_date?.match(/\d{4}/)?.[0]);
+    return {
+      title: book.subtitle ? `${book.title}: ${book.subtitle}` : book.title,
+      author: book.authors?.[0]?.name ?? 'Unknown author',
+      category: CATEGORY_KEYWORDS.find(([, re]) => re.test(subjects))?.[0] ?? null,
+      publishedYear: Number.isInteger(year) ? year : null,
+      pagesNumber: typeof book.number_of_pages === 'number' ? book.number_of_pages : null,
+      imageUrl: book.cover?.medium ?? null,
+      description: typeof book.notes === 'string' ? book.notes : null,
+    };
+  };
+}
+
+interface OpenLibraryBook {
+  title?: string;
+  subtitle?: string;
+  authors?: { name: string }[];
+  subjects?: { name: string }[];
+  publish_date?: string;
+  number_of_pages?: number;
+  cover?: { medium?: string };
+  notes?: string;
+}

@@ -1,0 +1,38 @@
+// Clients and employees as the back-office sees them, and the dashboard's counts.
+import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../plugins/prisma.ts';
+import { employeeInfoSelect } from '../accounts/account-repository.ts';
+
+export const clientSelect = { id: true, firstName: true, lastName: true, phoneNumber: true, account: true, createdAt: true } satisfies Prisma.ClientSelect;
+
+export function peopleRepository(db: Db) {
+  return {
+    totals: () =>
+      db.$transaction([db.order.count(), db.book.count(), db.bookCopy.count(), db.client.count()]),
+    recentOrders: (take: number) =>
+      db.order.findMany({
+        select: { id: true, clientId: true, totalQuantity: true, totalPrice: true, status: true, createdAt: true },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take,
+      }),
+    newClients: (take: number) => db.client.findMany({ select: clientSelect, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take }),
+    async clientPage(skip: number, take: number) {
+      const [total, clients] = await db.$transaction([
+        db.client.count(),
+        db.client.findMany({ select: clientSelect, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
+      ]);
+      return { total, clients };
+    },
+    listEmployees: () => db.employee.findMany({ select: employeeInfoSelect, orderBy: { id: 'asc' }, take: 1000 }),
+    employeeEmailTaken: async (email: string, exceptId?: number) =>
+      (await db.employee.count({ where: { email, ...(exceptId ? { id: { not: exceptId } } : {}) } })) > 0,
+    createEmployee: (data: Prisma.EmployeeCreateInput) => db.employee.create({ data, select: employeeInfoSelect }),
+    employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
+    /** The employee's sessions end with the row (refresh tokens are not foreign-keyed, so revoke explicitly). */
+    deleteEmployee: (id: number) =>
+      db.$transaction([
+        db.refreshToken.updateMany({ where: { audience: 'employee', subjectId: id, revokedAt: null }, data: { revokedAt: new Date() } }),
+        db.employee.delete({ where: { id }, select: { id: true } }),
+      ]),
+  };
+}

@@ -1,0 +1,91 @@
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { toMoney } from '../../lib/money.ts';
+import { EMAIL, isBlank } from '../../lib/validation.ts';
+import type { Db } from '../../plugins/prisma.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { accountRepository, type employeeInfoSelect } from '../accounts/account-repository.ts';
+import { assertAcceptablePassword, hashPassword } from '../accounts/passwords.ts';
+import { peopleRepository } from './people-repository.ts';
+
+export const DASHBOARD_LIST_SIZE = 10;
+export const ROLES = ['Admin', 'Seller'] as const;
+export const GENDERS = ['Male', 'Female'] as const;
+
+type EmployeeRow = Prisma.EmployeeGetPayload<{ select: typeof employeeInfoSelect }>;
+
+export const toEmployee = ({ role, birthDate, ...e }: EmployeeRow) => ({ ...e, type: role, birthDate: birthDate.toISOString().slice(0, 10) });
+
+export interface PersonInput {
+  firstName?: string;
+  lastName?: string;
+  gender?: string;
+  birthDate?: string;
+  email?: string;
+  phoneNumber?: string;
+  address?: string;
+}
+
+/** Checks and normalizes the person fields of an employee (new or own account). */
+function validatePerson(input: PersonInput) {
+  const fields = [input.firstName, input.lastName, input.gender, input.birthDate, input.email, input.phoneNumber, input.address];
+  if (fields.some(isBlank)) throw badRequest('All fields are required.');
+  if (!GENDERS.includes(input.gender as never)) throw badRequest('Gender must be Male or Female.');
+  const email = input.email!.trim().toLowerCase();
+  if (!EMAIL.test(email)) throw badRequest('Invalid email format');
+  const birthDate = new Date(`${input.birthDate}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.birthDate!) || Number.isNaN(birthDate.getTime()) || birthDate > new Date()) {
+    throw badRequest('Birth date must be a past date (YYYY-MM-DD).');
+  }
+  return {
+    firstName: input.firstName!.trim(),
+    lastName: input.lastName!.trim(),
+    gender: input.gender as (typeof GENDERS)[number],
+    birthDate,
+    email,
+    phoneNumber: input.phoneNumber!.trim(),
+    address: input.address!.trim(),
+  };
+}
+
+export function peopleService(db: Db, bcryptCost: number) {
+  const repo = peopleRepository(db);
+  const accounts = accountRepository(db);
+  return {
+    async summary() {
+      const [totalOrders, totalBooks, totalBooksCopies, totalClients] = await repo.totals();
+      return { totalOrders, totalBooks, totalBooksCopies, totalClients };
+    },
+    recentOrders: async () => (await repo.recentOrders(DASHBOARD_LIST_SIZE)).map((o) => ({ ...o, totalPrice: toMoney(o.totalPrice) })),
+    newClients: () => repo.newClients(DASHBOARD_LIST_SIZE),
+    async clientPage(pageNumber: number, pageSize: number) {
+      const { total, clients } = await repo.clientPage((pageNumber - 1) * pageSize, pageSize);
+      return { clients, totalPages: Math.ceil(total / pageSize) };
+    },
+
+    listEmployees: async () => (await repo.listEmployees()).map(toEmployee),
+
+    async addEmployee(input: { person_informations?: PersonInput; password?: string; role?: string }) {
+      const person = validatePerson(input.person_informations ?? {});
+      if (!ROLES.includes(input.role as never)) throw badRequest('Role must be Admin or Seller.');
+      if (isBlank(input.password)) throw badRequest('All fields are required.');
+      assertAcceptablePassword(input.password!);
+      if (await repo.employeeEmailTaken(person.email)) throw conflict('An employee with this e-mail already exists.');
+      const passwordHash = await hashPassword(input.password!, bcryptCost);
+      return toEmployee(await repo.createEmployee({ ...person, passwordHash, role: input.role as (typeof ROLES)[number] }));
+    },
+
+    async updateOwnInformation(id: number, input: PersonInput) {
+      const person = validatePerson(input);
+      if (await repo.employeeEmailTaken(person.email, id)) throw conflict('An employee with this e-mail already exists.');
+      return toEmployee(await accounts.updateEmployee(id, person));
+    },
+
+    async deleteEmployee(actorId: number, id: number) {
+      if (id === actorId) throw forbidden('You cannot delete your own account.');
+      const target = await repo.employeeRole(id);
+      if (!target) throw notFound('This employee does not exist.');
+      if (target.role === 'Admin') throw forbidden('An Admin cannot be deleted.');
+      await repo.deleteEmployee(id);
+    },
+  };
+}

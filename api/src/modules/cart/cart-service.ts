@@ -1,0 +1,46 @@
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { toMoney } from '../../lib/money.ts';
+import { httpsUrl } from '../../lib/text.ts';
+import type { Db } from '../../plugins/prisma.ts';
+import { cartRepository } from './cart-repository.ts';
+
+export const OUT_OF_STOCK = 'product is out of stock.';
+
+export function cartService(db: Db) {
+  const repo = cartRepository(db);
+  return {
+    async list(clientId: number) {
+      const lines = await repo.list(clientId);
+      return lines.map((line) => ({
+        id: line.id,
+        productId: line.bookCopy.id,
+        name: line.bookCopy.book.name,
+        imageUrl: httpsUrl(line.bookCopy.book.imageUrl),
+        totalPrice: toMoney(line.bookCopy.price),
+        bookCopyQuantity: line.bookCopy.quantity,
+        totalQuantity: line.quantity,
+        createdAt: line.createdAt,
+      }));
+    },
+
+    async add(clientId: number, bookCopyId: number) {
+      const id = await repo.addOne(clientId, bookCopyId);
+      if (id !== null) return id;
+      const copy = await repo.findCopy(bookCopyId);
+      if (!copy || !copy.isAvailable) throw notFound('This book is not available.');
+      throw new AppError(409, 'OUT_OF_STOCK', OUT_OF_STOCK);
+    },
+
+    async update(clientId: number, cartItemId: number, quantity: number) {
+      if (!Number.isInteger(quantity) || quantity < 1) throw badRequest('Quantity must be at least 1.');
+      const line = await repo.findLine(clientId, cartItemId);
+      if (!line) throw notFound('This item is not in your cart.');
+      if (quantity > line.bookCopy.quantity) throw conflict(`Only ${line.bookCopy.quantity} left in stock.`);
+      await repo.setQuantity(cartItemId, quantity);
+    },
+
+    async remove(clientId: number, cartItemId: number) {
+      if (!(await repo.remove(clientId, cartItemId))) throw notFound('This item is not in your cart.');
+    },
+  };
+}

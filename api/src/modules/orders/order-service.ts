@@ -1,0 +1,125 @@
+// Checkout is one transaction: lock the chosen cart lines, check the client's totals against the
+// server's, take each book's stock conditionally (in book-copy order, so crossing carts never
+// deadlock), record the order with names and prices as sold, and empty those lines. Any failure
+// rolls everything back.
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { fromCents, toCents, toMoney } from '../../lib/money.ts';
+import { httpsUrl } from '../../lib/text.ts';
+import { SHIPPING_ADDRESS_MIN } from '../../lib/validation.ts';
+import type { Db } from '../../plugins/prisma.ts';
+import { backofficeOrderSelect, clientOrderSelect, orderRepository } from './order-repository.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+
+export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
+
+type ClientOrderRow = Prisma.OrderGetPayload<{ select: typeof clientOrderSelect }>;
+type BackofficeOrderRow = Prisma.OrderGetPayload<{ select: typeof backofficeOrderSelect }>;
+
+export const toClientOrder = (o: ClientOrderRow) => ({ ...o, totalPrice: toMoney(o.totalPrice) });
+
+export const toBackofficeOrder = (o: BackofficeOrderRow) => ({
+  ...toClientOrder(o),
+  clientId: o.clientId,
+  items: o.items.map((i) => ({
+    id: i.id,
+    name: i.name,
+    imageUrl: httpsUrl(i.imageUrl),
+    quantity: i.quantity,
+    totalPrice: fromCents(toCents(i.unitPrice) * i.quantity),
+  })),
+});
+
+export interface CheckoutInput {
+  shipmentAddress?: string;
+  totalPrice?: number;
+  totalQuantity?: number;
+  cartItemsIds?: number[];
+}
+
+export function orderService(db: Db) {
+  const repo = orderRepository(db);
+
+  async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string) {
+    const address = input.shipmentAddress?.trim() ?? '';
+    if (address.length < SHIPPING_ADDRESS_MIN) throw badRequest('Please enter a valid shipping address.', 'INVALID_ADDRESS');
+    const ids = [...new Set(input.cartItemsIds ?? [])];
+    if (!ids.length) throw badRequest('Your cart is empty.', 'EMPTY_ORDER');
+
+    if (idempotencyKey) {
+      const earlier = await repo.findByIdempotencyKey(clientId, idempotencyKey);
+      if (earlier) return toClientOrder(earlier);
+    }
+
+    try {
+      return await repo.transaction(async (tx) => {
+        const lines = await repo.lockCartLines(tx, clientId, ids);
+        if (lines.length !== ids.length) throw notFound('Some of these items are no longer in your cart.');
+
+        const totalCents = lines.reduce((sum, l) => sum + toCents(l.price) * l.quantity, 0);
+        const totalQuantity = lines.reduce((sum, l) => sum + l.quantity, 0);
+        if (toCents(input.totalPrice ?? Number.NaN) !== totalCents || input.totalQuantity !== totalQuantity) {
+          throw conflict('Your cart has changed: please review the new total.', {
+            totalPrice: fromCents(totalCents),
+            totalQuantity,
+          });
+        }
+
+        for (const line of [...lines].sort((a, b) => a.book_copy_id - b.book_copy_id)) {
+          if (!(await repo.takeStock(tx, line.book_copy_id, line.quantity))) {
+            throw new AppError(409, 'OUT_OF_STOCK', `Sorry, '${line.name}' is out of stock in the quantity you chose.`, {}, {
+              bookCopyId: line.book_copy_id,
+            });
+          }
+        }
+
+        const order = await repo.createOrder(tx, {
+          clientId,
+          status: 'pending',
+          shipmentAddress: address,
+          totalQuantity,
+          totalPrice: fromCents(totalCents).toFixed(2),
+          idempotencyKey: idempotencyKey ?? null,
+          items: {
+            create: lines.map((l) => ({
+              bookCopyId: l.book_copy_id,
+              name: l.name,
+              imageUrl: l.image_url,
+              unitPrice: l.price,
+              quantity: l.quantity,
+            })),
+          },
+        });
+        await repo.removeCartLines(tx, clientId, ids);
+        return toClientOrder(order);
+      });
+    } catch (error) {
+      // A concurrent retry with the same key committed first: answer with its order.
+      if (idempotencyKey) {
+        const earlier = await repo.findByIdempotencyKey(clientId, idempotencyKey);
+        if (earlier) return toClientOrder(earlier);
+      }
+      throw error;
+    }
+  }
+
+  return {
+    checkout,
+
+    async clientPage(clientId: number, pageNumber: number, pageSize: number) {
+      const { total, orders } = await repo.clientPage(clientId, (pageNumber - 1) * pageSize, pageSize);
+      return { orders: orders.map(toClientOrder), totalPages: Math.ceil(total / pageSize) };
+    },
+
+    async backofficePage(pageNumber: number, pageSize: number) {
+      const { total, orders } = await repo.backofficePage((pageNumber - 1) * pageSize, pageSize);
+      return { orders: orders.map(toBackofficeOrder), totalPages: Math.ceil(total / pageSize) };
+    },
+
+    async setStatus(orderId: number, requested: string) {
+      const status = BACKOFFICE_STATUSES.find((s) => s.toLowerCase() === requested.toLowerCase());
+      if (!status) throw badRequest(`Status must be one of: ${BACKOFFICE_STATUSES.join(', ')}.`);
+      if (!(await repo.setStatus(orderId, status))) throw notFound('This order does not exist.');
+      return status;
+    },
+  };
+}

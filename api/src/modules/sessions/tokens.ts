@@ -1,0 +1,39 @@
+// Access tokens are short-lived HS256 JWTs; refresh tokens are random strings stored only as hashes.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { unauthorized } from '../../lib/errors.ts';
+import type { Audience } from './session-repository.ts';
+
+export const ACCESS_TOKEN_SECONDS = 10 * 60;
+export const REFRESH_TOKEN_SECONDS = 7 * 24 * 60 * 60;
+
+export interface AccessClaims {
+  subjectId: number;
+  familyId: string;
+  audience: Audience;
+}
+
+export function signAccessToken(secret: string, claims: AccessClaims): string {
+  return jwt.sign({ fam: claims.familyId }, secret, {
+    algorithm: 'HS256',
+    subject: String(claims.subjectId),
+    audience: claims.audience,
+    expiresIn: ACCESS_TOKEN_SECONDS,
+    jwtid: randomUUID(),
+  });
+}
+
+/** Verifies signature (HS256 only: 'none' and other algorithms are refused), expiry and audience. */
+export function verifyAccessToken(secret: string, token: string, audience: Audience): AccessClaims {
+  try {
+    const payload = jwt.verify(token, secret, { algorithms: ['HS256'], audience }) as jwt.JwtPayload;
+    const subjectId = Number(payload.sub);
+    if (!Number.isInteger(subjectId) || typeof payload.fam !== 'string') throw new Error('malformed claims');
+    return { subjectId, familyId: payload.fam, audience };
+  } catch {
+    throw unauthorized('Your session has expired. Please sign in again.');
+  }
+}
+
+export const newRefreshToken = () => randomBytes(32).toString('base64url');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -1,0 +1,42 @@
+// One error handler: every failure leaves as `{ data: null, error: { code, message } }` with a 4xx or
+// 5xx status, never a stack trace or SQL. Unexpected errors are logged in full and answered vaguely.
+import type { FastifyError } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors.ts';
+import { ErrorBody } from '../lib/schemas.ts';
+
+const PRISMA_CONFLICT = 'P2002';
+const PRISMA_NOT_FOUND = 'P2025';
+const PRISMA_FOREIGN_KEY = 'P2003';
+
+export default fp(
+  async (app) => {
+    app.addSchema(ErrorBody);
+
+    app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
+      const send = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
+        reply.status(status).send({ data: null, error: { code, message, ...(details ? { details } : {}) } });
+
+      if (error instanceof AppError) {
+        reply.headers(error.headers);
+        return send(error.statusCode, error.code, error.message, error.details);
+      }
+      if (error.validation) {
+        const first = error.validation[0];
+        const field = first?.instancePath?.replace(/^\//, '') || (first?.params as { missingProperty?: string })?.missingProperty;
+        const where = error.validationContext === 'body' ? '' : `${error.validationContext} `;
+        return send(400, 'VALIDATION', field ? `Invalid ${where}${field}: ${first?.message}.` : `Invalid request: ${error.message}.`);
+      }
+      if (error.code === PRISMA_CONFLICT) return send(409, 'CONFLICT', 'This already exists.');
+      if (error.code === PRISMA_NOT_FOUND) return send(404, 'NOT_FOUND', 'Not found.');
+      if (error.code === PRISMA_FOREIGN_KEY) return send(409, 'CONFLICT', 'This is still referenced by other records.');
+      if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+        // Fastify's own client errors (malformed JSON, body too large, unsupported media type).
+        return send(error.statusCode, error.code ?? 'BAD_REQUEST', error.message);
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return send(500, 'INTERNAL', 'Something went wrong. Please try again.');
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,30 @@
+// Serves the built web app at '/' on the API's origin. Any non-API path that is not a file gets
+// index.html, so the browser router handles it; unknown /api paths get a JSON 404.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+
+export default fp(
+  async (app) => {
+    const dist = app.config.webDist;
+    const serveWeb = dist !== '' && existsSync(path.join(dist, 'index.html'));
+    if (serveWeb) {
+      await app.register(fastifyStatic, {
+        root: path.resolve(dist),
+        wildcard: false,
+        // Hashed assets can be cached forever; index.html must always be revalidated.
+        setHeaders: (res, file) => {
+          res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+    }
+    app.setNotFoundHandler((request, reply) => {
+      if (!serveWeb || request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
+        return reply.status(404).send({ data: null, error: { code: 'NOT_FOUND', message: 'No such endpoint.' } });
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  },
+  { name: 'web', dependencies: ['config'] },
+);

@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PositiveInt, responses } from '../../lib/schemas.ts';
+import { cartService } from '../../modules/cart/cart-service.ts';
+
+const tags = ['Cart'];
+const security = [{ clientSession: [] }];
+export const CartItem = Type.Object(
+  {
+    id: Type.Integer(),
+    productId: Type.Integer(),
+    name: Type.String(),
+    imageUrl: Type.Union([Type.String(), Type.Null()]),
+    totalPrice: Type.Number({ description: 'Unit price' }),
+    bookCopyQuantity: Type.Integer({ description: 'Stock' }),
+    totalQuantity: Type.Integer({ description: 'Quantity in the cart' }),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'CartItem' },
+);
+
+const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const cart = cartService(app.prisma);
+
+  app.get(
+    '/',
+    { schema: { operationId: 'getCart', tags, security, summary: 'My cart', response: responses(Type.Array(Type.Ref('CartItem')), 401) } },
+    async (request) => ({ data: await cart.list(request.client!.id) }),
+  );
+
+  app.post(
+    '/:bookCopyId',
+    {
+      schema: {
+        operationId: 'addToCart',
+        tags,
+        security,
+        summary: 'Add one unit; returns the cart item id',
+        params: Type.Object({ bookCopyId: PositiveInt }),
+        response: responses(Type.Integer(), 400, 401, 404, 409),
+      },
+    },
+    async (request) => ({ data: await cart.add(request.client!.id, request.params.bookCopyId) }),
+  );
+
+  app.put(
+    '/',
+    {
+      schema: {
+        operationId: 'updateCartItem',
+        tags,
+        security,
+        summary: 'Set the quantity of a line (1 to stock)',
+        body: Type.Object({ quantity: Type.Integer({ minimum: 1, maximum: 100000 }), cartItemId: PositiveInt }),
+        response: responses(Type.Boolean(), 400, 401, 404, 409),
+      },
+    },
+    async (request) => {
+      await cart.update(request.client!.id, request.body.cartItemId, request.body.quantity);
+      return { data: true };
+    },
+  );
+
+  app.delete(
+    '/:cartItemId',
+    {
+      schema: {
+        operationId: 'removeCartItem',
+        tags,
+        security,
+        summary: 'Remove a line',
+        params: Type.Object({ cartItemId: PositiveInt }),
+        response: responses(Type.Boolean(), 400, 401, 404),
+      },
+    },
+    async (request) => {
+      await cart.remove(request.client!.id, request.params.cartItemId);
+      return { data: true };
+    },
+  );
+};
+
+export default cartRoutes;

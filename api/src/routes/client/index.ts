@@ -1,0 +1,14 @@
+import type { FastifyPluginAsync } from 'fastify';
+import cartRoutes from './cart.ts';
+import manageRoutes from './manage.ts';
+import orderRoutes from './orders.ts';
+
+/** Everything under /api/client answers only a signed-in client (401 otherwise), and only about that client. */
+const clientRoutes: FastifyPluginAsync = async (app) => {
+  app.addHook('onRequest', app.requireClient);
+  await app.register(cartRoutes, { prefix: '/cart' });
+  await app.register(manageRoutes, { prefix: '/manage' });
+  await app.register(orderRoutes, { prefix: '/orders' });
+};
+
+export default clientRoutes;

@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../lib/schemas.ts';
+import { accountService } from '../../modules/accounts/account-service.ts';
+
+const tags = ['Client account'];
+const security = [{ clientSession: [] }];
+export const ClientInfo = Type.Object(
+  { firstName: Type.String(), lastName: Type.String(), phoneNumber: Type.String(), account: Type.String() },
+  { $id: 'ClientInfo' },
+);
+const text = Type.Optional(Type.String({ maxLength: 100 }));
+
+const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const accounts = accountService(app.prisma, app.config.bcryptCost);
+
+  app.get(
+    '/',
+    { schema: { operationId: 'getClientInfo', tags, security, summary: 'My profile', response: responses(Type.Ref('ClientInfo'), 401, 404) } },
+    async (request) => ({ data: await accounts.clientInfo(request.client!.id) }),
+  );
+
+  app.patch(
+    '/',
+    {
+      schema: {
+        operationId: 'updateClientInfo',
+        tags,
+        security,
+        summary: 'Update my name and phone',
+        body: Type.Object({ firstName: text, lastName: text, phoneNumber: text }),
+        response: responses(Type.Ref('ClientInfo'), 400, 401),
+      },
+    },
+    async (request) => ({ data: await accounts.updateClientProfile(request.client!.id, request.body) }),
+  );
+
+  app.put(
+    '/password/',
+    {
+      schema: {
+        operationId: 'changeClientPassword',
+        tags,
+        security,
+        summary: "Change my password; my other sessions end",
+        body: Type.Object({ oldPassword: Type.Optional(Type.String({ maxLength: 1000 })), newPassword: Type.Optional(Type.String({ maxLength: 1000 })) }),
+        response: responses(Type.Boolean(), 400, 401),
+      },
+    },
+    async (request) => {
+      const { id, familyId } = request.client!;
+      await accounts.changePassword('client', id, request.body.oldPassword, request.body.newPassword);
+      await app.sessions.revokeOtherSessions('client', id, familyId);
+      return { data: true };
+    },
+  );
+};
+
+export default manageRoutes;

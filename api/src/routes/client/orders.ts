@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { orderService } from '../../modules/orders/order-service.ts';
+
+const tags = ['Client orders'];
+const security = [{ clientSession: [] }];
+export const ClientOrder = Type.Object(
+  {
+    id: Type.Integer(),
+    createdAt: Type.String({ format: 'date-time' }),
+    status: Type.String(),
+    totalQuantity: Type.Integer(),
+    totalPrice: Type.Number(),
+    shipmentAddress: Type.String(),
+  },
+  { $id: 'ClientOrder' },
+);
+
+const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const orders = orderService(app.prisma);
+
+  app.post(
+    '/',
+    {
+      schema: {
+        operationId: 'placeOrder',
+        tags,
+        security,
+        summary: 'Check out the chosen cart lines',
+        description:
+          'Totals are recomputed on the server; a mismatch is a 409 whose error.details carries the current totals. ' +
+          'An Idempotency-Key header makes a retried checkout return the first order.',
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
+        body: Type.Object({
+          shipmentAddress: Type.Optional(Type.String({ maxLength: 500 })),
+          totalPrice: Type.Number({ minimum: 0 }),
+          totalQuantity: Type.Integer({ minimum: 1 }),
+          cartItemsIds: Type.Array(PositiveInt, { maxItems: 200 }),
+        }),
+        response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409),
+      },
+    },
+    async (request) => ({ data: await orders.checkout(request.client!.id, request.body, request.headers['idempotency-key']) }),
+  );
+
+  app.get(
+    '/:pageNumber,:pageSize',
+    {
+      schema: {
+        operationId: 'listMyOrders',
+        tags,
+        security,
+        summary: 'My orders, newest first',
+        params: Type.Object({ pageNumber: PositiveInt, pageSize: PageSize }),
+        response: responses(Type.Object({ orders: Type.Array(Type.Ref('ClientOrder')), totalPages: Type.Integer() }), 400, 401),
+      },
+    },
+    async (request) => ({ data: await orders.clientPage(request.client!.id, request.params.pageNumber, request.params.pageSize) }),
+  );
+};
+
+export default orderRoutes;

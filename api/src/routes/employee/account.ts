@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../lib/schemas.ts';
+import { accountService } from '../../modules/accounts/account-service.ts';
+import { peopleService, toEmployee } from '../../modules/backoffice/people-service.ts';
+import { EmployeeRow, PasswordChange, PersonInformations, security } from './schemas.ts';
+
+const tags = ['Back-office account'];
+
+/** The signed-in employee's own account (any role). */
+const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const accounts = accountService(app.prisma, app.config.bcryptCost);
+  const people = peopleService(app.prisma, app.config.bcryptCost);
+
+  app.get(
+    '/employee/',
+    { schema: { operationId: 'getOwnEmployeeInfo', tags, security, summary: 'My information', response: responses(Type.Ref('EmployeeRow'), 401, 403, 404) } },
+    async (request) => ({ data: toEmployee(await accounts.employeeInfo(request.employee!.id)) }),
+  );
+
+  app.put(
+    '/',
+    {
+      schema: {
+        operationId: 'updateOwnEmployeeInfo',
+        tags,
+        security,
+        summary: 'Update my information',
+        body: PersonInformations,
+        response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 409),
+      },
+    },
+    async (request) => ({ data: await people.updateOwnInformation(request.employee!.id, request.body) }),
+  );
+
+  app.put(
+    '/password/',
+    {
+      schema: {
+        operationId: 'changeEmployeePassword',
+        tags,
+        security,
+        summary: 'Change my password; my other sessions end',
+        body: PasswordChange,
+        response: responses(Type.Boolean(), 400, 401, 403),
+      },
+    },
+    async (request) => {
+      const { id, familyId } = request.employee!;
+      await accounts.changePassword('employee', id, request.body.oldPassword, request.body.newPassword);
+      await app.sessions.revokeOtherSessions('employee', id, familyId);
+      return { data: true };
+    },
+  );
+};
+
+export default accountRoutes;

@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { bundledCatalogLookup } from '../../modules/backoffice/isbn-lookup.ts';
+import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
+import { security } from './schemas.ts';
+
+const tags = ['Back-office authors'];
+export const Author = Type.Object({ id: Type.Integer(), fullName: Type.String() }, { $id: 'Author' });
+const Name = Type.String({ maxLength: 300 });
+
+const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const catalog = catalogAdminService(app.prisma, bundledCatalogLookup());
+
+  app.get(
+    '/employee/author/:pageNumber,:pageSize',
+    {
+      schema: {
+        operationId: 'listAuthors',
+        tags,
+        security,
+        summary: 'A page of authors',
+        params: Type.Object({ pageNumber: PositiveInt, pageSize: PageSize }),
+        response: responses(Type.Object({ authors: Type.Array(Type.Ref('Author')), totalPages: Type.Integer() }), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: await catalog.authorPage(request.params.pageNumber, request.params.pageSize) }),
+  );
+
+  app.post(
+    '/employee/author/:name',
+    {
+      schema: {
+        operationId: 'addAuthor',
+        tags,
+        security,
+        summary: 'Add an author by full name',
+        params: Type.Object({ name: Name }),
+        response: responses(Type.Ref('Author'), 400, 401, 403, 409),
+      },
+    },
+    async (request) => ({ data: await catalog.addAuthor(request.params.name) }),
+  );
+
+  app.put(
+    '/employee/author/:id,:name',
+    {
+      schema: {
+        operationId: 'renameAuthor',
+        tags,
+        security,
+        summary: 'Rename an author',
+        params: Type.Object({ id: PositiveInt, name: Name }),
+        response: responses(Type.Ref('Author'), 400, 401, 403, 404, 409),
+      },
+    },
+    async (request) => ({ data: await catalog.renameAuthor(request.params.id, request.params.name) }),
+  );
+
+  app.get(
+    '/employee/author/by-id/:id',
+    {
+      schema: {
+        operationId: 'getAuthor',
+        tags,
+        security,
+        summary: 'One author',
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Ref('Author'), 400, 401, 403, 404),
+      },
+    },
+    async (request) => ({ data: await catalog.authorById(request.params.id) }),
+  );
+
+  app.get(
+    '/employee/author/by-name/:name',
+    {
+      schema: {
+        operationId: 'findAuthorsByName',
+        tags,
+        security,
+        summary: 'Authors whose name contains the text (at most 50)',
+        params: Type.Object({ name: Name }),
+        response: responses(Type.Array(Type.Ref('Author')), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: await catalog.authorsByName(request.params.name) }),
+  );
+
+  // The spec lists the delete as `DELETE /author/{id}`; both that path and the /employee one work.
+  for (const [url, operationId] of [
+    ['/employee/author/:id', 'deleteAuthor'],
+    ['/author/:id', 'deleteAuthorLegacyPath'],
+  ] as const) {
+    app.delete(
+      url,
+      {
+        schema: {
+          operationId,
+          tags,
+          security,
+          summary: 'Delete an author who has no books',
+          params: Type.Object({ id: PositiveInt }),
+          response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
+        },
+      },
+      async (request) => {
+        await catalog.deleteAuthor(request.params.id);
+        return { data: true };
+      },
+    );
+  }
+};
+
+export default authorRoutes;

@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
+import { bundledCatalogLookup } from '../../modules/backoffice/isbn-lookup.ts';
+import { security } from './schemas.ts';
+
+const tags = ['Back-office book copies'];
+export const Copy = Type.Object(
+  { id: Type.Integer(), bookId: Type.Integer(), quantity: Type.Integer(), price: Type.Number(), isAvailable: Type.Boolean() },
+  { $id: 'BookCopyAdmin' },
+);
+const CopyFields = {
+  bookId: PositiveInt,
+  quantity: Type.Integer({ minimum: 0, maximum: 1000000 }),
+  price: Type.Number({ minimum: 0, maximum: 99999999 }),
+  isAvailable: Type.Boolean(),
+};
+
+const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const catalog = catalogAdminService(app.prisma, bundledCatalogLookup());
+
+  app.get(
+    '/:pageNumber,:pageSize',
+    {
+      schema: {
+        operationId: 'listBookCopiesAdmin',
+        tags,
+        security,
+        summary: 'A page of book copies',
+        params: Type.Object({ pageNumber: PositiveInt, pageSize: PageSize }),
+        response: responses(Type.Object({ booksCopies: Type.Array(Type.Ref('BookCopyAdmin')), totalPages: Type.Integer() }), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: await catalog.copyPage(request.params.pageNumber, request.params.pageSize) }),
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        operationId: 'addBookCopy',
+        tags,
+        security,
+        summary: 'Add a sellable copy of a book',
+        body: Type.Object(CopyFields),
+        response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: await catalog.addCopy(request.body) }),
+  );
+
+  app.put(
+    '/',
+    {
+      schema: {
+        operationId: 'updateBookCopy',
+        tags,
+        security,
+        summary: 'Update a copy',
+        body: Type.Object({ id: PositiveInt, ...CopyFields }),
+        response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404),
+      },
+    },
+    async (request) => {
+      const { id, ...input } = request.body;
+      return { data: await catalog.updateCopy(id, input) };
+    },
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        operationId: 'deleteBookCopy',
+        tags,
+        security,
+        summary: 'Delete a copy that was never ordered',
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
+      },
+    },
+    async (request) => {
+      await catalog.deleteCopy(request.params.id);
+      return { data: true };
+    },
+  );
+
+  app.get(
+    '/by-id/:id',
+    {
+      schema: {
+        operationId: 'getBookCopyAdmin',
+        tags,
+        security,
+        summary: 'One copy',
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404),
+      },
+    },
+    async (request) => ({ data: await catalog.copyById(request.params.id) }),
+  );
+};
+
+export default bookCopyRoutes;

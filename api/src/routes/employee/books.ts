@@ -1,0 +1,126 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
+import { bundledCatalogLookup, openLibraryLookup } from '../../modules/backoffice/isbn-lookup.ts';
+import { security } from './schemas.ts';
+
+const tags = ['Back-office books'];
+export const Book = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    pagesNumber: Type.Union([Type.Integer(), Type.Null()]),
+    authorId: Type.Integer(),
+    typeId: Type.Integer(),
+    publishedAt: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+  },
+  { $id: 'Book' },
+);
+
+const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const lookup = app.config.isbnLookup === 'openlibrary' ? openLibraryLookup(app.config.openLibraryUrl) : bundledCatalogLookup();
+  const catalog = catalogAdminService(app.prisma, lookup);
+
+  app.get(
+    '/:pageNumber,:pageSize',
+    {
+      schema: {
+        operationId: 'listBooks',
+        tags,
+        security,
+        summary: 'A page of books',
+        params: Type.Object({ pageNumber: PositiveInt, pageSize: PageSize }),
+        response: responses(Type.Object({ books: Type.Array(Type.Ref('Book')), totalPages: Type.Integer() }), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: await catalog.bookPage(request.params.pageNumber, request.params.pageSize) }),
+  );
+
+  app.post(
+    '/:isbn',
+    {
+      schema: {
+        operationId: 'addBookByIsbn',
+        tags,
+        security,
+        summary: 'Add a book by ISBN-10 or ISBN-13 (looked up in the ISBN catalog)',
+        params: Type.Object({ isbn: Type.String({ maxLength: 40 }) }),
+        response: responses(Type.Ref('Book'), 400, 401, 403, 404, 409, 502),
+      },
+    },
+    async (request) => ({ data: await catalog.addBookByIsbn(request.params.isbn) }),
+  );
+
+  app.put(
+    '/',
+    {
+      schema: {
+        operationId: 'updateBook',
+        tags,
+        security,
+        summary: 'Update name, pages, author, category and publication date',
+        body: Type.Object({
+          id: PositiveInt,
+          name: Type.Optional(Type.String({ maxLength: 300 })),
+          pagesNumber: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 100000 }), Type.Null()])),
+          authorId: Type.Optional(PositiveInt),
+          typeId: Type.Optional(PositiveInt),
+          publishedAt: Type.Optional(Type.Union([Type.String({ maxLength: 30 }), Type.Null()])),
+        }),
+        response: responses(Type.Ref('Book'), 400, 401, 403, 404),
+      },
+    },
+    async (request) => ({ data: await catalog.updateBook(request.body) }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        operationId: 'deleteBook',
+        tags,
+        security,
+        summary: 'Delete a book that was never ordered (with its copies)',
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
+      },
+    },
+    async (request) => {
+      await catalog.deleteBook(request.params.id);
+      return { data: true };
+    },
+  );
+
+  app.get(
+    '/by-id/:id',
+    {
+      schema: {
+        operationId: 'getBook',
+        tags,
+        security,
+        summary: 'One book',
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Ref('Book'), 400, 401, 403, 404),
+      },
+    },
+    async (request) => ({ data: await catalog.bookById(request.params.id) }),
+  );
+
+  app.get(
+    '/by-name/:name',
+    {
+      schema: {
+        operationId: 'findBooksByName',
+        tags,
+        security,
+        summary: 'Books whose name contains the text (at most 50)',
+        params: Type.Object({ name: Type.String({ maxLength: 300 }) }),
+        response: responses(Type.Array(Type.Ref('Book')), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: await catalog.booksByName(request.params.name) }),
+  );
+};
+
+export default bookRoutes;

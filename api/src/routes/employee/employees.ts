@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PositiveInt, responses } from '../../lib/schemas.ts';
+import { peopleService } from '../../modules/backoffice/people-service.ts';
+import { PersonInformations, security } from './schemas.ts';
+
+const tags = ['Back-office employees'];
+
+const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const people = peopleService(app.prisma, app.config.bcryptCost);
+
+  app.get(
+    '/employees/',
+    { schema: { operationId: 'listEmployees', tags, security, summary: 'All employees', response: responses(Type.Array(Type.Ref('EmployeeRow')), 401, 403) } },
+    async () => ({ data: await people.listEmployees() }),
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        operationId: 'addEmployee',
+        tags,
+        security,
+        summary: 'Add an employee (role Admin or Seller)',
+        body: Type.Object({
+          person_informations: Type.Optional(PersonInformations),
+          password: Type.Optional(Type.String({ maxLength: 1000 })),
+          role: Type.Optional(Type.String({ maxLength: 20 })),
+        }),
+        response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 409),
+      },
+    },
+    async (request) => ({ data: await people.addEmployee(request.body) }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        operationId: 'deleteEmployee',
+        tags,
+        security,
+        summary: 'Delete an employee (never an Admin, never yourself)',
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Boolean(), 400, 401, 403, 404),
+      },
+    },
+    async (request) => {
+      await people.deleteEmployee(request.employee!.id, request.params.id);
+      return { data: true };
+    },
+  );
+};
+
+export default employeesRoutes;

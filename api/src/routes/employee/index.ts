@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from 'fastify';
+import accountRoutes from './account.ts';
+import authorRoutes from './authors.ts';
+import bookCopyRoutes from './book-copies.ts';
+import bookRoutes from './books.ts';
+import clientsRoutes from './clients.ts';
+import contactRoutes from './contact.ts';
+import employeesRoutes from './employees.ts';
+import orderRoutes from './orders.ts';
+import statisticsRoutes from './statistics.ts';
+
+/**
+ * The back-office API, gated once per subtree: the Seller's menu (Dashboard, Orders, Account) is
+ * open to both roles; everything else answers a Seller 403. No employee session: 401.
+ */
+const employeeRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(async (sellerAndAdmin) => {
+    sellerAndAdmin.addHook('onRequest', app.requireEmployee(['Admin', 'Seller']));
+    await sellerAndAdmin.register(statisticsRoutes, { prefix: '/employee/statistics' });
+    await sellerAndAdmin.register(orderRoutes, { prefix: '/employee/order' });
+    await sellerAndAdmin.register(accountRoutes, { prefix: '/employee' });
+  });
+  await app.register(async (adminOnly) => {
+    adminOnly.addHook('onRequest', app.requireEmployee(['Admin']));
+    await adminOnly.register(clientsRoutes, { prefix: '/employee/statistics' });
+    await adminOnly.register(authorRoutes);
+    await adminOnly.register(bookRoutes, { prefix: '/employee/book' });
+    await adminOnly.register(bookCopyRoutes, { prefix: '/employee/book-copy' });
+    await adminOnly.register(employeesRoutes, { prefix: '/employee' });
+    await adminOnly.register(contactRoutes, { prefix: '/employee/contact' });
+  });
+};
+
+export default employeeRoutes;

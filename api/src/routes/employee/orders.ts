@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { orderService } from '../../modules/orders/order-service.ts';
+import { security } from './schemas.ts';
+
+const tags = ['Back-office orders'];
+export const BackofficeOrder = Type.Object(
+  {
+    id: Type.Integer(),
+    clientId: Type.Integer(),
+    status: Type.String(),
+    shipmentAddress: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    totalQuantity: Type.Integer(),
+    totalPrice: Type.Number(),
+    items: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        name: Type.String(),
+        imageUrl: Type.Union([Type.String(), Type.Null()]),
+        quantity: Type.Integer(),
+        totalPrice: Type.Number({ description: 'Line total' }),
+      }),
+    ),
+  },
+  { $id: 'BackofficeOrder' },
+);
+
+const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const orders = orderService(app.prisma);
+
+  app.get(
+    '/:pageNumber,:pageSize',
+    {
+      schema: {
+        operationId: 'listAllOrders',
+        tags,
+        security,
+        summary: 'All orders, newest first, with their items',
+        params: Type.Object({ pageNumber: PositiveInt, pageSize: PageSize }),
+        response: responses(Type.Object({ orders: Type.Array(Type.Ref('BackofficeOrder')), totalPages: Type.Integer() }), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: await orders.backofficePage(request.params.pageNumber, request.params.pageSize) }),
+  );
+
+  app.put(
+    '/set-status/:orderId,:status',
+    {
+      schema: {
+        operationId: 'setOrderStatus',
+        tags,
+        security,
+        summary: 'Set an order to Processing or Shipped',
+        params: Type.Object({ orderId: PositiveInt, status: Type.String({ maxLength: 40 }) }),
+        response: responses(Type.String(), 400, 401, 403, 404),
+      },
+    },
+    async (request) => ({ data: await orders.setStatus(request.params.orderId, request.params.status) }),
+  );
+};
+
+export default orderRoutes;

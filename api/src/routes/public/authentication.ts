@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { badRequest } from '../../lib/errors.ts';
+import { responses } from '../../lib/schemas.ts';
+import { accountService, normalizeAccount } from '../../modules/accounts/account-service.ts';
+import { cookieNames } from '../../plugins/auth.ts';
+
+const tags = ['Authentication'];
+const UserType = Type.String({ description: "'Client', 'Admin' or 'Seller'" });
+
+const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const accounts = accountService(app.prisma, app.config.bcryptCost);
+
+  app.post(
+    '/login',
+    {
+      schema: {
+        operationId: 'login',
+        tags,
+        summary: 'Sign in a client or an employee; data is the user type',
+        body: Type.Object({ account: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1000 }) }),
+        response: responses(UserType, 400, 401, 429),
+      },
+    },
+    async (request, reply) => {
+      const account = normalizeAccount(request.body.account);
+      if (!account || !request.body.password) throw badRequest('Please enter your account and password.');
+      app.loginThrottle.check(account, request.ip);
+      try {
+        const result = await accounts.login(account, request.body.password);
+        app.loginThrottle.succeed(account);
+        app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id));
+        return { data: result.userType };
+      } catch (error) {
+        app.loginThrottle.fail(account, request.ip);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/refresh-tokens/:userType',
+    {
+      schema: {
+        operationId: 'refreshTokens',
+        tags,
+        summary: "Rotate the session of this user type ('Client' for the storefront, any other for the back-office)",
+        params: Type.Object({ userType: Type.String({ maxLength: 40 }) }),
+        response: responses(UserType, 401),
+      },
+    },
+    async (request, reply) => {
+      const audience = request.params.userType.toLowerCase() === 'client' ? 'client' : 'employee';
+      try {
+        const session = await app.sessions.rotate(audience, request.cookies[cookieNames(audience).refresh]);
+        app.setSessionCookies(request, reply, audience, session);
+        if (audience === 'client') return { data: 'Client' };
+        const employee = await accounts.employeeInfo(session.subjectId);
+        return { data: employee.role };
+      } catch (error) {
+        app.clearSessionCookies(reply, audience);
+        throw error;
+      }
+    },
+  );
+
+  app.delete(
+    '/cookies/',
+    {
+      schema: {
+        operationId: 'signOut',
+        tags,
+        summary: 'Sign out: revoke and clear both sessions held by this browser',
+        response: responses(Type.Boolean()),
+      },
+    },
+    async (request, reply) => {
+      for (const audience of ['client', 'employee'] as const) {
+        await app.sessions.revokeByRefreshToken(request.cookies[cookieNames(audience).refresh]);
+        app.clearSessionCookies(reply, audience);
+      }
+      return { data: true };
+    },
+  );
+};
+
+export default authenticationRoutes;

@@ -1,0 +1,105 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { catalogService } from '../../modules/catalog/catalog-service.ts';
+import { cookieNames } from '../../plugins/auth.ts';
+import { BookCard, BookDetail, BookType } from './schemas.ts';
+
+const tags = ['Public catalog'];
+const CardList = Type.Array(Type.Ref('BookCard'));
+const DetailList = Type.Array(Type.Ref('BookDetail'));
+
+const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const catalog = catalogService(app.prisma);
+
+  // Catalog reads are the same for everyone for a minute; the ETag lets a browser revalidate cheaply.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.method === 'GET' && reply.statusCode === 200 && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'public, max-age=60');
+    }
+  });
+
+  app.get(
+    '/types/',
+    { schema: { operationId: 'listBookTypes', tags, summary: 'The ten categories', response: responses(Type.Array(Type.Ref('BookType'))) } },
+    async () => ({ data: await catalog.types() }),
+  );
+
+  app.get(
+    '/by-type/:type,:pageNumber,:pageSize',
+    {
+      schema: {
+        operationId: 'listBookCopiesByType',
+        tags,
+        summary: 'A page of a category (any letter case)',
+        params: Type.Object({ type: Type.String({ minLength: 1, maxLength: 100 }), pageNumber: PositiveInt, pageSize: PageSize }),
+        response: responses(Type.Object({ booksCopies: CardList, totalPages: Type.Integer() }), 400, 404),
+      },
+    },
+    async (request) => {
+      const { type, pageNumber, pageSize } = request.params;
+      return { data: await catalog.byType(type, pageNumber, pageSize) };
+    },
+  );
+
+  app.get(
+    '/by-id/:id',
+    {
+      schema: {
+        operationId: 'getBookCopy',
+        tags,
+        summary: 'Details of one available book copy',
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Ref('BookDetail'), 400, 404),
+      },
+    },
+    async (request) => ({ data: await catalog.byId(request.params.id) }),
+  );
+
+  app.get(
+    '/by-name/:name',
+    {
+      schema: {
+        operationId: 'searchBookCopies',
+        tags,
+        summary: 'Search titles and authors (typo-tolerant, at most 50 results)',
+        params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: responses(DetailList, 400),
+      },
+    },
+    async (request) => ({ data: await catalog.search(request.params.name) }),
+  );
+
+  const list = (path: string, operationId: string, summary: string, item: typeof CardList | typeof DetailList, load: () => Promise<unknown>) =>
+    app.get(path, { schema: { operationId, tags, summary, response: responses(item) } }, async () => ({ data: (await load()) as never }));
+
+  list('/new-releases/', 'listNewReleases', 'Most recently published', CardList, catalog.newReleases);
+  list('/best-sellers/', 'listBestSellers', 'Most units sold', CardList, catalog.bestSellers);
+  list('/top-rated/', 'listTopRated', 'Highest average among books with 10,000+ ratings', DetailList, catalog.topRated);
+
+  app.get(
+    '/recommended/',
+    {
+      schema: {
+        operationId: 'listRecommended',
+        tags,
+        summary: "A varied pick of well-rated books, leaning to a signed-in client's categories",
+        response: responses(DetailList),
+      },
+    },
+    async (request, reply) => {
+      let clientId: number | null = null;
+      if (request.cookies[cookieNames('client').access]) {
+        clientId = await app.sessions.authenticate('client', request.cookies[cookieNames('client').access]).then(
+          (c) => c.subjectId,
+          () => null,
+        );
+      }
+      // Personal when signed in, so no shared cache may keep it.
+      reply.header('cache-control', 'private, max-age=60').header('vary', 'cookie');
+      return { data: await catalog.recommended(clientId) };
+    },
+  );
+};
+
+export default bookCopyRoutes;

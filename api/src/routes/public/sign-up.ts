@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../lib/schemas.ts';
+import { accountService } from '../../modules/accounts/account-service.ts';
+
+const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const accounts = accountService(app.prisma, app.config.bcryptCost);
+  const text = Type.Optional(Type.String({ maxLength: 200 }));
+
+  app.post(
+    '/',
+    {
+      schema: {
+        operationId: 'signUp',
+        tags: ['Authentication'],
+        summary: 'Create the client record of an identity whose e-mail the provider has verified; signs the client in',
+        description: 'Requires `Authorization: Bearer <Firebase ID token>` of the same, verified e-mail.',
+        headers: Type.Object({ authorization: Type.Optional(Type.String()) }),
+        body: Type.Object({
+          firstName: text,
+          lastName: text,
+          phoneNumber: text,
+          account_informations: Type.Optional(Type.Object({ account: text, password: Type.Optional(Type.String({ maxLength: 1000 })) })),
+        }),
+        response: responses(Type.String(), 400, 401, 403, 409),
+      },
+    },
+    async (request, reply) => {
+      const { account_informations, ...person } = request.body;
+      const input = accounts.validateSignUp({ ...person, ...account_informations });
+      const identity = await app.verifyIdentity(request.headers.authorization?.match(/^Bearer (.+)$/)?.[1]);
+      const client = await accounts.signUp(input, identity);
+      app.setSessionCookies(request, reply, 'client', await app.sessions.start('client', client.id));
+      return { data: 'Client' };
+    },
+  );
+};
+
+export default signUpRoutes;

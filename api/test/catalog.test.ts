@@ -1,0 +1,185 @@
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, createTestApp } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+const get = (url: string) => t.app.inject({ method: 'GET', url });
+
+describe('public catalog', () => {
+  it('lists the ten categories from the database', async () => {
+    const res = await get('/api/public/book-copy/types/');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.map((t: { name: string }) => t.name)).toEqual([
+      'Art', 'Astronomy', 'Autobiography', 'Biography', 'Fantasy', 'Mystery', 'Philosophy', 'History', 'Biology', 'Spirituality',
+    ]);
+  });
+
+  it('pages a category in any letter case, with the right total pages', async () => {
+    const [count] = await t.db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM book_copies c JOIN books b ON b.id = c.book_id JOIN book_types t ON t.id = b.type_id WHERE t.name = 'Fantasy' AND c.is_available",
+    );
+    const res = await get('/api/public/book-copy/by-type/fantasy,2,15');
+    expect(res.statusCode).toBe(200);
+    const body = res.json().data;
+    expect(body.totalPages).toBe(Math.ceil(Number(count!.n) / 15));
+    expect(body.booksCopies).toHaveLength(15);
+    expect(Object.keys(body.booksCopies[0]).sort()).toEqual(['authorName', 'id', 'imageUrl', 'name', 'price', 'quantity']);
+    const upper = (await get('/api/public/book-copy/by-type/FANTASY,2,15')).json().data;
+    expect(upper).toEqual(body);
+  });
+
+  it('answers an empty page past the end, with the right total', async () => {
+    const res = await get('/api/public/book-copy/by-type/Astronomy,99,15');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ booksCopies: [], totalPages: 2 });
+  });
+
+  it.each([
+    ['page 0', '/api/public/book-copy/by-type/Art,0,15'],
+    ['a negative page', '/api/public/book-copy/by-type/Art,-1,15'],
+    ['a non-numeric page', '/api/public/book-copy/by-type/Art,abc,15'],
+    ['a page size above 100', '/api/public/book-copy/by-type/Art,1,101'],
+    ['a missing page size', '/api/public/book-copy/by-type/Art,1'],
+  ])('refuses %s with a 400 and a message', async (_, url) => {
+    const res = await get(url);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ data: null, error: { message: expect.any(String) } });
+  });
+
+  it('answers 404 with a message for an unknown category', async () => {
+    const res = await get('/api/public/book-copy/by-type/Cooking,1,15');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.message).toBe("There is no category named 'Cooking'.");
+  });
+
+  it('gives a book copy in detail, with exact ratings and https images', async () => {
+    const [row] = await t.db.query<{ id: number; ratings_count: number; ratings_sum: string }>(
+      "SELECT c.id, b.ratings_count, b.ratings_sum FROM book_copies c JOIN books b ON b.id = c.book_id WHERE b.image_url LIKE 'https://%' LIMIT 1",
+    );
+    const res = await get(`/api/public/book-copy/by-id/${row!.id}`);
+    expect(res.statusCode).toBe(200);
+    const d = res.json().data;
+    expect(d).toMatchObject({ id: row!.id, ratingsCount: row!.ratings_count });
+    expect(d.averageRating).toBeCloseTo(Number(row!.ratings_sum) / row!.ratings_count, 2);
+    expect(d.imageUrl).toMatch(/^https:\/\//);
+    for (const key of ['author', 'category', 'description', 'price', 'quantity']) expect(d).toHaveProperty(key);
+  });
+
+  it('answers 404 for an unknown or unavailable copy, 400 for a malformed id', async () => {
+    expect((await get('/api/public/book-copy/by-id/999999')).statusCode).toBe(404);
+    await t.db.query('UPDATE book_copies SET is_available = false WHERE id = 2');
+    expect((await get('/api/public/book-copy/by-id/2')).statusCode).toBe(404);
+    expect((await get('/api/public/book-copy/by-id/abc')).statusCode).toBe(400);
+  });
+
+  it('upgrades http cover URLs to https', async () => {
+    await t.db.query("UPDATE books SET image_url = 'http://example.com/cover.jpg' WHERE id = 3");
+    expect((await get('/api/public/book-copy/by-id/3')).json().data.imageUrl).toBe('https://example.com/cover.jpg');
+  });
+
+  it('serves the four home lists', async () => {
+    for (const list of ['new-releases', 'recommended', 'best-sellers', 'top-rated']) {
+      const res = await get(`/api/public/book-copy/${list}/`);
+      expect(res.statusCode, list).toBe(200);
+      expect(res.json().data.length, list).toBeGreaterThan(5);
+    }
+  });
+
+  it('orders New Releases by publication date, Bestsellers by units sold, Top Rated by average', async () => {
+    const releases = (await get('/api/public/book-copy/new-releases/')).json().data as { id: number }[];
+    const dates = await t.db.query<{ id: number; published_at: Date }>(
+      'SELECT c.id, b.published_at FROM book_copies c JOIN books b ON b.id = c.book_id WHERE c.id = ANY($1)',
+      [releases.map((r) => r.id)],
+    );
+    const byId = new Map(dates.map((d) => [d.id, d.published_at.getTime()]));
+    const times = releases.map((r) => byId.get(r.id)!);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    const sellers = (await get('/api/public/book-copy/best-sellers/')).json().data as { id: number }[];
+    const units = await t.db.query<{ id: number; units_sold: number }>('SELECT id, units_sold FROM book_copies WHERE id = ANY($1)', [sellers.map((s) => s.id)]);
+    const unitsById = new Map(units.map((u) => [u.id, u.units_sold]));
+    const sold = sellers.map((s) => unitsById.get(s.id)!);
+    expect(sold).toEqual([...sold].sort((a, b) => b - a));
+
+    const top = (await get('/api/public/book-copy/top-rated/')).json().data as { averageRating: number; ratingsCount: number }[];
+    expect(top.every((b) => b.ratingsCount >= 10_000)).toBe(true);
+    const avgs = top.map((b) => b.averageRating);
+    expect(avgs).toEqual([...avgs].sort((a, b) => b - a));
+  });
+
+  it('sends cache validators on catalog reads and answers 304 to a matching If-None-Match', async () => {
+    const first = await get('/api/public/book-copy/types/');
+    expect(first.headers['cache-control']).toContain('max-age=60');
+    expect(first.headers.etag).toBeTruthy();
+    const again = await t.app.inject({ method: 'GET', url: '/api/public/book-copy/types/', headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+  });
+});
+
+describe('search', () => {
+  const search = async (text: string) => (await get(`/api/public/book-copy/by-name/${encodeURIComponent(text)}`)).json().data as { name: string; author: string }[];
+
+  it('finds a title despite a typo ("harry poter")', async () => {
+    const results = await search('harry poter');
+    expect(results.length).toBeGreaterThan(0);
+    expect(results[0]!.name).toMatch(/Harry Potter/);
+  });
+
+  it('is case- and accent-insensitive and searches authors too', async () => {
+    const accented = await search('García Márquez');
+    const plain = await search('GARCIA MARQUEZ');
+    expect(accented.length).toBeGreaterThan(0);
+    expect(plain.map((r) => r.name)).toEqual(accented.map((r) => r.name));
+    expect(accented[0]!.author).toMatch(/Garc.a M.rquez/);
+  });
+
+  it('ranks an exact phrase first and returns at most 50 results with the fields of spec 2.6', async () => {
+    const results = await search('the');
+    expect(results.length).toBeLessThanOrEqual(50);
+    const [hobbit] = await search('The Hobbit');
+    expect(hobbit!.name).toMatch(/^The Hobbit/);
+    expect(Object.keys(hobbit!).sort()).toEqual(
+      ['author', 'authorName', 'averageRating', 'category', 'description', 'id', 'imageUrl', 'name', 'price', 'quantity', 'ratingsCount'].sort(),
+    );
+  });
+
+  it('answers an empty list for nonsense and a 400 for punctuation only', async () => {
+    expect(await search('zzqxjv wplk')).toEqual([]);
+    expect((await get('/api/public/book-copy/by-name/%21%21%21')).statusCode).toBe(400);
+  });
+
+  it('is backed by the trigram index (the plan can use it instead of scanning books)', async () => {
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    await client.query('SET enable_seqscan = off');
+    const { rows } = await client.query("EXPLAIN SELECT id FROM books WHERE search_text LIKE '%harry%' OR 'harry poter' <% search_text");
+    await client.end();
+    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/books_search_text_trgm_idx/);
+  });
+});
+
+describe('contact form', () => {
+  const send = (payload: object) => t.app.inject({ method: 'POST', url: '/api/public/contact/', payload });
+
+  it.each([
+    [{ account: 'a@b.co', message: 'Hi' }, 'Name is required'],
+    [{ userName: 'Ann', message: 'Hi' }, 'Email is required'],
+    [{ userName: 'Ann', account: 'not-an-email', message: 'Hi' }, 'Invalid email format'],
+    [{ userName: 'Ann', account: 'a@b.co', message: '  ' }, 'Message is required'],
+    [{ userName: 'Ann', account: 'a@b.co', message: 'x'.repeat(51) }, 'Message must be 50 characters or less'],
+  ])('refuses %o with the spec message', async (payload, message) => {
+    const res = await send(payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toBe(message);
+  });
+
+  it('stores a valid message for the back-office', async () => {
+    const res = await send({ userName: 'Ann Reader', account: 'ann@example.com', message: 'x'.repeat(50) });
+    expect(res.statusCode).toBe(200);
+    const rows = await t.db.query<{ user_name: string }>("SELECT user_name FROM contact_messages WHERE account = 'ann@example.com'");
+    expect(rows).toEqual([{ user_name: 'Ann Reader' }]);
+  });
+});

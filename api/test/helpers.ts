@@ -1,0 +1,65 @@
+// Test fixtures: a fresh database per test file (cloned from the seeded template) and the real app
+// on it, plus sign-in helpers that return the session cookies a browser would hold.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
+import { type BuildOptions, buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+
+export const DEMO = {
+  admin: { account: 'admin@bookshop.test', password: 'Admin123!' },
+  seller: { account: 'seller@bookshop.test', password: 'Seller123!' },
+  client: { account: 'client@bookshop.test', password: 'Client123!' },
+};
+
+export async function createTestDatabase(): Promise<{ url: string; query: <T extends pg.QueryResultRow>(sql: string, params?: unknown[]) => Promise<T[]> }> {
+  const base = inject('pgBaseUrl');
+  const name = `test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: `${base}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: `${base}/${name}`, max: 3 });
+  afterAll(async () => {
+    await pool.end();
+    const cleanup = new pg.Client({ connectionString: `${base}/postgres` });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await cleanup.end();
+  });
+  return { url: `${base}/${name}`, query: async (sql, params) => (await pool.query(sql, params)).rows };
+}
+
+export async function createTestApp(options: BuildOptions & { env?: Record<string, string> } = {}) {
+  const db = await createTestDatabase();
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('emulatorHost');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    FIREBASE_PROJECT_ID: 'demo-bookshop',
+    ...options.env,
+  });
+  const app = await buildApp(config, options);
+  await app.ready();
+  afterAll(() => app.close());
+
+  /** Signs in and returns the Cookie header value carrying the session cookies. */
+  async function login(who: { account: string; password: string }) {
+    const res = await app.inject({ method: 'POST', url: '/api/public/authentication/login', payload: who });
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
+    return cookieHeader(res);
+  }
+  return { app, db, config, login };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** Turns a response's Set-Cookie headers into a Cookie header (cleared cookies are left out). */
+export function cookieHeader(res: { cookies: { name: string; value: string }[] }, previous = ''): string {
+  const jar = new Map(previous.split('; ').filter(Boolean).map((c) => c.split('=') as [string, string]));
+  for (const c of res.cookies) {
+    if (c.value) jar.set(c.name, c.value);
+    else jar.delete(c.name);
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+}

@@ -1,0 +1,64 @@
+// The Firebase Auth emulator (from firebase-tools), started on free ports so several can coexist.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './database.ts';
+import { rootDir } from './schema-engine.ts';
+
+export const FIREBASE_PROJECT_ID = 'demo-bookshop';
+
+export interface RunningEmulator {
+  host: string;
+  stop(): Promise<void>;
+}
+
+export async function startIdentityEmulator(preferredPort?: number): Promise<RunningEmulator> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bookshop-auth-'));
+  const [auth, hub, logging] = [preferredPort ?? (await freePort()), await freePort(), await freePort()];
+  const configPath = path.join(dir, 'firebase.json');
+  await writeFile(
+    configPath,
+    JSON.stringify({
+      emulators: {
+        auth: { host: '127.0.0.1', port: auth },
+        hub: { host: '127.0.0.1', port: hub },
+        logging: { host: '127.0.0.1', port: logging },
+        ui: { enabled: false },
+        singleProjectMode: true,
+      },
+    }),
+  );
+  const child: ChildProcess = spawn(
+    path.join(rootDir, 'node_modules/.bin/firebase'),
+    ['emulators:start', '--only', 'auth', '--project', FIREBASE_PROJECT_ID, '--config', configPath],
+    { cwd: dir, env: { ...process.env, NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const host = `127.0.0.1:${auth}`;
+  const deadline = Date.now() + 90_000;
+  while (true) {
+    if (child.exitCode !== null) throw new Error(`The identity emulator exited:\n${output}`);
+    const ready = await fetch(`http://${host}/`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`The identity emulator did not start within 90 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return {
+    host,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGINT');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// `npm start`: the whole shop on one origin (http://localhost:3000 unless PORT says otherwise):
+// embedded PostgreSQL (unless DATABASE_URL is set), migrations, seed data when the database is empty,
+// the identity emulator, the built web app and the API. `npm run dev` serves the web app through
+// Vite's dev server with hot reload instead. Ctrl-C stops everything it started.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { freePort, startDevelopmentDatabase } from './lib/database.ts';
+import { FIREBASE_PROJECT_ID, startIdentityEmulator } from './lib/identity-emulator.ts';
+import { applyMigrations, rootDir } from './lib/schema-engine.ts';
+
+const dev = process.argv.includes('--dev');
+const port = Number(process.env.PORT ?? 3000);
+const step = (message: string) => console.log(`\u001b[36m▸\u001b[0m ${message}`);
+const stops: (() => Promise<unknown>)[] = [];
+
+async function shutdown(code = 0) {
+  for (const stop of stops.reverse()) await stop().catch(() => {});
+  process.exit(code);
+}
+process.once('SIGINT', () => void shutdown());
+process.once('SIGTERM', () => void shutdown());
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+try {
+  let databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) step('using the database at DATABASE_URL');
+  else {
+    step('starting the database (embedded PostgreSQL, data in .data/postgres)');
+    const db = await startDevelopmentDatabase();
+    stops.push(db.stop);
+    databaseUrl = db.url;
+  }
+
+  step('migrating');
+  const applied = await applyMigrations(databaseUrl);
+  step(applied.length ? `applied ${applied.join(', ')}` : 'database schema is up to date');
+
+  const { isDatabaseEmpty, seedDatabase } = await import('../seed/seed.ts');
+  if (await isDatabaseEmpty(databaseUrl)) {
+    step('seeding demo data');
+    await seedDatabase(databaseUrl, (m) => step(m));
+  }
+
+  if (!process.env.FIREBASE_AUTH_EMULATOR_HOST) {
+    step('starting the identity emulator (Firebase Auth)');
+    const emulator = await startIdentityEmulator(Number(process.env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099));
+    stops.push(emulator.stop);
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
+  }
+
+  const webDist = path.join(rootDir, 'web/dist');
+  if (!dev) {
+    const stale = !existsSync(path.join(webDist, 'index.html')) || newestMtime(path.join(rootDir, 'web/src')) > statSync(path.join(webDist, 'index.html')).mtimeMs;
+    if (stale) {
+      step('building the web app');
+      const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: rootDir, stdio: 'inherit' });
+      if (build.status !== 0) throw new Error('the web build failed');
+    }
+  }
+
+  const apiPort = dev ? await freePort() : port;
+  Object.assign(process.env, {
+    DATABASE_URL: databaseUrl,
+    PORT: String(apiPort),
+    WEB_DIST: dev ? '' : webDist,
+    FIREBASE_PROJECT_ID: process.env.FIREBASE_PROJECT_ID ?? FIREBASE_PROJECT_ID,
+  });
+  step('starting the API');
+  const { loadConfig } = await import('../api/src/config.ts');
+  const { buildApp } = await import('../api/src/app.ts');
+  const app = await buildApp(loadConfig());
+  stops.push(() => app.close());
+  await app.listen({ port: apiPort, host: process.env.HOST ?? '127.0.0.1' });
+
+  if (dev) {
+    step('starting Vite (hot reload)');
+    const vite = spawn(path.join(rootDir, 'node_modules/.bin/vite'), ['--port', String(port), '--strictPort'], {
+      cwd: path.join(rootDir, 'web'),
+      stdio: 'inherit',
+      env: { ...process.env, API_ORIGIN: `http://127.0.0.1:${apiPort}` },
+    });
+    stops.push(async () => vite.kill('SIGTERM'));
+  }
+
+  console.log(`
+  Bookshop is running at \u001b[1mhttp://localhost:${port}\u001b[0m  (API docs: http://localhost:${port}/api/docs)
+
+  Demo accounts:
+    Admin   admin@bookshop.test   / Admin123!
+    Seller  seller@bookshop.test  / Seller123!
+    Client  client@bookshop.test  / Client123!
+
+  Press Ctrl-C to stop.
+`);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  await shutdown(1);
+}

@@ -1,0 +1,130 @@
+// `npm run db:seed`: replaces the database's content with the demo catalog, accounts and order
+// history, in one transaction, in batches. Run as a script, or call seedDatabase() (npm start does).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { parseBooksCsv } from './books-csv.ts';
+import { CATEGORIES, DEMO_ACCOUNTS, hashPasswords, planSeed } from './seed-data.ts';
+
+const BATCH = 1000;
+type Progress = (message: string) => void;
+
+export async function isDatabaseEmpty(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM book_types');
+    return Number(rows[0]!.n) === 0;
+  } finally {
+    await client.end();
+  }
+}
+
+async function insertBatches<T>(client: pg.Client, rows: T[], write: (batch: T[], offset: number) => Promise<void>, onBatch?: (done: number) => void) {
+  for (let offset = 0; offset < rows.length; offset += BATCH) {
+    await write(rows.slice(offset, offset + BATCH), offset);
+    onBatch?.(Math.min(offset + BATCH, rows.length));
+  }
+}
+
+export async function seedDatabase(url: string, progress: Progress = console.log) {
+  const csv = parseBooksCsv(await readFile(path.join(import.meta.dirname, 'books.csv'), 'utf8'));
+  const plan = planSeed(csv);
+  const hashes = await hashPasswords([...plan.employees.map((e) => e.password), DEMO_ACCOUNTS.client.password]);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      'TRUNCATE order_items, orders, cart_items, refresh_tokens, contact_messages, book_copies, books, authors, book_types, clients, employees RESTART IDENTITY CASCADE',
+    );
+    await client.query('INSERT INTO book_types (name) SELECT unnest($1::text[])', [CATEGORIES]);
+    await insertBatches(client, plan.authors, (batch) => client.query('INSERT INTO authors (full_name) SELECT unnest($1::text[])', [batch]).then(() => {}));
+
+    await insertBatches(
+      client,
+      plan.books,
+      async (batch) => {
+        const col = <K extends keyof (typeof batch)[number]>(k: K) => batch.map((b) => b[k]);
+        await client.query(
+          `INSERT INTO books (isbn13, name, published_at, description, image_url, search_text, ratings_count, ratings_sum, author_id, type_id)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bigint[], $9::int[], $10::int[])`,
+          [col('isbn13'), col('name'), col('publishedAt'), col('description'), col('imageUrl'), col('searchText'), col('ratingsCount'), col('ratingsSum'),
+            batch.map((b) => b.authorIndex + 1), batch.map((b) => b.typeIndex + 1)],
+        );
+      },
+      (done) => progress(`seeding books: ${done} of ${plan.books.length}`),
+    );
+    // Book i (1-based id i) gets copy i.
+    await client.query(
+      `INSERT INTO book_copies (book_id, price, quantity, is_available)
+       SELECT row_number() OVER (), p, q, true FROM unnest($1::numeric[], $2::int[]) AS t(p, q)`,
+      [plan.copies.map((c) => c.price), plan.copies.map((c) => c.quantity)],
+    );
+
+    for (const e of plan.employees) {
+      await client.query(
+        'INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)',
+        [e.firstName, e.lastName, e.gender, e.birthDate, e.email, e.phoneNumber, e.address, hashes.get(e.password), e.role],
+      );
+    }
+    const clientHash = hashes.get(DEMO_ACCOUNTS.client.password)!;
+    await client.query(
+      `INSERT INTO clients (first_name, last_name, phone_number, account, created_at, password_hash)
+       SELECT f, l, p, a, c, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS t(f, l, p, a, c)`,
+      [plan.clients.map((c) => c.firstName), plan.clients.map((c) => c.lastName), plan.clients.map((c) => c.phoneNumber), plan.clients.map((c) => c.account), plan.clients.map((c) => c.createdAt), clientHash],
+    );
+    progress(`seeding ${plan.clients.length} clients and ${plan.employees.length} employees: done`);
+
+    const price = (copyIndex: number) => Math.round(Number(plan.copies[copyIndex]!.price) * 100);
+    await insertBatches(
+      client,
+      plan.orders,
+      async (batch, offset) => {
+        const totals = batch.map((o) => ({
+          quantity: o.items.reduce((s, i) => s + i.quantity, 0),
+          cents: o.items.reduce((s, i) => s + price(i.copyIndex) * i.quantity, 0),
+        }));
+        await client.query(
+          `INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, created_at)
+           SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::numeric[], $6::timestamptz[])`,
+          [batch.map((o) => o.clientIndex + 1), batch.map((o) => o.status), batch.map((o) => o.address), totals.map((t) => t.quantity),
+            totals.map((t) => (t.cents / 100).toFixed(2)), batch.map((o) => o.createdAt)],
+        );
+        const items = batch.flatMap((o, i) => o.items.map((item) => ({ orderId: offset + i + 1, ...item })));
+        await client.query(
+          `INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
+           SELECT t.o, t.c, b.name, b.image_url, bc.price, t.q
+           FROM unnest($1::int[], $2::int[], $3::int[]) AS t(o, c, q) JOIN book_copies bc ON bc.id = t.c JOIN books b ON b.id = bc.book_id`,
+          [items.map((i) => i.orderId), items.map((i) => i.copyIndex + 1), items.map((i) => i.quantity)],
+        );
+      },
+      (done) => progress(`seeding orders: ${done} of ${plan.orders.length}`),
+    );
+    await client.query(`
+      UPDATE book_copies bc SET units_sold = s.units
+      FROM (SELECT oi.book_copy_id, sum(oi.quantity) AS units FROM order_items oi JOIN orders o ON o.id = oi.order_id
+            WHERE o.status NOT IN ('cancelled', 'failed') GROUP BY oi.book_copy_id) s
+      WHERE bc.id = s.book_copy_id`);
+    await client.query(
+      'INSERT INTO contact_messages (user_name, account, message, created_at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])',
+      [plan.messages.map((m) => m.userName), plan.messages.map((m) => m.account), plan.messages.map((m) => m.message), plan.messages.map((m) => m.createdAt)],
+    );
+    await client.query('COMMIT');
+    await client.query('ANALYZE');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { withDatabase } = await import('../scripts/lib/database.ts');
+  await withDatabase(async (url) => {
+    const started = Date.now();
+    await seedDatabase(url);
+    console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+}
