@@ -1,0 +1,206 @@
+import jwt from 'jsonwebtoken';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { DEMO, type TestApp, cookieHeader, createTestApp } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ throttle: { windowMs: 60_000, perAccount: 3, perAddress: 50 } });
+});
+const login = (account: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/api/public/authentication/login', payload: { account, password } });
+
+describe('login', () => {
+  it.each([
+    [DEMO.client, 'Client'],
+    [DEMO.admin, 'Admin'],
+    [DEMO.seller, 'Seller'],
+  ])('signs in %o and answers the user type', async (who, type) => {
+    const res = await login(who.account.toUpperCase(), who.password);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toBe(type);
+    const cookies = res.cookies.filter((c) => c.value);
+    expect(cookies.length).toBe(2);
+    for (const c of cookies) expect(c).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+  });
+
+  it('answers the same 401 for a wrong password and an unknown account', async () => {
+    const wrong = await login('seller@bookshop.test', 'nope-nope');
+    const unknown = await login('nobody@bookshop.test', 'nope-nope');
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error.message).toBe('Invalid account or password.');
+    }
+  });
+
+  it('throttles repeated failures for an account with a 429 and Retry-After', async () => {
+    for (let i = 0; i < 3; i++) await login('client2@example.com', 'wrong-password');
+    const res = await login('client2@example.com', 'wrong-password');
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.json().error.message).toMatch(/Too many/);
+  });
+});
+
+describe('sessions', () => {
+  const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } });
+  const refresh = (cookie: string, type = 'Client') =>
+    t.app.inject({ method: 'POST', url: `/api/public/authentication/refresh-tokens/${type}`, headers: { cookie } });
+
+  it('refuses anonymous, tampered, expired and alg-none tokens with 401', async () => {
+    expect((await me('')).statusCode).toBe(401);
+    const cookie = await t.login(DEMO.client);
+    const access = cookie.match(/bs_client_at=([^;]+)/)![1]!;
+    const [h, p] = access.split('.');
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: '2' })).toString('base64url')}.${access.split('.')[2]}`;
+    const claims = jwt.decode(access) as jwt.JwtPayload;
+    const none = jwt.sign({ ...claims }, '', { algorithm: 'none' });
+    const expired = jwt.sign({ fam: claims.fam, sub: claims.sub, aud: 'client', exp: Math.floor(Date.now() / 1000) - 10 }, t.config.jwtSecret);
+    const employeeOnClient = jwt.sign({ fam: claims.fam }, t.config.jwtSecret, { subject: claims.sub, audience: 'employee', expiresIn: 60 });
+    for (const token of [tampered, none, expired, employeeOnClient]) {
+      expect((await me(`bs_client_at=${token}`)).statusCode).toBe(401);
+    }
+    expect((await me(cookie)).statusCode).toBe(200);
+  });
+
+  it('rotates the refresh token, and reuse of a spent one revokes the whole session', async () => {
+    const first = await t.login(DEMO.client);
+    const r1 = await refresh(first);
+    expect(r1.statusCode).toBe(200);
+    expect(r1.json().data).toBe('Client');
+    const second = cookieHeader(r1, first);
+    expect(second).not.toBe(first);
+    // The stolen first refresh token is presented again: the family dies, the rotated session too.
+    expect((await refresh(first)).statusCode).toBe(401);
+    expect((await refresh(second)).statusCode).toBe(401);
+    expect((await me(second)).statusCode).toBe(401);
+  });
+
+  it('refreshes an employee session and answers its role', async () => {
+    const cookie = await t.login(DEMO.seller);
+    const res = await refresh(cookie, 'Seller');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toBe('Seller');
+  });
+
+  it('signs out: the session is revoked and its cookies cleared', async () => {
+    const cookie = await t.login(DEMO.client);
+    const out = await t.app.inject({ method: 'DELETE', url: '/api/public/authentication/cookies/', headers: { cookie } });
+    expect(out.statusCode).toBe(200);
+    expect(out.cookies.every((c) => c.value === '')).toBe(true);
+    expect((await me(cookie)).statusCode).toBe(401);
+    expect((await refresh(cookie)).statusCode).toBe(401);
+  });
+
+  it('refuses a state-changing call from a foreign Origin', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/authentication/login',
+      headers: { origin: 'https://evil.example' },
+      payload: DEMO.client,
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('profile and password', () => {
+  it('reads and updates the profile with the spec rules', async () => {
+    const cookie = await t.login(DEMO.client);
+    const get = await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } });
+    expect(get.json().data).toEqual({ firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'client@bookshop.test' });
+    const patch = (payload: object) => t.app.inject({ method: 'PATCH', url: '/api/client/manage', headers: { cookie }, payload });
+    expect((await patch({ firstName: '', lastName: 'X', phoneNumber: '0555123456' })).json().error.message).toBe('All fields are required.');
+    expect((await patch({ firstName: 'A', lastName: 'X', phoneNumber: '0855123456' })).json().error.message).toBe(
+      'Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).',
+    );
+    const ok = await patch({ firstName: 'Dora', lastName: 'Client', phoneNumber: '0777123456' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.firstName).toBe('Dora');
+  });
+
+  it('changes the password only with the right current one, and ends the other sessions', async () => {
+    const [{ id }] = await t.db.query<{ id: number }>("INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'P', 'W', '0555000000', 'pw@example.com', password_hash FROM clients WHERE account = 'client@bookshop.test' RETURNING id") as [{ id: number }];
+    expect(id).toBeGreaterThan(0);
+    const who = { account: 'pw@example.com', password: 'Client123!' };
+    const mine = await t.login(who);
+    const other = await t.login(who);
+    const change = (payload: object) => t.app.inject({ method: 'PUT', url: '/api/client/manage/password/', headers: { cookie: mine }, payload });
+    expect((await change({ oldPassword: '', newPassword: 'x' })).json().error.message).toBe('Please enter both current and new password.');
+    expect((await change({ oldPassword: 'wrong-one', newPassword: 'NewPass123!' })).statusCode).toBe(400);
+    expect((await change({ oldPassword: 'Client123!', newPassword: 'é'.repeat(40) })).json().error.message).toMatch(/72 bytes/);
+    expect((await change({ oldPassword: 'Client123!', newPassword: 'NewPass123!' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: other } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: mine } })).statusCode).toBe(200);
+    expect((await login('pw@example.com', 'NewPass123!')).statusCode).toBe(200);
+  });
+});
+
+describe('sign-up through the real identity emulator', () => {
+  const emulator = () => `http://${inject('emulatorHost')}`;
+  const apiKey = 'fake-api-key';
+
+  async function createIdentity(email: string, verify: boolean) {
+    const signUp = await fetch(`${emulator()}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=${apiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'Secret123!', returnSecureToken: true }),
+    }).then((r) => r.json() as Promise<{ idToken: string; refreshToken: string }>);
+    if (!verify) return signUp.idToken;
+    await fetch(`${emulator()}/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=${apiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requestType: 'VERIFY_EMAIL', idToken: signUp.idToken }),
+    });
+    const { oobCodes } = (await fetch(`${emulator()}/emulator/v1/projects/demo-bookshop/oobCodes`).then((r) => r.json())) as {
+      oobCodes: { email: string; oobLink: string }[];
+    };
+    const link = oobCodes.filter((c) => c.email === email).at(-1)!.oobLink;
+    await fetch(link); // follows the verification link, as the user would
+    const refreshed = (await fetch(`${emulator()}/securetoken.googleapis.com/v1/token?key=${apiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=refresh_token&refresh_token=${signUp.refreshToken}`,
+    }).then((r) => r.json())) as { id_token: string };
+    return refreshed.id_token;
+  }
+
+  const signUp = (token: string, body: object) =>
+    t.app.inject({ method: 'POST', url: '/api/public/sign-up/', headers: { authorization: `Bearer ${token}` }, payload: body });
+  const body = (email: string, phone = '0661234567') => ({
+    firstName: 'Nora',
+    lastName: 'Reader',
+    phoneNumber: phone,
+    account_informations: { account: email, password: 'Secret123!' },
+  });
+
+  it('creates a verified client, signs it in, and refuses a duplicate', async () => {
+    const email = `nora-${Date.now()}@example.com`;
+    const token = await createIdentity(email, true);
+    const res = await signUp(token, body(email.toUpperCase()));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toBe('Client');
+    const cookie = cookieHeader(res);
+    const me = await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } });
+    expect(me.json().data).toMatchObject({ firstName: 'Nora', account: email });
+    const [row] = await t.db.query<{ password_hash: string }>('SELECT password_hash FROM clients WHERE account = $1', [email]);
+    expect(row!.password_hash).toMatch(/^\$2[aby]\$1\d\$/);
+    expect((await signUp(token, body(email))).statusCode).toBe(409);
+  });
+
+  it('refuses an unverified e-mail, a mismatched e-mail, a bad phone and missing fields', async () => {
+    const email = `unverified-${Date.now()}@example.com`;
+    const unverified = await createIdentity(email, false);
+    const r1 = await signUp(unverified, body(email));
+    expect(r1.statusCode).toBe(403);
+    expect(r1.json().error.message).toBe('Email is not verified yet.');
+
+    const verifiedEmail = `verified-${Date.now()}@example.com`;
+    const verified = await createIdentity(verifiedEmail, true);
+    expect((await signUp(verified, body('someone-else@example.com'))).statusCode).toBe(403);
+    expect((await signUp(verified, body(verifiedEmail, '0861234567'))).json().error.message).toBe(
+      'Phone number must be Algerian and start with 05, 06, or 07.',
+    );
+    expect((await signUp(verified, { ...body(verifiedEmail), firstName: ' ' })).json().error.message).toBe('All fields are required.');
+    expect((await signUp('not-a-token', body(verifiedEmail))).statusCode).toBe(401);
+  });
+});

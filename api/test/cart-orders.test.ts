@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, type TestApp, createTestApp } from './helpers.ts';
+
+let t: TestApp;
+let clientCookie: string;
+let clientHash: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  clientCookie = await t.login(DEMO.client);
+  clientHash = (await t.db.query<{ password_hash: string }>("SELECT password_hash FROM clients WHERE account = 'client@bookshop.test'"))[0]!.password_hash;
+});
+
+/** A fresh client (sharing the demo password) and its session cookie. */
+async function newClient() {
+  const account = `c-${randomUUID()}@example.com`;
+  await t.db.query("INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('C', 'L', '0555000000', $1, $2)", [account, clientHash]);
+  return t.login({ account, password: DEMO.client.password });
+}
+async function newCopy(quantity: number, price = '10.50') {
+  const [row] = await t.db.query<{ id: number }>('INSERT INTO book_copies (book_id, quantity, price) VALUES (1, $1, $2) RETURNING id', [quantity, price]);
+  return row!.id;
+}
+const call = (cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = {}) =>
+  t.app.inject({ method, url, headers: { cookie, ...headers }, payload });
+const cart = async (cookie: string) => (await call(cookie, 'GET', '/api/client/cart')).json().data as { id: number; productId: number; totalQuantity: number; totalPrice: number }[];
+const stock = async (id: number) => (await t.db.query<{ quantity: number }>('SELECT quantity FROM book_copies WHERE id = $1', [id]))[0]!.quantity;
+
+describe('cart', () => {
+  it('refuses anyone but a signed-in client', async () => {
+    expect((await call('', 'GET', '/api/client/cart')).statusCode).toBe(401);
+    const seller = await t.login(DEMO.seller);
+    expect((await call(seller, 'GET', '/api/client/cart')).statusCode).toBe(401);
+  });
+
+  it('adds a line at 1, then +1, up to the stock; then "product is out of stock."', async () => {
+    const cookie = await newClient();
+    const copy = await newCopy(2);
+    const first = await call(cookie, 'POST', `/api/client/cart/${copy}`);
+    expect(first.statusCode).toBe(200);
+    const lineId = first.json().data;
+    expect((await call(cookie, 'POST', `/api/client/cart/${copy}`)).json().data).toBe(lineId);
+    const third = await call(cookie, 'POST', `/api/client/cart/${copy}`);
+    expect(third.statusCode).toBe(409);
+    expect(third.json().error.message).toBe('product is out of stock.');
+    expect(await cart(cookie)).toEqual([
+      expect.objectContaining({ id: lineId, productId: copy, totalQuantity: 2, totalPrice: 10.5, bookCopyQuantity: 2, name: expect.any(String) }),
+    ]);
+  });
+
+  it('refuses an unknown or unavailable copy with a message', async () => {
+    const cookie = await newClient();
+    expect((await call(cookie, 'POST', '/api/client/cart/99999999')).statusCode).toBe(404);
+    const copy = await newCopy(5);
+    await t.db.query('UPDATE book_copies SET is_available = false WHERE id = $1', [copy]);
+    const res = await call(cookie, 'POST', `/api/client/cart/${copy}`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.message).toBe('This book is not available.');
+  });
+
+  it('sets a quantity within 1..stock and removes a line', async () => {
+    const cookie = await newClient();
+    const copy = await newCopy(3);
+    const lineId = (await call(cookie, 'POST', `/api/client/cart/${copy}`)).json().data;
+    expect((await call(cookie, 'PUT', '/api/client/cart/', { quantity: 3, cartItemId: lineId })).statusCode).toBe(200);
+    expect((await call(cookie, 'PUT', '/api/client/cart/', { quantity: 4, cartItemId: lineId })).statusCode).toBe(409);
+    expect((await call(cookie, 'PUT', '/api/client/cart/', { quantity: 0, cartItemId: lineId })).statusCode).toBe(400);
+    expect((await cart(cookie))[0]!.totalQuantity).toBe(3);
+    expect((await call(cookie, 'DELETE', `/api/client/cart/${lineId}`)).statusCode).toBe(200);
+    expect(await cart(cookie)).toEqual([]);
+  });
+
+  it("treats another client's line as non-existent (404)", async () => {
+    const owner = await newClient();
+    const intruder = await newClient();
+    const copy = await newCopy(5);
+    const lineId = (await call(owner, 'POST', `/api/client/cart/${copy}`)).json().data;
+    expect((await call(intruder, 'PUT', '/api/client/cart/', { quantity: 2, cartItemId: lineId })).statusCode).toBe(404);
+    expect((await call(intruder, 'DELETE', `/api/client/cart/${lineId}`)).statusCode).toBe(404);
+    const order = await call(intruder, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [lineId] });
+    expect(order.statusCode).toBe(404);
+    expect((await cart(owner))[0]!.totalQuantity).toBe(1);
+  });
+});
+
+describe('checkout', () => {
+  async function fill(cookie: string, copies: number[]) {
+    const ids: number[] = [];
+    for (const copy of copies) ids.push((await call(cookie, 'POST', `/api/client/cart/${copy}`)).json().data);
+    return ids;
+  }
+
+  it('places an order: stock taken, lines removed, totals computed on the server, newest first in My Orders', async () => {
+    const cookie = await newClient();
+    const a = await newCopy(5, '10.10');
+    const b = await newCopy(5, '0.20');
+    const ids = await fill(cookie, [a, b, b]);
+    const res = await call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '  12 Rue Larbi Ben Mhidi  ', totalPrice: 10.5, totalQuantity: 3, cartItemsIds: [...new Set(ids)] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'pending', totalQuantity: 3, totalPrice: 10.5, shipmentAddress: '12 Rue Larbi Ben Mhidi' });
+    expect(await stock(a)).toBe(4);
+    expect(await stock(b)).toBe(3);
+    expect(await cart(cookie)).toEqual([]);
+    const list = (await call(cookie, 'GET', '/api/client/orders/1,5')).json().data;
+    expect(list.totalPages).toBe(1);
+    expect(list.orders[0].id).toBe(res.json().data.id);
+  });
+
+  it('refuses a short address with the spec message, and stale totals with 409 and the current totals', async () => {
+    const cookie = await newClient();
+    const ids = await fill(cookie, [await newCopy(5, '3.33')]);
+    const short = await call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '  abc  ', totalPrice: 3.33, totalQuantity: 1, cartItemsIds: ids });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().error.message).toBe('Please enter a valid shipping address.');
+    const stale = await call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 3.0, totalQuantity: 1, cartItemsIds: ids });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error.details).toEqual({ totalPrice: 3.33, totalQuantity: 1 });
+    expect((await cart(cookie)).length).toBe(1);
+  });
+
+  it('K in stock, N >> K clients checking out at once: exactly K sold, stock 0, every loser a clean 409', async () => {
+    const K = 3;
+    const N = 16;
+    const copy = await newCopy(K);
+    const buyers = await Promise.all(Array.from({ length: N }, () => newClient()));
+    const lines = await Promise.all(buyers.map(async (cookie) => (await fill(cookie, [copy]))[0]!));
+    const results = await Promise.all(
+      buyers.map((cookie, i) => call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [lines[i]!] })),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(K);
+    expect(codes.filter((c) => c === 409)).toHaveLength(N - K);
+    for (const r of results.filter((r) => r.statusCode === 409)) expect(r.json().error.message).toMatch(/out of stock/);
+    expect(await stock(copy)).toBe(0);
+    const [sold] = await t.db.query<{ n: string }>('SELECT coalesce(sum(quantity), 0) AS n FROM order_items WHERE book_copy_id = $1', [copy]);
+    expect(Number(sold!.n)).toBe(K);
+  });
+
+  it('one cart checked out ten times at once gives exactly one order', async () => {
+    const cookie = await newClient();
+    const ids = await fill(cookie, [await newCopy(50)]);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: ids })),
+    );
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    for (const r of results.filter((r) => r.statusCode !== 200)) expect(r.statusCode).toBeLessThan(500);
+    expect((await call(cookie, 'GET', '/api/client/orders/1,5')).json().data.orders).toHaveLength(1);
+  });
+
+  it('the same Idempotency-Key twice gives one order and the same answer', async () => {
+    const cookie = await newClient();
+    const ids = await fill(cookie, [await newCopy(50)]);
+    const key = randomUUID();
+    const body = { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: ids };
+    const [a, b] = await Promise.all([call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key }), call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key })]);
+    const c = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
+    expect([a.statusCode, b.statusCode, c.statusCode]).toEqual([200, 200, 200]);
+    expect(b.json()).toEqual(a.json());
+    expect(c.json()).toEqual(a.json());
+    expect((await call(cookie, 'GET', '/api/client/orders/1,5')).json().data.orders).toHaveLength(1);
+  });
+
+  it('two carts crossing the same two books in opposite order never deadlock', async () => {
+    for (let round = 0; round < 5; round++) {
+      const x = await newCopy(10);
+      const y = await newCopy(10);
+      const first = await newClient();
+      const second = await newClient();
+      const a = await fill(first, [x, y]);
+      const b = await fill(second, [y, x]);
+      const results = await Promise.all([
+        call(first, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 21, totalQuantity: 2, cartItemsIds: a }),
+        call(second, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 21, totalQuantity: 2, cartItemsIds: b }),
+      ]);
+      expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+      expect(await stock(x)).toBe(8);
+    }
+  });
+
+  it('leaves nothing half-written when one line runs out', async () => {
+    const cookie = await newClient();
+    const plenty = await newCopy(10);
+    const scarce = await newCopy(1);
+    const ids = await fill(cookie, [plenty, scarce]);
+    await t.db.query('UPDATE book_copies SET quantity = 0 WHERE id = $1', [scarce]);
+    const res = await call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 21, totalQuantity: 2, cartItemsIds: ids });
+    expect(res.statusCode).toBe(409);
+    expect(await stock(plenty)).toBe(10);
+    expect((await cart(cookie)).length).toBe(2);
+  });
+
+  it("pages only the client's own orders", async () => {
+    const res = await call(clientCookie, 'GET', '/api/client/orders/1,5');
+    const [{ n }] = (await t.db.query<{ n: string }>("SELECT count(*) AS n FROM orders o JOIN clients c ON c.id = o.client_id WHERE c.account = 'client@bookshop.test'")) as [{ n: string }];
+    expect(res.json().data.totalPages).toBe(Math.ceil(Number(n) / 5));
+    expect(res.json().data.orders.length).toBeLessThanOrEqual(5);
+    expect((await call(clientCookie, 'GET', '/api/client/orders/0,5')).statusCode).toBe(400);
+  });
+});
