@@ -1,5 +1,5 @@
 // `npm run db:migrate` applies prisma/migrations; `npm run db:diff <name>` writes a new migration
-// from the difference between the migrations and schema.prisma.
+// from the difference between the migrations and schema.prisma; `npm run db:check` fails when they differ.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyMigrations, diffMigrationsToSchema, migrationsDir } from './lib/schema-engine.ts';
@@ -8,7 +8,13 @@ import { withDatabase } from './lib/database.ts';
 const [command, name] = process.argv.slice(2);
 
 await withDatabase(async (url) => {
-  if (command === 'diff') {
+  if (command === 'check') {
+    const sql = await diffMigrationsToSchema(url);
+    if (sql) {
+      console.error(`prisma/migrations and schema.prisma disagree; a migration would need:\n${sql}`);
+      process.exitCode = 1;
+    } else console.log('prisma/migrations and schema.prisma agree.');
+  } else if (command === 'diff') {
     const sql = await diffMigrationsToSchema(url);
     if (!sql) {
       console.log('schema.prisma and the migrations agree: nothing to write.');

@@ -83,11 +83,13 @@ let lastPanic = '';
   },
 };
 
-let wasmReady: Promise<void> | undefined;
+// Kept on globalThis: the bindings module is shared by every copy of this file a process loads
+// (test runners load one per project), and it must be wired to one WebAssembly instance only.
+const shared = globalThis as typeof globalThis & { __bookshopWasmReady?: Promise<void>; __bookshopEngineQueue?: Promise<unknown> };
 
 /** Node 20 cannot `import` a .wasm file, so the bindings are wired to the module by hand, once. */
 function loadWasm(): Promise<void> {
-  wasmReady ??= (async () => {
+  shared.__bookshopWasmReady ??= (async () => {
     // The package exports only its JS entry points; the .wasm sits beside them.
     const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm')), 'schema_engine_bg.wasm');
     const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
@@ -96,7 +98,7 @@ function loadWasm(): Promise<void> {
     bindings.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
   })();
-  return wasmReady;
+  return shared.__bookshopWasmReady;
 }
 
 type PgConfig = { host: string; port: number; user: string; password: string; database: string };
@@ -120,10 +122,15 @@ async function connectToShadowDb(config: PgConfig) {
   return adapter;
 }
 
-export async function withSchemaEngine<T>(
-  connectionString: string,
-  work: (engine: SchemaEngine, schema: string) => Promise<T>,
-): Promise<T> {
+// One WebAssembly instance serves the process, and it does not survive two engines at once.
+
+export function withSchemaEngine<T>(connectionString: string, work: (engine: SchemaEngine, schema: string) => Promise<T>): Promise<T> {
+  const run = (shared.__bookshopEngineQueue ?? Promise.resolve()).then(() => runSchemaEngine(connectionString, work));
+  shared.__bookshopEngineQueue = run.catch(() => {});
+  return run;
+}
+
+async function runSchemaEngine<T>(connectionString: string, work: (engine: SchemaEngine, schema: string) => Promise<T>): Promise<T> {
   await loadWasm();
   const schema = await readFile(schemaPath, 'utf8');
   const log = (message: string) => {

@@ -1,0 +1,186 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO, type TestApp, createTestApp } from './helpers.ts';
+
+let t: TestApp;
+const cookies: Record<'anonymous' | 'client' | 'seller' | 'admin', string> = { anonymous: '', client: '', seller: '', admin: '' };
+beforeAll(async () => {
+  t = await createTestApp();
+  cookies.client = await t.login(DEMO.client);
+  cookies.seller = await t.login(DEMO.seller);
+  cookies.admin = await t.login(DEMO.admin);
+});
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const call = (who: keyof typeof cookies, method: Method, url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: { cookie: cookies[who] }, payload });
+
+// Every employee route; `seller` says whether a Seller may use it. Bodies are deliberately invalid
+// where a write would change data, so an allowed call answers 4xx from validation, not 401/403.
+const ROUTES: [Method, string, boolean][] = [
+  ['GET', '/api/employee/statistics/', true],
+  ['GET', '/api/employee/statistics/resent-orders/', true],
+  ['GET', '/api/employee/statistics/new-clients/', true],
+  ['GET', '/api/employee/statistics/clients/', false],
+  ['GET', '/api/employee/order/1,5', true],
+  ['PUT', '/api/employee/order/set-status/999999,Shipped', true],
+  ['GET', '/api/employee/employee/', true],
+  ['PUT', '/api/employee/', true],
+  ['PUT', '/api/employee/password/', true],
+  ['GET', '/api/employee/author/1,10', false],
+  ['POST', '/api/employee/author/%20', false],
+  ['PUT', '/api/employee/author/999999,Nobody', false],
+  ['GET', '/api/employee/author/by-id/1', false],
+  ['GET', '/api/employee/author/by-name/tolkien', false],
+  ['DELETE', '/api/employee/author/999999', false],
+  ['DELETE', '/api/author/999999', false],
+  ['GET', '/api/employee/book/1,10', false],
+  ['POST', '/api/employee/book/123', false],
+  ['PUT', '/api/employee/book/', false],
+  ['DELETE', '/api/employee/book/999999', false],
+  ['GET', '/api/employee/book/by-id/1', false],
+  ['GET', '/api/employee/book/by-name/hobbit', false],
+  ['GET', '/api/employee/book-copy/1,10', false],
+  ['POST', '/api/employee/book-copy/', false],
+  ['PUT', '/api/employee/book-copy/', false],
+  ['DELETE', '/api/employee/book-copy/999999', false],
+  ['GET', '/api/employee/book-copy/by-id/1', false],
+  ['GET', '/api/employee/employees/', false],
+  ['POST', '/api/employee/', false],
+  ['DELETE', '/api/employee/999999', false],
+  ['GET', '/api/employee/contact/', false],
+  ['DELETE', '/api/employee/contact/999999', false],
+];
+
+describe('authorization matrix', () => {
+  it.each(ROUTES)('%s %s: anonymous 401, client 401, Seller per menu, Admin allowed', async (method, url, sellerAllowed) => {
+    const payload = method === 'GET' || method === 'DELETE' ? undefined : {};
+    expect((await call('anonymous', method, url, payload)).statusCode).toBe(401);
+    expect((await call('client', method, url, payload)).statusCode).toBe(401);
+    const seller = await call('seller', method, url, payload);
+    if (sellerAllowed) expect([401, 403]).not.toContain(seller.statusCode);
+    else expect(seller.statusCode).toBe(403);
+    const admin = await call('admin', method, url, payload);
+    expect([401, 403, 500]).not.toContain(admin.statusCode);
+  });
+});
+
+describe('dashboard, clients and messages', () => {
+  it('counts orders, books, copies and clients', async () => {
+    const res = await call('seller', 'GET', '/api/employee/statistics/');
+    const [c] = await t.db.query<Record<string, string>>(
+      'SELECT (SELECT count(*) FROM orders) o, (SELECT count(*) FROM books) b, (SELECT count(*) FROM book_copies) bc, (SELECT count(*) FROM clients) c',
+    );
+    expect(res.json().data).toEqual({ totalOrders: Number(c!.o), totalBooks: Number(c!.b), totalBooksCopies: Number(c!.bc), totalClients: Number(c!.c) });
+    expect((await call('seller', 'GET', '/api/employee/statistics/resent-orders/')).json().data).toHaveLength(10);
+    const clients = (await call('admin', 'GET', '/api/employee/statistics/clients/?pageNumber=2&pageSize=20')).json().data;
+    expect(clients.clients).toHaveLength(20);
+    expect(clients.totalPages).toBe(Math.ceil(Number(c!.c) / 20));
+    expect(clients.clients[0]).not.toHaveProperty('passwordHash');
+  });
+
+  it('lists and deletes client messages', async () => {
+    const list = (await call('admin', 'GET', '/api/employee/contact/')).json().data;
+    expect(list.messages.length).toBeGreaterThan(0);
+    const id = list.messages[0].id;
+    expect((await call('admin', 'DELETE', `/api/employee/contact/${id}`)).statusCode).toBe(200);
+    expect((await call('admin', 'DELETE', `/api/employee/contact/${id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('authors', () => {
+  it('adds, renames, finds, and deletes an author; refuses empty names and authors with books', async () => {
+    expect((await call('admin', 'POST', '/api/employee/author/%20%20')).statusCode).toBe(400);
+    const added = (await call('admin', 'POST', `/api/employee/author/${encodeURIComponent('Ursula K. Le Guin Test')}`)).json().data;
+    expect(added.fullName).toBe('Ursula K. Le Guin Test');
+    const renamed = await call('admin', 'PUT', `/api/employee/author/${added.id},${encodeURIComponent('Le Guin, Ursula')}`);
+    expect(renamed.json().data.fullName).toBe('Le Guin, Ursula');
+    expect((await call('admin', 'GET', `/api/employee/author/by-name/le%20guin`)).json().data.map((a: { id: number }) => a.id)).toContain(added.id);
+    expect((await call('admin', 'DELETE', `/api/author/${added.id}`)).statusCode).toBe(200);
+    expect((await call('admin', 'GET', `/api/employee/author/by-id/${added.id}`)).statusCode).toBe(404);
+    const withBooks = await call('admin', 'DELETE', '/api/employee/author/1');
+    expect(withBooks.statusCode).toBe(409);
+    expect(withBooks.json().error.message).toMatch(/still has/);
+  });
+
+  it('pages authors by 10', async () => {
+    const page = (await call('admin', 'GET', '/api/employee/author/1,10')).json().data;
+    expect(page.authors).toHaveLength(10);
+    expect(page.totalPages).toBeGreaterThan(100);
+  });
+});
+
+describe('books and copies', () => {
+  it('adds a book by ISBN from the bundled catalog, creating its author; refuses duplicates and invalid ISBNs', async () => {
+    const [victim] = await t.db.query<{ id: number; isbn13: string; name: string }>(
+      `SELECT b.id, b.isbn13, b.name FROM books b WHERE b.isbn13 IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM order_items oi JOIN book_copies c ON c.id = oi.book_copy_id WHERE c.book_id = b.id) LIMIT 1`,
+    );
+    expect((await call('admin', 'DELETE', `/api/employee/book/${victim!.id}`)).statusCode).toBe(200);
+    const isbn10 = victim!.isbn13.slice(3, 12);
+    const check = [...isbn10].reduce((s, d, i) => s + Number(d) * (10 - i), 0);
+    const digit = (11 - (check % 11)) % 11;
+    const res = await call('admin', 'POST', `/api/employee/book/${isbn10}${digit === 10 ? 'X' : digit}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.name).toBe(victim!.name);
+    expect((await call('admin', 'POST', `/api/employee/book/${victim!.isbn13}`)).statusCode).toBe(409);
+    expect((await call('admin', 'POST', '/api/employee/book/9780000000001')).statusCode).toBe(400);
+    expect((await call('admin', 'POST', '/api/employee/book/9780000000002')).statusCode).toBe(404);
+  });
+
+  it('refuses to delete a book whose copies were ordered', async () => {
+    const [sold] = await t.db.query<{ book_id: number }>('SELECT c.book_id FROM order_items oi JOIN book_copies c ON c.id = oi.book_copy_id LIMIT 1');
+    expect((await call('admin', 'DELETE', `/api/employee/book/${sold!.book_id}`)).statusCode).toBe(409);
+  });
+
+  it('updates a book and validates author, category and date', async () => {
+    const ok = await call('admin', 'PUT', '/api/employee/book/', { id: 5, name: 'Renamed', pagesNumber: 321, typeId: 2, publishedAt: '2001-02-03' });
+    expect(ok.json().data).toMatchObject({ id: 5, name: 'Renamed', pagesNumber: 321, typeId: 2, publishedAt: '2001-02-03' });
+    expect((await call('admin', 'PUT', '/api/employee/book/', { id: 5, authorId: 99999999 })).statusCode).toBe(400);
+    expect((await call('admin', 'PUT', '/api/employee/book/', { id: 5, publishedAt: 'yesterday' })).statusCode).toBe(400);
+    expect((await call('admin', 'PUT', '/api/employee/book/', { id: 5, publishedAt: null })).json().data.publishedAt).toBeNull();
+  });
+
+  it('adds, updates and deletes a copy with quantity and price rules', async () => {
+    const add = (body: object) => call('admin', 'POST', '/api/employee/book-copy/', body);
+    expect((await add({ bookId: 1, quantity: -1, price: 5, isAvailable: true })).statusCode).toBe(400);
+    expect((await add({ bookId: 1, quantity: 1, price: 5.555, isAvailable: true })).statusCode).toBe(400);
+    expect((await add({ bookId: 99999999, quantity: 1, price: 5, isAvailable: true })).statusCode).toBe(400);
+    const copy = (await add({ bookId: 1, quantity: 7, price: 12.5, isAvailable: true })).json().data;
+    expect(copy).toMatchObject({ bookId: 1, quantity: 7, price: 12.5, isAvailable: true });
+    const updated = await call('admin', 'PUT', '/api/employee/book-copy/', { id: copy.id, bookId: 1, quantity: 3, price: 9.99, isAvailable: false });
+    expect(updated.json().data).toMatchObject({ quantity: 3, price: 9.99, isAvailable: false });
+    expect((await call('admin', 'DELETE', `/api/employee/book-copy/${copy.id}`)).statusCode).toBe(200);
+    expect((await call('admin', 'GET', `/api/employee/book-copy/by-id/${copy.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('orders and employees', () => {
+  it('lists orders newest first with items, and sets Processing or Shipped only', async () => {
+    const page = (await call('seller', 'GET', '/api/employee/order/1,5')).json().data;
+    expect(page.orders).toHaveLength(5);
+    const order = page.orders[0];
+    expect(order.items.length).toBeGreaterThan(0);
+    expect(order.items[0]).toEqual({ id: expect.any(Number), name: expect.any(String), imageUrl: expect.anything(), quantity: expect.any(Number), totalPrice: expect.any(Number) });
+    expect((await call('seller', 'PUT', `/api/employee/order/set-status/${order.id},shipped`)).json().data).toBe('Shipped');
+    expect((await call('seller', 'PUT', `/api/employee/order/set-status/${order.id},Refunded`)).statusCode).toBe(400);
+  });
+
+  it('adds a Seller, never deletes an Admin or oneself', async () => {
+    const person = { firstName: 'New', lastName: 'Seller', gender: 'Female', birthDate: '1999-01-02', email: 'new.seller@bookshop.test', phoneNumber: '0661111111', address: 'Oran' };
+    expect((await call('admin', 'POST', '/api/employee/', { person_informations: person, password: 'Seller123!', role: 'Boss' })).statusCode).toBe(400);
+    const created = await call('admin', 'POST', '/api/employee/', { person_informations: person, password: 'Seller123!', role: 'Seller' });
+    expect(created.json().data).toMatchObject({ type: 'Seller', email: 'new.seller@bookshop.test', birthDate: '1999-01-02' });
+    expect(created.json().data).not.toHaveProperty('passwordHash');
+    expect((await call('admin', 'POST', '/api/employee/', { person_informations: person, password: 'Seller123!', role: 'Seller' })).statusCode).toBe(409);
+    const list = (await call('admin', 'GET', '/api/employee/employees/')).json().data as { id: number; type: string }[];
+    const admin = list.find((e) => e.type === 'Admin')!;
+    expect((await call('admin', 'DELETE', `/api/employee/${admin.id}`)).statusCode).toBe(403);
+    expect((await call('admin', 'DELETE', `/api/employee/${created.json().data.id}`)).statusCode).toBe(200);
+  });
+
+  it("updates the employee's own information", async () => {
+    const me = (await call('seller', 'GET', '/api/employee/employee/')).json().data;
+    const res = await call('seller', 'PUT', '/api/employee/', { ...me, address: 'New address, Oran' });
+    expect(res.json().data.address).toBe('New address, Oran');
+    expect((await call('seller', 'PUT', '/api/employee/', { ...me, firstName: '' })).json().error.message).toBe('All fields are required.');
+  });
+});
