@@ -35,6 +35,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     },
     trustProxy: config.env === 'production',
     bodyLimit: 64 * 1024,
+    // The spec writes some paths with a trailing slash and some without; both forms reach a route.
+    routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

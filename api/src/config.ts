@@ -13,6 +13,10 @@ export interface Config {
   trustedOrigins: string[];
   bcryptCost: number;
   firebaseProjectId: string;
+  /** What the browser's identity SDK needs: the Web API key, auth domain and, in development, the emulator. */
+  firebaseWebApiKey: string;
+  firebaseAuthDomain: string;
+  firebaseAuthEmulatorUrl: string | null;
   /** 'bundled' reads the seed catalog; 'openlibrary' asks Open Library's public API. */
   isbnLookup: 'bundled' | 'openlibrary';
   openLibraryUrl: string;
@@ -57,6 +61,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedOrigins: (env.TRUSTED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     bcryptCost: int('BCRYPT_COST', mode === 'test' ? 10 : 12, 10, 15),
     firebaseProjectId: env.FIREBASE_PROJECT_ID ?? 'demo-bookshop',
+    firebaseWebApiKey: env.FIREBASE_WEB_API_KEY ?? 'demo-api-key',
+    firebaseAuthDomain: env.FIREBASE_AUTH_DOMAIN ?? `${env.FIREBASE_PROJECT_ID ?? 'demo-bookshop'}.firebaseapp.com`,
+    firebaseAuthEmulatorUrl: env.FIREBASE_AUTH_EMULATOR_PUBLIC_URL ?? (env.FIREBASE_AUTH_EMULATOR_HOST ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}` : null),
     isbnLookup: isbnLookup as Config['isbnLookup'],
     openLibraryUrl: env.OPEN_LIBRARY_URL ?? 'https://openlibrary.org',
     webDist: env.WEB_DIST ?? '',

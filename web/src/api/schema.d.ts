@@ -157,7 +157,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/public/contact/": {
+    "/api/public/contact": {
         parameters: {
             query?: never;
             header?: never;
@@ -174,7 +174,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/public/sign-up/": {
+    "/api/public/sign-up/identity-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Settings for the browser's identity SDK (Firebase Auth), read at run time */
+        get: operations["getIdentityConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/sign-up": {
         parameters: {
             query?: never;
             header?: never;
@@ -245,7 +262,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/client/cart/": {
+    "/api/client/cart": {
         parameters: {
             query?: never;
             header?: never;
@@ -297,7 +314,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/client/manage/": {
+    "/api/client/manage": {
         parameters: {
             query?: never;
             header?: never;
@@ -332,7 +349,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/client/orders/": {
+    "/api/client/orders": {
         parameters: {
             query?: never;
             header?: never;
@@ -369,7 +386,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/employee/statistics/": {
+    "/api/employee/statistics": {
         parameters: {
             query?: never;
             header?: never;
@@ -471,7 +488,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/employee/": {
+    "/api/employee": {
         parameters: {
             query?: never;
             header?: never;
@@ -676,7 +693,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/employee/book/": {
+    "/api/employee/book": {
         parameters: {
             query?: never;
             header?: never;
@@ -761,7 +778,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/employee/book-copy/": {
+    "/api/employee/book-copy": {
         parameters: {
             query?: never;
             header?: never;
@@ -847,7 +864,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/employee/contact/": {
+    "/api/employee/contact": {
         parameters: {
             query?: never;
             header?: never;
@@ -1400,6 +1417,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getIdentityConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            apiKey: string;
+                            authDomain: string;
+                            projectId: string;
+                            emulatorUrl: string | null;
+                        };
+                    };
                 };
             };
             /** @description Default Response */

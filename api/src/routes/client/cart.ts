@@ -23,7 +23,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const cart = cartService(app.prisma);
 
   app.get(
-    '/',
+    '',
     { schema: { operationId: 'getCart', tags, security, summary: 'My cart', response: responses(Type.Array(Type.Ref('CartItem')), 401) } },
     async (request) => ({ data: await cart.list(request.client!.id) }),
   );

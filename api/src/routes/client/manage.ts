@@ -15,13 +15,13 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const accounts = accountService(app.prisma, app.config.bcryptCost);
 
   app.get(
-    '/',
+    '',
     { schema: { operationId: 'getClientInfo', tags, security, summary: 'My profile', response: responses(Type.Ref('ClientInfo'), 401, 404) } },
     async (request) => ({ data: await accounts.clientInfo(request.client!.id) }),
   );
 
   app.patch(
-    '/',
+    '',
     {
       schema: {
         operationId: 'updateClientInfo',

@@ -7,6 +7,33 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const accounts = accountService(app.prisma, app.config.bcryptCost);
   const text = Type.Optional(Type.String({ maxLength: 200 }));
 
+  app.get(
+    '/identity-config',
+    {
+      schema: {
+        operationId: 'getIdentityConfig',
+        tags: ['Authentication'],
+        summary: "Settings for the browser's identity SDK (Firebase Auth), read at run time",
+        response: responses(
+          Type.Object({
+            apiKey: Type.String(),
+            authDomain: Type.String(),
+            projectId: Type.String(),
+            emulatorUrl: Type.Union([Type.String(), Type.Null()]),
+          }),
+        ),
+      },
+    },
+    async () => ({
+      data: {
+        apiKey: app.config.firebaseWebApiKey,
+        authDomain: app.config.firebaseAuthDomain,
+        projectId: app.config.firebaseProjectId,
+        emulatorUrl: app.config.firebaseAuthEmulatorUrl,
+      },
+    }),
+  );
+
   app.post(
     '/',
     {

@@ -1,0 +1,63 @@
+// The web app's only way to the API: the client generated from openapi.yaml (schema.d.ts, never
+// edited), wrapped once. `unwrap` turns `{ data }` into the data and any failure into ApiError with
+// the server's message; client calls that meet a 401 refresh the session once and retry.
+import createClient from 'openapi-fetch';
+import type { paths } from './schema';
+
+export const api = createClient<paths>({ baseUrl: '', credentials: 'include' });
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code = 'ERROR',
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+type Result = { data?: unknown; error?: unknown; response: Response };
+/** The `data` inside a success body, read from openapi-fetch's response union. */
+export type DataOf<R extends Result> = Exclude<R['data'], undefined> extends { data: infer T } ? T : never;
+
+export async function unwrap<R extends Result>(call: Promise<R>): Promise<DataOf<R>> {
+  let result: R;
+  try {
+    result = await call;
+  } catch {
+    throw new ApiError(0, 'The shop cannot be reached. Please check your connection.');
+  }
+  if (result.response.ok && result.data) return (result.data as { data: DataOf<R> }).data;
+  const body = result.error as { error?: { message?: string; code?: string; details?: Record<string, unknown> } } | undefined;
+  throw new ApiError(result.response.status, body?.error?.message ?? 'Something went wrong.', body?.error?.code, body?.error?.details);
+}
+
+export type Audience = 'Client' | 'Employee';
+const inflight = new Map<Audience, Promise<string | null>>();
+
+/**
+ * Rotates a session. Concurrent callers share one request: the server treats a refresh token used
+ * twice as stolen and ends the session.
+ */
+export function refreshSession(audience: Audience): Promise<string | null> {
+  let pending = inflight.get(audience);
+  if (!pending) {
+    pending = unwrap(api.POST('/api/public/authentication/refresh-tokens/{userType}', { params: { path: { userType: audience } } }))
+      .catch(() => null)
+      .finally(() => inflight.delete(audience));
+    inflight.set(audience, pending);
+  }
+  return pending;
+}
+
+/** Runs a signed-in call; on 401 refreshes that session once and retries. */
+export async function withSession<R extends Result>(audience: Audience, call: () => Promise<R>): Promise<DataOf<R>> {
+  try {
+    return await unwrap(call());
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    if (!(await refreshSession(audience))) throw error;
+    return unwrap(call());
+  }
+}

@@ -1,0 +1,17 @@
+// Spec section 1: the storefront when the stored user type is Client, the back-office otherwise.
+import { Suspense, lazy } from 'react';
+import { useSession } from '../features/auth/session';
+import Storefront from './storefront';
+
+// The back-office is a separate chunk: a shopper's first load never downloads it.
+const BackOffice = lazy(() => import('./back-office'));
+
+export function App() {
+  const { userType } = useSession();
+  if (userType === 'Client') return <Storefront />;
+  return (
+    <Suspense fallback={<p className="muted">Loading...</p>}>
+      <BackOffice />
+    </Suspense>
+  );
+}

@@ -1,0 +1,60 @@
+// The client storefront's routes (spec 2.1). Every screen but Home is its own chunk.
+import { Suspense, lazy } from 'react';
+import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
+import HomePage from '../features/catalog/routes/home';
+import { Footer } from '../features/layout/footer';
+import { TopBar } from '../features/layout/top-bar';
+
+const AboutPage = lazy(() => import('../features/contact/about-page'));
+const ContactPage = lazy(() => import('../features/contact/contact-page'));
+const LoginPage = lazy(() => import('../features/auth/login-page'));
+const SignUpPage = lazy(() => import('../features/auth/signup-page'));
+const CartPage = lazy(() => import('../features/cart/cart-page'));
+const DetailPage = lazy(() => import('../features/catalog/routes/detail'));
+const MyOrdersPage = lazy(() => import('../features/orders/my-orders-page'));
+const AccountPage = lazy(() => import('../features/account/account-page'));
+const SearchResultsPage = lazy(() => import('../features/catalog/routes/search-results'));
+const CategoryPage = lazy(() => import('../features/catalog/routes/category'));
+
+/** The category routes. The router matches paths case-insensitively, so /fantasy reaches /Fantasy. */
+export const CATEGORY_ROUTES = ['Art', 'Astronomy', 'Autobiography', 'Biography', 'Fantasy', 'Mystery', 'Philosophy', 'History', 'Biology', 'Spirituality'];
+
+function StorefrontLayout() {
+  return (
+    <div className="storefront">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <TopBar />
+      <main id="main">
+        <Suspense fallback={<p className="muted">Loading...</p>}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+export default function Storefront() {
+  return (
+    <Routes>
+      <Route element={<StorefrontLayout />}>
+        <Route index element={<HomePage />} />
+        <Route path="about" element={<AboutPage />} />
+        <Route path="contact" element={<ContactPage />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="signup" element={<SignUpPage />} />
+        <Route path="cart" element={<CartPage />} />
+        <Route path="Detail" element={<DetailPage />} />
+        <Route path="orders" element={<MyOrdersPage />} />
+        <Route path="account" element={<AccountPage />} />
+        <Route path="searchresult" element={<SearchResultsPage />} />
+        {CATEGORY_ROUTES.map((name) => (
+          <Route key={name} path={name} element={<CategoryPage category={name} />} />
+        ))}
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,20 @@
+/** Prev / Next with 'Page X of Y'; the page is always clamped to 1..totalPages (spec 2.5). */
+export function Paging({ page, totalPages, onPage, prevLabel = 'Prev' }: { page: number; totalPages: number; onPage: (page: number) => void; prevLabel?: string }) {
+  const last = Math.max(1, totalPages);
+  const go = (p: number) => onPage(Math.min(Math.max(1, p), last));
+  return (
+    <nav className="paging" aria-label="Pages">
+      <button type="button" onClick={() => go(page - 1)} disabled={page <= 1}>
+        {prevLabel}
+      </button>
+      <span>
+        Page {Math.min(page, last)} of {last}
+      </span>
+      <button type="button" onClick={() => go(page + 1)} disabled={page >= last}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+export const clampPage = (page: number, totalPages: number) => Math.min(Math.max(1, page), Math.max(1, totalPages));

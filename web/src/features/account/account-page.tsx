@@ -1,0 +1,92 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { Navigate } from 'react-router-dom';
+import { Notice, useNotice } from '../../components/notice';
+import { ALGERIAN_PHONE } from '../../lib/constants';
+import { useSession } from '../auth/session';
+import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
+
+/** /account (spec 2.11). */
+export default function AccountPage() {
+  const { loggedIn, ready } = useSession();
+  const { data: info } = useClientInfo();
+  const update = useUpdateProfile();
+  const change = useChangePassword();
+  const [profile, setProfile] = useState({ firstName: '', lastName: '', phoneNumber: '' });
+  const [showPassword, setShowPassword] = useState(false);
+  const [passwords, setPasswords] = useState({ oldPassword: '', newPassword: '' });
+  const [notice, show] = useNotice();
+
+  useEffect(() => {
+    if (info) setProfile({ firstName: info.firstName, lastName: info.lastName, phoneNumber: info.phoneNumber });
+  }, [info]);
+
+  if (ready && !loggedIn) return <Navigate to="/login" replace />;
+
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    const { firstName, lastName, phoneNumber } = profile;
+    if (!firstName.trim() || !lastName.trim() || !phoneNumber.trim()) return show('All fields are required.', 'error');
+    if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return show('Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).', 'error');
+    update.mutate(profile, {
+      onSuccess: () => show('Profile updated successfully!'),
+      onError: () => show('Failed to update profile.', 'error'),
+    });
+  };
+  const savePassword = (e: FormEvent) => {
+    e.preventDefault();
+    if (!passwords.oldPassword || !passwords.newPassword) return show('Please enter both current and new password.', 'error');
+    change.mutate(passwords, {
+      onSuccess: () => {
+        show('Password changed successfully!');
+        setPasswords({ oldPassword: '', newPassword: '' });
+      },
+      onError: () => show('Failed to change password.', 'error'),
+    });
+  };
+  const field = (key: keyof typeof profile) => ({
+    value: profile[key],
+    onChange: (e: { target: { value: string } }) => setProfile({ ...profile, [key]: e.target.value }),
+  });
+
+  return (
+    <div className="narrow">
+      <h1>Account</h1>
+      <Notice notice={notice} />
+      <form className="form" onSubmit={save}>
+        <label>
+          First name <input {...field('firstName')} autoComplete="given-name" />
+        </label>
+        <label>
+          Last name <input {...field('lastName')} autoComplete="family-name" />
+        </label>
+        <label>
+          Phone number <input {...field('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />
+        </label>
+        <label>
+          Email <input value={info?.account ?? ''} readOnly />
+        </label>
+        <button type="submit" className="primary" disabled={update.isPending}>
+          Save Changes
+        </button>
+      </form>
+      <button type="button" className="link" aria-expanded={showPassword} onClick={() => setShowPassword(!showPassword)}>
+        {showPassword ? 'Hide password change' : 'Change password'}
+      </button>
+      {showPassword && (
+        <form className="form" onSubmit={savePassword}>
+          <label>
+            Current password
+            <input type="password" autoComplete="current-password" value={passwords.oldPassword} onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })} />
+          </label>
+          <label>
+            New password
+            <input type="password" autoComplete="new-password" value={passwords.newPassword} onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })} />
+          </label>
+          <button type="submit" className="primary" disabled={change.isPending}>
+            Change Password
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { api, unwrap } from '../../api/client';
+import { useSession } from './session';
+
+/** /login (spec 2.8). An employee login switches the app to the back-office. */
+export default function LoginPage() {
+  const { signedIn } = useSession();
+  const navigate = useNavigate();
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const userType = await unwrap(api.POST('/api/public/authentication/login', { body: { account, password } }));
+      signedIn(userType);
+      navigate(userType === 'Client' ? '/' : '/dashboard');
+    } catch (err) {
+      const status = (err as { status?: number }).status;
+      setError(status === 429 ? (err as Error).message : 'Invalid account or password.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="narrow">
+      <h1>Login</h1>
+      <form className="form" onSubmit={submit}>
+        <label>
+          Account <input type="email" autoComplete="username" value={account} onChange={(e) => setAccount(e.target.value)} required />
+        </label>
+        <label>
+          Password <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+        </label>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Logging in...' : 'Login'}
+        </button>
+      </form>
+      <p>
+        New here? <Link to="/signup">Sign up</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { api, unwrap } from '../../api/client';
+import { ALGERIAN_PHONE } from '../../lib/constants';
+import { useSession } from './session';
+
+type Fields = { firstName: string; lastName: string; account: string; password: string; phoneNumber: string };
+const EMPTY: Fields = { firstName: '', lastName: '', account: '', password: '', phoneNumber: '' };
+// The SDK is imported on demand so the storefront's first load does not carry it.
+const sdk = () => import('./identity');
+
+/** /signup (spec 2.9 and the sign-up flow of spec 4). */
+export default function SignUpPage() {
+  const { signedIn } = useSession();
+  const navigate = useNavigate();
+  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [step, setStep] = useState<'form' | 'verify'>('form');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; kind: 'error' | 'success' } | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setMessage(null);
+    if (Object.values(fields).some((v) => !v.trim())) return setMessage({ text: 'All fields are required.', kind: 'error' });
+    if (!ALGERIAN_PHONE.test(fields.phoneNumber.trim())) {
+      return setMessage({ text: 'Phone number must be Algerian and start with 05, 06, or 07.', kind: 'error' });
+    }
+    setBusy(true);
+    try {
+      const { createIdentity } = await sdk();
+      await createIdentity(fields.account.trim(), fields.password, `${fields.firstName.trim()} ${fields.lastName.trim()}`);
+      setStep('verify');
+    } catch (error) {
+      const { providerMessage } = await sdk();
+      setMessage({ text: providerMessage(error), kind: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const checkVerified = async () => {
+    setMessage(null);
+    setBusy(true);
+    try {
+      const { verifiedIdToken } = await sdk();
+      const token = await verifiedIdToken();
+      if (!token) return setMessage({ text: 'Email is not verified yet.', kind: 'error' });
+      const userType = await unwrap(
+        api.POST('/api/public/sign-up', {
+          headers: { authorization: `Bearer ${token}` },
+          body: {
+            firstName: fields.firstName,
+            lastName: fields.lastName,
+            phoneNumber: fields.phoneNumber,
+            account_informations: { account: fields.account, password: fields.password },
+          },
+        }),
+      );
+      signedIn(userType);
+      navigate('/');
+    } catch (error) {
+      setMessage({ text: (error as { status?: number }).status === 409 ? (error as Error).message : 'Failed to check verification.', kind: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const resend = async () => {
+    try {
+      await (await sdk()).resendVerification();
+      setMessage({ text: 'Verification email resent.', kind: 'success' });
+    } catch {
+      setMessage({ text: 'Failed to resend verification email.', kind: 'error' });
+    }
+  };
+
+  const field = (key: keyof Fields) => ({ value: fields[key], onChange: (e: { target: { value: string } }) => setFields({ ...fields, [key]: e.target.value }) });
+  const shown = message && (
+    <p role={message.kind === 'error' ? 'alert' : 'status'} className={message.kind}>
+      {message.text}
+    </p>
+  );
+
+  if (step === 'verify') {
+    return (
+      <div className="narrow">
+        <h1>Verify your e-mail</h1>
+        <p>A verification email has been sent to your account in inbox or junk/spam folder. Please verify your email before proceeding.</p>
+        {shown}
+        <div className="actions">
+          <button type="button" className="primary" onClick={checkVerified} disabled={busy}>
+            I Verified My Email
+          </button>
+          <button type="button" onClick={resend}>
+            Resend Verification Email
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="narrow">
+      <h1>Sign up</h1>
+      <form className="form" onSubmit={submit} noValidate>
+        <label>
+          First Name <input {...field('firstName')} autoComplete="given-name" />
+        </label>
+        <label>
+          Last Name <input {...field('lastName')} autoComplete="family-name" />
+        </label>
+        <label>
+          Email (Account) <input type="email" {...field('account')} autoComplete="email" />
+        </label>
+        <label>
+          Password <input type="password" {...field('password')} autoComplete="new-password" />
+        </label>
+        <label>
+          Algerian Phone Number <input type="tel" {...field('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />
+        </label>
+        {shown}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing up...' : 'Sign up'}
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Notice, useNotice } from '../../components/notice';
+import { employeeApi } from './api';
+
+type Info = { firstName: string; lastName: string; email: string; phoneNumber: string; address: string; birthDate: string; gender: string };
+const FIELDS: [keyof Info, string, string][] = [
+  ['firstName', 'firstName', 'text'],
+  ['lastName', 'lastName', 'text'],
+  ['email', 'email', 'email'],
+  ['phoneNumber', 'phoneNumber', 'tel'],
+  ['address', 'address', 'text'],
+  ['birthDate', 'birthDate', 'date'],
+];
+
+export default function EmployeeAccountPage() {
+  const queryClient = useQueryClient();
+  const { data, isPending } = useQuery({ queryKey: ['employee', 'me'], queryFn: employeeApi.me });
+  const [form, setForm] = useState<Info | null>(null);
+  const [passwords, setPasswords] = useState({ oldPassword: '', newPassword: '' });
+  const [notice, show] = useNotice();
+  const original: Info | null = data
+    ? { firstName: data.firstName, lastName: data.lastName, email: data.email, phoneNumber: data.phoneNumber, address: data.address, birthDate: data.birthDate, gender: data.gender }
+    : null;
+  useEffect(() => {
+    if (data) setForm({ firstName: data.firstName, lastName: data.lastName, email: data.email, phoneNumber: data.phoneNumber, address: data.address, birthDate: data.birthDate, gender: data.gender });
+  }, [data]);
+
+  if (isPending) return <p className="muted">Loading...</p>;
+  if (!form || !original) return <p className="empty">No employee data available.</p>;
+  const changed = (Object.keys(original) as (keyof Info)[]).some((k) => original[k] !== form[k]);
+  const complete = Object.values(form).every((v) => v.trim() !== '');
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await employeeApi.updateMe(form);
+      show('Information updated successfully.');
+      await queryClient.invalidateQueries({ queryKey: ['employee', 'me'] });
+    } catch {
+      show('Failed to update information.', 'error');
+    }
+  };
+  const resetPassword = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await employeeApi.changePassword(passwords);
+      setPasswords({ oldPassword: '', newPassword: '' });
+      show('Password reset successfully.');
+    } catch {
+      show('Failed to reset password.', 'error');
+    }
+  };
+
+  return (
+    <section className="narrow">
+      <h1>Your Information</h1>
+      <Notice notice={notice} />
+      <form className="form" onSubmit={save}>
+        {FIELDS.map(([key, label, type]) => (
+          <label key={key}>
+            {label}
+            <input type={type} value={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.value })} />
+          </label>
+        ))}
+        <label>
+          gender
+          <select value={form.gender} onChange={(e) => setForm({ ...form, gender: e.target.value })}>
+            <option>Male</option>
+            <option>Female</option>
+          </select>
+        </label>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={!changed || !complete}>
+            Save Changes
+          </button>
+          <button type="button" onClick={() => setForm(original)}>
+            Reset
+          </button>
+        </div>
+      </form>
+      <h2>Reset Password</h2>
+      <form className="form" onSubmit={resetPassword}>
+        <label>
+          Current Password
+          <input type="password" autoComplete="current-password" value={passwords.oldPassword} onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })} />
+        </label>
+        <label>
+          New Password
+          <input type="password" autoComplete="new-password" value={passwords.newPassword} onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })} />
+        </label>
+        <button type="submit" className="primary" disabled={!passwords.oldPassword || !passwords.newPassword}>
+          Reset Password
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+import { type FormEvent, useState } from 'react';
+import { Notice, useNotice } from '../../components/notice';
+import { Paging } from '../../components/paging';
+import { employeeApi } from './api';
+import { EditTable } from './edit-table';
+import { SearchBar } from './search-bar';
+import { useAdminList } from './use-admin-list';
+
+type Book = { id: number; name: string; pagesNumber: number | null; authorId: number; typeId: number; publishedAt: string | null };
+
+export default function BooksPage() {
+  const [notice, show] = useNotice();
+  const [isbn, setIsbn] = useState('');
+  const list = useAdminList<Book>({
+    key: 'books',
+    page: async (p, s) => {
+      const r = await employeeApi.books(p, s);
+      return { rows: r.books, totalPages: r.totalPages };
+    },
+    byId: employeeApi.bookById,
+    byName: employeeApi.booksByName,
+  });
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!isbn.trim()) return show('All fields are required.', 'error');
+    try {
+      await employeeApi.addBook(isbn.trim());
+      setIsbn('');
+      show('Book added successfully.');
+      await list.reload();
+    } catch {
+      show('Failed to add book.', 'error');
+    }
+  };
+
+  return (
+    <section>
+      <h1>Books</h1>
+      <Notice notice={notice} />
+      <form className="inline-form" onSubmit={add}>
+        <input aria-label="ISBN" placeholder="ISBN" value={isbn} onChange={(e) => setIsbn(e.target.value)} />
+        <button type="submit" className="primary">
+          Add Book
+        </button>
+      </form>
+      <SearchBar
+        placeholder="Search by ID or name"
+        onSearch={async (text) => {
+          if (!(await list.search(text).catch(() => false))) show('No book found.', 'error');
+        }}
+        onReset={list.reset}
+      />
+      <EditTable<Book>
+        rows={list.rows}
+        empty={list.isPending ? 'Loading...' : 'No book found.'}
+        columns={[
+          { key: 'id', label: 'ID' },
+          { key: 'name', label: 'Name', edit: 'text' },
+          { key: 'pagesNumber', label: 'Pages', edit: 'number' },
+          { key: 'authorId', label: 'Author ID', edit: 'number' },
+          { key: 'typeId', label: 'Type ID', edit: 'number' },
+          { key: 'publishedAt', label: 'Published', edit: 'date', show: (b) => b.publishedAt ?? 'N/A' },
+        ]}
+        deleteQuestion="Are you sure you want to delete this book?"
+        onSave={async (_row, d) => {
+          try {
+            await employeeApi.updateBook({ id: d.id, name: d.name, pagesNumber: d.pagesNumber, authorId: d.authorId, typeId: d.typeId, publishedAt: d.publishedAt || null });
+            show('Book updated successfully.');
+            await list.reload();
+            return true;
+          } catch {
+            show('Failed to update book.', 'error');
+            return false;
+          }
+        }}
+        onDelete={async (row) => {
+          try {
+            await employeeApi.deleteBook(row.id);
+            show('Book deleted successfully.');
+            await list.reload();
+          } catch {
+            show('Failed to delete book.', 'error');
+          }
+        }}
+      />
+      {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}
+    </section>
+  );
+}

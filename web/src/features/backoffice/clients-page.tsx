@@ -1,0 +1,107 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Notice, useNotice } from '../../components/notice';
+import { Paging } from '../../components/paging';
+import { dateTime } from '../../lib/format';
+import { employeeApi } from './api';
+
+const PAGE_SIZE = 20;
+type ClientRow = { id: number; firstName: string; lastName: string; phoneNumber: string; account: string; createdAt: string };
+
+export function ClientsTable({ clients }: { clients: ClientRow[] }) {
+  if (!clients.length) return <p className="empty">No clients found.</p>;
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th>Client ID</th>
+            <th>Full Name</th>
+            <th>Phone</th>
+            <th>Account</th>
+            <th>Created At</th>
+          </tr>
+        </thead>
+        <tbody>
+          {clients.map((c) => (
+            <tr key={c.id}>
+              <td>{c.id}</td>
+              <td>
+                {c.firstName} {c.lastName}
+              </td>
+              <td>{c.phoneNumber}</td>
+              <td>{c.account}</td>
+              <td>{dateTime(c.createdAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default function ClientsPage() {
+  const queryClient = useQueryClient();
+  const [clientPage, setClientPage] = useState(1);
+  const [messagePage, setMessagePage] = useState(1);
+  const [notice, show] = useNotice();
+  const clients = useQuery({ queryKey: ['employee', 'clients', clientPage], queryFn: () => employeeApi.clients(clientPage, PAGE_SIZE), placeholderData: keepPreviousData });
+  const messages = useQuery({ queryKey: ['employee', 'messages', messagePage], queryFn: () => employeeApi.messages(messagePage, PAGE_SIZE), placeholderData: keepPreviousData });
+
+  const remove = async (id: number) => {
+    try {
+      await employeeApi.deleteMessage(id);
+      show('Message deleted successfully.');
+      await queryClient.invalidateQueries({ queryKey: ['employee', 'messages'] });
+    } catch {
+      show('Failed to delete message.', 'error');
+    }
+  };
+
+  return (
+    <section>
+      <h1>All Clients</h1>
+      {clients.isPending ? <p className="muted">Loading...</p> : <ClientsTable clients={clients.data?.clients ?? []} />}
+      <Paging page={clientPage} totalPages={clients.data?.totalPages ?? 1} onPage={setClientPage} />
+      <h2>Client Messages</h2>
+      <Notice notice={notice} />
+      {messages.isPending ? (
+        <p className="muted">Loading...</p>
+      ) : !messages.data?.messages.length ? (
+        <p className="empty">No messages found.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>ID</th>
+                <th>Username</th>
+                <th>Account</th>
+                <th>Message</th>
+                <th>Created At</th>
+                <th>Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {messages.data.messages.map((m) => (
+                <tr key={m.id}>
+                  <td>{m.id}</td>
+                  <td>{m.userName}</td>
+                  <td>{m.account}</td>
+                  <td>{m.message}</td>
+                  <td>{dateTime(m.createdAt)}</td>
+                  <td>
+                    <button type="button" className="danger" onClick={() => remove(m.id)}>
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Paging page={messagePage} totalPages={messages.data?.totalPages ?? 1} onPage={setMessagePage} />
+    </section>
+  );
+}

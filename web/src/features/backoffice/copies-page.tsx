@@ -1,0 +1,95 @@
+import { type FormEvent, useState } from 'react';
+import { Notice, useNotice } from '../../components/notice';
+import { Paging } from '../../components/paging';
+import { money } from '../../lib/format';
+import { employeeApi } from './api';
+import { EditTable } from './edit-table';
+import { SearchBar } from './search-bar';
+import { useAdminList } from './use-admin-list';
+
+type Copy = { id: number; bookId: number; quantity: number; price: number; isAvailable: boolean };
+const EMPTY_FORM = { bookId: '', quantity: '', price: '', isAvailable: true };
+
+export default function CopiesPage() {
+  const [notice, show] = useNotice();
+  const [form, setForm] = useState(EMPTY_FORM);
+  const list = useAdminList<Copy>({
+    key: 'copies',
+    page: async (p, s) => {
+      const r = await employeeApi.copies(p, s);
+      return { rows: r.booksCopies, totalPages: r.totalPages };
+    },
+    byId: employeeApi.copyById,
+  });
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await employeeApi.addCopy({ bookId: Number(form.bookId), quantity: Number(form.quantity), price: Number(form.price), isAvailable: form.isAvailable });
+      setForm(EMPTY_FORM);
+      show('Book copy added successfully.');
+      await list.reload();
+    } catch {
+      show('Failed to add book copy.', 'error');
+    }
+  };
+
+  return (
+    <section>
+      <h1>Book Copies</h1>
+      <Notice notice={notice} />
+      <form className="inline-form" onSubmit={add}>
+        <input aria-label="Book ID" placeholder="Book ID" inputMode="numeric" value={form.bookId} onChange={(e) => setForm({ ...form, bookId: e.target.value })} />
+        <input aria-label="Quantity" placeholder="Quantity" inputMode="numeric" value={form.quantity} onChange={(e) => setForm({ ...form, quantity: e.target.value })} />
+        <input aria-label="Price" placeholder="Price" inputMode="decimal" value={form.price} onChange={(e) => setForm({ ...form, price: e.target.value })} />
+        <label className="check">
+          <input type="checkbox" checked={form.isAvailable} onChange={(e) => setForm({ ...form, isAvailable: e.target.checked })} /> Available
+        </label>
+        <button type="submit" className="primary">
+          Add Book Copy
+        </button>
+      </form>
+      <SearchBar
+        placeholder="Search by ID"
+        onSearch={async (text) => {
+          if (!/^\d+$/.test(text.trim())) return show('All fields are requered.', 'error');
+          if (!(await list.search(text).catch(() => false))) show('No book copy found.', 'error');
+        }}
+        onReset={list.reset}
+      />
+      <EditTable<Copy>
+        rows={list.rows}
+        empty={list.isPending ? 'Loading...' : 'No book copy found.'}
+        columns={[
+          { key: 'id', label: 'ID' },
+          { key: 'bookId', label: 'Book ID', edit: 'number' },
+          { key: 'quantity', label: 'Quantity', edit: 'number' },
+          { key: 'price', label: 'Price', edit: 'number', show: (c) => money(c.price) },
+          { key: 'isAvailable', label: 'Available', edit: 'checkbox', show: (c) => (c.isAvailable ? 'Yes' : 'No') },
+        ]}
+        deleteQuestion="Are you sure you want to delete this book copy?"
+        onSave={async (_row, d) => {
+          try {
+            await employeeApi.updateCopy({ id: d.id, bookId: Number(d.bookId), quantity: Number(d.quantity), price: Number(d.price), isAvailable: d.isAvailable });
+            show('Book copy updated successfully.');
+            await list.reload();
+            return true;
+          } catch {
+            show('Failed to update book copy.', 'error');
+            return false;
+          }
+        }}
+        onDelete={async (row) => {
+          try {
+            await employeeApi.deleteCopy(row.id);
+            show('Book copy deleted successfully.');
+            await list.reload();
+          } catch {
+            show('Failed to delete book copy.', 'error');
+          }
+        }}
+      />
+      {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+// The back-office's inline-edit table (authors, books, book copies): Edit opens a row edit, Save
+// sends it, Cancel discards; Delete asks first.
+import { type ReactNode, useState } from 'react';
+
+export interface Column<Row> {
+  key: keyof Row & string;
+  label: string;
+  /** How the cell reads; the raw value by default. */
+  show?: (row: Row) => ReactNode;
+  /** Editable columns give their input type. */
+  edit?: 'text' | 'number' | 'date' | 'checkbox';
+}
+
+export function EditTable<Row extends { id: number }>({
+  rows,
+  columns,
+  deleteQuestion,
+  onSave,
+  onDelete,
+  empty,
+}: {
+  rows: Row[];
+  columns: Column<Row>[];
+  deleteQuestion: string;
+  onSave: (row: Row, draft: Row) => Promise<boolean>;
+  onDelete: (row: Row) => void;
+  empty: string;
+}) {
+  const [editing, setEditing] = useState<number | null>(null);
+  const [draft, setDraft] = useState<Row | null>(null);
+  if (!rows.length) return <p className="empty">{empty}</p>;
+
+  const input = (col: Column<Row>) => {
+    const value = draft![col.key] as unknown;
+    const set = (v: unknown) => setDraft({ ...draft!, [col.key]: v });
+    if (col.edit === 'checkbox') return <input type="checkbox" aria-label={col.label} checked={Boolean(value)} onChange={(e) => set(e.target.checked)} />;
+    return (
+      <input
+        aria-label={col.label}
+        type={col.edit}
+        value={value === null || value === undefined ? '' : String(value)}
+        onChange={(e) => set(col.edit === 'number' ? (e.target.value === '' ? null : Number(e.target.value)) : e.target.value)}
+      />
+    );
+  };
+
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.key}>{c.label}</th>
+            ))}
+            <th>Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              {columns.map((c) => (
+                <td key={c.key}>{editing === row.id && c.edit ? input(c) : (c.show?.(row) ?? String(row[c.key] ?? ''))}</td>
+              ))}
+              <td className="row-actions">
+                {editing === row.id ? (
+                  <>
+                    <button
+                      type="button"
+                      className="primary"
+                      onClick={async () => {
+                        if (await onSave(row, draft!)) setEditing(null);
+                      }}
+                    >
+                      Save
+                    </button>
+                    <button type="button" onClick={() => setEditing(null)}>
+                      Cancel
+                    </button>
+                  </>
+                ) : (
+                  <>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setEditing(row.id);
+                        setDraft(row);
+                      }}
+                    >
+                      Edit
+                    </button>
+                    <button type="button" className="danger" onClick={() => window.confirm(deleteQuestion) && onDelete(row)}>
+                      Delete
+                    </button>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../../../api/client';
+
+export const categoryPageQuery = (type: string, pageNumber: number, pageSize: number) =>
+  queryOptions({
+    queryKey: ['catalog', 'category', type.toLowerCase(), pageNumber, pageSize],
+    queryFn: () =>
+      unwrap(api.GET('/api/public/book-copy/by-type/{type},{pageNumber},{pageSize}', { params: { path: { type, pageNumber, pageSize } } })),
+  });
+
+export const useCategoryPage = (type: string, pageNumber: number, pageSize: number) =>
+  useQuery({ ...categoryPageQuery(type, pageNumber, pageSize), placeholderData: keepPreviousData });
+export type BookCardData = NonNullable<ReturnType<typeof useCategoryPage>['data']>['booksCopies'][number];

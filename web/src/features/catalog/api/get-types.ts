@@ -1,0 +1,10 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../../../api/client';
+
+export const typesQuery = queryOptions({
+  queryKey: ['catalog', 'types'],
+  queryFn: () => unwrap(api.GET('/api/public/book-copy/types/')),
+  staleTime: 60 * 60 * 1000,
+});
+
+export const useBookTypes = () => useQuery(typesQuery);

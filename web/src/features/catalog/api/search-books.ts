@@ -1,0 +1,10 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../../../api/client';
+
+export const searchQuery = (text: string) =>
+  queryOptions({
+    queryKey: ['catalog', 'search', text],
+    queryFn: () => unwrap(api.GET('/api/public/book-copy/by-name/{name}', { params: { path: { name: text } } })),
+  });
+
+export const useSearchBooks = (text: string) => useQuery({ ...searchQuery(text), enabled: text.trim() !== '' });

@@ -1,0 +1,41 @@
+import { useNavigate } from 'react-router-dom';
+import { Notice, useNotice } from '../../../components/notice';
+import { useSession } from '../../auth/session';
+import { addToCartMessage, useAddToCart, useCart } from '../../cart/api';
+
+/**
+ * Add to Cart with the rules of spec 2.3 and 5: disabled at stock 0; a signed-out visitor goes to
+ * /Login; a cart already holding the whole stock gives 'product is out of stock.'
+ */
+export function AddToCartButton({ bookCopyId, stock }: { bookCopyId: number; stock: number }) {
+  const { loggedIn } = useSession();
+  const navigate = useNavigate();
+  const add = useAddToCart();
+  const { items } = useCart();
+  const [notice, show] = useNotice();
+
+  const onClick = () => {
+    if (!loggedIn) {
+      navigate('/Login');
+      return;
+    }
+    const inCart = items.find((i) => i.productId === bookCopyId)?.totalQuantity ?? 0;
+    if (inCart >= stock) {
+      show('product is out of stock.', 'error');
+      return;
+    }
+    add.mutate(bookCopyId, {
+      onSuccess: () => show('Added to cart successfully!'),
+      onError: (error) => show(addToCartMessage(error), 'error'),
+    });
+  };
+
+  return (
+    <div className="add-to-cart">
+      <button type="button" className="primary" onClick={onClick} disabled={stock <= 0 || add.isPending}>
+        Add to Cart
+      </button>
+      <Notice notice={notice} />
+    </div>
+  );
+}

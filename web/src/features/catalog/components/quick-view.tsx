@@ -1,0 +1,26 @@
+import { BookCover } from '../../../components/book-cover';
+import { Modal } from '../../../components/modal';
+import { useBook } from '../api/get-book';
+import { AddToCartButton } from './add-to-cart-button';
+import { BookFacts } from './book-facts';
+
+/** The quick-view modal of spec 2.3. */
+export function QuickView({ bookId, onClose }: { bookId: number; onClose: () => void }) {
+  const { data: book, isPending, isError } = useBook(bookId);
+  return (
+    <Modal title={book?.name ?? 'Book'} onClose={onClose}>
+      {isPending && <p>Loading...</p>}
+      {isError && <p role="alert">This book is not available.</p>}
+      {book && (
+        <div className="quick-view">
+          <BookCover src={book.imageUrl} title={book.name} author={book.author} className="large" />
+          <div>
+            <h2>{book.name}</h2>
+            <BookFacts book={book} />
+            <AddToCartButton bookCopyId={book.id} stock={book.quantity} />
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}

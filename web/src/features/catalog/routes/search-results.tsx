@@ -1,0 +1,56 @@
+import { useLocation, useNavigate } from 'react-router-dom';
+import { BookCover } from '../../../components/book-cover';
+import { money, rating } from '../../../lib/format';
+import { storage } from '../../../lib/storage';
+import { useSearchBooks } from '../api/search-books';
+
+/** /searchresult (spec 2.6): reads the search text from storage. */
+export default function SearchResultsPage() {
+  const navigate = useNavigate();
+  // The top bar passes the text along too, so a new search re-renders this page.
+  const query = (useLocation().state as { q?: string } | null)?.q ?? storage.getSearchQuery();
+  const { data, isPending, isError } = useSearchBooks(query);
+  if (!query.trim()) return <p className="empty">Type a title or an author in the search box.</p>;
+  if (isPending) return <p className="muted">Searching for books...</p>;
+  if (isError || !data || data.length === 0) {
+    return (
+      <p className="empty">
+        No results found for <strong>{query}</strong>
+      </p>
+    );
+  }
+  return (
+    <div className="search-results">
+      <h1>
+        Search Results for <q>{query}</q>
+      </h1>
+      <div className="result-grid">
+        {data.map((book) => (
+          <article key={book.id} className="result-card">
+            <button
+              type="button"
+              className="cover-button"
+              aria-label={`Open ${book.name}`}
+              onClick={() => {
+                storage.setBookId(book.id);
+                navigate('/Detail');
+              }}
+            >
+              <BookCover src={book.imageUrl} title={book.name} author={book.author} />
+            </button>
+            <div>
+              <h3>{book.name}</h3>
+              <p>Author: {book.author}</p>
+              <p>Category: {book.category}</p>
+              <p className="clamp-2">{book.description}</p>
+              <p className="book-price">{money(book.price)}</p>
+              <p className="book-rating">
+                ★ {rating(book.averageRating)} <span className="muted">({book.ratingsCount.toLocaleString('en-US')} reviews)</span>
+              </p>
+            </div>
+          </article>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useBookTypes } from '../catalog/api/get-types';
+import { useSession } from '../auth/session';
+import { useCart } from '../cart/api';
+import { useClientInfo } from '../account/api';
+import { storage } from '../../lib/storage';
+
+function CategoriesMenu() {
+  const { data: types } = useBookTypes();
+  return (
+    <details className="menu">
+      <summary>Categories</summary>
+      <ul>
+        {(types ?? []).map((t) => (
+          <li key={t.id}>
+            <Link to={`/${t.name}`} onClick={(e) => e.currentTarget.closest('details')?.removeAttribute('open')}>
+              {t.name}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function SearchBox() {
+  const [text, setText] = useState('');
+  const navigate = useNavigate();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const q = text.trim();
+    if (!q) return; // empty input is ignored (spec 2.2)
+    storage.setSearchQuery(q);
+    navigate('/searchresult', { state: { q } });
+  };
+  return (
+    <form className="search" role="search" onSubmit={submit}>
+      <input type="search" aria-label="Search books" placeholder="Search titles or authors" value={text} onChange={(e) => setText(e.target.value)} />
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+function AccountMenu() {
+  const { loggedIn, signOut } = useSession();
+  const { data: info } = useClientInfo();
+  const navigate = useNavigate();
+  if (!loggedIn) {
+    return (
+      <details className="menu account-menu">
+        <summary>Sign In</summary>
+        <ul>
+          <li>
+            <Link to="/login">Go to Login</Link>
+          </li>
+        </ul>
+      </details>
+    );
+  }
+  return (
+    <details className="menu account-menu">
+      <summary>{info?.firstName ?? 'Account'}</summary>
+      <ul>
+        <li>
+          <Link to="/account">Account</Link>
+        </li>
+        <li>
+          <Link to="/orders">Orders</Link>
+        </li>
+        <li>
+          <button
+            type="button"
+            onClick={async () => {
+              await signOut();
+              navigate('/');
+            }}
+          >
+            Sign Out
+          </button>
+        </li>
+      </ul>
+    </details>
+  );
+}
+
+export function TopBar() {
+  const { quantity } = useCart();
+  return (
+    <header className="top-bar">
+      <Link to="/" className="brand">
+        <span aria-hidden="true">📚</span> Bookshop
+      </Link>
+      <CategoriesMenu />
+      <SearchBox />
+      <AccountMenu />
+      <Link to="/cart" className="cart-link" aria-label={quantity > 0 ? `Cart, ${quantity} items` : 'Cart'}>
+        <span aria-hidden="true">🛒</span> Cart
+        {quantity > 0 && <span className="badge">{quantity}</span>}
+      </Link>
+    </header>
+  );
+}

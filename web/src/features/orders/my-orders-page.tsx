@@ -1,0 +1,74 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Navigate } from 'react-router-dom';
+import { api, withSession } from '../../api/client';
+import { Paging } from '../../components/paging';
+import { CLIENT_ORDERS_PAGE_SIZE } from '../../lib/constants';
+import { dateTime, money } from '../../lib/format';
+import { useSession } from '../auth/session';
+
+/** Spec 2.12: pending yellow; delivered or success green; failed or cancelled red; else grey. */
+export function statusColour(status: string): 'yellow' | 'green' | 'red' | 'grey' {
+  const s = status.toLowerCase();
+  if (s === 'pending') return 'yellow';
+  if (s === 'delivered' || s === 'success') return 'green';
+  if (s === 'failed' || s === 'cancelled') return 'red';
+  return 'grey';
+}
+
+export const myOrdersQuery = (pageNumber: number) => ({
+  queryKey: ['client', 'orders', pageNumber],
+  queryFn: () =>
+    withSession('Client', () =>
+      api.GET('/api/client/orders/{pageNumber},{pageSize}', { params: { path: { pageNumber, pageSize: CLIENT_ORDERS_PAGE_SIZE } } }),
+    ),
+});
+
+export default function MyOrdersPage() {
+  const { loggedIn, ready } = useSession();
+  const [page, setPage] = useState(1);
+  const { data, isPending, isError } = useQuery({ ...myOrdersQuery(page), enabled: loggedIn, placeholderData: keepPreviousData });
+  if (ready && !loggedIn) return <Navigate to="/login" replace />;
+  return (
+    <div>
+      <h1>My Orders</h1>
+      {isPending ? (
+        <p className="muted">Loading orders...</p>
+      ) : isError || !data || data.orders.length === 0 ? (
+        <p className="empty">No orders found.</p>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th>#</th>
+                  <th>Date</th>
+                  <th>Status</th>
+                  <th>Items</th>
+                  <th>Total</th>
+                  <th>Shipment</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.orders.map((o) => (
+                  <tr key={o.id}>
+                    <td>{o.id}</td>
+                    <td>{dateTime(o.createdAt)}</td>
+                    <td>
+                      <span className={`status status-${statusColour(o.status)}`}>{o.status}</span>
+                    </td>
+                    <td>{o.totalQuantity}</td>
+                    <td>{money(o.totalPrice)}</td>
+                    <td>{o.shipmentAddress}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Paging page={page} totalPages={data.totalPages} onPage={setPage} />
+        </>
+      )}
+    </div>
+  );
+}
