@@ -2,12 +2,12 @@
 // embedded PostgreSQL (unless DATABASE_URL is set), migrations, seed data when the database is empty,
 // the identity emulator, the built web app and the API. `npm run dev` serves the web app through
 // Vite's dev server with hot reload instead. Ctrl-C stops everything it started.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort, startDevelopmentDatabase } from './lib/database.ts';
 import { FIREBASE_PROJECT_ID, startIdentityEmulator } from './lib/identity-emulator.ts';
 import { applyMigrations, rootDir } from './lib/schema-engine.ts';
+import { ensureWebBuild, webDist } from './lib/web-build.ts';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
@@ -20,15 +20,6 @@ async function shutdown(code = 0) {
 }
 process.once('SIGINT', () => void shutdown());
 process.once('SIGTERM', () => void shutdown());
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
 
 try {
   let databaseUrl = process.env.DATABASE_URL;
@@ -57,15 +48,7 @@ try {
     process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
   }
 
-  const webDist = path.join(rootDir, 'web/dist');
-  if (!dev) {
-    const stale = !existsSync(path.join(webDist, 'index.html')) || newestMtime(path.join(rootDir, 'web/src')) > statSync(path.join(webDist, 'index.html')).mtimeMs;
-    if (stale) {
-      step('building the web app');
-      const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: rootDir, stdio: 'inherit' });
-      if (build.status !== 0) throw new Error('the web build failed');
-    }
-  }
+  if (!dev) ensureWebBuild(step);
 
   const apiPort = dev ? await freePort() : port;
   Object.assign(process.env, {

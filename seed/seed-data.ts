@@ -30,7 +30,8 @@ export function prng(seed: number) {
 export function describe(book: CsvBook): string {
   const year = book.year === null ? '' : book.year < 0 ? `, first written around ${-book.year} BC` : `, first published in ${book.year}`;
   const rating = book.ratingsCount ? ` Readers rate it ${(book.ratingsSum / book.ratingsCount).toFixed(2)} out of 5 across ${book.ratingsCount.toLocaleString('en-US')} ratings.` : '';
-  return `${book.title} by ${book.mainAuthor}${year}. A ${book.category.toLowerCase()} title from our shelves.${rating}`;
+  const shelf = book.category.toLowerCase();
+  return `${book.title} by ${book.mainAuthor}${year}. ${/^[aeiou]/.test(shelf) ? 'An' : 'A'} ${shelf} title from our shelves.${rating}`;
 }
 
 export interface SeedPlan {

@@ -32,7 +32,7 @@ function BackOfficeLayout() {
     <div className="back-office">
       <aside className={open ? 'side open' : 'side'}>
         <div className="side-head">
-          <span className="brand">📚 Back-office</span>
+          <span className="brand">Bookshop back-office</span>
           <button type="button" className="menu-toggle" aria-expanded={open} aria-controls="side-menu" onClick={() => setOpen(!open)}>
             Menu
           </button>

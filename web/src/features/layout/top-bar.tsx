@@ -6,6 +6,19 @@ import { useCart } from '../cart/api';
 import { useClientInfo } from '../account/api';
 import { storage } from '../../lib/storage';
 
+const BookIcon = () => (
+  <svg className="icon" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+    <path d="M4 19.5A2.5 2.5 0 0 1 6.5 17H20V3H6.5A2.5 2.5 0 0 0 4 5.5v14zM4 19.5A2.5 2.5 0 0 0 6.5 22H20v-5" />
+  </svg>
+);
+const CartIcon = () => (
+  <svg className="icon" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+    <circle cx="9" cy="20" r="1.5" />
+    <circle cx="18" cy="20" r="1.5" />
+    <path d="M2 3h3l2.7 12.4a1 1 0 0 0 1 .8h9.6a1 1 0 0 0 1-.8L21 7H6" />
+  </svg>
+);
+
 function CategoriesMenu() {
   const { data: types } = useBookTypes();
   return (
@@ -89,13 +102,13 @@ export function TopBar() {
   return (
     <header className="top-bar">
       <Link to="/" className="brand">
-        <span aria-hidden="true">📚</span> Bookshop
+        <BookIcon /> Bookshop
       </Link>
       <CategoriesMenu />
       <SearchBox />
       <AccountMenu />
       <Link to="/cart" className="cart-link" aria-label={quantity > 0 ? `Cart, ${quantity} items` : 'Cart'}>
-        <span aria-hidden="true">🛒</span> Cart
+        <CartIcon /> Cart
         {quantity > 0 && <span className="badge">{quantity}</span>}
       </Link>
     </header>

@@ -1,0 +1,70 @@
+import { DEMO, expect, test, verifyEmail } from './fixtures';
+
+test('a new visitor signs up, verifies the e-mail, edits the profile, changes the password, signs out and back in', async ({ page }) => {
+  const email = `reader-${Date.now()}@example.com`;
+  await page.goto('/signup');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByText('All fields are required.')).toBeVisible();
+  await page.getByLabel('First Name').fill('Nadia');
+  await page.getByLabel('Last Name').fill('Reader');
+  await page.getByLabel('Email (Account)').fill(email);
+  await page.getByLabel('Password').fill('Reader123!');
+  await page.getByLabel('Algerian Phone Number').fill('0812345678');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByText('Phone number must be Algerian and start with 05, 06, or 07.')).toBeVisible();
+  await page.getByLabel('Algerian Phone Number').fill('0661234567');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+
+  await expect(page.getByText('A verification email has been sent to your account in inbox or junk/spam folder. Please verify your email before proceeding.')).toBeVisible();
+  await page.getByRole('button', { name: 'I Verified My Email' }).click();
+  await expect(page.getByText('Email is not verified yet.')).toBeVisible();
+  await page.getByRole('button', { name: 'Resend Verification Email' }).click();
+  await expect(page.getByText('Verification email resent.')).toBeVisible();
+
+  await verifyEmail(email);
+  await page.getByRole('button', { name: 'I Verified My Email' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.locator('.account-menu summary')).toHaveText('Nadia');
+
+  await page.locator('.account-menu summary').click();
+  await page.getByRole('link', { name: 'Account' }).click();
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await page.getByLabel('Phone number').fill('123');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).')).toBeVisible();
+  await page.getByLabel('First name').fill('Nadine');
+  await page.getByLabel('Phone number').fill('0771234567');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Profile updated successfully!')).toBeVisible();
+  await expect(page.locator('.account-menu summary')).toHaveText('Nadine');
+
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByLabel('Current password').fill('Reader123!');
+  await page.getByLabel('New password').fill('Reader456!');
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await expect(page.getByText('Password changed successfully!')).toBeVisible();
+
+  await page.locator('.account-menu summary').click();
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page.locator('.account-menu summary')).toHaveText('Sign In');
+
+  await page.goto('/login');
+  await page.getByLabel('Account').fill(email);
+  await page.getByLabel('Password').fill('Reader123!');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByText('Invalid account or password.')).toBeVisible();
+  await page.getByLabel('Password').fill('Reader456!');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.locator('.account-menu summary')).toHaveText('Nadine');
+});
+
+test('an Admin logs in and lands on the dashboard; Logout returns to the storefront', async ({ page, loggedInAs }) => {
+  await loggedInAs(DEMO.admin);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText('Total Orders')).toBeVisible();
+  await page.reload();
+  await expect(page.getByText('Total Orders')).toBeVisible();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('heading', { name: 'Recommended' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('UserType'))).toBe('Client');
+});

@@ -1,0 +1,86 @@
+import { DEMO, expect, logIn, query, test } from './fixtures';
+
+test.beforeEach(async ({ page }) => {
+  page.on('dialog', (dialog) => dialog.accept());
+});
+
+test('an Admin adds an author, a book by ISBN and a copy with price and stock; a visitor then finds it in the storefront', async ({ page, loggedInAs }) => {
+  // A seed book nobody has ordered: the Admin removes it, then adds it back by its ISBN.
+  const [book] = await query<{ id: number; isbn13: string; name: string }>(
+    `SELECT b.id, b.isbn13, b.name FROM books b WHERE b.isbn13 IS NOT NULL AND length(b.name) BETWEEN 12 AND 40
+       AND NOT EXISTS (SELECT 1 FROM order_items oi JOIN book_copies c ON c.id = oi.book_copy_id WHERE c.book_id = b.id)
+     ORDER BY b.ratings_count DESC LIMIT 1`,
+  );
+  await loggedInAs(DEMO.admin);
+
+  await page.getByRole('link', { name: 'Authors' }).click();
+  const author = `E2E Author ${Date.now()}`;
+  await page.getByPlaceholder('Enter new author name').fill(author);
+  await page.getByRole('button', { name: 'Add Author' }).click();
+  await expect(page.getByText('Author added successfully.')).toBeVisible();
+  await page.getByLabel('Search by ID or name').fill(author);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.locator('tbody tr')).toHaveCount(1);
+  await expect(page.locator('tbody tr')).toContainText(author);
+
+  await page.getByRole('link', { name: 'Books', exact: true }).click();
+  await page.getByLabel('Search by ID or name').fill(String(book!.id));
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.locator('tbody tr').first().getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Book deleted successfully.')).toBeVisible();
+  await page.getByRole('button', { name: 'Add Book' }).click();
+  await expect(page.getByText('All fields are required.')).toBeVisible();
+  await page.getByLabel('ISBN').fill(book!.isbn13);
+  await page.getByRole('button', { name: 'Add Book' }).click();
+  await expect(page.getByText('Book added successfully.')).toBeVisible();
+  const [added] = await query<{ id: number }>('SELECT id FROM books WHERE isbn13 = $1', [book!.isbn13]);
+
+  await page.getByRole('link', { name: 'Book Copies' }).click();
+  await page.getByLabel('Search by ID').fill('abc');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByText('All fields are requered.')).toBeVisible();
+  await page.getByLabel('Book ID').fill(String(added!.id));
+  await page.getByLabel('Quantity').fill('7');
+  await page.getByLabel('Price').fill('12.34');
+  await page.getByRole('button', { name: 'Add Book Copy' }).click();
+  await expect(page.getByText('Book copy added successfully.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await page.getByLabel('Search books').fill(book!.name);
+  await page.getByLabel('Search books').press('Enter');
+  const result = page.locator('.result-card', { hasText: book!.name }).first();
+  await expect(result).toContainText('$12.34');
+  await result.locator('.cover-button').click();
+  await expect(page.getByText('7 available')).toBeVisible();
+});
+
+test("a Seller marks a client's order Shipped and the client sees Shipped in My Orders", async ({ page, loggedInAs }) => {
+  await loggedInAs(DEMO.seller);
+  await expect(page.getByRole('link', { name: 'Authors' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Orders' }).click();
+  const card = page.locator('.order-card').first();
+  const orderId = Number((await card.locator('h2').textContent())!.replace(/\D/g, ''));
+  await card.getByRole('button', { name: 'Mark as Shipped' }).click();
+  await expect(card.getByText('Status updated successfully.')).toBeVisible();
+  await expect(card.locator('.status').first()).toHaveText('Shipped');
+  await page.getByRole('button', { name: 'Logout' }).click();
+
+  const [owner] = await query<{ account: string }>('SELECT c.account FROM orders o JOIN clients c ON c.id = o.client_id WHERE o.id = $1', [orderId]);
+  await logIn(page, { account: owner!.account, password: DEMO.client.password });
+  await page.goto('/orders');
+  const row = page.locator('tbody tr', { has: page.locator('td', { hasText: new RegExp(`^${orderId}$`) }) });
+  await expect(row.locator('.status')).toHaveText('Shipped');
+});
+
+test('screenshots of every back-office screen', async ({ page, loggedInAs }) => {
+  await loggedInAs(DEMO.admin);
+  for (const [label, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+    await page.setViewportSize(viewport);
+    for (const screen of ['/dashboard', '/clients', '/employees', '/authors', '/books', '/bookscopies', '/orders', '/employeeaccount']) {
+      await page.goto(screen);
+      await page.waitForLoadState('networkidle');
+      await expect(page.getByText('Loading...')).toHaveCount(0);
+      await page.screenshot({ path: `e2e/screenshots/backoffice-${label}${screen.replace('/', '-')}.png` });
+    }
+  }
+});

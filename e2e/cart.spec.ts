@@ -1,0 +1,66 @@
+import { DEMO, expect, query, test } from './fixtures';
+
+test('a client adds books from the quick view and the detail page, changes quantities, checks out, and sees the order and the lower stock', async ({ page, loggedInAs }) => {
+  await loggedInAs(DEMO.client);
+  await page.goto('/');
+
+  // From the home quick view.
+  const list = page.locator('section', { has: page.getByRole('heading', { name: 'New Releases' }) });
+  await list.getByRole('button', { name: 'Add to Cart' }).first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText(/available|Out of Stock/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(dialog.getByText('Added to cart successfully!')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.locator('.cart-link .badge')).toHaveText('1');
+
+  // From a detail page: remember its stock to see it drop after the order.
+  const [copy] = await query<{ id: number; quantity: number; name: string }>(
+    'SELECT c.id, c.quantity, b.name FROM book_copies c JOIN books b ON b.id = c.book_id WHERE c.quantity BETWEEN 5 AND 50 AND c.is_available ORDER BY c.id DESC LIMIT 1',
+  );
+  await page.evaluate((id) => localStorage.setItem('BookId', String(id)), copy!.id);
+  await page.goto('/Detail');
+  await expect(page.getByText(`${copy!.quantity} available`)).toBeVisible();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByText('Added to cart successfully!')).toBeVisible();
+  await expect(page.locator('.cart-link .badge')).toHaveText('2');
+
+  await page.getByRole('link', { name: /Cart/ }).click();
+  const line = page.locator('.cart-line', { hasText: copy!.name });
+  await expect(line.getByRole('button', { name: 'Decrease quantity' })).toBeDisabled();
+  await line.getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(line.locator('.stepper span')).toHaveText('2');
+  await line.getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(line.locator('.stepper span')).toHaveText('3');
+  await line.getByRole('button', { name: 'Decrease quantity' }).click();
+  await expect(line.locator('.stepper span')).toHaveText('2');
+  await expect(page.locator('.cart-link .badge')).toHaveText('3');
+
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  const modal = page.getByRole('dialog');
+  await modal.getByLabel('Address').fill(' abc ');
+  await modal.getByRole('button', { name: 'Confirm Order' }).click();
+  await expect(modal.getByText('Please enter a valid shipping address.')).toBeVisible();
+  await modal.getByLabel('Address').fill('12 Rue Didouche Mourad, Algiers');
+  await modal.getByRole('button', { name: 'Confirm Order' }).click();
+  await expect(page.getByText('Your cart is empty.')).toBeVisible();
+  await expect(page.locator('.cart-link .badge')).toHaveCount(0);
+
+  await page.goto('/orders');
+  const newest = page.locator('tbody tr').first();
+  await expect(newest).toContainText('pending');
+  await expect(newest).toContainText('12 Rue Didouche Mourad, Algiers');
+  await expect(newest.locator('.status')).toHaveClass(/status-yellow/);
+
+  await page.goto('/Detail');
+  await expect(page.getByText(`${copy!.quantity - 2} available`)).toBeVisible();
+
+  // The address is remembered for next time.
+  await page.goto('/');
+  await list.getByRole('button', { name: 'Add to Cart' }).first().click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Add to Cart' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await page.goto('/cart');
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await expect(page.getByRole('dialog').getByLabel('Address')).toHaveValue('12 Rue Didouche Mourad, Algiers');
+});

@@ -1,0 +1,115 @@
+import { DEMO, expect, logIn, query, test } from './fixtures';
+
+const CATEGORIES = ['Art', 'Astronomy', 'Autobiography', 'Biography', 'Fantasy', 'Mystery', 'Philosophy', 'History', 'Biology', 'Spirituality'];
+
+test('a visitor opens the home page and the Categories dropdown lists the ten categories', async ({ page }) => {
+  await page.goto('/');
+  for (const title of ['Recommended', 'Top Rated', 'Our Bestsellers', 'New Releases']) {
+    await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  }
+  await page.getByText('Categories', { exact: true }).click();
+  const links = page.locator('details.menu').first().getByRole('link');
+  await expect(links).toHaveText(CATEGORIES);
+  await expect(page.locator('footer')).toContainText(String(new Date().getFullYear()));
+});
+
+test('a visitor browses a category, pages on, opens a book, a similar book, then searches and opens a result', async ({ page }) => {
+  await page.goto('/');
+  await page.getByText('Categories', { exact: true }).click();
+  await page.getByRole('link', { name: 'Fantasy' }).click();
+  await expect(page).toHaveURL(/\/Fantasy$/);
+  await expect(page.getByText(/^Page 1 of \d+$/)).toBeVisible();
+  await expect(page.locator('.grid .book-card')).toHaveCount(15);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByText(/^Page 2 of \d+$/)).toBeVisible();
+
+  const firstTitle = (await page.locator('.grid .book-name').first().textContent())!;
+  await page.locator('.grid .cover-button').first().click();
+  await expect(page).toHaveURL(/\/Detail$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(firstTitle);
+  await expect(page.getByRole('heading', { name: 'Similar Books' })).toBeVisible();
+
+  const similarTitle = (await page.locator('.scroller .book-name').first().textContent())!;
+  await page.locator('.scroller .cover-button').first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(similarTitle);
+
+  await page.getByRole('button', { name: 'Show More' }).click();
+  await expect(page).toHaveURL(/\/fantasy$/);
+  await expect(page.getByRole('heading', { name: 'Fantasy' })).toBeVisible();
+
+  await page.getByLabel('Search books').fill('harry poter');
+  await page.getByLabel('Search books').press('Enter');
+  await expect(page.getByRole('heading', { name: /Search Results for/ })).toBeVisible();
+  const result = page.locator('.result-card').first();
+  await expect(result).toContainText('Harry Potter');
+  const resultTitle = (await result.locator('h3').textContent())!;
+  await result.locator('.cover-button').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(resultTitle);
+});
+
+test('a search with no match says so, and an empty search box is ignored', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Search books').press('Enter');
+  await expect(page).toHaveURL(/\/$/);
+  await page.getByLabel('Search books').fill('qqqzzzxxx');
+  await page.getByLabel('Search books').press('Enter');
+  await expect(page.getByText('No results found for')).toBeVisible();
+});
+
+test('lowercase category routes work and unknown paths go home', async ({ page }) => {
+  await page.goto('/spirituality');
+  await expect(page.getByRole('heading', { name: 'Spirituality' })).toBeVisible();
+  await page.goto('/no-such-page');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('a visitor sends the contact form: errors first, cleared by typing, then success', async ({ page }) => {
+  await page.goto('/contact');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText('Name is required')).toBeVisible();
+  await expect(page.getByText('Email is required')).toBeVisible();
+  await expect(page.getByText('Message is required')).toBeVisible();
+  await page.getByLabel('Name').fill('Ann Reader');
+  await expect(page.getByText('Name is required')).toHaveCount(0);
+  await page.getByLabel('Email').fill('not-an-email');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText('Invalid email format')).toBeVisible();
+  await page.getByLabel('Email').fill('ann@example.com');
+  await page.getByLabel('Message').fill('Do you have signed copies?');
+  await expect(page.getByText('26/50 characters')).toBeVisible();
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText('Message sent successfully!')).toBeVisible();
+  await expect(page.getByText('Message sent successfully!')).toHaveCount(0, { timeout: 5000 });
+  const rows = await query<{ message: string }>("SELECT message FROM contact_messages WHERE account = 'ann@example.com'");
+  expect(rows).toEqual([{ message: 'Do you have signed copies?' }]);
+});
+
+test('a signed-out visitor who tries to add to cart is sent to the login screen', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Add to Cart' }).first().click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page).toHaveURL(/\/login$/i);
+});
+
+test('screenshots of every storefront screen at phone and desktop width', async ({ page }) => {
+  await logIn(page, DEMO.client);
+  await expect(page.getByRole('button', { name: 'Login' })).toHaveCount(0);
+  const [book] = await query<{ id: number }>('SELECT id FROM book_copies WHERE quantity > 0 ORDER BY id LIMIT 1');
+  await page.evaluate((id) => localStorage.setItem('BookId', String(id)), book!.id);
+  await page.evaluate(() => localStorage.setItem('searchQuery', 'tolkien'));
+  const screens = ['/', '/Fantasy', '/Detail', '/searchresult', '/contact', '/about', '/cart', '/orders', '/account'];
+  for (const [label, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+    await page.setViewportSize(viewport);
+    for (const screen of screens) {
+      await page.goto(screen);
+      await page.waitForLoadState('networkidle');
+      await expect(page.getByText('Loading...')).toHaveCount(0);
+      await page.screenshot({ path: `e2e/screenshots/storefront-${label}${screen === '/' ? '-home' : screen.replace('/', '-')}.png`, fullPage: false });
+    }
+  }
+  await page.context().clearCookies();
+  for (const screen of ['/login', '/signup']) {
+    await page.goto(screen);
+    await page.screenshot({ path: `e2e/screenshots/storefront-phone${screen.replace('/', '-')}.png` });
+  }
+});

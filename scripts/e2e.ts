@@ -1,0 +1,61 @@
+// `npm run test:e2e`: the real shop on a throwaway database (migrated and seeded), with the real
+// identity emulator and the built web app, then Playwright in Chromium against it.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../api/src/app.ts';
+import { loadConfig } from '../api/src/config.ts';
+import { seedDatabase } from '../seed/seed.ts';
+import { freePort, startThrowawayCluster } from './lib/database.ts';
+import { FIREBASE_PROJECT_ID, startIdentityEmulator } from './lib/identity-emulator.ts';
+import { applyMigrations, rootDir } from './lib/schema-engine.ts';
+import { ensureWebBuild, webDist } from './lib/web-build.ts';
+
+const log = (m: string) => console.log(`e2e: ${m}`);
+const cleanups: (() => Promise<unknown>)[] = [];
+let status = 1;
+try {
+  ensureWebBuild(log);
+  log('starting a throwaway database');
+  const cluster = process.env.TEST_DATABASE_URL
+    ? { baseUrl: process.env.TEST_DATABASE_URL.replace(/\/[^/]*$/, ''), stop: async () => {} }
+    : await startThrowawayCluster();
+  cleanups.push(cluster.stop);
+  const dbName = `e2e_${process.pid}`;
+  const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const databaseUrl = `${cluster.baseUrl}/${dbName}`;
+  await applyMigrations(databaseUrl);
+  await seedDatabase(databaseUrl, () => {});
+
+  log('starting the identity emulator');
+  const emulator = await startIdentityEmulator();
+  cleanups.push(emulator.stop);
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
+
+  const port = await freePort();
+  const app = await buildApp(
+    loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, WEB_DIST: webDist, FIREBASE_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST: emulator.host, PORT: String(port) }),
+  );
+  cleanups.unshift(() => app.close());
+  await app.listen({ port, host: '127.0.0.1' });
+  log(`the shop is at http://127.0.0.1:${port}`);
+
+  // Not spawnSync: this process serves the shop while Playwright runs.
+  const playwright = spawn(path.join(rootDir, 'node_modules/.bin/playwright'), ['test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)], {
+    cwd: rootDir,
+    stdio: 'inherit',
+    env: { ...process.env, E2E_BASE_URL: `http://127.0.0.1:${port}`, E2E_DATABASE_URL: databaseUrl, E2E_EMULATOR_HOST: emulator.host },
+  });
+  const [code] = (await once(playwright, 'exit')) as [number | null];
+  status = code ?? 1;
+} catch (error) {
+  console.error(error);
+} finally {
+  for (const cleanup of cleanups) await cleanup().catch(() => {});
+  process.exit(status);
+}
