@@ -67,6 +67,7 @@ test("a Seller marks a client's order Shipped and the client sees Shipped in My 
 
   const [owner] = await query<{ account: string }>('SELECT c.account FROM orders o JOIN clients c ON c.id = o.client_id WHERE o.id = $1', [orderId]);
   await logIn(page, { account: owner!.account, password: DEMO.client.password });
+  await expect(page).not.toHaveURL(/\/login$/);
   await page.goto('/orders');
   const row = page.locator('tbody tr', { has: page.locator('td', { hasText: new RegExp(`^${orderId}$`) }) });
   await expect(row.locator('.status')).toHaveText('Shipped');

@@ -39,7 +39,8 @@ export const test = base.extend<{ loggedInAs: (who: { account: string; password:
   loggedInAs: async ({ page }, use) => {
     await use(async (who) => {
       await logIn(page, who);
-      await expect(page.getByRole('button', { name: 'Login' })).toHaveCount(0);
+      // Signed in once the app has left /login (the button reads 'Logging in...' meanwhile).
+      await expect(page).not.toHaveURL(/\/login$/);
     });
   },
 });

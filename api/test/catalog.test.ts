@@ -116,6 +116,9 @@ describe('public catalog', () => {
     expect(first.headers.etag).toBeTruthy();
     const again = await t.app.inject({ method: 'GET', url: '/api/public/book-copy/types/', headers: { 'if-none-match': String(first.headers.etag) } });
     expect(again.statusCode).toBe(304);
+    const detail = await get('/api/public/book-copy/by-id/1');
+    expect(detail.headers['cache-control']).toBe('no-cache');
+    expect(detail.headers.etag).toBeTruthy();
   });
 });
 

@@ -51,14 +51,17 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const audience = request.params.userType.toLowerCase() === 'client' ? 'client' : 'employee';
+      const presented = request.cookies[cookieNames(audience).refresh];
       try {
-        const session = await app.sessions.rotate(audience, request.cookies[cookieNames(audience).refresh]);
+        const session = await app.sessions.rotate(audience, presented);
         app.setSessionCookies(request, reply, audience, session);
         if (audience === 'client') return { data: 'Client' };
         const employee = await accounts.employeeInfo(session.subjectId);
         return { data: employee.role };
       } catch (error) {
-        app.clearSessionCookies(reply, audience);
+        // Only a presented, refused token is cleared: a visitor's refresh without one must not wipe
+        // the cookies of a sign-in that answered meanwhile.
+        if (presented) app.clearSessionCookies(reply, audience);
         throw error;
       }
     },

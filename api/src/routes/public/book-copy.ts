@@ -53,7 +53,11 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('BookDetail'), 400, 404),
       },
     },
-    async (request) => ({ data: await catalog.byId(request.params.id) }),
+    async (request, reply) => {
+      // The detail shows live stock: always revalidate (the ETag makes that a cheap 304).
+      reply.header('cache-control', 'no-cache');
+      return { data: await catalog.byId(request.params.id) };
+    },
   );
 
   app.get(

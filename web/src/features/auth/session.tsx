@@ -1,7 +1,7 @@
 // Spec section 4: the logged-in flag, the stored user type, and token refresh on start and every
 // 540000 ms for both sessions.
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, createContext, use, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, createContext, use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, refreshSession, unwrap } from '../../api/client';
 import { TOKEN_REFRESH_MS } from '../../lib/constants';
 import { storage } from '../../lib/storage';
@@ -26,6 +26,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [loggedIn, setLoggedIn] = useState(false);
   const [userType, setUserTypeState] = useState(storage.getUserType);
   const [ready, setReady] = useState(false);
+  // Bumped by every sign-in and sign-out: a refresh that started before one must not undo it.
+  const generation = useRef(0);
 
   const setUserType = useCallback((type: string) => {
     storage.setUserType(type);
@@ -35,18 +37,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let cancelled = false;
     const refreshBoth = async () => {
+      const started = generation.current;
       const [client, employee] = await Promise.all([
         refreshSession('Client'),
         storage.getUserType() !== 'Client' ? refreshSession('Employee') : Promise.resolve(null),
       ]);
       if (cancelled) return;
+      setReady(true);
+      if (started !== generation.current) return;
       setLoggedIn(client === 'Client');
       if (storage.getUserType() !== 'Client') {
         // An employee session that cannot be refreshed falls back to the storefront.
         if (employee) setUserType(employee);
         else setUserType('Client');
       }
-      setReady(true);
     };
     void refreshBoth();
     const timer = setInterval(refreshBoth, TOKEN_REFRESH_MS);
@@ -62,15 +66,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       userType,
       ready,
       signedIn: (type) => {
+        generation.current += 1;
         setUserType(type);
         if (type === 'Client') setLoggedIn(true);
         void queryClient.invalidateQueries();
       },
       markSignedOut: () => {
+        generation.current += 1;
         setLoggedIn(false);
         queryClient.removeQueries({ queryKey: ['client'] });
       },
       signOut: async () => {
+        generation.current += 1;
         await unwrap(api.DELETE('/api/public/authentication/cookies/')).catch(() => {});
         setLoggedIn(false);
         setUserType('Client');

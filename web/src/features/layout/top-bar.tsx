@@ -19,15 +19,18 @@ const CartIcon = () => (
   </svg>
 );
 
+/** A <details> menu closes once one of its items is chosen. */
+const closeMenu = (e: { currentTarget: HTMLElement }) => e.currentTarget.closest('details')?.removeAttribute('open');
+
 function CategoriesMenu() {
   const { data: types } = useBookTypes();
   return (
     <details className="menu">
       <summary>Categories</summary>
-      <ul>
+      <ul onClick={closeMenu}>
         {(types ?? []).map((t) => (
           <li key={t.id}>
-            <Link to={`/${t.name}`} onClick={(e) => e.currentTarget.closest('details')?.removeAttribute('open')}>
+            <Link to={`/${t.name}`}>
               {t.name}
             </Link>
           </li>
@@ -63,7 +66,7 @@ function AccountMenu() {
     return (
       <details className="menu account-menu">
         <summary>Sign In</summary>
-        <ul>
+        <ul onClick={closeMenu}>
           <li>
             <Link to="/login">Go to Login</Link>
           </li>
@@ -74,7 +77,7 @@ function AccountMenu() {
   return (
     <details className="menu account-menu">
       <summary>{info?.firstName ?? 'Account'}</summary>
-      <ul>
+      <ul onClick={closeMenu}>
         <li>
           <Link to="/account">Account</Link>
         </li>

@@ -5,10 +5,11 @@ import { addToCartMessage, useAddToCart, useCart } from '../../cart/api';
 
 /**
  * Add to Cart with the rules of spec 2.3 and 5: disabled at stock 0; a signed-out visitor goes to
- * /Login; a cart already holding the whole stock gives 'product is out of stock.'
+ * /Login; a cart already holding the whole stock gives 'product is out of stock.' It waits for the
+ * start-up session refresh, so a signed-in client is never taken for a visitor.
  */
 export function AddToCartButton({ bookCopyId, stock }: { bookCopyId: number; stock: number }) {
-  const { loggedIn } = useSession();
+  const { loggedIn, ready } = useSession();
   const navigate = useNavigate();
   const add = useAddToCart();
   const { items } = useCart();
@@ -32,7 +33,7 @@ export function AddToCartButton({ bookCopyId, stock }: { bookCopyId: number; sto
 
   return (
     <div className="add-to-cart">
-      <button type="button" className="primary" onClick={onClick} disabled={stock <= 0 || add.isPending}>
+      <button type="button" className="primary" onClick={onClick} disabled={stock <= 0 || add.isPending || !ready}>
         Add to Cart
       </button>
       <Notice notice={notice} />
