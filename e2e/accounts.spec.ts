@@ -1,4 +1,4 @@
-import { DEMO, expect, test, verifyEmail } from './fixtures';
+import { DEMO, expect, test, verifyEmail } from './fixtures.ts';
 
 test('a new visitor signs up, verifies the e-mail, edits the profile, changes the password, signs out and back in', async ({ page }) => {
   const email = `reader-${Date.now()}@example.com`;
@@ -15,7 +15,11 @@ test('a new visitor signs up, verifies the e-mail, edits the profile, changes th
   await page.getByLabel('Algerian Phone Number').fill('0661234567');
   await page.getByRole('button', { name: 'Sign up' }).click();
 
-  await expect(page.getByText('A verification email has been sent to your account in inbox or junk/spam folder. Please verify your email before proceeding.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'A verification email has been sent to your account in inbox or junk/spam folder. Please verify your email before proceeding.',
+    ),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'I Verified My Email' }).click();
   await expect(page.getByText('Email is not verified yet.')).toBeVisible();
   await page.getByRole('button', { name: 'Resend Verification Email' }).click();

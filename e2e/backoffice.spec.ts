@@ -1,10 +1,13 @@
-import { DEMO, expect, logIn, query, test } from './fixtures';
+import { DEMO, expect, logIn, query, test } from './fixtures.ts';
 
 test.beforeEach(async ({ page }) => {
   page.on('dialog', (dialog) => dialog.accept());
 });
 
-test('an Admin adds an author, a book by ISBN and a copy with price and stock; a visitor then finds it in the storefront', async ({ page, loggedInAs }) => {
+test('an Admin adds an author, a book by ISBN and a copy with price and stock; a visitor then finds it in the storefront', async ({
+  page,
+  loggedInAs,
+}) => {
   // A seed book nobody has ordered: the Admin removes it, then adds it back by its ISBN.
   const [book] = await query<{ id: number; isbn13: string; name: string }>(
     `SELECT b.id, b.isbn13, b.name FROM books b WHERE b.isbn13 IS NOT NULL AND length(b.name) BETWEEN 12 AND 40
@@ -65,7 +68,9 @@ test("a Seller marks a client's order Shipped and the client sees Shipped in My 
   await expect(card.locator('.status').first()).toHaveText('Shipped');
   await page.getByRole('button', { name: 'Logout' }).click();
 
-  const [owner] = await query<{ account: string }>('SELECT c.account FROM orders o JOIN clients c ON c.id = o.client_id WHERE o.id = $1', [orderId]);
+  const [owner] = await query<{ account: string }>('SELECT c.account FROM orders o JOIN clients c ON c.id = o.client_id WHERE o.id = $1', [
+    orderId,
+  ]);
   await logIn(page, { account: owner!.account, password: DEMO.client.password });
   await expect(page).not.toHaveURL(/\/login$/);
   await page.goto('/orders');
@@ -75,7 +80,10 @@ test("a Seller marks a client's order Shipped and the client sees Shipped in My 
 
 test('screenshots of every back-office screen', async ({ page, loggedInAs }) => {
   await loggedInAs(DEMO.admin);
-  for (const [label, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     await page.setViewportSize(viewport);
     for (const screen of ['/dashboard', '/clients', '/employees', '/authors', '/books', '/bookscopies', '/orders', '/employeeaccount']) {
       await page.goto(screen);

@@ -1,6 +1,9 @@
-import { DEMO, expect, query, test } from './fixtures';
+import { DEMO, expect, query, test } from './fixtures.ts';
 
-test('a client adds books from the quick view and the detail page, changes quantities, checks out, and sees the order and the lower stock', async ({ page, loggedInAs }) => {
+test('a client adds books from the quick view and the detail page, changes quantities, checks out, and sees the order and the lower stock', async ({
+  page,
+  loggedInAs,
+}) => {
   await loggedInAs(DEMO.client);
   await page.goto('/');
 

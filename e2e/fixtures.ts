@@ -1,6 +1,6 @@
 // Shared e2e fixtures: signing in through the real login screen, the database for checks, and the
 // identity emulator's verification links.
-import { type Page, expect, test as base } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
 
 export const DEMO = {

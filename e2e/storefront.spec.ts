@@ -1,6 +1,17 @@
-import { DEMO, expect, logIn, query, test } from './fixtures';
+import { DEMO, expect, logIn, query, test } from './fixtures.ts';
 
-const CATEGORIES = ['Art', 'Astronomy', 'Autobiography', 'Biography', 'Fantasy', 'Mystery', 'Philosophy', 'History', 'Biology', 'Spirituality'];
+const CATEGORIES = [
+  'Art',
+  'Astronomy',
+  'Autobiography',
+  'Biography',
+  'Fantasy',
+  'Mystery',
+  'Philosophy',
+  'History',
+  'Biology',
+  'Spirituality',
+];
 
 test('a visitor opens the home page and the Categories dropdown lists the ten categories', async ({ page }) => {
   await page.goto('/');
@@ -98,13 +109,19 @@ test('screenshots of every storefront screen at phone and desktop width', async 
   await page.evaluate((id) => localStorage.setItem('BookId', String(id)), book!.id);
   await page.evaluate(() => localStorage.setItem('searchQuery', 'tolkien'));
   const screens = ['/', '/Fantasy', '/Detail', '/searchresult', '/contact', '/about', '/cart', '/orders', '/account'];
-  for (const [label, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     await page.setViewportSize(viewport);
     for (const screen of screens) {
       await page.goto(screen);
       await page.waitForLoadState('networkidle');
       await expect(page.getByText('Loading...')).toHaveCount(0);
-      await page.screenshot({ path: `e2e/screenshots/storefront-${label}${screen === '/' ? '-home' : screen.replace('/', '-')}.png`, fullPage: false });
+      await page.screenshot({
+        path: `e2e/screenshots/storefront-${label}${screen === '/' ? '-home' : screen.replace('/', '-')}.png`,
+        fullPage: false,
+      });
     }
   }
   await page.context().clearCookies();

@@ -39,18 +39,29 @@ try {
 
   const port = await freePort();
   const app = await buildApp(
-    loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, WEB_DIST: webDist, FIREBASE_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST: emulator.host, PORT: String(port) }),
+    loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      WEB_DIST: webDist,
+      FIREBASE_PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      PORT: String(port),
+    }),
   );
   cleanups.unshift(() => app.close());
   await app.listen({ port, host: '127.0.0.1' });
   log(`the shop is at http://127.0.0.1:${port}`);
 
   // Not spawnSync: this process serves the shop while Playwright runs.
-  const playwright = spawn(path.join(rootDir, 'node_modules/.bin/playwright'), ['test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)], {
-    cwd: rootDir,
-    stdio: 'inherit',
-    env: { ...process.env, E2E_BASE_URL: `http://127.0.0.1:${port}`, E2E_DATABASE_URL: databaseUrl, E2E_EMULATOR_HOST: emulator.host },
-  });
+  const playwright = spawn(
+    path.join(rootDir, 'node_modules/.bin/playwright'),
+    ['test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)],
+    {
+      cwd: rootDir,
+      stdio: 'inherit',
+      env: { ...process.env, E2E_BASE_URL: `http://127.0.0.1:${port}`, E2E_DATABASE_URL: databaseUrl, E2E_EMULATOR_HOST: emulator.host },
+    },
+  );
   const [code] = (await once(playwright, 'exit')) as [number | null];
   status = code ?? 1;
 } catch (error) {

@@ -2,8 +2,8 @@
 // from the difference between the migrations and schema.prisma; `npm run db:check` fails when they differ.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { applyMigrations, diffMigrationsToSchema, migrationsDir } from './lib/schema-engine.ts';
 import { withDatabase } from './lib/database.ts';
+import { applyMigrations, diffMigrationsToSchema, migrationsDir } from './lib/schema-engine.ts';
 
 const [command, name] = process.argv.slice(2);
 

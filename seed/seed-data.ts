@@ -4,7 +4,18 @@ import bcrypt from 'bcrypt';
 import { bookSearchText } from '../api/src/lib/text.ts';
 import type { CsvBook } from './books-csv.ts';
 
-export const CATEGORIES = ['Art', 'Astronomy', 'Autobiography', 'Biography', 'Fantasy', 'Mystery', 'Philosophy', 'History', 'Biology', 'Spirituality'];
+export const CATEGORIES = [
+  'Art',
+  'Astronomy',
+  'Autobiography',
+  'Biography',
+  'Fantasy',
+  'Mystery',
+  'Philosophy',
+  'History',
+  'Biology',
+  'Spirituality',
+];
 export const SEED_ANCHOR = new Date('2026-11-01T12:00:00Z');
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -24,12 +35,18 @@ export function prng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), pick: <T>(list: T[]) => list[Math.floor(next() * list.length)]! };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(list: T[]) => list[Math.floor(next() * list.length)]!,
+  };
 }
 
-export function describe(book: CsvBook): string {
+export function describeBook(book: CsvBook): string {
   const year = book.year === null ? '' : book.year < 0 ? `, first written around ${-book.year} BC` : `, first published in ${book.year}`;
-  const rating = book.ratingsCount ? ` Readers rate it ${(book.ratingsSum / book.ratingsCount).toFixed(2)} out of 5 across ${book.ratingsCount.toLocaleString('en-US')} ratings.` : '';
+  const rating = book.ratingsCount
+    ? ` Readers rate it ${(book.ratingsSum / book.ratingsCount).toFixed(2)} out of 5 across ${book.ratingsCount.toLocaleString('en-US')} ratings.`
+    : '';
   const shelf = book.category.toLowerCase();
   return `${book.title} by ${book.mainAuthor}${year}. ${/^[aeiou]/.test(shelf) ? 'An' : 'A'} ${shelf} title from our shelves.${rating}`;
 }
@@ -49,16 +66,72 @@ export interface SeedPlan {
     typeIndex: number;
   }[];
   copies: { price: string; quantity: number }[];
-  employees: { firstName: string; lastName: string; gender: 'Male' | 'Female'; birthDate: string; email: string; phoneNumber: string; address: string; password: string; role: 'Admin' | 'Seller' }[];
+  employees: {
+    firstName: string;
+    lastName: string;
+    gender: 'Male' | 'Female';
+    birthDate: string;
+    email: string;
+    phoneNumber: string;
+    address: string;
+    password: string;
+    role: 'Admin' | 'Seller';
+  }[];
   clients: { firstName: string; lastName: string; phoneNumber: string; account: string; createdAt: Date }[];
   orders: { clientIndex: number; status: string; address: string; createdAt: Date; items: { copyIndex: number; quantity: number }[] }[];
   messages: { userName: string; account: string; message: string; createdAt: Date }[];
 }
 
-const FIRST = ['Amine', 'Yasmine', 'Karim', 'Lina', 'Sofiane', 'Meriem', 'Walid', 'Nour', 'Riad', 'Sara', 'Mehdi', 'Imane', 'Yacine', 'Amel', 'Bilal', 'Rania', 'Omar', 'Salima', 'Nassim', 'Leila'];
-const LAST = ['Benali', 'Haddad', 'Mansouri', 'Bouzid', 'Cherif', 'Kaci', 'Belkacem', 'Saadi', 'Brahimi', 'Toumi', 'Zerrouki', 'Meziane', 'Hamdi', 'Rahmani', 'Ouali', 'Lounes'];
+const FIRST = [
+  'Amine',
+  'Yasmine',
+  'Karim',
+  'Lina',
+  'Sofiane',
+  'Meriem',
+  'Walid',
+  'Nour',
+  'Riad',
+  'Sara',
+  'Mehdi',
+  'Imane',
+  'Yacine',
+  'Amel',
+  'Bilal',
+  'Rania',
+  'Omar',
+  'Salima',
+  'Nassim',
+  'Leila',
+];
+const LAST = [
+  'Benali',
+  'Haddad',
+  'Mansouri',
+  'Bouzid',
+  'Cherif',
+  'Kaci',
+  'Belkacem',
+  'Saadi',
+  'Brahimi',
+  'Toumi',
+  'Zerrouki',
+  'Meziane',
+  'Hamdi',
+  'Rahmani',
+  'Ouali',
+  'Lounes',
+];
 const CITIES = ['Algiers', 'Oran', 'Constantine', 'Annaba', 'Blida', 'Setif', 'Tlemcen', 'Bejaia', 'Batna', 'Tizi Ouzou'];
-const STATUSES: [string, number][] = [['delivered', 55], ['success', 10], ['Shipped', 10], ['Processing', 8], ['pending', 10], ['cancelled', 5], ['failed', 2]];
+const STATUSES: [string, number][] = [
+  ['delivered', 55],
+  ['success', 10],
+  ['Shipped', 10],
+  ['Processing', 8],
+  ['pending', 10],
+  ['cancelled', 5],
+  ['failed', 2],
+];
 
 export function planSeed(csv: CsvBook[], clientCount = 300, orderCount = 3000): SeedPlan {
   const rnd = prng(20261122);
@@ -68,7 +141,7 @@ export function planSeed(csv: CsvBook[], clientCount = 300, orderCount = 3000): 
     isbn13: b.isbn13 || null,
     name: b.title,
     publishedAt: b.year && b.year > 0 ? `${String(b.year).padStart(4, '0')}-01-01` : null,
-    description: describe(b),
+    description: describeBook(b),
     imageUrl: b.imageUrl,
     searchText: bookSearchText(b.title, b.mainAuthor),
     ratingsCount: b.ratingsCount,
@@ -82,19 +155,53 @@ export function planSeed(csv: CsvBook[], clientCount = 300, orderCount = 3000): 
   const person = (i: number) => ({ firstName: FIRST[i % FIRST.length]!, lastName: LAST[(i * 7) % LAST.length]! });
   const phone = () => `0${rnd.pick(['5', '6', '7'])}${String(rnd.int(0, 99999999)).padStart(8, '0')}`;
   const employees: SeedPlan['employees'] = [
-    { firstName: 'Ada', lastName: 'Admin', gender: 'Female', birthDate: '1985-04-12', email: DEMO_ACCOUNTS.admin.email, phoneNumber: '0661000001', address: '1 Rue Didouche Mourad, Algiers', password: DEMO_ACCOUNTS.admin.password, role: 'Admin' },
-    { firstName: 'Sami', lastName: 'Seller', gender: 'Male', birthDate: '1992-09-30', email: DEMO_ACCOUNTS.seller.email, phoneNumber: '0661000002', address: '12 Boulevard de la Soummam, Oran', password: DEMO_ACCOUNTS.seller.password, role: 'Seller' },
+    {
+      firstName: 'Ada',
+      lastName: 'Admin',
+      gender: 'Female',
+      birthDate: '1985-04-12',
+      email: DEMO_ACCOUNTS.admin.email,
+      phoneNumber: '0661000001',
+      address: '1 Rue Didouche Mourad, Algiers',
+      password: DEMO_ACCOUNTS.admin.password,
+      role: 'Admin',
+    },
+    {
+      firstName: 'Sami',
+      lastName: 'Seller',
+      gender: 'Male',
+      birthDate: '1992-09-30',
+      email: DEMO_ACCOUNTS.seller.email,
+      phoneNumber: '0661000002',
+      address: '12 Boulevard de la Soummam, Oran',
+      password: DEMO_ACCOUNTS.seller.password,
+      role: 'Seller',
+    },
   ];
   const clients: SeedPlan['clients'] = [
-    { firstName: DEMO_ACCOUNTS.client.firstName, lastName: DEMO_ACCOUNTS.client.lastName, phoneNumber: DEMO_ACCOUNTS.client.phoneNumber, account: DEMO_ACCOUNTS.client.email, createdAt: new Date(SEED_ANCHOR.getTime() - 400 * DAY) },
+    {
+      firstName: DEMO_ACCOUNTS.client.firstName,
+      lastName: DEMO_ACCOUNTS.client.lastName,
+      phoneNumber: DEMO_ACCOUNTS.client.phoneNumber,
+      account: DEMO_ACCOUNTS.client.email,
+      createdAt: new Date(SEED_ANCHOR.getTime() - 400 * DAY),
+    },
   ];
   for (let i = 1; i < clientCount; i++) {
     const p = person(i);
-    clients.push({ ...p, phoneNumber: phone(), account: `${p.firstName}.${p.lastName}.${i}@example.com`.toLowerCase(), createdAt: new Date(SEED_ANCHOR.getTime() - rnd.int(0, 365 * DAY)) });
+    clients.push({
+      ...p,
+      phoneNumber: phone(),
+      account: `${p.firstName}.${p.lastName}.${i}@example.com`.toLowerCase(),
+      createdAt: new Date(SEED_ANCHOR.getTime() - rnd.int(0, 365 * DAY)),
+    });
   }
 
   // Orders favour popular books (the CSV lists each category by popularity): a skewed pick.
-  const byPopularity = books.map((b, i) => ({ i, n: b.ratingsCount })).sort((a, b) => b.n - a.n).map((x) => x.i);
+  const byPopularity = books
+    .map((b, i) => ({ i, n: b.ratingsCount }))
+    .sort((a, b) => b.n - a.n)
+    .map((x) => x.i);
   const popularCopy = () => byPopularity[Math.floor(byPopularity.length * rnd.next() ** 3)]!;
   const statusBag = STATUSES.flatMap(([s, w]) => Array<string>(w).fill(s));
   const orders: SeedPlan['orders'] = [];
@@ -108,13 +215,31 @@ export function planSeed(csv: CsvBook[], clientCount = 300, orderCount = 3000): 
       seen.add(copyIndex);
       items.push({ copyIndex, quantity: rnd.next() < 0.8 ? 1 : rnd.int(2, 3) });
     }
-    const createdAt = new Date(Math.max(clients[clientIndex]!.createdAt.getTime(), SEED_ANCHOR.getTime() - rnd.int(1, 365) * DAY) + rnd.int(0, DAY - 1));
-    orders.push({ clientIndex, status: rnd.pick(statusBag), address: `${rnd.int(1, 120)} Rue ${rnd.pick(LAST)}, ${rnd.pick(CITIES)}`, createdAt, items });
+    const createdAt = new Date(
+      Math.max(clients[clientIndex]!.createdAt.getTime(), SEED_ANCHOR.getTime() - rnd.int(1, 365) * DAY) + rnd.int(0, DAY - 1),
+    );
+    orders.push({
+      clientIndex,
+      status: rnd.pick(statusBag),
+      address: `${rnd.int(1, 120)} Rue ${rnd.pick(LAST)}, ${rnd.pick(CITIES)}`,
+      createdAt,
+      items,
+    });
   }
   orders.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 
-  const messages = ['Do you ship to Ouargla?', 'Can I order a book you do not list?', 'Thank you, my order arrived quickly!', 'Is there a gift wrapping option?', 'When will Dune be back in stock?']
-    .map((message, i) => ({ userName: `${person(i + 3).firstName} ${person(i + 3).lastName}`, account: `reader${i + 1}@example.com`, message, createdAt: new Date(SEED_ANCHOR.getTime() - (i + 1) * 3 * DAY) }));
+  const messages = [
+    'Do you ship to Ouargla?',
+    'Can I order a book you do not list?',
+    'Thank you, my order arrived quickly!',
+    'Is there a gift wrapping option?',
+    'When will Dune be back in stock?',
+  ].map((message, i) => ({
+    userName: `${person(i + 3).firstName} ${person(i + 3).lastName}`,
+    account: `reader${i + 1}@example.com`,
+    message,
+    createdAt: new Date(SEED_ANCHOR.getTime() - (i + 1) * 3 * DAY),
+  }));
 
   return { authors, books, copies, employees, clients, orders, messages };
 }

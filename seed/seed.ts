@@ -20,7 +20,7 @@ export async function isDatabaseEmpty(url: string): Promise<boolean> {
   }
 }
 
-async function insertBatches<T>(client: pg.Client, rows: T[], write: (batch: T[], offset: number) => Promise<void>, onBatch?: (done: number) => void) {
+async function insertBatches<T>(rows: T[], write: (batch: T[], offset: number) => Promise<void>, onBatch?: (done: number) => void) {
   for (let offset = 0; offset < rows.length; offset += BATCH) {
     await write(rows.slice(offset, offset + BATCH), offset);
     onBatch?.(Math.min(offset + BATCH, rows.length));
@@ -39,18 +39,29 @@ export async function seedDatabase(url: string, progress: Progress = console.log
       'TRUNCATE order_items, orders, cart_items, refresh_tokens, contact_messages, book_copies, books, authors, book_types, clients, employees RESTART IDENTITY CASCADE',
     );
     await client.query('INSERT INTO book_types (name) SELECT unnest($1::text[])', [CATEGORIES]);
-    await insertBatches(client, plan.authors, (batch) => client.query('INSERT INTO authors (full_name) SELECT unnest($1::text[])', [batch]).then(() => {}));
+    await insertBatches(plan.authors, (batch) =>
+      client.query('INSERT INTO authors (full_name) SELECT unnest($1::text[])', [batch]).then(() => {}),
+    );
 
     await insertBatches(
-      client,
       plan.books,
       async (batch) => {
         const col = <K extends keyof (typeof batch)[number]>(k: K) => batch.map((b) => b[k]);
         await client.query(
           `INSERT INTO books (isbn13, name, published_at, description, image_url, search_text, ratings_count, ratings_sum, author_id, type_id)
            SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bigint[], $9::int[], $10::int[])`,
-          [col('isbn13'), col('name'), col('publishedAt'), col('description'), col('imageUrl'), col('searchText'), col('ratingsCount'), col('ratingsSum'),
-            batch.map((b) => b.authorIndex + 1), batch.map((b) => b.typeIndex + 1)],
+          [
+            col('isbn13'),
+            col('name'),
+            col('publishedAt'),
+            col('description'),
+            col('imageUrl'),
+            col('searchText'),
+            col('ratingsCount'),
+            col('ratingsSum'),
+            batch.map((b) => b.authorIndex + 1),
+            batch.map((b) => b.typeIndex + 1),
+          ],
         );
       },
       (done) => progress(`seeding books: ${done} of ${plan.books.length}`),
@@ -72,13 +83,19 @@ export async function seedDatabase(url: string, progress: Progress = console.log
     await client.query(
       `INSERT INTO clients (first_name, last_name, phone_number, account, created_at, password_hash)
        SELECT f, l, p, a, c, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS t(f, l, p, a, c)`,
-      [plan.clients.map((c) => c.firstName), plan.clients.map((c) => c.lastName), plan.clients.map((c) => c.phoneNumber), plan.clients.map((c) => c.account), plan.clients.map((c) => c.createdAt), clientHash],
+      [
+        plan.clients.map((c) => c.firstName),
+        plan.clients.map((c) => c.lastName),
+        plan.clients.map((c) => c.phoneNumber),
+        plan.clients.map((c) => c.account),
+        plan.clients.map((c) => c.createdAt),
+        clientHash,
+      ],
     );
     progress(`seeding ${plan.clients.length} clients and ${plan.employees.length} employees: done`);
 
     const price = (copyIndex: number) => Math.round(Number(plan.copies[copyIndex]!.price) * 100);
     await insertBatches(
-      client,
       plan.orders,
       async (batch, offset) => {
         const totals = batch.map((o) => ({
@@ -88,8 +105,14 @@ export async function seedDatabase(url: string, progress: Progress = console.log
         await client.query(
           `INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, created_at)
            SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::numeric[], $6::timestamptz[])`,
-          [batch.map((o) => o.clientIndex + 1), batch.map((o) => o.status), batch.map((o) => o.address), totals.map((t) => t.quantity),
-            totals.map((t) => (t.cents / 100).toFixed(2)), batch.map((o) => o.createdAt)],
+          [
+            batch.map((o) => o.clientIndex + 1),
+            batch.map((o) => o.status),
+            batch.map((o) => o.address),
+            totals.map((t) => t.quantity),
+            totals.map((t) => (t.cents / 100).toFixed(2)),
+            batch.map((o) => o.createdAt),
+          ],
         );
         const items = batch.flatMap((o, i) => o.items.map((item) => ({ orderId: offset + i + 1, ...item })));
         await client.query(
@@ -108,7 +131,12 @@ export async function seedDatabase(url: string, progress: Progress = console.log
       WHERE bc.id = s.book_copy_id`);
     await client.query(
       'INSERT INTO contact_messages (user_name, account, message, created_at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])',
-      [plan.messages.map((m) => m.userName), plan.messages.map((m) => m.account), plan.messages.map((m) => m.message), plan.messages.map((m) => m.createdAt)],
+      [
+        plan.messages.map((m) => m.userName),
+        plan.messages.map((m) => m.account),
+        plan.messages.map((m) => m.message),
+        plan.messages.map((m) => m.createdAt),
+      ],
     );
     await client.query('COMMIT');
     await client.query('ANALYZE');

@@ -58,12 +58,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     jwtSecret,
     cookieSecure: env.COOKIE_SECURE === 'true',
-    trustedOrigins: (env.TRUSTED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    trustedOrigins: (env.TRUSTED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     bcryptCost: int('BCRYPT_COST', mode === 'test' ? 10 : 12, 10, 15),
     firebaseProjectId: env.FIREBASE_PROJECT_ID ?? 'demo-bookshop',
     firebaseWebApiKey: env.FIREBASE_WEB_API_KEY ?? 'demo-api-key',
     firebaseAuthDomain: env.FIREBASE_AUTH_DOMAIN ?? `${env.FIREBASE_PROJECT_ID ?? 'demo-bookshop'}.firebaseapp.com`,
-    firebaseAuthEmulatorUrl: env.FIREBASE_AUTH_EMULATOR_PUBLIC_URL ?? (env.FIREBASE_AUTH_EMULATOR_HOST ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}` : null),
+    firebaseAuthEmulatorUrl:
+      env.FIREBASE_AUTH_EMULATOR_PUBLIC_URL ?? (env.FIREBASE_AUTH_EMULATOR_HOST ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}` : null),
     isbnLookup: isbnLookup as Config['isbnLookup'],
     openLibraryUrl: env.OPEN_LIBRARY_URL ?? 'https://openlibrary.org',
     webDist: env.WEB_DIST ?? '',

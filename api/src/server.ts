@@ -1,9 +1,9 @@
 // Starts the API: reads the configuration once, builds the app, listens, and closes cleanly on
 // SIGINT/SIGTERM (in-flight requests finish, the database pool closes).
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {

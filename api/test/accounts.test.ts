@@ -1,7 +1,6 @@
 import jwt from 'jsonwebtoken';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { DEMO, type TestApp, cookieHeader, createTestApp } from './helpers.ts';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,8 +54,15 @@ describe('sessions', () => {
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: '2' })).toString('base64url')}.${access.split('.')[2]}`;
     const claims = jwt.decode(access) as jwt.JwtPayload;
     const none = jwt.sign({ ...claims }, '', { algorithm: 'none' });
-    const expired = jwt.sign({ fam: claims.fam, sub: claims.sub, aud: 'client', exp: Math.floor(Date.now() / 1000) - 10 }, t.config.jwtSecret);
-    const employeeOnClient = jwt.sign({ fam: claims.fam }, t.config.jwtSecret, { subject: claims.sub, audience: 'employee', expiresIn: 60 });
+    const expired = jwt.sign(
+      { fam: claims.fam, sub: claims.sub, aud: 'client', exp: Math.floor(Date.now() / 1000) - 10 },
+      t.config.jwtSecret,
+    );
+    const employeeOnClient = jwt.sign({ fam: claims.fam }, t.config.jwtSecret, {
+      subject: claims.sub,
+      audience: 'employee',
+      expiresIn: 60,
+    });
     for (const token of [tampered, none, expired, employeeOnClient]) {
       expect((await me(`bs_client_at=${token}`)).statusCode).toBe(401);
     }
@@ -109,7 +115,9 @@ describe('profile and password', () => {
     const get = await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } });
     expect(get.json().data).toEqual({ firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'client@bookshop.test' });
     const patch = (payload: object) => t.app.inject({ method: 'PATCH', url: '/api/client/manage', headers: { cookie }, payload });
-    expect((await patch({ firstName: '', lastName: 'X', phoneNumber: '0555123456' })).json().error.message).toBe('All fields are required.');
+    expect((await patch({ firstName: '', lastName: 'X', phoneNumber: '0555123456' })).json().error.message).toBe(
+      'All fields are required.',
+    );
     expect((await patch({ firstName: 'A', lastName: 'X', phoneNumber: '0855123456' })).json().error.message).toBe(
       'Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).',
     );
@@ -119,12 +127,15 @@ describe('profile and password', () => {
   });
 
   it('changes the password only with the right current one, and ends the other sessions', async () => {
-    const [{ id }] = await t.db.query<{ id: number }>("INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'P', 'W', '0555000000', 'pw@example.com', password_hash FROM clients WHERE account = 'client@bookshop.test' RETURNING id") as [{ id: number }];
+    const [{ id }] = (await t.db.query<{ id: number }>(
+      "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'P', 'W', '0555000000', 'pw@example.com', password_hash FROM clients WHERE account = 'client@bookshop.test' RETURNING id",
+    )) as [{ id: number }];
     expect(id).toBeGreaterThan(0);
     const who = { account: 'pw@example.com', password: 'Client123!' };
     const mine = await t.login(who);
     const other = await t.login(who);
-    const change = (payload: object) => t.app.inject({ method: 'PUT', url: '/api/client/manage/password/', headers: { cookie: mine }, payload });
+    const change = (payload: object) =>
+      t.app.inject({ method: 'PUT', url: '/api/client/manage/password/', headers: { cookie: mine }, payload });
     expect((await change({ oldPassword: '', newPassword: 'x' })).json().error.message).toBe('Please enter both current and new password.');
     expect((await change({ oldPassword: 'wrong-one', newPassword: 'NewPass123!' })).statusCode).toBe(400);
     expect((await change({ oldPassword: 'Client123!', newPassword: 'é'.repeat(40) })).json().error.message).toMatch(/72 bytes/);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, type TestApp, createTestApp } from './helpers.ts';
+import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 const cookies: Record<'anonymous' | 'client' | 'seller' | 'admin', string> = { anonymous: '', client: '', seller: '', admin: '' };
@@ -69,7 +69,12 @@ describe('dashboard, clients and messages', () => {
     const [c] = await t.db.query<Record<string, string>>(
       'SELECT (SELECT count(*) FROM orders) o, (SELECT count(*) FROM books) b, (SELECT count(*) FROM book_copies) bc, (SELECT count(*) FROM clients) c',
     );
-    expect(res.json().data).toEqual({ totalOrders: Number(c!.o), totalBooks: Number(c!.b), totalBooksCopies: Number(c!.bc), totalClients: Number(c!.c) });
+    expect(res.json().data).toEqual({
+      totalOrders: Number(c!.o),
+      totalBooks: Number(c!.b),
+      totalBooksCopies: Number(c!.bc),
+      totalClients: Number(c!.c),
+    });
     expect((await call('seller', 'GET', '/api/employee/statistics/resent-orders/')).json().data).toHaveLength(10);
     const clients = (await call('admin', 'GET', '/api/employee/statistics/clients/?pageNumber=2&pageSize=20')).json().data;
     expect(clients.clients).toHaveLength(20);
@@ -93,7 +98,9 @@ describe('authors', () => {
     expect(added.fullName).toBe('Ursula K. Le Guin Test');
     const renamed = await call('admin', 'PUT', `/api/employee/author/${added.id},${encodeURIComponent('Le Guin, Ursula')}`);
     expect(renamed.json().data.fullName).toBe('Le Guin, Ursula');
-    expect((await call('admin', 'GET', `/api/employee/author/by-name/le%20guin`)).json().data.map((a: { id: number }) => a.id)).toContain(added.id);
+    expect((await call('admin', 'GET', `/api/employee/author/by-name/le%20guin`)).json().data.map((a: { id: number }) => a.id)).toContain(
+      added.id,
+    );
     expect((await call('admin', 'DELETE', `/api/author/${added.id}`)).statusCode).toBe(200);
     expect((await call('admin', 'GET', `/api/employee/author/by-id/${added.id}`)).statusCode).toBe(404);
     const withBooks = await call('admin', 'DELETE', '/api/employee/author/1');
@@ -127,12 +134,20 @@ describe('books and copies', () => {
   });
 
   it('refuses to delete a book whose copies were ordered', async () => {
-    const [sold] = await t.db.query<{ book_id: number }>('SELECT c.book_id FROM order_items oi JOIN book_copies c ON c.id = oi.book_copy_id LIMIT 1');
+    const [sold] = await t.db.query<{ book_id: number }>(
+      'SELECT c.book_id FROM order_items oi JOIN book_copies c ON c.id = oi.book_copy_id LIMIT 1',
+    );
     expect((await call('admin', 'DELETE', `/api/employee/book/${sold!.book_id}`)).statusCode).toBe(409);
   });
 
   it('updates a book and validates author, category and date', async () => {
-    const ok = await call('admin', 'PUT', '/api/employee/book/', { id: 5, name: 'Renamed', pagesNumber: 321, typeId: 2, publishedAt: '2001-02-03' });
+    const ok = await call('admin', 'PUT', '/api/employee/book/', {
+      id: 5,
+      name: 'Renamed',
+      pagesNumber: 321,
+      typeId: 2,
+      publishedAt: '2001-02-03',
+    });
     expect(ok.json().data).toMatchObject({ id: 5, name: 'Renamed', pagesNumber: 321, typeId: 2, publishedAt: '2001-02-03' });
     expect((await call('admin', 'PUT', '/api/employee/book/', { id: 5, authorId: 99999999 })).statusCode).toBe(400);
     expect((await call('admin', 'PUT', '/api/employee/book/', { id: 5, publishedAt: 'yesterday' })).statusCode).toBe(400);
@@ -146,7 +161,13 @@ describe('books and copies', () => {
     expect((await add({ bookId: 99999999, quantity: 1, price: 5, isAvailable: true })).statusCode).toBe(400);
     const copy = (await add({ bookId: 1, quantity: 7, price: 12.5, isAvailable: true })).json().data;
     expect(copy).toMatchObject({ bookId: 1, quantity: 7, price: 12.5, isAvailable: true });
-    const updated = await call('admin', 'PUT', '/api/employee/book-copy/', { id: copy.id, bookId: 1, quantity: 3, price: 9.99, isAvailable: false });
+    const updated = await call('admin', 'PUT', '/api/employee/book-copy/', {
+      id: copy.id,
+      bookId: 1,
+      quantity: 3,
+      price: 9.99,
+      isAvailable: false,
+    });
     expect(updated.json().data).toMatchObject({ quantity: 3, price: 9.99, isAvailable: false });
     expect((await call('admin', 'DELETE', `/api/employee/book-copy/${copy.id}`)).statusCode).toBe(200);
     expect((await call('admin', 'GET', `/api/employee/book-copy/by-id/${copy.id}`)).statusCode).toBe(404);
@@ -159,18 +180,36 @@ describe('orders and employees', () => {
     expect(page.orders).toHaveLength(5);
     const order = page.orders[0];
     expect(order.items.length).toBeGreaterThan(0);
-    expect(order.items[0]).toEqual({ id: expect.any(Number), name: expect.any(String), imageUrl: expect.anything(), quantity: expect.any(Number), totalPrice: expect.any(Number) });
+    expect(order.items[0]).toEqual({
+      id: expect.any(Number),
+      name: expect.any(String),
+      imageUrl: expect.anything(),
+      quantity: expect.any(Number),
+      totalPrice: expect.any(Number),
+    });
     expect((await call('seller', 'PUT', `/api/employee/order/set-status/${order.id},shipped`)).json().data).toBe('Shipped');
     expect((await call('seller', 'PUT', `/api/employee/order/set-status/${order.id},Refunded`)).statusCode).toBe(400);
   });
 
   it('adds a Seller, never deletes an Admin or oneself', async () => {
-    const person = { firstName: 'New', lastName: 'Seller', gender: 'Female', birthDate: '1999-01-02', email: 'new.seller@bookshop.test', phoneNumber: '0661111111', address: 'Oran' };
-    expect((await call('admin', 'POST', '/api/employee/', { person_informations: person, password: 'Seller123!', role: 'Boss' })).statusCode).toBe(400);
+    const person = {
+      firstName: 'New',
+      lastName: 'Seller',
+      gender: 'Female',
+      birthDate: '1999-01-02',
+      email: 'new.seller@bookshop.test',
+      phoneNumber: '0661111111',
+      address: 'Oran',
+    };
+    expect(
+      (await call('admin', 'POST', '/api/employee/', { person_informations: person, password: 'Seller123!', role: 'Boss' })).statusCode,
+    ).toBe(400);
     const created = await call('admin', 'POST', '/api/employee/', { person_informations: person, password: 'Seller123!', role: 'Seller' });
     expect(created.json().data).toMatchObject({ type: 'Seller', email: 'new.seller@bookshop.test', birthDate: '1999-01-02' });
     expect(created.json().data).not.toHaveProperty('passwordHash');
-    expect((await call('admin', 'POST', '/api/employee/', { person_informations: person, password: 'Seller123!', role: 'Seller' })).statusCode).toBe(409);
+    expect(
+      (await call('admin', 'POST', '/api/employee/', { person_informations: person, password: 'Seller123!', role: 'Seller' })).statusCode,
+    ).toBe(409);
     const list = (await call('admin', 'GET', '/api/employee/employees/')).json().data as { id: number; type: string }[];
     const admin = list.find((e) => e.type === 'Admin')!;
     expect((await call('admin', 'DELETE', `/api/employee/${admin.id}`)).statusCode).toBe(403);

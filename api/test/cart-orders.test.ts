@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO, type TestApp, createTestApp } from './helpers.ts';
+import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let clientCookie: string;
@@ -8,23 +8,42 @@ let clientHash: string;
 beforeAll(async () => {
   t = await createTestApp();
   clientCookie = await t.login(DEMO.client);
-  clientHash = (await t.db.query<{ password_hash: string }>("SELECT password_hash FROM clients WHERE account = 'client@bookshop.test'"))[0]!.password_hash;
+  clientHash = (await t.db.query<{ password_hash: string }>("SELECT password_hash FROM clients WHERE account = 'client@bookshop.test'"))[0]!
+    .password_hash;
 });
 
 /** A fresh client (sharing the demo password) and its session cookie. */
 async function newClient() {
   const account = `c-${randomUUID()}@example.com`;
-  await t.db.query("INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('C', 'L', '0555000000', $1, $2)", [account, clientHash]);
+  await t.db.query(
+    "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('C', 'L', '0555000000', $1, $2)",
+    [account, clientHash],
+  );
   return t.login({ account, password: DEMO.client.password });
 }
 async function newCopy(quantity: number, price = '10.50') {
-  const [row] = await t.db.query<{ id: number }>('INSERT INTO book_copies (book_id, quantity, price) VALUES (1, $1, $2) RETURNING id', [quantity, price]);
+  const [row] = await t.db.query<{ id: number }>('INSERT INTO book_copies (book_id, quantity, price) VALUES (1, $1, $2) RETURNING id', [
+    quantity,
+    price,
+  ]);
   return row!.id;
 }
-const call = (cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = {}) =>
-  t.app.inject({ method, url, headers: { cookie, ...headers }, payload });
-const cart = async (cookie: string) => (await call(cookie, 'GET', '/api/client/cart')).json().data as { id: number; productId: number; totalQuantity: number; totalPrice: number }[];
-const stock = async (id: number) => (await t.db.query<{ quantity: number }>('SELECT quantity FROM book_copies WHERE id = $1', [id]))[0]!.quantity;
+const call = (
+  cookie: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+  headers: Record<string, string> = {},
+) => t.app.inject({ method, url, headers: { cookie, ...headers }, payload });
+const cart = async (cookie: string) =>
+  (await call(cookie, 'GET', '/api/client/cart')).json().data as {
+    id: number;
+    productId: number;
+    totalQuantity: number;
+    totalPrice: number;
+  }[];
+const stock = async (id: number) =>
+  (await t.db.query<{ quantity: number }>('SELECT quantity FROM book_copies WHERE id = $1', [id]))[0]!.quantity;
 
 describe('cart', () => {
   it('refuses anyone but a signed-in client', async () => {
@@ -44,7 +63,14 @@ describe('cart', () => {
     expect(third.statusCode).toBe(409);
     expect(third.json().error.message).toBe('product is out of stock.');
     expect(await cart(cookie)).toEqual([
-      expect.objectContaining({ id: lineId, productId: copy, totalQuantity: 2, totalPrice: 10.5, bookCopyQuantity: 2, name: expect.any(String) }),
+      expect.objectContaining({
+        id: lineId,
+        productId: copy,
+        totalQuantity: 2,
+        totalPrice: 10.5,
+        bookCopyQuantity: 2,
+        name: expect.any(String),
+      }),
     ]);
   });
 
@@ -77,7 +103,12 @@ describe('cart', () => {
     const lineId = (await call(owner, 'POST', `/api/client/cart/${copy}`)).json().data;
     expect((await call(intruder, 'PUT', '/api/client/cart/', { quantity: 2, cartItemId: lineId })).statusCode).toBe(404);
     expect((await call(intruder, 'DELETE', `/api/client/cart/${lineId}`)).statusCode).toBe(404);
-    const order = await call(intruder, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [lineId] });
+    const order = await call(intruder, 'POST', '/api/client/orders/', {
+      shipmentAddress: '1 Main Street',
+      totalPrice: 10.5,
+      totalQuantity: 1,
+      cartItemsIds: [lineId],
+    });
     expect(order.statusCode).toBe(404);
     expect((await cart(owner))[0]!.totalQuantity).toBe(1);
   });
@@ -95,9 +126,19 @@ describe('checkout', () => {
     const a = await newCopy(5, '10.10');
     const b = await newCopy(5, '0.20');
     const ids = await fill(cookie, [a, b, b]);
-    const res = await call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '  12 Rue Larbi Ben Mhidi  ', totalPrice: 10.5, totalQuantity: 3, cartItemsIds: [...new Set(ids)] });
+    const res = await call(cookie, 'POST', '/api/client/orders/', {
+      shipmentAddress: '  12 Rue Larbi Ben Mhidi  ',
+      totalPrice: 10.5,
+      totalQuantity: 3,
+      cartItemsIds: [...new Set(ids)],
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ status: 'pending', totalQuantity: 3, totalPrice: 10.5, shipmentAddress: '12 Rue Larbi Ben Mhidi' });
+    expect(res.json().data).toMatchObject({
+      status: 'pending',
+      totalQuantity: 3,
+      totalPrice: 10.5,
+      shipmentAddress: '12 Rue Larbi Ben Mhidi',
+    });
     expect(await stock(a)).toBe(4);
     expect(await stock(b)).toBe(3);
     expect(await cart(cookie)).toEqual([]);
@@ -109,10 +150,20 @@ describe('checkout', () => {
   it('refuses a short address with the spec message, and stale totals with 409 and the current totals', async () => {
     const cookie = await newClient();
     const ids = await fill(cookie, [await newCopy(5, '3.33')]);
-    const short = await call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '  abc  ', totalPrice: 3.33, totalQuantity: 1, cartItemsIds: ids });
+    const short = await call(cookie, 'POST', '/api/client/orders/', {
+      shipmentAddress: '  abc  ',
+      totalPrice: 3.33,
+      totalQuantity: 1,
+      cartItemsIds: ids,
+    });
     expect(short.statusCode).toBe(400);
     expect(short.json().error.message).toBe('Please enter a valid shipping address.');
-    const stale = await call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 3.0, totalQuantity: 1, cartItemsIds: ids });
+    const stale = await call(cookie, 'POST', '/api/client/orders/', {
+      shipmentAddress: '1 Main Street',
+      totalPrice: 3.0,
+      totalQuantity: 1,
+      cartItemsIds: ids,
+    });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error.details).toEqual({ totalPrice: 3.33, totalQuantity: 1 });
     expect((await cart(cookie)).length).toBe(1);
@@ -125,14 +176,23 @@ describe('checkout', () => {
     const buyers = await Promise.all(Array.from({ length: N }, () => newClient()));
     const lines = await Promise.all(buyers.map(async (cookie) => (await fill(cookie, [copy]))[0]!));
     const results = await Promise.all(
-      buyers.map((cookie, i) => call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [lines[i]!] })),
+      buyers.map((cookie, i) =>
+        call(cookie, 'POST', '/api/client/orders/', {
+          shipmentAddress: '1 Main Street',
+          totalPrice: 10.5,
+          totalQuantity: 1,
+          cartItemsIds: [lines[i]!],
+        }),
+      ),
     );
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(K);
     expect(codes.filter((c) => c === 409)).toHaveLength(N - K);
     for (const r of results.filter((r) => r.statusCode === 409)) expect(r.json().error.message).toMatch(/out of stock/);
     expect(await stock(copy)).toBe(0);
-    const [sold] = await t.db.query<{ n: string }>('SELECT coalesce(sum(quantity), 0) AS n FROM order_items WHERE book_copy_id = $1', [copy]);
+    const [sold] = await t.db.query<{ n: string }>('SELECT coalesce(sum(quantity), 0) AS n FROM order_items WHERE book_copy_id = $1', [
+      copy,
+    ]);
     expect(Number(sold!.n)).toBe(K);
   });
 
@@ -140,7 +200,14 @@ describe('checkout', () => {
     const cookie = await newClient();
     const ids = await fill(cookie, [await newCopy(50)]);
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: ids })),
+      Array.from({ length: 10 }, () =>
+        call(cookie, 'POST', '/api/client/orders/', {
+          shipmentAddress: '1 Main Street',
+          totalPrice: 10.5,
+          totalQuantity: 1,
+          cartItemsIds: ids,
+        }),
+      ),
     );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     for (const r of results.filter((r) => r.statusCode !== 200)) expect(r.statusCode).toBeLessThan(500);
@@ -152,7 +219,10 @@ describe('checkout', () => {
     const ids = await fill(cookie, [await newCopy(50)]);
     const key = randomUUID();
     const body = { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: ids };
-    const [a, b] = await Promise.all([call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key }), call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key })]);
+    const [a, b] = await Promise.all([
+      call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key }),
+      call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key }),
+    ]);
     const c = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
     expect([a.statusCode, b.statusCode, c.statusCode]).toEqual([200, 200, 200]);
     expect(b.json()).toEqual(a.json());
@@ -170,7 +240,12 @@ describe('checkout', () => {
       const b = await fill(second, [y, x]);
       const results = await Promise.all([
         call(first, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 21, totalQuantity: 2, cartItemsIds: a }),
-        call(second, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 21, totalQuantity: 2, cartItemsIds: b }),
+        call(second, 'POST', '/api/client/orders/', {
+          shipmentAddress: '1 Main Street',
+          totalPrice: 21,
+          totalQuantity: 2,
+          cartItemsIds: b,
+        }),
       ]);
       expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
       expect(await stock(x)).toBe(8);
@@ -183,7 +258,12 @@ describe('checkout', () => {
     const scarce = await newCopy(1);
     const ids = await fill(cookie, [plenty, scarce]);
     await t.db.query('UPDATE book_copies SET quantity = 0 WHERE id = $1', [scarce]);
-    const res = await call(cookie, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 21, totalQuantity: 2, cartItemsIds: ids });
+    const res = await call(cookie, 'POST', '/api/client/orders/', {
+      shipmentAddress: '1 Main Street',
+      totalPrice: 21,
+      totalQuantity: 2,
+      cartItemsIds: ids,
+    });
     expect(res.statusCode).toBe(409);
     expect(await stock(plenty)).toBe(10);
     expect((await cart(cookie)).length).toBe(2);
@@ -191,7 +271,9 @@ describe('checkout', () => {
 
   it("pages only the client's own orders", async () => {
     const res = await call(clientCookie, 'GET', '/api/client/orders/1,5');
-    const [{ n }] = (await t.db.query<{ n: string }>("SELECT count(*) AS n FROM orders o JOIN clients c ON c.id = o.client_id WHERE c.account = 'client@bookshop.test'")) as [{ n: string }];
+    const [{ n }] = (await t.db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM orders o JOIN clients c ON c.id = o.client_id WHERE c.account = 'client@bookshop.test'",
+    )) as [{ n: string }];
     expect(res.json().data.totalPages).toBe(Math.ceil(Number(n) / 5));
     expect(res.json().data.orders.length).toBeLessThanOrEqual(5);
     expect((await call(clientCookie, 'GET', '/api/client/orders/0,5')).statusCode).toBe(400);

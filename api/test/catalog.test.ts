@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, createTestApp } from './helpers.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,7 +13,16 @@ describe('public catalog', () => {
     const res = await get('/api/public/book-copy/types/');
     expect(res.statusCode).toBe(200);
     expect(res.json().data.map((t: { name: string }) => t.name)).toEqual([
-      'Art', 'Astronomy', 'Autobiography', 'Biography', 'Fantasy', 'Mystery', 'Philosophy', 'History', 'Biology', 'Spirituality',
+      'Art',
+      'Astronomy',
+      'Autobiography',
+      'Biography',
+      'Fantasy',
+      'Mystery',
+      'Philosophy',
+      'History',
+      'Biology',
+      'Spirituality',
     ]);
   });
 
@@ -99,7 +108,9 @@ describe('public catalog', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
 
     const sellers = (await get('/api/public/book-copy/best-sellers/')).json().data as { id: number }[];
-    const units = await t.db.query<{ id: number; units_sold: number }>('SELECT id, units_sold FROM book_copies WHERE id = ANY($1)', [sellers.map((s) => s.id)]);
+    const units = await t.db.query<{ id: number; units_sold: number }>('SELECT id, units_sold FROM book_copies WHERE id = ANY($1)', [
+      sellers.map((s) => s.id),
+    ]);
     const unitsById = new Map(units.map((u) => [u.id, u.units_sold]));
     const sold = sellers.map((s) => unitsById.get(s.id)!);
     expect(sold).toEqual([...sold].sort((a, b) => b - a));
@@ -114,7 +125,11 @@ describe('public catalog', () => {
     const first = await get('/api/public/book-copy/types/');
     expect(first.headers['cache-control']).toContain('max-age=60');
     expect(first.headers.etag).toBeTruthy();
-    const again = await t.app.inject({ method: 'GET', url: '/api/public/book-copy/types/', headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/api/public/book-copy/types/',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
     const detail = await get('/api/public/book-copy/by-id/1');
     expect(detail.headers['cache-control']).toBe('no-cache');
@@ -123,7 +138,8 @@ describe('public catalog', () => {
 });
 
 describe('search', () => {
-  const search = async (text: string) => (await get(`/api/public/book-copy/by-name/${encodeURIComponent(text)}`)).json().data as { name: string; author: string }[];
+  const search = async (text: string) =>
+    (await get(`/api/public/book-copy/by-name/${encodeURIComponent(text)}`)).json().data as { name: string; author: string }[];
 
   it('finds a title despite a typo ("harry poter")', async () => {
     const results = await search('harry poter');
@@ -145,7 +161,19 @@ describe('search', () => {
     const [hobbit] = await search('The Hobbit');
     expect(hobbit!.name).toMatch(/^The Hobbit/);
     expect(Object.keys(hobbit!).sort()).toEqual(
-      ['author', 'authorName', 'averageRating', 'category', 'description', 'id', 'imageUrl', 'name', 'price', 'quantity', 'ratingsCount'].sort(),
+      [
+        'author',
+        'authorName',
+        'averageRating',
+        'category',
+        'description',
+        'id',
+        'imageUrl',
+        'name',
+        'price',
+        'quantity',
+        'ratingsCount',
+      ].sort(),
     );
   });
 

@@ -12,7 +12,10 @@ export const DEMO = {
   client: { account: 'client@bookshop.test', password: 'Client123!' },
 };
 
-export async function createTestDatabase(): Promise<{ url: string; query: <T extends pg.QueryResultRow>(sql: string, params?: unknown[]) => Promise<T[]> }> {
+export async function createTestDatabase(): Promise<{
+  url: string;
+  query: <T extends pg.QueryResultRow>(sql: string, params?: unknown[]) => Promise<T[]>;
+}> {
   const base = inject('pgBaseUrl');
   const name = `test_${randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: `${base}/postgres` });
@@ -56,7 +59,12 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 /** Turns a response's Set-Cookie headers into a Cookie header (cleared cookies are left out). */
 export function cookieHeader(res: { cookies: { name: string; value: string }[] }, previous = ''): string {
-  const jar = new Map(previous.split('; ').filter(Boolean).map((c) => c.split('=') as [string, string]));
+  const jar = new Map(
+    previous
+      .split('; ')
+      .filter(Boolean)
+      .map((c) => c.split('=') as [string, string]),
+  );
   for (const c of res.cookies) {
     if (c.value) jar.set(c.name, c.value);
     else jar.delete(c.name);

@@ -27,11 +27,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function startCluster(
-  dataDir: string,
-  port: number,
-  persistent: boolean,
-): Promise<{ server: EmbeddedPostgres; baseUrl: string }> {
+async function startCluster(dataDir: string, port: number, persistent: boolean): Promise<{ server: EmbeddedPostgres; baseUrl: string }> {
   const user = 'bookshop';
   const password = 'bookshop';
   const server = new EmbeddedPostgres({

@@ -32,7 +32,11 @@ export async function startIdentityEmulator(preferredPort?: number): Promise<Run
   const child: ChildProcess = spawn(
     path.join(rootDir, 'node_modules/.bin/firebase'),
     ['emulators:start', '--only', 'auth', '--project', FIREBASE_PROJECT_ID, '--config', configPath],
-    { cwd: dir, env: { ...process.env, NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: dir,
+      env: { ...process.env, NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
@@ -41,7 +45,10 @@ export async function startIdentityEmulator(preferredPort?: number): Promise<Run
   const deadline = Date.now() + 90_000;
   while (true) {
     if (child.exitCode !== null) throw new Error(`The identity emulator exited:\n${output}`);
-    const ready = await fetch(`http://${host}/`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://${host}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

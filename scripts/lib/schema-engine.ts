@@ -1,14 +1,14 @@
 // Prisma's own schema engine, in WebAssembly, so migrations run offline (the CLI downloads a native
 // engine first, which a machine without internet cannot do). The files it reads and the
 // `_prisma_migrations` table it writes are exactly those of `prisma migrate deploy`.
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
-import * as bindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+import * as bindings from '@prisma/schema-engine-wasm/schema_engine_bg';
+import pg from 'pg';
 
 const require = createRequire(import.meta.url);
 export const rootDir = path.resolve(import.meta.dirname, '../..');
@@ -153,11 +153,7 @@ async function runSchemaEngine<T>(connectionString: string, work: (engine: Schem
     connect: async () => typeCharColumns(await pgFactory.connect()),
     connectToShadowDb: async () => typeCharColumns(await connectToShadowDb(config)),
   } as unknown as PrismaPg);
-  const engine = await (bindings.SchemaEngine as typeof SchemaEngine).new(
-    { datamodels: [[schemaPath, schema]] },
-    log,
-    adapter,
-  );
+  const engine = await (bindings.SchemaEngine as typeof SchemaEngine).new({ datamodels: [[schemaPath, schema]] }, log, adapter);
   try {
     return await work(engine, schema);
   } catch (error) {
@@ -170,7 +166,10 @@ async function runSchemaEngine<T>(connectionString: string, work: (engine: Schem
 
 export async function readMigrations(): Promise<MigrationList> {
   const entries = await readdir(migrationsDir, { withFileTypes: true }).catch(() => []);
-  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const dirs = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const lockPath = path.join(migrationsDir, 'migration_lock.toml');
   return {
     baseDir: migrationsDir,

@@ -17,5 +17,4 @@ export const badRequest = (message: string, code = 'BAD_REQUEST') => new AppErro
 export const unauthorized = (message = 'You must be signed in.') => new AppError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message = 'You are not allowed to do this.') => new AppError(403, 'FORBIDDEN', message);
 export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
-export const conflict = (message: string, details?: Record<string, unknown>) =>
-  new AppError(409, 'CONFLICT', message, {}, details);
+export const conflict = (message: string, details?: Record<string, unknown>) => new AppError(409, 'CONFLICT', message, {}, details);

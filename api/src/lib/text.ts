@@ -11,5 +11,4 @@ export function normalizeForSearch(text: string): string {
 export const bookSearchText = (title: string, authorName: string) => normalizeForSearch(`${title} ${authorName}`);
 
 /** Image URLs go out as https (spec 9). */
-export const httpsUrl = (url: string | null | undefined): string | null =>
-  url ? url.replace(/^http:\/\//i, 'https://') : null;
+export const httpsUrl = (url: string | null | undefined): string | null => (url ? url.replace(/^http:\/\//i, 'https://') : null);

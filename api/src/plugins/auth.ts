@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden } from '../lib/errors.ts';
-import { type ThrottleLimits, loginThrottle } from '../modules/sessions/login-throttle.ts';
+import { loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
 import type { Audience } from '../modules/sessions/session-repository.ts';
 import { type IssuedSession, type SessionService, sessionService } from '../modules/sessions/session-service.ts';
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from '../modules/sessions/tokens.ts';

@@ -7,7 +7,10 @@ import fp from 'fastify-plugin';
 export default fp(
   async (app) => {
     app.addHook('onRoute', (route) => {
-      const key = route.url.split('/').find((segment) => segment.startsWith(':') && segment.includes(',:'))?.slice(1);
+      const key = route.url
+        .split('/')
+        .find((segment) => segment.startsWith(':') && segment.includes(',:'))
+        ?.slice(1);
       if (!key) return;
       const names = key.split(',:');
       const split = async (request: { params: unknown }) => {

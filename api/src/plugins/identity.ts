@@ -1,8 +1,9 @@
 // The identity provider (Firebase Auth) vouches for a new client's e-mail. firebase-admin talks to
 // the local emulator when FIREBASE_AUTH_EMULATOR_HOST is set.
+
+import fp from 'fastify-plugin';
 import { type App, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import fp from 'fastify-plugin';
 import { unauthorized } from '../lib/errors.ts';
 import type { VerifiedIdentity } from '../modules/accounts/account-service.ts';
 

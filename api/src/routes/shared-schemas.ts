@@ -13,7 +13,20 @@ import { BookCard, BookDetail, BookType } from './public/schemas.ts';
 
 export default fp(
   async (app) => {
-    for (const schema of [BookCard, BookDetail, BookType, CartItem, ClientInfo, ClientOrder, ClientRow, EmployeeRow, Author, Book, Copy, BackofficeOrder]) {
+    for (const schema of [
+      BookCard,
+      BookDetail,
+      BookType,
+      CartItem,
+      ClientInfo,
+      ClientOrder,
+      ClientRow,
+      EmployeeRow,
+      Author,
+      Book,
+      Copy,
+      BackofficeOrder,
+    ]) {
       app.addSchema(schema);
     }
   },

@@ -4,7 +4,13 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './schema';
 
-export const api = createClient<paths>({ baseUrl: '', credentials: 'include' });
+export const api = createClient<paths>({
+  // Same origin as the page (an absolute URL, which Request requires outside a browser too).
+  baseUrl: globalThis.location?.origin ?? '',
+  credentials: 'include',
+  // Looked up per call rather than captured once, so the environment's fetch is always the one used.
+  fetch: (request) => globalThis.fetch(request),
+});
 
 export class ApiError extends Error {
   constructor(

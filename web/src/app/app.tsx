@@ -1,5 +1,5 @@
 // Spec section 1: the storefront when the stored user type is Client, the back-office otherwise.
-import { Suspense, lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { useSession } from '../features/auth/session';
 import Storefront from './storefront';
 

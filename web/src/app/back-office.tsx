@@ -1,7 +1,7 @@
 // The back-office (spec 2.13): side menu and routes. A Seller's menu shows only Dashboard, Orders and
 // Account, and the server answers 403 to anything else; the routes mirror that.
-import { Suspense, lazy, useState } from 'react';
-import { NavLink, Navigate, Outlet, Route, Routes, useNavigate } from 'react-router-dom';
+import { lazy, Suspense, useState } from 'react';
+import { Navigate, NavLink, Outlet, Route, Routes, useNavigate } from 'react-router-dom';
 import { useSession } from '../features/auth/session';
 
 const DashboardPage = lazy(() => import('../features/backoffice/dashboard-page'));

@@ -1,5 +1,5 @@
 // The client storefront's routes (spec 2.1). Every screen but Home is its own chunk.
-import { Suspense, lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import HomePage from '../features/catalog/routes/home';
 import { Footer } from '../features/layout/footer';
@@ -17,7 +17,18 @@ const SearchResultsPage = lazy(() => import('../features/catalog/routes/search-r
 const CategoryPage = lazy(() => import('../features/catalog/routes/category'));
 
 /** The category routes. The router matches paths case-insensitively, so /fantasy reaches /Fantasy. */
-export const CATEGORY_ROUTES = ['Art', 'Astronomy', 'Autobiography', 'Biography', 'Fantasy', 'Mystery', 'Philosophy', 'History', 'Biology', 'Spirituality'];
+export const CATEGORY_ROUTES = [
+  'Art',
+  'Astronomy',
+  'Autobiography',
+  'Biography',
+  'Fantasy',
+  'Mystery',
+  'Philosophy',
+  'History',
+  'Biology',
+  'Spirituality',
+];
 
 function StorefrontLayout() {
   return (

@@ -5,7 +5,17 @@ import { https } from '../lib/format';
 const PALETTE = ['#7c2d12', '#1e3a8a', '#065f46', '#581c87', '#9a3412', '#0f766e', '#831843', '#3f3f46'];
 const hue = (text: string) => PALETTE[[...text].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % PALETTE.length];
 
-export function BookCover({ src, title, author, className = '' }: { src: string | null | undefined; title: string; author?: string; className?: string }) {
+export function BookCover({
+  src,
+  title,
+  author,
+  className = '',
+}: {
+  src: string | null | undefined;
+  title: string;
+  author?: string;
+  className?: string;
+}) {
   const [failed, setFailed] = useState(false);
   const url = https(src);
   if (!url || failed) {

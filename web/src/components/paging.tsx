@@ -1,5 +1,15 @@
 /** Prev / Next with 'Page X of Y'; the page is always clamped to 1..totalPages (spec 2.5). */
-export function Paging({ page, totalPages, onPage, prevLabel = 'Prev' }: { page: number; totalPages: number; onPage: (page: number) => void; prevLabel?: string }) {
+export function Paging({
+  page,
+  totalPages,
+  onPage,
+  prevLabel = 'Prev',
+}: {
+  page: number;
+  totalPages: number;
+  onPage: (page: number) => void;
+  prevLabel?: string;
+}) {
   const last = Math.max(1, totalPages);
   const go = (p: number) => onPage(Math.min(Math.max(1, p), last));
   return (

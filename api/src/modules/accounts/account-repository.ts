@@ -16,8 +16,7 @@ export const employeeInfoSelect = {
 
 export function accountRepository(db: Db) {
   return {
-    findClientCredentials: (account: string) =>
-      db.client.findUnique({ where: { account }, select: { id: true, passwordHash: true } }),
+    findClientCredentials: (account: string) => db.client.findUnique({ where: { account }, select: { id: true, passwordHash: true } }),
     findEmployeeCredentials: (email: string) =>
       db.employee.findUnique({ where: { email }, select: { id: true, passwordHash: true, role: true } }),
     clientExists: async (account: string) => (await db.client.count({ where: { account } })) > 0,
@@ -26,9 +25,11 @@ export function accountRepository(db: Db) {
     updateClient: (id: number, data: { firstName: string; lastName: string; phoneNumber: string }) =>
       db.client.update({ where: { id }, data, select: clientInfoSelect }),
     clientPasswordHash: (id: number) => db.client.findUnique({ where: { id }, select: { passwordHash: true } }),
-    setClientPassword: (id: number, passwordHash: string) => db.client.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
+    setClientPassword: (id: number, passwordHash: string) =>
+      db.client.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
     employeeInfo: (id: number) => db.employee.findUnique({ where: { id }, select: employeeInfoSelect }),
-    updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput) => db.employee.update({ where: { id }, data, select: employeeInfoSelect }),
+    updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput) =>
+      db.employee.update({ where: { id }, data, select: employeeInfoSelect }),
     employeePasswordHash: (id: number) => db.employee.findUnique({ where: { id }, select: { passwordHash: true } }),
     setEmployeePassword: (id: number, passwordHash: string) =>
       db.employee.update({ where: { id }, data: { passwordHash }, select: { id: true } }),

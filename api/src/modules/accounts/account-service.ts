@@ -9,7 +9,9 @@ export const INVALID_LOGIN = 'Invalid account or password.';
 export const SIGN_UP_PHONE_MESSAGE = 'Phone number must be Algerian and start with 05, 06, or 07.';
 export const PROFILE_PHONE_MESSAGE = 'Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).';
 
-export type LoginResult = { audience: 'client'; userType: 'Client'; id: number } | { audience: 'employee'; userType: 'Admin' | 'Seller'; id: number };
+export type LoginResult =
+  | { audience: 'client'; userType: 'Client'; id: number }
+  | { audience: 'employee'; userType: 'Admin' | 'Seller'; id: number };
 
 export interface VerifiedIdentity {
   uid: string;
@@ -47,7 +49,13 @@ export function accountService(db: Db, bcryptCost: number) {
     },
 
     /** Spec 5's sign-up rules, checked before the identity token so the form's errors come first. */
-    validateSignUp(input: { firstName?: string; lastName?: string; phoneNumber?: string; account?: string; password?: string }): SignUpFields {
+    validateSignUp(input: {
+      firstName?: string;
+      lastName?: string;
+      phoneNumber?: string;
+      account?: string;
+      password?: string;
+    }): SignUpFields {
       const { firstName, lastName, phoneNumber, account, password } = input;
       if ([firstName, lastName, phoneNumber, account, password].some(isBlank)) throw badRequest('All fields are required.');
       if (!ALGERIAN_PHONE.test(phoneNumber!.trim())) throw badRequest(SIGN_UP_PHONE_MESSAGE);

@@ -14,4 +14,6 @@ export const hashPassword = (password: string, cost: number) => bcrypt.hash(pass
 const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', 10);
 
 export const verifyPassword = (password: string, hash: string | null | undefined) =>
-  Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES ? bcrypt.compare(password, hash ?? DUMMY_HASH).then((ok) => ok && !!hash) : Promise.resolve(false);
+  Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES
+    ? bcrypt.compare(password, hash ?? DUMMY_HASH).then((ok) => ok && !!hash)
+    : Promise.resolve(false);

@@ -32,8 +32,14 @@ export function catalogAdminRepository(db: Db) {
     },
     authorById: (id: number) => db.author.findUnique({ where: { id }, select: authorSelect }),
     authorsByName: (name: string) =>
-      db.author.findMany({ where: { fullName: { contains: name, mode: 'insensitive' } }, select: authorSelect, orderBy: { fullName: 'asc' }, take: byNameLimit }),
-    authorByExactName: (tx: Prisma.TransactionClient, fullName: string) => tx.author.findUnique({ where: { fullName }, select: authorSelect }),
+      db.author.findMany({
+        where: { fullName: { contains: name, mode: 'insensitive' } },
+        select: authorSelect,
+        orderBy: { fullName: 'asc' },
+        take: byNameLimit,
+      }),
+    authorByExactName: (tx: Prisma.TransactionClient, fullName: string) =>
+      tx.author.findUnique({ where: { fullName }, select: authorSelect }),
     createAuthor: (tx: Prisma.TransactionClient | Db, fullName: string) => tx.author.create({ data: { fullName }, select: authorSelect }),
     renameAuthor: (tx: Prisma.TransactionClient, id: number, fullName: string) =>
       tx.author.update({ where: { id }, data: { fullName }, select: authorSelect }),
@@ -51,7 +57,12 @@ export function catalogAdminRepository(db: Db) {
     },
     bookById: (id: number) => db.book.findUnique({ where: { id }, select: bookSelect }),
     booksByName: (name: string) =>
-      db.book.findMany({ where: { name: { contains: name, mode: 'insensitive' } }, select: bookSelect, orderBy: { name: 'asc' }, take: byNameLimit }),
+      db.book.findMany({
+        where: { name: { contains: name, mode: 'insensitive' } },
+        select: bookSelect,
+        orderBy: { name: 'asc' },
+        take: byNameLimit,
+      }),
     bookExistsWithIsbn: async (isbn13: string) => (await db.book.count({ where: { isbn13 } })) > 0,
     createBook: (tx: Prisma.TransactionClient, data: Prisma.BookUncheckedCreateInput) => tx.book.create({ data, select: bookSelect }),
     updateBook: (tx: Prisma.TransactionClient, id: number, data: Prisma.BookUncheckedUpdateInput) =>

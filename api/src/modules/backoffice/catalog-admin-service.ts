@@ -128,7 +128,8 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
       const authorId = input.authorId ?? current.authorId;
       const author = await repo.authorById(authorId);
       if (!author) throw badRequest(`There is no author with ID ${authorId}.`);
-      if (input.typeId !== undefined && !(await repo.typeById(input.typeId))) throw badRequest(`There is no category with ID ${input.typeId}.`);
+      if (input.typeId !== undefined && !(await repo.typeById(input.typeId)))
+        throw badRequest(`There is no category with ID ${input.typeId}.`);
       let publishedAt: Date | null | undefined;
       if (input.publishedAt === null || input.publishedAt === '') publishedAt = null;
       else if (input.publishedAt !== undefined) {
@@ -177,7 +178,8 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     },
     async deleteCopy(id: number) {
       if (!(await repo.copyById(id))) throw notFound('No book copy found.');
-      if (await repo.countOrdersOfCopy(id)) throw conflict('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.');
+      if (await repo.countOrdersOfCopy(id))
+        throw conflict('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.');
       await repo.deleteCopy(id);
     },
   };

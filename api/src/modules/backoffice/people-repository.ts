@@ -3,12 +3,18 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { employeeInfoSelect } from '../accounts/account-repository.ts';
 
-export const clientSelect = { id: true, firstName: true, lastName: true, phoneNumber: true, account: true, createdAt: true } satisfies Prisma.ClientSelect;
+export const clientSelect = {
+  id: true,
+  firstName: true,
+  lastName: true,
+  phoneNumber: true,
+  account: true,
+  createdAt: true,
+} satisfies Prisma.ClientSelect;
 
 export function peopleRepository(db: Db) {
   return {
-    totals: () =>
-      db.$transaction([db.order.count(), db.book.count(), db.bookCopy.count(), db.client.count()]),
+    totals: () => db.$transaction([db.order.count(), db.book.count(), db.bookCopy.count(), db.client.count()]),
     recentOrders: (take: number) =>
       db.order.findMany({
         select: { id: true, clientId: true, totalQuantity: true, totalPrice: true, status: true, createdAt: true },

@@ -1,8 +1,8 @@
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
 import { EMAIL, isBlank } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
-import type { Prisma } from '../../generated/prisma/client.ts';
 import { accountRepository, type employeeInfoSelect } from '../accounts/account-repository.ts';
 import { assertAcceptablePassword, hashPassword } from '../accounts/passwords.ts';
 import { peopleRepository } from './people-repository.ts';
@@ -13,7 +13,11 @@ export const GENDERS = ['Male', 'Female'] as const;
 
 type EmployeeRow = Prisma.EmployeeGetPayload<{ select: typeof employeeInfoSelect }>;
 
-export const toEmployee = ({ role, birthDate, ...e }: EmployeeRow) => ({ ...e, type: role, birthDate: birthDate.toISOString().slice(0, 10) });
+export const toEmployee = ({ role, birthDate, ...e }: EmployeeRow) => ({
+  ...e,
+  type: role,
+  birthDate: birthDate.toISOString().slice(0, 10),
+});
 
 export interface PersonInput {
   firstName?: string;

@@ -27,7 +27,7 @@ export function cartService(db: Db) {
       const id = await repo.addOne(clientId, bookCopyId);
       if (id !== null) return id;
       const copy = await repo.findCopy(bookCopyId);
-      if (!copy || !copy.isAvailable) throw notFound('This book is not available.');
+      if (!copy?.isAvailable) throw notFound('This book is not available.');
       throw new AppError(409, 'OUT_OF_STOCK', OUT_OF_STOCK);
     },
 

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
 import { httpsUrl, normalizeForSearch } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
-import { type CardRow, type DetailRow, catalogRepository } from './catalog-repository.ts';
+import { type CardRow, catalogRepository, type DetailRow } from './catalog-repository.ts';
 
 export const HOME_LIST_SIZE = 20;
 export const SEARCH_LIMIT = 50;
@@ -62,7 +62,7 @@ export function catalogService(db: Db) {
       if (clientId !== null) {
         // A signed-in client's top categories give most of the list; the others still appear.
         const favourites = await repo.purchasedCategories(clientId);
-        favourites.forEach((f, i) => quota.set(f.type_id, [6, 4, 3][i] ?? RECOMMENDED_PER_CATEGORY));
+        for (const [i, f] of favourites.entries()) quota.set(f.type_id, [6, 4, 3][i] ?? RECOMMENDED_PER_CATEGORY);
       }
       return (await repo.recommended(quota, RECOMMENDED_PER_CATEGORY, today.toISOString().slice(0, 10), HOME_LIST_SIZE)).map(toDetail);
     },

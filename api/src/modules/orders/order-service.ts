@@ -2,13 +2,14 @@
 // server's, take each book's stock conditionally (in book-copy order, so crossing carts never
 // deadlock), record the order with names and prices as sold, and empty those lines. Any failure
 // rolls everything back.
+
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { fromCents, toCents, toMoney } from '../../lib/money.ts';
 import { httpsUrl } from '../../lib/text.ts';
 import { SHIPPING_ADDRESS_MIN } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
-import { backofficeOrderSelect, clientOrderSelect, orderRepository } from './order-repository.ts';
-import type { Prisma } from '../../generated/prisma/client.ts';
+import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
 
 export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
 
@@ -66,9 +67,15 @@ export function orderService(db: Db) {
 
         for (const line of [...lines].sort((a, b) => a.book_copy_id - b.book_copy_id)) {
           if (!(await repo.takeStock(tx, line.book_copy_id, line.quantity))) {
-            throw new AppError(409, 'OUT_OF_STOCK', `Sorry, '${line.name}' is out of stock in the quantity you chose.`, {}, {
-              bookCopyId: line.book_copy_id,
-            });
+            throw new AppError(
+              409,
+              'OUT_OF_STOCK',
+              `Sorry, '${line.name}' is out of stock in the quantity you chose.`,
+              {},
+              {
+                bookCopyId: line.book_copy_id,
+              },
+            );
           }
         }
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { unauthorized } from '../../lib/errors.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { type Audience, sessionRepository } from './session-repository.ts';
-import { type AccessClaims, REFRESH_TOKEN_SECONDS, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from './tokens.ts';
+import { type AccessClaims, hashToken, newRefreshToken, REFRESH_TOKEN_SECONDS, signAccessToken, verifyAccessToken } from './tokens.ts';
 
 export interface IssuedSession {
   accessToken: string;

@@ -16,7 +16,15 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '',
-    { schema: { operationId: 'getClientInfo', tags, security, summary: 'My profile', response: responses(Type.Ref('ClientInfo'), 401, 404) } },
+    {
+      schema: {
+        operationId: 'getClientInfo',
+        tags,
+        security,
+        summary: 'My profile',
+        response: responses(Type.Ref('ClientInfo'), 401, 404),
+      },
+    },
     async (request) => ({ data: await accounts.clientInfo(request.client!.id) }),
   );
 
@@ -42,8 +50,11 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'changeClientPassword',
         tags,
         security,
-        summary: "Change my password; my other sessions end",
-        body: Type.Object({ oldPassword: Type.Optional(Type.String({ maxLength: 1000 })), newPassword: Type.Optional(Type.String({ maxLength: 1000 })) }),
+        summary: 'Change my password; my other sessions end',
+        body: Type.Object({
+          oldPassword: Type.Optional(Type.String({ maxLength: 1000 })),
+          newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
+        }),
         response: responses(Type.Boolean(), 400, 401),
       },
     },

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { responses } from '../../lib/schemas.ts';
 import { accountService } from '../../modules/accounts/account-service.ts';
 import { peopleService, toEmployee } from '../../modules/backoffice/people-service.ts';
-import { EmployeeRow, PasswordChange, PersonInformations, security } from './schemas.ts';
+import { PasswordChange, PersonInformations, security } from './schemas.ts';
 
 const tags = ['Back-office account'];
 
@@ -14,7 +14,15 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/employee/',
-    { schema: { operationId: 'getOwnEmployeeInfo', tags, security, summary: 'My information', response: responses(Type.Ref('EmployeeRow'), 401, 403, 404) } },
+    {
+      schema: {
+        operationId: 'getOwnEmployeeInfo',
+        tags,
+        security,
+        summary: 'My information',
+        response: responses(Type.Ref('EmployeeRow'), 401, 403, 404),
+      },
+    },
     async (request) => ({ data: toEmployee(await accounts.employeeInfo(request.employee!.id)) }),
   );
 

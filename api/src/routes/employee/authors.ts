@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
-import { bundledCatalogLookup } from '../../modules/backoffice/isbn-lookup.ts';
 import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
+import { bundledCatalogLookup } from '../../modules/backoffice/isbn-lookup.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office authors'];

@@ -11,7 +11,15 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/employees/',
-    { schema: { operationId: 'listEmployees', tags, security, summary: 'All employees', response: responses(Type.Array(Type.Ref('EmployeeRow')), 401, 403) } },
+    {
+      schema: {
+        operationId: 'listEmployees',
+        tags,
+        security,
+        summary: 'All employees',
+        response: responses(Type.Array(Type.Ref('EmployeeRow')), 401, 403),
+      },
+    },
     async () => ({ data: await people.listEmployees() }),
   );
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../lib/schemas.ts';
 import { peopleService } from '../../modules/backoffice/people-service.ts';
-import { ClientRow, security } from './schemas.ts';
+import { security } from './schemas.ts';
 
 const tags = ['Back-office dashboard'];
 
@@ -18,7 +18,12 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Totals of orders, books, book copies and clients',
         response: responses(
-          Type.Object({ totalOrders: Type.Integer(), totalBooks: Type.Integer(), totalBooksCopies: Type.Integer(), totalClients: Type.Integer() }),
+          Type.Object({
+            totalOrders: Type.Integer(),
+            totalBooks: Type.Integer(),
+            totalBooksCopies: Type.Integer(),
+            totalClients: Type.Integer(),
+          }),
           401,
           403,
         ),

@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { catalogService } from '../../modules/catalog/catalog-service.ts';
 import { cookieNames } from '../../plugins/auth.ts';
-import { BookCard, BookDetail, BookType } from './schemas.ts';
 
 const tags = ['Public catalog'];
 const CardList = Type.Array(Type.Ref('BookCard'));
@@ -21,7 +20,9 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/types/',
-    { schema: { operationId: 'listBookTypes', tags, summary: 'The ten categories', response: responses(Type.Array(Type.Ref('BookType'))) } },
+    {
+      schema: { operationId: 'listBookTypes', tags, summary: 'The ten categories', response: responses(Type.Array(Type.Ref('BookType'))) },
+    },
     async () => ({ data: await catalog.types() }),
   );
 
@@ -74,7 +75,13 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await catalog.search(request.params.name) }),
   );
 
-  const list = (path: string, operationId: string, summary: string, item: typeof CardList | typeof DetailList, load: () => Promise<unknown>) =>
+  const list = (
+    path: string,
+    operationId: string,
+    summary: string,
+    item: typeof CardList | typeof DetailList,
+    load: () => Promise<unknown>,
+  ) =>
     app.get(path, { schema: { operationId, tags, summary, response: responses(item) } }, async () => ({ data: (await load()) as never }));
 
   list('/new-releases/', 'listNewReleases', 'Most recently published', CardList, catalog.newReleases);

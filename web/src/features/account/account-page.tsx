@@ -76,11 +76,21 @@ export default function AccountPage() {
         <form className="form" onSubmit={savePassword}>
           <label>
             Current password
-            <input type="password" autoComplete="current-password" value={passwords.oldPassword} onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })} />
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={passwords.oldPassword}
+              onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })}
+            />
           </label>
           <label>
             New password
-            <input type="password" autoComplete="new-password" value={passwords.newPassword} onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })} />
+            <input
+              type="password"
+              autoComplete="new-password"
+              value={passwords.newPassword}
+              onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })}
+            />
           </label>
           <button type="submit" className="primary" disabled={change.isPending}>
             Change Password

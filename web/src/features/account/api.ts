@@ -15,12 +15,14 @@ export function useClientInfo() {
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { firstName: string; lastName: string; phoneNumber: string }) => withSession('Client', () => api.PATCH('/api/client/manage', { body })),
+    mutationFn: (body: { firstName: string; lastName: string; phoneNumber: string }) =>
+      withSession('Client', () => api.PATCH('/api/client/manage', { body })),
     onSuccess: (info) => queryClient.setQueryData(clientInfoQuery.queryKey, info),
   });
 }
 
 export const useChangePassword = () =>
   useMutation({
-    mutationFn: (body: { oldPassword: string; newPassword: string }) => withSession('Client', () => api.PUT('/api/client/manage/password/', { body })),
+    mutationFn: (body: { oldPassword: string; newPassword: string }) =>
+      withSession('Client', () => api.PUT('/api/client/manage/password/', { body })),
   });

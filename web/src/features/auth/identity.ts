@@ -1,14 +1,24 @@
 // The identity provider's browser SDK (Firebase Auth), loaded only by the sign-up screen. Its
 // settings come from the API at run time, so one build serves the emulator and a real project.
 import { type FirebaseApp, initializeApp } from 'firebase/app';
-import { type Auth, connectAuthEmulator, createUserWithEmailAndPassword, getAuth, sendEmailVerification, updateProfile } from 'firebase/auth';
+import {
+  type Auth,
+  connectAuthEmulator,
+  createUserWithEmailAndPassword,
+  getAuth,
+  sendEmailVerification,
+  updateProfile,
+} from 'firebase/auth';
 import { api, unwrap } from '../../api/client';
 
 let auth: Promise<Auth> | undefined;
 
 export function identity(): Promise<Auth> {
   auth ??= unwrap(api.GET('/api/public/sign-up/identity-config')).then((config) => {
-    const app: FirebaseApp = initializeApp({ apiKey: config.apiKey, authDomain: config.authDomain, projectId: config.projectId }, 'bookshop');
+    const app: FirebaseApp = initializeApp(
+      { apiKey: config.apiKey, authDomain: config.authDomain, projectId: config.projectId },
+      'bookshop',
+    );
     const instance = getAuth(app);
     if (config.emulatorUrl) connectAuthEmulator(instance, config.emulatorUrl, { disableWarnings: true });
     return instance;

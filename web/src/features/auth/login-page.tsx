@@ -36,7 +36,8 @@ export default function LoginPage() {
           Account <input type="email" autoComplete="username" value={account} onChange={(e) => setAccount(e.target.value)} required />
         </label>
         <label>
-          Password <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          Password{' '}
+          <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
         </label>
         {error && (
           <p role="alert" className="error">

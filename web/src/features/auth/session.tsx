@@ -1,7 +1,7 @@
 // Spec section 4: the logged-in flag, the stored user type, and token refresh on start and every
 // 540000 ms for both sessions.
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, createContext, use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, refreshSession, unwrap } from '../../api/client';
 import { TOKEN_REFRESH_MS } from '../../lib/constants';
 import { storage } from '../../lib/storage';

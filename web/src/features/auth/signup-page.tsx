@@ -59,7 +59,10 @@ export default function SignUpPage() {
       signedIn(userType);
       navigate('/');
     } catch (error) {
-      setMessage({ text: (error as { status?: number }).status === 409 ? (error as Error).message : 'Failed to check verification.', kind: 'error' });
+      setMessage({
+        text: (error as { status?: number }).status === 409 ? (error as Error).message : 'Failed to check verification.',
+        kind: 'error',
+      });
     } finally {
       setBusy(false);
     }
@@ -74,7 +77,10 @@ export default function SignUpPage() {
     }
   };
 
-  const field = (key: keyof Fields) => ({ value: fields[key], onChange: (e: { target: { value: string } }) => setFields({ ...fields, [key]: e.target.value }) });
+  const field = (key: keyof Fields) => ({
+    value: fields[key],
+    onChange: (e: { target: { value: string } }) => setFields({ ...fields, [key]: e.target.value }),
+  });
   const shown = message && (
     <p role={message.kind === 'error' ? 'alert' : 'status'} className={message.kind}>
       {message.text}

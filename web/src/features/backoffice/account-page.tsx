@@ -20,10 +20,27 @@ export default function EmployeeAccountPage() {
   const [passwords, setPasswords] = useState({ oldPassword: '', newPassword: '' });
   const [notice, show] = useNotice();
   const original: Info | null = data
-    ? { firstName: data.firstName, lastName: data.lastName, email: data.email, phoneNumber: data.phoneNumber, address: data.address, birthDate: data.birthDate, gender: data.gender }
+    ? {
+        firstName: data.firstName,
+        lastName: data.lastName,
+        email: data.email,
+        phoneNumber: data.phoneNumber,
+        address: data.address,
+        birthDate: data.birthDate,
+        gender: data.gender,
+      }
     : null;
   useEffect(() => {
-    if (data) setForm({ firstName: data.firstName, lastName: data.lastName, email: data.email, phoneNumber: data.phoneNumber, address: data.address, birthDate: data.birthDate, gender: data.gender });
+    if (data)
+      setForm({
+        firstName: data.firstName,
+        lastName: data.lastName,
+        email: data.email,
+        phoneNumber: data.phoneNumber,
+        address: data.address,
+        birthDate: data.birthDate,
+        gender: data.gender,
+      });
   }, [data]);
 
   if (isPending) return <p className="muted">Loading...</p>;
@@ -83,11 +100,21 @@ export default function EmployeeAccountPage() {
       <form className="form" onSubmit={resetPassword}>
         <label>
           Current Password
-          <input type="password" autoComplete="current-password" value={passwords.oldPassword} onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })} />
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={passwords.oldPassword}
+            onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })}
+          />
         </label>
         <label>
           New Password
-          <input type="password" autoComplete="new-password" value={passwords.newPassword} onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={passwords.newPassword}
+            onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })}
+          />
         </label>
         <button type="submit" className="primary" disabled={!passwords.oldPassword || !passwords.newPassword}>
           Reset Password

@@ -19,7 +19,8 @@ export const employeeApi = {
   authors: (pageNumber: number, pageSize: number) =>
     withSession('Employee', () => api.GET('/api/employee/author/{pageNumber},{pageSize}', { params: { path: { pageNumber, pageSize } } })),
   authorById: (id: number) => withSession('Employee', () => api.GET('/api/employee/author/by-id/{id}', { params: { path: { id } } })),
-  authorsByName: (name: string) => withSession('Employee', () => api.GET('/api/employee/author/by-name/{name}', { params: { path: { name } } })),
+  authorsByName: (name: string) =>
+    withSession('Employee', () => api.GET('/api/employee/author/by-name/{name}', { params: { path: { name } } })),
   addAuthor: (name: string) => withSession('Employee', () => api.POST('/api/employee/author/{name}', { params: { path: { name } } })),
   renameAuthor: (id: number, name: string) =>
     withSession('Employee', () => api.PUT('/api/employee/author/{id},{name}', { params: { path: { id, name } } })),
@@ -28,14 +29,23 @@ export const employeeApi = {
   books: (pageNumber: number, pageSize: number) =>
     withSession('Employee', () => api.GET('/api/employee/book/{pageNumber},{pageSize}', { params: { path: { pageNumber, pageSize } } })),
   bookById: (id: number) => withSession('Employee', () => api.GET('/api/employee/book/by-id/{id}', { params: { path: { id } } })),
-  booksByName: (name: string) => withSession('Employee', () => api.GET('/api/employee/book/by-name/{name}', { params: { path: { name } } })),
+  booksByName: (name: string) =>
+    withSession('Employee', () => api.GET('/api/employee/book/by-name/{name}', { params: { path: { name } } })),
   addBook: (isbn: string) => withSession('Employee', () => api.POST('/api/employee/book/{isbn}', { params: { path: { isbn } } })),
-  updateBook: (body: { id: number; name?: string; pagesNumber?: number | null; authorId?: number; typeId?: number; publishedAt?: string | null }) =>
-    withSession('Employee', () => api.PUT('/api/employee/book', { body })),
+  updateBook: (body: {
+    id: number;
+    name?: string;
+    pagesNumber?: number | null;
+    authorId?: number;
+    typeId?: number;
+    publishedAt?: string | null;
+  }) => withSession('Employee', () => api.PUT('/api/employee/book', { body })),
   deleteBook: (id: number) => withSession('Employee', () => api.DELETE('/api/employee/book/{id}', { params: { path: { id } } })),
 
   copies: (pageNumber: number, pageSize: number) =>
-    withSession('Employee', () => api.GET('/api/employee/book-copy/{pageNumber},{pageSize}', { params: { path: { pageNumber, pageSize } } })),
+    withSession('Employee', () =>
+      api.GET('/api/employee/book-copy/{pageNumber},{pageSize}', { params: { path: { pageNumber, pageSize } } }),
+    ),
   copyById: (id: number) => withSession('Employee', () => api.GET('/api/employee/book-copy/by-id/{id}', { params: { path: { id } } })),
   addCopy: (body: { bookId: number; quantity: number; price: number; isAvailable: boolean }) =>
     withSession('Employee', () => api.POST('/api/employee/book-copy', { body })),
@@ -45,13 +55,29 @@ export const employeeApi = {
 
   employees: () => withSession('Employee', () => api.GET('/api/employee/employees/')),
   addEmployee: (body: {
-    person_informations: { firstName: string; lastName: string; gender: string; birthDate: string; email: string; phoneNumber: string; address: string };
+    person_informations: {
+      firstName: string;
+      lastName: string;
+      gender: string;
+      birthDate: string;
+      email: string;
+      phoneNumber: string;
+      address: string;
+    };
     password: string;
     role: string;
   }) => withSession('Employee', () => api.POST('/api/employee', { body })),
   deleteEmployee: (id: number) => withSession('Employee', () => api.DELETE('/api/employee/{id}', { params: { path: { id } } })),
   me: () => withSession('Employee', () => api.GET('/api/employee/employee/')),
-  updateMe: (body: { firstName: string; lastName: string; gender: string; birthDate: string; email: string; phoneNumber: string; address: string }) =>
-    withSession('Employee', () => api.PUT('/api/employee', { body })),
-  changePassword: (body: { oldPassword: string; newPassword: string }) => withSession('Employee', () => api.PUT('/api/employee/password/', { body })),
+  updateMe: (body: {
+    firstName: string;
+    lastName: string;
+    gender: string;
+    birthDate: string;
+    email: string;
+    phoneNumber: string;
+    address: string;
+  }) => withSession('Employee', () => api.PUT('/api/employee', { body })),
+  changePassword: (body: { oldPassword: string; newPassword: string }) =>
+    withSession('Employee', () => api.PUT('/api/employee/password/', { body })),
 };

@@ -65,7 +65,14 @@ export default function BooksPage() {
         deleteQuestion="Are you sure you want to delete this book?"
         onSave={async (_row, d) => {
           try {
-            await employeeApi.updateBook({ id: d.id, name: d.name, pagesNumber: d.pagesNumber, authorId: d.authorId, typeId: d.typeId, publishedAt: d.publishedAt || null });
+            await employeeApi.updateBook({
+              id: d.id,
+              name: d.name,
+              pagesNumber: d.pagesNumber,
+              authorId: d.authorId,
+              typeId: d.typeId,
+              publishedAt: d.publishedAt || null,
+            });
             show('Book updated successfully.');
             await list.reload();
             return true;

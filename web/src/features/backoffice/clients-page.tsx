@@ -45,8 +45,16 @@ export default function ClientsPage() {
   const [clientPage, setClientPage] = useState(1);
   const [messagePage, setMessagePage] = useState(1);
   const [notice, show] = useNotice();
-  const clients = useQuery({ queryKey: ['employee', 'clients', clientPage], queryFn: () => employeeApi.clients(clientPage, PAGE_SIZE), placeholderData: keepPreviousData });
-  const messages = useQuery({ queryKey: ['employee', 'messages', messagePage], queryFn: () => employeeApi.messages(messagePage, PAGE_SIZE), placeholderData: keepPreviousData });
+  const clients = useQuery({
+    queryKey: ['employee', 'clients', clientPage],
+    queryFn: () => employeeApi.clients(clientPage, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
+  const messages = useQuery({
+    queryKey: ['employee', 'messages', messagePage],
+    queryFn: () => employeeApi.messages(messagePage, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
 
   const remove = async (id: number) => {
     try {

@@ -25,7 +25,12 @@ export default function CopiesPage() {
   const add = async (e: FormEvent) => {
     e.preventDefault();
     try {
-      await employeeApi.addCopy({ bookId: Number(form.bookId), quantity: Number(form.quantity), price: Number(form.price), isAvailable: form.isAvailable });
+      await employeeApi.addCopy({
+        bookId: Number(form.bookId),
+        quantity: Number(form.quantity),
+        price: Number(form.price),
+        isAvailable: form.isAvailable,
+      });
       setForm(EMPTY_FORM);
       show('Book copy added successfully.');
       await list.reload();
@@ -39,11 +44,30 @@ export default function CopiesPage() {
       <h1>Book Copies</h1>
       <Notice notice={notice} />
       <form className="inline-form" onSubmit={add}>
-        <input aria-label="Book ID" placeholder="Book ID" inputMode="numeric" value={form.bookId} onChange={(e) => setForm({ ...form, bookId: e.target.value })} />
-        <input aria-label="Quantity" placeholder="Quantity" inputMode="numeric" value={form.quantity} onChange={(e) => setForm({ ...form, quantity: e.target.value })} />
-        <input aria-label="Price" placeholder="Price" inputMode="decimal" value={form.price} onChange={(e) => setForm({ ...form, price: e.target.value })} />
+        <input
+          aria-label="Book ID"
+          placeholder="Book ID"
+          inputMode="numeric"
+          value={form.bookId}
+          onChange={(e) => setForm({ ...form, bookId: e.target.value })}
+        />
+        <input
+          aria-label="Quantity"
+          placeholder="Quantity"
+          inputMode="numeric"
+          value={form.quantity}
+          onChange={(e) => setForm({ ...form, quantity: e.target.value })}
+        />
+        <input
+          aria-label="Price"
+          placeholder="Price"
+          inputMode="decimal"
+          value={form.price}
+          onChange={(e) => setForm({ ...form, price: e.target.value })}
+        />
         <label className="check">
-          <input type="checkbox" checked={form.isAvailable} onChange={(e) => setForm({ ...form, isAvailable: e.target.checked })} /> Available
+          <input type="checkbox" checked={form.isAvailable} onChange={(e) => setForm({ ...form, isAvailable: e.target.checked })} />{' '}
+          Available
         </label>
         <button type="submit" className="primary">
           Add Book Copy
@@ -70,7 +94,13 @@ export default function CopiesPage() {
         deleteQuestion="Are you sure you want to delete this book copy?"
         onSave={async (_row, d) => {
           try {
-            await employeeApi.updateCopy({ id: d.id, bookId: Number(d.bookId), quantity: Number(d.quantity), price: Number(d.price), isAvailable: d.isAvailable });
+            await employeeApi.updateCopy({
+              id: d.id,
+              bookId: Number(d.bookId),
+              quantity: Number(d.quantity),
+              price: Number(d.price),
+              isAvailable: d.isAvailable,
+            });
             show('Book copy updated successfully.');
             await list.reload();
             return true;

@@ -33,7 +33,8 @@ export function EditTable<Row extends { id: number }>({
   const input = (col: Column<Row>) => {
     const value = draft![col.key] as unknown;
     const set = (v: unknown) => setDraft({ ...draft!, [col.key]: v });
-    if (col.edit === 'checkbox') return <input type="checkbox" aria-label={col.label} checked={Boolean(value)} onChange={(e) => set(e.target.checked)} />;
+    if (col.edit === 'checkbox')
+      return <input type="checkbox" aria-label={col.label} checked={Boolean(value)} onChange={(e) => set(e.target.checked)} />;
     return (
       <input
         aria-label={col.label}
@@ -61,38 +62,40 @@ export function EditTable<Row extends { id: number }>({
               {columns.map((c) => (
                 <td key={c.key}>{editing === row.id && c.edit ? input(c) : (c.show?.(row) ?? String(row[c.key] ?? ''))}</td>
               ))}
-              <td className="row-actions">
-                {editing === row.id ? (
-                  <>
-                    <button
-                      type="button"
-                      className="primary"
-                      onClick={async () => {
-                        if (await onSave(row, draft!)) setEditing(null);
-                      }}
-                    >
-                      Save
-                    </button>
-                    <button type="button" onClick={() => setEditing(null)}>
-                      Cancel
-                    </button>
-                  </>
-                ) : (
-                  <>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        setEditing(row.id);
-                        setDraft(row);
-                      }}
-                    >
-                      Edit
-                    </button>
-                    <button type="button" className="danger" onClick={() => window.confirm(deleteQuestion) && onDelete(row)}>
-                      Delete
-                    </button>
-                  </>
-                )}
+              <td>
+                <div className="row-actions">
+                  {editing === row.id ? (
+                    <>
+                      <button
+                        type="button"
+                        className="primary"
+                        onClick={async () => {
+                          if (await onSave(row, draft!)) setEditing(null);
+                        }}
+                      >
+                        Save
+                      </button>
+                      <button type="button" onClick={() => setEditing(null)}>
+                        Cancel
+                      </button>
+                    </>
+                  ) : (
+                    <>
+                      <button
+                        type="button"
+                        onClick={() => {
+                          setEditing(row.id);
+                          setDraft(row);
+                        }}
+                      >
+                        Edit
+                      </button>
+                      <button type="button" className="danger" onClick={() => window.confirm(deleteQuestion) && onDelete(row)}>
+                        Delete
+                      </button>
+                    </>
+                  )}
+                </div>
               </td>
             </tr>
           ))}

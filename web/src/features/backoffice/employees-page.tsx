@@ -3,7 +3,17 @@ import { type FormEvent, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { employeeApi } from './api';
 
-const EMPTY = { firstName: '', lastName: '', gender: 'Male', birthDate: '', email: '', phoneNumber: '', address: '', password: '', role: 'Seller' };
+const EMPTY = {
+  firstName: '',
+  lastName: '',
+  gender: 'Male',
+  birthDate: '',
+  email: '',
+  phoneNumber: '',
+  address: '',
+  password: '',
+  role: 'Seller',
+};
 
 export default function EmployeesPage() {
   const queryClient = useQueryClient();

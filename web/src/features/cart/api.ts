@@ -36,19 +36,28 @@ function useCartMutation<TVars>(run: (vars: TVars) => Promise<unknown>) {
 }
 
 export const useAddToCart = () =>
-  useCartMutation((bookCopyId: number) => withSession('Client', () => api.POST('/api/client/cart/{bookCopyId}', { params: { path: { bookCopyId } } })));
+  useCartMutation((bookCopyId: number) =>
+    withSession('Client', () => api.POST('/api/client/cart/{bookCopyId}', { params: { path: { bookCopyId } } })),
+  );
 
 export const useUpdateCartLine = () =>
-  useCartMutation((vars: { cartItemId: number; quantity: number }) => withSession('Client', () => api.PUT('/api/client/cart', { body: vars })));
+  useCartMutation((vars: { cartItemId: number; quantity: number }) =>
+    withSession('Client', () => api.PUT('/api/client/cart', { body: vars })),
+  );
 
 export const useRemoveCartLine = () =>
-  useCartMutation((cartItemId: number) => withSession('Client', () => api.DELETE('/api/client/cart/{cartItemId}', { params: { path: { cartItemId } } })));
+  useCartMutation((cartItemId: number) =>
+    withSession('Client', () => api.DELETE('/api/client/cart/{cartItemId}', { params: { path: { cartItemId } } })),
+  );
 
 export function usePlaceOrder() {
   const queryClient = useQueryClient();
   const { markSignedOut } = useSession();
   return useMutation({
-    mutationFn: (vars: { body: { shipmentAddress: string; totalPrice: number; totalQuantity: number; cartItemsIds: number[] }; idempotencyKey: string }) =>
+    mutationFn: (vars: {
+      body: { shipmentAddress: string; totalPrice: number; totalQuantity: number; cartItemsIds: number[] };
+      idempotencyKey: string;
+    }) =>
       withSession('Client', () => api.POST('/api/client/orders', { body: vars.body, headers: { 'idempotency-key': vars.idempotencyKey } })),
     onError: (error) => {
       if (error instanceof ApiError && error.status === 401) markSignedOut();

@@ -14,7 +14,15 @@ import { type CartLine, useCart, usePlaceOrder, useRemoveCartLine, useUpdateCart
 export const cartTotal = (items: Pick<CartLine, 'totalPrice' | 'totalQuantity'>[]) =>
   items.reduce((cents, i) => cents + Math.round(i.totalPrice * 100) * i.totalQuantity, 0) / 100;
 
-function CheckoutModal({ items, onClose, onDone }: { items: CartLine[]; onClose: () => void; onDone: (message: string, ok: boolean) => void }) {
+function CheckoutModal({
+  items,
+  onClose,
+  onDone,
+}: {
+  items: CartLine[];
+  onClose: () => void;
+  onDone: (message: string, ok: boolean) => void;
+}) {
   const [address, setAddress] = useState(storage.getShippingAddress);
   const [error, setError] = useState('');
   const place = usePlaceOrder();
@@ -48,9 +56,21 @@ function CheckoutModal({ items, onClose, onDone }: { items: CartLine[]; onClose:
         <h2>Shipping address</h2>
         <label>
           Address
-          <textarea rows={3} value={address} onChange={(e) => { setAddress(e.target.value); setError(''); }} autoComplete="street-address" />
+          <textarea
+            rows={3}
+            value={address}
+            onChange={(e) => {
+              setAddress(e.target.value);
+              setError('');
+            }}
+            autoComplete="street-address"
+          />
         </label>
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
         <p>
           Total: <strong>{money(cartTotal(items))}</strong>
         </p>
@@ -101,17 +121,25 @@ export default function CartPage() {
                   <strong>{item.name}</strong>
                   <span className="muted">{money(item.totalPrice)} each</span>
                 </div>
-                <div className="stepper" aria-label={`Quantity of ${item.name}`}>
-                  <button type="button" aria-label="Decrease quantity" disabled={item.totalQuantity <= 1}
-                    onClick={() => update.mutate({ cartItemId: item.id, quantity: item.totalQuantity - 1 }, { onError: failed })}>
+                <fieldset className="stepper" aria-label={`Quantity of ${item.name}`}>
+                  <button
+                    type="button"
+                    aria-label="Decrease quantity"
+                    disabled={item.totalQuantity <= 1}
+                    onClick={() => update.mutate({ cartItemId: item.id, quantity: item.totalQuantity - 1 }, { onError: failed })}
+                  >
                     −
                   </button>
                   <span aria-live="polite">{item.totalQuantity}</span>
-                  <button type="button" aria-label="Increase quantity" disabled={item.totalQuantity >= item.bookCopyQuantity}
-                    onClick={() => update.mutate({ cartItemId: item.id, quantity: item.totalQuantity + 1 }, { onError: failed })}>
+                  <button
+                    type="button"
+                    aria-label="Increase quantity"
+                    disabled={item.totalQuantity >= item.bookCopyQuantity}
+                    onClick={() => update.mutate({ cartItemId: item.id, quantity: item.totalQuantity + 1 }, { onError: failed })}
+                  >
                     +
                   </button>
-                </div>
+                </fieldset>
                 <span className="line-total">{money(cartTotal([item]))}</span>
                 <button type="button" className="link" onClick={() => remove.mutate(item.id, { onError: failed })}>
                   Remove

@@ -5,8 +5,8 @@ export default function AboutPage() {
     <div className="narrow prose">
       <h1>About Bookshop</h1>
       <p>
-        Bookshop is an independent online bookstore. We keep more than five thousand titles on our shelves, from fantasy sagas and
-        detective classics to memoirs, philosophy, history, the life sciences and the stars above us.
+        Bookshop is an independent online bookstore. We keep more than five thousand titles on our shelves, from fantasy sagas and detective
+        classics to memoirs, philosophy, history, the life sciences and the stars above us.
       </p>
       <p>
         Our mission is simple: help every reader find their next great book, at a fair price, and get it to their door quickly. Our

@@ -60,12 +60,26 @@ export default function ContactPage() {
           {error('name')}
         </label>
         <label>
-          Email <input type="email" value={fields.email} onChange={change('email')} aria-invalid={!!errors.email} aria-describedby="email-error" />
+          Email{' '}
+          <input
+            type="email"
+            value={fields.email}
+            onChange={change('email')}
+            aria-invalid={!!errors.email}
+            aria-describedby="email-error"
+          />
           {error('email')}
         </label>
         <label>
           Message
-          <textarea value={fields.message} onChange={change('message')} maxLength={CONTACT_MESSAGE_MAX} rows={3} aria-invalid={!!errors.message} aria-describedby="message-error" />
+          <textarea
+            value={fields.message}
+            onChange={change('message')}
+            maxLength={CONTACT_MESSAGE_MAX}
+            rows={3}
+            aria-invalid={!!errors.message}
+            aria-describedby="message-error"
+          />
           <span className="muted">
             {fields.message.length}/{CONTACT_MESSAGE_MAX} characters
           </span>

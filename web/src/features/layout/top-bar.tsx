@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useBookTypes } from '../catalog/api/get-types';
+import { storage } from '../../lib/storage';
+import { useClientInfo } from '../account/api';
 import { useSession } from '../auth/session';
 import { useCart } from '../cart/api';
-import { useClientInfo } from '../account/api';
-import { storage } from '../../lib/storage';
+import { useBookTypes } from '../catalog/api/get-types';
 
 const BookIcon = () => (
   <svg className="icon" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
@@ -30,9 +30,7 @@ function CategoriesMenu() {
       <ul onClick={closeMenu}>
         {(types ?? []).map((t) => (
           <li key={t.id}>
-            <Link to={`/${t.name}`}>
-              {t.name}
-            </Link>
+            <Link to={`/${t.name}`}>{t.name}</Link>
           </li>
         ))}
       </ul>
@@ -51,10 +49,18 @@ function SearchBox() {
     navigate('/searchresult', { state: { q } });
   };
   return (
-    <form className="search" role="search" onSubmit={submit}>
-      <input type="search" aria-label="Search books" placeholder="Search titles or authors" value={text} onChange={(e) => setText(e.target.value)} />
-      <button type="submit">Search</button>
-    </form>
+    <search className="search">
+      <form onSubmit={submit}>
+        <input
+          type="search"
+          aria-label="Search books"
+          placeholder="Search titles or authors"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <button type="submit">Search</button>
+      </form>
+    </search>
   );
 }
 

@@ -15,7 +15,13 @@ export const homeListQuery = (path: HomeListPath) =>
   queryOptions({
     queryKey: ['catalog', 'home', path],
     queryFn: async () =>
-      (await unwrap(api.GET(path))).map((b) => ({ id: b.id, name: b.name, imageUrl: b.imageUrl, authorName: b.authorName, price: b.price })),
+      (await unwrap(api.GET(path))).map((b) => ({
+        id: b.id,
+        name: b.name,
+        imageUrl: b.imageUrl,
+        authorName: b.authorName,
+        price: b.price,
+      })),
   });
 
 export const useHomeList = (path: HomeListPath) => useQuery(homeListQuery(path));

@@ -6,8 +6,9 @@ export function BookFacts({ book }: { book: BookDetail }) {
   return (
     <div className="book-facts">
       <p className="book-author">by {book.author}</p>
-      <p className="book-rating" aria-label={`Rated ${rating(book.averageRating)} out of 5 by ${book.ratingsCount} readers`}>
-        <span aria-hidden="true">★</span> {rating(book.averageRating)} <span className="muted">({book.ratingsCount.toLocaleString('en-US')} ratings)</span>
+      <p className="book-rating">
+        <span aria-hidden="true">★</span> {rating(book.averageRating)}{' '}
+        <span className="muted">({book.ratingsCount.toLocaleString('en-US')} ratings)</span>
       </p>
       <p className="book-description">{book.description}</p>
       <p className="book-price big">{money(book.price)}</p>

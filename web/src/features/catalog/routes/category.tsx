@@ -1,13 +1,12 @@
-import { useEffect, useState } from 'react';
-import { Paging, clampPage } from '../../../components/paging';
+import { useState } from 'react';
+import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
 import { useCategoryPage } from '../api/get-category-page';
 import { BookCard } from '../components/book-card';
 
-/** One category page (spec 2.5): a grid of 15, Prev/Next and 'Page X of Y'. */
+/** One category page (spec 2.5): a grid of 15, Prev/Next and 'Page X of Y'. Each category route mounts its own, so paging starts at 1. */
 export default function CategoryPage({ category }: { category: string }) {
   const [page, setPage] = useState(1);
-  useEffect(() => setPage(1), [category]);
   const { data, isPending, isError } = useCategoryPage(category, page, CATEGORY_PAGE_SIZE);
   const totalPages = data?.totalPages ?? 1;
   return (

@@ -6,8 +6,8 @@ import { storage } from '../../../lib/storage';
 import { useBook } from '../api/get-book';
 import { useCategoryPage } from '../api/get-category-page';
 import { AddToCartButton } from '../components/add-to-cart-button';
-import { BookFacts } from '../components/book-facts';
 import { BookCard } from '../components/book-card';
+import { BookFacts } from '../components/book-facts';
 
 function SimilarBooks({ category, currentId, onPick }: { category: string; currentId: number; onPick: (id: number) => void }) {
   const { data } = useCategoryPage(category, 1, SIMILAR_BOOKS_PAGE_SIZE);

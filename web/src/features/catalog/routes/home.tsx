@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { type HomeListPath, HOME_LISTS, useHomeList } from '../api/get-home-list';
+import { HOME_LISTS, type HomeListPath, useHomeList } from '../api/get-home-list';
 import { BookCard } from '../components/book-card';
 import { QuickView } from '../components/quick-view';
 

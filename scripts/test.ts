@@ -1,0 +1,65 @@
+// `npm test`: the whole suite. Type checks, then vitest (API integration tests on a real PostgreSQL
+// and the identity emulator, migration checks, web component tests), then Playwright in Chromium
+// against the real app. Ends with one line: "tests: N passed, N failed".
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+const reports = await mkdtemp(path.join(os.tmpdir(), 'bookshop-test-'));
+
+async function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  console.log(`\n\u001b[1m▸ ${label}\u001b[0m`);
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code ?? 1;
+}
+
+const results: { step: string; code: number }[] = [];
+results.push({
+  step: 'typecheck',
+  code:
+    (await run('type checks', bin('tsc'), ['-p', 'api'])) ||
+    (await run('', bin('tsc'), ['-p', 'web'])) ||
+    (await run('', bin('tsc'), ['-p', 'tsconfig.scripts.json'])),
+});
+results.push({ step: 'lint', code: await run('lint and format check (biome)', bin('biome'), ['check', '.']) });
+
+const vitestReport = path.join(reports, 'vitest.json');
+results.push({
+  step: 'vitest',
+  code: await run('unit and integration tests (vitest)', bin('vitest'), [
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestReport}`,
+  ]),
+});
+
+const playwrightReport = path.join(reports, 'playwright.json');
+results.push({
+  step: 'e2e',
+  code: await run('end-to-end tests (Playwright, Chromium)', bin('tsx'), ['scripts/e2e.ts', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+  }),
+});
+
+let passed = 0;
+let failed = 0;
+const vitest = JSON.parse(await readFile(vitestReport, 'utf8').catch(() => '{}')) as { numPassedTests?: number; numFailedTests?: number };
+passed += vitest.numPassedTests ?? 0;
+failed += vitest.numFailedTests ?? 0;
+const playwright = JSON.parse(await readFile(playwrightReport, 'utf8').catch(() => '{}')) as {
+  stats?: { expected?: number; unexpected?: number; flaky?: number };
+};
+passed += (playwright.stats?.expected ?? 0) + (playwright.stats?.flaky ?? 0);
+failed += playwright.stats?.unexpected ?? 0;
+
+const broken = results.filter((r) => r.code !== 0);
+for (const r of broken) console.error(`✘ ${r.step} failed (exit ${r.code})`);
+if (broken.length && failed === 0) failed = broken.length;
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(broken.length ? 1 : 0);

@@ -1,0 +1,26 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { clampPage, Paging } from './paging';
+
+describe('Paging', () => {
+  it("shows 'Page X of Y' and disables Prev on the first page and Next on the last", async () => {
+    const onPage = vi.fn();
+    const { rerender } = render(<Paging page={1} totalPages={3} onPage={onPage} />);
+    expect(screen.getByText('Page 1 of 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Prev' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(onPage).toHaveBeenCalledWith(2);
+    rerender(<Paging page={3} totalPages={3} onPage={onPage} prevLabel="Previous" />);
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
+  });
+
+  it('clamps pages to 1..totalPages, with at least one page', () => {
+    expect(clampPage(0, 5)).toBe(1);
+    expect(clampPage(9, 5)).toBe(5);
+    expect(clampPage(3, 0)).toBe(1);
+    render(<Paging page={1} totalPages={0} onPage={() => {}} />);
+    expect(screen.getByText('Page 1 of 1')).toBeInTheDocument();
+  });
+});

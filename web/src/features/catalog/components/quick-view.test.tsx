@@ -1,0 +1,56 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders, stubApi } from '../../../../test/render';
+import { QuickView } from './quick-view';
+
+const book = (quantity: number) => ({
+  id: 7,
+  name: 'The Name of the Wind',
+  imageUrl: null,
+  author: 'Patrick Rothfuss',
+  authorName: 'Patrick Rothfuss',
+  category: 'Fantasy',
+  price: 12.5,
+  quantity,
+  description: 'A story told by Kvothe.',
+  averageRating: 4.554,
+  ratingsCount: 512345,
+});
+
+describe('quick view', () => {
+  it('shows rating with 1 decimal and its count, price with 2 decimals, and the stock', async () => {
+    stubApi({ 'GET /api/public/book-copy/by-id/7': { body: { data: book(4) } } });
+    renderWithProviders(<QuickView bookId={7} onClose={() => {}} />);
+    expect(await screen.findByRole('heading', { name: 'The Name of the Wind' })).toBeInTheDocument();
+    expect(screen.getByText(/4\.6/)).toBeInTheDocument();
+    expect(screen.getByText('(512,345 ratings)')).toBeInTheDocument();
+    expect(screen.getByText('$12.50')).toBeInTheDocument();
+    expect(screen.getByText('4 available')).toBeInTheDocument();
+  });
+
+  it("says 'Out of Stock' and disables Add to Cart at quantity 0", async () => {
+    stubApi({ 'GET /api/public/book-copy/by-id/7': { body: { data: book(0) } } });
+    renderWithProviders(<QuickView bookId={7} onClose={() => {}} />);
+    expect(await screen.findByText('Out of Stock')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
+  });
+
+  it('sends a signed-out visitor to /Login, and closes on the close button', async () => {
+    stubApi({ 'GET /api/public/book-copy/by-id/7': { body: { data: book(3) } } });
+    const onClose = vi.fn();
+    renderWithProviders(
+      <Routes>
+        <Route path="/" element={<QuickView bookId={7} onClose={onClose} />} />
+        <Route path="/login" element={<p>login screen</p>} />
+      </Routes>,
+    );
+    const add = await screen.findByRole('button', { name: 'Add to Cart' });
+    await vi.waitFor(() => expect(add).toBeEnabled());
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(onClose).toHaveBeenCalled();
+    await userEvent.click(add);
+    expect(await screen.findByText('login screen')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,54 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderWithProviders, stubApi } from '../../../test/render';
+import ContactPage, { validateContact } from './contact-page';
+
+describe('contact form', () => {
+  let calls: ReturnType<typeof stubApi>;
+  beforeEach(() => {
+    calls = stubApi({ 'POST /api/public/contact': { body: { data: true } } });
+  });
+
+  it('applies the rules of spec 5 with their messages', () => {
+    expect(validateContact({ name: '', email: '', message: '' })).toEqual({
+      name: 'Name is required',
+      email: 'Email is required',
+      message: 'Message is required',
+    });
+    expect(validateContact({ name: 'A', email: 'a@b', message: 'x'.repeat(51) })).toEqual({
+      email: 'Invalid email format',
+      message: 'Message must be 50 characters or less',
+    });
+    expect(validateContact({ name: 'A', email: 'a@b.co', message: 'x'.repeat(50) })).toEqual({});
+  });
+
+  it('shows errors, clears a field error on typing, counts characters, and sends', async () => {
+    renderWithProviders(<ContactPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(screen.getByText('Name is required')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/^Name/), 'Ann');
+    expect(screen.queryByText('Name is required')).not.toBeInTheDocument();
+    expect(screen.getByText('Email is required')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/^Email/), 'ann@example.com');
+    await userEvent.type(screen.getByLabelText(/^Message/), 'Hello there');
+    expect(screen.getByText('11/50 characters')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(screen.getByText('Message sent successfully!')).toBeInTheDocument());
+    expect(calls.find((c) => c.url === '/api/public/contact')?.body).toEqual({
+      userName: 'Ann',
+      account: 'ann@example.com',
+      message: 'Hello there',
+    });
+  });
+
+  it("shows 'Failed to send message.' when the shop refuses", async () => {
+    stubApi({ 'POST /api/public/contact': { status: 500, body: { data: null, error: { code: 'INTERNAL', message: 'x' } } } });
+    renderWithProviders(<ContactPage />);
+    await userEvent.type(screen.getByLabelText(/^Name/), 'Ann');
+    await userEvent.type(screen.getByLabelText(/^Email/), 'ann@example.com');
+    await userEvent.type(screen.getByLabelText(/^Message/), 'Hi');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Failed to send message.')).toBeInTheDocument();
+  });
+});
