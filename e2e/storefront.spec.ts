@@ -14,6 +14,10 @@ const CATEGORIES = [
 ];
 
 test('a visitor opens the home page and the Categories dropdown lists the ten categories', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
   await page.goto('/');
   for (const title of ['Recommended', 'Top Rated', 'Our Bestsellers', 'New Releases']) {
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
@@ -22,6 +26,9 @@ test('a visitor opens the home page and the Categories dropdown lists the ten ca
   const links = page.locator('details.menu').first().getByRole('link');
   await expect(links).toHaveText(CATEGORIES);
   await expect(page.locator('footer')).toContainText(String(new Date().getFullYear()));
+  // The storefront's first load ships neither the back-office nor the identity SDK.
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((url) => /back-office|backoffice|identity|firebase/i.test(url))).toEqual([]);
 });
 
 test('a visitor browses a category, pages on, opens a book, a similar book, then searches and opens a result', async ({ page }) => {

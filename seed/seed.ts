@@ -69,7 +69,7 @@ export async function seedDatabase(url: string, progress: Progress = console.log
     // Book i (1-based id i) gets copy i.
     await client.query(
       `INSERT INTO book_copies (book_id, price, quantity, is_available)
-       SELECT row_number() OVER (), p, q, true FROM unnest($1::numeric[], $2::int[]) AS t(p, q)`,
+       SELECT n, p, q, true FROM unnest($1::numeric[], $2::int[]) WITH ORDINALITY AS t(p, q, n) ORDER BY n`,
       [plan.copies.map((c) => c.price), plan.copies.map((c) => c.quantity)],
     );
 
@@ -118,7 +118,9 @@ export async function seedDatabase(url: string, progress: Progress = console.log
         await client.query(
           `INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
            SELECT t.o, t.c, b.name, b.image_url, bc.price, t.q
-           FROM unnest($1::int[], $2::int[], $3::int[]) AS t(o, c, q) JOIN book_copies bc ON bc.id = t.c JOIN books b ON b.id = bc.book_id`,
+           FROM unnest($1::int[], $2::int[], $3::int[]) WITH ORDINALITY AS t(o, c, q, n)
+           JOIN book_copies bc ON bc.id = t.c JOIN books b ON b.id = bc.book_id
+           ORDER BY t.n`,
           [items.map((i) => i.orderId), items.map((i) => i.copyIndex + 1), items.map((i) => i.quantity)],
         );
       },

@@ -121,6 +121,30 @@ describe('public catalog', () => {
     expect(avgs).toEqual([...avgs].sort((a, b) => b - a));
   });
 
+  it('Recommended leans to the categories a signed-in client has bought from', async () => {
+    const clientCookie = await t.app
+      .inject({
+        method: 'POST',
+        url: '/api/public/authentication/login',
+        payload: { account: 'client@bookshop.test', password: 'Client123!' },
+      })
+      .then((r) => r.cookies.map((c) => `${c.name}=${c.value}`).join('; '));
+    // Give the demo client a large Astronomy purchase, so Astronomy is their top category.
+    await t.db.query(`
+      WITH o AS (INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price)
+                 SELECT id, 'delivered', '1 Main Street', 50, 500 FROM clients WHERE account = 'client@bookshop.test' RETURNING id)
+      INSERT INTO order_items (order_id, book_copy_id, name, unit_price, quantity)
+      SELECT o.id, c.id, b.name, c.price, 50 FROM o, book_copies c JOIN books b ON b.id = c.book_id
+      WHERE b.type_id = (SELECT id FROM book_types WHERE name = 'Astronomy') LIMIT 1`);
+    const categoryCount = (list: { category: string }[]) => list.filter((b) => b.category === 'Astronomy').length;
+    const anonymous = (await get('/api/public/book-copy/recommended/')).json().data;
+    const personal = (
+      await t.app.inject({ method: 'GET', url: '/api/public/book-copy/recommended/', headers: { cookie: clientCookie } })
+    ).json().data;
+    expect(categoryCount(personal)).toBeGreaterThan(categoryCount(anonymous));
+    expect(new Set(anonymous.map((b: { category: string }) => b.category)).size).toBeGreaterThanOrEqual(8);
+  });
+
   it('sends cache validators on catalog reads and answers 304 to a matching If-None-Match', async () => {
     const first = await get('/api/public/book-copy/types/');
     expect(first.headers['cache-control']).toContain('max-age=60');

@@ -1,0 +1,67 @@
+// Open Library is someone else's service and cannot be reached here: these tests run the shop's
+// real Open Library client against a local stand-in of Open Library's books API.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+
+let standIn: Server;
+let failing = false;
+const requests: string[] = [];
+let t: TestApp;
+let admin: string;
+
+beforeAll(async () => {
+  standIn = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (failing) {
+      res.writeHead(503).end('down');
+      return;
+    }
+    const isbn = new URL(req.url ?? '', 'http://x').searchParams.get('bibkeys') ?? '';
+    const body =
+      isbn === 'ISBN:9780553418026'
+        ? {
+            [isbn]: {
+              title: 'The Martian',
+              authors: [{ name: 'Andy Weir Stand-in' }],
+              subjects: [{ name: 'Mars (Planet)' }, { name: 'Astronomy' }],
+              publish_date: 'October 28, 2014',
+              number_of_pages: 387,
+              cover: { medium: 'http://covers.example/martian.jpg' },
+            },
+          }
+        : {};
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+  const { port } = standIn.address() as AddressInfo;
+  t = await createTestApp({ env: { ISBN_LOOKUP: 'openlibrary', OPEN_LIBRARY_URL: `http://127.0.0.1:${port}` } });
+  admin = await t.login(DEMO.admin);
+});
+afterAll(() => new Promise<void>((resolve) => standIn.close(() => resolve())));
+
+const add = (isbn: string) => t.app.inject({ method: 'POST', url: `/api/employee/book/${isbn}`, headers: { cookie: admin } });
+
+describe("adding a book by ISBN with a local stand-in of Open Library's API", () => {
+  it('creates the book and its new author from the answer', async () => {
+    const res = await add('0553418025'); // the ISBN-10 of 9780553418026
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ name: 'The Martian', pagesNumber: 387, publishedAt: '2014-01-01' });
+    expect(requests.at(-1)).toContain('bibkeys=ISBN:9780553418026');
+    const [row] = await t.db.query<{ full_name: string; type: string }>(
+      'SELECT a.full_name, t.name AS type FROM books b JOIN authors a ON a.id = b.author_id JOIN book_types t ON t.id = b.type_id WHERE b.isbn13 = $1',
+      ['9780553418026'],
+    );
+    expect(row).toEqual({ full_name: 'Andy Weir Stand-in', type: 'Astronomy' });
+  });
+
+  it('answers 404 for an ISBN Open Library does not know, and 502 (not 500) when it is down', async () => {
+    expect((await add('9780000000002')).statusCode).toBe(404);
+    failing = true;
+    const res = await add('9780306406157');
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error.message).toMatch(/ISBN service/);
+    failing = false;
+  });
+});
