@@ -40,6 +40,7 @@ test('a visitor browses a category, pages on, opens a book, a similar book, then
   await expect(page.locator('.grid .book-card')).toHaveCount(15);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByText(/^Page 2 of \d+$/)).toBeVisible();
+  await expect(page.locator('.grid')).toHaveAttribute('aria-busy', 'false');
 
   const firstTitle = (await page.locator('.grid .book-name').first().textContent())!;
   await page.locator('.grid .cover-button').first().click();

@@ -14,21 +14,7 @@ const DetailPage = lazy(() => import('../features/catalog/routes/detail'));
 const MyOrdersPage = lazy(() => import('../features/orders/my-orders-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
 const SearchResultsPage = lazy(() => import('../features/catalog/routes/search-results'));
-const CategoryPage = lazy(() => import('../features/catalog/routes/category'));
-
-/** The category routes. The router matches paths case-insensitively, so /fantasy reaches /Fantasy. */
-export const CATEGORY_ROUTES = [
-  'Art',
-  'Astronomy',
-  'Autobiography',
-  'Biography',
-  'Fantasy',
-  'Mystery',
-  'Philosophy',
-  'History',
-  'Biology',
-  'Spirituality',
-];
+const CategoryRoute = lazy(() => import('../features/catalog/routes/category'));
 
 function StorefrontLayout() {
   return (
@@ -61,9 +47,7 @@ export default function Storefront() {
         <Route path="orders" element={<MyOrdersPage />} />
         <Route path="account" element={<AccountPage />} />
         <Route path="searchresult" element={<SearchResultsPage />} />
-        {CATEGORY_ROUTES.map((name) => (
-          <Route key={name} path={name} element={<CategoryPage category={name} />} />
-        ))}
+        <Route path=":category" element={<CategoryRoute />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
     </Routes>

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { Notice, useNotice } from '../../components/notice';
+import { PasswordChangeFields } from '../../components/password-change-fields';
 import { ALGERIAN_PHONE } from '../../lib/constants';
 import { useSession } from '../auth/session';
 import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
@@ -74,24 +75,7 @@ export default function AccountPage() {
       </button>
       {showPassword && (
         <form className="form" onSubmit={savePassword}>
-          <label>
-            Current password
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={passwords.oldPassword}
-              onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })}
-            />
-          </label>
-          <label>
-            New password
-            <input
-              type="password"
-              autoComplete="new-password"
-              value={passwords.newPassword}
-              onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })}
-            />
-          </label>
+          <PasswordChangeFields value={passwords} onChange={setPasswords} />
           <button type="submit" className="primary" disabled={change.isPending}>
             Change Password
           </button>

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
+import { PasswordChangeFields } from '../../components/password-change-fields';
 import { employeeApi } from './api';
 
 type Info = { firstName: string; lastName: string; email: string; phoneNumber: string; address: string; birthDate: string; gender: string };
@@ -98,24 +99,7 @@ export default function EmployeeAccountPage() {
       </form>
       <h2>Reset Password</h2>
       <form className="form" onSubmit={resetPassword}>
-        <label>
-          Current Password
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={passwords.oldPassword}
-            onChange={(e) => setPasswords({ ...passwords, oldPassword: e.target.value })}
-          />
-        </label>
-        <label>
-          New Password
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={passwords.newPassword}
-            onChange={(e) => setPasswords({ ...passwords, newPassword: e.target.value })}
-          />
-        </label>
+        <PasswordChangeFields value={passwords} onChange={setPasswords} labels={['Current Password', 'New Password']} />
         <button type="submit" className="primary" disabled={!passwords.oldPassword || !passwords.newPassword}>
           Reset Password
         </button>

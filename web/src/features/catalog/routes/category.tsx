@@ -1,13 +1,15 @@
 import { useState } from 'react';
+import { Navigate, useParams } from 'react-router-dom';
 import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
 import { useCategoryPage } from '../api/get-category-page';
+import { useBookTypes } from '../api/get-types';
 import { BookCard } from '../components/book-card';
 
-/** One category page (spec 2.5): a grid of 15, Prev/Next and 'Page X of Y'. Each category route mounts its own, so paging starts at 1. */
-export default function CategoryPage({ category }: { category: string }) {
+/** One category page (spec 2.5): a grid of 15, Prev/Next and 'Page X of Y'. */
+function CategoryPage({ category }: { category: string }) {
   const [page, setPage] = useState(1);
-  const { data, isPending, isError } = useCategoryPage(category, page, CATEGORY_PAGE_SIZE);
+  const { data, isPending, isError, isPlaceholderData } = useCategoryPage(category, page, CATEGORY_PAGE_SIZE);
   const totalPages = data?.totalPages ?? 1;
   return (
     <div className="category">
@@ -16,7 +18,7 @@ export default function CategoryPage({ category }: { category: string }) {
       {isError && <p className="empty">This category is not available right now.</p>}
       {data && data.booksCopies.length === 0 && <p className="empty">No books in this category yet.</p>}
       {data && data.booksCopies.length > 0 && (
-        <div className="grid">
+        <div className="grid" aria-busy={isPlaceholderData}>
           {data.booksCopies.map((book) => (
             <BookCard key={book.id} book={book} />
           ))}
@@ -32,4 +34,18 @@ export default function CategoryPage({ category }: { category: string }) {
       />
     </div>
   );
+}
+
+/**
+ * /{category name} for each book type, in any letter case (/Fantasy and /fantasy); any other path
+ * goes home. The category list is the types call's, so a new category needs no code.
+ */
+export default function CategoryRoute() {
+  const { category = '' } = useParams();
+  const { data: types, isPending } = useBookTypes();
+  if (isPending) return <p className="muted">Loading...</p>;
+  const type = types?.find((t) => t.name.toLowerCase() === category.toLowerCase());
+  if (!type) return <Navigate to="/" replace />;
+  // Keyed by category, so moving to another category starts again at page 1.
+  return <CategoryPage key={type.name} category={type.name} />;
 }
