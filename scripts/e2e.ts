@@ -7,7 +7,7 @@ import pg from 'pg';
 import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
 import { seedDatabase } from '../seed/seed.ts';
-import { freePort, startThrowawayCluster } from './lib/database.ts';
+import { freePort, startTestCluster } from './lib/database.ts';
 import { FIREBASE_PROJECT_ID, startIdentityEmulator } from './lib/identity-emulator.ts';
 import { applyMigrations, rootDir } from './lib/schema-engine.ts';
 import { ensureWebBuild, webDist } from './lib/web-build.ts';
@@ -18,9 +18,7 @@ let status = 1;
 try {
   ensureWebBuild(log);
   log('starting a throwaway database');
-  const cluster = process.env.TEST_DATABASE_URL
-    ? { baseUrl: process.env.TEST_DATABASE_URL.replace(/\/[^/]*$/, ''), stop: async () => {} }
-    : await startThrowawayCluster();
+  const cluster = await startTestCluster();
   cleanups.push(cluster.stop);
   const dbName = `e2e_${process.pid}`;
   const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });

@@ -3,7 +3,7 @@
 // the template into a database of its own (see helpers.ts), so files run in parallel in isolation.
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startThrowawayCluster } from '../../scripts/lib/database.ts';
+import { startTestCluster } from '../../scripts/lib/database.ts';
 import { startIdentityEmulator } from '../../scripts/lib/identity-emulator.ts';
 import { applyMigrations } from '../../scripts/lib/schema-engine.ts';
 import { seedDatabase } from '../../seed/seed.ts';
@@ -17,9 +17,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const cluster = process.env.TEST_DATABASE_URL
-    ? { baseUrl: process.env.TEST_DATABASE_URL.replace(/\/[^/]*$/, ''), stop: async () => {} }
-    : await startThrowawayCluster();
+  const cluster = await startTestCluster();
   const template = `bookshop_template_${process.pid}`;
   const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });
   await admin.connect();

@@ -78,6 +78,33 @@ export async function startThrowawayCluster(): Promise<{ baseUrl: string; stop()
   };
 }
 
+/**
+ * The PostgreSQL server tests run on: TEST_DATABASE_URL's, a testcontainers PostgreSQL when
+ * TEST_PG=container (needs a Docker engine), or else an embedded throwaway cluster.
+ */
+export async function startTestCluster(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL) {
+    return { baseUrl: process.env.TEST_DATABASE_URL.replace(/\/[^/]*$/, ''), stop: async () => {} };
+  }
+  if (process.env.TEST_PG === 'container') {
+    const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+    const container = await new PostgreSqlContainer('postgres:17')
+      .withUsername('bookshop')
+      .withPassword('bookshop')
+      .start()
+      .catch((error: Error) => {
+        throw new Error(`TEST_PG=container needs a running Docker engine: ${error.message}`);
+      });
+    return {
+      baseUrl: `postgresql://bookshop:bookshop@${container.getHost()}:${container.getPort()}`,
+      stop: async () => {
+        await container.stop();
+      },
+    };
+  }
+  return startThrowawayCluster();
+}
+
 /** Runs `work` against DATABASE_URL, or against the development database started for the occasion. */
 export async function withDatabase(work: (url: string) => Promise<void>): Promise<void> {
   if (process.env.DATABASE_URL) return work(process.env.DATABASE_URL);
