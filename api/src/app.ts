@@ -23,6 +23,7 @@ import sharedSchemas from './routes/shared-schemas.ts';
 
 export interface BuildOptions {
   throttle?: ThrottleLimits;
+  onQuery?: (sql: string) => void;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -46,7 +47,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(openapi);
   await app.register(cookie);
   await app.register(etag);
-  await app.register(prisma);
+  await app.register(prisma, { onQuery: options.onQuery });
   await app.register(authPlugin, { throttle: options.throttle });
   await app.register(identity);
   await app.register(csrf);

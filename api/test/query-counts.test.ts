@@ -1,0 +1,60 @@
+// No N+1: a list costs the same number of SQL statements whatever its page size.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let statements: string[] = [];
+let cookies: { client: string; admin: string };
+beforeAll(async () => {
+  t = await createTestApp({ onQuery: (sql) => statements.push(sql) });
+  cookies = { client: await t.login(DEMO.client), admin: await t.login(DEMO.admin) };
+});
+
+async function countQueries(url: string, cookie = '') {
+  statements = [];
+  const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+  expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+  return statements.length;
+}
+
+describe('query counts do not grow with the page size', () => {
+  it.each([
+    ['a category page', (n: number) => `/api/public/book-copy/by-type/Fantasy,1,${n}`, 'anonymous'],
+    ['back-office orders with their items', (n: number) => `/api/employee/order/1,${n}`, 'admin'],
+    ['my orders', (n: number) => `/api/client/orders/1,${n}`, 'client'],
+    ['books', (n: number) => `/api/employee/book/1,${n}`, 'admin'],
+    ['book copies', (n: number) => `/api/employee/book-copy/1,${n}`, 'admin'],
+    ['clients', (n: number) => `/api/employee/statistics/clients/?pageNumber=1&pageSize=${n}`, 'admin'],
+  ] as const)('%s', async (_, url, who) => {
+    const cookie = who === 'anonymous' ? '' : cookies[who];
+    expect(await countQueries(url(50), cookie)).toBe(await countQueries(url(2), cookie));
+  });
+
+  it('search costs the same for many results as for few, and the home lists one or two statements', async () => {
+    expect(await countQueries('/api/public/book-copy/by-name/harry%20potter')).toBe(
+      await countQueries('/api/public/book-copy/by-name/the%20hobbit'),
+    );
+    for (const url of [
+      '/api/public/book-copy/by-name/harry%20potter',
+      '/api/public/book-copy/top-rated/',
+      '/api/public/book-copy/new-releases/',
+    ]) {
+      expect(await countQueries(url)).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('the cart costs the same with five lines as with one', async () => {
+    const cookie = await (async () => {
+      const account = `counts-${Date.now()}@example.com`;
+      await t.db.query(
+        "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'Q', 'C', '0555000000', $1, password_hash FROM clients WHERE account = 'client@bookshop.test'",
+        [account],
+      );
+      return t.login({ account, password: DEMO.client.password });
+    })();
+    await t.app.inject({ method: 'POST', url: '/api/client/cart/10', headers: { cookie } });
+    const one = await countQueries('/api/client/cart', cookie);
+    for (let i = 2; i <= 5; i++) await t.app.inject({ method: 'POST', url: `/api/client/cart/${i * 10}`, headers: { cookie } });
+    expect(await countQueries('/api/client/cart', cookie)).toBe(one);
+  });
+});
