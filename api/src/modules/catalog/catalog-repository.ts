@@ -34,13 +34,16 @@ const available = { isAvailable: true } satisfies Prisma.BookCopyWhereInput;
 /** Books with fewer ratings than this are not ranked by their average (a 5.0 from three readers means little). */
 export const TOP_RATED_MIN_RATINGS = 10_000;
 
+/** Rows loaded by id, returned in the order of `ids` (which an indexed SQL query chose). */
+async function inOrder<T extends { id: number }>(ids: { id: number }[], load: (ids: number[]) => Promise<T[]>): Promise<T[]> {
+  if (!ids.length) return [];
+  const byId = new Map((await load(ids.map((r) => r.id))).map((row) => [row.id, row]));
+  return ids.flatMap(({ id }) => byId.get(id) ?? []);
+}
+
 export function catalogRepository(db: Db) {
-  const detailsInOrder = async (ids: number[]): Promise<DetailRow[]> => {
-    if (!ids.length) return [];
-    const rows = await db.bookCopy.findMany({ where: { id: { in: ids } }, select: detailSelect });
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  };
+  const cards = (ids: number[]) => db.bookCopy.findMany({ where: { id: { in: ids } }, select: cardSelect });
+  const details = (ids: number[]) => db.bookCopy.findMany({ where: { id: { in: ids } }, select: detailSelect });
 
   return {
     listTypes: () => db.bookType.findMany({ select: { id: true, name: true }, orderBy: { id: 'asc' } }),
@@ -48,30 +51,31 @@ export function catalogRepository(db: Db) {
     findType: (name: string) =>
       db.bookType.findFirst({ where: { name: { equals: name, mode: 'insensitive' } }, select: { id: true, name: true } }),
 
+    /** A category's available copies, most-rated books first (index books(type_id, ratings_count)). */
     async pageByType(typeId: number, skip: number, take: number) {
-      const where = { ...available, book: { typeId } } satisfies Prisma.BookCopyWhereInput;
-      const [total, rows] = await db.$transaction([
-        db.bookCopy.count({ where }),
-        db.bookCopy.findMany({
-          where,
-          select: cardSelect,
-          orderBy: [{ book: { ratingsCount: 'desc' } }, { id: 'asc' }],
-          skip,
-          take,
-        }),
+      const [[count], ids] = await Promise.all([
+        db.$queryRaw<{ n: bigint }[]>`
+          SELECT count(*) AS n FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available WHERE b.type_id = ${typeId}`,
+        db.$queryRaw<{ id: number }[]>`
+          SELECT c.id FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
+          WHERE b.type_id = ${typeId}
+          ORDER BY b.ratings_count DESC, c.id
+          LIMIT ${take} OFFSET ${skip}`,
       ]);
-      return { total, rows };
+      return { total: Number(count?.n ?? 0), rows: await inOrder(ids, cards) };
     },
 
     findDetail: (id: number) => db.bookCopy.findFirst({ where: { id, ...available }, select: detailSelect }),
 
-    newReleases: (take: number) =>
-      db.bookCopy.findMany({
-        where: { ...available, book: { publishedAt: { not: null } } },
-        select: cardSelect,
-        orderBy: [{ book: { publishedAt: 'desc' } }, { id: 'desc' }],
-        take,
-      }),
+    /** Walks the published_at index from the newest book. */
+    async newReleases(take: number) {
+      const ids = await db.$queryRaw<{ id: number }[]>`
+        SELECT c.id FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
+        WHERE b.published_at IS NOT NULL
+        ORDER BY b.published_at DESC, c.id DESC
+        LIMIT ${take}`;
+      return inOrder(ids, cards);
+    },
 
     bestSellers: (take: number) =>
       db.bookCopy.findMany({
@@ -88,7 +92,7 @@ export function catalogRepository(db: Db) {
         WHERE b.ratings_count >= ${TOP_RATED_MIN_RATINGS}
         ORDER BY b.ratings_sum::numeric / b.ratings_count DESC, b.ratings_count DESC, c.id
         LIMIT ${take}`;
-      return detailsInOrder(ids.map((r) => r.id));
+      return inOrder(ids, details);
     },
 
     /**
@@ -111,7 +115,7 @@ export function catalogRepository(db: Db) {
         WHERE r.rank <= coalesce(q.n, ${fallbackPerCategory})
         ORDER BY md5(${day} || 'order' || r.id::text)
         LIMIT ${take}`;
-      return detailsInOrder(ids.map((r) => r.id));
+      return inOrder(ids, details);
     },
 
     /** Categories this client has bought from, most units first. */
@@ -136,7 +140,7 @@ export function catalogRepository(db: Db) {
         ORDER BY (b.search_text LIKE ${like}) DESC, word_similarity(${normalized}, b.search_text) DESC,
                  b.ratings_count DESC, c.id
         LIMIT ${take}`;
-      return detailsInOrder(ids.map((r) => r.id));
+      return inOrder(ids, details);
     },
   };
 }
