@@ -36,8 +36,20 @@ export async function startIdentityEmulator(preferredPort?: number): Promise<Run
       cwd: dir,
       env: { ...process.env, NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so stopping it reaches every process the CLI started.
+      detached: true,
     },
   );
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      /* already gone */
+    }
+  };
+  // Whatever ends this process (a crash included), the emulator does not outlive it.
+  const killOnExit = () => signalGroup('SIGKILL');
+  process.once('exit', killOnExit);
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
@@ -51,7 +63,7 @@ export async function startIdentityEmulator(preferredPort?: number): Promise<Run
     );
     if (ready) break;
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      signalGroup('SIGKILL');
       throw new Error(`The identity emulator did not start within 90 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 300));
@@ -61,10 +73,11 @@ export async function startIdentityEmulator(preferredPort?: number): Promise<Run
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGINT');
+        signalGroup('SIGINT');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
       }
+      signalGroup('SIGKILL');
+      process.off('exit', killOnExit);
       await rm(dir, { recursive: true, force: true });
     },
   };
