@@ -19,13 +19,13 @@ async function run(label: string, command: string, args: string[], env: NodeJS.P
 }
 
 const results: { step: string; code: number }[] = [];
-results.push({
-  step: 'typecheck',
-  code:
-    (await run('type checks', bin('tsc'), ['-p', 'api'])) ||
-    (await run('', bin('tsc'), ['-p', 'web'])) ||
-    (await run('', bin('tsc'), ['-p', 'tsconfig.scripts.json'])),
-});
+for (const [label, project] of [
+  ['type check: api', 'api'],
+  ['type check: web', 'web'],
+  ['type check: scripts, seed and e2e', 'tsconfig.scripts.json'],
+]) {
+  results.push({ step: label, code: await run(label, bin('tsc'), ['-p', project]) });
+}
 results.push({ step: 'lint', code: await run('lint and format check (biome)', bin('biome'), ['check', '.']) });
 
 const vitestReport = path.join(reports, 'vitest.json');

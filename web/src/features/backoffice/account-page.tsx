@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
 import { employeeApi } from './api';
@@ -20,29 +20,23 @@ export default function EmployeeAccountPage() {
   const [form, setForm] = useState<Info | null>(null);
   const [passwords, setPasswords] = useState({ oldPassword: '', newPassword: '' });
   const [notice, show] = useNotice();
-  const original: Info | null = data
-    ? {
-        firstName: data.firstName,
-        lastName: data.lastName,
-        email: data.email,
-        phoneNumber: data.phoneNumber,
-        address: data.address,
-        birthDate: data.birthDate,
-        gender: data.gender,
-      }
-    : null;
-  useEffect(() => {
-    if (data)
-      setForm({
-        firstName: data.firstName,
-        lastName: data.lastName,
-        email: data.email,
-        phoneNumber: data.phoneNumber,
-        address: data.address,
-        birthDate: data.birthDate,
-        gender: data.gender,
-      });
-  }, [data]);
+  // The saved information, as the form holds it; Save Changes compares against it and Reset restores it.
+  const original = useMemo<Info | null>(
+    () =>
+      data
+        ? {
+            firstName: data.firstName,
+            lastName: data.lastName,
+            email: data.email,
+            phoneNumber: data.phoneNumber,
+            address: data.address,
+            birthDate: data.birthDate,
+            gender: data.gender,
+          }
+        : null,
+    [data],
+  );
+  useEffect(() => setForm(original), [original]);
 
   if (isPending) return <p className="muted">Loading...</p>;
   if (!form || !original) return <p className="empty">No employee data available.</p>;
