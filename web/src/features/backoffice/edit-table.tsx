@@ -60,7 +60,9 @@ export function EditTable<Row extends { id: number }>({
           {rows.map((row) => (
             <tr key={row.id}>
               {columns.map((c) => (
-                <td key={c.key}>{editing === row.id && c.edit ? input(c) : (c.show?.(row) ?? String(row[c.key] ?? ''))}</td>
+                <td key={c.key} className={c.edit === 'date' ? 'nowrap' : undefined}>
+                  {editing === row.id && c.edit ? input(c) : (c.show?.(row) ?? String(row[c.key] ?? ''))}
+                </td>
               ))}
               <td>
                 <div className="row-actions">
