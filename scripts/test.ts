@@ -23,7 +23,7 @@ for (const [label, project] of [
   ['type check: api', 'api'],
   ['type check: web', 'web'],
   ['type check: scripts, seed and e2e', 'tsconfig.scripts.json'],
-]) {
+] as const) {
   results.push({ step: label, code: await run(label, bin('tsc'), ['-p', project]) });
 }
 results.push({ step: 'lint', code: await run('lint and format check (biome)', bin('biome'), ['check', '.']) });

@@ -84,6 +84,21 @@ describe('public catalog', () => {
     expect((await get('/api/public/book-copy/by-id/abc')).statusCode).toBe(400);
   });
 
+  it('lists and finds only available copies', async () => {
+    const [hobbit] = await t.db.query<{ id: number; type: string }>(
+      "SELECT c.id, t.name AS type FROM book_copies c JOIN books b ON b.id = c.book_id JOIN book_types t ON t.id = b.type_id WHERE b.name LIKE 'The Hobbit%' LIMIT 1",
+    );
+    const found = async () => (await get('/api/public/book-copy/by-name/the%20hobbit')).json().data.map((b: { id: number }) => b.id);
+    const onFirstPage = async () =>
+      (await get(`/api/public/book-copy/by-type/${hobbit!.type},1,100`)).json().data.booksCopies.map((b: { id: number }) => b.id);
+    expect(await found()).toContain(hobbit!.id);
+    expect(await onFirstPage()).toContain(hobbit!.id);
+    await t.db.query('UPDATE book_copies SET is_available = false WHERE id = $1', [hobbit!.id]);
+    expect(await found()).not.toContain(hobbit!.id);
+    expect(await onFirstPage()).not.toContain(hobbit!.id);
+    await t.db.query('UPDATE book_copies SET is_available = true WHERE id = $1', [hobbit!.id]);
+  });
+
   it('upgrades http cover URLs to https', async () => {
     await t.db.query("UPDATE books SET image_url = 'http://example.com/cover.jpg' WHERE id = 3");
     expect((await get('/api/public/book-copy/by-id/3')).json().data.imageUrl).toBe('https://example.com/cover.jpg');
