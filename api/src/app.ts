@@ -34,7 +34,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       // Never log credentials: cookies and the identity token are cut from request logs.
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
-    trustProxy: config.env === 'production',
+    // Only behind a proxy that sets X-Forwarded-*; otherwise a client could forge its address.
+    trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // The spec writes some paths with a trailing slash and some without; both forms reach a route.
     routerOptions: { ignoreTrailingSlash: true },

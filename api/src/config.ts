@@ -9,6 +9,8 @@ export interface Config {
   jwtSecret: string;
   /** Cookies carry `Secure` (set automatically when the request came over https). */
   cookieSecure: boolean;
+  /** Behind a reverse proxy: take the client address and protocol from X-Forwarded-*. */
+  trustProxy: boolean;
   /** Origins (scheme://host[:port]) allowed to send state-changing calls besides the API's own. */
   trustedOrigins: string[];
   bcryptCost: number;
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     // Secure cookies by default in production; plain-http local stacks opt out with COOKIE_SECURE=false.
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === 'true' : mode === 'production',
+    trustProxy: env.TRUST_PROXY === 'true',
     trustedOrigins: (env.TRUSTED_ORIGINS ?? '')
       .split(',')
       .map((o) => o.trim())
