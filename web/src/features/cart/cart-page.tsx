@@ -98,7 +98,8 @@ export default function CartPage() {
   const [notice, show] = useNotice();
 
   if (ready && !loggedIn) return <Navigate to="/login" replace />;
-  if (loggedIn && isPending) return <p className="muted">Loading...</p>;
+  // Until the start-up refresh answers, an empty cart would only be a guess.
+  if (!ready || (loggedIn && isPending)) return <p className="muted">Loading...</p>;
 
   const failed = (err: unknown) => {
     if (err instanceof ApiError && err.status === 401) navigate('/Login');
