@@ -159,6 +159,11 @@ describe('books and copies', () => {
     expect((await add({ bookId: 1, quantity: -1, price: 5, isAvailable: true })).statusCode).toBe(400);
     expect((await add({ bookId: 1, quantity: 1, price: 5.555, isAvailable: true })).statusCode).toBe(400);
     expect((await add({ bookId: 99999999, quantity: 1, price: 5, isAvailable: true })).statusCode).toBe(400);
+    for (const price of [19.99, 0.29, 4.35]) {
+      const res = await add({ bookId: 1, quantity: 1, price, isAvailable: true });
+      expect(res.statusCode, `${price}: ${res.body}`).toBe(200);
+      expect(res.json().data.price).toBe(price);
+    }
     const copy = (await add({ bookId: 1, quantity: 7, price: 12.5, isAvailable: true })).json().data;
     expect(copy).toMatchObject({ bookId: 1, quantity: 7, price: 12.5, isAvailable: true });
     const updated = await call('admin', 'PUT', '/api/employee/book-copy/', {

@@ -43,7 +43,9 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
 
   const validateCopy = (input: CopyInput) => {
     if (!Number.isInteger(input.quantity) || input.quantity < 0) throw badRequest('Quantity must be a whole number of 0 or more.');
-    if (!(input.price >= 0) || Math.round(input.price * 100) !== input.price * 100) {
+    // Whole cents, allowing for binary floating point: 19.99 * 100 is 1998.9999999999998.
+    const cents = input.price * 100;
+    if (!(input.price >= 0) || Math.abs(cents - Math.round(cents)) > 1e-6) {
       throw badRequest('Price must be 0 or more, with at most 2 decimals.');
     }
   };
