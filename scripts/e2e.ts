@@ -2,6 +2,7 @@
 // identity emulator and the built web app, then Playwright in Chromium against it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../api/src/app.ts';
@@ -13,6 +14,19 @@ import { applyMigrations, rootDir } from './lib/schema-engine.ts';
 import { ensureWebBuild, webDist } from './lib/web-build.ts';
 
 const log = (m: string) => console.log(`e2e: ${m}`);
+
+/**
+ * A stand-in for a frontend hosted on another site: a blank page on localhost, which is another
+ * site than the shop's 127.0.0.1 (and, being loopback, one Chromium lets call the API).
+ */
+async function serveBlankFrontend(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Another site</title><h1>Another site</h1>');
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, 'localhost', resolve));
+  return { origin: `http://localhost:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
 const cleanups: (() => Promise<unknown>)[] = [];
 let status = 1;
 try {
@@ -35,20 +49,22 @@ try {
   cleanups.push(emulator.stop);
   process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
 
-  const port = await freePort();
-  const app = await buildApp(
-    loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      WEB_DIST: webDist,
-      FIREBASE_PROJECT_ID,
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-      PORT: String(port),
-    }),
-  );
-  cleanups.unshift(() => app.close());
-  await app.listen({ port, host: '127.0.0.1' });
-  log(`the shop is at http://127.0.0.1:${port}`);
+  const serve = async (env: Record<string, string>) => {
+    const port = await freePort();
+    const app = await buildApp(
+      loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, FIREBASE_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST: emulator.host, ...env }),
+    );
+    cleanups.unshift(() => app.close());
+    await app.listen({ port, host: '127.0.0.1' });
+    return `http://127.0.0.1:${port}`;
+  };
+  const shopUrl = await serve({ WEB_DIST: webDist });
+  log(`the shop is at ${shopUrl}`);
+  // A second instance on the same database that allows one frontend on another site, and a second
+  // frontend it does not allow (e2e/cross-site.spec.ts).
+  const [allowedFrontend, otherFrontend] = [await serveBlankFrontend(), await serveBlankFrontend()];
+  cleanups.push(allowedFrontend.close, otherFrontend.close);
+  const crossSiteApiUrl = await serve({ CORS_ORIGINS: allowedFrontend.origin });
 
   // Not spawnSync: this process serves the shop while Playwright runs.
   const playwright = spawn(
@@ -57,7 +73,15 @@ try {
     {
       cwd: rootDir,
       stdio: 'inherit',
-      env: { ...process.env, E2E_BASE_URL: `http://127.0.0.1:${port}`, E2E_DATABASE_URL: databaseUrl, E2E_EMULATOR_HOST: emulator.host },
+      env: {
+        ...process.env,
+        E2E_BASE_URL: shopUrl,
+        E2E_DATABASE_URL: databaseUrl,
+        E2E_EMULATOR_HOST: emulator.host,
+        E2E_CROSS_SITE_API_URL: crossSiteApiUrl,
+        E2E_CROSS_SITE_ORIGIN: allowedFrontend.origin,
+        E2E_UNLISTED_ORIGIN: otherFrontend.origin,
+      },
     },
   );
   const [code] = (await once(playwright, 'exit')) as [number | null];

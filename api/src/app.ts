@@ -9,6 +9,7 @@ import type { ThrottleLimits } from './modules/sessions/login-throttle.ts';
 import authPlugin from './plugins/auth.ts';
 import commaParams from './plugins/comma-params.ts';
 import configPlugin from './plugins/config.ts';
+import corsPlugin from './plugins/cors.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
 import identity from './plugins/identity.ts';
@@ -39,13 +40,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     bodyLimit: 64 * 1024,
     // The spec writes some paths with a trailing slash and some without; both forms reach a route.
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true } },
+    // Unknown properties are stripped, never refused and never passed on (see Body in lib/schemas.ts).
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: 'all', useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(configPlugin, { config });
   await app.register(errors);
   await app.register(commaParams);
   await app.register(openapi);
+  await app.register(corsPlugin);
   await app.register(cookie);
   await app.register(etag);
   await app.register(prisma, { onQuery: options.onQuery });

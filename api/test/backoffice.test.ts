@@ -83,9 +83,9 @@ describe('dashboard, clients and messages', () => {
   });
 
   it('lists and deletes client messages', async () => {
-    const list = (await call('admin', 'GET', '/api/employee/contact/')).json().data;
-    expect(list.messages.length).toBeGreaterThan(0);
-    const id = list.messages[0].id;
+    const list = (await call('admin', 'GET', '/api/employee/contact/')).json().data as { id: number }[];
+    expect(list.length).toBeGreaterThan(0);
+    const id = list[0]!.id;
     expect((await call('admin', 'DELETE', `/api/employee/contact/${id}`)).statusCode).toBe(200);
     expect((await call('admin', 'DELETE', `/api/employee/contact/${id}`)).statusCode).toBe(404);
   });

@@ -40,6 +40,7 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
     FIREBASE_PROJECT_ID: 'demo-bookshop',
+    FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
     ...options.env,
   });
   const app = await buildApp(config, options);
@@ -70,4 +71,37 @@ export function cookieHeader(res: { cookies: { name: string; value: string }[] }
     else jar.delete(c.name);
   }
   return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+}
+
+/**
+ * Creates an account in the real identity emulator, as the browser SDK would, and (with `verify`)
+ * follows the verification link the emulator "sent". Returns a fresh ID token and the refresh token.
+ */
+export async function createProviderAccount(email: string, password: string, { verify }: { verify: boolean }) {
+  const emulator = `http://${inject('emulatorHost')}`;
+  const apiKey = 'fake-api-key';
+  const post = async (url: string, body: object) =>
+    (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const created = (await post(`${emulator}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=${apiKey}`, {
+    email,
+    password,
+    returnSecureToken: true,
+  })) as { idToken: string; refreshToken: string };
+  if (!verify) return created;
+  await post(`${emulator}/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=${apiKey}`, {
+    requestType: 'VERIFY_EMAIL',
+    idToken: created.idToken,
+  });
+  const { oobCodes } = (await fetch(`${emulator}/emulator/v1/projects/demo-bookshop/oobCodes`).then((r) => r.json())) as {
+    oobCodes: { email: string; oobLink: string }[];
+  };
+  const link = oobCodes.filter((c) => c.email === email).at(-1)?.oobLink;
+  if (!link) throw new Error(`the emulator sent no verification link to ${email}`);
+  await fetch(link); // follows the verification link, as the user would
+  const refreshed = (await fetch(`${emulator}/securetoken.googleapis.com/v1/token?key=${apiKey}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `grant_type=refresh_token&refresh_token=${created.refreshToken}`,
+  }).then((r) => r.json())) as { id_token: string; refresh_token: string };
+  return { idToken: refreshed.id_token, refreshToken: refreshed.refresh_token };
 }

@@ -1,6 +1,6 @@
 // Building blocks of route schemas. A response schema per status is also the output allowlist:
 // fast-json-stringify drops any field a schema does not name.
-import { type TSchema, Type } from 'typebox';
+import { type TProperties, type TSchema, Type } from 'typebox';
 
 export const ErrorBody = Type.Object(
   {
@@ -16,6 +16,13 @@ export const ErrorBody = Type.Object(
 
 const errorRef = Type.Ref('ErrorBody');
 
+/**
+ * A request body: a closed object. Unknown properties are stripped before the handler runs
+ * (`removeAdditional: 'all'`), so a client that sends extra fields (the spec's own sends an `Id` on
+ * the book-copy update) is served, and nothing it adds reaches a write.
+ */
+export const Body = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false });
+
 export const ok = <T extends TSchema>(data: T) => Type.Object({ data });
 
 /** Response schemas: the success body plus the error body for each listed status. */
@@ -28,5 +35,10 @@ export function responses<T extends TSchema>(success: T, ...errorStatuses: numbe
 /** Positive whole number in a path segment such as `{pageNumber}`; ids too. */
 export const PositiveInt = Type.Integer({ minimum: 1, maximum: 2147483647 });
 export const PageSize = Type.Integer({ minimum: 1, maximum: 100 });
+
+/** A cover: the book's image over https, or a drawn SVG cover as a data URL. Never null (spec 3 and 9). */
+export const ImageUrl = Type.String({
+  description: 'The cover over https, or a drawn SVG cover (a data: URL) when the book has none; never null',
+});
 
 export const Paging = { pageNumber: PositiveInt, pageSize: PageSize };

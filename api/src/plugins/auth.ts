@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionService;
     loginThrottle: ReturnType<typeof loginThrottle>;
+    /** The session cookie of this audience that the request carries, if any. */
+    sessionCookie(request: FastifyRequest, audience: Audience, kind: 'access' | 'refresh'): string | undefined;
     setSessionCookies(request: FastifyRequest, reply: FastifyReply, audience: Audience, session: IssuedSession): void;
     clearSessionCookies(reply: FastifyReply, audience: Audience): void;
     requireClient(request: FastifyRequest): Promise<void>;
@@ -25,7 +27,14 @@ declare module 'fastify' {
   }
 }
 
-export const cookieNames = (audience: Audience) => ({ access: `bs_${audience}_at`, refresh: `bs_${audience}_rt` });
+/**
+ * Cookie names. Secure cookies carry the `__Secure-` prefix, which a browser accepts only from a
+ * secure origin with the Secure attribute, so a plain-http page of the same host cannot plant them.
+ */
+export const cookieNames = (audience: Audience, secure = false) => {
+  const prefix = secure ? '__Secure-' : '';
+  return { access: `${prefix}bs_${audience}_at`, refresh: `${prefix}bs_${audience}_rt` };
+};
 export const REFRESH_COOKIE_PATH = '/api/public/authentication';
 
 export default fp<{ throttle?: ThrottleLimits }>(
@@ -36,30 +45,37 @@ export default fp<{ throttle?: ThrottleLimits }>(
     app.decorateRequest('client', null);
     app.decorateRequest('employee', null);
 
+    const { cookieSecure, corsOrigins } = app.config;
+    const names = (audience: Audience) => cookieNames(audience, cookieSecure);
+    // Strict unless a frontend on another site must send them (CORS_ORIGINS); then None, and Secure.
+    const sameSite = corsOrigins.length ? ('none' as const) : ('strict' as const);
+
+    app.decorate('sessionCookie', (request: FastifyRequest, audience: Audience, kind: 'access' | 'refresh') => {
+      return request.cookies[names(audience)[kind]];
+    });
+
     app.decorate('setSessionCookies', (request: FastifyRequest, reply: FastifyReply, audience: Audience, session: IssuedSession) => {
-      const names = cookieNames(audience);
-      const base = {
-        httpOnly: true,
-        sameSite: 'strict' as const,
-        secure: app.config.cookieSecure || request.protocol === 'https',
-      };
-      reply.setCookie(names.access, session.accessToken, { ...base, path: '/api', maxAge: ACCESS_TOKEN_SECONDS });
-      reply.setCookie(names.refresh, session.refreshToken, { ...base, path: REFRESH_COOKIE_PATH, maxAge: REFRESH_TOKEN_SECONDS });
+      const { access, refresh } = names(audience);
+      const base = { httpOnly: true, sameSite, secure: cookieSecure || request.protocol === 'https' };
+      reply.setCookie(access, session.accessToken, { ...base, path: '/api', maxAge: ACCESS_TOKEN_SECONDS });
+      reply.setCookie(refresh, session.refreshToken, { ...base, path: REFRESH_COOKIE_PATH, maxAge: REFRESH_TOKEN_SECONDS });
     });
 
     app.decorate('clearSessionCookies', (reply: FastifyReply, audience: Audience) => {
-      const names = cookieNames(audience);
-      reply.clearCookie(names.access, { path: '/api' });
-      reply.clearCookie(names.refresh, { path: REFRESH_COOKIE_PATH });
+      const { access, refresh } = names(audience);
+      // Cleared with the attributes they were set with, or a browser keeps the __Secure- ones.
+      const base = { httpOnly: true, sameSite, secure: cookieSecure };
+      reply.clearCookie(access, { ...base, path: '/api' });
+      reply.clearCookie(refresh, { ...base, path: REFRESH_COOKIE_PATH });
     });
 
     app.decorate('requireClient', async (request: FastifyRequest) => {
-      const claims = await sessions.authenticate('client', request.cookies[cookieNames('client').access]);
+      const claims = await sessions.authenticate('client', app.sessionCookie(request, 'client', 'access'));
       request.client = { id: claims.subjectId, familyId: claims.familyId };
     });
 
     app.decorate('requireEmployee', (roles: EmployeeRole[]) => async (request: FastifyRequest) => {
-      const claims = await sessions.authenticate('employee', request.cookies[cookieNames('employee').access]);
+      const claims = await sessions.authenticate('employee', app.sessionCookie(request, 'employee', 'access'));
       // The role is read fresh, so a changed or deleted employee loses access at once.
       const employee = await app.prisma.employee.findUnique({ where: { id: claims.subjectId }, select: { role: true } });
       if (!employee) throw forbidden('Your employee account no longer exists.');

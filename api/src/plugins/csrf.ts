@@ -1,6 +1,7 @@
-// Cookies are SameSite=Strict already; as a second guard, a state-changing call whose Origin names
-// another site is refused. Requests without Origin (curl, server-to-server) carry no cookies of ours
-// from a browser on another site, so they pass.
+// Cookies are SameSite=Strict already (None only for the CORS_ORIGINS frontends); as a second guard,
+// a state-changing call whose Origin names another site, other than those frontends and
+// TRUSTED_ORIGINS, is refused. Requests without Origin (curl, server-to-server) carry no cookies of
+// ours from a browser on another site, so they pass.
 import fp from 'fastify-plugin';
 import { forbidden } from '../lib/errors.ts';
 
@@ -8,7 +9,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export default fp(
   async (app) => {
-    const trusted = new Set(app.config.trustedOrigins);
+    const trusted = new Set([...app.config.trustedOrigins, ...app.config.corsOrigins]);
     app.addHook('onRequest', async (request) => {
       if (SAFE_METHODS.has(request.method)) return;
       const origin = request.headers.origin;

@@ -202,7 +202,7 @@ export interface paths {
         put?: never;
         /**
          * Create the client record of an identity whose e-mail the provider has verified; signs the client in
-         * @description Requires `Authorization: Bearer <Firebase ID token>` of the same, verified e-mail.
+         * @description The identity provider must have verified the e-mail. Either send `Authorization: Bearer <Firebase ID token>` of that e-mail, or send the spec's body alone: the API then signs in to the provider with account_informations' e-mail and password, which must be those of the provider account.
          */
         post: operations["signUp"];
         delete?: never;
@@ -530,7 +530,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All clients, newest first, paged */
+        /**
+         * All clients, newest first
+         * @description Without pageNumber and pageSize: the bare array, newest first, at most 1000 rows; the header X-Total-Count gives the number of rows in all, and X-List-Truncated: true says the cap was reached. With either parameter: one page (pageSize defaults to 20) and totalPages.
+         */
         get: operations["listClients"];
         put?: never;
         post?: never;
@@ -871,7 +874,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Client messages, newest first, paged */
+        /**
+         * Client messages, newest first
+         * @description Without pageNumber and pageSize: the bare array, newest first, at most 1000 rows; the header X-Total-Count gives the number of rows in all, and X-List-Truncated: true says the cap was reached. With either parameter: one page (pageSize defaults to 20) and totalPages.
+         */
         get: operations["listContactMessages"];
         put?: never;
         post?: never;
@@ -915,7 +921,8 @@ export interface components {
         BookCard: {
             id: number;
             name: string;
-            imageUrl: string | null;
+            /** @description The cover over https, or a drawn SVG cover (a data: URL) when the book has none; never null */
+            imageUrl: string;
             authorName: string;
             price: number;
             quantity: number;
@@ -923,7 +930,8 @@ export interface components {
         BookDetail: {
             id: number;
             name: string;
-            imageUrl: string | null;
+            /** @description The cover over https, or a drawn SVG cover (a data: URL) when the book has none; never null */
+            imageUrl: string;
             author: string;
             authorName: string;
             category: string;
@@ -941,7 +949,8 @@ export interface components {
             id: number;
             productId: number;
             name: string;
-            imageUrl: string | null;
+            /** @description The cover over https, or a drawn SVG cover (a data: URL) when the book has none; never null */
+            imageUrl: string;
             /** @description Unit price */
             totalPrice: number;
             /** @description Stock */
@@ -1018,7 +1027,8 @@ export interface components {
             items: {
                 id: number;
                 name: string;
-                imageUrl: string | null;
+                /** @description The cover over https, or a drawn SVG cover (a data: URL) when the book has none; never null */
+                imageUrl: string;
                 quantity: number;
                 /** @description Line total */
                 totalPrice: number;
@@ -1537,7 +1547,25 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2806,9 +2834,9 @@ export interface operations {
     };
     listClients: {
         parameters: {
-            query: {
-                pageNumber: number;
-                pageSize: number;
+            query?: {
+                pageNumber?: number;
+                pageSize?: number;
             };
             header?: never;
             path?: never;
@@ -2823,7 +2851,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
+                        data: components["schemas"]["ClientRow"][] | {
                             clients: components["schemas"]["ClientRow"][];
                             totalPages: number;
                         };
@@ -4276,9 +4304,9 @@ export interface operations {
     };
     listContactMessages: {
         parameters: {
-            query: {
-                pageNumber: number;
-                pageSize: number;
+            query?: {
+                pageNumber?: number;
+                pageSize?: number;
             };
             header?: never;
             path?: never;
@@ -4294,6 +4322,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            id: number;
+                            userName: string;
+                            account: string;
+                            message: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[] | {
                             messages: {
                                 id: number;
                                 userName: string;

@@ -11,6 +11,8 @@ describe('BookCover', () => {
   it('draws a cover with the title when there is no image or it fails to load', () => {
     const { rerender } = render(<BookCover src={null} title="The Hobbit" author="J.R.R. Tolkien" />);
     expect(screen.getByRole('img', { name: 'Cover of The Hobbit' })).toHaveTextContent('The HobbitJ.R.R. Tolkien');
+    rerender(<BookCover src="data:image/svg+xml;charset=utf-8,%3Csvg%3E%3C%2Fsvg%3E" title="Persuasion" />);
+    expect(screen.getByRole('img', { name: 'Cover of Persuasion' }).tagName).toBe('DIV');
     rerender(<BookCover src="https://broken.example/x.jpg" title="Emma" />);
     fireEvent.error(screen.getByRole('img', { name: 'Cover of Emma' }));
     expect(screen.getByRole('img', { name: 'Cover of Emma' }).tagName).toBe('DIV');

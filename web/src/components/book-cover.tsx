@@ -17,7 +17,9 @@ export function BookCover({
   className?: string;
 }) {
   const [failed, setFailed] = useState(false);
-  const url = https(src);
+  // The API sends a drawn SVG (a data: URL) for books without an image; this draws its own in the
+  // shop's style instead, as readable text.
+  const url = src?.startsWith('data:image/svg+xml') ? null : https(src);
   if (!url || failed) {
     return (
       <div className={`cover cover-drawn ${className}`} style={{ background: hue(title) }} role="img" aria-label={`Cover of ${title}`}>

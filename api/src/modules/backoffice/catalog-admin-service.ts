@@ -14,6 +14,8 @@ const toBook = ({ isbn13: _isbn, ...book }: BookRow) => ({
 });
 const toCopy = (copy: CopyRow) => ({ ...copy, price: toMoney(copy.price) });
 const pages = (total: number, size: number) => Math.ceil(total / size);
+/** The columns a copy write may set, by name: never units sold, the id or a relation. */
+const copyData = ({ bookId, quantity, price, isAvailable }: CopyInput) => ({ bookId, quantity, price: price.toFixed(2), isAvailable });
 
 export interface BookUpdate {
   id: number;
@@ -170,13 +172,13 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     async addCopy(input: CopyInput) {
       validateCopy(input);
       if (!(await repo.bookExists(input.bookId))) throw badRequest(`There is no book with ID ${input.bookId}.`);
-      return toCopy(await repo.createCopy({ ...input, price: input.price.toFixed(2) }));
+      return toCopy(await repo.createCopy(copyData(input)));
     },
     async updateCopy(id: number, input: CopyInput) {
       validateCopy(input);
       if (!(await repo.copyById(id))) throw notFound('No book copy found.');
       if (!(await repo.bookExists(input.bookId))) throw badRequest(`There is no book with ID ${input.bookId}.`);
-      return toCopy(await repo.updateCopy(id, { ...input, price: input.price.toFixed(2) }));
+      return toCopy(await repo.updateCopy(id, copyData(input)));
     },
     async deleteCopy(id: number) {
       if (!(await repo.copyById(id))) throw notFound('No book copy found.');

@@ -15,9 +15,10 @@ export function contactService(db: Db) {
       if (input.message!.trim().length > CONTACT_MESSAGE_MAX) throw badRequest('Message must be 50 characters or less', 'MESSAGE_TOO_LONG');
       await repo.create({ userName: input.userName!.trim(), account: input.account!.trim(), message: input.message!.trim() });
     },
-    async page(pageNumber: number, pageSize: number) {
-      const { total, messages } = await repo.page((pageNumber - 1) * pageSize, pageSize);
-      return { messages, totalPages: Math.ceil(total / pageSize) };
+    /** Newest first; `total` counts them all. */
+    async rows(skip: number, take: number) {
+      const { total, messages } = await repo.page(skip, take);
+      return { total, rows: messages };
     },
     async remove(id: number) {
       if (!(await repo.delete(id))) throw notFound('This message does not exist.');

@@ -61,9 +61,10 @@ export function peopleService(db: Db, bcryptCost: number) {
     },
     recentOrders: async () => (await repo.recentOrders(DASHBOARD_LIST_SIZE)).map((o) => ({ ...o, totalPrice: toMoney(o.totalPrice) })),
     newClients: () => repo.newClients(DASHBOARD_LIST_SIZE),
-    async clientPage(pageNumber: number, pageSize: number) {
-      const { total, clients } = await repo.clientPage((pageNumber - 1) * pageSize, pageSize);
-      return { clients, totalPages: Math.ceil(total / pageSize) };
+    /** Newest first; `total` counts them all. */
+    async clientRows(skip: number, take: number) {
+      const { total, clients } = await repo.clientPage(skip, take);
+      return { total, rows: clients };
     },
 
     listEmployees: async () => (await repo.listEmployees()).map(toEmployee),

@@ -9,7 +9,14 @@ export function cartRepository(db: Db) {
           id: true,
           quantity: true,
           createdAt: true,
-          bookCopy: { select: { id: true, price: true, quantity: true, book: { select: { name: true, imageUrl: true } } } },
+          bookCopy: {
+            select: {
+              id: true,
+              price: true,
+              quantity: true,
+              book: { select: { name: true, imageUrl: true, author: { select: { fullName: true } } } },
+            },
+          },
         },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       }),

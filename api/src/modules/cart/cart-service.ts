@@ -1,6 +1,6 @@
+import { coverUrl } from '../../lib/cover.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
-import { httpsUrl } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { cartRepository } from './cart-repository.ts';
 
@@ -15,7 +15,7 @@ export function cartService(db: Db) {
         id: line.id,
         productId: line.bookCopy.id,
         name: line.bookCopy.book.name,
-        imageUrl: httpsUrl(line.bookCopy.book.imageUrl),
+        imageUrl: coverUrl(line.bookCopy.book.imageUrl, line.bookCopy.book.name, line.bookCopy.book.author.fullName),
         totalPrice: toMoney(line.bookCopy.price),
         bookCopyQuantity: line.bookCopy.quantity,
         totalQuantity: line.quantity,

@@ -1,7 +1,9 @@
 // What the storefront shows: cards, details and search results, shaped as spec section 3 names them.
+
+import { coverUrl } from '../../lib/cover.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
-import { httpsUrl, normalizeForSearch } from '../../lib/text.ts';
+import { normalizeForSearch } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { type CardRow, catalogRepository, type DetailRow } from './catalog-repository.ts';
 
@@ -12,7 +14,7 @@ const RECOMMENDED_PER_CATEGORY = 2;
 export const toCard = (row: CardRow) => ({
   id: row.id,
   name: row.book.name,
-  imageUrl: httpsUrl(row.book.imageUrl),
+  imageUrl: coverUrl(row.book.imageUrl, row.book.name, row.book.author.fullName),
   authorName: row.book.author.fullName,
   price: toMoney(row.price),
   quantity: row.quantity,
@@ -24,7 +26,7 @@ export const averageRating = (ratingsSum: bigint | number, ratingsCount: number)
 export const toDetail = (row: DetailRow) => ({
   id: row.id,
   name: row.book.name,
-  imageUrl: httpsUrl(row.book.imageUrl),
+  imageUrl: coverUrl(row.book.imageUrl, row.book.name, row.book.author.fullName),
   author: row.book.author.fullName,
   authorName: row.book.author.fullName,
   category: row.book.type.name,

@@ -4,9 +4,9 @@
 // rolls everything back.
 
 import type { Prisma } from '../../generated/prisma/client.ts';
+import { coverUrl } from '../../lib/cover.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { fromCents, toCents, toMoney } from '../../lib/money.ts';
-import { httpsUrl } from '../../lib/text.ts';
 import { SHIPPING_ADDRESS_MIN } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
@@ -24,7 +24,7 @@ export const toBackofficeOrder = (o: BackofficeOrderRow) => ({
   items: o.items.map((i) => ({
     id: i.id,
     name: i.name,
-    imageUrl: httpsUrl(i.imageUrl),
+    imageUrl: coverUrl(i.imageUrl, i.name),
     quantity: i.quantity,
     totalPrice: fromCents(toCents(i.unitPrice) * i.quantity),
   })),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PositiveInt, responses } from '../../lib/schemas.ts';
+import { Body, ImageUrl, PositiveInt, responses } from '../../lib/schemas.ts';
 import { cartService } from '../../modules/cart/cart-service.ts';
 
 const tags = ['Cart'];
@@ -10,7 +10,7 @@ export const CartItem = Type.Object(
     id: Type.Integer(),
     productId: Type.Integer(),
     name: Type.String(),
-    imageUrl: Type.Union([Type.String(), Type.Null()]),
+    imageUrl: ImageUrl,
     totalPrice: Type.Number({ description: 'Unit price' }),
     bookCopyQuantity: Type.Integer({ description: 'Stock' }),
     totalQuantity: Type.Integer({ description: 'Quantity in the cart' }),
@@ -51,7 +51,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'Set the quantity of a line (1 to stock)',
-        body: Type.Object({ quantity: Type.Integer({ minimum: 1, maximum: 100000 }), cartItemId: PositiveInt }),
+        body: Body({ quantity: Type.Integer({ minimum: 1, maximum: 100000 }), cartItemId: PositiveInt }),
         response: responses(Type.Boolean(), 400, 401, 404, 409),
       },
     },

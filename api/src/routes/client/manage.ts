@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { responses } from '../../lib/schemas.ts';
+import { Body, responses } from '../../lib/schemas.ts';
 import { accountService } from '../../modules/accounts/account-service.ts';
 
 const tags = ['Client account'];
@@ -36,7 +36,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'Update my name and phone',
-        body: Type.Object({ firstName: text, lastName: text, phoneNumber: text }),
+        body: Body({ firstName: text, lastName: text, phoneNumber: text }),
         response: responses(Type.Ref('ClientInfo'), 400, 401),
       },
     },
@@ -51,7 +51,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'Change my password; my other sessions end',
-        body: Type.Object({
+        body: Body({
           oldPassword: Type.Optional(Type.String({ maxLength: 1000 })),
           newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
         }),

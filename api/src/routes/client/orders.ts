@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { Body, PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { orderService } from '../../modules/orders/order-service.ts';
 
 const tags = ['Client orders'];
@@ -32,7 +32,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Totals are recomputed on the server; a mismatch is a 409 whose error.details carries the current totals. ' +
           'An Idempotency-Key header makes a retried checkout return the first order.',
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
-        body: Type.Object({
+        body: Body({
           shipmentAddress: Type.Optional(Type.String({ maxLength: 500 })),
           totalPrice: Type.Number({ minimum: 0 }),
           totalQuantity: Type.Integer({ minimum: 1 }),

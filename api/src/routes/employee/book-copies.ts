@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { Body, PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
 import { bundledCatalogLookup } from '../../modules/backoffice/isbn-lookup.ts';
 import { security } from './schemas.ts';
@@ -43,7 +43,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'Add a sellable copy of a book',
-        body: Type.Object(CopyFields),
+        body: Body(CopyFields),
         response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403),
       },
     },
@@ -58,7 +58,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'Update a copy',
-        body: Type.Object({ id: PositiveInt, ...CopyFields }),
+        body: Body({ id: PositiveInt, ...CopyFields }),
         response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404),
       },
     },

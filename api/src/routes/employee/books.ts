@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { Body, PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
 import { bundledCatalogLookup, openLibraryLookup } from '../../modules/backoffice/isbn-lookup.ts';
 import { security } from './schemas.ts';
@@ -60,7 +60,7 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'Update name, pages, author, category and publication date',
-        body: Type.Object({
+        body: Body({
           id: PositiveInt,
           name: Type.Optional(Type.String({ maxLength: 300 })),
           pagesNumber: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 100000 }), Type.Null()])),

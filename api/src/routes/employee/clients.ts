@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../lib/schemas.ts';
 import { peopleService } from '../../modules/backoffice/people-service.ts';
-import { OptionalPaging, security } from './schemas.ts';
+import { OPTIONAL_PAGING_DESCRIPTION, OptionalPaging, optionalPage, security } from './schemas.ts';
+
+const Row = Type.Ref('ClientRow');
 
 const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const people = peopleService(app.prisma, app.config.bcryptCost);
@@ -13,12 +15,18 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listClients',
         tags: ['Back-office clients'],
         security,
-        summary: 'All clients, newest first, paged',
+        summary: 'All clients, newest first',
+        description: OPTIONAL_PAGING_DESCRIPTION,
         querystring: OptionalPaging,
-        response: responses(Type.Object({ clients: Type.Array(Type.Ref('ClientRow')), totalPages: Type.Integer() }), 400, 401, 403),
+        response: responses(
+          Type.Union([Type.Array(Row), Type.Object({ clients: Type.Array(Row), totalPages: Type.Integer() })]),
+          400,
+          401,
+          403,
+        ),
       },
     },
-    async (request) => ({ data: await people.clientPage(request.query.pageNumber, request.query.pageSize) }),
+    async (request, reply) => ({ data: await optionalPage(request.query, reply, 'clients', people.clientRows) }),
   );
 };
 

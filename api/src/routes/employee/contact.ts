@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PositiveInt, responses } from '../../lib/schemas.ts';
 import { contactService } from '../../modules/backoffice/contact-service.ts';
-import { OptionalPaging, security } from './schemas.ts';
+import { OPTIONAL_PAGING_DESCRIPTION, OptionalPaging, optionalPage, security } from './schemas.ts';
+
+const Message = Type.Object({
+  id: Type.Integer(),
+  userName: Type.String(),
+  account: Type.String(),
+  message: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
 
 const tags = ['Back-office messages'];
 
@@ -15,28 +23,18 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listContactMessages',
         tags,
         security,
-        summary: 'Client messages, newest first, paged',
+        summary: 'Client messages, newest first',
+        description: OPTIONAL_PAGING_DESCRIPTION,
         querystring: OptionalPaging,
         response: responses(
-          Type.Object({
-            messages: Type.Array(
-              Type.Object({
-                id: Type.Integer(),
-                userName: Type.String(),
-                account: Type.String(),
-                message: Type.String(),
-                createdAt: Type.String({ format: 'date-time' }),
-              }),
-            ),
-            totalPages: Type.Integer(),
-          }),
+          Type.Union([Type.Array(Message), Type.Object({ messages: Type.Array(Message), totalPages: Type.Integer() })]),
           400,
           401,
           403,
         ),
       },
     },
-    async (request) => ({ data: await contact.page(request.query.pageNumber, request.query.pageSize) }),
+    async (request, reply) => ({ data: await optionalPage(request.query, reply, 'messages', contact.rows) }),
   );
   app.delete(
     '/:id',

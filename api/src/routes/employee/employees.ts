@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PositiveInt, responses } from '../../lib/schemas.ts';
+import { Body, PositiveInt, responses } from '../../lib/schemas.ts';
 import { peopleService } from '../../modules/backoffice/people-service.ts';
 import { PersonInformations, security } from './schemas.ts';
 
@@ -31,7 +31,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'Add an employee (role Admin or Seller)',
-        body: Type.Object({
+        body: Body({
           person_informations: Type.Optional(PersonInformations),
           password: Type.Optional(Type.String({ maxLength: 1000 })),
           role: Type.Optional(Type.String({ maxLength: 20 })),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
+import { ImageUrl, PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { orderService } from '../../modules/orders/order-service.ts';
 import { security } from './schemas.ts';
 
@@ -18,7 +18,7 @@ export const BackofficeOrder = Type.Object(
       Type.Object({
         id: Type.Integer(),
         name: Type.String(),
-        imageUrl: Type.Union([Type.String(), Type.Null()]),
+        imageUrl: ImageUrl,
         quantity: Type.Integer(),
         totalPrice: Type.Number({ description: 'Line total' }),
       }),

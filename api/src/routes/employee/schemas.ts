@@ -1,4 +1,6 @@
-import { Type } from 'typebox';
+import type { FastifyReply } from 'fastify';
+import { type Static, Type } from 'typebox';
+import { Body, PageSize, PositiveInt } from '../../lib/schemas.ts';
 
 export const security = [{ employeeSession: [] }];
 export const ClientRow = Type.Object(
@@ -27,7 +29,7 @@ export const EmployeeRow = Type.Object(
   { $id: 'EmployeeRow' },
 );
 const text = Type.Optional(Type.String({ maxLength: 200 }));
-export const PersonInformations = Type.Object({
+export const PersonInformations = Body({
   firstName: text,
   lastName: text,
   gender: text,
@@ -36,12 +38,42 @@ export const PersonInformations = Type.Object({
   phoneNumber: text,
   address: text,
 });
-export const PasswordChange = Type.Object({
+export const PasswordChange = Body({
   oldPassword: Type.Optional(Type.String({ maxLength: 1000 })),
   newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
 });
-/** Optional paging of lists whose spec path has no page parameters. */
-export const OptionalPaging = Type.Object({
-  pageNumber: Type.Integer({ minimum: 1, default: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-});
+/**
+ * Lists whose spec path has no page parameters (All Clients, Client Messages). Called as the spec
+ * writes them they answer the bare array the spec's screens read, newest first, at most
+ * UNPAGED_LIST_CAP rows; with either parameter they answer one page and totalPages, as the back-office reads them.
+ */
+export const OptionalPaging = Type.Object(
+  { pageNumber: Type.Optional(PositiveInt), pageSize: Type.Optional(PageSize) },
+  { additionalProperties: false },
+);
+export type OptionalPagingQuery = Static<typeof OptionalPaging>;
+export const UNPAGED_LIST_CAP = 1000;
+export const DEFAULT_PAGE_SIZE = 20;
+/** Answers the spec's unpaged form (a bare, capped array with its count in headers) or one page. */
+export async function optionalPage<Key extends string, Row>(
+  query: OptionalPagingQuery,
+  reply: FastifyReply,
+  key: Key,
+  load: (skip: number, take: number) => Promise<{ total: number; rows: Row[] }>,
+): Promise<Row[] | ({ [K in Key]: Row[] } & { totalPages: number })> {
+  if (query.pageNumber === undefined && query.pageSize === undefined) {
+    const { total, rows } = await load(0, UNPAGED_LIST_CAP);
+    reply.header('x-total-count', String(total));
+    if (total > rows.length) reply.header('x-list-truncated', 'true');
+    return rows;
+  }
+  const pageNumber = query.pageNumber ?? 1;
+  const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
+  const { total, rows } = await load((pageNumber - 1) * pageSize, pageSize);
+  return { [key]: rows, totalPages: Math.ceil(total / pageSize) } as { [K in Key]: Row[] } & { totalPages: number };
+}
+
+export const OPTIONAL_PAGING_DESCRIPTION =
+  `Without pageNumber and pageSize: the bare array, newest first, at most ${UNPAGED_LIST_CAP} rows; ` +
+  'the header X-Total-Count gives the number of rows in all, and X-List-Truncated: true says the cap was reached. ' +
+  `With either parameter: one page (pageSize defaults to ${DEFAULT_PAGE_SIZE}) and totalPages.`;

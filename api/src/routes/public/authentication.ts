@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.ts';
-import { responses } from '../../lib/schemas.ts';
+import { Body, responses } from '../../lib/schemas.ts';
 import { accountService, normalizeAccount } from '../../modules/accounts/account-service.ts';
-import { cookieNames } from '../../plugins/auth.ts';
 
 const tags = ['Authentication'];
 const UserType = Type.String({ description: "'Client', 'Admin' or 'Seller'" });
@@ -18,7 +17,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'login',
         tags,
         summary: 'Sign in a client or an employee; data is the user type',
-        body: Type.Object({ account: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1000 }) }),
+        body: Body({ account: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1000 }) }),
         response: responses(UserType, 400, 401, 429),
       },
     },
@@ -51,7 +50,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const audience = request.params.userType.toLowerCase() === 'client' ? 'client' : 'employee';
-      const presented = request.cookies[cookieNames(audience).refresh];
+      const presented = app.sessionCookie(request, audience, 'refresh');
       try {
         const session = await app.sessions.rotate(audience, presented);
         app.setSessionCookies(request, reply, audience, session);
@@ -79,7 +78,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       for (const audience of ['client', 'employee'] as const) {
-        await app.sessions.revokeByRefreshToken(request.cookies[cookieNames(audience).refresh]);
+        await app.sessions.revokeByRefreshToken(app.sessionCookie(request, audience, 'refresh'));
         app.clearSessionCookies(reply, audience);
       }
       return { data: true };

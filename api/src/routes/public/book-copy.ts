@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { catalogService } from '../../modules/catalog/catalog-service.ts';
-import { cookieNames } from '../../plugins/auth.ts';
 
 const tags = ['Public catalog'];
 const CardList = Type.Array(Type.Ref('BookCard'));
@@ -100,8 +99,9 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       let clientId: number | null = null;
-      if (request.cookies[cookieNames('client').access]) {
-        clientId = await app.sessions.authenticate('client', request.cookies[cookieNames('client').access]).then(
+      const access = app.sessionCookie(request, 'client', 'access');
+      if (access) {
+        clientId = await app.sessions.authenticate('client', access).then(
           (c) => c.subjectId,
           () => null,
         );

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { responses } from '../../lib/schemas.ts';
+import { Body, responses } from '../../lib/schemas.ts';
 import { contactService } from '../../modules/backoffice/contact-service.ts';
 
 const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -13,7 +13,7 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'sendContactMessage',
         tags: ['Contact'],
         summary: 'Send a message to the shop (name, e-mail, at most 50 characters)',
-        body: Type.Object({ userName: text, account: text, message: text }),
+        body: Body({ userName: text, account: text, message: text }),
         response: responses(Type.Boolean(), 400),
       },
     },

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { ImageUrl } from '../../lib/schemas.ts';
 
 export const BookCard = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String(),
-    imageUrl: Type.Union([Type.String(), Type.Null()]),
+    imageUrl: ImageUrl,
     authorName: Type.String(),
     price: Type.Number(),
     quantity: Type.Integer(),
@@ -16,7 +17,7 @@ export const BookDetail = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String(),
-    imageUrl: Type.Union([Type.String(), Type.Null()]),
+    imageUrl: ImageUrl,
     author: Type.String(),
     authorName: Type.String(),
     category: Type.String(),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { responses } from '../../lib/schemas.ts';
+import { Body, responses } from '../../lib/schemas.ts';
 import { accountService } from '../../modules/accounts/account-service.ts';
 
 const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -41,21 +41,27 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'signUp',
         tags: ['Authentication'],
         summary: 'Create the client record of an identity whose e-mail the provider has verified; signs the client in',
-        description: 'Requires `Authorization: Bearer <Firebase ID token>` of the same, verified e-mail.',
+        description:
+          'The identity provider must have verified the e-mail. Either send `Authorization: Bearer <Firebase ID token>` of that ' +
+          "e-mail, or send the spec's body alone: the API then signs in to the provider with account_informations' e-mail " +
+          'and password, which must be those of the provider account.',
         headers: Type.Object({ authorization: Type.Optional(Type.String()) }),
-        body: Type.Object({
+        body: Body({
           firstName: text,
           lastName: text,
           phoneNumber: text,
-          account_informations: Type.Optional(Type.Object({ account: text, password: Type.Optional(Type.String({ maxLength: 1000 })) })),
+          account_informations: Type.Optional(Body({ account: text, password: Type.Optional(Type.String({ maxLength: 1000 })) })),
         }),
-        response: responses(Type.String(), 400, 401, 403, 409),
+        response: responses(Type.String(), 400, 401, 403, 409, 429, 503),
       },
     },
     async (request, reply) => {
       const { account_informations, ...person } = request.body;
       const input = accounts.validateSignUp({ ...person, ...account_informations });
-      const identity = await app.verifyIdentity(request.headers.authorization?.match(/^Bearer (.+)$/)?.[1]);
+      const authorization = request.headers.authorization;
+      const identity = authorization
+        ? await app.verifyIdentity(authorization.match(/^Bearer (.+)$/)?.[1])
+        : await app.signInToIdentityProvider(input.account, input.password);
       const client = await accounts.signUp(input, identity);
       app.setSessionCookies(request, reply, 'client', await app.sessions.start('client', client.id));
       return { data: 'Client' };

@@ -1,14 +1,24 @@
 // Back-office calls: every one runs with the employee session (refreshed once on a 401).
 import { api, withSession } from '../../api/client';
 
+/**
+ * All Clients and Client Messages answer a bare array when called without paging (as the spec's
+ * screens read them); called with paging, as here, they answer one page.
+ */
+async function paged<Page extends object, Row>(call: Promise<Row[] | Page>): Promise<Page> {
+  const data = await call;
+  if (Array.isArray(data)) throw new Error('expected a page: the list was called without paging');
+  return data;
+}
+
 export const employeeApi = {
   summary: () => withSession('Employee', () => api.GET('/api/employee/statistics')),
   recentOrders: () => withSession('Employee', () => api.GET('/api/employee/statistics/resent-orders/')),
   newClients: () => withSession('Employee', () => api.GET('/api/employee/statistics/new-clients/')),
   clients: (pageNumber: number, pageSize: number) =>
-    withSession('Employee', () => api.GET('/api/employee/statistics/clients/', { params: { query: { pageNumber, pageSize } } })),
+    paged(withSession('Employee', () => api.GET('/api/employee/statistics/clients/', { params: { query: { pageNumber, pageSize } } }))),
   messages: (pageNumber: number, pageSize: number) =>
-    withSession('Employee', () => api.GET('/api/employee/contact', { params: { query: { pageNumber, pageSize } } })),
+    paged(withSession('Employee', () => api.GET('/api/employee/contact', { params: { query: { pageNumber, pageSize } } }))),
   deleteMessage: (id: number) => withSession('Employee', () => api.DELETE('/api/employee/contact/{id}', { params: { path: { id } } })),
 
   orders: (pageNumber: number, pageSize: number) =>
