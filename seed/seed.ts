@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { parseBooksCsv } from './books-csv.ts';
-import { CATEGORIES, DEMO_ACCOUNTS, hashPasswords, planSeed } from './seed-data.ts';
+import { CATEGORIES, DEMO_ACCOUNTS, hashPasswords, planSeed, type SeedPlan } from './seed-data.ts';
 
 const BATCH = 1000;
 type Progress = (message: string) => void;
@@ -27,10 +27,14 @@ async function insertBatches<T>(rows: T[], write: (batch: T[], offset: number) =
   }
 }
 
-export async function seedDatabase(url: string, progress: Progress = console.log) {
+/**
+ * `people: false` seeds the catalog only (categories, authors, books, copies): what a production
+ * database starts with. The demo people (the demo accounts, 300 clients, their orders and messages)
+ * carry published passwords, so they are seeded only on request.
+ */
+export async function seedDatabase(url: string, progress: Progress = console.log, { people = true }: { people?: boolean } = {}) {
   const csv = parseBooksCsv(await readFile(path.join(import.meta.dirname, 'books.csv'), 'utf8'));
   const plan = planSeed(csv);
-  const hashes = await hashPasswords([...plan.employees.map((e) => e.password), DEMO_ACCOUNTS.client.password]);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -72,74 +76,7 @@ export async function seedDatabase(url: string, progress: Progress = console.log
        SELECT n, p, q, true FROM unnest($1::numeric[], $2::int[]) WITH ORDINALITY AS t(p, q, n) ORDER BY n`,
       [plan.copies.map((c) => c.price), plan.copies.map((c) => c.quantity)],
     );
-
-    for (const e of plan.employees) {
-      await client.query(
-        'INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)',
-        [e.firstName, e.lastName, e.gender, e.birthDate, e.email, e.phoneNumber, e.address, hashes.get(e.password), e.role],
-      );
-    }
-    const clientHash = hashes.get(DEMO_ACCOUNTS.client.password)!;
-    await client.query(
-      `INSERT INTO clients (first_name, last_name, phone_number, account, created_at, password_hash)
-       SELECT f, l, p, a, c, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS t(f, l, p, a, c)`,
-      [
-        plan.clients.map((c) => c.firstName),
-        plan.clients.map((c) => c.lastName),
-        plan.clients.map((c) => c.phoneNumber),
-        plan.clients.map((c) => c.account),
-        plan.clients.map((c) => c.createdAt),
-        clientHash,
-      ],
-    );
-    progress(`seeding ${plan.clients.length} clients and ${plan.employees.length} employees: done`);
-
-    const price = (copyIndex: number) => Math.round(Number(plan.copies[copyIndex]!.price) * 100);
-    await insertBatches(
-      plan.orders,
-      async (batch, offset) => {
-        const totals = batch.map((o) => ({
-          quantity: o.items.reduce((s, i) => s + i.quantity, 0),
-          cents: o.items.reduce((s, i) => s + price(i.copyIndex) * i.quantity, 0),
-        }));
-        await client.query(
-          `INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, created_at)
-           SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::numeric[], $6::timestamptz[])`,
-          [
-            batch.map((o) => o.clientIndex + 1),
-            batch.map((o) => o.status),
-            batch.map((o) => o.address),
-            totals.map((t) => t.quantity),
-            totals.map((t) => (t.cents / 100).toFixed(2)),
-            batch.map((o) => o.createdAt),
-          ],
-        );
-        const items = batch.flatMap((o, i) => o.items.map((item) => ({ orderId: offset + i + 1, ...item })));
-        await client.query(
-          `INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
-           SELECT t.o, t.c, b.name, b.image_url, bc.price, t.q
-           FROM unnest($1::int[], $2::int[], $3::int[]) WITH ORDINALITY AS t(o, c, q, n)
-           JOIN book_copies bc ON bc.id = t.c JOIN books b ON b.id = bc.book_id
-           ORDER BY t.n`,
-          [items.map((i) => i.orderId), items.map((i) => i.copyIndex + 1), items.map((i) => i.quantity)],
-        );
-      },
-      (done) => progress(`seeding orders: ${done} of ${plan.orders.length}`),
-    );
-    await client.query(`
-      UPDATE book_copies bc SET units_sold = s.units
-      FROM (SELECT oi.book_copy_id, sum(oi.quantity) AS units FROM order_items oi JOIN orders o ON o.id = oi.order_id
-            WHERE o.status NOT IN ('cancelled', 'failed') GROUP BY oi.book_copy_id) s
-      WHERE bc.id = s.book_copy_id`);
-    await client.query(
-      'INSERT INTO contact_messages (user_name, account, message, created_at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])',
-      [
-        plan.messages.map((m) => m.userName),
-        plan.messages.map((m) => m.account),
-        plan.messages.map((m) => m.message),
-        plan.messages.map((m) => m.createdAt),
-      ],
-    );
+    if (people) await seedPeople(client, plan, progress);
     await client.query('COMMIT');
     // Bulk inserts sit in the GIN (trigram) indexes' pending lists until a vacuum; until then the
     // planner prices those indexes too high and scans books instead. Vacuum now, not eventually.
@@ -150,6 +87,79 @@ export async function seedDatabase(url: string, progress: Progress = console.log
   } finally {
     await client.end();
   }
+}
+
+/** The demo accounts, clients, their orders (with units sold) and contact messages. */
+async function seedPeople(client: pg.Client, plan: SeedPlan, progress: Progress) {
+  const hashes = await hashPasswords([...plan.employees.map((e) => e.password), DEMO_ACCOUNTS.client.password]);
+
+  for (const e of plan.employees) {
+    await client.query(
+      'INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)',
+      [e.firstName, e.lastName, e.gender, e.birthDate, e.email, e.phoneNumber, e.address, hashes.get(e.password), e.role],
+    );
+  }
+  const clientHash = hashes.get(DEMO_ACCOUNTS.client.password)!;
+  await client.query(
+    `INSERT INTO clients (first_name, last_name, phone_number, account, created_at, password_hash)
+       SELECT f, l, p, a, c, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS t(f, l, p, a, c)`,
+    [
+      plan.clients.map((c) => c.firstName),
+      plan.clients.map((c) => c.lastName),
+      plan.clients.map((c) => c.phoneNumber),
+      plan.clients.map((c) => c.account),
+      plan.clients.map((c) => c.createdAt),
+      clientHash,
+    ],
+  );
+  progress(`seeding ${plan.clients.length} clients and ${plan.employees.length} employees: done`);
+
+  const price = (copyIndex: number) => Math.round(Number(plan.copies[copyIndex]!.price) * 100);
+  await insertBatches(
+    plan.orders,
+    async (batch, offset) => {
+      const totals = batch.map((o) => ({
+        quantity: o.items.reduce((s, i) => s + i.quantity, 0),
+        cents: o.items.reduce((s, i) => s + price(i.copyIndex) * i.quantity, 0),
+      }));
+      await client.query(
+        `INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, created_at)
+           SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::numeric[], $6::timestamptz[])`,
+        [
+          batch.map((o) => o.clientIndex + 1),
+          batch.map((o) => o.status),
+          batch.map((o) => o.address),
+          totals.map((t) => t.quantity),
+          totals.map((t) => (t.cents / 100).toFixed(2)),
+          batch.map((o) => o.createdAt),
+        ],
+      );
+      const items = batch.flatMap((o, i) => o.items.map((item) => ({ orderId: offset + i + 1, ...item })));
+      await client.query(
+        `INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
+           SELECT t.o, t.c, b.name, b.image_url, bc.price, t.q
+           FROM unnest($1::int[], $2::int[], $3::int[]) WITH ORDINALITY AS t(o, c, q, n)
+           JOIN book_copies bc ON bc.id = t.c JOIN books b ON b.id = bc.book_id
+           ORDER BY t.n`,
+        [items.map((i) => i.orderId), items.map((i) => i.copyIndex + 1), items.map((i) => i.quantity)],
+      );
+    },
+    (done) => progress(`seeding orders: ${done} of ${plan.orders.length}`),
+  );
+  await client.query(`
+      UPDATE book_copies bc SET units_sold = s.units
+      FROM (SELECT oi.book_copy_id, sum(oi.quantity) AS units FROM order_items oi JOIN orders o ON o.id = oi.order_id
+            WHERE o.status NOT IN ('cancelled', 'failed') GROUP BY oi.book_copy_id) s
+      WHERE bc.id = s.book_copy_id`);
+  await client.query(
+    'INSERT INTO contact_messages (user_name, account, message, created_at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])',
+    [
+      plan.messages.map((m) => m.userName),
+      plan.messages.map((m) => m.account),
+      plan.messages.map((m) => m.message),
+      plan.messages.map((m) => m.createdAt),
+    ],
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

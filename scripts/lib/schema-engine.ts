@@ -51,9 +51,22 @@ interface RawResult {
 }
 type Queryable = { queryRaw(q: unknown): Promise<RawResult>; startTransaction?(...a: unknown[]): Promise<Queryable> };
 
+/**
+ * Two shims over adapter-pg, for the migration tooling only: "char" catalog columns are typed as
+ * Character (see CHAR_MARK), and a migration script runs whole. adapter-pg's executeScript splits
+ * it on every ';', which breaks any function or trigger body; PostgreSQL's simple query protocol
+ * runs a multi-statement script as it is.
+ */
 function typeCharColumns<T extends Queryable>(target: T): T {
   return new Proxy(target, {
     get(obj, prop) {
+      // adapter-pg keeps its pool (or connection) in a protected `client` field.
+      const client = (obj as unknown as { client?: pg.Pool | pg.Client }).client;
+      if (prop === 'executeScript' && client) {
+        return async (script: string) => {
+          await client.query(script);
+        };
+      }
       if (prop === 'queryRaw') {
         return async (query: unknown) => {
           const result = await obj.queryRaw(query);
