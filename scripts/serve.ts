@@ -1,5 +1,7 @@
-// The production entry point (the Docker image's command): migrate DATABASE_URL, seed it when it is
-// empty (unless SEED=false), then serve the API and the built web app.
+// The production entry point (the Docker image's command): migrate DATABASE_URL, seed the catalog
+// when it is empty (unless SEED=false; the demo people too only with SEED_DEMO=true), check the
+// accounts (the first Admin from ADMIN_EMAIL/ADMIN_PASSWORD; no demo password in use), then serve
+// the API and the built web app.
 import { applyMigrations } from './lib/schema-engine.ts';
 
 const url = process.env.DATABASE_URL;
@@ -9,8 +11,9 @@ if (!url) {
 }
 // Fail on bad configuration before touching the database.
 const { ConfigError, loadConfig } = await import('../api/src/config.ts');
+let config: ReturnType<typeof loadConfig>;
 try {
-  loadConfig();
+  config = loadConfig();
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
@@ -19,6 +22,14 @@ const applied = await applyMigrations(url);
 console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 if (process.env.SEED !== 'false') {
   const { isDatabaseEmpty, seedDatabase } = await import('../seed/seed.ts');
-  if (await isDatabaseEmpty(url)) await seedDatabase(url);
+  if (await isDatabaseEmpty(url)) await seedDatabase(url, console.log, { people: config.seedDemo });
+}
+const { AccountSetupError, prepareProductionAccounts } = await import('./lib/production-accounts.ts');
+try {
+  await prepareProductionAccounts(url, config);
+} catch (error) {
+  if (!(error instanceof AccountSetupError)) throw error;
+  console.error(`Refusing to start: ${error.message}`);
+  process.exit(1);
 }
 await import('../api/src/server.ts');

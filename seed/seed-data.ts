@@ -1,7 +1,8 @@
 // Everything the seed writes, derived deterministically (fixed PRNG seed, fixed anchor date) from
 // books.csv, so seeding twice gives the same data.
-import bcrypt from 'bcrypt';
+
 import { bookSearchText } from '../api/src/lib/text.ts';
+import { passwordHasher } from '../api/src/modules/accounts/passwords.ts';
 import type { CsvBook } from './books-csv.ts';
 
 export const CATEGORIES = [
@@ -245,8 +246,10 @@ export function planSeed(csv: CsvBook[], clientCount = 300, orderCount = 3000): 
 }
 
 /** Passwords are hashed once per distinct password (every generated client shares the demo one). */
+/** Hashed as the API hashes, at a low cost (the seed is a demo); the API rehashes at its cost on sign-in. */
 export async function hashPasswords(passwords: string[], cost = 10) {
   const unique = [...new Set(passwords)];
-  const hashes = await Promise.all(unique.map((p) => bcrypt.hash(p, cost)));
+  const hasher = passwordHasher(cost);
+  const hashes = await Promise.all(unique.map((p) => hasher.hash(p)));
   return new Map(unique.map((p, i) => [p, hashes[i]!]));
 }

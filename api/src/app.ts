@@ -15,6 +15,8 @@ import errors from './plugins/errors.ts';
 import identity from './plugins/identity.ts';
 import openapi from './plugins/openapi.ts';
 import prisma from './plugins/prisma.ts';
+import rateLimit from './plugins/rate-limit.ts';
+import securityHeaders from './plugins/security-headers.ts';
 import web from './plugins/web.ts';
 import clientRoutes from './routes/client/index.ts';
 import employeeRoutes from './routes/employee/index.ts';
@@ -28,6 +30,9 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** proxy-addr's rule for a hop count: the nearest `hops` addresses are proxies, the next is the client. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? {
@@ -35,8 +40,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       // Never log credentials: cookies and the identity token are cut from request logs.
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
-    // Only behind a proxy that sets X-Forwarded-*; otherwise a client could forge its address.
-    trustProxy: config.trustProxy,
+    // Only the configured proxies' X-Forwarded-* count; a hop count trusts that many hops from us.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 64 * 1024,
     // The spec writes some paths with a trailing slash and some without; both forms reach a route.
     routerOptions: { ignoreTrailingSlash: true },
@@ -48,6 +53,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(errors);
   await app.register(commaParams);
   await app.register(openapi);
+  await app.register(securityHeaders);
   await app.register(corsPlugin);
   await app.register(cookie);
   await app.register(etag);
@@ -55,6 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(authPlugin, { throttle: options.throttle });
   await app.register(identity);
   await app.register(csrf);
+  await app.register(rateLimit);
   await app.register(sharedSchemas);
 
   await app.register(healthRoutes, { prefix: '/api' });

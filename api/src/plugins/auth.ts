@@ -1,23 +1,38 @@
 // Two independent cookie sessions: the storefront's (client) and the back-office's (employee).
-// Access cookies go to all of /api; refresh cookies only to the authentication routes.
+// Access cookies go to all of /api; refresh cookies only to the authentication routes. Also the
+// pieces every sign-in shares: the password hasher, the login throttle and the security events.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { forbidden } from '../lib/errors.ts';
-import { loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
+import { addressKey } from '../lib/client-address.ts';
+import { AppError, forbidden } from '../lib/errors.ts';
+import { accountRepository } from '../modules/accounts/account-repository.ts';
+import { type PasswordHasher, passwordHasher } from '../modules/accounts/passwords.ts';
+import { type SecurityEvents, securityEvents } from '../modules/security/security-events.ts';
+import { type LoginThrottle, loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
 import type { Audience } from '../modules/sessions/session-repository.ts';
 import { type IssuedSession, type SessionService, sessionService } from '../modules/sessions/session-service.ts';
-import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from '../modules/sessions/tokens.ts';
+import { ACCESS_TOKEN_SECONDS } from '../modules/sessions/tokens.ts';
 
 export type EmployeeRole = 'Admin' | 'Seller';
 
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionService;
-    loginThrottle: ReturnType<typeof loginThrottle>;
+    passwords: PasswordHasher;
+    loginThrottle: LoginThrottle;
+    securityEvents: SecurityEvents;
+    /** The client's address as counted by limits: IPv4, or the IPv6 /64 (see lib/client-address.ts). */
+    clientAddress(request: FastifyRequest): string;
     /** The session cookie of this audience that the request carries, if any. */
     sessionCookie(request: FastifyRequest, audience: Audience, kind: 'access' | 'refresh'): string | undefined;
     setSessionCookies(request: FastifyRequest, reply: FastifyReply, audience: Audience, session: IssuedSession): void;
     clearSessionCookies(reply: FastifyReply, audience: Audience): void;
+    /**
+     * Runs a password check (sign-in, or the current password of a password change) under the login
+     * throttle of this account and address: reserved first (429 when locked), a wrong password
+     * recorded as a failure and a security event, a right one clearing the account's failures.
+     */
+    throttledPasswordCheck<T>(request: FastifyRequest, account: string, check: () => Promise<T>): Promise<T>;
     requireClient(request: FastifyRequest): Promise<void>;
     requireEmployee(roles: EmployeeRole[]): (request: FastifyRequest) => Promise<void>;
   }
@@ -37,13 +52,26 @@ export const cookieNames = (audience: Audience, secure = false) => {
 };
 export const REFRESH_COOKIE_PATH = '/api/public/authentication';
 
+/** How often expired counters and dead sessions are purged (by every instance; deletes are idempotent). */
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
 export default fp<{ throttle?: ThrottleLimits }>(
   async (app, opts) => {
-    const sessions = sessionService(app.prisma, app.config.jwtSecret);
+    const events = securityEvents(app.prisma, app.log);
+    const sessions = sessionService(app.prisma, app.config.jwtSecret, events);
+    const accounts = accountRepository(app.prisma);
+    app.decorate('securityEvents', events);
     app.decorate('sessions', sessions);
-    app.decorate('loginThrottle', loginThrottle(opts.throttle));
+    app.decorate('passwords', passwordHasher(app.config.bcryptCost));
+    app.decorate('loginThrottle', loginThrottle(app.prisma, opts.throttle));
+    app.decorate('clientAddress', (request: FastifyRequest) => addressKey(request.ip));
     app.decorateRequest('client', null);
     app.decorateRequest('employee', null);
+
+    const purge = setInterval(() => {
+      Promise.all([app.loginThrottle.purge(), sessions.purge()]).catch((error: Error) => app.log.warn({ err: error }, 'purge failed'));
+    }, PURGE_INTERVAL_MS).unref();
+    app.addHook('onClose', async () => clearInterval(purge));
 
     const { cookieSecure, corsOrigins } = app.config;
     const names = (audience: Audience) => cookieNames(audience, cookieSecure);
@@ -57,8 +85,9 @@ export default fp<{ throttle?: ThrottleLimits }>(
     app.decorate('setSessionCookies', (request: FastifyRequest, reply: FastifyReply, audience: Audience, session: IssuedSession) => {
       const { access, refresh } = names(audience);
       const base = { httpOnly: true, sameSite, secure: cookieSecure || request.protocol === 'https' };
+      const refreshSeconds = Math.max(1, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000));
       reply.setCookie(access, session.accessToken, { ...base, path: '/api', maxAge: ACCESS_TOKEN_SECONDS });
-      reply.setCookie(refresh, session.refreshToken, { ...base, path: REFRESH_COOKIE_PATH, maxAge: REFRESH_TOKEN_SECONDS });
+      reply.setCookie(refresh, session.refreshToken, { ...base, path: REFRESH_COOKIE_PATH, maxAge: refreshSeconds });
     });
 
     app.decorate('clearSessionCookies', (reply: FastifyReply, audience: Audience) => {
@@ -69,6 +98,29 @@ export default fp<{ throttle?: ThrottleLimits }>(
       reply.clearCookie(refresh, { ...base, path: REFRESH_COOKIE_PATH });
     });
 
+    /** Refusals that mean "wrong password", as opposed to a check that could not run. */
+    const WRONG_PASSWORD_CODES = new Set(['INVALID_CREDENTIALS', 'WRONG_PASSWORD']);
+    app.decorate('throttledPasswordCheck', async <T>(request: FastifyRequest, account: string, check: () => Promise<T>): Promise<T> => {
+      const address = app.clientAddress(request);
+      const attempt = await app.loginThrottle.reserve(account, address);
+      let result: T;
+      try {
+        result = await check();
+      } catch (error) {
+        if (!(error instanceof AppError && WRONG_PASSWORD_CODES.has(error.code))) {
+          await attempt.release();
+          throw error;
+        }
+        const { locked } = await attempt.failed();
+        const type = error.code === 'INVALID_CREDENTIALS' ? 'login_failed' : 'password_check_failed';
+        await events.record({ type, actor: account, address });
+        if (locked) await events.record({ type: 'login_locked', actor: account, address, details: { limits: app.loginThrottle.limits } });
+        throw error;
+      }
+      await attempt.succeeded();
+      return result;
+    });
+
     app.decorate('requireClient', async (request: FastifyRequest) => {
       const claims = await sessions.authenticate('client', app.sessionCookie(request, 'client', 'access'));
       request.client = { id: claims.subjectId, familyId: claims.familyId };
@@ -77,10 +129,22 @@ export default fp<{ throttle?: ThrottleLimits }>(
     app.decorate('requireEmployee', (roles: EmployeeRole[]) => async (request: FastifyRequest) => {
       const claims = await sessions.authenticate('employee', app.sessionCookie(request, 'employee', 'access'));
       // The role is read fresh, so a changed or deleted employee loses access at once.
-      const employee = await app.prisma.employee.findUnique({ where: { id: claims.subjectId }, select: { role: true } });
-      if (!employee) throw forbidden('Your employee account no longer exists.');
-      if (!roles.includes(employee.role)) throw forbidden('Your role does not allow this.');
-      request.employee = { id: claims.subjectId, role: employee.role, familyId: claims.familyId };
+      const employee = await accounts.employeeRole(claims.subjectId);
+      const refusal = !employee
+        ? 'Your employee account no longer exists.'
+        : roles.includes(employee.role)
+          ? null
+          : 'Your role does not allow this.';
+      if (refusal) {
+        await events.record({
+          type: 'authorization_refused',
+          actor: `employee:${claims.subjectId}`,
+          address: app.clientAddress(request),
+          details: { method: request.method, route: request.routeOptions.url, role: employee?.role ?? null },
+        });
+        throw forbidden(refusal);
+      }
+      request.employee = { id: claims.subjectId, role: employee!.role, familyId: claims.familyId };
     });
   },
   { name: 'auth', dependencies: ['prisma', 'config'] },

@@ -13,18 +13,19 @@ export default fp(
     app.addHook('onRequest', async (request) => {
       if (SAFE_METHODS.has(request.method)) return;
       const origin = request.headers.origin;
-      if (!origin || origin === 'null') {
-        if (origin === 'null') throw forbidden('Cross-site request refused.');
-        return;
-      }
-      let host: string;
+      if (!origin) return;
+      let host: string | null = null;
       try {
-        host = new URL(origin).host;
-      } catch {
-        throw forbidden('Cross-site request refused.');
-      }
-      if (host !== request.host && !trusted.has(origin)) throw forbidden('Cross-site request refused.');
+        host = origin === 'null' ? null : new URL(origin).host;
+      } catch {}
+      if (host === request.host || trusted.has(origin)) return;
+      await app.securityEvents.record({
+        type: 'csrf_refused',
+        address: app.clientAddress(request),
+        details: { origin: origin.slice(0, 200), method: request.method, url: request.url.slice(0, 200) },
+      });
+      throw forbidden('Cross-site request refused.');
     });
   },
-  { name: 'csrf', dependencies: ['config'] },
+  { name: 'csrf', dependencies: ['config', 'auth'] },
 );

@@ -59,15 +59,17 @@ CREATE INDEX "security_events_type_at_idx" ON "security_events"("type", "at" DES
 -- the primary key refuses an e-mail that the other table already holds, whatever runs concurrently.
 CREATE FUNCTION keep_login_names() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  row_kind text := CASE TG_TABLE_NAME WHEN 'clients' THEN 'client' ELSE 'employee' END;
+  -- Trigger arguments: the kind of account, and the column holding its sign-in name.
+  row_kind text := TG_ARGV[0];
+  name_column text := TG_ARGV[1];
   old_name text;
   new_name text;
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    old_name := CASE TG_TABLE_NAME WHEN 'clients' THEN OLD.account ELSE OLD.email END;
+    old_name := to_jsonb(OLD) ->> name_column;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    new_name := CASE TG_TABLE_NAME WHEN 'clients' THEN NEW.account ELSE NEW.email END;
+    new_name := to_jsonb(NEW) ->> name_column;
   END IF;
   IF old_name IS NOT DISTINCT FROM new_name THEN
     RETURN NULL;
@@ -82,9 +84,9 @@ BEGIN
 END $$;
 
 CREATE TRIGGER clients_login_name AFTER INSERT OR DELETE OR UPDATE OF account ON clients
-  FOR EACH ROW EXECUTE FUNCTION keep_login_names();
+  FOR EACH ROW EXECUTE FUNCTION keep_login_names('client', 'account');
 CREATE TRIGGER employees_login_name AFTER INSERT OR DELETE OR UPDATE OF email ON employees
-  FOR EACH ROW EXECUTE FUNCTION keep_login_names();
+  FOR EACH ROW EXECUTE FUNCTION keep_login_names('employee', 'email');
 ALTER TABLE "login_names" ADD CONSTRAINT "login_names_kind" CHECK ("kind" IN ('client', 'employee'));
 
 -- Existing accounts. An e-mail held by both tables already keeps its client row here; the employee

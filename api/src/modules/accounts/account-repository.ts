@@ -19,7 +19,8 @@ export function accountRepository(db: Db) {
     findClientCredentials: (account: string) => db.client.findUnique({ where: { account }, select: { id: true, passwordHash: true } }),
     findEmployeeCredentials: (email: string) =>
       db.employee.findUnique({ where: { email }, select: { id: true, passwordHash: true, role: true } }),
-    clientExists: async (account: string) => (await db.client.count({ where: { account } })) > 0,
+    /** Whether a client or an employee signs in with this e-mail (login_names is kept by triggers). */
+    loginNameTaken: async (name: string) => (await db.loginName.count({ where: { name } })) > 0,
     createClient: (data: Prisma.ClientCreateInput) => db.client.create({ data, select: { id: true } }),
     clientInfo: (id: number) => db.client.findUnique({ where: { id }, select: clientInfoSelect }),
     updateClient: (id: number, data: { firstName: string; lastName: string; phoneNumber: string }) =>
@@ -27,6 +28,7 @@ export function accountRepository(db: Db) {
     clientPasswordHash: (id: number) => db.client.findUnique({ where: { id }, select: { passwordHash: true } }),
     setClientPassword: (id: number, passwordHash: string) =>
       db.client.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
+    employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
     employeeInfo: (id: number) => db.employee.findUnique({ where: { id }, select: employeeInfoSelect }),
     updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput) =>
       db.employee.update({ where: { id }, data, select: employeeInfoSelect }),

@@ -3,11 +3,13 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/e
 import { ALGERIAN_PHONE, isBlank } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { accountRepository } from './account-repository.ts';
-import { assertAcceptablePassword, hashPassword, verifyPassword } from './passwords.ts';
+import { assertAcceptablePassword, type PasswordHasher } from './passwords.ts';
 
 export const INVALID_LOGIN = 'Invalid account or password.';
 export const SIGN_UP_PHONE_MESSAGE = 'Phone number must be Algerian and start with 05, 06, or 07.';
 export const PROFILE_PHONE_MESSAGE = 'Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).';
+/** One message wherever an e-mail is already a client's or an employee's sign-in name. */
+export const EMAIL_TAKEN = 'An account with this e-mail already exists.';
 
 export type LoginResult =
   | { audience: 'client'; userType: 'Client'; id: number }
@@ -29,26 +31,34 @@ export interface SignUpFields {
 
 export const normalizeAccount = (account: string) => account.trim().toLowerCase();
 
-export function accountService(db: Db, bcryptCost: number) {
+/** The unique key of login_names (kept by triggers) refused an e-mail another account took meanwhile. */
+export const isLoginNameClash = (error: unknown) => {
+  const e = error as { code?: string; meta?: Record<string, unknown>; message?: string } | null;
+  return e?.code === 'P2002' || /login_names_pkey/.test(String(e?.message ?? '')) || /login_names/.test(JSON.stringify(e?.meta ?? {}));
+};
+
+export function accountService(db: Db, passwords: PasswordHasher) {
   const repo = accountRepository(db);
 
   return {
     async login(accountInput: string, password: string): Promise<LoginResult> {
       const account = normalizeAccount(accountInput);
+      // One namespace: an e-mail is a client's or an employee's, never both.
       const client = await repo.findClientCredentials(account);
-      if (client) {
-        if (await verifyPassword(password, client.passwordHash)) return { audience: 'client', userType: 'Client', id: client.id };
-        throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_LOGIN);
+      const employee = client ? null : await repo.findEmployeeCredentials(account);
+      // The check runs even for an unknown account, so timing does not tell which part was wrong.
+      const check = await passwords.verify(password, client?.passwordHash ?? employee?.passwordHash);
+      if (!check.ok) throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_LOGIN);
+      if (check.needsRehash) {
+        const hash = await passwords.hash(password);
+        await (client ? repo.setClientPassword(client.id, hash) : repo.setEmployeePassword(employee!.id, hash));
       }
-      const employee = await repo.findEmployeeCredentials(account);
-      // verifyPassword runs even for an unknown account, so timing does not tell which part was wrong.
-      if (await verifyPassword(password, employee?.passwordHash)) {
-        return { audience: 'employee', userType: employee!.role, id: employee!.id };
-      }
-      throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_LOGIN);
+      return client
+        ? { audience: 'client', userType: 'Client', id: client.id }
+        : { audience: 'employee', userType: employee!.role, id: employee!.id };
     },
 
-    /** Spec 5's sign-up rules, checked before the identity token so the form's errors come first. */
+    /** Spec 5's sign-up rules, checked before the identity provider so the form's errors come first. */
     validateSignUp(input: {
       firstName?: string;
       lastName?: string;
@@ -59,7 +69,7 @@ export function accountService(db: Db, bcryptCost: number) {
       const { firstName, lastName, phoneNumber, account, password } = input;
       if ([firstName, lastName, phoneNumber, account, password].some(isBlank)) throw badRequest('All fields are required.');
       if (!ALGERIAN_PHONE.test(phoneNumber!.trim())) throw badRequest(SIGN_UP_PHONE_MESSAGE);
-      assertAcceptablePassword(password!);
+      assertAcceptablePassword(password!, account);
       return {
         firstName: firstName!.trim(),
         lastName: lastName!.trim(),
@@ -74,15 +84,27 @@ export function accountService(db: Db, bcryptCost: number) {
       if (!identity.email || normalizeAccount(identity.email) !== input.account) {
         throw forbidden('The verified e-mail does not match the account.');
       }
-      if (await repo.clientExists(input.account)) throw conflict('An account with this e-mail already exists.');
+      if (await repo.loginNameTaken(input.account)) throw conflict(EMAIL_TAKEN);
       const { password, ...client } = input;
-      return repo.createClient({ ...client, passwordHash: await hashPassword(password, bcryptCost), firebaseUid: identity.uid });
+      try {
+        return await repo.createClient({ ...client, passwordHash: await passwords.hash(password), firebaseUid: identity.uid });
+      } catch (error) {
+        if (isLoginNameClash(error)) throw conflict(EMAIL_TAKEN);
+        throw error;
+      }
     },
 
     async clientInfo(id: number) {
       const info = await repo.clientInfo(id);
       if (!info) throw notFound('Your account no longer exists.');
       return info;
+    },
+
+    /** The sign-in name (e-mail) of an account, which password checks are throttled under. */
+    async loginName(audience: 'client' | 'employee', id: number) {
+      const name = audience === 'client' ? (await repo.clientInfo(id))?.account : (await repo.employeeInfo(id))?.email;
+      if (!name) throw notFound('Your account no longer exists.');
+      return name;
     },
 
     updateClientProfile(id: number, input: { firstName?: string; lastName?: string; phoneNumber?: string }) {
@@ -95,11 +117,11 @@ export function accountService(db: Db, bcryptCost: number) {
     async changePassword(audience: 'client' | 'employee', id: number, oldPassword?: string, newPassword?: string) {
       if (isBlank(oldPassword) || isBlank(newPassword)) throw badRequest('Please enter both current and new password.');
       const current = audience === 'client' ? await repo.clientPasswordHash(id) : await repo.employeePasswordHash(id);
-      if (!current || !(await verifyPassword(oldPassword!, current.passwordHash))) {
+      if (!current || !(await passwords.verify(oldPassword!, current.passwordHash)).ok) {
         throw badRequest('The current password is incorrect.', 'WRONG_PASSWORD');
       }
-      assertAcceptablePassword(newPassword!);
-      const hash = await hashPassword(newPassword!, bcryptCost);
+      assertAcceptablePassword(newPassword!, await this.loginName(audience, id));
+      const hash = await passwords.hash(newPassword!);
       await (audience === 'client' ? repo.setClientPassword(id, hash) : repo.setEmployeePassword(id, hash));
     },
 

@@ -1,19 +1,72 @@
+// Password hashing. Passwords are normalized (NFKC) and pre-hashed with SHA-256 before bcrypt, so
+// a password of any length in any script keeps all its characters (bcrypt alone reads 72 bytes, and
+// 64 Greek or Chinese characters exceed that). Hashes made before the pre-hash (plain bcrypt) still
+// verify, and are replaced at the next sign-in, as are hashes cheaper than the configured cost.
+import { createHash, randomBytes } from 'node:crypto';
+import { passwordProblem } from '@bookshop/rules';
+import { isCommonPassword } from '@bookshop/rules/common-passwords';
 import bcrypt from 'bcrypt';
-import { badRequest } from '../../lib/errors.ts';
-import { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from '../../lib/validation.ts';
+import pLimit from 'p-limit';
+import { AppError, badRequest } from '../../lib/errors.ts';
 
-/** Refuses what bcrypt would silently mishandle (over 72 bytes) and what is too short to protect anything. */
-export function assertAcceptablePassword(password: string) {
-  if (Buffer.byteLength(password, 'utf8') > PASSWORD_MAX_BYTES) throw badRequest('Password must be at most 72 bytes long.');
-  if (password.length < PASSWORD_MIN_LENGTH) throw badRequest(`Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`);
+/** Marks our format: `bcrypt-sha256:` followed by a bcrypt hash of the pre-hash. */
+const PREHASHED = 'bcrypt-sha256:';
+const BCRYPT_MAX_BYTES = 72;
+
+const prehash = (password: string) => createHash('sha256').update(password.normalize('NFKC')).digest('base64');
+
+/** Refuses a password the rules of @bookshop/rules refuse (the web forms show the same messages). */
+export function assertAcceptablePassword(password: string, account?: string) {
+  const problem = passwordProblem(password, { account, isCommon: isCommonPassword });
+  if (problem) throw badRequest(problem, 'WEAK_PASSWORD');
 }
 
-export const hashPassword = (password: string, cost: number) => bcrypt.hash(password, cost);
+export interface PasswordCheck {
+  ok: boolean;
+  /** The stored hash is of the old format or cheaper than the configured cost: store a new one. */
+  needsRehash: boolean;
+}
 
-// Compared against when the account does not exist, so a wrong account costs as long as a wrong password.
-const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', 10);
+export interface HashingLimits {
+  /** bcrypt runs on libuv's 4 threads; more at once only queues. */
+  concurrent: number;
+  /** Waiting hashes beyond which a sign-in is answered 503 at once instead of queueing CPU work. */
+  queued: number;
+}
 
-export const verifyPassword = (password: string, hash: string | null | undefined) =>
-  Buffer.byteLength(password, 'utf8') <= PASSWORD_MAX_BYTES
-    ? bcrypt.compare(password, hash ?? DUMMY_HASH).then((ok) => ok && !!hash)
-    : Promise.resolve(false);
+export const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrent: 4, queued: 32 };
+
+export function passwordHasher(cost: number, limits: HashingLimits = DEFAULT_HASHING_LIMITS) {
+  const limit = pLimit(limits.concurrent);
+  const capped = <T>(work: () => Promise<T>): Promise<T> => {
+    if (limit.activeCount + limit.pendingCount >= limits.concurrent + limits.queued) {
+      return Promise.reject(
+        new AppError(503, 'BUSY', 'The shop is busy signing people in. Please try again in a moment.', { 'retry-after': '2' }),
+      );
+    }
+    return limit(work);
+  };
+
+  // Compared against when the account does not exist, at the same cost as real hashes, so a wrong
+  // account costs as long as a wrong password and timing does not tell which accounts exist.
+  const dummy = bcrypt.hash(prehash(randomBytes(16).toString('hex')), cost).then((h) => PREHASHED + h);
+
+  return {
+    hash: (password: string) => capped(async () => PREHASHED + (await bcrypt.hash(prehash(password), cost))),
+
+    verify: (password: string, stored: string | null | undefined): Promise<PasswordCheck> =>
+      capped(async () => {
+        const hash = stored ?? (await dummy);
+        const legacy = !hash.startsWith(PREHASHED);
+        let ok: boolean;
+        if (!legacy) ok = await bcrypt.compare(prehash(password), hash.slice(PREHASHED.length));
+        else if (Buffer.byteLength(password, 'utf8') <= BCRYPT_MAX_BYTES) ok = await bcrypt.compare(password, hash);
+        else ok = (await bcrypt.compare(prehash(password), (await dummy).slice(PREHASHED.length))) && false;
+        ok &&= stored != null;
+        const rounds = bcrypt.getRounds(legacy ? hash : hash.slice(PREHASHED.length));
+        return { ok, needsRehash: ok && (legacy || rounds < cost) };
+      }),
+  };
+}
+
+export type PasswordHasher = ReturnType<typeof passwordHasher>;

@@ -30,14 +30,14 @@ export function peopleRepository(db: Db) {
       return { total, clients };
     },
     listEmployees: () => db.employee.findMany({ select: employeeInfoSelect, orderBy: { id: 'asc' }, take: 1000 }),
-    employeeEmailTaken: async (email: string, exceptId?: number) =>
-      (await db.employee.count({ where: { email, ...(exceptId ? { id: { not: exceptId } } : {}) } })) > 0,
+    /** Whether a client or an employee signs in with this e-mail (login_names is kept by triggers). */
+    loginNameTaken: async (name: string) => (await db.loginName.count({ where: { name } })) > 0,
     createEmployee: (data: Prisma.EmployeeCreateInput) => db.employee.create({ data, select: employeeInfoSelect }),
     employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
-    /** The employee's sessions end with the row (refresh tokens are not foreign-keyed, so revoke explicitly). */
+    /** The employee's sessions end with the row (sessions are not foreign-keyed, so revoke explicitly). */
     deleteEmployee: (id: number) =>
       db.$transaction([
-        db.refreshToken.updateMany({ where: { audience: 'employee', subjectId: id, revokedAt: null }, data: { revokedAt: new Date() } }),
+        db.sessionFamily.updateMany({ where: { audience: 'employee', subjectId: id, revokedAt: null }, data: { revokedAt: new Date() } }),
         db.employee.delete({ where: { id }, select: { id: true } }),
       ]),
   };

@@ -4,7 +4,8 @@ import { toMoney } from '../../lib/money.ts';
 import { EMAIL, isBlank } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { accountRepository, type employeeInfoSelect } from '../accounts/account-repository.ts';
-import { assertAcceptablePassword, hashPassword } from '../accounts/passwords.ts';
+import { EMAIL_TAKEN, isLoginNameClash } from '../accounts/account-service.ts';
+import { assertAcceptablePassword, type PasswordHasher } from '../accounts/passwords.ts';
 import { peopleRepository } from './people-repository.ts';
 
 export const DASHBOARD_LIST_SIZE = 10;
@@ -51,7 +52,12 @@ function validatePerson(input: PersonInput) {
   };
 }
 
-export function peopleService(db: Db, bcryptCost: number) {
+/** Another account took the e-mail between the check and the write (login_names refused it). */
+const refuseTakenEmail = (error: unknown): never => {
+  throw isLoginNameClash(error) ? conflict(EMAIL_TAKEN) : error;
+};
+
+export function peopleService(db: Db, passwords: PasswordHasher) {
   const repo = peopleRepository(db);
   const accounts = accountRepository(db);
   return {
@@ -73,16 +79,19 @@ export function peopleService(db: Db, bcryptCost: number) {
       const person = validatePerson(input.person_informations ?? {});
       if (!ROLES.includes(input.role as never)) throw badRequest('Role must be Admin or Seller.');
       if (isBlank(input.password)) throw badRequest('All fields are required.');
-      assertAcceptablePassword(input.password!);
-      if (await repo.employeeEmailTaken(person.email)) throw conflict('An employee with this e-mail already exists.');
-      const passwordHash = await hashPassword(input.password!, bcryptCost);
-      return toEmployee(await repo.createEmployee({ ...person, passwordHash, role: input.role as (typeof ROLES)[number] }));
+      assertAcceptablePassword(input.password!, person.email);
+      if (await repo.loginNameTaken(person.email)) throw conflict(EMAIL_TAKEN);
+      const passwordHash = await passwords.hash(input.password!);
+      return toEmployee(
+        await repo.createEmployee({ ...person, passwordHash, role: input.role as (typeof ROLES)[number] }).catch(refuseTakenEmail),
+      );
     },
 
     async updateOwnInformation(id: number, input: PersonInput) {
       const person = validatePerson(input);
-      if (await repo.employeeEmailTaken(person.email, id)) throw conflict('An employee with this e-mail already exists.');
-      return toEmployee(await accounts.updateEmployee(id, person));
+      const own = await accounts.employeeInfo(id);
+      if (person.email !== own?.email && (await repo.loginNameTaken(person.email))) throw conflict(EMAIL_TAKEN);
+      return toEmployee(await accounts.updateEmployee(id, person).catch(refuseTakenEmail));
     },
 
     async deleteEmployee(actorId: number, id: number) {

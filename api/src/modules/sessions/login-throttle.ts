@@ -1,50 +1,117 @@
-// Failed sign-ins are counted per account and per address in a sliding window. In memory, per
-// process: enough for one instance; see docs/decisions/0004-login-throttling.md.
+// Sign-in throttling, kept in PostgreSQL so every API instance shares it (throttle_counters).
+//
+// - Each attempt is reserved BEFORE the password is checked, in one atomic statement per key, so a
+//   parallel burst cannot get more guesses than the limit: the reservation counts as a failure until
+//   the password proves right, and is then given back.
+// - An (account, address) pair is locked hard after `perPair` failures in the window.
+// - An account is never locked for everyone (anyone could lock the Admin out): after `perAccount`
+//   failures it slows down, with delays doubling per further failure, for addresses that have
+//   failed on it; an address that has not failed on it still signs in with the right password.
+// - An address is locked after `perAddress` failures, whatever accounts it tries.
+// Counters expire with their window; old rows are purged periodically.
 import { AppError } from '../../lib/errors.ts';
+import type { Db } from '../../plugins/prisma.ts';
 
 export interface ThrottleLimits {
   windowMs: number;
+  perPair: number;
   perAccount: number;
   perAddress: number;
 }
 
-export const DEFAULT_THROTTLE: ThrottleLimits = { windowMs: 15 * 60 * 1000, perAccount: 5, perAddress: 30 };
+export const DEFAULT_THROTTLE: ThrottleLimits = { windowMs: 15 * 60 * 1000, perPair: 5, perAccount: 10, perAddress: 50 };
 
-export function loginThrottle(limits: ThrottleLimits = DEFAULT_THROTTLE, now: () => number = Date.now) {
-  const failures = new Map<string, number[]>();
+/** The longest delay an account's slowdown imposes between two attempts. */
+const MAX_ACCOUNT_DELAY_SECONDS = 15 * 60;
 
-  const recent = (key: string) => {
-    const cutoff = now() - limits.windowMs;
-    const list = (failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (list.length) failures.set(key, list);
-    else failures.delete(key);
-    return list;
-  };
+const tooMany = (retryAfterSeconds: number) =>
+  new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many failed sign-in attempts. Please try again later.', {
+    'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
 
-  const keys = (account: string, address: string) =>
-    [
-      [`account:${account}`, limits.perAccount],
-      [`address:${address}`, limits.perAddress],
-    ] as const;
+export interface Attempt {
+  /** The password was right: give the reservation back and forget this account's failures. */
+  succeeded(): Promise<void>;
+  /** The password was wrong: the reservation stays a failure; the account's count grows. Returns true when this locked the pair. */
+  failed(): Promise<{ locked: boolean }>;
+  /** Neither (the check itself failed, e.g. busy): give the reservation back. */
+  release(): Promise<void>;
+}
+
+export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE) {
+  const windowMs = limits.windowMs;
+
+  async function refund(keys: string[]) {
+    if (!keys.length) return;
+    await db.$executeRaw`UPDATE throttle_counters SET hits = greatest(hits - 1, 0) WHERE key = ANY(${keys}::text[]) AND window_ends_at > now()`;
+  }
 
   return {
-    /** Throws 429 with Retry-After when either the account or the address has failed too often. */
-    check(account: string, address: string) {
-      for (const [key, limit] of keys(account, address)) {
-        const list = recent(key);
-        if (list.length >= limit) {
-          const retryAfter = Math.max(1, Math.ceil(((list[0] ?? now()) + limits.windowMs - now()) / 1000));
-          throw new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many failed sign-in attempts. Please try again later.', {
-            'retry-after': String(retryAfter),
-          });
+    limits,
+
+    /** Reserves an attempt for this account from this address, or throws 429 with Retry-After. */
+    async reserve(account: string, address: string): Promise<Attempt> {
+      const pairKey = `pair:${account}|${address}`;
+      const addressKey = `address:${address}`;
+      const accountKey = `account:${account}`;
+      // One statement, keys in a fixed order: concurrent reservations serialize per row without deadlock.
+      const reserved = await db.$queryRaw<{ key: string; hits: number }[]>`
+        INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
+        SELECT k, 1, now() + ${windowMs} * interval '1 millisecond', now() FROM unnest(${[addressKey, pairKey].sort()}::text[]) AS k
+        ON CONFLICT (key) DO UPDATE SET
+          hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
+          window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
+          last_hit_at = now()
+        WHERE t.window_ends_at <= now()
+           OR t.hits < CASE WHEN t.key LIKE 'pair:%' THEN ${limits.perPair}::int ELSE ${limits.perAddress}::int END
+        RETURNING key, hits`;
+      const got = new Map(reserved.map((r) => [r.key, r.hits]));
+      if (got.size < 2) {
+        await refund([...got.keys()]);
+        const [locked] = await db.$queryRaw<{ seconds: number }[]>`
+          SELECT extract(epoch FROM max(window_ends_at) - now())::float8 AS seconds
+          FROM throttle_counters WHERE key = ANY(${[pairKey, addressKey]}::text[]) AND window_ends_at > now()`;
+        throw tooMany(locked?.seconds ?? windowMs / 1000);
+      }
+
+      // The account's slowdown, for addresses that have already failed on it.
+      const pairFailuresBefore = (got.get(pairKey) ?? 1) - 1;
+      if (pairFailuresBefore > 0) {
+        const [accountRow] = await db.$queryRaw<{ hits: number; wait: number }[]>`
+          SELECT hits, extract(epoch FROM last_hit_at - now())::float8 AS wait
+          FROM throttle_counters WHERE key = ${accountKey} AND window_ends_at > now()`;
+        if (accountRow && accountRow.hits >= limits.perAccount) {
+          const delay = Math.min(2 ** (accountRow.hits - limits.perAccount), MAX_ACCOUNT_DELAY_SECONDS);
+          const remaining = accountRow.wait + delay;
+          if (remaining > 0) {
+            await refund([pairKey, addressKey]);
+            throw tooMany(remaining);
+          }
         }
       }
+
+      return {
+        async succeeded() {
+          await db.$executeRaw`DELETE FROM throttle_counters WHERE key = ANY(${[pairKey, accountKey]}::text[])`;
+          await refund([addressKey]);
+        },
+        async failed() {
+          await db.$executeRaw`
+            INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
+            VALUES (${accountKey}, 1, now() + ${windowMs} * interval '1 millisecond', now())
+            ON CONFLICT (key) DO UPDATE SET
+              hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
+              window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
+              last_hit_at = now()`;
+          return { locked: (got.get(pairKey) ?? 0) >= limits.perPair };
+        },
+        release: () => refund([pairKey, addressKey]),
+      };
     },
-    fail(account: string, address: string) {
-      for (const [key] of keys(account, address)) failures.set(key, [...recent(key), now()]);
-    },
-    succeed(account: string) {
-      failures.delete(`account:${account}`);
-    },
+
+    /** Deletes counters whose window ended more than an hour ago. */
+    purge: () => db.$executeRaw`DELETE FROM throttle_counters WHERE window_ends_at < now() - interval '1 hour'`,
   };
 }
+
+export type LoginThrottle = ReturnType<typeof loginThrottle>;

@@ -1,12 +1,17 @@
-// Sessions: sign-in starts a token family; every refresh spends the presented token and issues the
-// next one in the same family. Presenting a spent token again is taken as theft and revokes the
-// family, except within a short reuse interval: two tabs (or React StrictMode) refreshing at once
-// with the same token both get the same new session. That works without storing any token: the
-// successor is an HMAC of the presented token under the server secret, so only its holder can
-// have it re-derived, and the database still keeps hashes only.
+// Sessions: sign-in starts a session family; every refresh spends the presented refresh token and
+// issues the next one in the same family. Presenting a spent token again is taken as theft and
+// revokes the family, except within a short reuse interval: two tabs (or React StrictMode)
+// refreshing at once with the same token both get the same new session. That works without storing
+// any token: the successor is an HMAC of the presented token under the server secret, so only its
+// holder can have it re-derived, and the database still keeps hashes only.
+//
+// A session ends at its absolute lifetime from sign-in, or after a time without activity. Activity
+// is a signed-in call; a refresh is not, so the web app's 9-minute refresh timer cannot keep an
+// abandoned session alive.
 import { createHmac, randomUUID } from 'node:crypto';
 import { unauthorized } from '../../lib/errors.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import type { SecurityEvents } from '../security/security-events.ts';
 import { type Audience, sessionRepository } from './session-repository.ts';
 import { type AccessClaims, hashToken, newRefreshToken, REFRESH_TOKEN_SECONDS, signAccessToken, verifyAccessToken } from './tokens.ts';
 
@@ -15,60 +20,94 @@ export interface IssuedSession {
   refreshToken: string;
   subjectId: number;
   familyId: string;
+  /** When the refresh token (and so the session, unless it is refreshed) ends. */
+  expiresAt: Date;
 }
 
 /** How long after a rotation the spent token still answers with the same new session. */
 export const REFRESH_REUSE_INTERVAL_SECONDS = 30;
 
-export function sessionService(db: Db, secret: string) {
+export const SESSION_LIFETIMES: Record<Audience, { absoluteSeconds: number; idleSeconds: number }> = {
+  client: { absoluteSeconds: 30 * 24 * 60 * 60, idleSeconds: 7 * 24 * 60 * 60 },
+  employee: { absoluteSeconds: 12 * 60 * 60, idleSeconds: 60 * 60 },
+};
+const LONGEST_LIFETIME_SECONDS = Math.max(...Object.values(SESSION_LIFETIMES).map((l) => l.absoluteSeconds));
+
+type Family = { id: string; audience: Audience; startedAt: Date; lastActiveAt: Date; revokedAt: Date | null };
+
+/** Why a session can no longer be used, or null while it can. */
+function endedBecause(family: Family | null, audience: Audience, now = Date.now()): string | null {
+  if (!family || family.audience !== audience) return 'Your session has expired. Please sign in again.';
+  if (family.revokedAt) return 'Your session has ended. Please sign in again.';
+  const { absoluteSeconds, idleSeconds } = SESSION_LIFETIMES[audience];
+  if (now > family.startedAt.getTime() + absoluteSeconds * 1000) return 'Your session has expired. Please sign in again.';
+  if (now > family.lastActiveAt.getTime() + idleSeconds * 1000) return 'You were away for a while. Please sign in again.';
+  return null;
+}
+
+export function sessionService(db: Db, secret: string, events: SecurityEvents) {
   const repo = sessionRepository(db);
   const successorOf = (presented: string) => createHmac('sha256', secret).update(`refresh-successor:${presented}`).digest('base64url');
   const signAccess = (audience: Audience, subjectId: number, familyId: string) =>
     signAccessToken(secret, { subjectId, familyId, audience });
+  const refreshExpiry = (audience: Audience, startedAt: Date) =>
+    new Date(Math.min(Date.now() + REFRESH_TOKEN_SECONDS * 1000, startedAt.getTime() + SESSION_LIFETIMES[audience].absoluteSeconds * 1000));
 
-  async function issue(audience: Audience, subjectId: number, familyId: string, refreshToken = newRefreshToken()): Promise<IssuedSession> {
-    await repo.insert({
-      id: randomUUID(),
-      familyId,
-      audience,
-      subjectId,
-      tokenHash: hashToken(refreshToken),
-      expiresAt: new Date(Date.now() + REFRESH_TOKEN_SECONDS * 1000),
-    });
-    return { accessToken: signAccess(audience, subjectId, familyId), refreshToken, subjectId, familyId };
+  async function issue(audience: Audience, subjectId: number, family: { id: string; startedAt: Date }, refreshToken = newRefreshToken()) {
+    const expiresAt = refreshExpiry(audience, family.startedAt);
+    await repo.insert({ id: randomUUID(), familyId: family.id, audience, subjectId, tokenHash: hashToken(refreshToken), expiresAt });
+    return { accessToken: signAccess(audience, subjectId, family.id), refreshToken, subjectId, familyId: family.id, expiresAt };
   }
 
   return {
-    start: (audience: Audience, subjectId: number) => issue(audience, subjectId, randomUUID()),
+    async start(audience: Audience, subjectId: number): Promise<IssuedSession> {
+      const id = randomUUID();
+      await repo.startFamily({ id, audience, subjectId });
+      return issue(audience, subjectId, { id, startedAt: new Date() });
+    },
 
-    async rotate(audience: Audience, presented: string | undefined): Promise<IssuedSession> {
+    async rotate(audience: Audience, presented: string | undefined, address?: string): Promise<IssuedSession> {
       const expired = unauthorized('Your session has expired. Please sign in again.');
       if (!presented) throw expired;
       const token = await repo.findByHash(hashToken(presented));
-      if (!token || token.audience !== audience || token.revokedAt) throw expired;
-      if (token.expiresAt.getTime() <= Date.now()) throw expired;
+      if (!token || token.audience !== audience || token.expiresAt.getTime() <= Date.now()) throw expired;
+      const family = await repo.findFamily(token.familyId);
+      const ended = endedBecause(family, audience);
+      if (ended || !family) throw unauthorized(ended ?? undefined);
+
       const successor = successorOf(presented);
-      if (!token.usedAt && (await repo.markUsed(token.id))) return issue(audience, token.subjectId, token.familyId, successor);
+      if (!token.usedAt && (await repo.markUsed(token.id))) return issue(audience, token.subjectId, family, successor);
       // Spent already, or a concurrent twin spent it a moment ago: within the interval this is the
       // same browser racing itself, answered with the session the winner got.
       const spentAt = token.usedAt?.getTime() ?? Date.now();
       if (Date.now() - spentAt <= REFRESH_REUSE_INTERVAL_SECONDS * 1000) {
         return {
-          accessToken: signAccess(audience, token.subjectId, token.familyId),
+          accessToken: signAccess(audience, token.subjectId, family.id),
           refreshToken: successor,
           subjectId: token.subjectId,
-          familyId: token.familyId,
+          familyId: family.id,
+          expiresAt: refreshExpiry(audience, family.startedAt),
         };
       }
-      await repo.revokeFamily(token.familyId);
+      await repo.revokeFamily(family.id);
+      await events.record({
+        type: 'refresh_token_reuse',
+        actor: `${audience}:${token.subjectId}`,
+        address,
+        entity: 'session',
+        entityId: family.id,
+        details: { spentSecondsAgo: Math.round((Date.now() - spentAt) / 1000) },
+      });
       throw expired;
     },
 
-    /** Verifies an access token and that its session was not signed out or revoked since. */
+    /** Verifies an access token and that its session exists, is live, and was not signed out or revoked since. */
     async authenticate(audience: Audience, accessToken: string | undefined): Promise<AccessClaims> {
       if (!accessToken) throw unauthorized();
       const claims = verifyAccessToken(secret, accessToken, audience);
-      if (await repo.isFamilyRevoked(claims.familyId)) throw unauthorized('Your session has ended. Please sign in again.');
+      const ended = endedBecause(await repo.findFamily(claims.familyId), audience);
+      if (ended) throw unauthorized(ended);
+      await repo.touchFamily(claims.familyId);
       return claims;
     },
 
@@ -81,6 +120,8 @@ export function sessionService(db: Db, secret: string) {
     revokeFamily: (familyId: string) => repo.revokeFamily(familyId),
     revokeOtherSessions: (audience: Audience, subjectId: number, keepFamilyId: string) =>
       repo.revokeSubject(audience, subjectId, keepFamilyId),
+    revokeAllSessions: (audience: Audience, subjectId: number) => repo.revokeSubject(audience, subjectId),
+    purge: () => repo.purge(LONGEST_LIFETIME_SECONDS),
   };
 }
 

@@ -6,6 +6,10 @@ import orderRoutes from './orders.ts';
 /** Everything under /api/client answers only a signed-in client (401 otherwise), and only about that client. */
 const clientRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', app.requireClient);
+  // Personal answers: never kept by a browser or proxy cache.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
   await app.register(cartRoutes, { prefix: '/cart' });
   await app.register(manageRoutes, { prefix: '/manage' });
   await app.register(orderRoutes, { prefix: '/orders' });

@@ -12,7 +12,7 @@ export const ClientInfo = Type.Object(
 const text = Type.Optional(Type.String({ maxLength: 100 }));
 
 const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const accounts = accountService(app.prisma, app.config.bcryptCost);
+  const accounts = accountService(app.prisma, app.passwords);
 
   app.get(
     '',
@@ -55,12 +55,15 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
           oldPassword: Type.Optional(Type.String({ maxLength: 1000 })),
           newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
         }),
-        response: responses(Type.Boolean(), 400, 401),
+        response: responses(Type.Boolean(), 400, 401, 429, 503),
       },
     },
     async (request) => {
       const { id, familyId } = request.client!;
-      await accounts.changePassword('client', id, request.body.oldPassword, request.body.newPassword);
+      // The current password is guessable like a sign-in, so it is throttled like one.
+      await app.throttledPasswordCheck(request, await accounts.loginName('client', id), () =>
+        accounts.changePassword('client', id, request.body.oldPassword, request.body.newPassword),
+      );
       await app.sessions.revokeOtherSessions('client', id, familyId);
       return { data: true };
     },

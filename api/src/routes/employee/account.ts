@@ -9,8 +9,8 @@ const tags = ['Back-office account'];
 
 /** The signed-in employee's own account (any role). */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const accounts = accountService(app.prisma, app.config.bcryptCost);
-  const people = peopleService(app.prisma, app.config.bcryptCost);
+  const accounts = accountService(app.prisma, app.passwords);
+  const people = peopleService(app.prisma, app.passwords);
 
   app.get(
     '/employee/',
@@ -50,12 +50,15 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         summary: 'Change my password; my other sessions end',
         body: PasswordChange,
-        response: responses(Type.Boolean(), 400, 401, 403),
+        response: responses(Type.Boolean(), 400, 401, 403, 429, 503),
       },
     },
     async (request) => {
       const { id, familyId } = request.employee!;
-      await accounts.changePassword('employee', id, request.body.oldPassword, request.body.newPassword);
+      // The current password is guessable like a sign-in, so it is throttled like one.
+      await app.throttledPasswordCheck(request, await accounts.loginName('employee', id), () =>
+        accounts.changePassword('employee', id, request.body.oldPassword, request.body.newPassword),
+      );
       await app.sessions.revokeOtherSessions('employee', id, familyId);
       return { data: true };
     },

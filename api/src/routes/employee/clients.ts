@@ -7,7 +7,7 @@ import { OPTIONAL_PAGING_DESCRIPTION, OptionalPaging, optionalPage, security } f
 const Row = Type.Ref('ClientRow');
 
 const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const people = peopleService(app.prisma, app.config.bcryptCost);
+  const people = peopleService(app.prisma, app.passwords);
   app.get(
     '/clients/',
     {

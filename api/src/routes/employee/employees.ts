@@ -7,7 +7,7 @@ import { PersonInformations, security } from './schemas.ts';
 const tags = ['Back-office employees'];
 
 const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const people = peopleService(app.prisma, app.config.bcryptCost);
+  const people = peopleService(app.prisma, app.passwords);
 
   app.get(
     '/employees/',

@@ -14,6 +14,10 @@ import statisticsRoutes from './statistics.ts';
  * open to both roles; everything else answers a Seller 403. No employee session: 401.
  */
 const employeeRoutes: FastifyPluginAsync = async (app) => {
+  // Back-office answers: never kept by a browser or proxy cache.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
   await app.register(async (sellerAndAdmin) => {
     sellerAndAdmin.addHook('onRequest', app.requireEmployee(['Admin', 'Seller']));
     await sellerAndAdmin.register(statisticsRoutes, { prefix: '/employee/statistics' });

@@ -7,7 +7,7 @@ import { security } from './schemas.ts';
 const tags = ['Back-office dashboard'];
 
 const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const people = peopleService(app.prisma, app.config.bcryptCost);
+  const people = peopleService(app.prisma, app.passwords);
 
   app.get(
     '/',

@@ -8,7 +8,7 @@ const tags = ['Authentication'];
 const UserType = Type.String({ description: "'Client', 'Admin' or 'Seller'" });
 
 const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const accounts = accountService(app.prisma, app.config.bcryptCost);
+  const accounts = accountService(app.prisma, app.passwords);
 
   app.post(
     '/login',
@@ -18,22 +18,15 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Sign in a client or an employee; data is the user type',
         body: Body({ account: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1000 }) }),
-        response: responses(UserType, 400, 401, 429),
+        response: responses(UserType, 400, 401, 429, 503),
       },
     },
     async (request, reply) => {
       const account = normalizeAccount(request.body.account);
       if (!account || !request.body.password) throw badRequest('Please enter your account and password.');
-      app.loginThrottle.check(account, request.ip);
-      try {
-        const result = await accounts.login(account, request.body.password);
-        app.loginThrottle.succeed(account);
-        app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id));
-        return { data: result.userType };
-      } catch (error) {
-        app.loginThrottle.fail(account, request.ip);
-        throw error;
-      }
+      const result = await app.throttledPasswordCheck(request, account, () => accounts.login(account, request.body.password));
+      app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id));
+      return { data: result.userType };
     },
   );
 
@@ -52,7 +45,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const audience = request.params.userType.toLowerCase() === 'client' ? 'client' : 'employee';
       const presented = app.sessionCookie(request, audience, 'refresh');
       try {
-        const session = await app.sessions.rotate(audience, presented);
+        const session = await app.sessions.rotate(audience, presented, app.clientAddress(request));
         app.setSessionCookies(request, reply, audience, session);
         if (audience === 'client') return { data: 'Client' };
         const employee = await accounts.employeeInfo(session.subjectId);

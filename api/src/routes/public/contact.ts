@@ -3,18 +3,22 @@ import { Type } from 'typebox';
 import { Body, responses } from '../../lib/schemas.ts';
 import { contactService } from '../../modules/backoffice/contact-service.ts';
 
+/** Contact messages one address may send per hour (anonymous, so rate-limited). */
+export const ANONYMOUS_WRITES_PER_HOUR = 20;
+
 const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const contact = contactService(app.prisma);
   const text = Type.Optional(Type.String({ maxLength: 500 }));
   app.post(
     '/',
     {
+      config: { rateLimit: { max: ANONYMOUS_WRITES_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'sendContactMessage',
         tags: ['Contact'],
         summary: 'Send a message to the shop (name, e-mail, at most 50 characters)',
         body: Body({ userName: text, account: text, message: text }),
-        response: responses(Type.Boolean(), 400),
+        response: responses(Type.Boolean(), 400, 429),
       },
     },
     async (request) => {

@@ -3,8 +3,11 @@ import { Type } from 'typebox';
 import { Body, responses } from '../../lib/schemas.ts';
 import { accountService } from '../../modules/accounts/account-service.ts';
 
+/** Sign-up attempts one address may make per hour (anonymous, so rate-limited). */
+export const SIGN_UPS_PER_HOUR = 20;
+
 const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const accounts = accountService(app.prisma, app.config.bcryptCost);
+  const accounts = accountService(app.prisma, app.passwords);
   const text = Type.Optional(Type.String({ maxLength: 200 }));
 
   app.get(
@@ -37,6 +40,7 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/',
     {
+      config: { rateLimit: { max: SIGN_UPS_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'signUp',
         tags: ['Authentication'],

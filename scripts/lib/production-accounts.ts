@@ -1,0 +1,61 @@
+// What a production start checks about accounts, before serving: nobody signs in with a password
+// published in the README, and a fresh deployment gets its first Admin from the environment
+// (ADMIN_EMAIL, ADMIN_PASSWORD) instead of from the demo seed.
+import pg from 'pg';
+import type { Config } from '../../api/src/config.ts';
+import { EMAIL } from '../../api/src/lib/validation.ts';
+import { assertAcceptablePassword, passwordHasher } from '../../api/src/modules/accounts/passwords.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed-data.ts';
+
+export class AccountSetupError extends Error {}
+
+const DEMO_PASSWORDS = [DEMO_ACCOUNTS.admin.password, DEMO_ACCOUNTS.seller.password, DEMO_ACCOUNTS.client.password];
+
+export async function prepareProductionAccounts(url: string, config: Config, log: (message: string) => void = console.log) {
+  const hasher = passwordHasher(config.bcryptCost);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    const { rows: employees } = await db.query<{ email: string; password_hash: string }>('SELECT email, password_hash FROM employees');
+    if (employees.length === 0 && config.initialAdmin) {
+      const email = config.initialAdmin.email.trim().toLowerCase();
+      if (!EMAIL.test(email)) throw new AccountSetupError(`ADMIN_EMAIL '${email}' is not an e-mail address`);
+      try {
+        assertAcceptablePassword(config.initialAdmin.password, email);
+      } catch (error) {
+        throw new AccountSetupError(`ADMIN_PASSWORD is refused: ${(error as Error).message}`);
+      }
+      await db
+        .query(
+          `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+           VALUES ('Shop', 'Admin', 'Female', '1970-01-01', $1, '0500000000', 'To be completed on the Account screen', $2, 'Admin')`,
+          [email, await hasher.hash(config.initialAdmin.password)],
+        )
+        .catch((error: Error) => {
+          throw new AccountSetupError(`could not create the first Admin ${email}: ${error.message}`);
+        });
+      log(`created the first Admin, ${email}: complete its details on the back-office Account screen`);
+      return;
+    }
+    if (employees.length === 0) {
+      log('no employee can sign in to the back-office yet: set ADMIN_EMAIL and ADMIN_PASSWORD to create the first Admin');
+      return;
+    }
+    if (config.seedDemo) {
+      log('SEED_DEMO=true: the demo accounts and their published passwords are allowed (a local demo only)');
+      return;
+    }
+    for (const employee of employees) {
+      for (const password of DEMO_PASSWORDS) {
+        if ((await hasher.verify(password, employee.password_hash)).ok) {
+          throw new AccountSetupError(
+            `the employee ${employee.email} still has a demo password published in the README: change it (back-office Account screen, ` +
+              'or a new ADMIN_EMAIL/ADMIN_PASSWORD on an empty database), or set SEED_DEMO=true for a local demo',
+          );
+        }
+      }
+    }
+  } finally {
+    await db.end();
+  }
+}
