@@ -39,7 +39,7 @@ function serve(env: Record<string, string>) {
 }
 
 describe('the production entry point (the Docker image command)', () => {
-  it('migrates and seeds an empty database, then serves the API in production mode', async () => {
+  it('migrates and seeds the catalog alone into an empty database; the first Admin comes from the environment', async () => {
     const port = await freePort();
     const { output } = serve({
       NODE_ENV: 'production',
@@ -48,19 +48,78 @@ describe('the production entry point (the Docker image command)', () => {
       PORT: String(port),
       HOST: '127.0.0.1',
       FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
+      ALLOW_IDENTITY_EMULATOR: 'true',
+      ADMIN_EMAIL: 'Owner@Shop.example',
+      ADMIN_PASSWORD: 'a long and private passphrase',
       ISBN_LOOKUP: 'bundled',
     });
+    const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
     let health: Response | undefined;
     while (Date.now() < deadline) {
-      health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+      health = await fetch(`${base}/api/health`).catch(() => undefined);
       if (health?.ok) break;
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(health?.ok, output()).toBe(true);
-    const types = (await (await fetch(`http://127.0.0.1:${port}/api/public/book-copy/types/`)).json()) as { data: unknown[] };
+    const types = (await (await fetch(`${base}/api/public/book-copy/types/`)).json()) as { data: unknown[] };
     expect(types.data).toHaveLength(10);
     expect(output()).toContain('applied migrations');
+    const login = (account: string, password: string) =>
+      fetch(`${base}/api/public/authentication/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ account, password }),
+      });
+    // No demo account exists: the README's published passwords open nothing.
+    for (const [account, password] of [
+      ['admin@bookshop.test', 'Admin123!'],
+      ['seller@bookshop.test', 'Seller123!'],
+      ['client@bookshop.test', 'Client123!'],
+    ]) {
+      expect((await login(account!, password!)).status).toBe(401);
+    }
+    const owner = await login('owner@shop.example', 'a long and private passphrase');
+    expect(owner.status).toBe(200);
+    expect(((await owner.json()) as { data: string }).data).toBe('Admin');
+    expect(output()).toMatch(/warning|emulator/i);
+  });
+
+  it('refuses to start while an employee keeps a demo password, unless SEED_DEMO=true says it is a demo', async () => {
+    const url = await emptyDatabase();
+    const { applyMigrations } = await import('./lib/schema-engine.ts');
+    const { seedDatabase } = await import('../seed/seed.ts');
+    await applyMigrations(url);
+    await seedDatabase(url, () => {}, { people: true });
+    const env = {
+      NODE_ENV: 'production',
+      DATABASE_URL: url,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      FIREBASE_PROJECT_ID: 'bookshop-production',
+      PORT: String(await freePort()),
+    };
+    const refused = serve(env);
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toMatch(/admin@bookshop\.test still has a demo password/);
+    const demo = serve({ ...env, SEED_DEMO: 'true', HOST: '127.0.0.1' });
+    const deadline = Date.now() + 60_000;
+    let health: Response | undefined;
+    while (Date.now() < deadline && !health?.ok) {
+      health = await fetch(`http://127.0.0.1:${env.PORT}/api/health`).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(health?.ok, demo.output()).toBe(true);
+  });
+
+  it('refuses to start in production with the identity emulator and no explicit opt-in', async () => {
+    const { exited, output } = serve({
+      NODE_ENV: 'production',
+      DATABASE_URL: await emptyDatabase(),
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
+    });
+    expect(await exited).toBe(1);
+    expect(output()).toMatch(/ALLOW_IDENTITY_EMULATOR=true/);
   });
 
   it('refuses to start in production with the default (missing) JWT secret', async () => {

@@ -36,6 +36,12 @@ export default fp(
       return getAuth(firebase);
     };
     const emulator = app.config.firebaseAuthEmulatorHost;
+    if (emulator && app.config.env === 'production') {
+      // Allowed only with ALLOW_IDENTITY_EMULATOR=true (config.ts): say so loudly at every start.
+      app.log.warn(
+        `warning: the identity provider is the local emulator at ${emulator}, whose tokens are not signed: anyone can claim a verified e-mail. A local demo only.`,
+      );
+    }
     const identityToolkit = emulator ? `http://${emulator}/identitytoolkit.googleapis.com/v1` : 'https://identitytoolkit.googleapis.com/v1';
 
     const verifyIdentity = async (idToken: string | undefined) => {

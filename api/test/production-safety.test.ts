@@ -1,0 +1,401 @@
+// Production safety read as an attacker would: guessing passwords (in bursts, from many addresses,
+// behind forged proxies, across instances), weak passwords, one e-mail in two account tables,
+// sessions that never end, and what is logged. Each test fails on the code before issue 10.
+import { randomUUID } from 'node:crypto';
+import bcrypt from 'bcrypt';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
+
+const LIMITS = { windowMs: 60_000, perPair: 3, perAccount: 6, perAddress: 40 };
+let t: TestApp;
+let legacyHash: string;
+beforeAll(async () => {
+  t = await createTestApp({ throttle: LIMITS });
+  legacyHash = bcrypt.hashSync(DEMO.client.password, 10);
+});
+
+const login = (account: string, password: string, remoteAddress = '203.0.113.7', app = t.app, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'POST', url: '/api/public/authentication/login', payload: { account, password }, remoteAddress, headers });
+
+/** A fresh client signing in with the demo client password (plain bcrypt, as hashed before issue 10). */
+async function newClient(hash = legacyHash) {
+  const account = `c-${randomUUID()}@example.com`;
+  await t.db.query(
+    "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('C', 'L', '0555000000', $1, $2)",
+    [account, hash],
+  );
+  return account;
+}
+const events = (type: string, actor?: string) =>
+  t.db.query<{ actor: string | null; address: string | null; details: unknown }>(
+    'SELECT actor, address, details FROM security_events WHERE type = $1 AND ($2::text IS NULL OR actor = $2) ORDER BY id',
+    [type, actor ?? null],
+  );
+
+describe('sign-in that resists guessing', () => {
+  it('a parallel burst of 20 wrong passwords at a limit of 3 gets at most 3 answers of 401', async () => {
+    const account = await newClient();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => login(account, 'Wrong-password-1')));
+    const statuses = answers.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(3);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(17);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    const refused = answers.find((r) => r.statusCode === 429)!;
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Locked for this address, even with the right password...
+    expect((await login(account, DEMO.client.password)).statusCode).toBe(429);
+    // ...but not for the account's owner elsewhere: a hard lock per account would let anyone lock out the Admin.
+    expect((await login(account, DEMO.client.password, '198.51.100.20')).statusCode).toBe(200);
+  });
+
+  it('slows an account down with growing delays for addresses that failed on it, and lets a clean address through', async () => {
+    const account = await newClient();
+    // Twelve addresses fail once each: no pair locked, the account at twice its limit of 6. Addresses
+    // that had not failed on it are never slowed, so every one of these is a plain 401.
+    for (let i = 1; i <= 12; i++) expect((await login(account, 'Wrong-password-1', `192.0.2.${i}`)).statusCode).toBe(401);
+    // An address that failed on it now waits 2^(12 - 6) seconds since the last failure, right password or not.
+    const slowed = await login(account, DEMO.client.password, '192.0.2.1');
+    expect(slowed.statusCode).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBeGreaterThanOrEqual(2 ** (12 - LIMITS.perAccount) - 2);
+    expect((await login(account, 'Wrong-password-1', '192.0.2.2')).statusCode).toBe(429);
+    expect((await login(account, DEMO.client.password, '192.0.2.200')).statusCode).toBe(200);
+  });
+
+  it('records failures and the lockout as security events, never with the password', async () => {
+    const account = await newClient();
+    for (let i = 0; i < 3; i++) await login(account, 'Wrong-password-9', '203.0.113.99');
+    const failed = await events('login_failed', account);
+    expect(failed).toHaveLength(3);
+    expect(failed[0]!.address).toBe('203.0.113.99');
+    expect(await events('login_locked', account)).toHaveLength(1);
+    const all = JSON.stringify(await t.db.query('SELECT * FROM security_events'));
+    expect(all).not.toContain('Wrong-password-9');
+  });
+
+  it('counts IPv6 clients by their /64, so rotating addresses inside it gains nothing', async () => {
+    const account = await newClient();
+    for (let i = 1; i <= 3; i++) expect((await login(account, 'Wrong-password-1', `2001:db8:1:2::${i}`)).statusCode).toBe(401);
+    expect((await login(account, 'Wrong-password-1', '2001:db8:1:2:ffff::9')).statusCode).toBe(429);
+  });
+
+  it('a forged X-Forwarded-For changes nothing without a configured proxy; with TRUST_PROXY=1 the last hop counts', async () => {
+    const account = await newClient();
+    for (let i = 1; i <= 3; i++) {
+      await login(account, 'Wrong-password-1', '203.0.113.50', t.app, { 'x-forwarded-for': `10.9.9.${i}` });
+    }
+    const forged = await login(account, DEMO.client.password, '203.0.113.50', t.app, { 'x-forwarded-for': '10.9.9.77' });
+    expect(forged.statusCode).toBe(429);
+
+    const behindProxy = await buildApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, TRUST_PROXY: '1' }), { throttle: LIMITS });
+    try {
+      const other = await newClient();
+      // The client wrote a fake first hop; the proxy appended the real address, which is what counts.
+      for (let i = 1; i <= 3; i++) {
+        await login(other, 'Wrong-password-1', '10.0.0.2', behindProxy, { 'x-forwarded-for': `1.1.1.${i}, 198.51.100.66` });
+      }
+      expect((await login(other, DEMO.client.password, '10.0.0.2', behindProxy, { 'x-forwarded-for': '198.51.100.66' })).statusCode).toBe(
+        429,
+      );
+      expect((await login(other, DEMO.client.password, '10.0.0.2', behindProxy, { 'x-forwarded-for': '198.51.100.67' })).statusCode).toBe(
+        200,
+      );
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('two API instances on one database share the limit', async () => {
+    const second = await buildApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url }), { throttle: LIMITS });
+    try {
+      const account = await newClient();
+      const answers = [];
+      for (let i = 0; i < 6; i++)
+        answers.push((await login(account, 'Wrong-password-1', '203.0.113.8', i % 2 ? second : t.app)).statusCode);
+      expect(answers).toEqual([401, 401, 401, 429, 429, 429]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('throttles the current-password check of a password change like a sign-in', async () => {
+    const account = await newClient();
+    const cookie = await t.login({ account, password: DEMO.client.password });
+    const change = (oldPassword: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/client/manage/password/',
+        headers: { cookie },
+        remoteAddress: '203.0.113.120',
+        payload: { oldPassword, newPassword: 'A-much-better-passphrase' },
+      });
+    for (let i = 0; i < 3; i++) expect((await change('Wrong-password-1')).statusCode).toBe(400);
+    expect((await change(DEMO.client.password)).statusCode).toBe(429);
+    expect(await events('password_check_failed', account)).toHaveLength(3);
+  });
+
+  it('answers an unknown account as slowly as a real one at cost 12 (within 20 %), and rehashes cheaper hashes', async () => {
+    const strong = await createTestApp({
+      env: { BCRYPT_COST: '12' },
+      throttle: { ...LIMITS, perPair: 1000, perAccount: 1000, perAddress: 1000 },
+    });
+    const account = `t-${randomUUID()}@example.com`;
+    await strong.db.query(
+      "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('T', 'L', '0555000000', $1, $2)",
+      [account, legacyHash],
+    );
+    // The first right sign-in replaces the plain cost-10 hash with a pre-hashed cost-12 one.
+    expect((await login(account, DEMO.client.password, '203.0.113.1', strong.app)).statusCode).toBe(200);
+    const [row] = await strong.db.query<{ password_hash: string }>('SELECT password_hash FROM clients WHERE account = $1', [account]);
+    expect(row!.password_hash).toMatch(/^bcrypt-sha256:\$2b\$12\$/);
+
+    const time = async (who: string) => {
+      const started = process.hrtime.bigint();
+      expect((await login(who, 'Wrong-password-1', '203.0.113.2', strong.app)).statusCode).toBe(401);
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    };
+    const real: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      real.push(await time(account));
+      unknown.push(await time(`nobody-${i}@example.com`));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    expect(median(unknown) / median(real)).toBeGreaterThan(0.8);
+    expect(median(unknown) / median(real)).toBeLessThan(1.2);
+  });
+});
+
+describe('passwords (ASVS 5.0)', () => {
+  const change = async (newPassword: string) => {
+    const account = await newClient();
+    const cookie = await t.login({ account, password: DEMO.client.password });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/client/manage/password/',
+      headers: { cookie },
+      remoteAddress: `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      payload: { oldPassword: DEMO.client.password, newPassword },
+    });
+    return { res, account };
+  };
+
+  it('refuses short, common and own-e-mail passwords with the rule module’s messages', async () => {
+    expect((await change('Abc12!')).res.json().error.message).toBe('Password must be at least 8 characters long.');
+    expect((await change('iloveyou')).res.json().error.message).toBe('This password is too common. Please choose a less guessable one.');
+    expect((await change('PASSWORD123')).res.json().error.message).toBe('This password is too common. Please choose a less guessable one.');
+    const account = await newClient();
+    const cookie = await t.login({ account, password: DEMO.client.password });
+    const own = await t.app.inject({
+      method: 'PUT',
+      url: '/api/client/manage/password/',
+      headers: { cookie },
+      payload: { oldPassword: DEMO.client.password, newPassword: account.toUpperCase() },
+    });
+    expect(own.json().error.message).toBe('Your password must not be your e-mail address.');
+    expect((await change('x'.repeat(129))).res.json().error.message).toBe('Password must be at most 128 characters long.');
+  });
+
+  it('accepts 64 characters in any script, every character counting', async () => {
+    for (const password of ['αβγδεζηθ'.repeat(8), '書店で本を買う'.repeat(10), '📚🔖'.repeat(32)]) {
+      const { res, account } = await change(password);
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await login(account, password, '198.19.0.1')).statusCode).toBe(200);
+      // bcrypt alone would read only the first 72 bytes; the last character must matter.
+      expect((await login(account, `${password.slice(0, -1)}X`, '198.19.0.2')).statusCode).toBe(401);
+    }
+  });
+});
+
+describe('one login namespace', () => {
+  it('sign-up, employee creation and an employee e-mail change refuse an e-mail the other table holds', async () => {
+    const admin = await t.login(DEMO.admin);
+    const person = (email: string) => ({
+      firstName: 'Eve',
+      lastName: 'Twin',
+      gender: 'Female',
+      birthDate: '1990-05-05',
+      email,
+      phoneNumber: '0661000009',
+      address: '3 Rue Larbi Ben Mhidi, Algiers',
+    });
+    const add = await t.app.inject({
+      method: 'POST',
+      url: '/api/employee/',
+      headers: { cookie: admin },
+      payload: { person_informations: person(DEMO.client.account), password: 'A-long-new-passphrase', role: 'Seller' },
+    });
+    expect(add.statusCode).toBe(409);
+    expect(add.json().error.message).toBe('An account with this e-mail already exists.');
+
+    const own = await t.app.inject({
+      method: 'PUT',
+      url: '/api/employee/',
+      headers: { cookie: admin },
+      payload: person(DEMO.client.account),
+    });
+    expect(own.statusCode).toBe(409);
+    expect(own.json().error.message).toBe('An account with this e-mail already exists.');
+
+    // The database enforces it too, whatever the application does.
+    await expect(
+      t.db.query(
+        "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('X', 'Y', '0555000000', $1, 'x')",
+        [DEMO.admin.account],
+      ),
+    ).rejects.toThrow(/login_names/);
+    // Keeping one's own e-mail while editing the rest is fine.
+    const keep = await t.app.inject({
+      method: 'PUT',
+      url: '/api/employee/',
+      headers: { cookie: admin },
+      payload: person(DEMO.admin.account),
+    });
+    expect(keep.statusCode, keep.body).toBe(200);
+  });
+});
+
+describe('sessions with an end', () => {
+  const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } });
+  const refresh = (cookie: string, type = 'Client') =>
+    t.app.inject({ method: 'POST', url: `/api/public/authentication/refresh-tokens/${type}`, headers: { cookie } });
+  const latestFamily = async () =>
+    (await t.db.query<{ id: string }>('SELECT id FROM session_families ORDER BY started_at DESC LIMIT 1'))[0]!.id;
+
+  it('an employee session ends 12 hours after sign-in, whatever refreshes it', async () => {
+    const cookie = await t.login(DEMO.seller);
+    await t.db.query("UPDATE session_families SET started_at = now() - interval '12 hours 1 minute' WHERE id = $1", [await latestFamily()]);
+    expect((await t.app.inject({ method: 'GET', url: '/api/employee/employee/', headers: { cookie } })).statusCode).toBe(401);
+    expect((await refresh(cookie, 'Seller')).statusCode).toBe(401);
+  });
+
+  it('an idle session ends; refreshes are not activity, signed-in calls are', async () => {
+    const cookie = await t.login(DEMO.client);
+    const family = await latestFamily();
+    await t.db.query("UPDATE session_families SET last_active_at = now() - interval '6 days' WHERE id = $1", [family]);
+    // A timer's refresh does not count as activity...
+    const rotated = await refresh(cookie);
+    expect(rotated.statusCode).toBe(200);
+    const [{ idle }] = (await t.db.query<{ idle: boolean }>(
+      "SELECT last_active_at < now() - interval '5 days' AS idle FROM session_families WHERE id = $1",
+      [family],
+    )) as [{ idle: boolean }];
+    expect(idle).toBe(true);
+    // ...a call does.
+    const next = cookieHeader(rotated, cookie);
+    expect((await me(next)).statusCode).toBe(200);
+    await t.db.query("UPDATE session_families SET last_active_at = now() - interval '7 days 1 minute' WHERE id = $1", [family]);
+    const away = await me(next);
+    expect(away.statusCode).toBe(401);
+    expect(away.json().error.message).toBe('You were away for a while. Please sign in again.');
+    expect((await refresh(next)).statusCode).toBe(401);
+  });
+
+  it('refuses an access token whose session row does not exist', async () => {
+    const cookie = await t.login(DEMO.client);
+    await t.db.query('DELETE FROM session_families WHERE id = $1', [await latestFamily()]);
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('records refresh-token reuse after the interval as theft, and purges spent and dead tokens', async () => {
+    const first = await t.login(DEMO.client);
+    const family = await latestFamily();
+    await refresh(first);
+    await t.db.query("UPDATE refresh_tokens SET used_at = now() - interval '2 days' WHERE family_id = $1 AND used_at IS NOT NULL", [
+      family,
+    ]);
+    expect((await refresh(first)).statusCode).toBe(401);
+    const theft = await t.db.query<{ entity_id: string }>("SELECT entity_id FROM security_events WHERE type = 'refresh_token_reuse'");
+    expect(theft.map((e) => e.entity_id)).toContain(family);
+
+    await t.app.sessions.purge();
+    const left = await t.db.query<{ used_at: Date | null }>('SELECT used_at FROM refresh_tokens WHERE family_id = $1', [family]);
+    expect(left.every((r) => r.used_at === null)).toBe(true);
+  });
+
+  it('records a refused role and a refused cross-site call', async () => {
+    const seller = await t.login(DEMO.seller);
+    expect((await t.app.inject({ method: 'GET', url: '/api/employee/employees/', headers: { cookie: seller } })).statusCode).toBe(403);
+    expect((await events('authorization_refused')).length).toBeGreaterThan(0);
+    const csrf = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/contact/',
+      headers: { origin: 'https://evil.example' },
+      payload: { userName: 'a', account: 'a@b.co', message: 'x' },
+    });
+    expect(csrf.statusCode).toBe(403);
+    expect((await events('csrf_refused')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('headers and anonymous writes', () => {
+  it('sends a CSP fitted to the app, no framing, nosniff and a referrer policy; no-store on private answers', async () => {
+    const home = await t.app.inject({ method: 'GET', url: '/api/public/book-copy/types/' });
+    const csp = String(home.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain('img-src');
+    expect(csp).toContain('https://identitytoolkit.googleapis.com');
+    expect(home.headers['x-content-type-options']).toBe('nosniff');
+    expect(home.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(home.headers['strict-transport-security']).toBeUndefined(); // only in production
+    const cookie = await t.login(DEMO.client);
+    expect((await t.app.inject({ method: 'GET', url: '/api/client/cart', headers: { cookie } })).headers['cache-control']).toBe('no-store');
+    const admin = await t.login(DEMO.admin);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/employee/statistics/', headers: { cookie: admin } })).headers['cache-control'],
+    ).toBe('no-store');
+  });
+
+  it('rate-limits anonymous contact messages per address, shared through the database', async () => {
+    const send = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/public/contact/',
+        remoteAddress,
+        payload: { userName: 'A', account: 'a@b.co', message: 'Hi' },
+      });
+    const answers = [];
+    for (let i = 0; i < 21; i++) answers.push((await send('203.0.113.200')).statusCode);
+    expect(answers.filter((s) => s === 200)).toHaveLength(20);
+    const refused = await send('203.0.113.200');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().error.code).toBe('RATE_LIMITED');
+    expect((await send('203.0.113.201')).statusCode).toBe(200);
+  });
+});
+
+describe('production configuration', () => {
+  const production = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgresql://x@localhost/x',
+    JWT_SECRET: 'a'.repeat(40),
+    FIREBASE_PROJECT_ID: 'real-shop',
+  };
+  const problem = (env: Record<string, string>) => {
+    try {
+      loadConfig({ ...production, ...env });
+      return null;
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+  };
+
+  it('refuses the identity emulator unless explicitly allowed', () => {
+    expect(problem({ FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' })).toMatch(/ALLOW_IDENTITY_EMULATOR=true/);
+    expect(problem({ FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099', ALLOW_IDENTITY_EMULATOR: 'true' })).toBeNull();
+  });
+
+  it('refuses TRUST_PROXY=true and takes a hop count or CIDRs', () => {
+    expect(problem({ TRUST_PROXY: 'true' })).toMatch(/TRUST_PROXY/);
+    expect(loadConfig({ ...production, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ...production, TRUST_PROXY: '10.0.0.0/8, fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', 'fd00::/8']);
+  });
+
+  it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
+    expect(problem({ ADMIN_EMAIL: 'boss@shop.example' })).toMatch(/ADMIN_EMAIL and ADMIN_PASSWORD/);
+  });
+});
