@@ -1,10 +1,12 @@
 // The whole API as one Fastify plugin tree; server.ts only listens. Cross-cutting concerns are named
 // plugins; routes are grouped by audience, each subtree gated once.
+import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import etag from '@fastify/etag';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
+import { terminalLogFormat } from './lib/logging.ts';
 import type { ThrottleLimits } from './modules/sessions/login-throttle.ts';
 import authPlugin from './plugins/auth.ts';
 import commaParams from './plugins/comma-params.ts';
@@ -13,6 +15,7 @@ import corsPlugin from './plugins/cors.ts';
 import csrf from './plugins/csrf.ts';
 import errors from './plugins/errors.ts';
 import identity from './plugins/identity.ts';
+import metrics from './plugins/metrics.ts';
 import openapi from './plugins/openapi.ts';
 import prisma from './plugins/prisma.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -39,7 +42,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       level: config.logLevel,
       // Never log credentials: cookies and the identity token are cut from request logs.
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      ...terminalLogFormat(config),
     },
+    // Unique across instances, or the proxy's X-Request-Id: each log line and error body names it.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // The time budget of a request: past it the answer is a 503 rather than a wait without end.
+    handlerTimeout: config.requestTimeoutMs,
     // Only the configured proxies' X-Forwarded-* count; a hop count trusts that many hops from us.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 64 * 1024,
@@ -58,6 +67,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(cookie);
   await app.register(etag);
   await app.register(prisma, { onQuery: options.onQuery });
+  await app.register(metrics);
   await app.register(authPlugin, { throttle: options.throttle });
   await app.register(identity);
   await app.register(csrf);

@@ -1,5 +1,7 @@
-// Starts the API: reads the configuration once, builds the app, listens, and closes cleanly on
-// SIGINT/SIGTERM (in-flight requests finish, the database pool closes).
+// Starts the API: reads the configuration once, builds the app, listens, and shuts down gracefully on
+// SIGTERM/SIGINT (and on a crash): it stops accepting connections, lets in-flight requests finish,
+// then closes the database pool. A close that hangs past the bound is cut short with exit code 1.
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 
@@ -15,11 +17,20 @@ try {
 }
 
 const app = await buildApp(config);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    app.log.info(`${signal}: closing`);
+
+/** A request may take the whole request budget; shutdown allows that plus time to close the pool. */
+const SHUTDOWN_BOUND_MS = config.requestTimeoutMs + 5000;
+
+closeWithGrace(
+  {
+    delay: SHUTDOWN_BOUND_MS,
+    logger: { error: (message: unknown) => app.log.error(message) },
+    onTimeout: (delay) => app.log.error(`shutdown took over ${delay} ms: exiting with requests still open`),
+  },
+  async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'unexpected error: closing');
+    else app.log.info(`${signal ?? 'close'}: closing (in-flight requests finish, then the database pool closes)`);
     await app.close();
-    process.exit(0);
-  });
-}
+  },
+);
 await app.listen({ port: config.port, host: config.host });

@@ -8,6 +8,7 @@ export const ErrorBody = Type.Object(
     error: Type.Object({
       code: Type.String(),
       message: Type.String(),
+      requestId: Type.Optional(Type.String({ description: "The request's id, also in every server log line about it" })),
       details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     }),
   },

@@ -2,6 +2,7 @@
 // 5xx status, never a stack trace or SQL. Unexpected errors are logged in full and answered vaguely.
 import type { FastifyError } from 'fastify';
 import fp from 'fastify-plugin';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorSummary, isDatabaseUnavailable } from '../lib/database-errors.ts';
 import { AppError } from '../lib/errors.ts';
 import { ErrorBody } from '../lib/schemas.ts';
 
@@ -15,7 +16,8 @@ export default fp(
 
     app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
       const send = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
-        reply.status(status).send({ data: null, error: { code, message, ...(details ? { details } : {}) } });
+        // The request id lets a user's report be matched with the server's log lines.
+        reply.status(status).send({ data: null, error: { code, message, requestId: request.id, ...(details ? { details } : {}) } });
 
       if (error instanceof AppError) {
         reply.headers(error.headers);
@@ -26,6 +28,17 @@ export default fp(
         const field = first?.instancePath?.replace(/^\//, '') || (first?.params as { missingProperty?: string })?.missingProperty;
         const where = error.validationContext === 'body' ? '' : `${error.validationContext} `;
         return send(400, 'VALIDATION', field ? `Invalid ${where}${field}: ${first?.message}.` : `Invalid request: ${error.message}.`);
+      }
+      if (isDatabaseUnavailable(error)) {
+        // An outage, a lost connection or a lock/statement timeout: the client may retry; not a bug.
+        request.log.warn({ cause: databaseErrorSummary(error) }, 'database unavailable');
+        reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        return send(503, 'DATABASE_UNAVAILABLE', 'The shop is briefly unavailable. Please try again in a moment.');
+      }
+      if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
+        request.log.warn('request over its time budget');
+        reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        return send(503, 'TIMEOUT', 'The shop took too long to answer. Please try again in a moment.');
       }
       if (error.code === PRISMA_CONFLICT) return send(409, 'CONFLICT', 'This already exists.');
       if (error.code === PRISMA_NOT_FOUND) return send(404, 'NOT_FOUND', 'Not found.');

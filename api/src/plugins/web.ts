@@ -21,7 +21,7 @@ export default fp(
     }
     app.setNotFoundHandler((request, reply) => {
       if (!serveWeb || request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
-        return reply.status(404).send({ data: null, error: { code: 'NOT_FOUND', message: 'No such endpoint.' } });
+        return reply.status(404).send({ data: null, error: { code: 'NOT_FOUND', message: 'No such endpoint.', requestId: request.id } });
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });

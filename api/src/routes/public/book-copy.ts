@@ -8,7 +8,8 @@ const CardList = Type.Array(Type.Ref('BookCard'));
 const DetailList = Type.Array(Type.Ref('BookDetail'));
 
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const catalog = catalogService(app.prisma);
+  // Reads only: served by the read replica when DATABASE_REPLICA_URL is set.
+  const catalog = catalogService(app.catalogDb);
 
   // Catalog reads are the same for everyone for a minute; the ETag lets a browser revalidate cheaply.
   app.addHook('onSend', async (request, reply) => {

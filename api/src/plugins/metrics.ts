@@ -1,0 +1,107 @@
+// Prometheus metrics at /api/metrics (fastify-metrics over prom-client): request rate and latency per
+// route, method and status (the `http_request_duration_seconds` histogram), Node's own vitals, the
+// database pool, checkout outcomes, and counters other modules increment through `app.shopMetrics`:
+//   app.shopMetrics.loginFailures.inc();  app.shopMetrics.lockouts.inc();
+// Each app has its own registry, so several apps in one process (tests) never collide.
+import fastifyMetricsModule from 'fastify-metrics';
+import fp from 'fastify-plugin';
+import promClient, { type Counter } from 'prom-client';
+
+export interface ShopMetrics {
+  /** Checkouts by outcome: placed, conflict (out of stock, stale cart), refused (4xx), unavailable (503), failed (5xx). */
+  checkouts: Counter<'outcome'>;
+  /** Sign-ins refused for a wrong account or password. */
+  loginFailures: Counter;
+  /** Sign-ins refused because the account or address is locked out by the login throttle. */
+  lockouts: Counter;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    shopMetrics: ShopMetrics;
+  }
+  interface FastifyContextConfig {
+    /** Count this route's answers in the named outcome counter. */
+    outcomeMetric?: 'checkout';
+  }
+}
+
+export function checkoutOutcome(status: number): string {
+  if (status < 300) return 'placed';
+  if (status === 409) return 'conflict';
+  if (status === 503) return 'unavailable';
+  if (status < 500) return 'refused';
+  return 'failed';
+}
+
+// A CommonJS module whose plugin is `exports.default`: under Node's ESM interop that is `.default`.
+const fastifyMetrics = fastifyMetricsModule.default;
+
+export default fp(
+  async (app) => {
+    const registry = new promClient.Registry();
+    await app.register(fastifyMetrics, {
+      // Not in the public API contract: an operator's endpoint (the compose proxy refuses it from outside).
+      endpoint: { url: '/api/metrics', method: 'GET', logLevel: 'warn', schema: { hide: true }, handler: () => {} },
+      promClient,
+      defaultMetrics: { enabled: true, register: registry },
+      routeMetrics: {
+        enabled: { histogram: true, summary: false },
+        // Unmatched URLs (scans, typos) would make a label per URL; they are counted as 404s of no route.
+        registeredRoutesOnly: true,
+        routeBlacklist: ['/api/metrics'],
+        overrides: {
+          histogram: { registers: [registry], buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] },
+          summary: { registers: [registry] },
+        },
+      },
+    });
+
+    const pool = app.databasePool;
+    new promClient.Gauge({
+      name: 'db_pool_connections',
+      help: 'Database connections of this process by state (in_use, idle)',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+      },
+    });
+    new promClient.Gauge({
+      name: 'db_pool_waiting_requests',
+      help: 'Queries waiting for a free database connection',
+      registers: [registry],
+      collect() {
+        this.set(pool.waitingCount);
+      },
+    });
+
+    const shopMetrics: ShopMetrics = {
+      checkouts: new promClient.Counter({
+        name: 'shop_checkouts_total',
+        help: 'Checkouts by outcome',
+        labelNames: ['outcome'],
+        registers: [registry],
+      }),
+      loginFailures: new promClient.Counter({
+        name: 'shop_login_failures_total',
+        help: 'Sign-ins refused for a wrong account or password',
+        registers: [registry],
+      }),
+      lockouts: new promClient.Counter({
+        name: 'shop_login_lockouts_total',
+        help: 'Sign-ins refused by the login throttle',
+        registers: [registry],
+      }),
+    };
+    app.decorate('shopMetrics', shopMetrics);
+
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.routeOptions.config.outcomeMetric === 'checkout') {
+        shopMetrics.checkouts.inc({ outcome: checkoutOutcome(reply.statusCode) });
+      }
+    });
+  },
+  { name: 'metrics', dependencies: ['prisma'] },
+);
