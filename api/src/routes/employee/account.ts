@@ -9,8 +9,8 @@ const tags = ['Back-office account'];
 
 /** The signed-in employee's own account (any role). */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const accounts = accountService(app.prisma, app.passwords);
-  const people = peopleService(app.prisma, app.passwords);
+  const accounts = accountService(app.backofficeDb, app.passwords);
+  const people = peopleService(app.backofficeDb, app.passwords);
 
   app.get(
     '/employee/',

@@ -10,7 +10,7 @@ export const Author = Type.Object({ id: Type.Integer(), fullName: Type.String() 
 const Name = Type.String({ maxLength: 300 });
 
 const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const catalog = catalogAdminService(app.prisma, bundledCatalogLookup());
+  const catalog = catalogAdminService(app.backofficeDb, bundledCatalogLookup());
 
   app.get(
     '/employee/author/:pageNumber,:pageSize',

@@ -18,7 +18,7 @@ const CopyFields = {
 };
 
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const catalog = catalogAdminService(app.prisma, bundledCatalogLookup());
+  const catalog = catalogAdminService(app.backofficeDb, bundledCatalogLookup());
 
   app.get(
     '/:pageNumber,:pageSize',

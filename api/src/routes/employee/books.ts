@@ -20,7 +20,7 @@ export const Book = Type.Object(
 
 const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const lookup = app.config.isbnLookup === 'openlibrary' ? openLibraryLookup(app.config.openLibraryUrl) : bundledCatalogLookup();
-  const catalog = catalogAdminService(app.prisma, lookup);
+  const catalog = catalogAdminService(app.backofficeDb, lookup);
 
   app.get(
     '/:pageNumber,:pageSize',

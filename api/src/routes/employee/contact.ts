@@ -15,7 +15,7 @@ const Message = Type.Object({
 const tags = ['Back-office messages'];
 
 const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const contact = contactService(app.prisma);
+  const contact = contactService(app.backofficeDb);
   app.get(
     '/',
     {

@@ -7,7 +7,7 @@ import { PersonInformations, security } from './schemas.ts';
 const tags = ['Back-office employees'];
 
 const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const people = peopleService(app.prisma, app.passwords);
+  const people = peopleService(app.backofficeDb, app.passwords);
 
   app.get(
     '/employees/',

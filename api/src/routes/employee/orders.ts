@@ -28,7 +28,7 @@ export const BackofficeOrder = Type.Object(
 );
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const orders = orderService(app.prisma);
+  const orders = orderService(app.backofficeDb);
 
   app.get(
     '/:pageNumber,:pageSize',
