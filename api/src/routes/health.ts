@@ -78,7 +78,13 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!migrationsApplied) {
         const pending = await pendingMigrations();
         if (pending.length) {
-          throw new AppError(503, 'MIGRATIONS_PENDING', 'The database lacks migrations of this build.', { 'retry-after': '5' }, { pending });
+          throw new AppError(
+            503,
+            'MIGRATIONS_PENDING',
+            'The database lacks migrations of this build.',
+            { 'retry-after': '5' },
+            { pending },
+          );
         }
         migrationsApplied = true;
       } else {

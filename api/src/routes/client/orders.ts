@@ -23,6 +23,8 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/',
     {
+      // Counted in shop_checkouts_total{outcome} (plugins/metrics.ts).
+      config: { outcomeMetric: 'checkout' },
       schema: {
         operationId: 'placeOrder',
         tags,

@@ -1,0 +1,106 @@
+// Health (liveness, readiness), Prometheus metrics, and the request id in logs and error bodies.
+import { Writable } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { terminalLogFormat } from '../src/lib/logging.ts';
+import { createCopy } from './fault-helpers.ts';
+import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+
+const logLines: Record<string, unknown>[] = [];
+let t: TestApp;
+beforeAll(async () => {
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+      done();
+    },
+  });
+  t = await createTestApp({ logger: { level: 'info', stream } });
+});
+
+const metricValue = (text: string, name: string, labels: Record<string, string> = {}) => {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  const line = text
+    .split('\n')
+    .find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `) ? wanted.every((w) => l.includes(w)) : false));
+  return line ? Number(line.split(' ').at(-1)) : undefined;
+};
+
+describe('health', () => {
+  it('liveness answers without the database; readiness checks the database and the migrations', async () => {
+    expect((await t.app.inject('/api/health/live')).json()).toEqual({ data: { status: 'ok' } });
+    expect((await t.app.inject('/api/health/ready')).json()).toEqual({ data: { status: 'ok', database: 'ok', migrations: 'ok' } });
+    expect((await t.app.inject('/api/health')).json()).toEqual({ data: { status: 'ok', database: 'ok' } });
+  });
+
+  it('readiness is 503 MIGRATIONS_PENDING, naming them, while a migration of this build is not applied', async () => {
+    const fresh = await createTestApp();
+    const [latest] = await fresh.db.query<{ migration_name: string }>(
+      'DELETE FROM _prisma_migrations WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations) RETURNING migration_name',
+    );
+    const res = await fresh.app.inject('/api/health/ready');
+    expect(res.statusCode).toBe(503);
+    expect(res.json().error).toMatchObject({ code: 'MIGRATIONS_PENDING', details: { pending: [latest!.migration_name] } });
+    expect(res.headers['retry-after']).toBeDefined();
+    expect((await fresh.app.inject('/api/health/live')).statusCode).toBe(200);
+  });
+});
+
+describe('metrics at /api/metrics', () => {
+  it('exposes request latency per route and status, the pool, checkout outcomes and the login counters', async () => {
+    const cookie = await t.login(DEMO.client);
+    const copy = await createCopy(t.db.query, 5);
+    const line = (await t.app.inject({ method: 'POST', url: `/api/client/cart/${copy}`, headers: { cookie } })).json().data;
+    const order = { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] };
+    expect((await t.app.inject({ method: 'POST', url: '/api/client/orders/', headers: { cookie }, payload: order })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/client/orders/', headers: { cookie }, payload: order })).statusCode).toBe(404);
+    await t.app.inject('/api/public/book-copy/by-id/999999999');
+    t.app.shopMetrics.loginFailures.inc();
+    t.app.shopMetrics.lockouts.inc(2);
+
+    const res = await t.app.inject('/api/metrics');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const text = res.body;
+    const byIdRoute = { route: '/api/public/book-copy/by-id/:id', status_code: '404', method: 'GET' };
+    expect(metricValue(text, 'http_request_duration_seconds_count', byIdRoute)).toBe(1);
+    expect(metricValue(text, 'http_request_duration_seconds_bucket', { ...byIdRoute, le: '+Inf' })).toBe(1);
+    expect(metricValue(text, 'shop_checkouts_total', { outcome: 'placed' })).toBe(1);
+    expect(metricValue(text, 'shop_checkouts_total', { outcome: 'refused' })).toBe(1);
+    expect(metricValue(text, 'db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
+    expect(metricValue(text, 'db_pool_connections', { state: 'idle' })).toBeGreaterThan(0);
+    expect(metricValue(text, 'db_pool_waiting_requests')).toBe(0);
+    expect(metricValue(text, 'shop_login_failures_total')).toBe(1);
+    expect(metricValue(text, 'shop_login_lockouts_total')).toBe(2);
+    expect(metricValue(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+
+  it('is not part of the public API contract', async () => {
+    const spec = (await t.app.inject('/api/openapi.json')).json() as { paths: Record<string, unknown> };
+    expect(Object.keys(spec.paths)).not.toContain('/api/metrics');
+  });
+});
+
+describe('the request id', () => {
+  it("is in the error body, taken from the proxy's X-Request-Id when there is one, and in every log line of the request", async () => {
+    const own = await t.app.inject('/api/public/book-copy/by-id/999999998');
+    expect(own.json().error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const traced = await t.app.inject({ url: '/api/public/book-copy/by-id/999999997', headers: { 'x-request-id': 'trace-abc-123' } });
+    expect(traced.json().error).toMatchObject({ code: 'NOT_FOUND', requestId: 'trace-abc-123' });
+    const lines = logLines.filter((l) => l.reqId === 'trace-abc-123');
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    // Every line written about a request names it.
+    for (const l of logLines.filter((l) => l.req || l.res)) expect(l.reqId).toEqual(expect.any(String));
+  });
+});
+
+describe('log format', () => {
+  it('is readable (pino-pretty) in a development terminal, JSON lines otherwise', async () => {
+    expect(terminalLogFormat({ env: 'development' }, { isTTY: true })).toEqual({
+      transport: expect.objectContaining({ target: 'pino-pretty' }),
+    });
+    expect(terminalLogFormat({ env: 'development' }, { isTTY: false })).toEqual({});
+    expect(terminalLogFormat({ env: 'production' }, { isTTY: true })).toEqual({});
+    expect(import.meta.resolve('pino-pretty')).toBeTruthy();
+  });
+});
