@@ -43,15 +43,20 @@ export type Audience = 'Client' | 'Employee';
 const inflight = new Map<Audience, Promise<string | null>>();
 
 /**
- * Rotates a session. Concurrent callers share one request: the server treats a refresh token used
- * twice as stolen and ends the session.
+ * Rotates a session. Concurrent callers in this tab share one request, and tabs take turns through
+ * a Web Lock, so a second tab presents the token the first one just received. (The server also
+ * forgives a token reused within 30 s, for browsers without Web Locks.)
  */
 export function refreshSession(audience: Audience): Promise<string | null> {
   let pending = inflight.get(audience);
   if (!pending) {
-    pending = unwrap(api.POST('/api/public/authentication/refresh-tokens/{userType}', { params: { path: { userType: audience } } }))
-      .catch(() => null)
-      .finally(() => inflight.delete(audience));
+    const refresh = () =>
+      unwrap(api.POST('/api/public/authentication/refresh-tokens/{userType}', { params: { path: { userType: audience } } })).catch(
+        () => null,
+      );
+    const locks = globalThis.navigator?.locks;
+    const inTurn = async () => (locks ? await locks.request(`bookshop-refresh-${audience}`, refresh) : refresh());
+    pending = inTurn().finally(() => inflight.delete(audience));
     inflight.set(audience, pending);
   }
   return pending;

@@ -1,3 +1,5 @@
+import { PASSWORD_HINT } from '../lib/password-rules';
+
 /** The current and new password inputs that both account screens use. */
 export function PasswordChangeFields({
   value,
@@ -26,7 +28,9 @@ export function PasswordChangeFields({
           autoComplete="new-password"
           value={value.newPassword}
           onChange={(e) => onChange({ ...value, newPassword: e.target.value })}
+          aria-describedby="new-password-hint"
         />
+        <small id="new-password-hint">{PASSWORD_HINT}</small>
       </label>
     </>
   );

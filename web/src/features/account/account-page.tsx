@@ -3,6 +3,7 @@ import { Navigate } from 'react-router-dom';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
 import { ALGERIAN_PHONE } from '../../lib/constants';
+import { newPasswordProblem } from '../../lib/password-rules';
 import { useSession } from '../auth/session';
 import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
 
@@ -33,9 +34,11 @@ export default function AccountPage() {
       onError: () => show('Failed to update profile.', 'error'),
     });
   };
-  const savePassword = (e: FormEvent) => {
+  const savePassword = async (e: FormEvent) => {
     e.preventDefault();
     if (!passwords.oldPassword || !passwords.newPassword) return show('Please enter both current and new password.', 'error');
+    const problem = await newPasswordProblem(passwords.newPassword, info?.account);
+    if (problem) return show(problem, 'error');
     change.mutate(passwords, {
       onSuccess: () => {
         show('Password changed successfully!');

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, unwrap } from '../../api/client';
 import { ALGERIAN_PHONE } from '../../lib/constants';
+import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { useSession } from './session';
 
 type Fields = { firstName: string; lastName: string; account: string; password: string; phoneNumber: string };
@@ -25,6 +26,9 @@ export default function SignUpPage() {
     if (!ALGERIAN_PHONE.test(fields.phoneNumber.trim())) {
       return setMessage({ text: 'Phone number must be Algerian and start with 05, 06, or 07.', kind: 'error' });
     }
+    // Every password rule of the API, before the provider account exists.
+    const problem = await newPasswordProblem(fields.password, fields.account);
+    if (problem) return setMessage({ text: problem, kind: 'error' });
     setBusy(true);
     try {
       const { createIdentity } = await sdk();
@@ -118,7 +122,8 @@ export default function SignUpPage() {
           Email (Account) <input type="email" {...field('account')} autoComplete="email" />
         </label>
         <label>
-          Password <input type="password" {...field('password')} autoComplete="new-password" />
+          Password <input type="password" {...field('password')} autoComplete="new-password" aria-describedby="password-hint" />
+          <small id="password-hint">{PASSWORD_HINT}</small>
         </label>
         <label>
           Algerian Phone Number <input type="tel" {...field('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
+import { newPasswordProblem } from '../../lib/password-rules';
 import { employeeApi } from './api';
 
 type Info = { firstName: string; lastName: string; email: string; phoneNumber: string; address: string; birthDate: string; gender: string };
@@ -55,6 +56,8 @@ export default function EmployeeAccountPage() {
   };
   const resetPassword = async (e: FormEvent) => {
     e.preventDefault();
+    const problem = await newPasswordProblem(passwords.newPassword, data?.email);
+    if (problem) return show(problem, 'error');
     try {
       await employeeApi.changePassword(passwords);
       setPasswords({ oldPassword: '', newPassword: '' });

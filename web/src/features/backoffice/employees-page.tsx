@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
+import { newPasswordProblem } from '../../lib/password-rules';
 import { employeeApi } from './api';
 
 const EMPTY = {
@@ -24,6 +25,8 @@ export default function EmployeesPage() {
   const add = async (e: FormEvent) => {
     e.preventDefault();
     const { password, role, ...person } = form;
+    const problem = password ? await newPasswordProblem(password, person.email) : null;
+    if (problem) return show(problem, 'error');
     try {
       await employeeApi.addEmployee({ person_informations: person, password, role });
       setForm(EMPTY);
