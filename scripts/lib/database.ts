@@ -27,7 +27,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function startCluster(dataDir: string, port: number, persistent: boolean): Promise<{ server: EmbeddedPostgres; baseUrl: string }> {
+async function startCluster(
+  dataDir: string,
+  port: number,
+  persistent: boolean,
+  durable = persistent,
+): Promise<{ server: EmbeddedPostgres; baseUrl: string }> {
   const user = 'bookshop';
   const password = 'bookshop';
   // Imported on demand: a production install (the Docker image) omits this development dependency.
@@ -40,7 +45,7 @@ async function startCluster(dataDir: string, port: number, persistent: boolean):
     persistent,
     createPostgresUser: isRoot,
     // Fast, throwaway clusters for tests; the development cluster keeps full durability.
-    postgresFlags: persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    postgresFlags: durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     onLog: () => {},
     onError: (e) => {
       if (process.env.DEBUG_POSTGRES) console.error(e);
@@ -72,6 +77,30 @@ export async function startThrowawayCluster(): Promise<{ baseUrl: string; stop()
   return {
     baseUrl,
     stop: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A throwaway cluster whose server the fault tests stop (a fast shutdown: sessions are ended, then
+ * connections refused) and start again on the same port and data. `remove` stops it and deletes it.
+ */
+export async function startRestartableCluster(): Promise<{
+  baseUrl: string;
+  stopServer(): Promise<void>;
+  startServer(): Promise<void>;
+  remove(): Promise<void>;
+}> {
+  const dir = path.join(os.tmpdir(), `bookshop-pg-restartable-${process.pid}-${Date.now()}`);
+  // Persistent, so that stopping keeps the data; not durable, like every test cluster.
+  const { server, baseUrl } = await startCluster(path.join(dir, 'data'), await freePort(), true, false);
+  return {
+    baseUrl,
+    stopServer: () => server.stop(),
+    startServer: () => server.start(),
+    remove: async () => {
       await server.stop();
       await rm(dir, { recursive: true, force: true });
     },
