@@ -13,13 +13,14 @@ import commaParams from './plugins/comma-params.ts';
 import configPlugin from './plugins/config.ts';
 import corsPlugin from './plugins/cors.ts';
 import csrf from './plugins/csrf.ts';
-import errors from './plugins/errors.ts';
+import errors, { frameworkErrors } from './plugins/errors.ts';
 import identity from './plugins/identity.ts';
 import metrics from './plugins/metrics.ts';
 import openapi from './plugins/openapi.ts';
 import prisma from './plugins/prisma.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import securityHeaders from './plugins/security-headers.ts';
+import strictInput from './plugins/strict-input.ts';
 import web from './plugins/web.ts';
 import clientRoutes from './routes/client/index.ts';
 import employeeRoutes from './routes/employee/index.ts';
@@ -53,7 +54,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 64 * 1024,
     // The spec writes some paths with a trailing slash and some without; both forms reach a route.
-    routerOptions: { ignoreTrailingSlash: true },
+    // A parameter is measured percent-encoded: 300 characters (an author's name) of 4-byte UTF-8 take
+    // 3,600, and a comma segment such as `{id},{name}` a few more. The schemas set the real limits.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
+    // Router errors (malformed percent-encoding, an over-long parameter) in the `{ data, error }` shape.
+    frameworkErrors,
     // Unknown properties are stripped, never refused and never passed on (see Body in lib/schemas.ts).
     ajv: { customOptions: { coerceTypes: true, removeAdditional: 'all', useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -61,6 +66,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(configPlugin, { config });
   await app.register(errors);
   await app.register(commaParams);
+  await app.register(strictInput);
   await app.register(openapi);
   await app.register(securityHeaders);
   await app.register(corsPlugin);

@@ -1,14 +1,25 @@
 // One error handler: every failure leaves as `{ data: null, error: { code, message } }` with a 4xx or
 // 5xx status, never a stack trace or SQL. Unexpected errors are logged in full and answered vaguely.
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorSummary, isDatabaseUnavailable } from '../lib/database-errors.ts';
 import { AppError } from '../lib/errors.ts';
+import { isCausedByInput } from '../lib/input-errors.ts';
 import { ErrorBody } from '../lib/schemas.ts';
 
 const PRISMA_CONFLICT = 'P2002';
 const PRISMA_NOT_FOUND = 'P2025';
 const PRISMA_FOREIGN_KEY = 'P2003';
+
+/**
+ * Errors the router raises before any route or error handler runs (a malformed percent-encoding, a
+ * path parameter over maxParamLength), in the same `{ data: null, error }` shape.
+ */
+export const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The address is malformed.';
+  reply.status(status).send({ data: null, error: { code: error.code ?? 'BAD_REQUEST', message, requestId: request.id } });
+};
 
 export default fp(
   async (app) => {
@@ -39,6 +50,11 @@ export default fp(
         request.log.warn('request over its time budget');
         reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
         return send(503, 'TIMEOUT', 'The shop took too long to answer. Please try again in a moment.');
+      }
+      if (isCausedByInput(error)) {
+        // A value the checks let through and the database or ORM refused (see lib/input-errors.ts).
+        request.log.warn({ err: error }, 'input refused by the database');
+        return send(400, 'INVALID_INPUT', 'Some of this input cannot be used (an unusual character, number or date). Please check it.');
       }
       if (error.code === PRISMA_CONFLICT) return send(409, 'CONFLICT', 'This already exists.');
       if (error.code === PRISMA_NOT_FOUND) return send(404, 'NOT_FOUND', 'Not found.');

@@ -1,0 +1,35 @@
+// Which database and ORM errors mean "this input cannot be stored or compared" rather than "the code is
+// wrong". The routes check input first; this is the backstop: such an error answers 400 and is logged
+// at warn (plugins/errors.ts), so a client's odd input never becomes a 500 or an error-level alarm.
+
+/** SQLSTATEs of class 22 (data exception) that only a value can cause. */
+const INPUT_SQLSTATES = new Set([
+  '22001', // string_data_right_truncation: longer than a varchar/char column
+  '22003', // numeric_value_out_of_range: e.g. a total over DECIMAL(12,2), an id over int4
+  '22007', // invalid_datetime_format
+  '22008', // datetime_field_overflow: e.g. year 0
+  '22009', // invalid_time_zone_displacement_value: what PostgreSQL makes of a negative year
+  '22019', // invalid_escape_character
+  '22021', // character_not_in_repertoire: a NUL byte in text
+  '22025', // invalid_escape_sequence: a LIKE pattern ending in a backslash
+  '22P02', // invalid_text_representation
+  '22P05', // untranslatable_character
+]);
+
+interface MaybeDatabaseError {
+  name?: unknown;
+  code?: unknown;
+  originalCode?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+}
+
+export function isCausedByInput(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const e = error as MaybeDatabaseError;
+  // Prisma refuses arguments it cannot express (e.g. a non-finite number) before any SQL runs.
+  if (e.name === 'PrismaClientValidationError') return true;
+  if (typeof e.originalCode === 'string' && INPUT_SQLSTATES.has(e.originalCode)) return true;
+  if (typeof e.code === 'string' && INPUT_SQLSTATES.has(e.code)) return true;
+  return isCausedByInput(e.meta?.driverAdapterError, depth + 1) || isCausedByInput(e.cause, depth + 1);
+}

@@ -1,0 +1,494 @@
+// Property-based fuzzing of every operation in openapi.yaml: inputs generated from each operation's
+// schemas, and deliberately broken ones, sent as anonymous, as a client and as an Admin. Whatever
+// comes in, the API must answer a 4xx or 2xx in the `{ data, error }` shape, never a 5xx, never a
+// stack trace or SQL, and stay healthy.
+//
+// FUZZ_RUNS sets the cases per operation (default 200; 5000 for a deep run), FUZZ_SEED the seed.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { cookieNames } from '../src/plugins/auth.ts';
+import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
+
+/** The subset of JSON Schema that openapi.yaml uses. */
+interface Schema {
+  $ref?: string;
+  type?: string;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  maxItems?: number;
+  format?: string;
+}
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema: Schema;
+}
+interface Operation {
+  method: string;
+  template: string;
+  operationId: string;
+  parameters: Parameter[];
+  body?: Schema;
+}
+
+const document = parse(readFileSync(path.resolve(import.meta.dirname, '../../openapi.yaml'), 'utf8')) as {
+  paths: Record<
+    string,
+    Record<string, { operationId: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }>
+  >;
+  components: { schemas: Record<string, Schema> };
+};
+const resolve = (schema: Schema): Schema =>
+  schema.$ref ? resolve(document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]!) : schema;
+
+const operations: Operation[] = Object.entries(document.paths).flatMap(([template, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({
+    method: method.toUpperCase(),
+    template,
+    operationId: op.operationId,
+    parameters: op.parameters ?? [],
+    body: op.requestBody?.content['application/json']?.schema,
+  })),
+);
+
+// ---- Hostile values ---------------------------------------------------------------------------
+
+/** Numbers as a path or query string carries them: odd spellings, non-finite, huge, negative zero. */
+const oddNumberTexts = fc.constantFrom(
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-1e309',
+  '1e21',
+  '1e300',
+  '-0',
+  '0x10',
+  '0b1',
+  '0o7',
+  '1.5',
+  ' 1',
+  '1 ',
+  '+1',
+  '01',
+  '1e2',
+  '1_0',
+  'NaN',
+  '',
+  '0',
+  '-1',
+  '2147483648',
+  '9007199254740993',
+  '99999999999999999999999',
+  '１',
+  '١',
+  'true',
+  'null',
+);
+/** Numbers a JSON body can carry, written as raw JSON text (1e309 parses to Infinity). */
+const oddJsonNumbers = fc.constantFrom(
+  '1e309',
+  '-1e309',
+  '1e21',
+  '1e300',
+  '-0',
+  '1.5',
+  '0.1e1',
+  '2147483648',
+  '9007199254740993',
+  '-1',
+  '0',
+);
+
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+const controlCharacter = fc.integer({ min: 0, max: 0x1f }).map((code) => String.fromCharCode(code));
+const likeWildcards = fc.constantFrom('%', '_', '\\', '%%', '\\%', '_%_', 'Fantasy\\', 'fant%', 'Fant_sy', '[a-z]', '*', '?');
+
+const hostileString: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    'Fantasy\u0000',
+    '\\',
+    '%',
+    '_',
+    "'; DROP TABLE books; --",
+    '" OR 1=1 --',
+    '\u202e\u2066',
+    '\ud800',
+    '\udfff',
+    'a\ud83d',
+    '😀📚',
+    '👩‍👩‍👧‍👦',
+    'ﬁ',
+    'e\u0301\u0301\u0301',
+    'İı',
+    ' ',
+    '\t\n\r',
+    '\u0007\u001b[31m',
+    '\ufeff',
+    '\u2028\u2029',
+    '2023-02-31',
+    '0000-01-01',
+    '10000-01-01',
+    '-001000-01-01',
+    '2020-13-01',
+    'Fantasy',
+    'fantasy',
+    'Processing',
+    'Shipped',
+    'Client',
+    'Admin',
+    'Male',
+    '__proto__',
+    'constructor',
+    '{}',
+    '[]',
+    'undefined',
+  ),
+  oddNumberTexts,
+  likeWildcards,
+  fc.string({
+    unit: fc.oneof(controlCharacter, loneSurrogate, fc.constantFrom('%', '_', '\\', ',', '/', '?', '#', '&', '=', ' ', 'a', '😀')),
+  }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ minLength: 190, maxLength: 320 }),
+  fc.constantFrom(1, 1000, 1 << 20).map((n) => 'x'.repeat(n)),
+);
+
+/** Marks a number that JSON.stringify cannot write (1e309, -0, 9007199254740993) as raw JSON text. */
+class RawJson {
+  constructor(readonly text: string) {}
+}
+
+const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  oddJsonNumbers.map((text) => new RawJson(text)),
+  fc.double(),
+  fc.integer(),
+  fc.constantFrom(null, true, false, 0, -1, 2147483647, 2147483648, Number.MAX_SAFE_INTEGER, 1e21, {}, [], [null], { $ne: 1 }),
+  fc.array(fc.oneof(fc.integer(), hostileString), { maxLength: 5 }),
+  fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 100, maxLength: 250 }),
+);
+
+// ---- Values from a schema ---------------------------------------------------------------------
+
+/** A value that the schema accepts (as far as a schema says: ids may well not exist). */
+function fromSchema(raw: Schema, hostile: boolean): fc.Arbitrary<unknown> {
+  const schema = resolve(raw);
+  const valid = validFromSchema(schema, hostile);
+  // In hostile mode, any node may be replaced by a broken value.
+  return hostile ? fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: hostileJson }) : valid;
+}
+
+function validFromSchema(schema: Schema, hostile: boolean): fc.Arbitrary<unknown> {
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants) return fc.oneof(...variants.map((s) => fromSchema(s, hostile)));
+  switch (schema.type) {
+    case 'integer':
+      return fc.oneof(
+        fc.integer({ min: schema.minimum ?? -(2 ** 31), max: Math.min(schema.maximum ?? 2 ** 31 - 1, 2 ** 31 - 1) }),
+        // Small ids and pages exist in the seed; they reach the services' real paths.
+        fc.integer({ min: Math.max(schema.minimum ?? 0, 0), max: Math.max(schema.minimum ?? 0, Math.min(schema.maximum ?? 20, 20)) }),
+      );
+    case 'number':
+      return fc.oneof(
+        fc.double({ min: schema.minimum ?? -1e12, max: schema.maximum ?? 1e12, noNaN: true, noDefaultInfinity: true }),
+        fc.integer({ min: Math.max(schema.minimum ?? 0, 0), max: Math.min(schema.maximum ?? 1000, 1000) }).map((n) => n / 100),
+      );
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'string':
+      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 60, 60), unit: 'grapheme' });
+    case 'array':
+      return fc.array(fromSchema(schema.items ?? {}, hostile), { maxLength: Math.min(schema.maxItems ?? 5, 5) });
+    case 'object': {
+      const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, s]) => [k, fromSchema(s, hostile)]));
+      // Broken bodies miss required fields too.
+      return fc.record(properties, { requiredKeys: hostile ? [] : (schema.required ?? []) });
+    }
+    default:
+      return hostileJson;
+  }
+}
+
+// ---- Requests -----------------------------------------------------------------------------------
+
+type Role = 'anonymous' | 'client' | 'admin' | 'forged';
+
+interface FuzzRequest {
+  role: Role;
+  params: Record<string, string>;
+  rawSuffix: Record<string, string>;
+  query: [string, string][];
+  headers: Record<string, string>;
+  body?: { payload: string | undefined; contentType: string | undefined };
+}
+
+/** Percent-encodes a path segment; lone surrogates (which encodeURIComponent refuses) as their raw UTF-16 bytes. */
+function encodeSegment(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return text.replace(/[\s\S]/gu, (char) => {
+      if (char.length === 2 || char.charCodeAt(0) < 0xd800 || char.charCodeAt(0) > 0xdfff) return encodeURIComponent(char);
+      const code = char.charCodeAt(0);
+      return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`;
+    });
+  }
+}
+
+/** Header values as HTTP can carry them (no NUL, no line breaks). */
+const headerSafe = (text: string) => text.replace(/[^\t\x20-\x7e]/g, '');
+
+const rawPathFragments = fc.constantFrom('', '', '', '%', '%zz', '%00', '%C0%AF', '%ED%A0%80', '%2F..', '%2C', ',', ',,1', '/');
+
+function paramValue(schema: Schema): fc.Arbitrary<string> {
+  const s = resolve(schema);
+  const numeric = s.type === 'integer' || s.type === 'number';
+  return fc.oneof(
+    { weight: 4, arbitrary: validFromSchema(s, false).map(String) },
+    { weight: numeric ? 3 : 1, arbitrary: oddNumberTexts },
+    { weight: 2, arbitrary: hostileString },
+  );
+}
+
+const malformedJson = fc.constantFrom(
+  '{',
+  '{"a":',
+  '[1,',
+  'nul',
+  '{"a":1}}',
+  "{'a':1}",
+  '\u0000',
+  '\ufeff{}',
+  '{"__proto__":{"admin":true}}',
+  '{"constructor":{"prototype":{"admin":true}}}',
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  '',
+  ' ',
+  '"just a string"',
+  '12',
+  'null',
+  'true',
+  '[]',
+);
+const wrongContentTypes = fc.constantFrom(
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'application/jsonx',
+  'application/octet-stream',
+  '',
+);
+
+/** JSON text of a generated value, writing RawJson numbers as they are. */
+function toJson(value: unknown): string {
+  const raws: string[] = [];
+  const text = JSON.stringify(value, (_key, v) => {
+    if (v instanceof RawJson) {
+      raws.push(v.text);
+      return `\u0001raw${raws.length - 1}\u0001`;
+    }
+    return v;
+  });
+  return (text ?? 'null').replace(/"\\u0001raw(\d+)\\u0001"/g, (_m, i) => raws[Number(i)]!);
+}
+
+const extraFields = fc.dictionary(
+  fc.constantFrom('id', 'unitsSold', 'orderItems', 'clientId', 'role', 'isAdmin', '__proto__', 'constructor', 'Id', 'x'),
+  hostileJson,
+  { maxKeys: 3 },
+);
+
+function bodyArbitrary(schema: Schema | undefined): fc.Arbitrary<FuzzRequest['body']> {
+  const json = (value: fc.Arbitrary<unknown>) => value.map((v) => ({ payload: toJson(v), contentType: 'application/json' }));
+  const asSchema = schema ?? { type: 'object', properties: {} };
+  return fc.oneof(
+    { weight: 4, arbitrary: json(fromSchema(asSchema, false)) },
+    { weight: 5, arbitrary: json(fromSchema(asSchema, true)) },
+    {
+      weight: 2,
+      arbitrary: json(
+        fc
+          .tuple(fromSchema(asSchema, false), extraFields)
+          .map(([value, extra]) => (value && typeof value === 'object' && !Array.isArray(value) ? { ...value, ...extra } : value)),
+      ),
+    },
+    { weight: 1, arbitrary: json(hostileJson) },
+    { weight: 1, arbitrary: malformedJson.map((payload) => ({ payload, contentType: 'application/json' })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fromSchema(asSchema, false), wrongContentTypes)
+        .map(([value, contentType]) => ({ payload: toJson(value), contentType: contentType || undefined })),
+    },
+    { weight: 1, arbitrary: fc.constant({ payload: undefined, contentType: undefined }) },
+    { weight: 1, arbitrary: fc.constant({ payload: `{"x":"${'y'.repeat(1 << 20)}"}`, contentType: 'application/json' }) },
+  );
+}
+
+function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
+  const byPlace = (place: Parameter['in']) => op.parameters.filter((p) => p.in === place);
+  const pathParams = byPlace('path');
+  const queryParams = byPlace('query');
+  const headerParams = byPlace('header');
+  return fc.record({
+    role: fc.constantFrom<Role>('anonymous', 'client', 'admin', 'admin', 'client', 'forged'),
+    params: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, paramValue(p.schema)]))) as fc.Arbitrary<Record<string, string>>,
+    rawSuffix: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, rawPathFragments]))) as fc.Arbitrary<Record<string, string>>,
+    query: fc.array(
+      fc.tuple(
+        queryParams.length
+          ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...queryParams.map((p) => p.name)) }, { weight: 1, arbitrary: hostileString })
+          : hostileString,
+        fc.oneof(...(queryParams.length ? queryParams.map((p) => paramValue(p.schema)) : [hostileString])),
+      ),
+      { maxLength: queryParams.length ? 3 : 1 },
+    ),
+    headers: fc.record(
+      Object.fromEntries(
+        headerParams.map((p) => [p.name, fc.oneof(validFromSchema(resolve(p.schema), false).map(String), hostileString).map(headerSafe)]),
+      ),
+      { requiredKeys: [] },
+    ) as fc.Arbitrary<Record<string, string>>,
+    body:
+      op.body || op.method !== 'GET'
+        ? fc.oneof({ weight: op.body ? 9 : 1, arbitrary: bodyArbitrary(op.body) }, { weight: 1, arbitrary: fc.constant(undefined) })
+        : fc.constant(undefined),
+  });
+}
+
+function urlOf(op: Operation, request: FuzzRequest) {
+  const pathname = op.template.replace(
+    /\{(\w+)\}/g,
+    (_m, name: string) => encodeSegment(request.params[name] ?? '') + (request.rawSuffix[name] ?? ''),
+  );
+  const search = request.query.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&');
+  return search ? `${pathname}?${search}` : pathname;
+}
+
+// ---- The answers ------------------------------------------------------------------------------
+
+/** Text that would betray internals: a stack frame, a source path, an ORM or SQL message. */
+const LEAK =
+  /\n\s+at |node_modules|\.ts:\d+|\.js:\d+|prisma|PrismaClient|invalid input syntax|invalid byte sequence|syntax error at|violates|out of range for type|\bSELECT\b|\bINSERT INTO\b|\bDELETE FROM\b|\bpg_|SQLSTATE|stack/i;
+const LONGEST_LIST = 1000;
+const STACK = /\n\s+at |node_modules\/|\/src\/.*\.ts:\d+/;
+
+function checkAnswer(res: { statusCode: number; body: string }, describeRequest: () => string) {
+  const fail = (why: string) => {
+    throw new Error(`${why}\n${describeRequest()}\n-> ${res.statusCode} ${res.body.slice(0, 500)}`);
+  };
+  if (res.statusCode >= 500) fail('5xx answer');
+  if (STACK.test(res.body)) fail('a stack trace in the body');
+  let body: { data?: unknown; error?: { code?: unknown; message?: unknown } | null };
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    return fail('the body is not JSON');
+  }
+  if (!body || typeof body !== 'object' || !('data' in body)) fail('the body has no data');
+  if (res.statusCode >= 400) {
+    if (body.data !== null) fail('a failure with data');
+    if (typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string')
+      fail('a failure without error.code and error.message');
+    if (LEAK.test(JSON.stringify(body.error))) fail('internals (SQL, ORM or stack) in the error');
+  } else {
+    if (body.error != null) fail('a success with an error');
+    // A page is at most 100 rows and an unpaged list at most 1,000: a longer one means a bound was lost (LIMIT NULL).
+    const lists = [body.data, ...(body.data && typeof body.data === 'object' ? Object.values(body.data) : [])].filter(Array.isArray);
+    if (lists.some((list) => list.length > LONGEST_LIST)) fail('a list longer than any page');
+  }
+}
+
+// ---- The test ---------------------------------------------------------------------------------
+
+let t: TestApp;
+const cookies: Record<Exclude<Role, 'anonymous'>, string> = { client: '', admin: '', forged: '' };
+let clientId = 0;
+let adminId = 0;
+
+beforeAll(async () => {
+  // Fuzzed sign-ins fail by the thousand from one address; the throttle has its own tests.
+  t = await createTestApp({ throttle: { windowMs: 60_000, perPair: 1e9, perAccount: 1e9, perAddress: 1e9 } });
+  cookies.client = await t.login(DEMO.client);
+  cookies.admin = await t.login(DEMO.admin);
+  const names = cookieNames('client', t.config.cookieSecure);
+  cookies.forged = `${names.access}=eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.; ${cookieNames('employee', t.config.cookieSecure).access}=%00`;
+  const idOf = async (sql: string, value: string) => (await t.db.query<{ id: number }>(sql, [value]))[0]!.id;
+  clientId = await idOf('SELECT id FROM clients WHERE account = $1', DEMO.client.account);
+  adminId = await idOf('SELECT id FROM employees WHERE email = $1', DEMO.admin.account);
+});
+
+/** Operations that end or rotate the session they are sent with get a fresh one each time, so the others keep theirs. */
+const SESSION_SPENDING = new Set(['refreshTokens', 'signOut']);
+
+async function cookieFor(op: Operation, role: Role): Promise<string | undefined> {
+  if (role === 'anonymous') return undefined;
+  if (role === 'forged' || !SESSION_SPENDING.has(op.operationId)) return cookies[role];
+  const audience = role === 'client' ? 'client' : 'employee';
+  const session = await t.app.sessions.start(audience, role === 'client' ? clientId : adminId);
+  const names = cookieNames(audience, t.config.cookieSecure);
+  return `${names.access}=${session.accessToken}; ${names.refresh}=${session.refreshToken}`;
+}
+
+describe(`fuzz: every operation in openapi.yaml, ${RUNS} cases each (seed ${SEED})`, () => {
+  it('reads the operations', () => {
+    expect(operations.length).toBeGreaterThan(50);
+  });
+
+  for (const op of operations) {
+    it(
+      `${op.operationId}: ${op.method} ${op.template}`,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(requestArbitrary(op), async (request) => {
+            const url = urlOf(op, request);
+            const cookie = await cookieFor(op, request.role);
+            const headers: Record<string, string> = { ...request.headers };
+            if (cookie) headers.cookie = cookie;
+            if (request.body?.contentType) headers['content-type'] = request.body.contentType;
+            const res = await t.app.inject({ method: op.method as 'GET', url, headers, payload: request.body?.payload });
+            checkAnswer(
+              res,
+              () =>
+                `${op.method} ${url.slice(0, 300)} as ${request.role} ${JSON.stringify(request.headers)}\nbody: ${request.body?.contentType} ${request.body?.payload?.slice(0, 300)}`,
+            );
+          }),
+          { seed: SEED, numRuns: RUNS, endOnFailure: !process.env.FUZZ_SHRINK },
+        );
+      },
+      Math.max(60_000, RUNS * 300),
+    );
+  }
+
+  it('leaves the server healthy', async () => {
+    const health = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ data: { status: 'ok', database: 'ok' } });
+  });
+});
