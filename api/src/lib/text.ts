@@ -12,3 +12,10 @@ export const bookSearchText = (title: string, authorName: string) => normalizeFo
 
 /** Image URLs go out as https (spec 9). */
 export const httpsUrl = (url: string | null | undefined): string | null => (url ? url.replace(/^http:\/\//i, 'https://') : null);
+
+/**
+ * Escapes LIKE/ILIKE's wildcards (`%`, `_`) and its escape character (`\`), so a pattern built from
+ * user text matches that text literally. Prisma's `contains` and insensitive `equals` compile to
+ * ILIKE without escaping, so a `%` matched everything and a trailing `\` was an SQL error (22025).
+ */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

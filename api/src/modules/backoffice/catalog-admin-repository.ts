@@ -1,5 +1,6 @@
 // The back-office's writes and reads of authors, books and book copies.
 import type { Prisma } from '../../generated/prisma/client.ts';
+import { escapeLike } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 
 const authorSelect = { id: true, fullName: true } satisfies Prisma.AuthorSelect;
@@ -33,7 +34,7 @@ export function catalogAdminRepository(db: Db) {
     authorById: (id: number) => db.author.findUnique({ where: { id }, select: authorSelect }),
     authorsByName: (name: string) =>
       db.author.findMany({
-        where: { fullName: { contains: name, mode: 'insensitive' } },
+        where: { fullName: { contains: escapeLike(name), mode: 'insensitive' } },
         select: authorSelect,
         orderBy: { fullName: 'asc' },
         take: byNameLimit,
@@ -58,7 +59,7 @@ export function catalogAdminRepository(db: Db) {
     bookById: (id: number) => db.book.findUnique({ where: { id }, select: bookSelect }),
     booksByName: (name: string) =>
       db.book.findMany({
-        where: { name: { contains: name, mode: 'insensitive' } },
+        where: { name: { contains: escapeLike(name), mode: 'insensitive' } },
         select: bookSelect,
         orderBy: { name: 'asc' },
         take: byNameLimit,

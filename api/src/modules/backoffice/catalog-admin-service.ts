@@ -1,5 +1,6 @@
 // Authors, books and book copies as the back-office manages them. Every write that touches more
 // than one row is one transaction; refusals are 4xx with a message the screen can show.
+import { parseCalendarDate } from '../../lib/dates.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { toIsbn13 } from '../../lib/isbn.ts';
 import { toMoney } from '../../lib/money.ts';
@@ -111,7 +112,7 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
           isbn13,
           name: found.title,
           pagesNumber: found.pagesNumber,
-          publishedAt: found.publishedYear && found.publishedYear > 0 ? new Date(Date.UTC(found.publishedYear, 0, 1)) : null,
+          publishedAt: found.publishedYear ? parseCalendarDate(`${String(found.publishedYear).padStart(4, '0')}-01-01`) : null,
           description: found.description,
           imageUrl: found.imageUrl,
           searchText: bookSearchText(found.title, author.fullName),
@@ -137,8 +138,8 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
       let publishedAt: Date | null | undefined;
       if (input.publishedAt === null || input.publishedAt === '') publishedAt = null;
       else if (input.publishedAt !== undefined) {
-        publishedAt = /^\d{4}-\d{2}-\d{2}$/.test(input.publishedAt) ? new Date(`${input.publishedAt}T00:00:00Z`) : new Date(Number.NaN);
-        if (Number.isNaN(publishedAt.getTime())) throw badRequest('Published must be a date (YYYY-MM-DD).');
+        publishedAt = parseCalendarDate(input.publishedAt);
+        if (!publishedAt) throw badRequest('Published must be a real date (YYYY-MM-DD), from year 1 to 9999.');
       }
       return repo.transaction(async (tx) =>
         toBook(

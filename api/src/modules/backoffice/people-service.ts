@@ -1,4 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
+import { parseCalendarDate } from '../../lib/dates.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
 import { EMAIL, isBlank } from '../../lib/validation.ts';
@@ -37,10 +38,8 @@ function validatePerson(input: PersonInput) {
   if (!GENDERS.includes(input.gender as never)) throw badRequest('Gender must be Male or Female.');
   const email = input.email!.trim().toLowerCase();
   if (!EMAIL.test(email)) throw badRequest('Invalid email format');
-  const birthDate = new Date(`${input.birthDate}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(input.birthDate!) || Number.isNaN(birthDate.getTime()) || birthDate > new Date()) {
-    throw badRequest('Birth date must be a past date (YYYY-MM-DD).');
-  }
+  const birthDate = parseCalendarDate(input.birthDate!, { minYear: 1900 });
+  if (!birthDate || birthDate > new Date()) throw badRequest('Birth date must be a real past date (YYYY-MM-DD), from 1900 on.');
   return {
     firstName: input.firstName!.trim(),
     lastName: input.lastName!.trim(),

@@ -38,7 +38,7 @@ export function cartRepository(db: Db) {
     findCopy: (id: number) => db.bookCopy.findUnique({ where: { id }, select: { isAvailable: true, quantity: true } }),
 
     findLine: (clientId: number, id: number) =>
-      db.cartItem.findFirst({ where: { id, clientId }, select: { id: true, bookCopy: { select: { quantity: true } } } }),
+      db.cartItem.findFirst({ where: { id, clientId }, select: { id: true, bookCopy: { select: { quantity: true, price: true } } } }),
 
     setQuantity: (id: number, quantity: number) => db.cartItem.update({ where: { id }, data: { quantity }, select: { id: true } }),
 

@@ -1,6 +1,6 @@
 import { coverUrl } from '../../lib/cover.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { toMoney } from '../../lib/money.ts';
+import { ORDER_TOO_LARGE_MESSAGE, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { cartRepository } from './cart-repository.ts';
 
@@ -36,6 +36,7 @@ export function cartService(db: Db) {
       const line = await repo.findLine(clientId, cartItemId);
       if (!line) throw notFound('This item is not in your cart.');
       if (quantity > line.bookCopy.quantity) throw conflict(`Only ${line.bookCopy.quantity} left in stock.`);
+      if (tooLargeForAnOrder(toCents(line.bookCopy.price) * quantity)) throw new AppError(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE);
       await repo.setQuantity(cartItemId, quantity);
     },
 

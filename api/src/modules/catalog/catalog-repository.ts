@@ -1,5 +1,6 @@
 // Every read of the storefront catalog. Only available copies are ever listed.
 import type { Prisma } from '../../generated/prisma/client.ts';
+import { escapeLike } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 
 export const cardSelect = {
@@ -48,8 +49,10 @@ export function catalogRepository(db: Db) {
   return {
     listTypes: () => db.bookType.findMany({ select: { id: true, name: true }, orderBy: { id: 'asc' } }),
 
-    findType: (name: string) =>
-      db.bookType.findFirst({ where: { name: { equals: name, mode: 'insensitive' } }, select: { id: true, name: true } }),
+    /** Any letter case, compared as text: Prisma's insensitive equals is an ILIKE, where `%`, `_` and a backslash are pattern syntax. */
+    findType: async (name: string) =>
+      (await db.$queryRaw<{ id: number; name: string }[]>`SELECT id, name FROM book_types WHERE lower(name) = lower(${name}) LIMIT 1`)[0] ??
+      null,
 
     /** A category's available copies, most-rated books first (index books(type_id, ratings_count)). */
     async pageByType(typeId: number, skip: number, take: number) {
@@ -132,7 +135,7 @@ export function catalogRepository(db: Db) {
      * similarity, which forgives a typo ("harry poter"). Input is already normalized.
      */
     async search(normalized: string, take: number) {
-      const like = `%${normalized.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = `%${escapeLike(normalized)}%`;
       const ids = await db.$queryRaw<{ id: number }[]>`
         SELECT c.id FROM books b
         JOIN book_copies c ON c.book_id = b.id AND c.is_available

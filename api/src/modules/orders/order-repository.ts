@@ -32,7 +32,10 @@ export function orderRepository(db: Db) {
     transaction: <T>(work: (tx: Tx) => Promise<T>) => db.$transaction(work, { maxWait: 20_000, timeout: 20_000 }),
 
     findByIdempotencyKey: (clientId: number, idempotencyKey: string) =>
-      db.order.findUnique({ where: { clientId_idempotencyKey: { clientId, idempotencyKey } }, select: clientOrderSelect }),
+      db.order.findUnique({
+        where: { clientId_idempotencyKey: { clientId, idempotencyKey } },
+        select: { ...clientOrderSelect, idempotencyRequestHash: true },
+      }),
 
     /** Locks this client's chosen cart lines (in id order, so two checkouts never deadlock on them). */
     lockCartLines: (tx: Tx, clientId: number, cartItemIds: number[]) =>

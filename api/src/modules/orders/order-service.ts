@@ -3,10 +3,11 @@
 // deadlock), record the order with names and prices as sold, and empty those lines. Any failure
 // rolls everything back.
 
+import { createHash } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { coverUrl } from '../../lib/cover.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { fromCents, toCents, toMoney } from '../../lib/money.ts';
+import { fromCents, ORDER_TOO_LARGE_MESSAGE, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { SHIPPING_ADDRESS_MIN } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
@@ -37,6 +38,20 @@ export interface CheckoutInput {
   cartItemsIds?: number[];
 }
 
+/**
+ * What makes two checkouts the same request: the address, the totals and the set of cart lines,
+ * whatever the order or spelling of the JSON they came in.
+ */
+function checkoutRequestHash(address: string, input: CheckoutInput, ids: number[]) {
+  const canonical = JSON.stringify([
+    address,
+    toCents(input.totalPrice ?? Number.NaN),
+    input.totalQuantity ?? null,
+    [...ids].sort((a, b) => a - b),
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
 export function orderService(db: Db) {
   const repo = orderRepository(db);
 
@@ -46,9 +61,18 @@ export function orderService(db: Db) {
     const ids = [...new Set(input.cartItemsIds ?? [])];
     if (!ids.length) throw badRequest('Your cart is empty.', 'EMPTY_ORDER');
 
+    const requestHash = idempotencyKey ? checkoutRequestHash(address, input, ids) : null;
+    /** A retry with the key gets the first order; the key with another request is a client bug, refused. */
+    const replay = ({ idempotencyRequestHash, ...earlier }: ClientOrderRow & { idempotencyRequestHash: string | null }) => {
+      if (idempotencyRequestHash !== null && idempotencyRequestHash !== requestHash) {
+        throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different order; use a new key.');
+      }
+      return toClientOrder(earlier);
+    };
+
     if (idempotencyKey) {
       const earlier = await repo.findByIdempotencyKey(clientId, idempotencyKey);
-      if (earlier) return toClientOrder(earlier);
+      if (earlier) return replay(earlier);
     }
 
     try {
@@ -58,6 +82,7 @@ export function orderService(db: Db) {
 
         const totalCents = lines.reduce((sum, l) => sum + toCents(l.price) * l.quantity, 0);
         const totalQuantity = lines.reduce((sum, l) => sum + l.quantity, 0);
+        if (tooLargeForAnOrder(totalCents)) throw new AppError(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE);
         if (toCents(input.totalPrice ?? Number.NaN) !== totalCents || input.totalQuantity !== totalQuantity) {
           throw conflict('Your cart has changed: please review the new total.', {
             totalPrice: fromCents(totalCents),
@@ -86,6 +111,7 @@ export function orderService(db: Db) {
           totalQuantity,
           totalPrice: fromCents(totalCents).toFixed(2),
           idempotencyKey: idempotencyKey ?? null,
+          idempotencyRequestHash: requestHash,
           items: {
             create: lines.map((l) => ({
               bookCopyId: l.book_copy_id,
@@ -103,7 +129,7 @@ export function orderService(db: Db) {
       // A concurrent retry with the same key committed first: answer with its order.
       if (idempotencyKey) {
         const earlier = await repo.findByIdempotencyKey(clientId, idempotencyKey);
-        if (earlier) return toClientOrder(earlier);
+        if (earlier) return replay(earlier);
       }
       throw error;
     }

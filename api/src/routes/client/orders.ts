@@ -32,7 +32,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Check out the chosen cart lines',
         description:
           'Totals are recomputed on the server; a mismatch is a 409 whose error.details carries the current totals. ' +
-          'An Idempotency-Key header makes a retried checkout return the first order.',
+          'An Idempotency-Key header makes a retried checkout return the first order; the same key with a different body is a 422.',
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
         body: Body({
           shipmentAddress: Type.Optional(Type.String({ maxLength: 500 })),
@@ -40,7 +40,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           totalQuantity: Type.Integer({ minimum: 1 }),
           cartItemsIds: Type.Array(PositiveInt, { maxItems: 200 }),
         }),
-        response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409),
+        response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409, 422),
       },
     },
     async (request) => ({ data: await orders.checkout(request.client!.id, request.body, request.headers['idempotency-key']) }),
