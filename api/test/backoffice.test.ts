@@ -140,6 +140,19 @@ describe('books and copies', () => {
     expect((await call('admin', 'DELETE', `/api/employee/book/${sold!.book_id}`)).statusCode).toBe(409);
   });
 
+  it('deletes a book nobody ordered, together with its copies and the cart lines holding them', async () => {
+    const [book] = await t.db.query<{ id: number }>(
+      `SELECT b.id FROM books b WHERE NOT EXISTS
+         (SELECT 1 FROM order_items oi JOIN book_copies c ON c.id = oi.book_copy_id WHERE c.book_id = b.id)
+       ORDER BY b.id DESC LIMIT 1`,
+    );
+    const res = await call('admin', 'DELETE', `/api/employee/book/${book!.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await t.db.query('SELECT id FROM books WHERE id = $1', [book!.id])).toEqual([]);
+    expect(await t.db.query('SELECT id FROM book_copies WHERE book_id = $1', [book!.id])).toEqual([]);
+    expect((await call('admin', 'DELETE', `/api/employee/book/${book!.id}`)).statusCode).toBe(404);
+  });
+
   it('updates a book and validates author, category and date', async () => {
     const ok = await call('admin', 'PUT', '/api/employee/book/', {
       id: 5,
