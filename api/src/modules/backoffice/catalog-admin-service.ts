@@ -15,6 +15,8 @@ const toBook = ({ isbn13: _isbn, ...book }: BookRow) => ({
 });
 const toCopy = (copy: CopyRow) => ({ ...copy, price: toMoney(copy.price) });
 const pages = (total: number, size: number) => Math.ceil(total / size);
+/** As the route schemas allow, counted in characters (a JavaScript length counts an emoji twice). */
+const NAME_MAX_CHARACTERS = 300;
 /** The columns a copy write may set, by name: never units sold, the id or a relation. */
 const copyData = ({ bookId, quantity, price, isAvailable }: CopyInput) => ({ bookId, quantity, price: price.toFixed(2), isAvailable });
 
@@ -40,7 +42,8 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
   const requireName = (raw: string | undefined, what: string) => {
     const name = raw?.trim() ?? '';
     if (!name) throw badRequest(`The ${what} name must not be empty.`);
-    if (name.length > 200) throw badRequest(`The ${what} name is too long.`);
+    if ([...name].length > NAME_MAX_CHARACTERS)
+      throw badRequest(`The ${what} name is too long (at most ${NAME_MAX_CHARACTERS} characters).`);
     return name;
   };
 
