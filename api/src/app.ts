@@ -10,6 +10,7 @@ import { terminalLogFormat } from './lib/logging.ts';
 import type { ThrottleLimits } from './modules/sessions/login-throttle.ts';
 import authPlugin from './plugins/auth.ts';
 import commaParams from './plugins/comma-params.ts';
+import compression from './plugins/compression.ts';
 import configPlugin from './plugins/config.ts';
 import corsPlugin from './plugins/cors.ts';
 import csrf from './plugins/csrf.ts';
@@ -69,6 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(strictInput);
   await app.register(openapi);
   await app.register(securityHeaders);
+  await app.register(compression);
   await app.register(corsPlugin);
   await app.register(cookie);
   await app.register(etag);

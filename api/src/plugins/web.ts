@@ -13,6 +13,8 @@ export default fp(
       await app.register(fastifyStatic, {
         root: path.resolve(dist),
         wildcard: false,
+        // The build writes .br and .gz beside each asset (web/vite.config.ts).
+        preCompressed: true,
         // Hashed assets can be cached forever; index.html must always be revalidated.
         setHeaders: (res, file) => {
           res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,0 +1,26 @@
+// What the first visit costs over the wire: the storefront's initial JavaScript, compressed at
+// build time and served in the encoding the browser asks for.
+import { expect, test } from './fixtures.ts';
+
+const INITIAL_JS_BUDGET_BYTES = 100 * 1024;
+
+test('a first-time visitor downloads at most 100 KiB of compressed JavaScript to see the home page', async ({ page }) => {
+  const scripts: { url: string; encoding: string | undefined }[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('.js')) scripts.push({ url: response.url(), encoding: response.headers()['content-encoding'] });
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Recommended' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const transferred = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .concat(performance.getEntriesByType('navigation'))
+      .filter((entry) => entry.name.endsWith('.js'))
+      .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).encodedBodySize, 0),
+  );
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const script of scripts) expect(script.encoding, script.url).toBe('br');
+  expect(transferred).toBeGreaterThan(10 * 1024);
+  expect(transferred).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
+});
