@@ -18,6 +18,13 @@ try {
 
 const app = await buildApp(config);
 
+// Node's server.close() ends the connections idle at that moment; one busy then would stay open
+// after its answer (keep-alive) and hold the shutdown. Answers sent while closing end theirs.
+let closing = false;
+app.addHook('onSend', async (_request, reply) => {
+  if (closing) reply.header('connection', 'close');
+});
+
 /** A request may take the whole request budget; shutdown allows that plus time to close the pool. */
 const SHUTDOWN_BOUND_MS = config.requestTimeoutMs + 5000;
 
@@ -30,6 +37,7 @@ closeWithGrace(
   async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'unexpected error: closing');
     else app.log.info(`${signal ?? 'close'}: closing (in-flight requests finish, then the database pool closes)`);
+    closing = true;
     await app.close();
   },
 );

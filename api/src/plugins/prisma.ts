@@ -82,6 +82,7 @@ export default fp<PrismaPluginOptions>(
       await prisma.$disconnect();
       await pool.end();
       await replicaPool?.end();
+      app.log.info('database pool closed');
     });
   },
   { name: 'prisma', dependencies: ['config'] },
