@@ -9,6 +9,12 @@ import { CATEGORIES, DEMO_ACCOUNTS, hashPasswords, planSeed, type SeedPlan } fro
 const BATCH = 1000;
 type Progress = (message: string) => void;
 
+/** The catalog projections (see the catalog_projections migration) follow a seeded catalog at once. */
+export async function refreshCatalogProjections(client: pg.Client) {
+  for (const view of ['category_listing', 'home_list_candidates', 'search_shortcuts'])
+    await client.query(`REFRESH MATERIALIZED VIEW ${view}`);
+}
+
 export async function isDatabaseEmpty(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -81,6 +87,7 @@ export async function seedDatabase(url: string, progress: Progress = console.log
     // Bulk inserts sit in the GIN (trigram) indexes' pending lists until a vacuum; until then the
     // planner prices those indexes too high and scans books instead. Vacuum now, not eventually.
     await client.query('VACUUM ANALYZE');
+    await refreshCatalogProjections(client);
   } catch (error) {
     await client.query('ROLLBACK');
     throw error;

@@ -43,8 +43,14 @@ async function inOrder<T extends { id: number }>(ids: { id: number }[], load: (i
 }
 
 export function catalogRepository(db: Db) {
-  const cards = (ids: number[]) => db.bookCopy.findMany({ where: { id: { in: ids } }, select: cardSelect });
-  const details = (ids: number[]) => db.bookCopy.findMany({ where: { id: { in: ids } }, select: detailSelect });
+  // Live rows: a projection may still list a copy withdrawn since its last refresh; it is skipped here.
+  const cards = (ids: number[]) => db.bookCopy.findMany({ where: { id: { in: ids }, ...available }, select: cardSelect });
+  const details = (ids: number[]) => db.bookCopy.findMany({ where: { id: { in: ids }, ...available }, select: detailSelect });
+  /** The ids a home list shows, in its precomputed order, skipping copies no longer available. */
+  const homeList = (list: string, take: number) =>
+    db.$queryRaw<{ id: number }[]>`
+      SELECT h.copy_id AS id FROM home_list_candidates h JOIN book_copies c ON c.id = h.copy_id AND c.is_available
+      WHERE h.list = ${list} ORDER BY h.position LIMIT ${take}`;
 
   return {
     listTypes: () => db.bookType.findMany({ select: { id: true, name: true }, orderBy: { id: 'asc' } }),
@@ -54,54 +60,37 @@ export function catalogRepository(db: Db) {
       (await db.$queryRaw<{ id: number; name: string }[]>`SELECT id, name FROM book_types WHERE lower(name) = lower(${name}) LIMIT 1`)[0] ??
       null,
 
-    /** A category's available copies, most-rated books first (index books(type_id, ratings_count)). */
+    /**
+     * A page of a category's available copies, most-rated books first, from the category_listing
+     * projection: positions make any page an index range, and the last position is the count.
+     */
     async pageByType(typeId: number, skip: number, take: number) {
-      const [[count], ids] = await Promise.all([
-        db.$queryRaw<{ n: bigint }[]>`
-          SELECT count(*) AS n FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available WHERE b.type_id = ${typeId}`,
-        db.$queryRaw<{ id: number }[]>`
-          SELECT c.id FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
-          WHERE b.type_id = ${typeId}
-          ORDER BY b.ratings_count DESC, c.id
-          LIMIT ${take} OFFSET ${skip}`,
-      ]);
-      return { total: Number(count?.n ?? 0), rows: await inOrder(ids, cards) };
+      const page = await db.$queryRaw<{ id: number; total: number }[]>`
+        SELECT l.copy_id AS id, (SELECT coalesce(max(position), 0) FROM category_listing WHERE type_id = ${typeId}) AS total
+        FROM category_listing l
+        WHERE l.type_id = ${typeId} AND l.position > ${skip} AND l.position <= ${skip + take}
+        ORDER BY l.position`;
+      const total =
+        page[0]?.total ??
+        (
+          await db.$queryRaw<
+            { total: number }[]
+          >`SELECT coalesce(max(position), 0) AS total FROM category_listing WHERE type_id = ${typeId}`
+        )[0]?.total ??
+        0;
+      return { total: Number(total), rows: await inOrder(page, cards) };
     },
 
     findDetail: (id: number) => db.bookCopy.findFirst({ where: { id, ...available }, select: detailSelect }),
 
-    /** Walks the published_at index from the newest book. */
-    async newReleases(take: number) {
-      const ids = await db.$queryRaw<{ id: number }[]>`
-        SELECT c.id FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
-        WHERE b.published_at IS NOT NULL
-        ORDER BY b.published_at DESC, c.id DESC
-        LIMIT ${take}`;
-      return inOrder(ids, cards);
-    },
-
-    bestSellers: (take: number) =>
-      db.bookCopy.findMany({
-        where: { ...available, unitsSold: { gt: 0 } },
-        select: cardSelect,
-        orderBy: [{ unitsSold: 'desc' }, { id: 'asc' }],
-        take,
-      }),
-
-    async topRated(take: number) {
-      const ids = await db.$queryRaw<{ id: number }[]>`
-        SELECT c.id FROM books b
-        JOIN book_copies c ON c.book_id = b.id AND c.is_available
-        WHERE b.ratings_count >= ${TOP_RATED_MIN_RATINGS}
-        ORDER BY b.ratings_sum::numeric / b.ratings_count DESC, b.ratings_count DESC, c.id
-        LIMIT ${take}`;
-      return inOrder(ids, details);
-    },
+    newReleases: async (take: number) => inOrder(await homeList('new-releases', take), cards),
+    bestSellers: async (take: number) => inOrder(await homeList('best-sellers', take), cards),
+    topRated: async (take: number) => inOrder(await homeList('top-rated', take), details),
 
     /**
-     * A varied pick: in each category, well-rated books (average >= 4, 5,000+ ratings) in an order
-     * that changes daily; `perCategory` decides how many each category gives, so a client's
-     * favourite categories can give more.
+     * A varied pick: in each category, well-rated books (average >= 4, 5,000+ ratings; the most-rated
+     * 60 per category, precomputed in home_list_candidates) in an order that changes daily;
+     * `perCategory` decides how many each category gives, so a client's favourite categories can give more.
      */
     async recommended(perCategory: Map<number, number>, fallbackPerCategory: number, day: string, take: number) {
       const typeIds = [...perCategory.keys()];
@@ -111,8 +100,10 @@ export function catalogRepository(db: Db) {
         ranked AS (
           SELECT c.id, b.type_id, b.ratings_count,
                  row_number() OVER (PARTITION BY b.type_id ORDER BY md5(${day} || c.id::text)) AS rank
-          FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available AND c.quantity > 0
-          WHERE b.ratings_count >= 5000 AND b.ratings_sum >= 4 * b.ratings_count
+          FROM home_list_candidates h
+          JOIN book_copies c ON c.id = h.copy_id AND c.is_available AND c.quantity > 0
+          JOIN books b ON b.id = c.book_id
+          WHERE h.list = 'recommended'
         )
         SELECT r.id FROM ranked r LEFT JOIN quota q ON q.type_id = r.type_id
         WHERE r.rank <= coalesce(q.n, ${fallbackPerCategory})
@@ -135,7 +126,7 @@ export function catalogRepository(db: Db) {
      * similarity, which forgives a typo ("harry poter"). Input is already normalized.
      */
     async search(normalized: string, take: number) {
-      const like = `%${escapeLike(normalized)}%`;
+      const like = `%${normalized.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const ids = await db.$queryRaw<{ id: number }[]>`
         SELECT c.id FROM books b
         JOIN book_copies c ON c.book_id = b.id AND c.is_available
@@ -144,6 +135,28 @@ export function catalogRepository(db: Db) {
                  b.ratings_count DESC, c.id
         LIMIT ${take}`;
       return inOrder(ids, details);
+    },
+
+    /**
+     * Searches the trigram index cannot serve (see search_shortcuts): the most-rated books with a word
+     * starting with `term` (or, for a common word, that word), whose text also has a word starting
+     * with each of `others`. Null when `term` has no shortcut.
+     */
+    async searchShortcut(term: string, others: string[], take: number) {
+      const [shortcut] = await db.$queryRaw<{ found: boolean; ids: number[] }[]>`
+        SELECT true AS found, coalesce(array_agg(c.id ORDER BY u.rank, c.id) FILTER (WHERE c.id IS NOT NULL), '{}') AS ids
+        FROM search_shortcuts s
+        CROSS JOIN LATERAL unnest(s.book_ids) WITH ORDINALITY AS u(book_id, rank)
+        JOIN books b ON b.id = u.book_id
+        LEFT JOIN book_copies c ON c.book_id = b.id AND c.is_available
+          AND NOT EXISTS (SELECT 1 FROM unnest(${others}::text[]) o WHERE position(' ' || o IN ' ' || b.search_text) = 0)
+        WHERE s.term = ${term}
+        GROUP BY s.term`;
+      if (!shortcut?.found) return null;
+      return inOrder(
+        shortcut.ids.slice(0, take).map((id) => ({ id })),
+        details,
+      );
     },
   };
 }

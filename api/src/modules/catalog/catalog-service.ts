@@ -9,6 +9,8 @@ import { type CardRow, catalogRepository, type DetailRow } from './catalog-repos
 
 export const HOME_LIST_SIZE = 20;
 export const SEARCH_LIMIT = 50;
+/** Words this short have no trigram; search_shortcuts holds their prefixes. */
+const SHORT_WORD = 2;
 const RECOMMENDED_PER_CATEGORY = 2;
 
 export const toCard = (row: CardRow) => ({
@@ -73,6 +75,16 @@ export function catalogService(db: Db) {
       const normalized = normalizeForSearch(text);
       if (!normalized) throw badRequest('Please enter a title or an author to search for.');
       if (normalized.length > 200) throw badRequest('The search text is too long.');
+      // One- and two-letter words, and the commonest words, go to the precomputed shortcuts: a
+      // trigram index cannot serve them, and scanning for them grows with the catalog.
+      const words = normalized.split(' ');
+      const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+      const others = words.filter((w) => w !== longest);
+      if (longest.length <= SHORT_WORD) return ((await repo.searchShortcut(longest, others, SEARCH_LIMIT)) ?? []).map(toDetail);
+      if (words.length === 1) {
+        const common = await repo.searchShortcut(longest, [], SEARCH_LIMIT);
+        if (common) return common.map(toDetail);
+      }
       return (await repo.search(normalized, SEARCH_LIMIT)).map(toDetail);
     },
   };

@@ -43,7 +43,12 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409, 422),
       },
     },
-    async (request) => ({ data: await orders.checkout(request.client!.id, request.body, request.headers['idempotency-key']) }),
+    async (request) => {
+      const order = await orders.checkout(request.client!.id, request.body, request.headers['idempotency-key']);
+      // Units sold and stock order the Bestsellers and the Recommended pool.
+      app.catalogProjections.changed(['home_list_candidates']);
+      return { data: order };
+    },
   );
 
   app.get(

@@ -26,6 +26,11 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
   });
   await app.register(async (adminOnly) => {
     adminOnly.addHook('onRequest', app.requireEmployee(['Admin']));
+    // Catalog writes (authors, books, copies) change what the storefront's projections order.
+    adminOnly.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && reply.statusCode < 400 && /\/(author|book|book-copy)\//.test(request.url))
+        app.catalogProjections.changed();
+    });
     await adminOnly.register(clientsRoutes, { prefix: '/employee/statistics' });
     await adminOnly.register(authorRoutes);
     await adminOnly.register(bookRoutes, { prefix: '/employee/book' });

@@ -1,0 +1,52 @@
+// Keeps the catalog projections (category_listing, home_list_candidates, search_shortcuts; see
+// docs/decisions/0007) fresh: a write that changes what one of them orders marks it stale, and it is
+// refreshed CONCURRENTLY (reads never wait) once its delay has passed, so a burst of writes costs one
+// refresh. Each instance refreshes after its own writes; the delays bound how long any list lags.
+import fp from 'fastify-plugin';
+
+export const PROJECTION_REFRESH_DELAYS_MS = {
+  home_list_candidates: 5_000,
+  category_listing: 15_000,
+  // Built from every word of every book: the costliest, and only short searches read it.
+  search_shortcuts: 120_000,
+} as const;
+export type Projection = keyof typeof PROJECTION_REFRESH_DELAYS_MS;
+export const ALL_PROJECTIONS = Object.keys(PROJECTION_REFRESH_DELAYS_MS) as Projection[];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    catalogProjections: {
+      /** Marks projections stale; each is refreshed once its delay has passed. */
+      changed(projections?: Projection[]): void;
+      /** Refreshes now (tests, the seed and the benchmark call this). */
+      refresh(projections?: Projection[]): Promise<void>;
+    };
+  }
+}
+
+export default fp(
+  async (app) => {
+    const pending = new Map<Projection, NodeJS.Timeout>();
+    const refresh = async (projections: Projection[] = ALL_PROJECTIONS) => {
+      // The names are this module's own constants, never input.
+      for (const view of projections) await app.prisma.$executeRawUnsafe(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
+    };
+    app.decorate('catalogProjections', {
+      changed(projections: Projection[] = ALL_PROJECTIONS) {
+        for (const view of projections) {
+          if (pending.has(view)) continue;
+          const timer = setTimeout(() => {
+            pending.delete(view);
+            refresh([view]).catch((error: Error) => app.log.warn({ err: error, view }, 'could not refresh a catalog projection'));
+          }, PROJECTION_REFRESH_DELAYS_MS[view]);
+          pending.set(view, timer.unref());
+        }
+      },
+      refresh,
+    });
+    app.addHook('onClose', async () => {
+      for (const timer of pending.values()) clearTimeout(timer);
+    });
+  },
+  { name: 'catalog-projections', dependencies: ['prisma'] },
+);

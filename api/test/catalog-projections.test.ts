@@ -1,0 +1,97 @@
+// The catalog projections: short and common-word searches served by search_shortcuts, category
+// pages by positions, and live availability over a projection that may lag.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+const get = (url: string, cookie = '') => t.app.inject({ method: 'GET', url, headers: { cookie } });
+type Detail = { id: number; name: string; author: string; ratingsCount: number };
+const search = async (text: string) => (await get(`/api/public/book-copy/by-name/${encodeURIComponent(text)}`)).json().data as Detail[];
+const words = (d: Detail) =>
+  `${d.name} ${d.author}`
+    .normalize('NFKD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u);
+
+describe('searches a trigram index cannot serve', () => {
+  it('a one-letter search lists the most-rated books with a word starting with it', async () => {
+    const results = await search('z');
+    expect(results.length).toBe(50);
+    for (const r of results)
+      expect(
+        words(r).some((w) => w.startsWith('z')),
+        r.name,
+      ).toBe(true);
+    const counts = results.map((r) => r.ratingsCount);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+  });
+
+  it('two short words narrow each other: "ha po" finds Harry Potter', async () => {
+    const results = await search('ha po');
+    expect(results.length).toBeGreaterThan(0);
+    expect(results[0]!.name).toMatch(/Harry Potter/);
+    for (const r of results) {
+      expect(words(r).some((w) => w.startsWith('ha'))).toBe(true);
+      expect(words(r).some((w) => w.startsWith('po'))).toBe(true);
+    }
+  });
+
+  it('the commonest words answer with the most-rated books that contain them', async () => {
+    const results = await search('the');
+    expect(results.length).toBe(50);
+    for (const r of results) expect(words(r)).toContain('the');
+  });
+
+  it('a two-letter prefix nothing starts with is an empty answer, not a scan', async () => {
+    expect(await search('qx')).toEqual([]);
+  });
+
+  it('typo-tolerant search still serves longer words', async () => {
+    expect((await search('harry poter'))[0]!.name).toMatch(/Harry Potter/);
+  });
+});
+
+describe('category pages from positions, with live availability', () => {
+  it('the last page is full up to the count, and totalPages counts every available copy', async () => {
+    const [{ n }] = (await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM book_copies c JOIN books b ON b.id = c.book_id JOIN book_types t ON t.id = b.type_id WHERE t.name = 'Art' AND c.is_available",
+    )) as [{ n: number }];
+    const first = (await get('/api/public/book-copy/by-type/Art,1,15')).json().data;
+    expect(first.totalPages).toBe(Math.ceil(n / 15));
+    const last = (await get(`/api/public/book-copy/by-type/Art,${first.totalPages},15`)).json().data;
+    expect(last.booksCopies).toHaveLength(n - (first.totalPages - 1) * 15);
+    expect((await get(`/api/public/book-copy/by-type/Art,${first.totalPages + 1},15`)).json().data).toEqual({
+      booksCopies: [],
+      totalPages: first.totalPages,
+    });
+  });
+
+  it('a withdrawn copy leaves every list at once; the projections catch up after the refresh', async () => {
+    const page = (await get('/api/public/book-copy/by-type/Mystery,1,15')).json().data;
+    const victim = page.booksCopies[0].id as number;
+    const admin = await t.login(DEMO.admin);
+    const copy = (await get(`/api/employee/book-copy/by-id/${victim}`, admin)).json().data;
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/employee/book-copy/',
+      headers: { cookie: admin },
+      payload: { ...copy, isAvailable: false },
+    });
+    expect(res.statusCode).toBe(200);
+    const now = (await get('/api/public/book-copy/by-type/Mystery,1,15')).json().data;
+    expect(now.booksCopies.map((c: { id: number }) => c.id)).not.toContain(victim);
+    await t.app.catalogProjections.refresh();
+    const refreshed = (await get('/api/public/book-copy/by-type/Mystery,1,15')).json().data;
+    expect(refreshed.booksCopies).toHaveLength(15);
+    expect(refreshed.booksCopies.map((c: { id: number }) => c.id)).not.toContain(victim);
+    for (const list of ['new-releases', 'best-sellers', 'top-rated', 'recommended']) {
+      const ids = (await get(`/api/public/book-copy/${list}/`)).json().data.map((c: { id: number }) => c.id);
+      expect(ids).toHaveLength(20);
+      expect(ids).not.toContain(victim);
+    }
+  });
+});
