@@ -10,6 +10,8 @@ export const PROJECTION_REFRESH_DELAYS_MS = {
   // Built from every word of every book: the costliest, and only short searches read it.
   search_shortcuts: 120_000,
 } as const;
+const REFRESH_TIMEOUT_MS = 15 * 60_000;
+const REFRESH_TIMEOUT = `${REFRESH_TIMEOUT_MS}ms`;
 export type Projection = keyof typeof PROJECTION_REFRESH_DELAYS_MS;
 export const ALL_PROJECTIONS = Object.keys(PROJECTION_REFRESH_DELAYS_MS) as Projection[];
 
@@ -28,8 +30,19 @@ export default fp(
   async (app) => {
     const pending = new Map<Projection, NodeJS.Timeout>();
     const refresh = async (projections: Projection[] = ALL_PROJECTIONS) => {
-      // The names are this module's own constants, never input.
-      for (const view of projections) await app.prisma.$executeRawUnsafe(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
+      // A refresh is background work that may outlast the per-request statement timeout at scale:
+      // it gets its own, in its own transaction. The names are this module's constants, never input.
+      for (const view of projections) {
+        await app.prisma.$transaction(
+          [
+            app.prisma.$executeRawUnsafe(`SET LOCAL statement_timeout = '${REFRESH_TIMEOUT}'`),
+            app.prisma.$executeRawUnsafe(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`),
+            // Fresh statistics, or the planner guesses the view's size and may join it by scanning.
+            app.prisma.$executeRawUnsafe(`ANALYZE ${view}`),
+          ],
+          { timeout: REFRESH_TIMEOUT_MS },
+        );
+      }
     };
     app.decorate('catalogProjections', {
       changed(projections: Projection[] = ALL_PROJECTIONS) {
