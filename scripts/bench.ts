@@ -176,7 +176,7 @@ async function growth(books: number) {
      FROM generate_series(0, $1 - 1) g
      CROSS JOIN LATERAL (SELECT (g % 97 + 1) / 98.0 AS f) k
      JOIN books b1 ON b1.id = 1 + g % $2
-     JOIN books b2 ON b2.id = 1 + (g * 7919 + g / $2) % $2
+     JOIN books b2 ON b2.id = 1 + (g::bigint * 7919 + g / $2) % $2
      JOIN authors a ON a.id = b2.author_id
      CROSS JOIN LATERAL (SELECT split_part(b1.name, ' ', 1) || ' ' || split_part(b1.name, ' ', 2) || ' ' ||
                                 split_part(b2.name, ' ', 3) || ' ' || split_part(b2.name, ' ', 4) || ' ' || (g / $2 + 1) AS name) t`,
