@@ -133,7 +133,7 @@ describe('docker-compose.yml', () => {
   it('wires PostgreSQL, the identity emulator and the shop built from the Dockerfile', async () => {
     const compose = parse(await readFile(path.join(root, 'docker-compose.yml'), 'utf8'));
     const dockerfile = await readFile(path.join(root, 'Dockerfile'), 'utf8');
-    expect(Object.keys(compose.services).sort()).toEqual(['app', 'db', 'identity']);
+    expect(Object.keys(compose.services).sort()).toEqual(['app', 'db', 'identity', 'proxy']); // proxy: scripts/scale-out.test.ts
     for (const target of [compose.services.app.build.target, compose.services.identity.build.target]) {
       expect(dockerfile).toMatch(new RegExp(`^FROM .+ AS ${target}$`, 'm'));
     }

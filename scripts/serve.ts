@@ -3,6 +3,7 @@
 // accounts (the first Admin from ADMIN_EMAIL/ADMIN_PASSWORD; no demo password in use), then serve
 // the API and the built web app.
 import { applyMigrations } from './lib/schema-engine.ts';
+import { acquireStartupLock } from './lib/startup-lock.ts';
 
 const url = process.env.DATABASE_URL;
 if (!url) {
@@ -18,6 +19,8 @@ try {
   console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 }
+// One instance at a time migrates, seeds and checks the accounts; the others wait their turn.
+const startupLock = await acquireStartupLock(url);
 const applied = await applyMigrations(url);
 console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 if (process.env.SEED !== 'false') {
@@ -32,4 +35,5 @@ try {
   console.error(`Refusing to start: ${error.message}`);
   process.exit(1);
 }
+await startupLock.release();
 await import('../api/src/server.ts');
