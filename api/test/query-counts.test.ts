@@ -57,4 +57,40 @@ describe('query counts do not grow with the page size', () => {
     for (let i = 2; i <= 5; i++) await t.app.inject({ method: 'POST', url: `/api/client/cart/${i * 10}`, headers: { cookie } });
     expect(await countQueries('/api/client/cart', cookie)).toBe(one);
   });
+
+  it('a checkout is at most 6 statements, whatever its number of lines', async () => {
+    const checkout = async (lines: number) => {
+      const account = `checkout-${lines}-${Date.now()}@example.com`;
+      await t.db.query(
+        "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'Q', 'C', '0555000000', $1, password_hash FROM clients WHERE account = 'client@bookshop.test'",
+        [account],
+      );
+      const cookie = await t.login({ account, password: DEMO.client.password });
+      for (let i = 1; i <= lines; i++) await t.app.inject({ method: 'POST', url: `/api/client/cart/${100 + i}`, headers: { cookie } });
+      const cart = (await t.app.inject({ method: 'GET', url: '/api/client/cart', headers: { cookie } })).json().data as {
+        id: number;
+        totalPrice: number;
+        totalQuantity: number;
+      }[];
+      statements = [];
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/client/orders/',
+        headers: { cookie, 'idempotency-key': `k-${lines}-${Date.now()}` },
+        payload: {
+          shipmentAddress: '5 Rue Ben Boulaid, Constantine',
+          totalPrice: Math.round(cart.reduce((sum, l) => sum + l.totalPrice * l.totalQuantity, 0) * 100) / 100,
+          totalQuantity: cart.reduce((sum, l) => sum + l.totalQuantity, 0),
+          cartItemsIds: cart.map((l) => l.id),
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      // The session check is the client subtree's, not the checkout's.
+      return statements.filter((sql) => !/session_families/.test(sql));
+    };
+    const two = await checkout(2);
+    const five = await checkout(5);
+    expect(five.length).toBe(two.length);
+    expect(two.length, two.join('\n')).toBeLessThanOrEqual(6);
+  });
 });

@@ -37,7 +37,10 @@ export function orderRepository(db: Db) {
         select: { ...clientOrderSelect, idempotencyRequestHash: true },
       }),
 
-    /** Locks this client's chosen cart lines (in id order, so two checkouts never deadlock on them). */
+    /**
+     * Locks this client's chosen cart lines and their copies, in book-copy order, so two checkouts
+     * crossing the same books always lock them in one order and never deadlock.
+     */
     lockCartLines: (tx: Tx, clientId: number, cartItemIds: number[]) =>
       tx.$queryRaw<CheckoutLine[]>`
         SELECT ci.id AS cart_item_id, ci.book_copy_id, ci.quantity, c.price::text AS price, b.name, b.image_url
@@ -45,20 +48,55 @@ export function orderRepository(db: Db) {
         JOIN book_copies c ON c.id = ci.book_copy_id AND c.is_available
         JOIN books b ON b.id = c.book_id
         WHERE ci.client_id = ${clientId} AND ci.id = ANY(${cartItemIds}::int[])
-        ORDER BY ci.id
-        FOR UPDATE OF ci`,
+        ORDER BY ci.book_copy_id, ci.id
+        FOR UPDATE OF ci, c`,
 
-    /** Takes stock only if enough is left; false when another checkout got there first. */
-    async takeStock(tx: Tx, bookCopyId: number, quantity: number): Promise<boolean> {
-      const taken = await tx.$executeRaw`
-        UPDATE book_copies SET quantity = quantity - ${quantity}, units_sold = units_sold + ${quantity}
-        WHERE id = ${bookCopyId} AND is_available AND quantity >= ${quantity}`;
-      return taken === 1;
+    /** Takes every line's stock in one statement, each only if enough is left; returns the copies served. */
+    async takeStock(tx: Tx, lines: { book_copy_id: number; quantity: number }[]): Promise<Set<number>> {
+      const taken = await tx.$queryRaw<{ id: number }[]>`
+        UPDATE book_copies c SET quantity = c.quantity - v.quantity, units_sold = c.units_sold + v.quantity
+        FROM unnest(${lines.map((l) => l.book_copy_id)}::int[], ${lines.map((l) => l.quantity)}::int[]) AS v(id, quantity)
+        WHERE c.id = v.id AND c.is_available AND c.quantity >= v.quantity
+        RETURNING c.id`;
+      return new Set(taken.map((t) => t.id));
     },
 
-    createOrder: (tx: Tx, data: Prisma.OrderUncheckedCreateInput) => tx.order.create({ data, select: clientOrderSelect }),
-
-    removeCartLines: (tx: Tx, clientId: number, ids: number[]) => tx.cartItem.deleteMany({ where: { clientId, id: { in: ids } } }),
+    /** The order, its lines as sold and the emptied cart lines, in one statement. */
+    async createOrder(
+      tx: Tx,
+      order: {
+        clientId: number;
+        shipmentAddress: string;
+        totalQuantity: number;
+        totalPrice: string;
+        idempotencyKey: string | null;
+        idempotencyRequestHash: string | null;
+      },
+      lines: CheckoutLine[],
+    ) {
+      const [created] = await tx.$queryRaw<
+        { id: number; createdAt: Date; status: string; totalQuantity: number; totalPrice: string; shipmentAddress: string }[]
+      >`
+        WITH new_order AS (
+          INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, idempotency_key, idempotency_request_hash)
+          VALUES (${order.clientId}, 'pending', ${order.shipmentAddress}, ${order.totalQuantity}, ${order.totalPrice}::numeric,
+                  ${order.idempotencyKey}, ${order.idempotencyRequestHash})
+          RETURNING id, created_at, status, total_quantity, total_price, shipment_address
+        ), items AS (
+          INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
+          SELECT new_order.id, v.copy_id, v.name, v.image_url, v.price::numeric, v.quantity
+          FROM new_order, unnest(${lines.map((l) => l.book_copy_id)}::int[], ${lines.map((l) => l.name)}::text[],
+                                 ${lines.map((l) => l.image_url)}::text[], ${lines.map((l) => l.price)}::text[],
+                                 ${lines.map((l) => l.quantity)}::int[]) WITH ORDINALITY AS v(copy_id, name, image_url, price, quantity, n)
+          ORDER BY v.n
+        ), emptied AS (
+          DELETE FROM cart_items WHERE client_id = ${order.clientId} AND id = ANY(${lines.map((l) => l.cart_item_id)}::int[])
+        )
+        SELECT id, created_at AS "createdAt", status, total_quantity AS "totalQuantity", total_price::text AS "totalPrice",
+               shipment_address AS "shipmentAddress"
+        FROM new_order`;
+      return created!;
+    },
 
     async clientPage(clientId: number, skip: number, take: number) {
       const [total, orders] = await db.$transaction([

@@ -17,7 +17,10 @@ export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
 type ClientOrderRow = Prisma.OrderGetPayload<{ select: typeof clientOrderSelect }>;
 type BackofficeOrderRow = Prisma.OrderGetPayload<{ select: typeof backofficeOrderSelect }>;
 
-export const toClientOrder = (o: ClientOrderRow) => ({ ...o, totalPrice: toMoney(o.totalPrice) });
+export const toClientOrder = (o: Omit<ClientOrderRow, 'totalPrice'> & { totalPrice: { toString(): string } }) => ({
+  ...o,
+  totalPrice: toMoney(o.totalPrice),
+});
 
 export const toBackofficeOrder = (o: BackofficeOrderRow) => ({
   ...toClientOrder(o),
@@ -90,39 +93,32 @@ export function orderService(db: Db) {
           });
         }
 
-        for (const line of [...lines].sort((a, b) => a.book_copy_id - b.book_copy_id)) {
-          if (!(await repo.takeStock(tx, line.book_copy_id, line.quantity))) {
-            throw new AppError(
-              409,
-              'OUT_OF_STOCK',
-              `Sorry, '${line.name}' is out of stock in the quantity you chose.`,
-              {},
-              {
-                bookCopyId: line.book_copy_id,
-              },
-            );
-          }
+        const taken = await repo.takeStock(tx, lines);
+        const short = lines.find((line) => !taken.has(line.book_copy_id));
+        if (short) {
+          throw new AppError(
+            409,
+            'OUT_OF_STOCK',
+            `Sorry, '${short.name}' is out of stock in the quantity you chose.`,
+            {},
+            {
+              bookCopyId: short.book_copy_id,
+            },
+          );
         }
 
-        const order = await repo.createOrder(tx, {
-          clientId,
-          status: 'pending',
-          shipmentAddress: address,
-          totalQuantity,
-          totalPrice: fromCents(totalCents).toFixed(2),
-          idempotencyKey: idempotencyKey ?? null,
-          idempotencyRequestHash: requestHash,
-          items: {
-            create: lines.map((l) => ({
-              bookCopyId: l.book_copy_id,
-              name: l.name,
-              imageUrl: l.image_url,
-              unitPrice: l.price,
-              quantity: l.quantity,
-            })),
+        const order = await repo.createOrder(
+          tx,
+          {
+            clientId,
+            shipmentAddress: address,
+            totalQuantity,
+            totalPrice: fromCents(totalCents).toFixed(2),
+            idempotencyKey: idempotencyKey ?? null,
+            idempotencyRequestHash: requestHash,
           },
-        });
-        await repo.removeCartLines(tx, clientId, ids);
+          lines,
+        );
         return toClientOrder(order);
       });
     } catch (error) {
