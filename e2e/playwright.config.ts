@@ -16,6 +16,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 900 },
     trace: 'retain-on-failure',
     launchOptions: {
+      // Chosen by scripts/e2e.ts (scripts/lib/browser.ts): CHROMIUM_PATH, the system's, or Playwright's.
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
         '--no-sandbox',

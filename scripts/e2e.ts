@@ -8,6 +8,7 @@ import pg from 'pg';
 import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
 import { seedDatabase } from '../seed/seed.ts';
+import { findChromium, noBrowserMessage } from './lib/browser.ts';
 import { freePort, startTestCluster } from './lib/database.ts';
 import { FIREBASE_PROJECT_ID, startIdentityEmulator } from './lib/identity-emulator.ts';
 import { applyMigrations, rootDir } from './lib/schema-engine.ts';
@@ -27,6 +28,14 @@ async function serveBlankFrontend(): Promise<{ origin: string; close: () => Prom
   await new Promise<void>((resolve) => server.listen(port, 'localhost', resolve));
   return { origin: `http://localhost:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
+// Chromium first: without one, nothing is started (e2e/playwright.config.ts reads CHROMIUM_PATH).
+const chromium = await findChromium();
+if (!chromium) {
+  console.error(noBrowserMessage());
+  process.exit(1);
+}
+process.env.CHROMIUM_PATH = chromium;
+
 const cleanups: (() => Promise<unknown>)[] = [];
 let status = 1;
 try {

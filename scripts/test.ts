@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { findChromium, noBrowserMessage } from './lib/browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
@@ -16,6 +17,13 @@ async function run(label: string, command: string, args: string[], env: NodeJS.P
   const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   const [code] = (await once(child, 'exit')) as [number | null];
   return code ?? 1;
+}
+
+// The browser tests need Chromium: without one, stop before anything runs, saying how to get one.
+const chromium = await findChromium();
+if (!chromium) {
+  console.error(noBrowserMessage());
+  process.exit(1);
 }
 
 const results: { step: string; code: number }[] = [];
@@ -44,6 +52,7 @@ results.push({
   step: 'e2e',
   code: await run('end-to-end tests (Playwright, Chromium)', bin('tsx'), ['scripts/e2e.ts', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+    CHROMIUM_PATH: chromium,
   }),
 });
 
