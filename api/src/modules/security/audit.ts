@@ -26,25 +26,19 @@ const scalars = (data: unknown): Row =>
   );
 type Delegate = { findMany(args: object): Promise<Row[]> };
 
-/** Plain JSON without hidden fields (bigint and Decimal as strings, dates as ISO strings). */
-const visible = (rows: Row[]) =>
-  JSON.parse(
-    JSON.stringify(rows, (key, value) => (HIDDEN_FIELDS.has(key) ? undefined : typeof value === 'bigint' ? String(value) : value)),
-  );
+/** JSON that also carries bigint (ratings sums) as strings; Decimal and Date serialize themselves. */
+const toJson = (value: unknown, hide = false) =>
+  JSON.stringify(value, (key, v) => (hide && HIDDEN_FIELDS.has(key) ? undefined : typeof v === 'bigint' ? String(v) : v));
+
+/** Plain JSON without hidden fields. */
+const visible = (rows: Row[]) => JSON.parse(toJson(rows, true));
 
 /** The fields whose values differ between a row before and after, hidden ones included by name only. */
 function changedFields(before: Row[], after: Row[]): string[] {
   const changed = new Set<string>();
   for (const old of before) {
-    const next = after.find((a) => a.id === old.id);
-    for (const key of Object.keys(next ?? {})) {
-      if (
-        JSON.stringify(old[key], (_k, v) => (typeof v === 'bigint' ? String(v) : v)) !==
-        JSON.stringify(next?.[key], (_k, v) => (typeof v === 'bigint' ? String(v) : v))
-      ) {
-        changed.add(key);
-      }
-    }
+    const next = after.find((a) => a.id === old.id) ?? {};
+    for (const key of Object.keys(next)) if (toJson(old[key]) !== toJson(next[key])) changed.add(key);
   }
   return [...changed];
 }
