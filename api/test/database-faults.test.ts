@@ -189,3 +189,35 @@ describe('a database that cannot be reached', () => {
     expect((await t.app.inject('/api/health/live')).statusCode).toBe(200);
   });
 });
+
+describe('the request time budget', () => {
+  it('answers 503 TIMEOUT at the budget when a call waits longer, and the shop keeps answering', async () => {
+    // A lock wait allowed longer than the budget: the budget is what ends the wait for the client.
+    const t = await createTestApp({ env: { REQUEST_TIMEOUT_MS: '1000', DATABASE_LOCK_TIMEOUT_MS: '4000' } });
+    const copy = await createCopy(t.db.query, 10);
+    const [account] = await createBuyers(t.db.query, 1);
+    const cookie = await t.login({ account: account!, password: DEMO.client.password });
+    const line = (await t.app.inject({ method: 'POST', url: `/api/client/cart/${copy}`, headers: { cookie } })).json().data;
+    const locker = new pg.Client({ connectionString: t.db.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('SELECT * FROM book_copies WHERE id = $1 FOR UPDATE', [copy]);
+    try {
+      const started = Date.now();
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/client/orders/',
+        headers: { cookie },
+        payload: { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] },
+      });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json().error).toMatchObject({ code: 'TIMEOUT', requestId: expect.any(String) });
+      expect(res.headers['retry-after']).toBeDefined();
+      expect(Date.now() - started).toBeLessThan(2500);
+      expect((await t.app.inject('/api/health/live')).statusCode).toBe(200);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+  });
+});
