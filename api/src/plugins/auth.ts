@@ -39,6 +39,12 @@ declare module 'fastify' {
     throttledPasswordCheck<T>(request: FastifyRequest, account: string, check: () => Promise<T>): Promise<T>;
     requireClient(request: FastifyRequest): Promise<void>;
     requireEmployee(roles: EmployeeRole[]): (request: FastifyRequest) => Promise<void>;
+    /**
+     * Runs the rest of the request with the signed-in employee as the audit actor (after
+     * requireEmployee). Callback-style on purpose: calling `done` inside AsyncLocalStorage.run is what
+     * carries the actor into the later hooks, the handler and every query they start.
+     */
+    asAuditActor(request: FastifyRequest, reply: FastifyReply, done: () => void): void;
   }
   interface FastifyRequest {
     client: { id: number; familyId: string } | null;
@@ -126,6 +132,11 @@ export default fp<{ throttle?: ThrottleLimits }>(
       return result;
     });
 
+    app.decorate('asAuditActor', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+      if (!request.employee) return done();
+      auditContext.run({ actor: `employee:${request.employee.id}`, address: app.clientAddress(request) }, done);
+    });
+
     app.decorate('requireClient', async (request: FastifyRequest) => {
       const claims = await sessions.authenticate('client', app.sessionCookie(request, 'client', 'access'));
       request.client = { id: claims.subjectId, familyId: claims.familyId };
@@ -150,8 +161,6 @@ export default fp<{ throttle?: ThrottleLimits }>(
         throw forbidden(refusal);
       }
       request.employee = { id: claims.subjectId, role: employee!.role, familyId: claims.familyId };
-      // Who is acting, for the audit of back-office writes further down this request.
-      auditContext.enterWith({ actor: `employee:${claims.subjectId}`, address: app.clientAddress(request) });
     });
   },
   { name: 'auth', dependencies: ['prisma', 'config'] },

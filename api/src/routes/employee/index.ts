@@ -20,12 +20,14 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
   });
   await app.register(async (sellerAndAdmin) => {
     sellerAndAdmin.addHook('onRequest', app.requireEmployee(['Admin', 'Seller']));
+    sellerAndAdmin.addHook('onRequest', app.asAuditActor);
     await sellerAndAdmin.register(statisticsRoutes, { prefix: '/employee/statistics' });
     await sellerAndAdmin.register(orderRoutes, { prefix: '/employee/order' });
     await sellerAndAdmin.register(accountRoutes, { prefix: '/employee' });
   });
   await app.register(async (adminOnly) => {
     adminOnly.addHook('onRequest', app.requireEmployee(['Admin']));
+    adminOnly.addHook('onRequest', app.asAuditActor);
     // Catalog writes (authors, books, copies) change what the storefront's projections order.
     adminOnly.addHook('onResponse', async (request, reply) => {
       if (request.method !== 'GET' && reply.statusCode < 400 && /\/(author|book|book-copy)\//.test(request.url))
