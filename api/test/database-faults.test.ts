@@ -93,8 +93,10 @@ describe('the server ending our connections (pg_terminate_backend) under load', 
 
     // Afterwards: ready, and a checkout goes through.
     expect((await browser.call('GET', '/api/health/ready')).status).toBe(200);
+    // (A 409 may come first: an add answered 503 during the rounds can have committed; see buyOnce.)
     const after = await buyOnce(buyers[0]!, copy);
-    expect(after.map((a) => a.status)).toEqual([200, 200]);
+    expect(after[0]!.status).toBe(200);
+    expect(after.at(-1)!.status).toBe(200);
   });
 });
 
