@@ -30,7 +30,10 @@ test('an Admin adds an author, a book by ISBN and a copy with price and stock; a
   await page.getByLabel('Search by ID or name').fill(String(book!.id));
   await page.getByRole('button', { name: 'Search' }).click();
   // The row of the book searched for, not whatever row the list showed before the search answered.
-  await page.getByRole('row', { name: new RegExp(`^${book!.id} `) }).getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('row', { name: new RegExp(`^${book!.id} `) })
+    .getByRole('button', { name: 'Delete' })
+    .click();
   await expect(page.getByText('Book deleted successfully.')).toBeVisible();
   await page.getByRole('button', { name: 'Add Book' }).click();
   await expect(page.getByText('All fields are required.')).toBeVisible();

@@ -98,7 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL ?? '';
   if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgresql:// URL');
   const databaseReplicaUrl = env.DATABASE_REPLICA_URL || null;
-  if (databaseReplicaUrl && !/^postgres(ql)?:\/\//.test(databaseReplicaUrl)) problems.push('DATABASE_REPLICA_URL must be a postgresql:// URL');
+  if (databaseReplicaUrl && !/^postgres(ql)?:\/\//.test(databaseReplicaUrl))
+    problems.push('DATABASE_REPLICA_URL must be a postgresql:// URL');
 
   const jwtSecret = env.JWT_SECRET ?? (mode === 'production' ? '' : DEVELOPMENT_JWT_SECRET);
   if (mode === 'production' && (jwtSecret === DEVELOPMENT_JWT_SECRET || jwtSecret.length < 32)) {
