@@ -54,8 +54,12 @@ describe('metrics at /api/metrics', () => {
     expect((await t.app.inject({ method: 'POST', url: '/api/client/orders/', headers: { cookie }, payload: order })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/client/orders/', headers: { cookie }, payload: order })).statusCode).toBe(404);
     await t.app.inject('/api/public/book-copy/by-id/999999999');
-    t.app.shopMetrics.loginFailures.inc();
-    t.app.shopMetrics.lockouts.inc(2);
+    // Wrong passwords for one account from one address: the fifth locks that pair (the default limits).
+    const wrongPassword = { account: 'nobody-metrics@example.test', password: 'not the password' };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const refused = await t.app.inject({ method: 'POST', url: '/api/public/authentication/login', payload: wrongPassword });
+      expect(refused.statusCode).toBe(401);
+    }
 
     const res = await t.app.inject('/api/metrics');
     expect(res.statusCode).toBe(200);
@@ -69,8 +73,8 @@ describe('metrics at /api/metrics', () => {
     expect(metricValue(text, 'db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
     expect(metricValue(text, 'db_pool_connections', { state: 'idle' })).toBeGreaterThan(0);
     expect(metricValue(text, 'db_pool_waiting_requests')).toBe(0);
-    expect(metricValue(text, 'shop_login_failures_total')).toBe(1);
-    expect(metricValue(text, 'shop_login_lockouts_total')).toBe(2);
+    expect(metricValue(text, 'shop_login_failures_total')).toBe(5);
+    expect(metricValue(text, 'shop_login_lockouts_total')).toBe(1);
     expect(metricValue(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
   });
 

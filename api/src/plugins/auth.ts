@@ -123,6 +123,8 @@ export default fp<{ throttle?: ThrottleLimits }>(
           throw error;
         }
         const { locked } = await attempt.failed();
+        app.shopMetrics.loginFailures.inc();
+        if (locked) app.shopMetrics.lockouts.inc();
         const type = error.code === 'INVALID_CREDENTIALS' ? 'login_failed' : 'password_check_failed';
         await events.record({ type, actor: account, address });
         if (locked) await events.record({ type: 'login_locked', actor: account, address, details: { limits: app.loginThrottle.limits } });
@@ -163,5 +165,5 @@ export default fp<{ throttle?: ThrottleLimits }>(
       request.employee = { id: claims.subjectId, role: employee!.role, familyId: claims.familyId };
     });
   },
-  { name: 'auth', dependencies: ['prisma', 'config'] },
+  { name: 'auth', dependencies: ['prisma', 'config', 'metrics'] },
 );
