@@ -1,12 +1,18 @@
-// `npm run bench`: how fast the main calls are, as ratios against a baseline measured in the same run
-// (so the numbers mean the same on any machine). Runs the real app in-process on a throwaway,
-// seeded database. Also compares the search plan with and without its trigram index.
+// `npm run bench`: how fast the main calls are, as ratios against baselines measured in the same run
+// (so the numbers mean the same on any machine), on a throwaway, seeded database:
+// - each public catalog call's throughput against a bare Fastify + node-postgres server running the
+//   same SQL and answering byte-identical bodies (bench/bare-catalog.ts), with statements per request;
+// - the signed-in calls' latency against a trivial call of the same app;
+// - the search plan with and without its trigram index;
+// - with `--books N`, p50/p95 on the seed catalog against a generated catalog of N books.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
 import { seedDatabase } from '../seed/seed.ts';
+import { bareCatalog } from './bench/bare-catalog.ts';
+import { compareThroughput, startServer } from './bench/throughput.ts';
 import { startTestCluster } from './lib/database.ts';
 import { applyMigrations } from './lib/schema-engine.ts';
 
@@ -25,8 +31,17 @@ await admin.connect();
 await admin.query(`CREATE DATABASE bench_${process.pid}`);
 await applyMigrations(url);
 await seedDatabase(url, () => {});
-const app = await buildApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, LOG_LEVEL: 'silent' }), { logger: false });
+let statements = 0;
+const countStatement = () => {
+  statements++;
+};
+const POOL_SIZE = 10;
+const app = await buildApp(
+  loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: String(POOL_SIZE) }),
+  { logger: false, onQuery: countStatement },
+);
 await app.ready();
+const bare = bareCatalog(url, POOL_SIZE, countStatement);
 
 const login = async (account: string, password: string) => {
   const res = await app.inject({ method: 'POST', url: '/api/public/authentication/login', payload: { account, password } });
@@ -47,21 +62,16 @@ async function median(path: string, cookie = ''): Promise<number> {
   return times[Math.floor(times.length / 2)]!;
 }
 
+const throughputRows = await catalogThroughput();
+
 const baseline = await median('/api/health');
 const cases: [string, string, string?][] = [
-  ['categories', '/api/public/book-copy/types/'],
-  ['category page (Fantasy, page 100)', '/api/public/book-copy/by-type/Fantasy,100,15'],
-  ['book detail', '/api/public/book-copy/by-id/1234'],
-  ['search with a typo ("harry poter")', '/api/public/book-copy/by-name/harry%20poter'],
-  ['new releases', '/api/public/book-copy/new-releases/'],
-  ['top rated', '/api/public/book-copy/top-rated/'],
-  ['bestsellers', '/api/public/book-copy/best-sellers/'],
   ['recommended (signed in)', '/api/public/book-copy/recommended/', client],
   ['my orders', '/api/client/orders/1,5', client],
   ['back-office orders with items', '/api/employee/order/1,5', employee],
   ['dashboard totals', '/api/employee/statistics/', employee],
 ];
-console.log(`baseline GET /api/health (one trivial query): median ${baseline.toFixed(2)} ms over ${ROUNDS} requests\n`);
+console.log(`\nsigned-in calls against GET /api/health (one trivial query): median ${baseline.toFixed(2)} ms over ${ROUNDS} requests\n`);
 console.log('call'.padEnd(40), 'median ms'.padStart(10), 'x baseline'.padStart(11));
 for (const [label, path, cookie] of cases) {
   const ms = await median(path, cookie);
@@ -92,14 +102,79 @@ await db.end();
 const growthRows = GROW_TO > 0 ? await growth(GROW_TO) : [];
 if (JSON_OUT) {
   const { writeFile } = await import('node:fs/promises');
-  await writeFile(JSON_OUT, `${JSON.stringify({ machine: machine(), rounds: ROUNDS, growth: growthRows }, null, 2)}\n`);
+  await writeFile(JSON_OUT, `${JSON.stringify({ machine: machine(), throughput: throughputRows, growth: growthRows }, null, 2)}\n`);
   console.log(`\nwrote ${JSON_OUT}`);
 }
 
 await app.close();
+await bare.close();
 await admin.query(`DROP DATABASE bench_${process.pid} WITH (FORCE)`);
 await admin.end();
 await cluster.stop();
+
+/**
+ * Issue 11's first goal: every public catalog call at least 0.90x the throughput of the bare
+ * baseline. Bodies are compared first: a ratio means something only for the same answer.
+ */
+async function catalogThroughput() {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+  const rounds = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+  const calls: [string, string][] = [
+    ['categories', '/api/public/book-copy/types/'],
+    ['category page (Fantasy, page 2)', '/api/public/book-copy/by-type/Fantasy,2,15'],
+    ['book detail', '/api/public/book-copy/by-id/1234'],
+    ['search "harry poter" (typo)', '/api/public/book-copy/by-name/harry%20poter'],
+    ['search "tolkien"', '/api/public/book-copy/by-name/tolkien'],
+    ['search "a" (short word)', '/api/public/book-copy/by-name/a'],
+    ['new releases', '/api/public/book-copy/new-releases/'],
+    ['best sellers', '/api/public/book-copy/best-sellers/'],
+    ['top rated', '/api/public/book-copy/top-rated/'],
+    ['recommended', '/api/public/book-copy/recommended/'],
+  ];
+  const answer = async (server: typeof app | typeof bare, path: string) => {
+    statements = 0;
+    const res = await server.inject({ method: 'GET', url: path });
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
+    return { body: res.body, statements };
+  };
+  const checked = [];
+  for (const [label, path] of calls) {
+    const ours = await answer(app, path);
+    const baseline = await answer(bare, path);
+    if (ours.body !== baseline.body)
+      throw new Error(`${path}: the baseline's body differs from ours\nours: ${ours.body}\nbare: ${baseline.body}`);
+    checked.push({ label, path, statements: ours.statements, bareStatements: baseline.statements });
+  }
+
+  console.log(
+    `\nthroughput, ours against bare Fastify + node-postgres running the same SQL (${connections} connections, ${rounds} x ${seconds} s each, interleaved)\n`,
+  );
+  console.log('call'.padEnd(34), 'ours req/s'.padStart(11), 'bare req/s'.padStart(11), 'ratio'.padStart(6), 'statements'.padStart(11), '');
+  const ours = await startServer('ours', url, POOL_SIZE);
+  const baseline = await startServer('bare', url, POOL_SIZE);
+  const rows = [];
+  try {
+    for (const call of checked) {
+      const measured = await compareThroughput(call.path, ours, baseline, { rounds, seconds, connections });
+      const met = measured.ratio >= 0.9;
+      console.log(
+        call.label.padEnd(34),
+        measured.ours.toFixed(0).padStart(11),
+        measured.bare.toFixed(0).padStart(11),
+        measured.ratio.toFixed(2).padStart(6),
+        `${call.statements} / ${call.bareStatements}`.padStart(11),
+        met ? ' met' : ' MISSED (goal 0.90)',
+      );
+      rows.push({ call: call.label, path: call.path, ...measured, statements: call.statements, bareStatements: call.bareStatements, met });
+    }
+  } finally {
+    await ours.stop();
+    await baseline.stop();
+  }
+  console.log(`\n${rows.filter((r) => r.met).length} of ${rows.length} calls at 0.90x the bare baseline or better`);
+  return rows;
+}
 
 function machine() {
   return { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };

@@ -30,6 +30,28 @@ describe('query counts do not grow with the page size', () => {
     expect(await countQueries(url(50), cookie)).toBe(await countQueries(url(2), cookie));
   });
 
+  it.each([
+    ['categories', '/api/public/book-copy/types/'],
+    ['a category page', '/api/public/book-copy/by-type/fantasy,3,15'],
+    ['a page past the end of a category', '/api/public/book-copy/by-type/Fantasy,9999,15'],
+    ['a book detail', '/api/public/book-copy/by-id/1234'],
+    ['a search with a typo', '/api/public/book-copy/by-name/harry%20poter'],
+    ['a search of one word', '/api/public/book-copy/by-name/tolkien'],
+    ['a search of a common word', '/api/public/book-copy/by-name/the'],
+    ['a search of one letter', '/api/public/book-copy/by-name/a'],
+    ['a search of a short and a long word', '/api/public/book-copy/by-name/of%20rings'],
+    ['new releases', '/api/public/book-copy/new-releases/'],
+    ['best sellers', '/api/public/book-copy/best-sellers/'],
+    ['top rated', '/api/public/book-copy/top-rated/'],
+    ['recommended', '/api/public/book-copy/recommended/'],
+  ])('%s is one statement', async (_, url) => {
+    expect(await countQueries(url)).toBe(1);
+  });
+
+  it('recommended for a signed-in client adds the session check (read and touch) and their categories', async () => {
+    expect(await countQueries('/api/public/book-copy/recommended/', cookies.client)).toBe(4);
+  });
+
   it('search costs the same for many results as for few, and the home lists one or two statements', async () => {
     expect(await countQueries('/api/public/book-copy/by-name/harry%20potter')).toBe(
       await countQueries('/api/public/book-copy/by-name/the%20hobbit'),

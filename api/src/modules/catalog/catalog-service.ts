@@ -5,39 +5,53 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
 import { normalizeForSearch } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
-import { type CardRow, catalogRepository, type DetailRow } from './catalog-repository.ts';
+import type { CardRow, DetailRow, SearchTerms } from './catalog-queries.ts';
+import { catalogRepository } from './catalog-repository.ts';
 
 export const HOME_LIST_SIZE = 20;
 export const SEARCH_LIMIT = 50;
 /** Words this short have no trigram; search_shortcuts holds their prefixes. */
 const SHORT_WORD = 2;
-const RECOMMENDED_PER_CATEGORY = 2;
+export const RECOMMENDED_PER_CATEGORY = 2;
 
 export const toCard = (row: CardRow) => ({
   id: row.id,
-  name: row.book.name,
-  imageUrl: coverUrl(row.book.imageUrl, row.book.name, row.book.author.fullName),
-  authorName: row.book.author.fullName,
+  name: row.name,
+  imageUrl: coverUrl(row.imageUrl, row.name, row.authorName),
+  authorName: row.authorName,
   price: toMoney(row.price),
   quantity: row.quantity,
 });
 
-export const averageRating = (ratingsSum: bigint | number, ratingsCount: number) =>
-  ratingsCount ? Math.round((Number(ratingsSum) / ratingsCount) * 100) / 100 : 0;
+export const averageRating = (ratingsSum: CardRow['price'], ratingsCount: number) =>
+  ratingsCount ? Math.round((Number(ratingsSum.toString()) / ratingsCount) * 100) / 100 : 0;
 
 export const toDetail = (row: DetailRow) => ({
   id: row.id,
-  name: row.book.name,
-  imageUrl: coverUrl(row.book.imageUrl, row.book.name, row.book.author.fullName),
-  author: row.book.author.fullName,
-  authorName: row.book.author.fullName,
-  category: row.book.type.name,
+  name: row.name,
+  imageUrl: coverUrl(row.imageUrl, row.name, row.authorName),
+  author: row.authorName,
+  authorName: row.authorName,
+  category: row.category,
   price: toMoney(row.price),
   quantity: row.quantity,
-  description: row.book.description ?? '',
-  averageRating: averageRating(row.book.ratingsSum, row.book.ratingsCount),
-  ratingsCount: row.book.ratingsCount,
+  description: row.description ?? '',
+  averageRating: averageRating(row.ratingsSum, row.ratingsCount),
+  ratingsCount: row.ratingsCount,
 });
+
+/**
+ * How a normalized search text is looked up: one- and two-letter words, and a lone common word, go
+ * to the precomputed shortcuts (a trigram index cannot serve them, and scanning for them grows with
+ * the catalog); anything else to the trigram index.
+ */
+export function searchTerms(normalized: string): SearchTerms {
+  const words = normalized.split(' ');
+  const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+  if (longest.length <= SHORT_WORD)
+    return { shortcut: longest, others: words.filter((w) => w !== longest), normalized, shortcutOnly: true };
+  return { shortcut: words.length === 1 ? longest : '', others: [], normalized, shortcutOnly: false };
+}
 
 export function catalogService(db: Db) {
   const repo = catalogRepository(db);
@@ -45,10 +59,9 @@ export function catalogService(db: Db) {
     types: () => repo.listTypes(),
 
     async byType(typeName: string, pageNumber: number, pageSize: number) {
-      const type = await repo.findType(typeName);
-      if (!type) throw notFound(`There is no category named '${typeName}'.`);
-      const { total, rows } = await repo.pageByType(type.id, (pageNumber - 1) * pageSize, pageSize);
-      return { booksCopies: rows.map(toCard), totalPages: Math.ceil(total / pageSize) };
+      const page = await repo.pageByType(typeName, (pageNumber - 1) * pageSize, pageSize);
+      if (!page) throw notFound(`There is no category named '${typeName}'.`);
+      return { booksCopies: page.rows.map(toCard), totalPages: Math.ceil(page.total / pageSize) };
     },
 
     async byId(id: number) {
@@ -66,7 +79,7 @@ export function catalogService(db: Db) {
       if (clientId !== null) {
         // A signed-in client's top categories give most of the list; the others still appear.
         const favourites = await repo.purchasedCategories(clientId);
-        for (const [i, f] of favourites.entries()) quota.set(f.type_id, [6, 4, 3][i] ?? RECOMMENDED_PER_CATEGORY);
+        for (const [i, f] of favourites.entries()) quota.set(f.typeId, [6, 4, 3][i] ?? RECOMMENDED_PER_CATEGORY);
       }
       return (await repo.recommended(quota, RECOMMENDED_PER_CATEGORY, today.toISOString().slice(0, 10), HOME_LIST_SIZE)).map(toDetail);
     },
@@ -75,17 +88,7 @@ export function catalogService(db: Db) {
       const normalized = normalizeForSearch(text);
       if (!normalized) throw badRequest('Please enter a title or an author to search for.');
       if (normalized.length > 200) throw badRequest('The search text is too long.');
-      // One- and two-letter words, and the commonest words, go to the precomputed shortcuts: a
-      // trigram index cannot serve them, and scanning for them grows with the catalog.
-      const words = normalized.split(' ');
-      const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
-      const others = words.filter((w) => w !== longest);
-      if (longest.length <= SHORT_WORD) return ((await repo.searchShortcut(longest, others, SEARCH_LIMIT)) ?? []).map(toDetail);
-      if (words.length === 1) {
-        const common = await repo.searchShortcut(longest, [], SEARCH_LIMIT);
-        if (common) return common.map(toDetail);
-      }
-      return (await repo.search(normalized, SEARCH_LIMIT)).map(toDetail);
+      return (await repo.search(searchTerms(normalized), SEARCH_LIMIT)).map(toDetail);
     },
   };
 }

@@ -1,0 +1,144 @@
+// The storefront's catalog reads, each one SQL statement that returns the rows of the answer itself
+// (ids, order and every shown column), so a call costs one round trip to the database whatever its
+// size. Plain SQL text with $n parameters: the repository runs it through Prisma, and `npm run bench`
+// runs the very same text through bare node-postgres as its baseline, so the bench measures our
+// stack's overhead and not a difference in SQL. Projections (category_listing, home_list_candidates,
+// search_shortcuts) give ids and order; price, stock and availability are always read live.
+
+/** A card's columns (spec 3: id, name, imageUrl, authorName, price, quantity). */
+const CARD_COLUMNS = `c.id, b.name, b.image_url AS "imageUrl", a.full_name AS "authorName", c.price, c.quantity`;
+/** A detail's columns: a card's, plus category, description and the ratings. */
+const DETAIL_COLUMNS = `${CARD_COLUMNS}, t.name AS category, b.description, b.ratings_count AS "ratingsCount", b.ratings_sum AS "ratingsSum"`;
+const CARD_JOINS = 'JOIN books b ON b.id = c.book_id JOIN authors a ON a.id = b.author_id';
+const DETAIL_JOINS = `${CARD_JOINS} JOIN book_types t ON t.id = b.type_id`;
+
+import { escapeLike } from '../../lib/text.ts';
+
+/** Numbers as node-postgres gives them (strings for numeric and bigint) or as Prisma does (Decimal, bigint). */
+type Numeric = { toString(): string } | number | string;
+export interface CardRow {
+  id: number;
+  name: string;
+  imageUrl: string | null;
+  authorName: string;
+  price: Numeric;
+  quantity: number;
+}
+export interface DetailRow extends CardRow {
+  category: string;
+  description: string | null;
+  ratingsCount: number;
+  ratingsSum: Numeric;
+}
+
+export const TYPES_SQL = 'SELECT id, name FROM book_types ORDER BY id';
+
+/**
+ * $1 category name (any letter case), $2 first position (exclusive), $3 last position. Always one
+ * row more than the page: the first carries the category's id (null when there is none) and its
+ * count (the last position), with a null card; the page's cards follow, in position order.
+ */
+export const CATEGORY_PAGE_SQL = `
+  WITH category AS (SELECT id FROM book_types WHERE lower(name) = lower($1) LIMIT 1)
+  SELECT (SELECT id FROM category) AS "typeId",
+         (SELECT coalesce(max(l.position), 0) FROM category_listing l WHERE l.type_id = (SELECT id FROM category)) AS total,
+         NULL::int AS id, NULL AS name, NULL AS "imageUrl", NULL AS "authorName", NULL::numeric AS price, NULL::int AS quantity,
+         0 AS position
+  UNION ALL
+  (SELECT NULL, NULL, ${CARD_COLUMNS}, l.position
+   FROM category_listing l JOIN book_copies c ON c.id = l.copy_id AND c.is_available ${CARD_JOINS}
+   WHERE l.type_id = (SELECT id FROM category) AND l.position > $2 AND l.position <= $3
+   ORDER BY l.position)
+  ORDER BY position`;
+
+/** $1 copy id: its detail, when available. */
+export const DETAIL_SQL = `SELECT ${DETAIL_COLUMNS} FROM book_copies c ${DETAIL_JOINS} WHERE c.id = $1 AND c.is_available`;
+
+/** $1 list name, $2 size: a home list in its precomputed order, skipping copies withdrawn since. */
+const homeListSql = (columns: string, joins: string) => `
+  SELECT ${columns} FROM home_list_candidates h JOIN book_copies c ON c.id = h.copy_id AND c.is_available ${joins}
+  WHERE h.list = $1 ORDER BY h.position LIMIT $2`;
+export const HOME_CARDS_SQL = homeListSql(CARD_COLUMNS, CARD_JOINS);
+export const HOME_DETAILS_SQL = homeListSql(DETAIL_COLUMNS, DETAIL_JOINS);
+
+/**
+ * $1 category ids and $2 how many each gives, $3 how many any other category gives, $4 the day,
+ * $5 size. A varied pick: in each category, well-rated books (the pool precomputed in
+ * home_list_candidates) in an order that changes daily.
+ */
+export const RECOMMENDED_SQL = `
+  WITH quota AS (SELECT unnest($1::int[]) AS type_id, unnest($2::int[]) AS n),
+  ranked AS (
+    SELECT c.id, b.type_id, row_number() OVER (PARTITION BY b.type_id ORDER BY md5($4 || c.id::text)) AS rank
+    FROM home_list_candidates h
+    JOIN book_copies c ON c.id = h.copy_id AND c.is_available AND c.quantity > 0
+    JOIN books b ON b.id = c.book_id
+    WHERE h.list = 'recommended'
+  ),
+  picked AS (
+    SELECT r.id FROM ranked r LEFT JOIN quota q ON q.type_id = r.type_id
+    WHERE r.rank <= coalesce(q.n, $3::int)
+    ORDER BY md5($4 || 'order' || r.id::text)
+    LIMIT $5
+  )
+  SELECT ${DETAIL_COLUMNS} FROM picked p JOIN book_copies c ON c.id = p.id ${DETAIL_JOINS}
+  ORDER BY md5($4 || 'order' || c.id::text)`;
+
+/**
+ * $1 the longest word, $2 the other words, $3 the whole normalized text, $4 it as a LIKE pattern,
+ * $5 size, $6 whether a missing shortcut means no results (a word too short for a trigram).
+ *
+ * A term with a shortcut (a one- or two-letter prefix, or one of the commonest words) reads the
+ * most-rated books holding it, whose text also has a word starting with each other word; a trigram
+ * index cannot serve those. Any other text goes to the trigram index: a contained phrase ranks
+ * first, then word similarity, which forgives a typo ("harry poter"). The trigram branch runs only
+ * when there is no shortcut (a one-time filter), and results get their columns after the LIMIT.
+ */
+export interface SearchTerms {
+  /** The word looked up in the shortcuts ('' for none). */
+  shortcut: string;
+  /** Words each result must also have a word starting with (shortcut searches only). */
+  others: string[];
+  normalized: string;
+  /** No trigram search when the shortcut is missing: its word is too short for one. */
+  shortcutOnly: boolean;
+}
+
+export const searchValues = (terms: SearchTerms, take: number) => [
+  terms.shortcut,
+  terms.others,
+  terms.normalized,
+  `%${escapeLike(terms.normalized)}%`,
+  take,
+  terms.shortcutOnly,
+];
+
+export const SEARCH_SQL = `
+  WITH shortcut AS (SELECT book_ids FROM search_shortcuts WHERE term = $1),
+  by_shortcut AS (
+    SELECT c.id, u.rank::float8 AS rank1, 0::float8 AS rank2, 0 AS rank3
+    FROM shortcut s CROSS JOIN LATERAL unnest(s.book_ids) WITH ORDINALITY AS u(book_id, rank)
+    JOIN books b ON b.id = u.book_id
+    JOIN book_copies c ON c.book_id = b.id AND c.is_available
+    WHERE NOT EXISTS (SELECT 1 FROM unnest($2::text[]) o WHERE position(' ' || o IN ' ' || b.search_text) = 0)
+    ORDER BY u.rank, c.id
+    LIMIT $5
+  ),
+  by_trigram AS (
+    SELECT c.id, -(b.search_text LIKE $4)::int::float8 AS rank1, -word_similarity($3, b.search_text)::float8 AS rank2,
+           -b.ratings_count AS rank3
+    FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
+    WHERE NOT $6::boolean AND NOT EXISTS (SELECT 1 FROM shortcut) AND (b.search_text LIKE $4 OR $3 <% b.search_text)
+    ORDER BY 2, 3, 4, c.id
+    LIMIT $5
+  ),
+  hits AS (SELECT * FROM by_shortcut UNION ALL SELECT * FROM by_trigram)
+  SELECT ${DETAIL_COLUMNS} FROM hits h JOIN book_copies c ON c.id = h.id ${DETAIL_JOINS}
+  ORDER BY h.rank1, h.rank2, h.rank3, h.id`;
+
+/** Categories a client has bought from, most units first ($1 client id). */
+export const PURCHASED_CATEGORIES_SQL = `
+  SELECT b.type_id AS "typeId" FROM orders o JOIN order_items oi ON oi.order_id = o.id
+  JOIN book_copies c ON c.id = oi.book_copy_id JOIN books b ON b.id = c.book_id
+  WHERE o.client_id = $1
+  GROUP BY b.type_id ORDER BY sum(oi.quantity) DESC LIMIT 3`;

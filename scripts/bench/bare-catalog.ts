@@ -1,0 +1,72 @@
+// The bench's baseline: the public catalog calls as a bare Fastify server over node-postgres, with
+// no plugins, no ORM and no schema serializer, running the very SQL our repository runs
+// (catalog-queries.ts) and shaping rows with the same pure functions, so its bodies are byte for
+// byte ours. Our throughput divided by its throughput is the cost of everything else we run.
+import Fastify from 'fastify';
+import pg from 'pg';
+import { normalizeForSearch } from '../../api/src/lib/text.ts';
+import {
+  CATEGORY_PAGE_SQL,
+  type CardRow,
+  DETAIL_SQL,
+  type DetailRow,
+  HOME_CARDS_SQL,
+  HOME_DETAILS_SQL,
+  RECOMMENDED_SQL,
+  SEARCH_SQL,
+  searchValues,
+  TYPES_SQL,
+} from '../../api/src/modules/catalog/catalog-queries.ts';
+import {
+  HOME_LIST_SIZE,
+  RECOMMENDED_PER_CATEGORY,
+  SEARCH_LIMIT,
+  searchTerms,
+  toCard,
+  toDetail,
+} from '../../api/src/modules/catalog/catalog-service.ts';
+
+export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql: string) => void = () => {}) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  pool.on('error', () => {}); // an idle client's error must not end the bench
+  const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => {
+    onQuery(sql);
+    return (await pool.query<T>(sql, values)).rows;
+  };
+  const app = Fastify();
+  app.addHook('onClose', () => pool.end());
+  const base = '/api/public/book-copy';
+
+  app.get(`${base}/types/`, async () => ({ data: await query(TYPES_SQL) }));
+  app.get<{ Params: { type: string; page: string; size: string } }>(`${base}/by-type/:type,:page,:size`, async (request) => {
+    const page = Number(request.params.page);
+    const size = Number(request.params.size);
+    const [head, ...rows] = await query<CardRow & { typeId: number | null; total: number }>(CATEGORY_PAGE_SQL, [
+      request.params.type,
+      (page - 1) * size,
+      page * size,
+    ]);
+    if (head?.typeId == null) throw new Error('no such category');
+    return { data: { booksCopies: rows.map(toCard), totalPages: Math.ceil(Number(head.total) / size) } };
+  });
+  app.get<{ Params: { id: string } }>(`${base}/by-id/:id`, async (request) => {
+    const [row] = await query<DetailRow>(DETAIL_SQL, [Number(request.params.id)]);
+    if (!row) throw new Error('no such copy');
+    return { data: toDetail(row) };
+  });
+  app.get<{ Params: { name: string } }>(`${base}/by-name/:name`, async (request) => {
+    const rows = await query<DetailRow>(SEARCH_SQL, searchValues(searchTerms(normalizeForSearch(request.params.name)), SEARCH_LIMIT));
+    return { data: rows.map(toDetail) };
+  });
+  const homeList = (path: string, sql: string, shape: (row: DetailRow) => unknown) =>
+    app.get(`${base}/${path}/`, async () => ({ data: (await query<DetailRow>(sql, [path, HOME_LIST_SIZE])).map(shape) }));
+  homeList('new-releases', HOME_CARDS_SQL, toCard);
+  homeList('best-sellers', HOME_CARDS_SQL, toCard);
+  homeList('top-rated', HOME_DETAILS_SQL, toDetail);
+  app.get(`${base}/recommended/`, async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const rows = await query<DetailRow>(RECOMMENDED_SQL, [[], [], RECOMMENDED_PER_CATEGORY, day, HOME_LIST_SIZE]);
+    return { data: rows.map(toDetail) };
+  });
+  return app;
+}

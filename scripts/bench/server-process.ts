@@ -1,0 +1,19 @@
+// One server of the throughput comparison, in its own process so that the load generator (in the
+// bench's process) never shares an event loop with it. `ours` is the real app as production builds
+// it; `bare` is the baseline (bare-catalog.ts). Both get the same database and pool size. Tells its
+// parent the port it listens on.
+import { buildApp } from '../../api/src/app.ts';
+import { loadConfig } from '../../api/src/config.ts';
+import { bareCatalog } from './bare-catalog.ts';
+
+const kind = process.argv[2];
+const databaseUrl = process.env.DATABASE_URL ?? '';
+const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+const app =
+  kind === 'bare'
+    ? bareCatalog(databaseUrl, poolSize)
+    : await buildApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize) }), { logger: false });
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+process.on('disconnect', () => void app.close().then(() => process.exit(0)));

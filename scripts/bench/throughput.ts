@@ -1,0 +1,57 @@
+// Throughput of a call on our server and on the bare baseline, measured with autocannon in
+// interleaved rounds (ours, bare, ours, bare...) so that a slower moment of the machine falls on both.
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import autocannon from 'autocannon';
+
+export interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(kind: 'ours' | 'bare', databaseUrl: string, poolSize: number): Promise<Server> {
+  const child: ChildProcess = fork(new URL('./server-process.ts', import.meta.url), [kind], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [message] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`the ${kind} server exited (${code}) before listening`);
+    }),
+  ])) as [{ port: number }];
+  return {
+    url: `http://127.0.0.1:${message.port}`,
+    async stop() {
+      const exited = once(child, 'exit');
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
+/** Requests per second over `seconds`, after checking every answer was a 200. */
+async function requestsPerSecond(url: string, connections: number, seconds: number): Promise<number> {
+  const result = await autocannon({ url, connections, duration: seconds });
+  if (result.non2xx || result.errors || result.timeouts) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return result.requests.total / seconds;
+}
+
+export async function compareThroughput(
+  path: string,
+  ours: Server,
+  bare: Server,
+  { rounds, seconds, connections }: { rounds: number; seconds: number; connections: number },
+) {
+  let oursTotal = 0;
+  let bareTotal = 0;
+  await requestsPerSecond(ours.url + path, connections, 1); // warm-up: JIT, pool, caches
+  await requestsPerSecond(bare.url + path, connections, 1);
+  for (let round = 0; round < rounds; round++) {
+    oursTotal += await requestsPerSecond(ours.url + path, connections, seconds);
+    bareTotal += await requestsPerSecond(bare.url + path, connections, seconds);
+  }
+  return { ours: oursTotal / rounds, bare: bareTotal / rounds, ratio: oursTotal / bareTotal };
+}
