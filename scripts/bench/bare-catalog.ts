@@ -38,16 +38,15 @@ export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql
   const base = '/api/public/book-copy';
 
   app.get(`${base}/types/`, async () => ({ data: await query(TYPES_SQL) }));
-  app.get<{ Params: { type: string; page: string; size: string } }>(`${base}/by-type/:type,:page,:size`, async (request) => {
-    const page = Number(request.params.page);
-    const size = Number(request.params.size);
+  app.get<{ Params: { spec: string } }>(`${base}/by-type/:spec`, async (request) => {
+    const [type = '', page, size] = request.params.spec.split(',').map(decodeURIComponent) as [string, string, string];
     const [head, ...rows] = await query<CardRow & { typeId: number | null; total: number }>(CATEGORY_PAGE_SQL, [
-      request.params.type,
-      (page - 1) * size,
-      page * size,
+      type,
+      (Number(page) - 1) * Number(size),
+      Number(page) * Number(size),
     ]);
     if (head?.typeId == null) throw new Error('no such category');
-    return { data: { booksCopies: rows.map(toCard), totalPages: Math.ceil(Number(head.total) / size) } };
+    return { data: { booksCopies: rows.map(toCard), totalPages: Math.ceil(Number(head.total) / Number(size)) } };
   });
   app.get<{ Params: { id: string } }>(`${base}/by-id/:id`, async (request) => {
     const [row] = await query<DetailRow>(DETAIL_SQL, [Number(request.params.id)]);

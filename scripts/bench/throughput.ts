@@ -13,6 +13,11 @@ export async function startServer(kind: 'ours' | 'bare', databaseUrl: string, po
   const child: ChildProcess = fork(new URL('./server-process.ts', import.meta.url), [kind], {
     env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // BENCH_CPU_PROFILE=<folder>: each server writes a V8 CPU profile there (open it in Chrome's DevTools).
+    execArgv: [
+      ...process.execArgv,
+      ...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : []),
+    ],
   });
   const [message] = (await Promise.race([
     once(child, 'message'),

@@ -1,14 +1,15 @@
-// Security headers on every answer (@fastify/helmet): a Content-Security-Policy fitted to the app
-// (its own scripts and styles, https and drawn data: images, the identity provider, and the local
-// emulator only when one is configured), no framing, nosniff, a referrer policy, and HSTS in
-// production.
-import helmet from '@fastify/helmet';
+// Security headers on every answer (helmet): a Content-Security-Policy fitted to the app (its own
+// scripts and styles, https and drawn data: images, the identity provider, and the local emulator
+// only when one is configured), no framing, nosniff, a referrer policy, and HSTS in production.
+// helmet itself, built once: @fastify/helmet builds and parses the whole policy again on every
+// request, a measurable share of a small catalog answer's time.
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 
 export default fp(
   async (app) => {
     const { env, firebaseAuthDomain, firebaseAuthEmulatorUrl } = app.config;
-    await app.register(helmet, {
+    const setSecurityHeaders = helmet({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -35,6 +36,9 @@ export default fp(
       // The API's JSON is read by CORS_ORIGINS frontends through CORS; nothing here is embedded elsewhere.
       crossOriginEmbedderPolicy: false,
     });
+    app.addHook('onRequest', (request, reply, done) =>
+      setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
+    );
   },
   { name: 'security-headers', dependencies: ['config'] },
 );

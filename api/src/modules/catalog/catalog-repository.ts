@@ -1,6 +1,6 @@
 // Every read of the storefront catalog, one statement each (see catalog-queries.ts). Only available
 // copies are ever listed.
-import type { Db } from '../../plugins/prisma.ts';
+import type { SqlReader } from '../../plugins/prisma.ts';
 import {
   CATEGORY_PAGE_SQL,
   type CardRow,
@@ -16,9 +16,9 @@ import {
   TYPES_SQL,
 } from './catalog-queries.ts';
 
-export function catalogRepository(db: Db) {
-  // Parameterized statements (the text is fixed, the values travel as $n parameters).
-  const query = <T>(sql: string, ...values: unknown[]) => db.$queryRawUnsafe<T[]>(sql, ...values);
+export function catalogRepository(sql: SqlReader) {
+  // The statement text is fixed; values travel as $n parameters.
+  const query = <T>(text: string, ...values: unknown[]) => sql.query<T>(text, values);
 
   return {
     listTypes: () => query<{ id: number; name: string }>(TYPES_SQL),

@@ -4,7 +4,7 @@ import { coverUrl } from '../../lib/cover.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
 import { normalizeForSearch } from '../../lib/text.ts';
-import type { Db } from '../../plugins/prisma.ts';
+import type { SqlReader } from '../../plugins/prisma.ts';
 import type { CardRow, DetailRow, SearchTerms } from './catalog-queries.ts';
 import { catalogRepository } from './catalog-repository.ts';
 
@@ -53,8 +53,8 @@ export function searchTerms(normalized: string): SearchTerms {
   return { shortcut: words.length === 1 ? longest : '', others: [], normalized, shortcutOnly: false };
 }
 
-export function catalogService(db: Db) {
-  const repo = catalogRepository(db);
+export function catalogService(sql: SqlReader) {
+  const repo = catalogRepository(sql);
   return {
     types: () => repo.listTypes(),
 

@@ -9,7 +9,7 @@ const DetailList = Type.Array(Type.Ref('BookDetail'));
 
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Reads only: served by the read replica when DATABASE_REPLICA_URL is set.
-  const catalog = catalogService(app.catalogDb);
+  const catalog = catalogService(app.catalogSql);
 
   // Catalog reads are the same for everyone for a minute; the ETag lets a browser revalidate cheaply.
   app.addHook('onSend', async (request, reply) => {
