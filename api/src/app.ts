@@ -1,6 +1,6 @@
 // The whole API as one Fastify plugin tree; server.ts only listens. Cross-cutting concerns are named
 // plugins; routes are grouped by audience, each subtree gated once.
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import etag from '@fastify/etag';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -74,8 +74,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(compression);
   await app.register(corsPlugin);
   await app.register(cookie);
-  // FNV-1a: an ETag only has to change when the body does, and it is several times cheaper than SHA-1.
-  await app.register(etag, { algorithm: 'fnv1a' });
+  // crypto.hash is the one-shot digest: for small bodies far cheaper than the plugin's createHash chain.
+  await app.register(etag, { hashFn: (payload) => hash('sha1', payload, 'base64') });
   await app.register(prisma, { onQuery: options.onQuery });
   await app.register(metrics);
   await app.register(catalogProjections);
