@@ -24,3 +24,15 @@ test('a first-time visitor downloads at most 100 KiB of compressed JavaScript to
   expect(transferred).toBeGreaterThan(10 * 1024);
   expect(transferred).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
 });
+
+test.describe('before any script runs', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('a first-time visitor already sees the home page, and another page never shows the home page first', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Find your next great read' })).toBeVisible();
+    await expect(page.getByText('Over five thousand books across ten categories')).toBeVisible();
+    await page.goto('/cart');
+    await expect(page.getByRole('heading', { name: 'Find your next great read' })).toHaveCount(0);
+  });
+});

@@ -12,9 +12,12 @@ import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
 import { seedDatabase } from '../seed/seed.ts';
 import { bareCatalog } from './bench/bare-catalog.ts';
-import { compareThroughput, startServer } from './bench/throughput.ts';
+import { homePageLcp } from './bench/largest-contentful-paint.ts';
+import { compareThroughput, type Server, startServer } from './bench/throughput.ts';
+import { findChromium } from './lib/browser.ts';
 import { startTestCluster } from './lib/database.ts';
 import { applyMigrations } from './lib/schema-engine.ts';
+import { ensureWebBuild, webDist } from './lib/web-build.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const argument = (name: string) => {
@@ -62,7 +65,13 @@ async function median(path: string, cookie = ''): Promise<number> {
   return times[Math.floor(times.length / 2)]!;
 }
 
-const throughputRows = await catalogThroughput();
+ensureWebBuild();
+const ours = await startServer('ours', url, POOL_SIZE, { WEB_DIST: webDist });
+const bareServer = await startServer('bare', url, POOL_SIZE);
+const throughputRows = await catalogThroughput(ours, bareServer);
+const lcp = await largestContentfulPaintRow(ours);
+await ours.stop();
+await bareServer.stop();
 
 const baseline = await median('/api/health');
 const cases: [string, string, string?][] = [
@@ -102,7 +111,10 @@ await db.end();
 const growthRows = GROW_TO > 0 ? await growth(GROW_TO) : [];
 if (JSON_OUT) {
   const { writeFile } = await import('node:fs/promises');
-  await writeFile(JSON_OUT, `${JSON.stringify({ machine: machine(), throughput: throughputRows, growth: growthRows }, null, 2)}\n`);
+  await writeFile(
+    JSON_OUT,
+    `${JSON.stringify({ machine: machine(), throughput: throughputRows, largestContentfulPaint: lcp, growth: growthRows }, null, 2)}\n`,
+  );
   console.log(`\nwrote ${JSON_OUT}`);
 }
 
@@ -116,7 +128,7 @@ await cluster.stop();
  * Issue 11's first goal: every public catalog call at least 0.90x the throughput of the bare
  * baseline. Bodies are compared first: a ratio means something only for the same answer.
  */
-async function catalogThroughput() {
+async function catalogThroughput(ours: Server, baseline: Server) {
   const seconds = Number(process.env.BENCH_SECONDS ?? 3);
   const rounds = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -140,40 +152,48 @@ async function catalogThroughput() {
   };
   const checked = [];
   for (const [label, path] of calls) {
-    const ours = await answer(app, path);
-    const baseline = await answer(bare, path);
-    if (ours.body !== baseline.body)
-      throw new Error(`${path}: the baseline's body differs from ours\nours: ${ours.body}\nbare: ${baseline.body}`);
-    checked.push({ label, path, statements: ours.statements, bareStatements: baseline.statements });
+    const ourAnswer = await answer(app, path);
+    const bareAnswer = await answer(bare, path);
+    if (ourAnswer.body !== bareAnswer.body)
+      throw new Error(`${path}: the baseline's body differs from ours\nours: ${ourAnswer.body}\nbare: ${bareAnswer.body}`);
+    checked.push({ label, path, statements: ourAnswer.statements, bareStatements: bareAnswer.statements });
   }
 
   console.log(
     `\nthroughput, ours against bare Fastify + node-postgres running the same SQL (${connections} connections, ${rounds} x ${seconds} s each, interleaved)\n`,
   );
   console.log('call'.padEnd(34), 'ours req/s'.padStart(11), 'bare req/s'.padStart(11), 'ratio'.padStart(6), 'statements'.padStart(11), '');
-  const ours = await startServer('ours', url, POOL_SIZE);
-  const baseline = await startServer('bare', url, POOL_SIZE);
   const rows = [];
-  try {
-    for (const call of checked) {
-      const measured = await compareThroughput(call.path, ours, baseline, { rounds, seconds, connections });
-      const met = measured.ratio >= 0.9;
-      console.log(
-        call.label.padEnd(34),
-        measured.ours.toFixed(0).padStart(11),
-        measured.bare.toFixed(0).padStart(11),
-        measured.ratio.toFixed(2).padStart(6),
-        `${call.statements} / ${call.bareStatements}`.padStart(11),
-        met ? ' met' : ' MISSED (goal 0.90)',
-      );
-      rows.push({ call: call.label, path: call.path, ...measured, statements: call.statements, bareStatements: call.bareStatements, met });
-    }
-  } finally {
-    await ours.stop();
-    await baseline.stop();
+  for (const call of checked) {
+    const measured = await compareThroughput(call.path, ours, baseline, { rounds, seconds, connections });
+    const met = measured.ratio >= 0.9;
+    console.log(
+      call.label.padEnd(34),
+      measured.ours.toFixed(0).padStart(11),
+      measured.bare.toFixed(0).padStart(11),
+      measured.ratio.toFixed(2).padStart(6),
+      `${call.statements} / ${call.bareStatements}`.padStart(11),
+      met ? ' met' : ' MISSED (goal 0.90)',
+    );
+    rows.push({ call: call.label, path: call.path, ...measured, statements: call.statements, bareStatements: call.bareStatements, met });
   }
   console.log(`\n${rows.filter((r) => r.met).length} of ${rows.length} calls at 0.90x the bare baseline or better`);
   return rows;
+}
+
+/** Issue 11's delivery goal: the home page's LCP at most 1.2x that of a static twin of the same content. */
+async function largestContentfulPaintRow(server: Server) {
+  const executablePath = await findChromium();
+  if (!executablePath) {
+    console.log('\nno Chromium, so no Largest Contentful Paint (set CHROMIUM_PATH or install one)');
+    return null;
+  }
+  const runs = Number(process.env.BENCH_LCP_RUNS ?? 7);
+  const result = await homePageLcp(server.url, executablePath, runs);
+  console.log(
+    `\nhome page Largest Contentful Paint (Chromium, cold, median of ${runs}): ours ${result.ours.toFixed(0)} ms, static twin ${result.staticTwin.toFixed(0)} ms, ratio ${result.ratio.toFixed(2)}${result.ratio <= 1.2 ? ' met' : ' MISSED (goal 1.2)'}`,
+  );
+  return { ...result, met: result.ratio <= 1.2 };
 }
 
 function machine() {

@@ -12,7 +12,10 @@ const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 const app =
   kind === 'bare'
     ? bareCatalog(databaseUrl, poolSize)
-    : await buildApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize) }), { logger: false });
+    : await buildApp(
+        loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize), WEB_DIST: process.env.WEB_DIST }),
+        { logger: false },
+      );
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });

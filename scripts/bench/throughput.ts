@@ -9,9 +9,14 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(kind: 'ours' | 'bare', databaseUrl: string, poolSize: number): Promise<Server> {
+export async function startServer(
+  kind: 'ours' | 'bare',
+  databaseUrl: string,
+  poolSize: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Server> {
   const child: ChildProcess = fork(new URL('./server-process.ts', import.meta.url), [kind], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize) },
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // BENCH_CPU_PROFILE=<folder>: each server writes a V8 CPU profile there (open it in Chrome's DevTools).
     execArgv: [

@@ -1,10 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { QueryClient } from '@tanstack/react-query';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { ApiError } from './api/client';
-import { App } from './app/app';
-import { SessionProvider } from './features/auth/session';
+import { AppTree } from './app/app-tree';
+import { storage } from './lib/storage';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -18,14 +17,14 @@ const queryClient = new QueryClient({
   },
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <SessionProvider>
-          <App />
-        </SessionProvider>
-      </BrowserRouter>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+const root = document.getElementById('root')!;
+const tree = <AppTree queryClient={queryClient} router={(app) => <BrowserRouter>{app}</BrowserRouter>} />;
+// index.html holds the home page as a signed-out shopper first sees it (scripts/prerender-home.ts):
+// hydrated where that is what this browser renders too, replaced anywhere else (an employee's
+// stored user type shows the back-office).
+if (root.hasChildNodes() && location.pathname === '/' && storage.getUserType() === 'Client') {
+  hydrateRoot(root, tree);
+} else {
+  root.replaceChildren();
+  createRoot(root).render(tree);
+}

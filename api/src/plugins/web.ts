@@ -1,5 +1,6 @@
-// Serves the built web app at '/' on the API's origin. Any non-API path that is not a file gets
-// index.html, so the browser router handles it; unknown /api paths get a JSON 404.
+// Serves the built web app at '/' on the API's origin: '/' gets index.html, which holds the home page
+// prerendered; any other non-API path that is not a file gets shell.html (the same page, empty), so
+// the browser router renders it; unknown /api paths get a JSON 404.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -25,7 +26,7 @@ export default fp(
       if (!serveWeb || request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
         return reply.status(404).send({ data: null, error: { code: 'NOT_FOUND', message: 'No such endpoint.', requestId: request.id } });
       }
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').sendFile('shell.html');
     });
   },
   { name: 'web', dependencies: ['config'] },
