@@ -6,14 +6,16 @@ export type NoticeKind = 'success' | 'error';
 export interface NoticeState {
   text: string;
   kind: NoticeKind;
+  /** The server's reason, shown under the spec's text (see failureReason). */
+  reason?: string;
 }
 
-export function useNotice(): [NoticeState | null, (text: string, kind?: NoticeKind) => void] {
+export function useNotice(): [NoticeState | null, (text: string, kind?: NoticeKind, reason?: string) => void] {
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const show = useCallback((text: string, kind: NoticeKind = 'success') => {
+  const show = useCallback((text: string, kind: NoticeKind = 'success', reason?: string) => {
     clearTimeout(timer.current);
-    setNotice({ text, kind });
+    setNotice({ text, kind, reason: reason && reason !== text ? reason : undefined });
     timer.current = setTimeout(() => setNotice(null), NOTICE_MS);
   }, []);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -25,6 +27,7 @@ export function Notice({ notice }: { notice: NoticeState | null }) {
   return (
     <div role={notice.kind === 'error' ? 'alert' : 'status'} className={`notice notice-${notice.kind}`}>
       {notice.text}
+      {notice.reason && <div className="notice-reason">{notice.reason}</div>}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { api, unwrap } from '../../api/client';
+import { ApiError, api, unwrap } from '../../api/client';
+import { failureReason } from '../../lib/failure-reason';
 import { useSession } from './session';
 
 /** /login (spec 2.8). An employee login switches the app to the back-office. */
@@ -21,8 +22,9 @@ export default function LoginPage() {
       signedIn(userType);
       navigate(userType === 'Client' ? '/' : '/dashboard');
     } catch (err) {
-      const status = (err as { status?: number }).status;
-      setError(status === 429 ? (err as Error).message : 'Invalid account or password.');
+      // Only a refusal of the credentials reads as one: an unreachable shop, a throttle or an outage says so.
+      const status = err instanceof ApiError ? err.status : 0;
+      setError(status === 401 ? 'Invalid account or password.' : (failureReason(err) ?? 'Invalid account or password.'));
     } finally {
       setBusy(false);
     }

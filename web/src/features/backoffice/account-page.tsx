@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
+import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { employeeApi } from './api';
 
@@ -50,8 +51,8 @@ export default function EmployeeAccountPage() {
       await employeeApi.updateMe(form);
       show('Information updated successfully.');
       await queryClient.invalidateQueries({ queryKey: ['employee', 'me'] });
-    } catch {
-      show('Failed to update information.', 'error');
+    } catch (error) {
+      show('Failed to update information.', 'error', failureReason(error));
     }
   };
   const resetPassword = async (e: FormEvent) => {
@@ -62,8 +63,8 @@ export default function EmployeeAccountPage() {
       await employeeApi.changePassword(passwords);
       setPasswords({ oldPassword: '', newPassword: '' });
       show('Password reset successfully.');
-    } catch {
-      show('Failed to reset password.', 'error');
+    } catch (error) {
+      show('Failed to reset password.', 'error', failureReason(error));
     }
   };
 

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { failureReason } from '../../lib/failure-reason';
 import { employeeApi } from './api';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
@@ -29,8 +30,8 @@ export default function AuthorsPage() {
       setName('');
       show('Author added successfully.');
       await list.reload();
-    } catch {
-      show('Failed to add author.', 'error');
+    } catch (error) {
+      show('Failed to add author.', 'error', failureReason(error));
     }
   };
 
@@ -47,7 +48,12 @@ export default function AuthorsPage() {
       <SearchBar
         placeholder="Search by ID or name"
         onSearch={async (text) => {
-          if (!(await list.search(text).catch(() => false))) show('No author found.', 'error');
+          try {
+            if (!(await list.search(text))) show('No author found.', 'error');
+          } catch (error) {
+            // A failed search is not an empty one: say it failed, and why.
+            show('The search failed.', 'error', failureReason(error));
+          }
         }}
         onReset={list.reset}
       />
@@ -66,8 +72,8 @@ export default function AuthorsPage() {
             show('Author updated successfully.');
             await list.reload();
             return true;
-          } catch {
-            show('Failed to update author.', 'error');
+          } catch (error) {
+            show('Failed to update author.', 'error', failureReason(error));
             return false;
           }
         }}
@@ -76,8 +82,8 @@ export default function AuthorsPage() {
             await employeeApi.deleteAuthor(row.id);
             show('Author deleted successfully.');
             await list.reload();
-          } catch {
-            show('Failed to delete author.', 'error');
+          } catch (error) {
+            show('Failed to delete author.', 'error', failureReason(error));
           }
         }}
       />

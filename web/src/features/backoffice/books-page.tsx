@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { failureReason } from '../../lib/failure-reason';
 import { employeeApi } from './api';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
@@ -29,8 +30,8 @@ export default function BooksPage() {
       setIsbn('');
       show('Book added successfully.');
       await list.reload();
-    } catch {
-      show('Failed to add book.', 'error');
+    } catch (error) {
+      show('Failed to add book.', 'error', failureReason(error));
     }
   };
 
@@ -47,7 +48,12 @@ export default function BooksPage() {
       <SearchBar
         placeholder="Search by ID or name"
         onSearch={async (text) => {
-          if (!(await list.search(text).catch(() => false))) show('No book found.', 'error');
+          try {
+            if (!(await list.search(text))) show('No book found.', 'error');
+          } catch (error) {
+            // A failed search is not an empty one: say it failed, and why.
+            show('The search failed.', 'error', failureReason(error));
+          }
         }}
         onReset={list.reset}
       />
@@ -76,8 +82,8 @@ export default function BooksPage() {
             show('Book updated successfully.');
             await list.reload();
             return true;
-          } catch {
-            show('Failed to update book.', 'error');
+          } catch (error) {
+            show('Failed to update book.', 'error', failureReason(error));
             return false;
           }
         }}
@@ -86,8 +92,8 @@ export default function BooksPage() {
             await employeeApi.deleteBook(row.id);
             show('Book deleted successfully.');
             await list.reload();
-          } catch {
-            show('Failed to delete book.', 'error');
+          } catch (error) {
+            show('Failed to delete book.', 'error', failureReason(error));
           }
         }}
       />

@@ -1,7 +1,9 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
 import { employeeApi } from './api';
 
@@ -61,21 +63,29 @@ export default function ClientsPage() {
       await employeeApi.deleteMessage(id);
       show('Message deleted successfully.');
       await queryClient.invalidateQueries({ queryKey: ['employee', 'messages'] });
-    } catch {
-      show('Failed to delete message.', 'error');
+    } catch (error) {
+      show('Failed to delete message.', 'error', failureReason(error));
     }
   };
 
   return (
     <section>
       <h1>All Clients</h1>
-      {clients.isPending ? <p className="muted">Loading...</p> : <ClientsTable clients={clients.data?.clients ?? []} />}
+      {clients.isPending ? (
+        <p className="muted">Loading...</p>
+      ) : clients.isError ? (
+        <LoadError what="the clients" error={clients.error} onRetry={() => void clients.refetch()} />
+      ) : (
+        <ClientsTable clients={clients.data.clients} />
+      )}
       <Paging page={clientPage} totalPages={clients.data?.totalPages ?? 1} onPage={setClientPage} />
       <h2>Client Messages</h2>
       <Notice notice={notice} />
       {messages.isPending ? (
         <p className="muted">Loading...</p>
-      ) : !messages.data?.messages.length ? (
+      ) : messages.isError ? (
+        <LoadError what="the messages" error={messages.error} onRetry={() => void messages.refetch()} />
+      ) : !messages.data.messages.length ? (
         <p className="empty">No messages found.</p>
       ) : (
         <div className="table-wrap">

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { failureReason } from '../../lib/failure-reason';
 import { money } from '../../lib/format';
 import { employeeApi } from './api';
 import { EditTable } from './edit-table';
@@ -34,8 +35,8 @@ export default function CopiesPage() {
       setForm(EMPTY_FORM);
       show('Book copy added successfully.');
       await list.reload();
-    } catch {
-      show('Failed to add book copy.', 'error');
+    } catch (error) {
+      show('Failed to add book copy.', 'error', failureReason(error));
     }
   };
 
@@ -77,7 +78,12 @@ export default function CopiesPage() {
         placeholder="Search by ID"
         onSearch={async (text) => {
           if (!/^\d+$/.test(text.trim())) return show('All fields are requered.', 'error');
-          if (!(await list.search(text).catch(() => false))) show('No book copy found.', 'error');
+          try {
+            if (!(await list.search(text))) show('No book copy found.', 'error');
+          } catch (error) {
+            // A failed search is not an empty one: say it failed, and why.
+            show('The search failed.', 'error', failureReason(error));
+          }
         }}
         onReset={list.reset}
       />
@@ -104,8 +110,8 @@ export default function CopiesPage() {
             show('Book copy updated successfully.');
             await list.reload();
             return true;
-          } catch {
-            show('Failed to update book copy.', 'error');
+          } catch (error) {
+            show('Failed to update book copy.', 'error', failureReason(error));
             return false;
           }
         }}
@@ -114,8 +120,8 @@ export default function CopiesPage() {
             await employeeApi.deleteCopy(row.id);
             show('Book copy deleted successfully.');
             await list.reload();
-          } catch {
-            show('Failed to delete book copy.', 'error');
+          } catch (error) {
+            show('Failed to delete book copy.', 'error', failureReason(error));
           }
         }}
       />

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
+import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { employeeApi } from './api';
 
@@ -33,7 +34,7 @@ export default function EmployeesPage() {
       show('Employee added successfully.');
       await queryClient.invalidateQueries({ queryKey: ['employee', 'employees'] });
     } catch (error) {
-      show((error as Error).message || 'Failed to add employee.', 'error');
+      show('Failed to add employee.', 'error', failureReason(error));
     }
   };
   const remove = async (id: number) => {
@@ -43,7 +44,7 @@ export default function EmployeesPage() {
       show('Employee deleted successfully.');
       await queryClient.invalidateQueries({ queryKey: ['employee', 'employees'] });
     } catch (error) {
-      show((error as Error).message || 'Failed to delete employee.', 'error');
+      show('Failed to delete employee.', 'error', failureReason(error));
     }
   };
   const input = (key: keyof typeof EMPTY, label: string, type = 'text') => (

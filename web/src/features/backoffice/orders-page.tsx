@@ -4,6 +4,7 @@ import { BookCover } from '../../components/book-cover';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { BACKOFFICE_ORDERS_PAGE_SIZE } from '../../lib/constants';
+import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
 import { employeeApi } from './api';
 
@@ -16,8 +17,8 @@ function OrderCard({ order }: { order: Awaited<ReturnType<typeof employeeApi.ord
       setStatus(await employeeApi.setOrderStatus(order.id, next));
       show('Status updated successfully.');
       void queryClient.invalidateQueries({ queryKey: ['employee', 'dashboard'] });
-    } catch {
-      show('Failed to update status.', 'error');
+    } catch (error) {
+      show('Failed to update status.', 'error', failureReason(error));
     }
   };
   return (

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { api, withSession } from '../../api/client';
+import { LoadError } from '../../components/load-error';
 import { Paging } from '../../components/paging';
 import { CLIENT_ORDERS_PAGE_SIZE } from '../../lib/constants';
 import { dateTime, money } from '../../lib/format';
@@ -27,14 +28,20 @@ export const myOrdersQuery = (pageNumber: number) => ({
 export default function MyOrdersPage() {
   const { loggedIn, ready } = useSession();
   const [page, setPage] = useState(1);
-  const { data, isPending, isError } = useQuery({ ...myOrdersQuery(page), enabled: loggedIn, placeholderData: keepPreviousData });
+  const { data, isPending, isError, error, refetch } = useQuery({
+    ...myOrdersQuery(page),
+    enabled: loggedIn,
+    placeholderData: keepPreviousData,
+  });
   if (ready && !loggedIn) return <Navigate to="/login" replace />;
   return (
     <div>
       <h1>My Orders</h1>
       {isPending ? (
         <p className="muted">Loading orders...</p>
-      ) : isError || !data || data.orders.length === 0 ? (
+      ) : isError ? (
+        <LoadError what="your orders" error={error} onRetry={() => void refetch()} />
+      ) : data.orders.length === 0 ? (
         <p className="empty">No orders found.</p>
       ) : (
         <>

@@ -1,5 +1,6 @@
 import { useLocation, useNavigate } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
+import { LoadError } from '../../../components/load-error';
 import { money, rating } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { useSearchBooks } from '../api/search-books';
@@ -9,10 +10,11 @@ export default function SearchResultsPage() {
   const navigate = useNavigate();
   // The top bar passes the text along too, so a new search re-renders this page.
   const query = (useLocation().state as { q?: string } | null)?.q ?? storage.getSearchQuery();
-  const { data, isPending, isError } = useSearchBooks(query);
+  const { data, isPending, isError, error, refetch } = useSearchBooks(query);
   if (!query.trim()) return <p className="empty">Type a title or an author in the search box.</p>;
   if (isPending) return <p className="muted">Searching for books...</p>;
-  if (isError || !data || data.length === 0) {
+  if (isError) return <LoadError what="the search results" error={error} onRetry={() => void refetch()} />;
+  if (data.length === 0) {
     return (
       <p className="empty">
         No results found for <strong>{query}</strong>
