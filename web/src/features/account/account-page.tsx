@@ -3,6 +3,7 @@ import { Navigate } from 'react-router-dom';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
 import { ALGERIAN_PHONE } from '../../lib/constants';
+import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { useSession } from '../auth/session';
 import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
@@ -31,7 +32,7 @@ export default function AccountPage() {
     if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return show('Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).', 'error');
     update.mutate(profile, {
       onSuccess: () => show('Profile updated successfully!'),
-      onError: () => show('Failed to update profile.', 'error'),
+      onError: (error) => show('Failed to update profile.', 'error', failureReason(error)),
     });
   };
   const savePassword = async (e: FormEvent) => {
@@ -44,7 +45,7 @@ export default function AccountPage() {
         show('Password changed successfully!');
         setPasswords({ oldPassword: '', newPassword: '' });
       },
-      onError: () => show('Failed to change password.', 'error'),
+      onError: (error) => show('Failed to change password.', 'error', failureReason(error)),
     });
   };
   const field = (key: keyof typeof profile) => ({

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
 import { CONTACT_MESSAGE_MAX, EMAIL } from '../../lib/constants';
+import { failureReason } from '../../lib/failure-reason';
 
 type Fields = { name: string; email: string; message: string };
 type Errors = Partial<Record<keyof Fields, string>>;
@@ -37,8 +38,8 @@ export default function ContactPage() {
       await unwrap(api.POST('/api/public/contact', { body: { userName: fields.name, account: fields.email, message: fields.message } }));
       show('Message sent successfully!');
       setFields({ name: '', email: '', message: '' });
-    } catch {
-      show('Failed to send message.', 'error');
+    } catch (error) {
+      show('Failed to send message.', 'error', failureReason(error));
     } finally {
       setBusy(false);
     }
