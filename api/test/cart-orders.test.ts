@@ -41,6 +41,8 @@ const cart = async (cookie: string) =>
     productId: number;
     totalQuantity: number;
     totalPrice: number;
+    bookCopyQuantity: number;
+    isAvailable: boolean;
   }[];
 const stock = async (id: number) =>
   (await t.db.query<{ quantity: number }>('SELECT quantity FROM book_copies WHERE id = $1', [id]))[0]!.quantity;
@@ -93,6 +95,49 @@ describe('cart', () => {
     expect((await call(cookie, 'PUT', '/api/client/cart/', { quantity: 0, cartItemId: lineId })).statusCode).toBe(400);
     expect((await cart(cookie))[0]!.totalQuantity).toBe(3);
     expect((await call(cookie, 'DELETE', `/api/client/cart/${lineId}`)).statusCode).toBe(200);
+    expect(await cart(cookie)).toEqual([]);
+  });
+
+  it('when the stock falls below a line, the line can still come down (to 1), but not go up', async () => {
+    const cookie = await newClient();
+    const copy = await newCopy(5);
+    const lineId = (await call(cookie, 'POST', `/api/client/cart/${copy}`)).json().data;
+    expect((await call(cookie, 'PUT', '/api/client/cart/', { quantity: 5, cartItemId: lineId })).statusCode).toBe(200);
+    await t.db.query('UPDATE book_copies SET quantity = 2 WHERE id = $1', [copy]);
+    const line = (await cart(cookie))[0]!;
+    expect(line).toMatchObject({ totalQuantity: 5, bookCopyQuantity: 2 });
+    expect((await call(cookie, 'PUT', '/api/client/cart/', { quantity: 4, cartItemId: lineId })).statusCode).toBe(200);
+    const up = await call(cookie, 'PUT', '/api/client/cart/', { quantity: 5, cartItemId: lineId });
+    expect(up.statusCode).toBe(409);
+    expect(up.json().error.message).toBe('Only 2 left in stock.');
+    expect((await call(cookie, 'PUT', '/api/client/cart/', { quantity: 1, cartItemId: lineId })).statusCode).toBe(200);
+  });
+
+  it('a copy withdrawn while in the cart is listed as unavailable; checkout names it and the rest can be ordered', async () => {
+    const cookie = await newClient();
+    const [kept, withdrawn] = [await newCopy(5), await newCopy(5)];
+    const keptLine = (await call(cookie, 'POST', `/api/client/cart/${kept}`)).json().data;
+    const withdrawnLine = (await call(cookie, 'POST', `/api/client/cart/${withdrawn}`)).json().data;
+    await t.db.query('UPDATE book_copies SET is_available = false WHERE id = $1', [withdrawn]);
+    const lines = await cart(cookie);
+    expect(lines.find((l) => l.id === withdrawnLine)).toMatchObject({ isAvailable: false });
+    expect(lines.find((l) => l.id === keptLine)).toMatchObject({ isAvailable: true });
+
+    const order = { shipmentAddress: '1 Main Street', totalPrice: 21, totalQuantity: 2, cartItemsIds: [keptLine, withdrawnLine] };
+    const refused = await call(cookie, 'POST', '/api/client/orders/', order);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({ code: 'UNAVAILABLE', details: { bookCopyId: withdrawn } });
+    expect(refused.json().error.message).toMatch(/is no longer available: remove it from your cart/);
+    expect(await stock(kept)).toBe(5);
+
+    const placed = await call(cookie, 'POST', '/api/client/orders/', {
+      ...order,
+      totalPrice: 10.5,
+      totalQuantity: 1,
+      cartItemsIds: [keptLine],
+    });
+    expect(placed.statusCode, placed.body).toBe(200);
+    expect((await call(cookie, 'DELETE', `/api/client/cart/${withdrawnLine}`)).statusCode).toBe(200);
     expect(await cart(cookie)).toEqual([]);
   });
 

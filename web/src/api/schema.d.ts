@@ -305,7 +305,7 @@ export interface paths {
         };
         /** My cart */
         get: operations["getCart"];
-        /** Set the quantity of a line (1 to stock) */
+        /** Set the quantity of a line (1 to stock; a decrease is always allowed) */
         put: operations["updateCartItem"];
         post?: never;
         delete?: never;
@@ -993,6 +993,8 @@ export interface components {
             bookCopyQuantity: number;
             /** @description Quantity in the cart */
             totalQuantity: number;
+            /** @description False once the copy is withdrawn from sale: the line cannot be ordered, only removed (an addition to spec 3) */
+            isAvailable: boolean;
             /** Format: date-time */
             createdAt: string;
         };

@@ -14,6 +14,7 @@ export function cartRepository(db: Db) {
               id: true,
               price: true,
               quantity: true,
+              isAvailable: true,
               book: { select: { name: true, imageUrl: true, author: { select: { fullName: true } } } },
             },
           },
@@ -38,7 +39,10 @@ export function cartRepository(db: Db) {
     findCopy: (id: number) => db.bookCopy.findUnique({ where: { id }, select: { isAvailable: true, quantity: true } }),
 
     findLine: (clientId: number, id: number) =>
-      db.cartItem.findFirst({ where: { id, clientId }, select: { id: true, bookCopy: { select: { quantity: true, price: true } } } }),
+      db.cartItem.findFirst({
+        where: { id, clientId },
+        select: { id: true, quantity: true, bookCopy: { select: { quantity: true, price: true } } },
+      }),
 
     setQuantity: (id: number, quantity: number) => db.cartItem.update({ where: { id }, data: { quantity }, select: { id: true } }),
 

@@ -19,6 +19,7 @@ export function cartService(db: Db) {
         totalPrice: toMoney(line.bookCopy.price),
         bookCopyQuantity: line.bookCopy.quantity,
         totalQuantity: line.quantity,
+        isAvailable: line.bookCopy.isAvailable,
         createdAt: line.createdAt,
       }));
     },
@@ -35,7 +36,8 @@ export function cartService(db: Db) {
       if (!Number.isInteger(quantity) || quantity < 1) throw badRequest('Quantity must be at least 1.');
       const line = await repo.findLine(clientId, cartItemId);
       if (!line) throw notFound('This item is not in your cart.');
-      if (quantity > line.bookCopy.quantity) throw conflict(`Only ${line.bookCopy.quantity} left in stock.`);
+      // Only an increase is held to the stock: a shopper whose line is above what is left must be able to come down.
+      if (quantity > line.quantity && quantity > line.bookCopy.quantity) throw conflict(`Only ${line.bookCopy.quantity} left in stock.`);
       if (tooLargeForAnOrder(toCents(line.bookCopy.price) * quantity)) throw new AppError(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE);
       await repo.setQuantity(cartItemId, quantity);
     },

@@ -25,6 +25,7 @@ export interface CheckoutLine {
   price: string;
   name: string;
   image_url: string | null;
+  is_available: boolean;
 }
 
 export function orderRepository(db: Db) {
@@ -43,9 +44,9 @@ export function orderRepository(db: Db) {
      */
     lockCartLines: (tx: Tx, clientId: number, cartItemIds: number[]) =>
       tx.$queryRaw<CheckoutLine[]>`
-        SELECT ci.id AS cart_item_id, ci.book_copy_id, ci.quantity, c.price::text AS price, b.name, b.image_url
+        SELECT ci.id AS cart_item_id, ci.book_copy_id, ci.quantity, c.price::text AS price, b.name, b.image_url, c.is_available
         FROM cart_items ci
-        JOIN book_copies c ON c.id = ci.book_copy_id AND c.is_available
+        JOIN book_copies c ON c.id = ci.book_copy_id
         JOIN books b ON b.id = c.book_id
         WHERE ci.client_id = ${clientId} AND ci.id = ANY(${cartItemIds}::int[])
         ORDER BY ci.book_copy_id, ci.id

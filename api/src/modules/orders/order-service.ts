@@ -82,6 +82,16 @@ export function orderService(db: Db) {
       return await repo.transaction(async (tx) => {
         const lines = await repo.lockCartLines(tx, clientId, ids);
         if (lines.length !== ids.length) throw notFound('Some of these items are no longer in your cart.');
+        const withdrawn = lines.find((line) => !line.is_available);
+        if (withdrawn) {
+          throw new AppError(
+            409,
+            'UNAVAILABLE',
+            `Sorry, '${withdrawn.name}' is no longer available: remove it from your cart to order the rest.`,
+            {},
+            { bookCopyId: withdrawn.book_copy_id },
+          );
+        }
 
         const totalCents = lines.reduce((sum, l) => sum + toCents(l.price) * l.quantity, 0);
         const totalQuantity = lines.reduce((sum, l) => sum + l.quantity, 0);

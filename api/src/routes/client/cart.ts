@@ -14,6 +14,9 @@ export const CartItem = Type.Object(
     totalPrice: Type.Number({ description: 'Unit price' }),
     bookCopyQuantity: Type.Integer({ description: 'Stock' }),
     totalQuantity: Type.Integer({ description: 'Quantity in the cart' }),
+    isAvailable: Type.Boolean({
+      description: 'False once the copy is withdrawn from sale: the line cannot be ordered, only removed (an addition to spec 3)',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'CartItem' },
@@ -50,7 +53,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateCartItem',
         tags,
         security,
-        summary: 'Set the quantity of a line (1 to stock)',
+        summary: 'Set the quantity of a line (1 to stock; a decrease is always allowed)',
         body: Body({ quantity: Type.Integer({ minimum: 1, maximum: 100000 }), cartItemId: PositiveInt }),
         response: responses(Type.Boolean(), 400, 401, 404, 409),
       },
