@@ -5,11 +5,11 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { SessionProvider } from '../src/features/auth/session';
 
-export function renderWithProviders(ui: ReactNode, { route = '/' } = {}) {
+export function renderWithProviders(ui: ReactNode, { route = '/', state }: { route?: string; state?: unknown } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[route]}>
+      <MemoryRouter initialEntries={[{ pathname: route, state }]}>
         <SessionProvider>{ui}</SessionProvider>
       </MemoryRouter>
     </QueryClientProvider>,

@@ -62,13 +62,25 @@ export function refreshSession(audience: Audience): Promise<string | null> {
   return pending;
 }
 
+/**
+ * Says that a session ended (its refresh was refused), whichever screen found out: the session
+ * provider listens and signs that audience out everywhere at once.
+ */
+export const sessionEvents = new EventTarget();
+export const SESSION_EXPIRED = 'session-expired';
+const sessionExpired = (audience: Audience) =>
+  sessionEvents.dispatchEvent(new CustomEvent<Audience>(SESSION_EXPIRED, { detail: audience }));
+
 /** Runs a signed-in call; on 401 refreshes that session once and retries. */
 export async function withSession<R extends Result>(audience: Audience, call: () => Promise<R>): Promise<DataOf<R>> {
   try {
     return await unwrap(call());
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 401) throw error;
-    if (!(await refreshSession(audience))) throw error;
+    if (!(await refreshSession(audience))) {
+      sessionExpired(audience);
+      throw error;
+    }
     return unwrap(call());
   }
 }

@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { Navigate } from 'react-router-dom';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
 import { ALGERIAN_PHONE } from '../../lib/constants';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
+import { LoginRedirect } from '../auth/login-redirect';
 import { useSession } from '../auth/session';
 import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
 
@@ -23,7 +23,7 @@ export default function AccountPage() {
     if (info) setProfile({ firstName: info.firstName, lastName: info.lastName, phoneNumber: info.phoneNumber });
   }, [info]);
 
-  if (ready && !loggedIn) return <Navigate to="/login" replace />;
+  if (ready && !loggedIn) return <LoginRedirect />;
 
   const save = (e: FormEvent) => {
     e.preventDefault();

@@ -1,13 +1,15 @@
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, api, unwrap } from '../../api/client';
 import { failureReason } from '../../lib/failure-reason';
+import type { LoginState } from './login-redirect';
 import { useSession } from './session';
 
 /** /login (spec 2.8). An employee login switches the app to the back-office. */
 export default function LoginPage() {
   const { signedIn } = useSession();
   const navigate = useNavigate();
+  const { from, message } = (useLocation().state ?? {}) as LoginState;
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -20,7 +22,8 @@ export default function LoginPage() {
     try {
       const userType = await unwrap(api.POST('/api/public/authentication/login', { body: { account, password } }));
       signedIn(userType);
-      navigate(userType === 'Client' ? '/' : '/dashboard');
+      // Back to where login was asked for (never back to /login itself).
+      navigate(userType === 'Client' ? (from && !/^\/login/i.test(from) ? from : '/') : '/dashboard');
     } catch (err) {
       // Only a refusal of the credentials reads as one: an unreachable shop, a throttle or an outage says so.
       const status = err instanceof ApiError ? err.status : 0;
@@ -33,6 +36,11 @@ export default function LoginPage() {
   return (
     <div className="narrow">
       <h1>Login</h1>
+      {message && (
+        <p role="status" className="notice notice-error">
+          {message}
+        </p>
+      )}
       <form className="form" onSubmit={submit}>
         <label>
           Account <input type="email" autoComplete="username" value={account} onChange={(e) => setAccount(e.target.value)} required />

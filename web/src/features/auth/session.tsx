@@ -1,8 +1,10 @@
 // Spec section 4: the logged-in flag, the stored user type, and token refresh on start and every
-// 540000 ms for both sessions.
+// 540000 ms for both sessions. A session found ended by any call (see sessionEvents) signs that
+// audience out at once: client screens then offer login, and an employee is sent to /login.
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api, refreshSession, unwrap } from '../../api/client';
+import { useNavigate } from 'react-router-dom';
+import { type Audience, api, refreshSession, SESSION_EXPIRED, sessionEvents, unwrap } from '../../api/client';
 import { TOKEN_REFRESH_MS } from '../../lib/constants';
 import { storage } from '../../lib/storage';
 
@@ -21,6 +23,8 @@ interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please log in again.';
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [loggedIn, setLoggedIn] = useState(false);
@@ -34,22 +38,47 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUserTypeState(type);
   }, []);
 
+  // Read through a ref: useNavigate's function changes with the location, and the refresh timer
+  // below must not restart on every navigation.
+  const navigateNow = useNavigate();
+  const navigate = useRef(navigateNow);
+  useEffect(() => {
+    navigate.current = navigateNow;
+  }, [navigateNow]);
+  /** The back-office session is over: back to the storefront's login, saying why. */
+  const employeeSessionEnded = useCallback(() => {
+    setUserType('Client');
+    queryClient.removeQueries({ queryKey: ['employee'] });
+    navigate.current('/login', { replace: true, state: { message: SESSION_ENDED_MESSAGE } });
+  }, [setUserType, queryClient]);
+
+  useEffect(() => {
+    const onExpired = (event: Event) => {
+      const audience = (event as CustomEvent<Audience>).detail;
+      generation.current += 1;
+      if (audience === 'Client') {
+        setLoggedIn(false);
+        queryClient.removeQueries({ queryKey: ['client'] });
+      } else if (storage.getUserType() !== 'Client') {
+        employeeSessionEnded();
+      }
+    };
+    sessionEvents.addEventListener(SESSION_EXPIRED, onExpired);
+    return () => sessionEvents.removeEventListener(SESSION_EXPIRED, onExpired);
+  }, [queryClient, employeeSessionEnded]);
+
   useEffect(() => {
     let cancelled = false;
     const refreshBoth = async () => {
       const started = generation.current;
-      const [client, employee] = await Promise.all([
-        refreshSession('Client'),
-        storage.getUserType() !== 'Client' ? refreshSession('Employee') : Promise.resolve(null),
-      ]);
+      const [client, employee] = await Promise.all([refreshSession('Client'), refreshSession('Employee')]);
       if (cancelled) return;
       setReady(true);
       if (started !== generation.current) return;
       setLoggedIn(client === 'Client');
       if (storage.getUserType() !== 'Client') {
-        // An employee session that cannot be refreshed falls back to the storefront.
         if (employee) setUserType(employee);
-        else setUserType('Client');
+        else employeeSessionEnded();
       }
     };
     void refreshBoth();
@@ -58,7 +87,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       cancelled = true;
       clearInterval(timer);
     };
-  }, [setUserType]);
+  }, [setUserType, employeeSessionEnded]);
 
   const value = useMemo<Session>(
     () => ({

@@ -1,11 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders, stubApi } from '../../../test/render';
 import CartPage from './cart-page';
 
 const signedIn = { 'POST /api/public/authentication/refresh-tokens/Client': { body: { data: 'Client' } } };
-const line = (id: number, name: string, totalQuantity: number, bookCopyQuantity: number, totalPrice: number) => ({
+const line = (id: number, name: string, totalQuantity: number, bookCopyQuantity: number, totalPrice: number, isAvailable = true) => ({
   id,
   productId: id * 10,
   name,
@@ -13,6 +14,7 @@ const line = (id: number, name: string, totalQuantity: number, bookCopyQuantity:
   totalPrice,
   bookCopyQuantity,
   totalQuantity,
+  isAvailable,
   createdAt: '2026-11-01T10:00:00.000Z',
 });
 
@@ -47,5 +49,68 @@ describe('cart screen (spec 2.10)', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
     expect(screen.getByText('Please enter a valid shipping address.')).toBeInTheDocument();
     expect(calls.some((c) => c.url === '/api/client/orders')).toBe(false);
+  });
+
+  it('lists a withdrawn copy as unavailable, leaves it out of the total and the order, and lets it be removed', async () => {
+    const calls = stubApi({
+      ...signedIn,
+      'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 2, 5, 10), line(2, 'Emma', 1, 4, 7.5, false)] } },
+      'POST /api/client/orders': { body: { data: { id: 9 } } },
+      'DELETE /api/client/cart/2': { body: { data: true } },
+    });
+    localStorage.setItem('ShippingAddress', '1 Main Street');
+    renderWithProviders(<CartPage />);
+    const withdrawn = (await screen.findByText('Emma', { selector: 'strong' })).closest('li')!;
+    expect(within(withdrawn).getByText('No longer available: remove it to check out the rest.')).toBeInTheDocument();
+    expect(within(withdrawn).getByText('Not included')).toBeInTheDocument();
+    expect(within(withdrawn).getByRole('button', { name: 'Increase quantity' })).toBeDisabled();
+    expect(screen.getByText('Total:').querySelector('strong')).toHaveTextContent('$20.00');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
+    const order = calls.find((c) => c.method === 'POST' && c.url === '/api/client/orders');
+    expect(order?.body).toMatchObject({ cartItemsIds: [1], totalPrice: 20, totalQuantity: 2 });
+
+    await userEvent.click(within(withdrawn).getByRole('button', { name: 'Remove' }));
+    expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/client/cart/2')).toBe(true);
+  });
+
+  it('says how many are left when the stock fell below the line, and lets the quantity come down', async () => {
+    const calls = stubApi({
+      ...signedIn,
+      'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 5, 2, 10)] } },
+      'PUT /api/client/cart': { body: { data: true } },
+    });
+    renderWithProviders(<CartPage />);
+    const row = (await screen.findByText('Dune Messiah', { selector: 'strong' })).closest('li')!;
+    expect(within(row).getByText('Only 2 left: lower the quantity to check out.')).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'Increase quantity' })).toBeDisabled();
+    await userEvent.click(within(row).getByRole('button', { name: 'Decrease quantity' }));
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ cartItemId: 1, quantity: 4 });
+  });
+
+  it('an ended session sends the shopper to login instead of showing an empty cart', async () => {
+    const unauthorized = { status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: 'You must be signed in.' } } };
+    stubApi({ 'GET /api/client/cart': unauthorized });
+    const refusing = globalThis.fetch;
+    let clientRefreshes = 0;
+    // The start-up refresh works; the session then ends, so the refresh after the cart's 401 is refused.
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(String(input), init);
+      if (request.url.endsWith('/refresh-tokens/Client') && clientRefreshes++ === 0) {
+        return new Response(JSON.stringify({ data: 'Client' }), { headers: { 'content-type': 'application/json' } });
+      }
+      return refusing(request);
+    }) as typeof fetch;
+    renderWithProviders(
+      <Routes>
+        <Route path="/cart" element={<CartPage />} />
+        <Route path="/login" element={<p>The login screen</p>} />
+      </Routes>,
+      { route: '/cart' },
+    );
+    expect(await screen.findByText('The login screen')).toBeInTheDocument();
+    expect(screen.queryByText('Your cart is empty.')).not.toBeInTheDocument();
+    expect(clientRefreshes).toBe(2);
   });
 });

@@ -1,12 +1,13 @@
 import { type FormEvent, useRef, useState } from 'react';
-import { Navigate, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { BookCover } from '../../components/book-cover';
+import { LoadError } from '../../components/load-error';
 import { Modal } from '../../components/modal';
 import { Notice, useNotice } from '../../components/notice';
 import { SHIPPING_ADDRESS_MIN } from '../../lib/constants';
 import { money } from '../../lib/format';
 import { storage } from '../../lib/storage';
+import { LoginRedirect, useSendToLogin } from '../auth/login-redirect';
 import { useSession } from '../auth/session';
 import { type CartLine, useCart, usePlaceOrder, useRemoveCartLine, useUpdateCartLine } from './api';
 
@@ -87,22 +88,37 @@ function CheckoutModal({
   );
 }
 
+/** What the stock now says about a line: withdrawn from sale, sold out, or fewer left than chosen. */
+function StockNote({ item }: { item: CartLine }) {
+  const note = !item.isAvailable
+    ? 'No longer available: remove it to check out the rest.'
+    : item.bookCopyQuantity === 0
+      ? 'Out of stock.'
+      : item.totalQuantity > item.bookCopyQuantity
+        ? `Only ${item.bookCopyQuantity} left: lower the quantity to check out.`
+        : null;
+  return note ? <span className="stock-note">{note}</span> : null;
+}
+
 /** /cart (spec 2.10). */
 export default function CartPage() {
   const { loggedIn, ready } = useSession();
-  const { items, isPending } = useCart();
+  const { items, isPending, isError, error, refetch } = useCart();
   const update = useUpdateCartLine();
   const remove = useRemoveCartLine();
-  const navigate = useNavigate();
+  const sendToLogin = useSendToLogin();
   const [checkingOut, setCheckingOut] = useState(false);
   const [notice, show] = useNotice();
 
-  if (ready && !loggedIn) return <Navigate to="/login" replace />;
+  if (ready && !loggedIn) return <LoginRedirect />;
   // Until the start-up refresh answers, an empty cart would only be a guess.
   if (!ready || (loggedIn && isPending)) return <p className="muted">Loading...</p>;
+  if (isError) return <LoadError what="your cart" error={error} onRetry={() => void refetch()} />;
+  // A copy withdrawn from sale stays listed, so the shopper sees what happened, but is never ordered.
+  const orderable = items.filter((item) => item.isAvailable);
 
   const failed = (err: unknown) => {
-    if (err instanceof ApiError && err.status === 401) navigate('/Login');
+    if (err instanceof ApiError && err.status === 401) sendToLogin();
     else show(err instanceof ApiError ? err.message : 'Failed to update the cart.', 'error');
   };
 
@@ -116,13 +132,14 @@ export default function CartPage() {
         <>
           <ul className="cart-lines">
             {items.map((item) => (
-              <li key={item.id} className="cart-line">
+              <li key={item.id} className={item.isAvailable ? 'cart-line' : 'cart-line unavailable'}>
                 <BookCover src={item.imageUrl} title={item.name} className="small" />
                 <div className="cart-line-name">
                   <strong>{item.name}</strong>
                   <span className="muted">{money(item.totalPrice)} each</span>
+                  <StockNote item={item} />
                 </div>
-                <fieldset className="stepper" aria-label={`Quantity of ${item.name}`}>
+                <fieldset className="stepper" aria-label={`Quantity of ${item.name}`} disabled={!item.isAvailable}>
                   <button
                     type="button"
                     aria-label="Decrease quantity"
@@ -141,7 +158,7 @@ export default function CartPage() {
                     +
                   </button>
                 </fieldset>
-                <span className="line-total">{money(cartTotal([item]))}</span>
+                <span className="line-total">{item.isAvailable ? money(cartTotal([item])) : 'Not included'}</span>
                 <button type="button" className="link" onClick={() => remove.mutate(item.id, { onError: failed })}>
                   Remove
                 </button>
@@ -149,16 +166,16 @@ export default function CartPage() {
             ))}
           </ul>
           <p className="cart-total">
-            Total: <strong>{money(cartTotal(items))}</strong>
+            Total: <strong>{money(cartTotal(orderable))}</strong>
           </p>
-          <button type="button" className="primary" onClick={() => setCheckingOut(true)}>
+          <button type="button" className="primary" disabled={orderable.length === 0} onClick={() => setCheckingOut(true)}>
             Proceed to Checkout
           </button>
         </>
       )}
       {checkingOut && (
         <CheckoutModal
-          items={items}
+          items={orderable}
           onClose={() => setCheckingOut(false)}
           onDone={(message, ok) => {
             setCheckingOut(false);

@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Navigate } from 'react-router-dom';
 import { api, withSession } from '../../api/client';
 import { LoadError } from '../../components/load-error';
 import { Paging } from '../../components/paging';
 import { CLIENT_ORDERS_PAGE_SIZE } from '../../lib/constants';
 import { dateTime, money } from '../../lib/format';
+import { LoginRedirect } from '../auth/login-redirect';
 import { useSession } from '../auth/session';
 
 /** Spec 2.12: pending yellow; delivered or success green; failed or cancelled red; else grey. */
@@ -33,7 +33,7 @@ export default function MyOrdersPage() {
     enabled: loggedIn,
     placeholderData: keepPreviousData,
   });
-  if (ready && !loggedIn) return <Navigate to="/login" replace />;
+  if (ready && !loggedIn) return <LoginRedirect />;
   return (
     <div>
       <h1>My Orders</h1>

@@ -1,5 +1,5 @@
-import { useNavigate } from 'react-router-dom';
 import { Notice, useNotice } from '../../../components/notice';
+import { useSendToLogin } from '../../auth/login-redirect';
 import { useSession } from '../../auth/session';
 import { addToCartMessage, useAddToCart, useCart } from '../../cart/api';
 
@@ -10,14 +10,14 @@ import { addToCartMessage, useAddToCart, useCart } from '../../cart/api';
  */
 export function AddToCartButton({ bookCopyId, stock }: { bookCopyId: number; stock: number }) {
   const { loggedIn, ready } = useSession();
-  const navigate = useNavigate();
+  const sendToLogin = useSendToLogin();
   const add = useAddToCart();
   const { items } = useCart();
   const [notice, show] = useNotice();
 
   const onClick = () => {
     if (!loggedIn) {
-      navigate('/Login');
+      sendToLogin();
       return;
     }
     const inCart = items.find((i) => i.productId === bookCopyId)?.totalQuantity ?? 0;

@@ -1,0 +1,24 @@
+// Sending someone to /login remembers where they were, so that login brings them back there.
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+
+export interface LoginState {
+  /** The page to return to after login. */
+  from?: string;
+  /** Why they were sent here (an ended session). */
+  message?: string;
+}
+
+const here = (location: { pathname: string; search: string }) => `${location.pathname}${location.search}`;
+
+/** For a screen that needs a signed-in client. */
+export function LoginRedirect() {
+  const location = useLocation();
+  return <Navigate to="/login" replace state={{ from: here(location) } satisfies LoginState} />;
+}
+
+/** For an action that needs a signed-in client (Add to Cart). */
+export function useSendToLogin() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return () => navigate('/Login', { state: { from: here(location) } satisfies LoginState });
+}

@@ -1,0 +1,55 @@
+// Spec section 4's sessions, and what happens when one ends.
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders, stubApi } from '../../../test/render';
+import { storage } from '../../lib/storage';
+import LoginPage from './login-page';
+import { useSession } from './session';
+
+function UserType() {
+  return <p>user type {useSession().userType}</p>;
+}
+
+describe('sessions', () => {
+  it('refreshes both sessions on start, whatever the stored user type', async () => {
+    const calls = stubApi({ 'POST /api/public/authentication/refresh-tokens/Client': { body: { data: 'Client' } } });
+    renderWithProviders(<UserType />);
+    await screen.findByText('user type Client');
+    await vi.waitFor(() =>
+      expect(calls.filter((c) => c.url.includes('/refresh-tokens/')).map((c) => c.url)).toEqual(
+        expect.arrayContaining(['/api/public/authentication/refresh-tokens/Client', '/api/public/authentication/refresh-tokens/Employee']),
+      ),
+    );
+  });
+
+  it('an employee whose session has ended is sent to login, and told why', async () => {
+    storage.setUserType('Admin');
+    stubApi({});
+    renderWithProviders(
+      <Routes>
+        <Route path="/dashboard" element={<UserType />} />
+        <Route path="/login" element={<LoginPage />} />
+      </Routes>,
+      { route: '/dashboard' },
+    );
+    expect(await screen.findByText('Your session has ended. Please log in again.')).toBeInTheDocument();
+    expect(storage.getUserType()).toBe('Client');
+  });
+
+  it('login returns a shopper to the page that sent them there', async () => {
+    stubApi({ 'POST /api/public/authentication/login': { body: { data: 'Client' } } });
+    renderWithProviders(
+      <Routes>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/Fantasy" element={<p>The Fantasy shelf</p>} />
+      </Routes>,
+      { route: '/login', state: { from: '/Fantasy' } },
+    );
+    await userEvent.type(screen.getByLabelText('Account'), 'reader@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'a long passphrase');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText('The Fantasy shelf')).toBeInTheDocument();
+  });
+});
