@@ -72,3 +72,35 @@ test('an Admin logs in and lands on the dashboard; Logout returns to the storefr
   await expect(page.getByRole('heading', { name: 'Recommended' })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('UserType'))).toBe('Client');
 });
+
+test('a visitor who left sign-up half-way comes back, signs up again with the same e-mail and password, and finishes', async ({ page }) => {
+  const email = `returning-${Date.now()}@example.com`;
+  const fillSignUp = async (password: string) => {
+    await page.getByLabel('First Name').fill('Yacine');
+    await page.getByLabel('Last Name').fill('Back');
+    await page.getByLabel('Email (Account)').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByLabel('Algerian Phone Number').fill('0551234567');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+  };
+  const verificationStep = page.getByRole('heading', { name: 'Verify your e-mail' });
+
+  await page.goto('/signup');
+  await fillSignUp('Returning123!');
+  await expect(verificationStep).toBeVisible();
+  // The tab is reloaded before the e-mail is verified: the form starts again.
+  await page.reload();
+  await fillSignUp('Another456!');
+  await expect(page.getByRole('alert')).toHaveText(
+    'This e-mail already has an account with another password. Log in, or sign up with another e-mail.',
+  );
+  await fillSignUp('Returning123!');
+  await expect(verificationStep).toBeVisible();
+
+  // Verified in the mail, then the tab is closed before "I Verified My Email": the next sign-up goes straight through.
+  await verifyEmail(email);
+  await page.reload();
+  await fillSignUp('Returning123!');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.locator('.account-menu summary')).toHaveText('Yacine');
+});

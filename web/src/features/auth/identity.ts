@@ -7,6 +7,7 @@ import {
   createUserWithEmailAndPassword,
   getAuth,
   sendEmailVerification,
+  signInWithEmailAndPassword,
   updateProfile,
 } from 'firebase/auth';
 import { api, unwrap } from '../../api/client';
@@ -26,12 +27,25 @@ export function identity(): Promise<Auth> {
   return auth;
 }
 
-/** Creates the account with a display name of first and last name, and sends the verification e-mail. */
-export async function createIdentity(email: string, password: string, displayName: string) {
+/**
+ * Creates the provider account (named after the shopper) and sends the verification e-mail; or, when
+ * this e-mail already has one with this password (a sign-up left before it was finished: a reload,
+ * a closed tab), signs in to it and carries on. Says whether its e-mail is verified already.
+ */
+export async function createOrResumeIdentity(email: string, password: string, displayName: string): Promise<{ verified: boolean }> {
   const instance = await identity();
-  const { user } = await createUserWithEmailAndPassword(instance, email, password);
-  await updateProfile(user, { displayName });
+  try {
+    const { user } = await createUserWithEmailAndPassword(instance, email, password);
+    await updateProfile(user, { displayName });
+    await sendEmailVerification(user);
+    return { verified: false };
+  } catch (error) {
+    if (providerCode(error) !== 'auth/email-already-in-use') throw error;
+  }
+  const { user } = await signInWithEmailAndPassword(instance, email, password);
+  if (user.emailVerified) return { verified: true };
   await sendEmailVerification(user);
+  return { verified: false };
 }
 
 export async function resendVerification() {
@@ -48,6 +62,22 @@ export async function verifiedIdToken(): Promise<string | null> {
   return user.emailVerified ? user.getIdToken(true) : null;
 }
 
-/** The provider's own message, without its "Firebase: ... (auth/...)" wrapping. */
-export const providerMessage = (error: unknown) =>
-  error instanceof Error ? error.message.replace(/^Firebase:\s*/, '').replace(/\s*\(auth\/[^)]+\)\.?$/, '') : 'Sign-up failed.';
+const providerCode = (error: unknown) => (error as { code?: unknown } | null)?.code;
+
+/** What the provider's refusals mean to the person signing up. */
+const PROVIDER_MESSAGES: Record<string, string> = {
+  'auth/invalid-credential': 'This e-mail already has an account with another password. Log in, or sign up with another e-mail.',
+  'auth/wrong-password': 'This e-mail already has an account with another password. Log in, or sign up with another e-mail.',
+  'auth/invalid-email': 'Please enter a valid e-mail address.',
+  'auth/weak-password': 'Please choose a stronger password.',
+  'auth/too-many-requests': 'Too many attempts. Please wait a moment and try again.',
+  'auth/network-request-failed': 'The sign-up service cannot be reached. Please check your connection and try again.',
+  'auth/user-disabled': 'This account has been disabled.',
+};
+
+/** A readable message for a provider error, or the provider's own text without its "Firebase: … (auth/…)" wrapping. */
+export function providerMessage(error: unknown): string {
+  const known = PROVIDER_MESSAGES[String(providerCode(error))];
+  if (known) return known;
+  return error instanceof Error ? error.message.replace(/^Firebase:\s*/, '').replace(/\s*\(auth\/[^)]+\)\.?$/, '') : 'Sign-up failed.';
+}

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, unwrap } from '../../api/client';
 import { ALGERIAN_PHONE } from '../../lib/constants';
+import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { useSession } from './session';
 
@@ -30,16 +31,24 @@ export default function SignUpPage() {
     const problem = await newPasswordProblem(fields.password, fields.account);
     if (problem) return setMessage({ text: problem, kind: 'error' });
     setBusy(true);
+    let verified: boolean;
     try {
-      const { createIdentity } = await sdk();
-      await createIdentity(fields.account.trim(), fields.password, `${fields.firstName.trim()} ${fields.lastName.trim()}`);
-      setStep('verify');
+      const { createOrResumeIdentity } = await sdk();
+      ({ verified } = await createOrResumeIdentity(
+        fields.account.trim(),
+        fields.password,
+        `${fields.firstName.trim()} ${fields.lastName.trim()}`,
+      ));
     } catch (error) {
       const { providerMessage } = await sdk();
       setMessage({ text: providerMessage(error), kind: 'error' });
-    } finally {
       setBusy(false);
+      return;
     }
+    setStep('verify');
+    // Verified already (a sign-up finished with the provider but not with the shop): straight on.
+    if (verified) await checkVerified();
+    else setBusy(false);
   };
 
   const checkVerified = async () => {
@@ -63,8 +72,12 @@ export default function SignUpPage() {
       signedIn(userType);
       navigate('/');
     } catch (error) {
+      const reason = failureReason(error);
       setMessage({
-        text: (error as { status?: number }).status === 409 ? (error as Error).message : 'Failed to check verification.',
+        text:
+          (error as { status?: number }).status === 409
+            ? (error as Error).message
+            : `Failed to check verification.${reason ? ` ${reason}` : ''}`,
         kind: 'error',
       });
     } finally {
