@@ -67,3 +67,43 @@ test('a client adds books from the quick view and the detail page, changes quant
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   await expect(page.getByRole('dialog').getByLabel('Address')).toHaveValue('12 Rue Didouche Mourad, Algiers');
 });
+
+test('a shopper whose book changed price since it went into the cart sees the new total before any order is placed', async ({
+  page,
+  loggedInAs,
+}) => {
+  const account = `price-${Date.now()}@example.com`;
+  await query(
+    "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'Price', 'Watcher', '0555000000', $1, password_hash FROM clients WHERE account = $2",
+    [account, DEMO.client.account],
+  );
+  const [copy] = await query<{ id: number; price: string }>(
+    'SELECT id, price::text FROM book_copies WHERE quantity >= 5 AND is_available ORDER BY id LIMIT 1 OFFSET 7',
+  );
+  try {
+    await loggedInAs({ account, password: DEMO.client.password });
+    await page.evaluate((id) => localStorage.setItem('BookId', String(id)), copy!.id);
+    await page.goto('/Detail');
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(page.getByText('Added to cart successfully!')).toBeVisible();
+    await page.getByRole('link', { name: /Cart/ }).click();
+    const oldTotal = `$${Number(copy!.price).toFixed(2)}`;
+    await expect(page.locator('.cart-total strong')).toHaveText(oldTotal);
+
+    await query('UPDATE book_copies SET price = price + 1 WHERE id = $1', [copy!.id]);
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await page.getByRole('dialog').getByLabel('Address').fill('12 Rue Didouche Mourad, Algiers');
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm Order' }).click();
+    await expect(page.getByText('Your cart has changed: please review the new total.')).toBeVisible();
+    const newTotal = `$${(Number(copy!.price) + 1).toFixed(2)}`;
+    await expect(page.locator('.cart-total strong')).toHaveText(newTotal);
+    expect(await query('SELECT o.id FROM orders o JOIN clients c ON c.id = o.client_id WHERE c.account = $1', [account])).toHaveLength(0);
+
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await expect(page.getByRole('dialog').getByText(`Total: ${newTotal}`)).toBeVisible();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm Order' }).click();
+    await expect(page.getByText('Order placed successfully!')).toBeVisible();
+  } finally {
+    await query('UPDATE book_copies SET price = $2::numeric WHERE id = $1', [copy!.id, copy!.price]);
+  }
+});
