@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
 import { ALGERIAN_PHONE } from '../../lib/constants';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { LoginRedirect } from '../auth/login-redirect';
@@ -10,6 +11,7 @@ import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
 
 /** /account (spec 2.11). */
 export default function AccountPage() {
+  useDocumentTitle('Account');
   const { loggedIn, ready } = useSession();
   const { data: info } = useClientInfo();
   const update = useUpdateProfile();

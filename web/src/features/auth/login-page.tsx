@@ -1,24 +1,27 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, api, unwrap } from '../../api/client';
+import { Notice, useNotice } from '../../components/notice';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import type { LoginState } from './login-redirect';
 import { useSession } from './session';
 
 /** /login (spec 2.8). An employee login switches the app to the back-office. */
 export default function LoginPage() {
+  useDocumentTitle('Login');
   const { signedIn } = useSession();
   const navigate = useNavigate();
   const { from, message } = (useLocation().state ?? {}) as LoginState;
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  // Spec 4: messages disappear after 3 s.
+  const [notice, show] = useNotice();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    setError('');
     try {
       const userType = await unwrap(api.POST('/api/public/authentication/login', { body: { account, password } }));
       signedIn(userType);
@@ -27,7 +30,7 @@ export default function LoginPage() {
     } catch (err) {
       // Only a refusal of the credentials reads as one: an unreachable shop, a throttle or an outage says so.
       const status = err instanceof ApiError ? err.status : 0;
-      setError(status === 401 ? 'Invalid account or password.' : (failureReason(err) ?? 'Invalid account or password.'));
+      show(status === 401 ? 'Invalid account or password.' : (failureReason(err) ?? 'Invalid account or password.'), 'error');
     } finally {
       setBusy(false);
     }
@@ -49,11 +52,7 @@ export default function LoginPage() {
           Password{' '}
           <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <Notice notice={notice} />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Logging in...' : 'Login'}
         </button>

@@ -1,7 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, unwrap } from '../../api/client';
+import { Notice, useNotice } from '../../components/notice';
 import { ALGERIAN_PHONE } from '../../lib/constants';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { useSession } from './session';
@@ -13,23 +15,24 @@ const sdk = () => import('./identity');
 
 /** /signup (spec 2.9 and the sign-up flow of spec 4). */
 export default function SignUpPage() {
+  useDocumentTitle('Sign up');
   const { signedIn } = useSession();
   const navigate = useNavigate();
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [step, setStep] = useState<'form' | 'verify'>('form');
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ text: string; kind: 'error' | 'success' } | null>(null);
+  // Spec 4: messages disappear after 3 s.
+  const [notice, show] = useNotice();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setMessage(null);
-    if (Object.values(fields).some((v) => !v.trim())) return setMessage({ text: 'All fields are required.', kind: 'error' });
+    if (Object.values(fields).some((v) => !v.trim())) return show('All fields are required.', 'error');
     if (!ALGERIAN_PHONE.test(fields.phoneNumber.trim())) {
-      return setMessage({ text: 'Phone number must be Algerian and start with 05, 06, or 07.', kind: 'error' });
+      return show('Phone number must be Algerian and start with 05, 06, or 07.', 'error');
     }
     // Every password rule of the API, before the provider account exists.
     const problem = await newPasswordProblem(fields.password, fields.account);
-    if (problem) return setMessage({ text: problem, kind: 'error' });
+    if (problem) return show(problem, 'error');
     setBusy(true);
     let verified: boolean;
     try {
@@ -41,7 +44,7 @@ export default function SignUpPage() {
       ));
     } catch (error) {
       const { providerMessage } = await sdk();
-      setMessage({ text: providerMessage(error), kind: 'error' });
+      show(providerMessage(error), 'error');
       setBusy(false);
       return;
     }
@@ -52,12 +55,11 @@ export default function SignUpPage() {
   };
 
   const checkVerified = async () => {
-    setMessage(null);
     setBusy(true);
     try {
       const { verifiedIdToken } = await sdk();
       const token = await verifiedIdToken();
-      if (!token) return setMessage({ text: 'Email is not verified yet.', kind: 'error' });
+      if (!token) return show('Email is not verified yet.', 'error');
       const userType = await unwrap(
         api.POST('/api/public/sign-up', {
           headers: { authorization: `Bearer ${token}` },
@@ -73,13 +75,12 @@ export default function SignUpPage() {
       navigate('/');
     } catch (error) {
       const reason = failureReason(error);
-      setMessage({
-        text:
-          (error as { status?: number }).status === 409
-            ? (error as Error).message
-            : `Failed to check verification.${reason ? ` ${reason}` : ''}`,
-        kind: 'error',
-      });
+      show(
+        (error as { status?: number }).status === 409
+          ? (error as Error).message
+          : `Failed to check verification.${reason ? ` ${reason}` : ''}`,
+        'error',
+      );
     } finally {
       setBusy(false);
     }
@@ -88,9 +89,9 @@ export default function SignUpPage() {
   const resend = async () => {
     try {
       await (await sdk()).resendVerification();
-      setMessage({ text: 'Verification email resent.', kind: 'success' });
+      show('Verification email resent.', 'success');
     } catch {
-      setMessage({ text: 'Failed to resend verification email.', kind: 'error' });
+      show('Failed to resend verification email.', 'error');
     }
   };
 
@@ -98,11 +99,7 @@ export default function SignUpPage() {
     value: fields[key],
     onChange: (e: { target: { value: string } }) => setFields({ ...fields, [key]: e.target.value }),
   });
-  const shown = message && (
-    <p role={message.kind === 'error' ? 'alert' : 'status'} className={message.kind}>
-      {message.text}
-    </p>
-  );
+  const shown = <Notice notice={notice} />;
 
   if (step === 'verify') {
     return (

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { employeeApi } from './api';
@@ -17,6 +18,7 @@ const FIELDS: [keyof Info, string, string][] = [
 ];
 
 export default function EmployeeAccountPage() {
+  useDocumentTitle('Account');
   const queryClient = useQueryClient();
   const { data, isPending } = useQuery({ queryKey: ['employee', 'me'], queryFn: employeeApi.me });
   const [form, setForm] = useState<Info | null>(null);

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { employeeApi } from './api';
 import { EditTable } from './edit-table';
@@ -10,6 +11,7 @@ import { useAdminList } from './use-admin-list';
 type Book = { id: number; name: string; pagesNumber: number | null; authorId: number; typeId: number; publishedAt: string | null };
 
 export default function BooksPage() {
+  useDocumentTitle('Books');
   const [notice, show] = useNotice();
   const [isbn, setIsbn] = useState('');
   const list = useAdminList<Book>({

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
 import { employeeApi } from './api';
@@ -43,6 +44,7 @@ export function ClientsTable({ clients }: { clients: ClientRow[] }) {
 }
 
 export default function ClientsPage() {
+  useDocumentTitle('All Clients');
   const queryClient = useQueryClient();
   const [clientPage, setClientPage] = useState(1);
   const [messagePage, setMessagePage] = useState(1);

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { money } from '../../lib/format';
 import { employeeApi } from './api';
@@ -12,6 +13,7 @@ type Copy = { id: number; bookId: number; quantity: number; price: number; isAva
 const EMPTY_FORM = { bookId: '', quantity: '', price: '', isAvailable: true };
 
 export default function CopiesPage() {
+  useDocumentTitle('Book Copies');
   const [notice, show] = useNotice();
   const [form, setForm] = useState(EMPTY_FORM);
   const list = useAdminList<Copy>({

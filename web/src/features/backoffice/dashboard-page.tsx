@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { employeeApi } from './api';
 import { ClientsTable } from './clients-page';
 
 export default function DashboardPage() {
+  useDocumentTitle('Dashboard');
   const { data, isPending, isError } = useQuery({
     queryKey: ['employee', 'dashboard'],
     queryFn: async () => {

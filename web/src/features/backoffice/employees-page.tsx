@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { employeeApi } from './api';
@@ -18,6 +19,7 @@ const EMPTY = {
 };
 
 export default function EmployeesPage() {
+  useDocumentTitle('Employees');
   const queryClient = useQueryClient();
   const [form, setForm] = useState(EMPTY);
   const [notice, show] = useNotice();

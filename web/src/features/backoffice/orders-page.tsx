@@ -4,6 +4,7 @@ import { BookCover } from '../../components/book-cover';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { BACKOFFICE_ORDERS_PAGE_SIZE } from '../../lib/constants';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
 import { employeeApi } from './api';
@@ -63,6 +64,7 @@ function OrderCard({ order }: { order: Awaited<ReturnType<typeof employeeApi.ord
 }
 
 export default function OrdersPage() {
+  useDocumentTitle('Orders');
   const [page, setPage] = useState(1);
   const { data, isPending } = useQuery({
     queryKey: ['employee', 'orders', page],

@@ -5,6 +5,7 @@ import { LoadError } from '../../components/load-error';
 import { Modal } from '../../components/modal';
 import { Notice, useNotice } from '../../components/notice';
 import { SHIPPING_ADDRESS_MIN } from '../../lib/constants';
+import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { storage } from '../../lib/storage';
 import { LoginRedirect, useSendToLogin } from '../auth/login-redirect';
@@ -25,14 +26,15 @@ function CheckoutModal({
   onDone: (message: string, ok: boolean) => void;
 }) {
   const [address, setAddress] = useState(storage.getShippingAddress);
-  const [error, setError] = useState('');
+  // Spec 4: messages disappear after 3 s.
+  const [validation, showValidation] = useNotice();
   const place = usePlaceOrder();
   // One key per checkout attempt: a retried request returns the first order instead of a second.
   const idempotencyKey = useRef(crypto.randomUUID());
 
   const confirm = (e: FormEvent) => {
     e.preventDefault();
-    if (address.trim().length < SHIPPING_ADDRESS_MIN) return setError('Please enter a valid shipping address.');
+    if (address.trim().length < SHIPPING_ADDRESS_MIN) return showValidation('Please enter a valid shipping address.', 'error');
     storage.setShippingAddress(address.trim());
     place.mutate(
       {
@@ -57,21 +59,9 @@ function CheckoutModal({
         <h2>Shipping address</h2>
         <label>
           Address
-          <textarea
-            rows={3}
-            value={address}
-            onChange={(e) => {
-              setAddress(e.target.value);
-              setError('');
-            }}
-            autoComplete="street-address"
-          />
+          <textarea rows={3} value={address} onChange={(e) => setAddress(e.target.value)} autoComplete="street-address" />
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <Notice notice={validation} />
         <p>
           Total: <strong>{money(cartTotal(items))}</strong>
         </p>
@@ -102,6 +92,7 @@ function StockNote({ item }: { item: CartLine }) {
 
 /** /cart (spec 2.10). */
 export default function CartPage() {
+  useDocumentTitle('Cart');
   const { loggedIn, ready } = useSession();
   const { items, isPending, isError, error, refetch } = useCart();
   const update = useUpdateCartLine();

@@ -1,6 +1,8 @@
 import { Link } from 'react-router-dom';
+import { useDocumentTitle } from '../../lib/document-title';
 
 export default function AboutPage() {
+  useDocumentTitle('About');
   return (
     <div className="narrow prose">
       <h1>About Bookshop</h1>

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
 import { CONTACT_MESSAGE_MAX, EMAIL } from '../../lib/constants';
+import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 
 type Fields = { name: string; email: string; message: string };
@@ -19,6 +20,7 @@ export function validateContact({ name, email, message }: Fields): Errors {
 }
 
 export default function ContactPage() {
+  useDocumentTitle('Contact');
   const [fields, setFields] = useState<Fields>({ name: '', email: '', message: '' });
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { storage } from '../../lib/storage';
 import { useClientInfo } from '../account/api';
@@ -21,6 +21,42 @@ const CartIcon = () => (
 
 /** A <details> menu closes once one of its items is chosen. */
 const closeMenu = (e: { currentTarget: HTMLElement }) => e.currentTarget.closest('details')?.removeAttribute('open');
+
+/**
+ * The top bar's <details> menus behave as menus: one open at a time, closed by Escape (focus back
+ * on its button) or by a press anywhere outside it.
+ */
+function useMenuBehaviour(bar: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const root = bar.current;
+    if (!root) return;
+    const openMenus = () => [...root.querySelectorAll<HTMLDetailsElement>('details[open]')];
+    const onToggle = (event: Event) => {
+      const menu = event.target as HTMLDetailsElement;
+      if (!menu.open) return;
+      for (const other of openMenus()) if (other !== menu) other.open = false;
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      for (const menu of openMenus()) {
+        menu.open = false;
+        menu.querySelector('summary')?.focus();
+      }
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      for (const menu of openMenus()) if (!menu.contains(event.target as Node)) menu.open = false;
+    };
+    // 'toggle' does not bubble: listened to while it goes down to the menu.
+    root.addEventListener('toggle', onToggle, true);
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      root.removeEventListener('toggle', onToggle, true);
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [bar]);
+}
 
 function CategoriesMenu() {
   const { data: types } = useBookTypes();
@@ -108,8 +144,10 @@ function AccountMenu() {
 
 export function TopBar() {
   const { quantity } = useCart();
+  const bar = useRef<HTMLElement>(null);
+  useMenuBehaviour(bar);
   return (
-    <header className="top-bar">
+    <header className="top-bar" ref={bar}>
       <Link to="/" className="brand">
         <BookIcon /> Bookshop
       </Link>

@@ -4,6 +4,7 @@ import { api, withSession } from '../../api/client';
 import { LoadError } from '../../components/load-error';
 import { Paging } from '../../components/paging';
 import { CLIENT_ORDERS_PAGE_SIZE } from '../../lib/constants';
+import { useDocumentTitle } from '../../lib/document-title';
 import { dateTime, money } from '../../lib/format';
 import { LoginRedirect } from '../auth/login-redirect';
 import { useSession } from '../auth/session';
@@ -26,6 +27,7 @@ export const myOrdersQuery = (pageNumber: number) => ({
 });
 
 export default function MyOrdersPage() {
+  useDocumentTitle('My Orders');
   const { loggedIn, ready } = useSession();
   const [page, setPage] = useState(1);
   const { data, isPending, isError, error, refetch } = useQuery({

@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
+import { useDocumentTitle } from '../../../lib/document-title';
 import { useCategoryPage } from '../api/get-category-page';
 import { useBookTypes } from '../api/get-types';
 import { BookCard } from '../components/book-card';
 
 /** One category page (spec 2.5): a grid of 15, Prev/Next and 'Page X of Y'. */
 function CategoryPage({ category }: { category: string }) {
+  useDocumentTitle(category);
   const [page, setPage] = useState(1);
   const { data, isPending, isError, isPlaceholderData } = useCategoryPage(category, page, CATEGORY_PAGE_SIZE);
   const totalPages = data?.totalPages ?? 1;

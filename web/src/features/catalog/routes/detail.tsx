@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
 import { SIMILAR_BOOKS_PAGE_SIZE } from '../../../lib/constants';
+import { useDocumentTitle } from '../../../lib/document-title';
 import { storage } from '../../../lib/storage';
 import { useBook } from '../api/get-book';
 import { useCategoryPage } from '../api/get-category-page';
@@ -30,6 +31,7 @@ export default function DetailPage() {
   const navigate = useNavigate();
   const [bookId, setBookId] = useState(storage.getBookId);
   const { data: book, isPending, isError } = useBook(bookId);
+  useDocumentTitle(book?.name ?? 'Book');
 
   const pick = (id: number) => {
     storage.setBookId(id);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useDocumentTitle } from '../../../lib/document-title';
 import { HOME_LISTS, type HomeListPath, useHomeList } from '../api/get-home-list';
 import { BookCard } from '../components/book-card';
 import { QuickView } from '../components/quick-view';
@@ -32,6 +33,7 @@ function HomeList({ title, path, onQuickView }: { title: string; path: HomeListP
 }
 
 export default function HomePage() {
+  useDocumentTitle();
   const [quickView, setQuickView] = useState<number | null>(null);
   return (
     <div className="home">

@@ -1,6 +1,7 @@
 import { useLocation, useNavigate } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
 import { LoadError } from '../../../components/load-error';
+import { useDocumentTitle } from '../../../lib/document-title';
 import { money, rating } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { useSearchBooks } from '../api/search-books';
@@ -11,6 +12,7 @@ export default function SearchResultsPage() {
   // The top bar passes the text along too, so a new search re-renders this page.
   const query = (useLocation().state as { q?: string } | null)?.q ?? storage.getSearchQuery();
   const { data, isPending, isError, error, refetch } = useSearchBooks(query);
+  useDocumentTitle(query.trim() ? `Search: ${query.trim()}` : 'Search');
   if (!query.trim()) return <p className="empty">Type a title or an author in the search box.</p>;
   if (isPending) return <p className="muted">Searching for books...</p>;
   if (isError) return <LoadError what="the search results" error={error} onRetry={() => void refetch()} />;

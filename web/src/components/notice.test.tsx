@@ -1,0 +1,26 @@
+// Spec section 4: notices disappear after 3 s, on the clock and not by waiting.
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, expect, it, vi } from 'vitest';
+import { renderWithProviders, stubApi } from '../../test/render';
+import LoginPage from '../features/auth/login-page';
+import { NOTICE_MS } from '../lib/constants';
+
+afterEach(() => vi.useRealTimers());
+
+it('the login error disappears after 3 s', async () => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  stubApi({
+    'POST /api/public/authentication/login': { status: 401, body: { data: null, error: { code: 'INVALID_CREDENTIALS', message: 'No.' } } },
+  });
+  const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+  renderWithProviders(<LoginPage />, { route: '/login' });
+  await user.type(screen.getByLabelText('Account'), 'reader@example.com');
+  await user.type(screen.getByLabelText(/Password/), 'a long passphrase');
+  await user.click(screen.getByRole('button', { name: 'Login' }));
+  expect(await screen.findByText('Invalid account or password.')).toBeInTheDocument();
+  await act(() => vi.advanceTimersByTimeAsync(NOTICE_MS / 2));
+  expect(screen.getByText('Invalid account or password.')).toBeInTheDocument();
+  await act(() => vi.advanceTimersByTimeAsync(NOTICE_MS / 2 + 100));
+  expect(screen.queryByText('Invalid account or password.')).not.toBeInTheDocument();
+});
