@@ -23,4 +23,13 @@ describe('Paging', () => {
     render(<Paging page={1} totalPages={0} onPage={() => {}} />);
     expect(screen.getByText('Page 1 of 1')).toBeInTheDocument();
   });
+
+  it('moves back to the new last page when the list shrinks under the current one', () => {
+    const onPage = vi.fn();
+    const { rerender } = render(<Paging page={4} totalPages={4} onPage={onPage} />);
+    expect(onPage).not.toHaveBeenCalled();
+    // The last row of page 4 was deleted: the list now has 3 pages.
+    rerender(<Paging page={4} totalPages={3} onPage={onPage} />);
+    expect(onPage).toHaveBeenCalledWith(3);
+  });
 });

@@ -1,4 +1,9 @@
-/** Prev / Next with 'Page X of Y'; the page is always clamped to 1..totalPages (spec 2.5). */
+import { useEffect } from 'react';
+
+/**
+ * Prev / Next with 'Page X of Y'; the page is always clamped to 1..totalPages (spec 2.5), also when
+ * the list shrinks under it (the last row of the last page deleted): the list then moves back a page.
+ */
 export function Paging({
   page,
   totalPages,
@@ -12,6 +17,9 @@ export function Paging({
 }) {
   const last = Math.max(1, totalPages);
   const go = (p: number) => onPage(Math.min(Math.max(1, p), last));
+  useEffect(() => {
+    if (page > last) onPage(last);
+  }, [page, last, onPage]);
   return (
     <nav className="paging" aria-label="Pages">
       <button type="button" onClick={() => go(page - 1)} disabled={page <= 1}>

@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
+import { useSubmitOnce } from '../../lib/use-submit-once';
 import { employeeApi } from './api';
 
 type Info = { firstName: string; lastName: string; email: string; phoneNumber: string; address: string; birthDate: string; gender: string };
@@ -42,13 +43,14 @@ export default function EmployeeAccountPage() {
   );
   useEffect(() => setForm(original), [original]);
 
+  const saving = useSubmitOnce();
+  const resetting = useSubmitOnce();
   if (isPending) return <p className="muted">Loading...</p>;
   if (!form || !original) return <p className="empty">No employee data available.</p>;
   const changed = (Object.keys(original) as (keyof Info)[]).some((k) => original[k] !== form[k]);
   const complete = Object.values(form).every((v) => v.trim() !== '');
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
+  const save = async () => {
     try {
       await employeeApi.updateMe(form);
       show('Information updated successfully.');
@@ -57,8 +59,7 @@ export default function EmployeeAccountPage() {
       show('Failed to update information.', 'error', failureReason(error));
     }
   };
-  const resetPassword = async (e: FormEvent) => {
-    e.preventDefault();
+  const resetPassword = async () => {
     const problem = await newPasswordProblem(passwords.newPassword, data?.email);
     if (problem) return show(problem, 'error');
     try {
@@ -74,7 +75,7 @@ export default function EmployeeAccountPage() {
     <section className="narrow">
       <h1>Your Information</h1>
       <Notice notice={notice} />
-      <form className="form" onSubmit={save}>
+      <form className="form" onSubmit={saving.handle(save)}>
         {FIELDS.map(([key, label, type]) => (
           <label key={key}>
             {label}
@@ -89,7 +90,7 @@ export default function EmployeeAccountPage() {
           </select>
         </label>
         <div className="actions">
-          <button type="submit" className="primary" disabled={!changed || !complete}>
+          <button type="submit" className="primary" disabled={!changed || !complete || saving.busy} aria-busy={saving.busy}>
             Save Changes
           </button>
           <button type="button" onClick={() => setForm(original)}>
@@ -98,9 +99,14 @@ export default function EmployeeAccountPage() {
         </div>
       </form>
       <h2>Reset Password</h2>
-      <form className="form" onSubmit={resetPassword}>
+      <form className="form" onSubmit={resetting.handle(resetPassword)}>
         <PasswordChangeFields value={passwords} onChange={setPasswords} labels={['Current Password', 'New Password']} />
-        <button type="submit" className="primary" disabled={!passwords.oldPassword || !passwords.newPassword}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={!passwords.oldPassword || !passwords.newPassword || resetting.busy}
+          aria-busy={resetting.busy}
+        >
           Reset Password
         </button>
       </form>

@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
+import { useSubmitOnce } from '../../lib/use-submit-once';
 import { employeeApi } from './api';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
@@ -24,8 +25,8 @@ export default function AuthorsPage() {
     byName: employeeApi.authorsByName,
   });
 
-  const add = async (e: FormEvent) => {
-    e.preventDefault();
+  const adding = useSubmitOnce();
+  const add = async () => {
     if (!name.trim()) return; // ignored when empty after trimming
     try {
       await employeeApi.addAuthor(name.trim());
@@ -41,9 +42,9 @@ export default function AuthorsPage() {
     <section>
       <h1>Authors</h1>
       <Notice notice={notice} />
-      <form className="inline-form" onSubmit={add}>
+      <form className="inline-form" onSubmit={adding.handle(add)}>
         <input aria-label="New author name" placeholder="Enter new author name" value={name} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
           Add Author
         </button>
       </form>

@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
+import { useSubmitOnce } from '../../lib/use-submit-once';
 import { employeeApi } from './api';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
@@ -24,8 +25,8 @@ export default function BooksPage() {
     byName: employeeApi.booksByName,
   });
 
-  const add = async (e: FormEvent) => {
-    e.preventDefault();
+  const adding = useSubmitOnce();
+  const add = async () => {
     if (!isbn.trim()) return show('All fields are required.', 'error');
     try {
       await employeeApi.addBook(isbn.trim());
@@ -41,9 +42,9 @@ export default function BooksPage() {
     <section>
       <h1>Books</h1>
       <Notice notice={notice} />
-      <form className="inline-form" onSubmit={add}>
+      <form className="inline-form" onSubmit={adding.handle(add)}>
         <input aria-label="ISBN" placeholder="ISBN" value={isbn} onChange={(e) => setIsbn(e.target.value)} />
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
           Add Book
         </button>
       </form>

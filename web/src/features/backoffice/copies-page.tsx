@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { money } from '../../lib/format';
+import { useSubmitOnce } from '../../lib/use-submit-once';
 import { employeeApi } from './api';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
@@ -25,8 +26,8 @@ export default function CopiesPage() {
     byId: employeeApi.copyById,
   });
 
-  const add = async (e: FormEvent) => {
-    e.preventDefault();
+  const adding = useSubmitOnce();
+  const add = async () => {
     try {
       await employeeApi.addCopy({
         bookId: Number(form.bookId),
@@ -46,7 +47,7 @@ export default function CopiesPage() {
     <section>
       <h1>Book Copies</h1>
       <Notice notice={notice} />
-      <form className="inline-form" onSubmit={add}>
+      <form className="inline-form" onSubmit={adding.handle(add)}>
         <input
           aria-label="Book ID"
           placeholder="Book ID"
@@ -72,7 +73,7 @@ export default function CopiesPage() {
           <input type="checkbox" checked={form.isAvailable} onChange={(e) => setForm({ ...form, isAvailable: e.target.checked })} />{' '}
           Available
         </label>
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
           Add Book Copy
         </button>
       </form>

@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
+import { useSubmitOnce } from '../../lib/use-submit-once';
 import { employeeApi } from './api';
 
 const EMPTY = {
@@ -25,8 +26,8 @@ export default function EmployeesPage() {
   const [notice, show] = useNotice();
   const { data: employees, isPending } = useQuery({ queryKey: ['employee', 'employees'], queryFn: employeeApi.employees });
 
-  const add = async (e: FormEvent) => {
-    e.preventDefault();
+  const adding = useSubmitOnce();
+  const add = async () => {
     const { password, role, ...person } = form;
     const problem = password ? await newPasswordProblem(password, person.email) : null;
     if (problem) return show(problem, 'error');
@@ -60,7 +61,7 @@ export default function EmployeesPage() {
     <section>
       <h1>Employees</h1>
       <Notice notice={notice} />
-      <form className="form grid-form" onSubmit={add}>
+      <form className="form grid-form" onSubmit={adding.handle(add)}>
         {input('firstName', 'First name')}
         {input('lastName', 'Last name')}
         <label>
@@ -82,7 +83,7 @@ export default function EmployeesPage() {
             <option>Seller</option>
           </select>
         </label>
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
           Add Employee
         </button>
       </form>
