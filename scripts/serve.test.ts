@@ -26,7 +26,8 @@ async function emptyDatabase() {
 }
 
 function serve(env: Record<string, string>) {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/serve.ts'], {
+  // node with tsx as an import hook: a kill then reaches the server, not only a tsx wrapper.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
   });

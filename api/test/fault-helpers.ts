@@ -8,7 +8,6 @@ import { afterAll, inject } from 'vitest';
 import { freePort } from '../../scripts/lib/database.ts';
 
 const apiDir = path.resolve(import.meta.dirname, '..');
-const tsx = path.resolve(apiDir, '../node_modules/.bin/tsx');
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,10 +18,19 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+// Registered when a test file imports this module, so it runs at the end of that file. (An afterAll
+// registered inside beforeAll, where servers start, is never called, and the server outlived the run.)
+const serverProcesses = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of serverProcesses) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
 /** Runs api/src/server.ts (the production entry's last step) on `databaseUrl` and waits for liveness. */
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(tsx, ['src/server.ts'], {
+  // node itself with tsx as an import hook, not the tsx wrapper: the wrapper runs the server in a
+  // grandchild that a SIGKILL (the kill test's, or afterAll's) would leave running.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: apiDir,
     env: {
       ...process.env,
@@ -40,9 +48,7 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
-  afterAll(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
+  serverProcesses.add(child);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline && child.exitCode === null) {

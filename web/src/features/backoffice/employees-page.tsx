@@ -61,7 +61,7 @@ export default function EmployeesPage() {
     <section>
       <h1>Employees</h1>
       <Notice notice={notice} />
-      <form className="form grid-form" onSubmit={adding.handle(add)}>
+      <form className="form grid-form" aria-label="New employee" onSubmit={adding.handle(add)}>
         {input('firstName', 'First name')}
         {input('lastName', 'Last name')}
         <label>

@@ -1,0 +1,211 @@
+// The back-office's paths beyond adding and shipping: inline Edit, Save and Cancel, search by id and
+// Reset, delete confirmations answered both ways, message and employee deletes, an employee's own
+// account, Mark as Processing, a double click, and a dashboard that cannot load.
+import type { Page } from '@playwright/test';
+import { DEMO, expect, logIn, query, test } from './fixtures.ts';
+
+/** Answers the next confirm() with OK or Cancel, and remembers its question. */
+function answerNextConfirm(page: Page, accept: boolean) {
+  const asked: string[] = [];
+  page.once('dialog', async (dialog) => {
+    asked.push(dialog.message());
+    await (accept ? dialog.accept() : dialog.dismiss());
+  });
+  return asked;
+}
+
+const rowOf = (page: Page, id: number) => page.getByRole('row', { name: new RegExp(`^${id} `) });
+
+test('an Admin renames an author inline, cancels a second edit, finds it by id, resets the search, and deletes it only when confirming', async ({
+  page,
+  loggedInAs,
+}) => {
+  const name = `Detour Author ${Date.now()}`;
+  const [author] = await query<{ id: number }>('INSERT INTO authors (full_name) VALUES ($1) RETURNING id', [name]);
+  await loggedInAs(DEMO.admin);
+  await page.getByRole('link', { name: 'Authors' }).click();
+  const search = page.getByLabel('Search by ID or name');
+
+  await search.fill(String(author!.id));
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('row')).toHaveCount(2);
+  const row = rowOf(page, author!.id);
+  await expect(row).toContainText(name);
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await row.getByLabel('Full Name').fill(`${name} Renamed`);
+  await row.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Author updated successfully.')).toBeVisible();
+  await expect(row).toContainText(`${name} Renamed`);
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await row.getByLabel('Full Name').fill('Not This Name');
+  await row.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row).toContainText(`${name} Renamed`);
+  expect(await query('SELECT full_name FROM authors WHERE id = $1', [author!.id])).toEqual([{ full_name: `${name} Renamed` }]);
+
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await expect(search).toHaveValue('');
+  await expect(page.getByRole('navigation', { name: 'Pages' })).toContainText('Page 1 of');
+  await expect(page.getByRole('row')).not.toHaveCount(2);
+
+  await search.fill(`${name} Renamed`);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('row')).toHaveCount(2);
+  const dismissed = answerNextConfirm(page, false);
+  await row.getByRole('button', { name: 'Delete' }).click();
+  expect(dismissed).toEqual(['Are you sure you want to delete this author?']);
+  await expect(row).toBeVisible();
+  expect(await query('SELECT 1 FROM authors WHERE id = $1', [author!.id])).toHaveLength(1);
+
+  answerNextConfirm(page, true);
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Author deleted successfully.')).toBeVisible();
+  expect(await query('SELECT 1 FROM authors WHERE id = $1', [author!.id])).toEqual([]);
+});
+
+test('an Admin edits a book and a copy inline: Save writes, Cancel leaves them as they were', async ({ page, loggedInAs }) => {
+  const [copy] = await query<{ id: number; book_id: number; name: string; pages_number: number | null }>(
+    `SELECT c.id, c.book_id, b.name, b.pages_number FROM book_copies c JOIN books b ON b.id = c.book_id
+      WHERE c.is_available AND c.quantity > 3 ORDER BY c.id DESC LIMIT 1`,
+  );
+  await loggedInAs(DEMO.admin);
+
+  await page.getByRole('link', { name: 'Books', exact: true }).click();
+  await page.getByLabel('Search by ID or name').fill(String(copy!.book_id));
+  await page.getByRole('button', { name: 'Search' }).click();
+  const book = rowOf(page, copy!.book_id);
+  await book.getByRole('button', { name: 'Edit' }).click();
+  await book.getByLabel('Pages').fill('321');
+  await book.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Book updated successfully.')).toBeVisible();
+  await book.getByRole('button', { name: 'Edit' }).click();
+  await book.getByLabel('Name').fill('A Title Nobody Saved');
+  await book.getByRole('button', { name: 'Cancel' }).click();
+  await expect(book).toContainText(copy!.name);
+  expect(await query('SELECT name, pages_number FROM books WHERE id = $1', [copy!.book_id])).toEqual([
+    { name: copy!.name, pages_number: 321 },
+  ]);
+
+  await page.getByRole('link', { name: 'Book Copies' }).click();
+  await page.getByLabel('Search by ID').fill(String(copy!.id));
+  await page.getByRole('button', { name: 'Search' }).click();
+  const copyRow = rowOf(page, copy!.id);
+  await copyRow.getByRole('button', { name: 'Edit' }).click();
+  await copyRow.getByLabel('Price').fill('17.25');
+  await copyRow.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Book copy updated successfully.')).toBeVisible();
+  await expect(copyRow).toContainText('$17.25');
+  await copyRow.getByRole('button', { name: 'Edit' }).click();
+  await copyRow.getByLabel('Available').uncheck();
+  await copyRow.getByRole('button', { name: 'Cancel' }).click();
+  await expect(copyRow).toContainText('Yes');
+  expect(await query('SELECT price::text, is_available FROM book_copies WHERE id = $1', [copy!.id])).toEqual([
+    { price: '17.25', is_available: true },
+  ]);
+});
+
+test('an Admin who double-clicks Add Book Copy adds one copy', async ({ page, loggedInAs }) => {
+  const [book] = await query<{ id: number }>('SELECT id FROM books ORDER BY id DESC LIMIT 1');
+  const [before] = await query<{ n: number }>('SELECT count(*)::int AS n FROM book_copies WHERE book_id = $1', [book!.id]);
+  await loggedInAs(DEMO.admin);
+  await page.getByRole('link', { name: 'Book Copies' }).click();
+  await page.getByLabel('Book ID').fill(String(book!.id));
+  await page.getByLabel('Quantity').fill('2');
+  await page.getByLabel('Price').fill('5.50');
+  await page.getByRole('button', { name: 'Add Book Copy' }).dblclick();
+  await expect(page.getByText('Book copy added successfully.')).toBeVisible();
+  const [after] = await query<{ n: number }>('SELECT count(*)::int AS n FROM book_copies WHERE book_id = $1', [book!.id]);
+  expect(after!.n).toBe(before!.n + 1);
+});
+
+test('a Seller marks an order as Processing', async ({ page, loggedInAs }) => {
+  await loggedInAs(DEMO.seller);
+  await page.getByRole('link', { name: 'Orders' }).click();
+  const order = page.getByRole('article').first();
+  const orderId = Number((await order.getAttribute('aria-label'))!.replace(/\D/g, ''));
+  await order.getByRole('button', { name: 'Mark as Processing' }).click();
+  await expect(order.getByText('Status updated successfully.')).toBeVisible();
+  await expect(order).toContainText('Processing');
+  expect(await query('SELECT status FROM orders WHERE id = $1', [orderId])).toEqual([{ status: 'Processing' }]);
+});
+
+test("an Admin deletes a client's message after confirming", async ({ page, loggedInAs }) => {
+  const text = `Detour message ${Date.now()}`;
+  const [message] = await query<{ id: number }>(
+    "INSERT INTO contact_messages (user_name, account, message) VALUES ('Rim', 'rim@example.com', $1) RETURNING id",
+    [text],
+  );
+  await loggedInAs(DEMO.admin);
+  await page.getByRole('link', { name: 'Clients' }).click();
+  const row = page.getByRole('row').filter({ hasText: text });
+  await expect(row).toBeVisible();
+  const asked = answerNextConfirm(page, true);
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Message deleted successfully.')).toBeVisible();
+  await expect(row).toHaveCount(0);
+  expect(asked).toHaveLength(1);
+  expect(await query('SELECT 1 FROM contact_messages WHERE id = $1', [message!.id])).toEqual([]);
+});
+
+test('an Admin adds a Seller, who updates their information and password and signs in with the new one; the Admin then deletes them', async ({
+  page,
+  loggedInAs,
+}) => {
+  const email = `seller.${Date.now()}@bookshop.test`;
+  await loggedInAs(DEMO.admin);
+  await page.getByRole('link', { name: 'Employees' }).click();
+  const form = page.getByRole('form', { name: 'New employee' });
+  await form.getByLabel('First name').fill('Nadia');
+  await form.getByLabel('Last name').fill('Haddad');
+  await form.getByLabel('Birth date').fill('1994-05-17');
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Phone').fill('0555987654');
+  await form.getByLabel('Address').fill('8 Rue Larbi Ben Mhidi, Algiers');
+  await form.getByLabel('Password').fill('Shelves-And-Spines-42');
+  await form.getByLabel('Role').selectOption('Seller');
+  await form.getByRole('button', { name: 'Add Employee' }).click();
+  await expect(page.getByText('Employee added successfully.')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText('Seller');
+  await page.getByRole('button', { name: 'Logout' }).click();
+
+  await logIn(page, { account: email, password: 'Shelves-And-Spines-42' });
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole('link', { name: 'Account' }).click();
+  const address = page.getByLabel('address');
+  await expect(address).toHaveValue('8 Rue Larbi Ben Mhidi, Algiers');
+  await address.fill('10 Boulevard Zighoud Youcef, Constantine');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Information updated successfully.')).toBeVisible();
+  await page.getByLabel('Current Password').fill('Shelves-And-Spines-42');
+  await page.getByLabel('New Password').fill('Margins-And-Footnotes-77');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByText('Password reset successfully.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('address')).toHaveValue('10 Boulevard Zighoud Youcef, Constantine');
+  await page.getByRole('button', { name: 'Logout' }).click();
+
+  await logIn(page, { account: email, password: 'Shelves-And-Spines-42' });
+  await expect(page.getByText('Invalid account or password.')).toBeVisible();
+  await logIn(page, { account: email, password: 'Margins-And-Footnotes-77' });
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole('button', { name: 'Logout' }).click();
+
+  await loggedInAs(DEMO.admin);
+  await page.getByRole('link', { name: 'Employees' }).click();
+  const row = page.getByRole('row').filter({ hasText: email });
+  const asked = answerNextConfirm(page, true);
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Employee deleted successfully.')).toBeVisible();
+  await expect(row).toHaveCount(0);
+  expect(asked).toEqual(['Are you sure you want to delete this employee?']);
+  expect(await query('SELECT 1 FROM employees WHERE email = $1', [email])).toEqual([]);
+});
+
+test("the dashboard says 'Failed to load data.' when its figures cannot be fetched", async ({ page, loggedInAs }) => {
+  await loggedInAs(DEMO.admin);
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  await page.route(/\/api\/employee\/statistics/, (route) => route.fulfill({ status: 500, json: { message: 'boom' } }));
+  await page.reload();
+  await expect(page.getByRole('alert')).toHaveText('Failed to load data.');
+});
