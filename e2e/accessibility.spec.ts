@@ -1,60 +1,59 @@
 // axe-core on every screen, as each one looks once its data has loaded: WCAG 2.1 A and AA plus
-// axe's best practices. A serious or critical violation fails the story, naming the rule and elements.
-import AxeBuilder from '@axe-core/playwright';
+// axe's best practices. Any violation fails the story (the issue asks for no serious or critical one;
+// the moderate ones, heading order and duplicate landmarks, are fixed too), naming rule and elements.
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { DEMO, expect, query, test } from './fixtures.ts';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-async function expectNoSeriousViolations(page: Page, screen: string) {
+async function expectNoViolations(page: Page, screen: string) {
   await page.waitForLoadState('networkidle');
   await expect(page.getByText('Loading...')).toHaveCount(0);
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious, `axe on ${screen}`).toEqual([]);
+  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(found, `axe on ${screen}`).toEqual([]);
 }
 
-test('a visitor using assistive technology meets no serious accessibility problem on any storefront screen', async ({ page }) => {
+test('a visitor using assistive technology meets no accessibility problem axe can find on any storefront screen', async ({ page }) => {
   const [copy] = await query<{ id: number }>('SELECT id FROM book_copies WHERE is_available AND quantity > 0 ORDER BY id LIMIT 1');
   for (const screen of ['/', '/Fantasy', '/about', '/contact', '/login', '/signup']) {
     await page.goto(screen);
-    await expectNoSeriousViolations(page, screen);
+    await expectNoViolations(page, screen);
   }
   await page.evaluate((id) => localStorage.setItem('BookId', String(id)), copy!.id);
   await page.goto('/Detail');
-  await expectNoSeriousViolations(page, '/Detail');
+  await expectNoViolations(page, '/Detail');
 
   await page.getByLabel('Search books').fill('harry');
   await page.getByLabel('Search books').press('Enter');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await expectNoSeriousViolations(page, '/searchresult');
+  await expectNoViolations(page, '/searchresult');
 
   await page.goto('/');
   await page.getByRole('button', { name: 'Add to Cart' }).first().click();
   await expect(page.getByRole('dialog')).toBeVisible();
-  await expectNoSeriousViolations(page, 'the quick view');
+  await expectNoViolations(page, 'the quick view');
 });
 
-test("a client using assistive technology meets no serious accessibility problem on the client's own screens", async ({
+test("a client using assistive technology meets no accessibility problem axe can find on the client's own screens", async ({
   page,
   loggedInAs,
 }) => {
   await loggedInAs(DEMO.client);
   for (const screen of ['/cart', '/orders', '/account']) {
     await page.goto(screen);
-    await expectNoSeriousViolations(page, screen);
+    await expectNoViolations(page, screen);
   }
 });
 
-test('an Admin using assistive technology meets no serious accessibility problem on any back-office screen', async ({
+test('an Admin using assistive technology meets no accessibility problem axe can find on any back-office screen', async ({
   page,
   loggedInAs,
 }) => {
   await loggedInAs(DEMO.admin);
   for (const screen of ['/dashboard', '/clients', '/employees', '/authors', '/books', '/bookscopies', '/orders', '/employeeaccount']) {
     await page.goto(screen);
-    await expectNoSeriousViolations(page, screen);
+    await expectNoViolations(page, screen);
   }
 });

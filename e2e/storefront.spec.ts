@@ -61,7 +61,7 @@ test('a visitor browses a category, pages on, opens a book, a similar book, then
   await expect(page.getByRole('heading', { name: /Search Results for/ })).toBeVisible();
   const result = page.locator('.result-card').first();
   await expect(result).toContainText('Harry Potter');
-  const resultTitle = (await result.locator('h3').textContent())!;
+  const resultTitle = (await result.getByRole('heading').textContent())!;
   await result.locator('.cover-button').click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(resultTitle);
 });

@@ -9,11 +9,14 @@ export function Paging({
   totalPages,
   onPage,
   prevLabel = 'Prev',
+  label = 'Pages',
 }: {
   page: number;
   totalPages: number;
   onPage: (page: number) => void;
   prevLabel?: string;
+  /** The navigation's name; a screen with two paged lists names each (landmarks must differ). */
+  label?: string;
 }) {
   const last = Math.max(1, totalPages);
   const go = (p: number) => onPage(Math.min(Math.max(1, p), last));
@@ -21,7 +24,7 @@ export function Paging({
     if (page > last) onPage(last);
   }, [page, last, onPage]);
   return (
-    <nav className="paging" aria-label="Pages">
+    <nav className="paging" aria-label={label}>
       <button type="button" onClick={() => go(page - 1)} disabled={page <= 1}>
         {prevLabel}
       </button>

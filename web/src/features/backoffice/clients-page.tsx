@@ -80,7 +80,7 @@ export default function ClientsPage() {
       ) : (
         <ClientsTable clients={clients.data.clients} />
       )}
-      <Paging page={clientPage} totalPages={clients.data?.totalPages ?? 1} onPage={setClientPage} />
+      <Paging page={clientPage} totalPages={clients.data?.totalPages ?? 1} onPage={setClientPage} label="Client pages" />
       <h2>Client Messages</h2>
       <Notice notice={notice} />
       {messages.isPending ? (
@@ -121,7 +121,7 @@ export default function ClientsPage() {
           </table>
         </div>
       )}
-      <Paging page={messagePage} totalPages={messages.data?.totalPages ?? 1} onPage={setMessagePage} />
+      <Paging page={messagePage} totalPages={messages.data?.totalPages ?? 1} onPage={setMessagePage} label="Message pages" />
     </section>
   );
 }

@@ -14,6 +14,7 @@ export function useAdminList<Row>(options: {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [found, setFound] = useState<Row[] | null>(null);
+  const [lastSearch, setLastSearch] = useState('');
   const list = useQuery({
     queryKey: ['employee', options.key, page],
     queryFn: () => options.page(page, ADMIN_TABLE_PAGE_SIZE),
@@ -23,6 +24,7 @@ export function useAdminList<Row>(options: {
   /** Returns false when nothing matched. */
   const search = async (text: string): Promise<boolean> => {
     const q = text.trim();
+    setLastSearch(q);
     if (!q) {
       setFound(null);
       return true;
@@ -49,9 +51,10 @@ export function useAdminList<Row>(options: {
     setPage,
     search,
     reset: () => setFound(null),
+    /** After a write: the pages refetch, and a search on screen runs again, so the row just saved stays in view. */
     reload: async () => {
-      setFound(null);
       await queryClient.invalidateQueries({ queryKey: ['employee', options.key] });
+      if (found !== null) await search(lastSearch).catch(() => setFound(null));
     },
   };
 }

@@ -21,7 +21,22 @@ export function useOpenBook() {
   };
 }
 
-export function BookCard({ book, action, onOpen }: { book: CardBook; action?: ReactNode; onOpen?: (id: number) => void }) {
+/**
+ * `headingLevel`: one below the heading the cards sit under (h2 on a category page, under its h1;
+ * h3 in the home lists, under their h2), so a screen reader's outline skips no level.
+ */
+export function BookCard({
+  book,
+  action,
+  onOpen,
+  headingLevel = 3,
+}: {
+  book: CardBook;
+  action?: ReactNode;
+  onOpen?: (id: number) => void;
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const openDetail = useOpenBook();
   const open = onOpen ?? openDetail;
   return (
@@ -29,9 +44,9 @@ export function BookCard({ book, action, onOpen }: { book: CardBook; action?: Re
       <button type="button" className="cover-button" onClick={() => open(book.id)} aria-label={`Open ${book.name}`}>
         <BookCover src={book.imageUrl} title={book.name} author={book.authorName} />
       </button>
-      <h3 className="book-name" title={book.name}>
+      <Heading className="book-name" title={book.name}>
         {book.name}
-      </h3>
+      </Heading>
       <p className="book-author">{book.authorName}</p>
       <p className="book-price">{money(book.price)}</p>
       {action}

@@ -22,7 +22,7 @@ function CategoryPage({ category }: { category: string }) {
       {data && data.booksCopies.length > 0 && (
         <div className="grid" aria-busy={isPlaceholderData}>
           {data.booksCopies.map((book) => (
-            <BookCard key={book.id} book={book} />
+            <BookCard key={book.id} book={book} headingLevel={2} />
           ))}
         </div>
       )}

@@ -43,7 +43,7 @@ export default function SearchResultsPage() {
               <BookCover src={book.imageUrl} title={book.name} author={book.author} />
             </button>
             <div>
-              <h3>{book.name}</h3>
+              <h2>{book.name}</h2>
               <p>Author: {book.author}</p>
               <p>Category: {book.category}</p>
               <p className="clamp-2">{book.description}</p>
