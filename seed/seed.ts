@@ -11,7 +11,7 @@ type Progress = (message: string) => void;
 
 /** The catalog projections (see the catalog_projections migration) follow a seeded catalog at once. */
 export async function refreshCatalogProjections(client: pg.Client) {
-  for (const view of ['category_listing', 'home_list_candidates', 'search_shortcuts'])
+  for (const view of ['category_listing', 'home_list_candidates', 'search_shortcuts', 'search_vocabulary'])
     await client.query(`REFRESH MATERIALIZED VIEW ${view}`);
 }
 

@@ -17,7 +17,7 @@ const words = (d: Detail) =>
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u);
 
-describe('searches a trigram index cannot serve', () => {
+describe('searches too broad to rank per request', () => {
   it('a one-letter search lists the most-rated books with a word starting with it', async () => {
     const results = await search('z');
     expect(results.length).toBe(50);

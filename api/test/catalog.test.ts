@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { searchSql, searchValues } from '../src/modules/catalog/catalog-queries.ts';
+import { searchTerms } from '../src/modules/catalog/catalog-service.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -221,13 +223,33 @@ describe('search', () => {
     expect((await get('/api/public/book-copy/by-name/%21%21%21')).statusCode).toBe(400);
   });
 
-  it('is backed by the trigram index (the plan can use it instead of scanning books)', async () => {
+  it("is backed by indexes: the vocabulary for spellings, the books' words for matches (no scan of books)", async () => {
+    const terms = searchTerms('harry poter');
     const client = new pg.Client({ connectionString: t.db.url });
     await client.connect();
     await client.query('SET enable_seqscan = off');
-    const { rows } = await client.query("EXPLAIN SELECT id FROM books WHERE search_text LIKE '%harry%' OR 'harry poter' <% search_text");
+    await client.query({ text: `PREPARE search AS ${searchSql(terms)}` });
+    const { rows } = await client.query(
+      `EXPLAIN EXECUTE search(${searchValues(terms, 50)
+        .map((v) => client.escapeLiteral(Array.isArray(v) ? `{${v.join(',')}}` : String(v)))
+        .join(', ')})`,
+    );
     await client.end();
-    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/books_search_text_trgm_idx/);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/books_search_words_idx/);
+    expect(plan).toMatch(/search_vocabulary_word_trgm/);
+    expect(plan).not.toMatch(/Seq Scan on books/);
+  });
+
+  it('needs every word, forgives a typo only in a word the catalog lacks, and finds a word by its beginning', async () => {
+    const names = async (text: string) => (await search(text)).map((r) => r.name);
+    expect(await names('harry poter zzqxjv')).toEqual([]);
+    // 'hobb' is no catalog word: the words it begins (Hobbit, Hobb) count.
+    const hobb = await names('hobb');
+    expect(hobb.some((n) => /Hobbit/.test(n))).toBe(true);
+    // A typo ('tolkein') ranks its likeliest spelling first; a correct catalog word gets no spellings mixed in.
+    expect((await search('tolkein'))[0]!.author).toMatch(/Tolkien/);
+    expect((await search('tolkien')).every((r) => /tolkien/i.test(`${r.name} ${r.author}`))).toBe(true);
   });
 });
 

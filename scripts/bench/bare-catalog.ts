@@ -13,7 +13,7 @@ import {
   HOME_CARDS_SQL,
   HOME_DETAILS_SQL,
   RECOMMENDED_SQL,
-  SEARCH_SQL,
+  searchSql,
   searchValues,
   TYPES_SQL,
 } from '../../api/src/modules/catalog/catalog-queries.ts';
@@ -25,13 +25,14 @@ import {
   toCard,
   toDetail,
 } from '../../api/src/modules/catalog/catalog-service.ts';
+import { preparedStatement } from '../../api/src/plugins/prisma.ts';
 
 export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql: string) => void = () => {}) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   pool.on('error', () => {}); // an idle client's error must not end the bench
   const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => {
     onQuery(sql);
-    return (await pool.query<T>(sql, values)).rows;
+    return (await pool.query<T>(preparedStatement(sql, values))).rows;
   };
   const app = Fastify();
   app.addHook('onClose', () => pool.end());
@@ -54,7 +55,8 @@ export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql
     return { data: toDetail(row) };
   });
   app.get<{ Params: { name: string } }>(`${base}/by-name/:name`, async (request) => {
-    const rows = await query<DetailRow>(SEARCH_SQL, searchValues(searchTerms(normalizeForSearch(request.params.name)), SEARCH_LIMIT));
+    const terms = searchTerms(normalizeForSearch(request.params.name));
+    const rows = await query<DetailRow>(searchSql(terms), searchValues(terms, SEARCH_LIMIT));
     return { data: rows.map(toDetail) };
   });
   const homeList = (path: string, sql: string, shape: (row: DetailRow) => unknown) =>

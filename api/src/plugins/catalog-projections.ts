@@ -1,5 +1,5 @@
-// Keeps the catalog projections (category_listing, home_list_candidates, search_shortcuts; see
-// docs/decisions/0007) fresh: a write that changes what one of them orders marks it stale, and it is
+// Keeps the catalog projections (category_listing, home_list_candidates, search_shortcuts,
+// search_vocabulary; see docs/decisions/0007 and 0008) fresh: a write that changes what one of them orders marks it stale, and it is
 // refreshed CONCURRENTLY (reads never wait) once its delay has passed, so a burst of writes costs one
 // refresh. Each instance refreshes after its own writes; the delays bound how long any list lags.
 import fp from 'fastify-plugin';
@@ -9,6 +9,9 @@ export const PROJECTION_REFRESH_DELAYS_MS = {
   category_listing: 15_000,
   // Built from every word of every book: the costliest, and only short searches read it.
   search_shortcuts: 120_000,
+  // Also every word of every book. A word new to the catalog is found at once as typed (a search
+  // always tries the word itself); only its misspellings wait for this refresh.
+  search_vocabulary: 120_000,
 } as const;
 const REFRESH_TIMEOUT_MS = 15 * 60_000;
 const REFRESH_TIMEOUT = `${REFRESH_TIMEOUT_MS}ms`;

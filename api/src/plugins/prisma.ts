@@ -1,6 +1,7 @@
 // The database: one explicit pg.Pool per process, handed to Prisma's pg adapter, with limits so that
 // nothing waits forever (a pooled connection, a row lock, a statement) and an error listener on every
 // connection so that a connection the server ends cannot crash the process.
+import crypto from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
@@ -29,11 +30,23 @@ export interface SqlReader {
   query<T>(sql: string, values?: unknown[]): Promise<T[]>;
 }
 
+/**
+ * A catalog statement as a named prepared statement: each connection parses and analyzes it once and
+ * then only binds values. Planning is most of a small catalog read's time in the database (2 ms of
+ * 2.5 for a home list at a million books). Behind a pooler, this needs one that keeps prepared
+ * statements (PgBouncer 1.21+ with max_prepared_statements).
+ */
+export const preparedStatement = (sql: string, values: unknown[]): pg.QueryConfig => ({
+  name: `catalog_${crypto.hash('sha1', sql).slice(0, 16)}`,
+  text: sql,
+  values,
+});
+
 function sqlReader(pool: pg.Pool, onQuery?: (sql: string) => void): SqlReader {
   return {
     async query<T>(sql: string, values: unknown[] = []) {
       onQuery?.(sql);
-      return (await pool.query(sql, values)).rows as T[];
+      return (await pool.query(preparedStatement(sql, values))).rows as T[];
     },
   };
 }

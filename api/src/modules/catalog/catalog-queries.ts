@@ -3,7 +3,7 @@
 // size. Plain SQL text with $n parameters: the repository runs it through Prisma, and `npm run bench`
 // runs the very same text through bare node-postgres as its baseline, so the bench measures our
 // stack's overhead and not a difference in SQL. Projections (category_listing, home_list_candidates,
-// search_shortcuts) give ids and order; price, stock and availability are always read live.
+// search_shortcuts, search_vocabulary) give ids and order; price, stock and availability are always read live.
 
 /** A card's columns (spec 3: id, name, imageUrl, authorName, price, quantity). */
 const CARD_COLUMNS = `c.id, b.name, b.image_url AS "imageUrl", a.full_name AS "authorName", c.price, c.quantity`;
@@ -85,35 +85,46 @@ export const RECOMMENDED_SQL = `
   ORDER BY md5($4 || 'order' || c.id::text)`;
 
 /**
- * $1 the longest word, $2 the other words, $3 the whole normalized text, $4 it as a LIKE pattern,
- * $5 size, $6 whether a missing shortcut means no results (a word too short for a trigram).
+ * $1 the shortcut term, $2 short words each result must have a word starting with, $3 the longer
+ * words, $4 the whole text as a LIKE pattern, $5 size, $6 whether a missing shortcut means no results.
  *
- * A term with a shortcut (a one- or two-letter prefix, or one of the commonest words) reads the
- * most-rated books holding it, whose text also has a word starting with each other word; a trigram
- * index cannot serve those. Any other text goes to the trigram index: a contained phrase ranks
- * first, then word similarity, which forgives a typo ("harry poter"). The trigram branch runs only
- * when there is no shortcut (a one-time filter), and results get their columns after the LIMIT.
+ * A term with a shortcut (a one- or two-letter prefix, or a common word alone) reads the most-rated
+ * books holding it; an index cannot rank those matches fast enough (docs/decisions/0007). Any other
+ * text is searched by words (docs/decisions/0008): each longer word must match a word of the book,
+ * that is the word itself, a catalog word it begins, or, when it is no catalog word, one of the
+ * closest spellings in the catalog's vocabulary ("poter": "potter"), which forgives a typo. Results
+ * rank by the whole text as a phrase, then how many words matched as typed (or as their likeliest
+ * spelling), then ratings. The word branch runs only when there is no shortcut (a one-time filter).
  */
 export interface SearchTerms {
   /** The word looked up in the shortcuts ('' for none). */
   shortcut: string;
-  /** Words each result must also have a word starting with (shortcut searches only). */
+  /** One- and two-letter words: each result must also have a word starting with each. */
   others: string[];
+  /** The words of three letters or more that the word search matches (at most SEARCH_MAX_WORDS). */
+  words: string[];
   normalized: string;
-  /** No trigram search when the shortcut is missing: its word is too short for one. */
+  /** No word search when the shortcut is missing: all words are too short for one. */
   shortcutOnly: boolean;
 }
+
+/** Every word is one condition on the words index; beyond this many the rest only rank as the phrase. */
+export const SEARCH_MAX_WORDS = 6;
 
 export const searchValues = (terms: SearchTerms, take: number) => [
   terms.shortcut,
   terms.others,
-  terms.normalized,
+  terms.words,
   `%${escapeLike(terms.normalized)}%`,
   take,
   terms.shortcutOnly,
 ];
 
-export const SEARCH_SQL = `
+const BOOK_WORDS = "string_to_array(b.search_text, ' ')";
+const bySpellings = (wordCount: number, column: 'spellings' | 'likeliest') =>
+  Array.from({ length: wordCount }, (_, i) => `${BOOK_WORDS} && (SELECT ${column} FROM word_spellings WHERE ord = ${i + 1})`);
+
+const buildSearchSql = (wordCount: number) => `
   WITH shortcut AS (SELECT book_ids FROM search_shortcuts WHERE term = $1),
   by_shortcut AS (
     SELECT c.id, u.rank::float8 AS rank1, 0::float8 AS rank2, 0 AS rank3
@@ -124,17 +135,56 @@ export const SEARCH_SQL = `
     ORDER BY u.rank, c.id
     LIMIT $5
   ),
-  by_trigram AS (
-    SELECT c.id, -(b.search_text LIKE $4)::int::float8 AS rank1, -word_similarity($3, b.search_text)::float8 AS rank2,
+  query_words AS (
+    SELECT q.word, q.ord, EXISTS (SELECT 1 FROM search_vocabulary v WHERE v.word = q.word) AS known
+    FROM unnest($3::text[]) WITH ORDINALITY AS q(word, ord)
+    WHERE NOT $6::boolean AND NOT EXISTS (SELECT 1 FROM shortcut)
+  ),
+  spellings AS (
+    SELECT q.ord, q.word, 0::bigint AS choice, q.known FROM query_words q
+    UNION ALL
+    SELECT q.ord, v.word, row_number() OVER (PARTITION BY q.ord ORDER BY v.prefix DESC, v.closeness DESC, v.books DESC), true
+    FROM query_words q CROSS JOIN LATERAL (
+      SELECT v.word, v.books, v.word LIKE q.word || '%' AS prefix, similarity(v.word, q.word) AS closeness
+      FROM search_vocabulary v
+      WHERE v.word <> q.word
+        AND (v.word LIKE q.word || '%' OR (NOT q.known AND v.word % q.word AND similarity(v.word, q.word) >= 0.3))
+      ORDER BY 3 DESC, 4 DESC, 2 DESC
+      LIMIT 7
+    ) v
+  ),
+  word_spellings AS (
+    SELECT ord, array_agg(word) AS spellings, ARRAY[(array_agg(word ORDER BY known DESC, choice))[1]] AS likeliest
+    FROM spellings GROUP BY ord
+  ),
+  matches AS (
+    SELECT b.id AS book_id, -(b.search_text LIKE $4)::int AS rank1,
+           -(${
+             wordCount
+               ? bySpellings(wordCount, 'likeliest')
+                   .map((c) => `(${c})::int`)
+                   .join(' + ')
+               : '0'
+           }) AS rank2,
            -b.ratings_count AS rank3
-    FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
-    WHERE NOT $6::boolean AND NOT EXISTS (SELECT 1 FROM shortcut) AND (b.search_text LIKE $4 OR $3 <% b.search_text)
-    ORDER BY 2, 3, 4, c.id
+    FROM books b
+    WHERE ${wordCount ? bySpellings(wordCount, 'spellings').join(' AND ') : 'false'}
+      AND NOT EXISTS (SELECT 1 FROM unnest($2::text[]) o WHERE position(' ' || o IN ' ' || b.search_text) = 0)
+    ORDER BY 2, 3, 4, 1
+  ),
+  by_words AS (
+    SELECT c.id, m.rank1::float8, m.rank2::float8, m.rank3
+    FROM matches m CROSS JOIN LATERAL (SELECT c.id FROM book_copies c WHERE c.book_id = m.book_id AND c.is_available) c
+    ORDER BY m.rank1, m.rank2, m.rank3, c.id
     LIMIT $5
   ),
-  hits AS (SELECT * FROM by_shortcut UNION ALL SELECT * FROM by_trigram)
+  hits AS (SELECT * FROM by_shortcut UNION ALL SELECT * FROM by_words)
   SELECT ${DETAIL_COLUMNS} FROM hits h JOIN book_copies c ON c.id = h.id ${DETAIL_JOINS}
   ORDER BY h.rank1, h.rank2, h.rank3, h.id`;
+
+const SEARCH_SQL_BY_WORD_COUNT = Array.from({ length: SEARCH_MAX_WORDS + 1 }, (_, n) => buildSearchSql(n));
+/** The search statement for these terms: one per number of words, each a prepared statement. */
+export const searchSql = (terms: SearchTerms) => SEARCH_SQL_BY_WORD_COUNT[terms.words.length]!;
 
 /** Categories a client has bought from, most units first ($1 client id). */
 export const PURCHASED_CATEGORIES_SQL = `

@@ -10,8 +10,8 @@ import {
   HOME_DETAILS_SQL,
   PURCHASED_CATEGORIES_SQL,
   RECOMMENDED_SQL,
-  SEARCH_SQL,
   type SearchTerms,
+  searchSql,
   searchValues,
   TYPES_SQL,
 } from './catalog-queries.ts';
@@ -52,6 +52,6 @@ export function catalogRepository(sql: SqlReader) {
     /** Categories this client has bought from, most units first. */
     purchasedCategories: (clientId: number) => query<{ typeId: number }>(PURCHASED_CATEGORIES_SQL, clientId),
 
-    search: (terms: SearchTerms, take: number) => query<DetailRow>(SEARCH_SQL, ...searchValues(terms, take)),
+    search: (terms: SearchTerms, take: number) => query<DetailRow>(searchSql(terms), ...searchValues(terms, take)),
   };
 }

@@ -5,12 +5,12 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
 import { normalizeForSearch } from '../../lib/text.ts';
 import type { SqlReader } from '../../plugins/prisma.ts';
-import type { CardRow, DetailRow, SearchTerms } from './catalog-queries.ts';
+import { type CardRow, type DetailRow, SEARCH_MAX_WORDS, type SearchTerms } from './catalog-queries.ts';
 import { catalogRepository } from './catalog-repository.ts';
 
 export const HOME_LIST_SIZE = 20;
 export const SEARCH_LIMIT = 50;
-/** Words this short have no trigram; search_shortcuts holds their prefixes. */
+/** Words this short match too much to search by; search_shortcuts holds their prefixes. */
 const SHORT_WORD = 2;
 export const RECOMMENDED_PER_CATEGORY = 2;
 
@@ -42,15 +42,22 @@ export const toDetail = (row: DetailRow) => ({
 
 /**
  * How a normalized search text is looked up: one- and two-letter words, and a lone common word, go
- * to the precomputed shortcuts (a trigram index cannot serve them, and scanning for them grows with
- * the catalog); anything else to the trigram index.
+ * to the precomputed shortcuts (ranking their many matches per request grows with the catalog);
+ * anything else is searched by its words, the short ones only as word prefixes.
  */
 export function searchTerms(normalized: string): SearchTerms {
-  const words = normalized.split(' ');
+  const words = [...new Set(normalized.split(' '))];
   const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
   if (longest.length <= SHORT_WORD)
-    return { shortcut: longest, others: words.filter((w) => w !== longest), normalized, shortcutOnly: true };
-  return { shortcut: words.length === 1 ? longest : '', others: [], normalized, shortcutOnly: false };
+    return { shortcut: longest, others: words.filter((w) => w !== longest), words: [], normalized, shortcutOnly: true };
+  const long = words.filter((w) => w.length > SHORT_WORD);
+  return {
+    shortcut: words.length === 1 ? longest : '',
+    others: words.filter((w) => w.length <= SHORT_WORD),
+    words: long.slice(0, SEARCH_MAX_WORDS),
+    normalized,
+    shortcutOnly: false,
+  };
 }
 
 export function catalogService(sql: SqlReader) {
