@@ -407,16 +407,21 @@ describe('bounded hashing work', () => {
 });
 
 describe('headers and anonymous writes', () => {
-  it('sends a CSP fitted to the app, no framing, nosniff and a referrer policy; no-store on private answers', async () => {
-    const home = await t.app.inject({ method: 'GET', url: '/api/public/book-copy/types/' });
-    const csp = String(home.headers['content-security-policy']);
+  it('sends a CSP fitted to the app on pages, one that allows nothing on JSON, no framing, nosniff and a referrer policy; no-store on private answers', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    const csp = String(page.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain('img-src');
     expect(csp).toContain('https://identitytoolkit.googleapis.com');
-    expect(home.headers['x-content-type-options']).toBe('nosniff');
-    expect(home.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(home.headers['strict-transport-security']).toBeUndefined(); // only in production
+    const json = await t.app.inject({ method: 'GET', url: '/api/public/book-copy/types/' });
+    expect(json.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    for (const answer of [page, json]) {
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+      expect(answer.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(answer.headers['strict-transport-security']).toBeUndefined(); // only in production
+    }
     const cookie = await t.login(DEMO.client);
     expect((await t.app.inject({ method: 'GET', url: '/api/client/cart', headers: { cookie } })).headers['cache-control']).toBe('no-store');
     const admin = await t.login(DEMO.admin);

@@ -36,11 +36,18 @@ export interface SqlReader {
  * 2.5 for a home list at a million books). Behind a pooler, this needs one that keeps prepared
  * statements (PgBouncer 1.21+ with max_prepared_statements).
  */
-export const preparedStatement = (sql: string, values: unknown[]): pg.QueryConfig => ({
-  name: `catalog_${crypto.hash('sha1', sql).slice(0, 16)}`,
-  text: sql,
-  values,
-});
+export const preparedStatement = (sql: string, values: unknown[]): pg.QueryConfig => ({ name: statementName(sql), text: sql, values });
+
+// The catalog's statements are a fixed set of constants: each is named (hashed) once.
+const statementNames = new Map<string, string>();
+function statementName(sql: string) {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `catalog_${crypto.hash('sha1', sql).slice(0, 16)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
 
 function sqlReader(pool: pg.Pool, onQuery?: (sql: string) => void): SqlReader {
   return {

@@ -1,8 +1,10 @@
-// Security headers on every answer (helmet): a Content-Security-Policy fitted to the app (its own
-// scripts and styles, https and drawn data: images, the identity provider, and the local emulator
-// only when one is configured), no framing, nosniff, a referrer policy, and HSTS in production.
-// helmet itself, built once: @fastify/helmet builds and parses the whole policy again on every
-// request, a measurable share of a small catalog answer's time.
+// Security headers on every answer. Pages (the web app, Swagger UI) get helmet's full set with a
+// Content-Security-Policy fitted to the app (its own scripts and styles, https and drawn data:
+// images, the identity provider, and the local emulator only when one is configured). JSON answers
+// are never documents, so they get the set that matters to an API (OWASP REST Security Cheat Sheet):
+// a policy that allows nothing, no framing, nosniff, a referrer policy, and HSTS in production,
+// written as one precomputed object: helmet's dozen document headers on every small catalog answer
+// cost a tenth of its time. helmet itself is built once (@fastify/helmet builds the policy per request).
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
@@ -33,12 +35,27 @@ export default fp(
       },
       hsts: env === 'production' ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      frameguard: { action: 'deny' },
       // The API's JSON is read by CORS_ORIGINS frontends through CORS; nothing here is embedded elsewhere.
       crossOriginEmbedderPolicy: false,
     });
-    app.addHook('onRequest', (request, reply, done) =>
-      setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
-    );
+    const apiHeaders: Record<string, string> = {
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      ...(env === 'production' ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+    };
+    const isApiAnswer = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
+    app.addHook('onRequest', (request, reply, done) => {
+      if (isApiAnswer(request.url)) {
+        reply.headers(apiHeaders);
+        done();
+        return;
+      }
+      setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+    });
   },
   { name: 'security-headers', dependencies: ['config'] },
 );

@@ -45,3 +45,36 @@ ranked AS (
 )
 SELECT term, array_agg(book_id ORDER BY rank) AS book_ids FROM ranked WHERE rank <= 200 GROUP BY term;
 CREATE UNIQUE INDEX search_shortcuts_term ON search_shortcuts (term);
+
+-- The home lists' candidates also carry their category: Recommended shuffles its pool per category
+-- without joining books for each of the pool's copies (a third of its time).
+DROP MATERIALIZED VIEW home_list_candidates;
+CREATE MATERIALIZED VIEW home_list_candidates AS
+WITH available AS (
+  SELECT c.id, c.units_sold, c.quantity, b.type_id, b.published_at, b.ratings_count, b.ratings_sum
+  FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
+),
+new_releases AS (
+  SELECT 'new-releases'::text AS list, id, type_id, row_number() OVER (ORDER BY published_at DESC, id DESC) AS position
+  FROM available WHERE published_at IS NOT NULL ORDER BY position LIMIT 40
+),
+best_sellers AS (
+  SELECT 'best-sellers'::text AS list, id, type_id, row_number() OVER (ORDER BY units_sold DESC, id) AS position
+  FROM available WHERE units_sold > 0 ORDER BY position LIMIT 40
+),
+top_rated AS (
+  SELECT 'top-rated'::text AS list, id, type_id,
+         row_number() OVER (ORDER BY ratings_sum::numeric / ratings_count DESC, ratings_count DESC, id) AS position
+  FROM available WHERE ratings_count >= 10000 ORDER BY position LIMIT 40
+),
+recommended AS (
+  SELECT 'recommended'::text AS list, id, type_id, row_number() OVER (ORDER BY type_id, rank) AS position FROM (
+    SELECT id, type_id, row_number() OVER (PARTITION BY type_id ORDER BY ratings_count DESC, id) AS rank
+    FROM available WHERE ratings_count >= 5000 AND ratings_sum >= 4 * ratings_count AND quantity > 0
+  ) pool WHERE rank <= 60
+)
+SELECT list, id AS copy_id, type_id, position::int AS position FROM new_releases
+UNION ALL SELECT list, id, type_id, position::int FROM best_sellers
+UNION ALL SELECT list, id, type_id, position::int FROM top_rated
+UNION ALL SELECT list, id, type_id, position::int FROM recommended;
+CREATE UNIQUE INDEX home_list_candidates_list_position ON home_list_candidates (list, position);

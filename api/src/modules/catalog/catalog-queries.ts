@@ -69,10 +69,9 @@ export const HOME_DETAILS_SQL = homeListSql(DETAIL_COLUMNS, DETAIL_JOINS);
 export const RECOMMENDED_SQL = `
   WITH quota AS (SELECT unnest($1::int[]) AS type_id, unnest($2::int[]) AS n),
   ranked AS (
-    SELECT c.id, b.type_id, row_number() OVER (PARTITION BY b.type_id ORDER BY md5($4 || c.id::text)) AS rank
+    SELECT c.id, h.type_id, row_number() OVER (PARTITION BY h.type_id ORDER BY md5($4 || c.id::text)) AS rank
     FROM home_list_candidates h
     JOIN book_copies c ON c.id = h.copy_id AND c.is_available AND c.quantity > 0
-    JOIN books b ON b.id = c.book_id
     WHERE h.list = 'recommended'
   ),
   picked AS (
@@ -91,8 +90,8 @@ export const RECOMMENDED_SQL = `
  * A term with a shortcut (a one- or two-letter prefix, or a common word alone) reads the most-rated
  * books holding it; an index cannot rank those matches fast enough (docs/decisions/0007). Any other
  * text is searched by words (docs/decisions/0008): each longer word must match a word of the book,
- * that is the word itself, a catalog word it begins, or, when it is no catalog word, one of the
- * closest spellings in the catalog's vocabulary ("poter": "potter"), which forgives a typo. Results
+ * that is the word itself, or one of four catalog words it begins or, when it is no catalog word,
+ * the closest spellings in the catalog's vocabulary ("poter": "potter"), which forgives a typo. Results
  * rank by the whole text as a phrase, then how many words matched as typed (or as their likeliest
  * spelling), then ratings. The word branch runs only when there is no shortcut (a one-time filter).
  */
@@ -150,7 +149,7 @@ const buildSearchSql = (wordCount: number) => `
       WHERE v.word <> q.word
         AND (v.word LIKE q.word || '%' OR (NOT q.known AND v.word % q.word AND similarity(v.word, q.word) >= 0.3))
       ORDER BY 3 DESC, 4 DESC, 2 DESC
-      LIMIT 7
+      LIMIT 4
     ) v
   ),
   word_spellings AS (
