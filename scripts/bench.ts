@@ -39,12 +39,10 @@ const countStatement = () => {
   statements++;
 };
 const POOL_SIZE = 10;
-const app = await buildApp(
-  loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: String(POOL_SIZE) }),
-  { logger: false, onQuery: countStatement },
-);
+const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: String(POOL_SIZE) });
+const app = await buildApp(config, { logger: false, onQuery: countStatement });
 await app.ready();
-const bare = bareCatalog(url, POOL_SIZE, countStatement);
+const bare = bareCatalog(url, POOL_SIZE, countStatement, config.jwtSecret);
 
 const login = async (account: string, password: string) => {
   const res = await app.inject({ method: 'POST', url: '/api/public/authentication/login', payload: { account, password } });
@@ -72,6 +70,7 @@ const throughputRows = await catalogThroughput(ours, bareServer);
 const lcp = await largestContentfulPaintRow(ours);
 await ours.stop();
 await bareServer.stop();
+const checkoutRow = await checkoutComparison(Math.max(20, Math.min(ROUNDS, 100)));
 
 const baseline = await median('/api/health');
 const cases: [string, string, string?][] = [
@@ -114,7 +113,7 @@ if (JSON_OUT) {
   const { writeFile } = await import('node:fs/promises');
   await writeFile(
     JSON_OUT,
-    `${JSON.stringify({ machine: machine(), throughput: throughputRows, largestContentfulPaint: lcp, growth: growthRows }, null, 2)}\n`,
+    `${JSON.stringify({ machine: machine(), throughput: throughputRows, checkout: checkoutRow, largestContentfulPaint: lcp, growth: growthRows }, null, 2)}\n`,
   );
   console.log(`\nwrote ${JSON_OUT}`);
 }
@@ -183,6 +182,67 @@ async function catalogThroughput(ours: Server, baseline: Server) {
 }
 
 /** Issue 11's delivery goal: the home page's LCP at most 1.2x that of a static twin of the same content. */
+/**
+ * Issue 11's checkout goal: at least 0.70x a bare transaction with the same guarantees
+ * (bench/bare-checkout.ts), in at most 6 statements of its own. Each checkout orders two books put in
+ * the cart just before (untimed); ours and the baseline alternate, and the ratio is of the medians.
+ */
+async function checkoutComparison(rounds: number) {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const [{ id: clientId }] = (await db.query<{ id: number }>("SELECT id FROM clients WHERE account = 'client@bookshop.test'")).rows as [
+    { id: number },
+  ];
+  const copies = (
+    await db.query<{ id: number; price: string }>('SELECT id, price::text FROM book_copies WHERE is_available ORDER BY id LIMIT 2')
+  ).rows;
+  const copyIds = copies.map((c) => c.id);
+  await db.query('UPDATE book_copies SET quantity = 1000000 WHERE id = ANY($1::int[])', [copyIds]);
+  const totalPrice = copies.reduce((sum, c) => sum + Math.round(Number(c.price) * 100), 0) / 100;
+  const checkout = async (server: typeof app | typeof bare, round: number) => {
+    const { rows } = await db.query<{ id: number }>(
+      'INSERT INTO cart_items (client_id, book_copy_id, quantity) SELECT $1, unnest($2::int[]), 1 RETURNING id',
+      [clientId, copyIds],
+    );
+    statements = 0;
+    const start = performance.now();
+    const res = await server.inject({
+      method: 'POST',
+      url: '/api/client/orders/',
+      headers: { cookie: client, 'idempotency-key': `bench-${server === app ? 'ours' : 'bare'}-${round}` },
+      payload: { shipmentAddress: '5 Rue Ben Boulaid, Constantine', totalPrice, totalQuantity: 2, cartItemsIds: rows.map((r) => r.id) },
+    });
+    const ms = performance.now() - start;
+    if (res.statusCode !== 200) throw new Error(`checkout: ${res.statusCode} ${res.body}`);
+    return { ms, statements };
+  };
+  const oursTimes: number[] = [];
+  const bareTimes: number[] = [];
+  let oursStatements = 0;
+  let bareStatements = 0;
+  for (let round = 0; round < rounds + 10; round++) {
+    const o = await checkout(app, round);
+    const b = await checkout(bare, round);
+    oursStatements = o.statements;
+    bareStatements = b.statements;
+    if (round >= 10) {
+      oursTimes.push(o.ms); // the first 10 warm up
+      bareTimes.push(b.ms);
+    }
+  }
+  await db.end();
+  const middle = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+  const ours = middle(oursTimes);
+  const baseline = middle(bareTimes);
+  const ratio = baseline / ours;
+  const met = ratio >= 0.7;
+  console.log(
+    `\ncheckout of two books (median of ${rounds}, session check included): ours ${ours.toFixed(2)} ms, bare transaction ${baseline.toFixed(2)} ms, ` +
+      `throughput ratio ${ratio.toFixed(2)}${met ? ' met' : ' MISSED (goal 0.70)'}, statements ${oursStatements} / ${bareStatements}`,
+  );
+  return { oursMs: ours, bareMs: baseline, ratio, statements: oursStatements, bareStatements, met };
+}
+
 async function largestContentfulPaintRow(server: Server) {
   const executablePath = await findChromium();
   if (!executablePath) {

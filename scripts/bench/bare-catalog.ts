@@ -26,8 +26,10 @@ import {
   toDetail,
 } from '../../api/src/modules/catalog/catalog-service.ts';
 import { preparedStatement } from '../../api/src/plugins/prisma.ts';
+import { bareCheckout } from './bare-checkout.ts';
 
-export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql: string) => void = () => {}) {
+/** With `jwtSecret`, the server also answers checkout (bare-checkout.ts). */
+export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql: string) => void = () => {}, jwtSecret?: string) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   pool.on('error', () => {}); // an idle client's error must not end the bench
   const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => {
@@ -37,6 +39,7 @@ export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql
   const app = Fastify();
   app.addHook('onClose', () => pool.end());
   const base = '/api/public/book-copy';
+  if (jwtSecret) bareCheckout(app, pool, jwtSecret, onQuery);
 
   app.get(`${base}/types/`, async () => ({ data: await query(TYPES_SQL) }));
   app.get<{ Params: { spec: string } }>(`${base}/by-type/:spec`, async (request) => {

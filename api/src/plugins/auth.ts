@@ -68,7 +68,7 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 export default fp<{ throttle?: ThrottleLimits }>(
   async (app, opts) => {
     const events = securityEvents(app.prisma, app.log);
-    const sessions = sessionService(app.prisma, app.config.jwtSecret, events);
+    const sessions = sessionService(app.prisma, app.primarySql, app.config.jwtSecret, events);
     const accounts = accountRepository(app.prisma);
     app.decorate('securityEvents', events);
     app.decorate('sessions', sessions);

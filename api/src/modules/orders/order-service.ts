@@ -9,7 +9,7 @@ import { coverUrl } from '../../lib/cover.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { fromCents, ORDER_TOO_LARGE_MESSAGE, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { SHIPPING_ADDRESS_MIN } from '../../lib/validation.ts';
-import type { Db } from '../../plugins/prisma.ts';
+import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
 
 export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
@@ -55,8 +55,8 @@ function checkoutRequestHash(address: string, input: CheckoutInput, ids: number[
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-export function orderService(db: Db) {
-  const repo = orderRepository(db);
+export function orderService(db: Db, sql: SqlWriter) {
+  const repo = orderRepository(db, sql);
 
   async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string) {
     const address = input.shipmentAddress?.trim() ?? '';
@@ -66,7 +66,10 @@ export function orderService(db: Db) {
 
     const requestHash = idempotencyKey ? checkoutRequestHash(address, input, ids) : null;
     /** A retry with the key gets the first order; the key with another request is a client bug, refused. */
-    const replay = ({ idempotencyRequestHash, ...earlier }: ClientOrderRow & { idempotencyRequestHash: string | null }) => {
+    const replay = ({
+      idempotencyRequestHash,
+      ...earlier
+    }: Parameters<typeof toClientOrder>[0] & { idempotencyRequestHash: string | null }) => {
       if (idempotencyRequestHash !== null && idempotencyRequestHash !== requestHash) {
         throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different order; use a new key.');
       }

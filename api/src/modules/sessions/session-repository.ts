@@ -1,19 +1,44 @@
-import type { Db } from '../../plugins/prisma.ts';
+import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 
 export type Audience = 'client' | 'employee';
 
 const familySelect = { id: true, audience: true, subjectId: true, startedAt: true, lastActiveAt: true, revokedAt: true } as const;
 
-export function sessionRepository(db: Db) {
+/**
+ * A family as it was, and its activity mark (at most once a minute, so a busy session does not write
+ * on every call) when it is still live: $2 audience, $3 idle and $4 absolute lifetime in seconds. The
+ * check every signed-in call makes, in one round trip. Timestamps are UTC without time zone, as Prisma
+ * keeps them.
+ */
+const FAMILY_WITH_ACTIVITY_SQL = `
+  WITH family AS (
+    SELECT id, audience::text, subject_id, started_at, last_active_at, revoked_at FROM session_families WHERE id = $1::uuid
+  ), touched AS (
+    UPDATE session_families s SET last_active_at = now() AT TIME ZONE 'UTC'
+    FROM family f
+    WHERE s.id = f.id AND f.audience = $2 AND f.revoked_at IS NULL
+      AND f.last_active_at < now() AT TIME ZONE 'UTC' - interval '1 minute'
+      AND f.last_active_at > now() AT TIME ZONE 'UTC' - make_interval(secs => $3)
+      AND f.started_at > now() AT TIME ZONE 'UTC' - make_interval(secs => $4)
+  )
+  SELECT id, audience, subject_id AS "subjectId", started_at AT TIME ZONE 'UTC' AS "startedAt",
+         last_active_at AT TIME ZONE 'UTC' AS "lastActiveAt", revoked_at AT TIME ZONE 'UTC' AS "revokedAt"
+  FROM family`;
+
+export function sessionRepository(db: Db, sql: SqlWriter) {
   return {
     startFamily: (family: { id: string; audience: Audience; subjectId: number }) =>
       db.sessionFamily.create({ data: family, select: { id: true } }),
 
     findFamily: (id: string) => db.sessionFamily.findUnique({ where: { id }, select: familySelect }),
 
-    /** Records activity at most once a minute, so a busy session does not write on every call. */
-    touchFamily: (id: string) =>
-      db.$executeRaw`UPDATE session_families SET last_active_at = now() WHERE id = ${id}::uuid AND last_active_at < now() - interval '1 minute'`,
+    findFamilyAndMarkActivity: async (id: string, audience: Audience, lifetimes: { idleSeconds: number; absoluteSeconds: number }) =>
+      (
+        await sql.query<{ id: string; audience: Audience; subjectId: number; startedAt: Date; lastActiveAt: Date; revokedAt: Date | null }>(
+          FAMILY_WITH_ACTIVITY_SQL,
+          [id, audience, lifetimes.idleSeconds, lifetimes.absoluteSeconds],
+        )
+      )[0] ?? null,
 
     insert(token: { id: string; familyId: string; audience: Audience; subjectId: number; tokenHash: string; expiresAt: Date }) {
       return db.refreshToken.create({ data: token, select: { id: true } });

@@ -10,7 +10,7 @@
 // abandoned session alive.
 import { createHmac, randomUUID } from 'node:crypto';
 import { unauthorized } from '../../lib/errors.ts';
-import type { Db } from '../../plugins/prisma.ts';
+import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 import type { SecurityEvents } from '../security/security-events.ts';
 import { type Audience, sessionRepository } from './session-repository.ts';
 import { type AccessClaims, hashToken, newRefreshToken, REFRESH_TOKEN_SECONDS, signAccessToken, verifyAccessToken } from './tokens.ts';
@@ -45,8 +45,8 @@ function endedBecause(family: Family | null, audience: Audience, now = Date.now(
   return null;
 }
 
-export function sessionService(db: Db, secret: string, events: SecurityEvents) {
-  const repo = sessionRepository(db);
+export function sessionService(db: Db, sql: SqlWriter, secret: string, events: SecurityEvents) {
+  const repo = sessionRepository(db, sql);
   const successorOf = (presented: string) => createHmac('sha256', secret).update(`refresh-successor:${presented}`).digest('base64url');
   const signAccess = (audience: Audience, subjectId: number, familyId: string) =>
     signAccessToken(secret, { subjectId, familyId, audience });
@@ -105,9 +105,9 @@ export function sessionService(db: Db, secret: string, events: SecurityEvents) {
     async authenticate(audience: Audience, accessToken: string | undefined): Promise<AccessClaims> {
       if (!accessToken) throw unauthorized();
       const claims = verifyAccessToken(secret, accessToken, audience);
-      const ended = endedBecause(await repo.findFamily(claims.familyId), audience);
+      const family = await repo.findFamilyAndMarkActivity(claims.familyId, audience, SESSION_LIFETIMES[audience]);
+      const ended = endedBecause(family, audience);
       if (ended) throw unauthorized(ended);
-      await repo.touchFamily(claims.familyId);
       return claims;
     },
 

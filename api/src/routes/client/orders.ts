@@ -18,7 +18,7 @@ export const ClientOrder = Type.Object(
 );
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const orders = orderService(app.prisma);
+  const orders = orderService(app.prisma, app.primarySql);
 
   app.post(
     '/',

@@ -28,7 +28,7 @@ export const BackofficeOrder = Type.Object(
 );
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const orders = orderService(app.backofficeDb);
+  const orders = orderService(app.backofficeDb, app.primarySql);
 
   app.get(
     '/:pageNumber,:pageSize',

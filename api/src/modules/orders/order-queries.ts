@@ -1,0 +1,98 @@
+// Checkout's statements, as plain SQL text with $n parameters: the repository runs them inside its
+// transaction through Prisma, and `npm run bench` runs the very same text through bare node-postgres
+// as its checkout baseline, so the ratio measures our stack and not a difference in SQL.
+
+/**
+ * An order as its client sees it (ClientOrder). The column is a timestamp without time zone holding
+ * UTC, as Prisma writes and reads it; node-postgres would read it in the process's time zone.
+ */
+const CLIENT_ORDER_COLUMNS = `id, created_at AT TIME ZONE 'UTC' AS "createdAt", status, total_quantity AS "totalQuantity",
+  total_price::text AS "totalPrice", shipment_address AS "shipmentAddress"`;
+
+/** The columns of a locked cart line (CheckoutLine). */
+export const LOCK_CART_LINES_SQL = `
+  SELECT ci.id AS cart_item_id, ci.book_copy_id, ci.quantity, c.price::text AS price, b.name, b.image_url, c.is_available
+  FROM cart_items ci
+  JOIN book_copies c ON c.id = ci.book_copy_id
+  JOIN books b ON b.id = c.book_id
+  WHERE ci.client_id = $1 AND ci.id = ANY($2::int[])
+  ORDER BY ci.book_copy_id, ci.id
+  FOR UPDATE OF ci, c`;
+
+/** $1 copy ids, $2 quantities; returns the ids of the copies whose stock was taken. */
+export const TAKE_STOCK_SQL = `
+  UPDATE book_copies c SET quantity = c.quantity - v.quantity, units_sold = c.units_sold + v.quantity
+  FROM unnest($1::int[], $2::int[]) AS v(id, quantity)
+  WHERE c.id = v.id AND c.is_available AND c.quantity >= v.quantity
+  RETURNING c.id`;
+
+/**
+ * $1 client, $2 address, $3 total quantity, $4 total price, $5 idempotency key, $6 its request hash,
+ * then the lines as parallel arrays: $7 copy ids, $8 names, $9 image urls, $10 prices, $11 quantities,
+ * $12 cart line ids. Returns the order as the client sees it.
+ */
+export const CREATE_ORDER_SQL = `
+  WITH new_order AS (
+    INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, idempotency_key, idempotency_request_hash)
+    VALUES ($1, 'pending', $2, $3, $4::numeric, $5, $6)
+    RETURNING id, created_at, status, total_quantity, total_price, shipment_address
+  ), items AS (
+    INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
+    SELECT new_order.id, v.copy_id, v.name, v.image_url, v.price::numeric, v.quantity
+    FROM new_order, unnest($7::int[], $8::text[], $9::text[], $10::text[], $11::int[])
+      WITH ORDINALITY AS v(copy_id, name, image_url, price, quantity, n)
+    ORDER BY v.n
+  ), emptied AS (
+    DELETE FROM cart_items WHERE client_id = $1 AND id = ANY($12::int[])
+  )
+  SELECT ${CLIENT_ORDER_COLUMNS} FROM new_order`;
+
+/** $1 client, $2 key: the order an Idempotency-Key already placed, with the hash of its request. */
+export const ORDER_BY_IDEMPOTENCY_KEY_SQL = `
+  SELECT ${CLIENT_ORDER_COLUMNS}, idempotency_request_hash AS "idempotencyRequestHash"
+  FROM orders WHERE client_id = $1 AND idempotency_key = $2`;
+
+export interface CheckoutLine {
+  cart_item_id: number;
+  book_copy_id: number;
+  quantity: number;
+  price: string;
+  name: string;
+  image_url: string | null;
+  is_available: boolean;
+}
+
+export interface ClientOrderRow {
+  id: number;
+  createdAt: Date;
+  status: string;
+  totalQuantity: number;
+  totalPrice: string;
+  shipmentAddress: string;
+}
+
+export interface NewOrder {
+  clientId: number;
+  shipmentAddress: string;
+  totalQuantity: number;
+  totalPrice: string;
+  idempotencyKey: string | null;
+  idempotencyRequestHash: string | null;
+}
+
+export const takeStockValues = (lines: CheckoutLine[]) => [lines.map((l) => l.book_copy_id), lines.map((l) => l.quantity)];
+
+export const createOrderValues = (order: NewOrder, lines: CheckoutLine[]) => [
+  order.clientId,
+  order.shipmentAddress,
+  order.totalQuantity,
+  order.totalPrice,
+  order.idempotencyKey,
+  order.idempotencyRequestHash,
+  lines.map((l) => l.book_copy_id),
+  lines.map((l) => l.name),
+  lines.map((l) => l.image_url),
+  lines.map((l) => l.price),
+  lines.map((l) => l.quantity),
+  lines.map((l) => l.cart_item_id),
+];
