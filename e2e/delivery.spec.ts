@@ -25,6 +25,31 @@ test('a first-time visitor downloads at most 100 KiB of compressed JavaScript to
   expect(transferred).toBeLessThanOrEqual(INITIAL_JS_BUDGET_BYTES);
 });
 
+test('the home lists load once each, their calls started by the page itself before its scripts', async ({ page }) => {
+  const listCalls: string[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/public\/book-copy\/(recommended|top-rated|best-sellers|new-releases)\/$/.test(request.url())) listCalls.push(request.url());
+  });
+  const unusedPreloads: string[] = [];
+  // Chromium warns when a preloaded response goes unused, which means the app fetched it again.
+  page.on('console', (message) => {
+    if (/preloaded using link preload but not used/.test(message.text())) unusedPreloads.push(message.text());
+  });
+  await page.goto('/');
+  for (const name of ['Recommended', 'Top Rated', 'Our Bestsellers', 'New Releases']) {
+    await expect(page.getByRole('region', { name }).getByRole('heading', { level: 3 }).first()).toBeVisible();
+  }
+  await page.waitForLoadState('networkidle');
+  // Each list is preloaded by the HTML, and the app's own call is answered by that preload: a
+  // mismatch (another URL, mode or credentials) would show as a second request.
+  const preloaded = await page
+    .locator('link[rel="preload"][as="fetch"]')
+    .evaluateAll((links) => links.map((l) => (l as HTMLLinkElement).href));
+  expect(preloaded.sort()).toEqual([...listCalls].sort());
+  expect(listCalls).toHaveLength(4);
+  expect(unusedPreloads).toEqual([]);
+});
+
 test.describe('before any script runs', () => {
   test.use({ javaScriptEnabled: false });
 

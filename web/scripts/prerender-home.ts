@@ -1,6 +1,6 @@
-// After `vite build`: writes the home page's first render into dist/index.html (served at '/'), and
-// keeps the empty page as dist/shell.html (served for every other path, so no page flashes the
-// home page before its own). Both get their .br and .gz beside them, as the build's other files.
+// After `vite build`: writes the home page's first render, with preloads of its lists' calls, into
+// dist/index.html (served at '/'), and keeps the empty page as dist/shell.html (served for every
+// other path, so no page flashes the home page before its own). Both get their .br and .gz beside them, as the build's other files.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -35,11 +35,15 @@ const vite = await createServer({
   logLevel: 'error',
 });
 try {
-  const { renderHomePage } = (await vite.ssrLoadModule('/src/prerender.tsx')) as { renderHomePage: () => string };
+  const { renderHomePage, homeListPreloads } = (await vite.ssrLoadModule('/src/prerender.tsx')) as {
+    renderHomePage: () => string;
+    homeListPreloads: () => string;
+  };
   const shell = stylesheetsFirst(await readFile(path.join(dist, 'index.html'), 'utf8'));
   if (!shell.includes(EMPTY_ROOT)) throw new Error(`dist/index.html has no ${EMPTY_ROOT} to prerender into`);
   await writeWithCompressed(path.join(dist, 'shell.html'), shell);
-  await writeWithCompressed(path.join(dist, 'index.html'), shell.replace(EMPTY_ROOT, `<div id="root">${renderHomePage()}</div>`));
+  const home = shell.replace('</head>', `${homeListPreloads()}</head>`).replace(EMPTY_ROOT, `<div id="root">${renderHomePage()}</div>`);
+  await writeWithCompressed(path.join(dist, 'index.html'), home);
   console.log('prerendered the home page into dist/index.html; dist/shell.html serves the other pages');
 } finally {
   await vite.close();
