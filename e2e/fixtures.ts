@@ -3,11 +3,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
 
-export const DEMO = {
-  admin: { account: 'admin@bookshop.test', password: 'Admin123!' },
-  seller: { account: 'seller@bookshop.test', password: 'Seller123!' },
-  client: { account: 'client@bookshop.test', password: 'Client123!' },
-};
+export { DEMO_LOGINS as DEMO } from '../seed/seed-data.ts';
 
 export async function logIn(page: Page, who: { account: string; password: string }) {
   await page.goto('/login');

@@ -1,17 +1,5 @@
+import { CATEGORIES } from '../seed/seed-data.ts';
 import { DEMO, expect, logIn, query, test } from './fixtures.ts';
-
-const CATEGORIES = [
-  'Art',
-  'Astronomy',
-  'Autobiography',
-  'Biography',
-  'Fantasy',
-  'Mystery',
-  'Philosophy',
-  'History',
-  'Biology',
-  'Spirituality',
-];
 
 test('a visitor opens the home page and the Categories dropdown lists the ten categories', async ({ page }) => {
   const scripts: string[] = [];

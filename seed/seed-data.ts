@@ -26,6 +26,13 @@ export const DEMO_ACCOUNTS = {
   client: { email: 'client@bookshop.test', password: 'Client123!', firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456' },
 };
 
+/** The demo accounts as the login form takes them: what the tests sign in with. */
+export const DEMO_LOGINS = {
+  admin: { account: DEMO_ACCOUNTS.admin.email, password: DEMO_ACCOUNTS.admin.password },
+  seller: { account: DEMO_ACCOUNTS.seller.email, password: DEMO_ACCOUNTS.seller.password },
+  client: { account: DEMO_ACCOUNTS.client.email, password: DEMO_ACCOUNTS.client.password },
+};
+
 /** mulberry32: a small, fast, well-distributed PRNG; the fixed seed makes every run identical. */
 export function prng(seed: number) {
   let a = seed >>> 0;

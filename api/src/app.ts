@@ -22,13 +22,13 @@ import openapi from './plugins/openapi.ts';
 import prisma from './plugins/prisma.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import securityHeaders from './plugins/security-headers.ts';
+import sharedSchemas from './plugins/shared-schemas.ts';
 import strictInput from './plugins/strict-input.ts';
 import web from './plugins/web.ts';
 import clientRoutes from './routes/client/index.ts';
 import employeeRoutes from './routes/employee/index.ts';
 import healthRoutes from './routes/health.ts';
 import publicRoutes from './routes/public/index.ts';
-import sharedSchemas from './routes/shared-schemas.ts';
 
 export interface BuildOptions {
   throttle?: ThrottleLimits;
@@ -61,7 +61,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 4096 },
     // Router errors (malformed percent-encoding, an over-long parameter) in the `{ data, error }` shape.
     frameworkErrors,
-    // Unknown properties are stripped, never refused and never passed on (see Body in lib/schemas.ts).
+    // Unknown properties are stripped, never refused and never passed on (see Body in schemas/common.ts).
     ajv: { customOptions: { coerceTypes: true, removeAdditional: 'all', useDefaults: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -6,11 +6,7 @@ import { afterAll, inject } from 'vitest';
 import { type BuildOptions, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 
-export const DEMO = {
-  admin: { account: 'admin@bookshop.test', password: 'Admin123!' },
-  seller: { account: 'seller@bookshop.test', password: 'Seller123!' },
-  client: { account: 'client@bookshop.test', password: 'Client123!' },
-};
+export { DEMO_LOGINS as DEMO } from '../../seed/seed-data.ts';
 
 export async function createTestDatabase(): Promise<{
   url: string;

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorSummary, isDatabaseUnavailable } from '../lib/database-errors.ts';
 import { AppError } from '../lib/errors.ts';
 import { isCausedByInput } from '../lib/input-errors.ts';
-import { ErrorBody } from '../lib/schemas.ts';
+import { ErrorBody } from '../schemas/common.ts';
 
 const PRISMA_CONFLICT = 'P2002';
 const PRISMA_NOT_FOUND = 'P2025';

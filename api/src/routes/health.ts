@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../lib/errors.ts';
-import { responses } from '../lib/schemas.ts';
+import { responses } from '../schemas/common.ts';
 
 /** The repository's (and the Docker image's) prisma/migrations, beside api/. */
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../prisma/migrations');

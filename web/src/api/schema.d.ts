@@ -1055,13 +1055,13 @@ export interface components {
         };
         BackofficeOrder: {
             id: number;
-            clientId: number;
-            status: string;
-            shipmentAddress: string;
             /** Format: date-time */
             createdAt: string;
+            status: string;
             totalQuantity: number;
             totalPrice: number;
+            shipmentAddress: string;
+            clientId: number;
             items: {
                 id: number;
                 name: string;

@@ -6,6 +6,7 @@ import { toIsbn13 } from '../../lib/isbn.ts';
 import { toMoney } from '../../lib/money.ts';
 import { bookSearchText } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import type { BookUpdate, CopyInput } from '../../schemas/backoffice-catalog.ts';
 import { type BookRow, type CopyRow, catalogAdminRepository } from './catalog-admin-repository.ts';
 import type { IsbnLookup } from './isbn-lookup.ts';
 
@@ -19,22 +20,6 @@ const pages = (total: number, size: number) => Math.ceil(total / size);
 const NAME_MAX_CHARACTERS = 300;
 /** The columns a copy write may set, by name: never units sold, the id or a relation. */
 const copyData = ({ bookId, quantity, price, isAvailable }: CopyInput) => ({ bookId, quantity, price: price.toFixed(2), isAvailable });
-
-export interface BookUpdate {
-  id: number;
-  name?: string;
-  pagesNumber?: number | null;
-  authorId?: number;
-  typeId?: number;
-  publishedAt?: string | null;
-}
-
-export interface CopyInput {
-  bookId: number;
-  quantity: number;
-  price: number;
-  isAvailable: boolean;
-}
 
 export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
   const repo = catalogAdminRepository(db);

@@ -4,6 +4,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
 import { EMAIL, isBlank } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import type { PersonInput } from '../../schemas/people.ts';
 import { accountRepository, type employeeInfoSelect } from '../accounts/account-repository.ts';
 import { EMAIL_TAKEN, isLoginNameClash } from '../accounts/account-service.ts';
 import { assertAcceptablePassword, type PasswordHasher } from '../accounts/passwords.ts';
@@ -20,16 +21,6 @@ export const toEmployee = ({ role, birthDate, ...e }: EmployeeRow) => ({
   type: role,
   birthDate: birthDate.toISOString().slice(0, 10),
 });
-
-export interface PersonInput {
-  firstName?: string;
-  lastName?: string;
-  gender?: string;
-  birthDate?: string;
-  email?: string;
-  phoneNumber?: string;
-  address?: string;
-}
 
 /** Checks and normalizes the person fields of an employee (new or own account). */
 function validatePerson(input: PersonInput) {

@@ -10,6 +10,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { fromCents, ORDER_TOO_LARGE_MESSAGE, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { SHIPPING_ADDRESS_MIN } from '../../lib/validation.ts';
 import type { Db, SqlWriter } from '../../plugins/prisma.ts';
+import type { CheckoutInput } from '../../schemas/orders.ts';
 import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
 
 export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
@@ -34,24 +35,12 @@ export const toBackofficeOrder = (o: BackofficeOrderRow) => ({
   })),
 });
 
-export interface CheckoutInput {
-  shipmentAddress?: string;
-  totalPrice?: number;
-  totalQuantity?: number;
-  cartItemsIds?: number[];
-}
-
 /**
  * What makes two checkouts the same request: the address, the totals and the set of cart lines,
  * whatever the order or spelling of the JSON they came in.
  */
 function checkoutRequestHash(address: string, input: CheckoutInput, ids: number[]) {
-  const canonical = JSON.stringify([
-    address,
-    toCents(input.totalPrice ?? Number.NaN),
-    input.totalQuantity ?? null,
-    [...ids].sort((a, b) => a - b),
-  ]);
+  const canonical = JSON.stringify([address, toCents(input.totalPrice), input.totalQuantity, [...ids].sort((a, b) => a - b)]);
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -61,7 +50,7 @@ export function orderService(db: Db, sql: SqlWriter) {
   async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string) {
     const address = input.shipmentAddress?.trim() ?? '';
     if (address.length < SHIPPING_ADDRESS_MIN) throw badRequest('Please enter a valid shipping address.', 'INVALID_ADDRESS');
-    const ids = [...new Set(input.cartItemsIds ?? [])];
+    const ids = [...new Set(input.cartItemsIds)];
     if (!ids.length) throw badRequest('Your cart is empty.', 'EMPTY_ORDER');
 
     const requestHash = idempotencyKey ? checkoutRequestHash(address, input, ids) : null;
@@ -99,7 +88,7 @@ export function orderService(db: Db, sql: SqlWriter) {
         const totalCents = lines.reduce((sum, l) => sum + toCents(l.price) * l.quantity, 0);
         const totalQuantity = lines.reduce((sum, l) => sum + l.quantity, 0);
         if (tooLargeForAnOrder(totalCents)) throw new AppError(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE);
-        if (toCents(input.totalPrice ?? Number.NaN) !== totalCents || input.totalQuantity !== totalQuantity) {
+        if (toCents(input.totalPrice) !== totalCents || input.totalQuantity !== totalQuantity) {
           throw conflict('Your cart has changed: please review the new total.', {
             totalPrice: fromCents(totalCents),
             totalQuantity,

@@ -1,26 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, ImageUrl, PositiveInt, responses } from '../../lib/schemas.ts';
 import { cartService } from '../../modules/cart/cart-service.ts';
+import { Body, ImageUrl, PositiveInt, responses } from '../../schemas/common.ts';
 
 const tags = ['Cart'];
 const security = [{ clientSession: [] }];
-export const CartItem = Type.Object(
-  {
-    id: Type.Integer(),
-    productId: Type.Integer(),
-    name: Type.String(),
-    imageUrl: ImageUrl,
-    totalPrice: Type.Number({ description: 'Unit price' }),
-    bookCopyQuantity: Type.Integer({ description: 'Stock' }),
-    totalQuantity: Type.Integer({ description: 'Quantity in the cart' }),
-    isAvailable: Type.Boolean({
-      description: 'False once the copy is withdrawn from sale: the line cannot be ordered, only removed (an addition to spec 3)',
-    }),
-    createdAt: Type.String({ format: 'date-time' }),
-  },
-  { $id: 'CartItem' },
-);
 
 const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const cart = cartService(app.prisma);

@@ -1,14 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, responses } from '../../lib/schemas.ts';
 import { accountService } from '../../modules/accounts/account-service.ts';
+import { Body, responses } from '../../schemas/common.ts';
 
 const tags = ['Client account'];
 const security = [{ clientSession: [] }];
-export const ClientInfo = Type.Object(
-  { firstName: Type.String(), lastName: Type.String(), phoneNumber: Type.String(), account: Type.String() },
-  { $id: 'ClientInfo' },
-);
 const text = Type.Optional(Type.String({ maxLength: 100 }));
 
 const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {

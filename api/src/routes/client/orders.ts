@@ -1,21 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { orderService } from '../../modules/orders/order-service.ts';
+import { Body, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+import { CheckoutBody } from '../../schemas/orders.ts';
 
 const tags = ['Client orders'];
 const security = [{ clientSession: [] }];
-export const ClientOrder = Type.Object(
-  {
-    id: Type.Integer(),
-    createdAt: Type.String({ format: 'date-time' }),
-    status: Type.String(),
-    totalQuantity: Type.Integer(),
-    totalPrice: Type.Number(),
-    shipmentAddress: Type.String(),
-  },
-  { $id: 'ClientOrder' },
-);
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const orders = orderService(app.prisma, app.primarySql);
@@ -34,12 +24,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Totals are recomputed on the server; a mismatch is a 409 whose error.details carries the current totals. ' +
           'An Idempotency-Key header makes a retried checkout return the first order; the same key with a different body is a 422.',
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
-        body: Body({
-          shipmentAddress: Type.Optional(Type.String({ maxLength: 500 })),
-          totalPrice: Type.Number({ minimum: 0 }),
-          totalQuantity: Type.Integer({ minimum: 1 }),
-          cartItemsIds: Type.Array(PositiveInt, { maxItems: 200 }),
-        }),
+        body: CheckoutBody,
         response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409, 422),
       },
     },

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { responses } from '../../lib/schemas.ts';
 import { accountService } from '../../modules/accounts/account-service.ts';
 import { peopleService, toEmployee } from '../../modules/backoffice/people-service.ts';
-import { PasswordChange, PersonInformations, security } from './schemas.ts';
+import { responses } from '../../schemas/common.ts';
+import { PasswordChange, PersonInformations } from '../../schemas/people.ts';
+import { security } from './schemas.ts';
 
 const tags = ['Back-office account'];
 

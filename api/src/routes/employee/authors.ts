@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
 import { bundledCatalogLookup } from '../../modules/backoffice/isbn-lookup.ts';
+import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office authors'];
-export const Author = Type.Object({ id: Type.Integer(), fullName: Type.String() }, { $id: 'Author' });
 const Name = Type.String({ maxLength: 300 });
 
 const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {

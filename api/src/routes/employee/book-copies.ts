@@ -1,22 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
 import { bundledCatalogLookup } from '../../modules/backoffice/isbn-lookup.ts';
+import { CopyBody, CopyFields } from '../../schemas/backoffice-catalog.ts';
+import { Body, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office book copies'];
-export const Copy = Type.Object(
-  { id: Type.Integer(), bookId: Type.Integer(), quantity: Type.Integer(), price: Type.Number(), isAvailable: Type.Boolean() },
-  { $id: 'BookCopyAdmin' },
-);
-const CopyFields = {
-  bookId: PositiveInt,
-  quantity: Type.Integer({ minimum: 0, maximum: 1000000 }),
-  price: Type.Number({ minimum: 0, maximum: 99999999 }),
-  isAvailable: Type.Boolean(),
-};
-
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const catalog = catalogAdminService(app.backofficeDb, bundledCatalogLookup());
 
@@ -43,7 +33,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'Add a sellable copy of a book',
-        body: Body(CopyFields),
+        body: CopyBody,
         response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403),
       },
     },

@@ -1,22 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
 import { bundledCatalogLookup, openLibraryLookup } from '../../modules/backoffice/isbn-lookup.ts';
+import { BookUpdateBody } from '../../schemas/backoffice-catalog.ts';
+import { Body, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office books'];
-export const Book = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    pagesNumber: Type.Union([Type.Integer(), Type.Null()]),
-    authorId: Type.Integer(),
-    typeId: Type.Integer(),
-    publishedAt: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-  },
-  { $id: 'Book' },
-);
 
 const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const lookup = app.config.isbnLookup === 'openlibrary' ? openLibraryLookup(app.config.openLibraryUrl) : bundledCatalogLookup();
@@ -60,14 +50,7 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         summary: 'Update name, pages, author, category and publication date',
-        body: Body({
-          id: PositiveInt,
-          name: Type.Optional(Type.String({ maxLength: 300 })),
-          pagesNumber: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 100000 }), Type.Null()])),
-          authorId: Type.Optional(PositiveInt),
-          typeId: Type.Optional(PositiveInt),
-          publishedAt: Type.Optional(Type.Union([Type.String({ maxLength: 30 }), Type.Null()])),
-        }),
+        body: BookUpdateBody,
         response: responses(Type.Ref('Book'), 400, 401, 403, 404),
       },
     },

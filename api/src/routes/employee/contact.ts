@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PositiveInt, responses } from '../../lib/schemas.ts';
 import { contactService } from '../../modules/backoffice/contact-service.ts';
+import { PositiveInt, responses } from '../../schemas/common.ts';
 import { OPTIONAL_PAGING_DESCRIPTION, OptionalPaging, optionalPage, security } from './schemas.ts';
 
 const Message = Type.Object({

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, PositiveInt, responses } from '../../lib/schemas.ts';
 import { peopleService } from '../../modules/backoffice/people-service.ts';
-import { PersonInformations, security } from './schemas.ts';
+import { Body, PositiveInt, responses } from '../../schemas/common.ts';
+import { PersonInformations } from '../../schemas/people.ts';
+import { security } from './schemas.ts';
 
 const tags = ['Back-office employees'];
 

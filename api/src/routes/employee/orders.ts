@@ -1,31 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ImageUrl, PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { orderService } from '../../modules/orders/order-service.ts';
+import { ImageUrl, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office orders'];
-export const BackofficeOrder = Type.Object(
-  {
-    id: Type.Integer(),
-    clientId: Type.Integer(),
-    status: Type.String(),
-    shipmentAddress: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
-    totalQuantity: Type.Integer(),
-    totalPrice: Type.Number(),
-    items: Type.Array(
-      Type.Object({
-        id: Type.Integer(),
-        name: Type.String(),
-        imageUrl: ImageUrl,
-        quantity: Type.Integer(),
-        totalPrice: Type.Number({ description: 'Line total' }),
-      }),
-    ),
-  },
-  { $id: 'BackofficeOrder' },
-);
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const orders = orderService(app.backofficeDb, app.primarySql);

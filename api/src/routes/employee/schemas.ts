@@ -1,47 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { Body, PageSize, PositiveInt } from '../../lib/schemas.ts';
+import { Body, PageSize, PositiveInt } from '../../schemas/common.ts';
 
 export const security = [{ employeeSession: [] }];
-export const ClientRow = Type.Object(
-  {
-    id: Type.Integer(),
-    firstName: Type.String(),
-    lastName: Type.String(),
-    phoneNumber: Type.String(),
-    account: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
-  },
-  { $id: 'ClientRow' },
-);
-export const EmployeeRow = Type.Object(
-  {
-    id: Type.Integer(),
-    firstName: Type.String(),
-    lastName: Type.String(),
-    type: Type.String(),
-    gender: Type.String(),
-    birthDate: Type.String({ format: 'date' }),
-    email: Type.String(),
-    phoneNumber: Type.String(),
-    address: Type.String(),
-  },
-  { $id: 'EmployeeRow' },
-);
-const text = Type.Optional(Type.String({ maxLength: 200 }));
-export const PersonInformations = Body({
-  firstName: text,
-  lastName: text,
-  gender: text,
-  birthDate: text,
-  email: text,
-  phoneNumber: text,
-  address: text,
-});
-export const PasswordChange = Body({
-  oldPassword: Type.Optional(Type.String({ maxLength: 1000 })),
-  newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
-});
 /**
  * Lists whose spec path has no page parameters (All Clients, Client Messages). Called as the spec
  * writes them they answer the bare array the spec's screens read, newest first, at most

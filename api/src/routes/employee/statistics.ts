@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { responses } from '../../lib/schemas.ts';
 import { peopleService } from '../../modules/backoffice/people-service.ts';
+import { responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office dashboard'];

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.ts';
-import { Body, responses } from '../../lib/schemas.ts';
 import { accountService, normalizeAccount } from '../../modules/accounts/account-service.ts';
+import { Body, responses } from '../../schemas/common.ts';
 
 const tags = ['Authentication'];
 const UserType = Type.String({ description: "'Client', 'Admin' or 'Seller'" });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageSize, PositiveInt, responses } from '../../lib/schemas.ts';
 import { catalogService } from '../../modules/catalog/catalog-service.ts';
+import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 
 const tags = ['Public catalog'];
 const CardList = Type.Array(Type.Ref('BookCard'));

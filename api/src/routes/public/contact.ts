@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, responses } from '../../lib/schemas.ts';
 import { contactService } from '../../modules/backoffice/contact-service.ts';
+import { Body, responses } from '../../schemas/common.ts';
 
 /** Contact messages one address may send per hour (anonymous, so rate-limited). */
 export const ANONYMOUS_WRITES_PER_HOUR = 20;

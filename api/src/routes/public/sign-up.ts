@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, responses } from '../../lib/schemas.ts';
 import { accountService } from '../../modules/accounts/account-service.ts';
+import { Body, responses } from '../../schemas/common.ts';
 
 /** Sign-up attempts one address may make per hour (anonymous, so rate-limited). */
 export const SIGN_UPS_PER_HOUR = 20;

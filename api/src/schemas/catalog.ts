@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ImageUrl } from '../../lib/schemas.ts';
+import { ImageUrl } from './common.ts';
 
 export const BookCard = Type.Object(
   {

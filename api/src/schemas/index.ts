@@ -1,0 +1,22 @@
+// Every named ($id) schema of the API, in one list: plugins/shared-schemas.ts registers them at the
+// root, so any route subtree can $ref them and the OpenAPI document lists each once.
+import { Author, Book, Copy } from './backoffice-catalog.ts';
+import { CartItem } from './cart.ts';
+import { BookCard, BookDetail, BookType } from './catalog.ts';
+import { BackofficeOrder, ClientOrder } from './orders.ts';
+import { ClientInfo, ClientRow, EmployeeRow } from './people.ts';
+
+export const namedSchemas = [
+  BookCard,
+  BookDetail,
+  BookType,
+  CartItem,
+  ClientInfo,
+  ClientOrder,
+  ClientRow,
+  EmployeeRow,
+  Author,
+  Book,
+  Copy,
+  BackofficeOrder,
+];

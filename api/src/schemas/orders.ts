@@ -1,0 +1,41 @@
+import { type Static, Type } from 'typebox';
+import { Body, ImageUrl, PositiveInt } from './common.ts';
+
+export const ClientOrder = Type.Object(
+  {
+    id: Type.Integer(),
+    createdAt: Type.String({ format: 'date-time' }),
+    status: Type.String(),
+    totalQuantity: Type.Integer(),
+    totalPrice: Type.Number(),
+    shipmentAddress: Type.String(),
+  },
+  { $id: 'ClientOrder' },
+);
+
+/** A client's order as the back-office sees it: the client's view, its client and its lines as sold. */
+export const BackofficeOrder = Type.Object(
+  {
+    ...ClientOrder.properties,
+    clientId: Type.Integer(),
+    items: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        name: Type.String(),
+        imageUrl: ImageUrl,
+        quantity: Type.Integer(),
+        totalPrice: Type.Number({ description: 'Line total' }),
+      }),
+    ),
+  },
+  { $id: 'BackofficeOrder' },
+);
+
+/** Checkout (spec 5.4). The address stays optional here: its absence has the spec's own message. */
+export const CheckoutBody = Body({
+  shipmentAddress: Type.Optional(Type.String({ maxLength: 500 })),
+  totalPrice: Type.Number({ minimum: 0 }),
+  totalQuantity: Type.Integer({ minimum: 1 }),
+  cartItemsIds: Type.Array(PositiveInt, { maxItems: 200 }),
+});
+export type CheckoutInput = Static<typeof CheckoutBody>;

@@ -1,0 +1,54 @@
+import { type Static, Type } from 'typebox';
+import { Body } from './common.ts';
+
+export const ClientInfo = Type.Object(
+  { firstName: Type.String(), lastName: Type.String(), phoneNumber: Type.String(), account: Type.String() },
+  { $id: 'ClientInfo' },
+);
+
+export const ClientRow = Type.Object(
+  {
+    id: Type.Integer(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    phoneNumber: Type.String(),
+    account: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'ClientRow' },
+);
+
+export const EmployeeRow = Type.Object(
+  {
+    id: Type.Integer(),
+    firstName: Type.String(),
+    lastName: Type.String(),
+    type: Type.String(),
+    gender: Type.String(),
+    birthDate: Type.String({ format: 'date' }),
+    email: Type.String(),
+    phoneNumber: Type.String(),
+    address: Type.String(),
+  },
+  { $id: 'EmployeeRow' },
+);
+
+const text = Type.Optional(Type.String({ maxLength: 200 }));
+/**
+ * An employee's person fields. Each stays optional in the schema: a missing one answers the spec's
+ * 'All fields are required.' (people-service.ts), not a schema message.
+ */
+export const PersonInformations = Body({
+  firstName: text,
+  lastName: text,
+  gender: text,
+  birthDate: text,
+  email: text,
+  phoneNumber: text,
+  address: text,
+});
+export const PasswordChange = Body({
+  oldPassword: Type.Optional(Type.String({ maxLength: 1000 })),
+  newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+export type PersonInput = Static<typeof PersonInformations>;
