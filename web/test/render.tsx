@@ -1,9 +1,16 @@
-// Renders a component with the app's providers: a fresh query client, a router, and the session.
+// Renders a component with the app's providers (a fresh query client, a router, the session), and
+// answers its API calls with MSW. Every call a test makes must be answered by a stub it declared:
+// an unmatched one is an error that fails the test (test/setup.ts), so a mistyped stub can never
+// pass as a signed-out or empty screen.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { SessionProvider } from '../src/features/auth/session';
+
+export const apiServer = setupServer();
 
 export function renderWithProviders(ui: ReactNode, { route = '/', state }: { route?: string; state?: unknown } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -16,22 +23,55 @@ export function renderWithProviders(ui: ReactNode, { route = '/', state }: { rou
   );
 }
 
+/** A canned answer; `after`: held until that promise settles, as a slow network would. */
+export interface StubAnswer {
+  status?: number;
+  body: unknown;
+  after?: Promise<unknown>;
+}
+
+export const refusal = (status: number, code: string, message: string): StubAnswer => ({
+  status,
+  body: { data: null, error: { code, message } },
+});
+
+export const UNAUTHORIZED = refusal(401, 'UNAUTHORIZED', 'You must be signed in.');
+
+/** The two refreshes the session makes on start (spec 4), refused: a visitor who is signed in nowhere. */
+export const SIGNED_OUT: Record<string, StubAnswer> = {
+  'POST /api/public/authentication/refresh-tokens/Client': UNAUTHORIZED,
+  'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
+};
+
+/** A shopper signed in to the storefront only: the client refresh works, the employee one is refused. */
+export const SIGNED_IN_CLIENT: Record<string, StubAnswer> = {
+  'POST /api/public/authentication/refresh-tokens/Client': { body: { data: 'Client' } },
+  'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
+};
+
 /**
- * The API is someone else's process in these component tests: fetch is replaced by a table of
- * canned answers (the real API is exercised by the integration and browser tests).
+ * Answers `METHOD /path` calls (the path exactly as the app sends it, percent-encoding included).
+ * A list answers successive calls in turn, its last answer repeating; 'network error' fails the
+ * call as an unreachable server would. Returns every answered call, in order.
  */
-export function stubApi(answers: Record<string, { status?: number; body: unknown }>) {
+export function stubApi(answers: Record<string, StubAnswer | StubAnswer[] | 'network error'>) {
   const calls: { method: string; url: string; body?: unknown }[] = [];
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(String(input), init);
-    const url = new URL(request.url, 'http://localhost').pathname;
-    const text = request.method === 'GET' ? undefined : await request.text();
-    calls.push({ method: request.method, url, body: text ? JSON.parse(text) : undefined });
-    const key = Object.keys(answers).find((k) => k === `${request.method} ${url}`);
-    const answer = key
-      ? answers[key]!
-      : { status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: 'You must be signed in.' } } };
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
-  }) as typeof fetch;
+  const handlers = Object.entries(answers).map(([key, answer]) => {
+    const [method = '', path = ''] = key.split(' ');
+    let served = 0;
+    // A predicate, not a path pattern: the app's paths hold commas and percent-encoded text.
+    return http.all(
+      ({ request }) => request.method === method && new URL(request.url).pathname === path,
+      async ({ request }) => {
+        const text = request.method === 'GET' ? '' : await request.text();
+        calls.push({ method, url: path, body: text ? JSON.parse(text) : undefined });
+        if (answer === 'network error') return HttpResponse.error();
+        const current = Array.isArray(answer) ? answer[Math.min(served++, answer.length - 1)]! : answer;
+        await current.after;
+        return HttpResponse.json(current.body as object, { status: current.status ?? 200 });
+      },
+    );
+  });
+  apiServer.use(...handlers);
   return calls;
 }

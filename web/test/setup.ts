@@ -1,8 +1,28 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
+import { apiServer } from './render';
+
+// An API call no test declared is an error: MSW reports it through console.error, which fails the test.
+beforeAll(() => apiServer.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => apiServer.close());
+
+// A console.error during a test (React's warnings, an unmatched call) fails it.
+let consoleErrors: unknown[][] = [];
+beforeEach(() => {
+  consoleErrors = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    consoleErrors.push(args);
+  });
+});
 
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  apiServer.resetHandlers();
+  vi.restoreAllMocks();
+  expect(
+    consoleErrors.map((args) => args.map(String).join(' ')),
+    'console.error during the test',
+  ).toEqual([]);
 });

@@ -2,7 +2,7 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
-import { renderWithProviders, stubApi } from '../../test/render';
+import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../test/render';
 import LoginPage from '../features/auth/login-page';
 import { NOTICE_MS } from '../lib/constants';
 
@@ -10,9 +10,7 @@ afterEach(() => vi.useRealTimers());
 
 it('the login error disappears after 3 s', async () => {
   vi.useFakeTimers({ shouldAdvanceTime: true });
-  stubApi({
-    'POST /api/public/authentication/login': { status: 401, body: { data: null, error: { code: 'INVALID_CREDENTIALS', message: 'No.' } } },
-  });
+  stubApi({ ...SIGNED_OUT, 'POST /api/public/authentication/login': refusal(401, 'INVALID_CREDENTIALS', 'No.') });
   const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
   renderWithProviders(<LoginPage />, { route: '/login' });
   await user.type(screen.getByLabelText('Account'), 'reader@example.com');

@@ -2,7 +2,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { renderWithProviders, stubApi } from '../../../test/render';
+import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import LoginPage from './login-page';
 
 async function logIn() {
@@ -13,13 +13,14 @@ async function logIn() {
 }
 
 it('a network failure says the shop cannot be reached', async () => {
-  globalThis.fetch = (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof fetch;
+  stubApi({ ...SIGNED_OUT, 'POST /api/public/authentication/login': 'network error' });
   await logIn();
   expect(await screen.findByRole('alert')).toHaveTextContent('The shop cannot be reached. Please check your connection.');
 });
 
 it('refused credentials read as such', async () => {
   stubApi({
+    ...SIGNED_OUT,
     'POST /api/public/authentication/login': {
       status: 401,
       body: { data: null, error: { code: 'INVALID_CREDENTIALS', message: 'Wrong e-mail or password.' } },

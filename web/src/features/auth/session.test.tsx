@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, stubApi } from '../../../test/render';
+import { renderWithProviders, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../../test/render';
 import { storage } from '../../lib/storage';
 import LoginPage from './login-page';
 import { useSession } from './session';
@@ -14,7 +14,10 @@ function UserType() {
 
 describe('sessions', () => {
   it('refreshes both sessions on start, whatever the stored user type', async () => {
-    const calls = stubApi({ 'POST /api/public/authentication/refresh-tokens/Client': { body: { data: 'Client' } } });
+    const calls = stubApi({
+      'POST /api/public/authentication/refresh-tokens/Client': { body: { data: 'Client' } },
+      'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
+    });
     renderWithProviders(<UserType />);
     await screen.findByText('user type Client');
     await vi.waitFor(() =>
@@ -26,7 +29,7 @@ describe('sessions', () => {
 
   it('an employee whose session has ended is sent to login, and told why', async () => {
     storage.setUserType('Admin');
-    stubApi({});
+    stubApi(SIGNED_OUT);
     renderWithProviders(
       <Routes>
         <Route path="/dashboard" element={<UserType />} />
@@ -39,7 +42,7 @@ describe('sessions', () => {
   });
 
   it('login returns a shopper to the page that sent them there', async () => {
-    stubApi({ 'POST /api/public/authentication/login': { body: { data: 'Client' } } });
+    stubApi({ ...SIGNED_OUT, 'POST /api/public/authentication/login': { body: { data: 'Client' } } });
     renderWithProviders(
       <Routes>
         <Route path="/login" element={<LoginPage />} />

@@ -2,7 +2,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
-import { renderWithProviders, stubApi } from '../../../test/render';
+import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import AuthorsPage from './authors-page';
 
 const list = { 'GET /api/employee/author/1,10': { body: { data: { authors: [{ id: 7, fullName: 'Frank Herbert' }], totalPages: 1 } } } };
@@ -13,6 +13,7 @@ it("a refused delete shows 'Failed to delete author.' and the server's reason un
   vi.spyOn(window, 'confirm').mockReturnValue(true);
   const reason = 'This author still has 3 books; delete or reassign them first.';
   stubApi({
+    ...SIGNED_OUT,
     ...list,
     'DELETE /api/employee/author/7': { status: 409, body: { data: null, error: { code: 'CONFLICT', message: reason } } },
   });
@@ -25,6 +26,7 @@ it("a refused delete shows 'Failed to delete author.' and the server's reason un
 
 it('a search that fails says so, not that no author was found', async () => {
   stubApi({
+    ...SIGNED_OUT,
     ...list,
     'GET /api/employee/author/by-name/herbert': { status: 503, body: { data: null, error: { code: 'TIMEOUT', message: 'Too slow.' } } },
   });

@@ -2,25 +2,20 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { renderWithProviders, stubApi } from '../../../test/render';
+import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import CopiesPage from './copies-page';
 
 it('a double click on Add Book Copy sends one request, and the button is disabled meanwhile', async () => {
-  const calls = stubApi({
-    'GET /api/employee/book-copy/1,10': { body: { data: { booksCopies: [], totalPages: 1 } } },
-    'POST /api/employee/book-copy': { body: { data: true } },
-  });
-  const answered = globalThis.fetch;
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  // The add call is held open, as a slow network would.
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(String(input), init);
-    if (request.method === 'POST' && request.url.endsWith('/api/employee/book-copy')) await held;
-    return answered(request);
-  }) as typeof fetch;
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/book-copy/1,10': { body: { data: { booksCopies: [], totalPages: 1 } } },
+    // The add call is held open, as a slow network would.
+    'POST /api/employee/book-copy': { body: { data: true }, after: held },
+  });
   renderWithProviders(<CopiesPage />, { route: '/book-copies' });
   await userEvent.type(screen.getByLabelText('Book ID'), '12');
   await userEvent.type(screen.getByLabelText('Quantity'), '3');

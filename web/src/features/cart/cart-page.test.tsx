@@ -2,10 +2,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders, stubApi } from '../../../test/render';
+import { renderWithProviders, SIGNED_IN_CLIENT, stubApi, UNAUTHORIZED } from '../../../test/render';
 import CartPage from './cart-page';
 
-const signedIn = { 'POST /api/public/authentication/refresh-tokens/Client': { body: { data: 'Client' } } };
 const line = (id: number, name: string, totalQuantity: number, bookCopyQuantity: number, totalPrice: number, isAvailable = true) => ({
   id,
   productId: id * 10,
@@ -20,14 +19,14 @@ const line = (id: number, name: string, totalQuantity: number, bookCopyQuantity:
 
 describe('cart screen (spec 2.10)', () => {
   it("says 'Your cart is empty.' when it is", async () => {
-    stubApi({ ...signedIn, 'GET /api/client/cart': { body: { data: [] } } });
+    stubApi({ ...SIGNED_IN_CLIENT, 'GET /api/client/cart': { body: { data: [] } } });
     renderWithProviders(<CartPage />);
     expect(await screen.findByText('Your cart is empty.')).toBeInTheDocument();
   });
 
   it('disables minus at 1 and plus at the stock, and totals unit price times quantity', async () => {
     stubApi({
-      ...signedIn,
+      ...SIGNED_IN_CLIENT,
       'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 1, 5, 9.99), line(2, 'Emma', 3, 3, 0.1)] } },
     });
     renderWithProviders(<CartPage />);
@@ -42,7 +41,7 @@ describe('cart screen (spec 2.10)', () => {
 
   it('refuses a short shipping address with the spec message, pre-filled from the last one used', async () => {
     localStorage.setItem('ShippingAddress', 'abc');
-    const calls = stubApi({ ...signedIn, 'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 2, 5, 9.99)] } } });
+    const calls = stubApi({ ...SIGNED_IN_CLIENT, 'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 2, 5, 9.99)] } } });
     renderWithProviders(<CartPage />);
     await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Checkout' }));
     expect(screen.getByLabelText('Address')).toHaveValue('abc');
@@ -53,7 +52,7 @@ describe('cart screen (spec 2.10)', () => {
 
   it('lists a withdrawn copy as unavailable, leaves it out of the total and the order, and lets it be removed', async () => {
     const calls = stubApi({
-      ...signedIn,
+      ...SIGNED_IN_CLIENT,
       'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 2, 5, 10), line(2, 'Emma', 1, 4, 7.5, false)] } },
       'POST /api/client/orders': { body: { data: { id: 9 } } },
       'DELETE /api/client/cart/2': { body: { data: true } },
@@ -77,7 +76,7 @@ describe('cart screen (spec 2.10)', () => {
 
   it('says how many are left when the stock fell below the line, and lets the quantity come down', async () => {
     const calls = stubApi({
-      ...signedIn,
+      ...SIGNED_IN_CLIENT,
       'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 5, 2, 10)] } },
       'PUT /api/client/cart': { body: { data: true } },
     });
@@ -90,18 +89,12 @@ describe('cart screen (spec 2.10)', () => {
   });
 
   it('an ended session sends the shopper to login instead of showing an empty cart', async () => {
-    const unauthorized = { status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: 'You must be signed in.' } } };
-    stubApi({ 'GET /api/client/cart': unauthorized });
-    const refusing = globalThis.fetch;
-    let clientRefreshes = 0;
     // The start-up refresh works; the session then ends, so the refresh after the cart's 401 is refused.
-    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = input instanceof Request ? input : new Request(String(input), init);
-      if (request.url.endsWith('/refresh-tokens/Client') && clientRefreshes++ === 0) {
-        return new Response(JSON.stringify({ data: 'Client' }), { headers: { 'content-type': 'application/json' } });
-      }
-      return refusing(request);
-    }) as typeof fetch;
+    const calls = stubApi({
+      ...SIGNED_IN_CLIENT,
+      'POST /api/public/authentication/refresh-tokens/Client': [{ body: { data: 'Client' } }, UNAUTHORIZED],
+      'GET /api/client/cart': UNAUTHORIZED,
+    });
     renderWithProviders(
       <Routes>
         <Route path="/cart" element={<CartPage />} />
@@ -111,6 +104,6 @@ describe('cart screen (spec 2.10)', () => {
     );
     expect(await screen.findByText('The login screen')).toBeInTheDocument();
     expect(screen.queryByText('Your cart is empty.')).not.toBeInTheDocument();
-    expect(clientRefreshes).toBe(2);
+    expect(calls.filter((c) => c.url.endsWith('/refresh-tokens/Client'))).toHaveLength(2);
   });
 });

@@ -1,13 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderWithProviders, stubApi } from '../../../test/render';
+import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import ContactPage, { validateContact } from './contact-page';
 
 describe('contact form', () => {
   let calls: ReturnType<typeof stubApi>;
   beforeEach(() => {
-    calls = stubApi({ 'POST /api/public/contact': { body: { data: true } } });
+    calls = stubApi({ ...SIGNED_OUT, 'POST /api/public/contact': { body: { data: true } } });
   });
 
   it('applies the rules of spec 5 with their messages', () => {
@@ -43,7 +43,10 @@ describe('contact form', () => {
   });
 
   it("shows 'Failed to send message.' when the shop refuses", async () => {
-    stubApi({ 'POST /api/public/contact': { status: 500, body: { data: null, error: { code: 'INTERNAL', message: 'x' } } } });
+    stubApi({
+      ...SIGNED_OUT,
+      'POST /api/public/contact': { status: 500, body: { data: null, error: { code: 'INTERNAL', message: 'x' } } },
+    });
     renderWithProviders(<ContactPage />);
     await userEvent.type(screen.getByLabelText(/^Name/), 'Ann');
     await userEvent.type(screen.getByLabelText(/^Email/), 'ann@example.com');

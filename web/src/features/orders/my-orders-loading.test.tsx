@@ -2,16 +2,15 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders, stubApi } from '../../../test/render';
+import { renderWithProviders, SIGNED_IN_CLIENT, stubApi, UNAUTHORIZED } from '../../../test/render';
 import MyOrdersPage from './my-orders-page';
 
-const signedIn = { 'POST /api/public/authentication/refresh-tokens/Client': { body: { data: 'Client' } } };
 const ordersUrl = 'GET /api/client/orders/1,5';
 const outage = { status: 503, body: { data: null, error: { code: 'DATABASE_UNAVAILABLE', message: 'The shop is briefly unavailable.' } } };
 
 describe('My Orders', () => {
   it('says the orders could not be loaded, with the reason, and loads them on Retry', async () => {
-    stubApi({ ...signedIn, [ordersUrl]: outage });
+    stubApi({ ...SIGNED_IN_CLIENT, [ordersUrl]: outage });
     renderWithProviders(<MyOrdersPage />, { route: '/orders' });
     expect(await screen.findByText('Could not load your orders.')).toBeInTheDocument();
     expect(screen.getByText('The shop is briefly unavailable.')).toBeInTheDocument();
@@ -25,13 +24,13 @@ describe('My Orders', () => {
       totalPrice: 25,
       shipmentAddress: '1 Main St',
     };
-    stubApi({ ...signedIn, [ordersUrl]: { body: { data: { orders: [order], totalPages: 1 } } } });
+    stubApi({ ...SIGNED_IN_CLIENT, [ordersUrl]: { body: { data: { orders: [order], totalPages: 1 } } } });
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('cell', { name: '1 Main St' })).toBeInTheDocument();
   });
 
   it("says 'No orders found.' only when the answer is empty", async () => {
-    stubApi({ ...signedIn, [ordersUrl]: { body: { data: { orders: [], totalPages: 0 } } } });
+    stubApi({ ...SIGNED_IN_CLIENT, [ordersUrl]: { body: { data: { orders: [], totalPages: 0 } } } });
     renderWithProviders(<MyOrdersPage />, { route: '/orders' });
     expect(await screen.findByText('No orders found.')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, stubApi } from '../../../../test/render';
+import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../../test/render';
 import { QuickView } from './quick-view';
 
 const book = (quantity: number) => ({
@@ -21,7 +21,7 @@ const book = (quantity: number) => ({
 
 describe('quick view', () => {
   it('shows rating with 1 decimal and its count, price with 2 decimals, and the stock', async () => {
-    stubApi({ 'GET /api/public/book-copy/by-id/7': { body: { data: book(4) } } });
+    stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/by-id/7': { body: { data: book(4) } } });
     renderWithProviders(<QuickView bookId={7} onClose={() => {}} />);
     expect(await screen.findByRole('heading', { name: 'The Name of the Wind' })).toBeInTheDocument();
     expect(screen.getByText(/4\.6/)).toBeInTheDocument();
@@ -31,14 +31,14 @@ describe('quick view', () => {
   });
 
   it("says 'Out of Stock' and disables Add to Cart at quantity 0", async () => {
-    stubApi({ 'GET /api/public/book-copy/by-id/7': { body: { data: book(0) } } });
+    stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/by-id/7': { body: { data: book(0) } } });
     renderWithProviders(<QuickView bookId={7} onClose={() => {}} />);
     expect(await screen.findByText('Out of Stock')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
   });
 
   it('sends a signed-out visitor to /Login, and closes on the close button', async () => {
-    stubApi({ 'GET /api/public/book-copy/by-id/7': { body: { data: book(3) } } });
+    stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/by-id/7': { body: { data: book(3) } } });
     const onClose = vi.fn();
     renderWithProviders(
       <Routes>
