@@ -22,6 +22,7 @@ import openapi from './plugins/openapi.ts';
 import prisma from './plugins/prisma.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import securityHeaders from './plugins/security-headers.ts';
+import services from './plugins/services.ts';
 import sharedSchemas from './plugins/shared-schemas.ts';
 import strictInput from './plugins/strict-input.ts';
 import web from './plugins/web.ts';
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(identity);
   await app.register(csrf);
   await app.register(rateLimit);
+  await app.register(services);
   await app.register(sharedSchemas);
 
   await app.register(healthRoutes, { prefix: '/api' });

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Body, PageSize, PositiveInt } from './common.ts';
+import { Body, PositiveInt } from './common.ts';
 
 export const Author = Type.Object({ id: Type.Integer(), fullName: Type.String() }, { $id: 'Author' });
 

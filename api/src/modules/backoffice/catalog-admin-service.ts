@@ -177,3 +177,5 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     },
   };
 }
+
+export type CatalogAdminService = ReturnType<typeof catalogAdminService>;

@@ -25,3 +25,5 @@ export function contactService(db: Db) {
     },
   };
 }
+
+export type ContactService = ReturnType<typeof contactService>;

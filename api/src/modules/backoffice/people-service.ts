@@ -93,3 +93,5 @@ export function peopleService(db: Db, passwords: PasswordHasher) {
     },
   };
 }
+
+export type PeopleService = ReturnType<typeof peopleService>;

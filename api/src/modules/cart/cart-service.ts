@@ -47,3 +47,5 @@ export function cartService(db: Db) {
     },
   };
 }
+
+export type CartService = ReturnType<typeof cartService>;

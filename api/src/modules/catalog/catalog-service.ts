@@ -99,3 +99,5 @@ export function catalogService(sql: SqlReader) {
     },
   };
 }
+
+export type CatalogService = ReturnType<typeof catalogService>;

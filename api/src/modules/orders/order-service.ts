@@ -154,3 +154,5 @@ export function orderService(db: Db, sql: SqlWriter) {
     },
   };
 }
+
+export type OrderService = ReturnType<typeof orderService>;

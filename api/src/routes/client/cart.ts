@@ -1,18 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { cartService } from '../../modules/cart/cart-service.ts';
-import { Body, ImageUrl, PositiveInt, responses } from '../../schemas/common.ts';
+import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 
 const tags = ['Cart'];
 const security = [{ clientSession: [] }];
 
 const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const cart = cartService(app.prisma);
-
   app.get(
     '',
     { schema: { operationId: 'getCart', tags, security, summary: 'My cart', response: responses(Type.Array(Type.Ref('CartItem')), 401) } },
-    async (request) => ({ data: await cart.list(request.client!.id) }),
+    async (request) => ({ data: await app.cart.list(request.client!.id) }),
   );
 
   app.post(
@@ -27,7 +24,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Integer(), 400, 401, 404, 409),
       },
     },
-    async (request) => ({ data: await cart.add(request.client!.id, request.params.bookCopyId) }),
+    async (request) => ({ data: await app.cart.add(request.client!.id, request.params.bookCopyId) }),
   );
 
   app.put(
@@ -43,7 +40,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await cart.update(request.client!.id, request.body.cartItemId, request.body.quantity);
+      await app.cart.update(request.client!.id, request.body.cartItemId, request.body.quantity);
       return { data: true };
     },
   );
@@ -61,7 +58,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await cart.remove(request.client!.id, request.params.cartItemId);
+      await app.cart.remove(request.client!.id, request.params.cartItemId);
       return { data: true };
     },
   );

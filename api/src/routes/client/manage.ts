@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { accountService } from '../../modules/accounts/account-service.ts';
 import { Body, responses } from '../../schemas/common.ts';
 
 const tags = ['Client account'];
@@ -8,8 +7,6 @@ const security = [{ clientSession: [] }];
 const text = Type.Optional(Type.String({ maxLength: 100 }));
 
 const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const accounts = accountService(app.prisma, app.passwords);
-
   app.get(
     '',
     {
@@ -21,7 +18,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('ClientInfo'), 401, 404),
       },
     },
-    async (request) => ({ data: await accounts.clientInfo(request.client!.id) }),
+    async (request) => ({ data: await app.accounts.clientInfo(request.client!.id) }),
   );
 
   app.patch(
@@ -36,7 +33,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('ClientInfo'), 400, 401),
       },
     },
-    async (request) => ({ data: await accounts.updateClientProfile(request.client!.id, request.body) }),
+    async (request) => ({ data: await app.accounts.updateClientProfile(request.client!.id, request.body) }),
   );
 
   app.put(
@@ -57,8 +54,8 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { id, familyId } = request.client!;
       // The current password is guessable like a sign-in, so it is throttled like one.
-      await app.throttledPasswordCheck(request, await accounts.loginName('client', id), () =>
-        accounts.changePassword('client', id, request.body.oldPassword, request.body.newPassword),
+      await app.throttledPasswordCheck(request, await app.accounts.loginName('client', id), () =>
+        app.accounts.changePassword('client', id, request.body.oldPassword, request.body.newPassword),
       );
       await app.sessions.revokeOtherSessions('client', id, familyId);
       return { data: true };

@@ -1,15 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { orderService } from '../../modules/orders/order-service.ts';
-import { Body, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { CheckoutBody } from '../../schemas/orders.ts';
 
 const tags = ['Client orders'];
 const security = [{ clientSession: [] }];
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const orders = orderService(app.prisma, app.primarySql);
-
   app.post(
     '/',
     {
@@ -29,7 +26,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const order = await orders.checkout(request.client!.id, request.body, request.headers['idempotency-key']);
+      const order = await app.orders.checkout(request.client!.id, request.body, request.headers['idempotency-key']);
       // Units sold and stock order the Bestsellers and the Recommended pool.
       app.catalogProjections.changed(['home_list_candidates']);
       return { data: order };
@@ -48,7 +45,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ orders: Type.Array(Type.Ref('ClientOrder')), totalPages: Type.Integer() }), 400, 401),
       },
     },
-    async (request) => ({ data: await orders.clientPage(request.client!.id, request.params.pageNumber, request.params.pageSize) }),
+    async (request) => ({ data: await app.orders.clientPage(request.client!.id, request.params.pageNumber, request.params.pageSize) }),
   );
 };
 

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { accountService } from '../../modules/accounts/account-service.ts';
-import { peopleService, toEmployee } from '../../modules/backoffice/people-service.ts';
+import { toEmployee } from '../../modules/backoffice/people-service.ts';
 import { responses } from '../../schemas/common.ts';
 import { PasswordChange, PersonInformations } from '../../schemas/people.ts';
 import { security } from './schemas.ts';
@@ -10,9 +9,6 @@ const tags = ['Back-office account'];
 
 /** The signed-in employee's own account (any role). */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const accounts = accountService(app.backofficeDb, app.passwords);
-  const people = peopleService(app.backofficeDb, app.passwords);
-
   app.get(
     '/employee/',
     {
@@ -24,7 +20,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('EmployeeRow'), 401, 403, 404),
       },
     },
-    async (request) => ({ data: toEmployee(await accounts.employeeInfo(request.employee!.id)) }),
+    async (request) => ({ data: toEmployee(await app.accounts.employeeInfo(request.employee!.id)) }),
   );
 
   app.put(
@@ -39,7 +35,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 409),
       },
     },
-    async (request) => ({ data: await people.updateOwnInformation(request.employee!.id, request.body) }),
+    async (request) => ({ data: await app.people.updateOwnInformation(request.employee!.id, request.body) }),
   );
 
   app.put(
@@ -57,8 +53,8 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { id, familyId } = request.employee!;
       // The current password is guessable like a sign-in, so it is throttled like one.
-      await app.throttledPasswordCheck(request, await accounts.loginName('employee', id), () =>
-        accounts.changePassword('employee', id, request.body.oldPassword, request.body.newPassword),
+      await app.throttledPasswordCheck(request, await app.accounts.loginName('employee', id), () =>
+        app.accounts.changePassword('employee', id, request.body.oldPassword, request.body.newPassword),
       );
       await app.sessions.revokeOtherSessions('employee', id, familyId);
       return { data: true };

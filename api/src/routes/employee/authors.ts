@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
-import { bundledCatalogLookup } from '../../modules/backoffice/isbn-lookup.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
@@ -9,8 +7,6 @@ const tags = ['Back-office authors'];
 const Name = Type.String({ maxLength: 300 });
 
 const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const catalog = catalogAdminService(app.backofficeDb, bundledCatalogLookup());
-
   app.get(
     '/employee/author/:pageNumber,:pageSize',
     {
@@ -23,7 +19,7 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ authors: Type.Array(Type.Ref('Author')), totalPages: Type.Integer() }), 400, 401, 403),
       },
     },
-    async (request) => ({ data: await catalog.authorPage(request.params.pageNumber, request.params.pageSize) }),
+    async (request) => ({ data: await app.catalogAdmin.authorPage(request.params.pageNumber, request.params.pageSize) }),
   );
 
   app.post(
@@ -38,7 +34,7 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('Author'), 400, 401, 403, 409),
       },
     },
-    async (request) => ({ data: await catalog.addAuthor(request.params.name) }),
+    async (request) => ({ data: await app.catalogAdmin.addAuthor(request.params.name) }),
   );
 
   app.put(
@@ -53,7 +49,7 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('Author'), 400, 401, 403, 404, 409),
       },
     },
-    async (request) => ({ data: await catalog.renameAuthor(request.params.id, request.params.name) }),
+    async (request) => ({ data: await app.catalogAdmin.renameAuthor(request.params.id, request.params.name) }),
   );
 
   app.get(
@@ -68,7 +64,7 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('Author'), 400, 401, 403, 404),
       },
     },
-    async (request) => ({ data: await catalog.authorById(request.params.id) }),
+    async (request) => ({ data: await app.catalogAdmin.authorById(request.params.id) }),
   );
 
   app.get(
@@ -83,7 +79,7 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Array(Type.Ref('Author')), 400, 401, 403),
       },
     },
-    async (request) => ({ data: await catalog.authorsByName(request.params.name) }),
+    async (request) => ({ data: await app.catalogAdmin.authorsByName(request.params.name) }),
   );
 
   // The spec lists the delete as `DELETE /author/{id}`; both that path and the /employee one work.
@@ -104,7 +100,7 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (request) => {
-        await catalog.deleteAuthor(request.params.id);
+        await app.catalogAdmin.deleteAuthor(request.params.id);
         return { data: true };
       },
     );

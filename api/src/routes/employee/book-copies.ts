@@ -1,15 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
-import { bundledCatalogLookup } from '../../modules/backoffice/isbn-lookup.ts';
 import { CopyBody, CopyFields } from '../../schemas/backoffice-catalog.ts';
 import { Body, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office book copies'];
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const catalog = catalogAdminService(app.backofficeDb, bundledCatalogLookup());
-
   app.get(
     '/:pageNumber,:pageSize',
     {
@@ -22,7 +18,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ booksCopies: Type.Array(Type.Ref('BookCopyAdmin')), totalPages: Type.Integer() }), 400, 401, 403),
       },
     },
-    async (request) => ({ data: await catalog.copyPage(request.params.pageNumber, request.params.pageSize) }),
+    async (request) => ({ data: await app.catalogAdmin.copyPage(request.params.pageNumber, request.params.pageSize) }),
   );
 
   app.post(
@@ -37,7 +33,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403),
       },
     },
-    async (request) => ({ data: await catalog.addCopy(request.body) }),
+    async (request) => ({ data: await app.catalogAdmin.addCopy(request.body) }),
   );
 
   app.put(
@@ -54,7 +50,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { id, ...input } = request.body;
-      return { data: await catalog.updateCopy(id, input) };
+      return { data: await app.catalogAdmin.updateCopy(id, input) };
     },
   );
 
@@ -71,7 +67,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await catalog.deleteCopy(request.params.id);
+      await app.catalogAdmin.deleteCopy(request.params.id);
       return { data: true };
     },
   );
@@ -88,7 +84,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404),
       },
     },
-    async (request) => ({ data: await catalog.copyById(request.params.id) }),
+    async (request) => ({ data: await app.catalogAdmin.copyById(request.params.id) }),
   );
 };
 

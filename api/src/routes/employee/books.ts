@@ -1,17 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { catalogAdminService } from '../../modules/backoffice/catalog-admin-service.ts';
-import { bundledCatalogLookup, openLibraryLookup } from '../../modules/backoffice/isbn-lookup.ts';
 import { BookUpdateBody } from '../../schemas/backoffice-catalog.ts';
-import { Body, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office books'];
 
 const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const lookup = app.config.isbnLookup === 'openlibrary' ? openLibraryLookup(app.config.openLibraryUrl) : bundledCatalogLookup();
-  const catalog = catalogAdminService(app.backofficeDb, lookup);
-
   app.get(
     '/:pageNumber,:pageSize',
     {
@@ -24,7 +19,7 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ books: Type.Array(Type.Ref('Book')), totalPages: Type.Integer() }), 400, 401, 403),
       },
     },
-    async (request) => ({ data: await catalog.bookPage(request.params.pageNumber, request.params.pageSize) }),
+    async (request) => ({ data: await app.catalogAdmin.bookPage(request.params.pageNumber, request.params.pageSize) }),
   );
 
   app.post(
@@ -39,7 +34,7 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('Book'), 400, 401, 403, 404, 409, 502),
       },
     },
-    async (request) => ({ data: await catalog.addBookByIsbn(request.params.isbn) }),
+    async (request) => ({ data: await app.catalogAdmin.addBookByIsbn(request.params.isbn) }),
   );
 
   app.put(
@@ -54,7 +49,7 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('Book'), 400, 401, 403, 404),
       },
     },
-    async (request) => ({ data: await catalog.updateBook(request.body) }),
+    async (request) => ({ data: await app.catalogAdmin.updateBook(request.body) }),
   );
 
   app.delete(
@@ -70,7 +65,7 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await catalog.deleteBook(request.params.id);
+      await app.catalogAdmin.deleteBook(request.params.id);
       return { data: true };
     },
   );
@@ -87,7 +82,7 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('Book'), 400, 401, 403, 404),
       },
     },
-    async (request) => ({ data: await catalog.bookById(request.params.id) }),
+    async (request) => ({ data: await app.catalogAdmin.bookById(request.params.id) }),
   );
 
   app.get(
@@ -102,7 +97,7 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Array(Type.Ref('Book')), 400, 401, 403),
       },
     },
-    async (request) => ({ data: await catalog.booksByName(request.params.name) }),
+    async (request) => ({ data: await app.catalogAdmin.booksByName(request.params.name) }),
   );
 };
 

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { peopleService } from '../../modules/backoffice/people-service.ts';
 import { responses } from '../../schemas/common.ts';
 import { OPTIONAL_PAGING_DESCRIPTION, OptionalPaging, optionalPage, security } from './schemas.ts';
 
 const Row = Type.Ref('ClientRow');
 
 const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const people = peopleService(app.prisma, app.passwords);
   app.get(
     '/clients/',
     {
@@ -26,7 +24,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       },
     },
-    async (request, reply) => ({ data: await optionalPage(request.query, reply, 'clients', people.clientRows) }),
+    async (request, reply) => ({ data: await optionalPage(request.query, reply, 'clients', app.people.clientRows) }),
   );
 };
 

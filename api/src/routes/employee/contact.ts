@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { contactService } from '../../modules/backoffice/contact-service.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { OPTIONAL_PAGING_DESCRIPTION, OptionalPaging, optionalPage, security } from './schemas.ts';
 
@@ -15,7 +14,6 @@ const Message = Type.Object({
 const tags = ['Back-office messages'];
 
 const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const contact = contactService(app.backofficeDb);
   app.get(
     '/',
     {
@@ -34,7 +32,7 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       },
     },
-    async (request, reply) => ({ data: await optionalPage(request.query, reply, 'messages', contact.rows) }),
+    async (request, reply) => ({ data: await optionalPage(request.query, reply, 'messages', app.contact.rows) }),
   );
   app.delete(
     '/:id',
@@ -49,7 +47,7 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await contact.remove(request.params.id);
+      await app.contact.remove(request.params.id);
       return { data: true };
     },
   );

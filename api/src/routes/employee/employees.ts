@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { peopleService } from '../../modules/backoffice/people-service.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { PersonInformations } from '../../schemas/people.ts';
 import { security } from './schemas.ts';
@@ -8,8 +7,6 @@ import { security } from './schemas.ts';
 const tags = ['Back-office employees'];
 
 const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const people = peopleService(app.backofficeDb, app.passwords);
-
   app.get(
     '/employees/',
     {
@@ -21,7 +18,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Array(Type.Ref('EmployeeRow')), 401, 403),
       },
     },
-    async () => ({ data: await people.listEmployees() }),
+    async () => ({ data: await app.people.listEmployees() }),
   );
 
   app.post(
@@ -40,7 +37,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 409),
       },
     },
-    async (request) => ({ data: await people.addEmployee(request.body) }),
+    async (request) => ({ data: await app.people.addEmployee(request.body) }),
   );
 
   app.delete(
@@ -56,7 +53,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await people.deleteEmployee(request.employee!.id, request.params.id);
+      await app.people.deleteEmployee(request.employee!.id, request.params.id);
       return { data: true };
     },
   );

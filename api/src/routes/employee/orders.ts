@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { orderService } from '../../modules/orders/order-service.ts';
-import { ImageUrl, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office orders'];
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const orders = orderService(app.backofficeDb, app.primarySql);
-
   app.get(
     '/:pageNumber,:pageSize',
     {
@@ -21,7 +18,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ orders: Type.Array(Type.Ref('BackofficeOrder')), totalPages: Type.Integer() }), 400, 401, 403),
       },
     },
-    async (request) => ({ data: await orders.backofficePage(request.params.pageNumber, request.params.pageSize) }),
+    async (request) => ({ data: await app.orders.backofficePage(request.params.pageNumber, request.params.pageSize) }),
   );
 
   app.put(
@@ -36,7 +33,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.String(), 400, 401, 403, 404),
       },
     },
-    async (request) => ({ data: await orders.setStatus(request.params.orderId, request.params.status) }),
+    async (request) => ({ data: await app.orders.setStatus(request.params.orderId, request.params.status) }),
   );
 };
 

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { Body, PageSize, PositiveInt } from '../../schemas/common.ts';
+import { PageSize, PositiveInt } from '../../schemas/common.ts';
 
 export const security = [{ employeeSession: [] }];
 /**

@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { peopleService } from '../../modules/backoffice/people-service.ts';
 import { responses } from '../../schemas/common.ts';
 import { security } from './schemas.ts';
 
 const tags = ['Back-office dashboard'];
 
 const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const people = peopleService(app.prisma, app.passwords);
-
   app.get(
     '/',
     {
@@ -29,7 +26,7 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       },
     },
-    async () => ({ data: await people.summary() }),
+    async () => ({ data: await app.people.summary() }),
   );
 
   app.get(
@@ -56,7 +53,7 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       },
     },
-    async () => ({ data: await people.recentOrders() }),
+    async () => ({ data: await app.people.recentOrders() }),
   );
 
   app.get(
@@ -70,7 +67,7 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Array(Type.Ref('ClientRow')), 401, 403),
       },
     },
-    async () => ({ data: await people.newClients() }),
+    async () => ({ data: await app.people.newClients() }),
   );
 };
 

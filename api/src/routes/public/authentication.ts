@@ -1,15 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.ts';
-import { accountService, normalizeAccount } from '../../modules/accounts/account-service.ts';
+import { normalizeAccount } from '../../modules/accounts/account-service.ts';
 import { Body, responses } from '../../schemas/common.ts';
 
 const tags = ['Authentication'];
 const UserType = Type.String({ description: "'Client', 'Admin' or 'Seller'" });
 
 const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const accounts = accountService(app.prisma, app.passwords);
-
   app.post(
     '/login',
     {
@@ -24,7 +22,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const account = normalizeAccount(request.body.account);
       if (!account || !request.body.password) throw badRequest('Please enter your account and password.');
-      const result = await app.throttledPasswordCheck(request, account, () => accounts.login(account, request.body.password));
+      const result = await app.throttledPasswordCheck(request, account, () => app.accounts.login(account, request.body.password));
       app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id));
       return { data: result.userType };
     },
@@ -48,7 +46,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const session = await app.sessions.rotate(audience, presented, app.clientAddress(request));
         app.setSessionCookies(request, reply, audience, session);
         if (audience === 'client') return { data: 'Client' };
-        const employee = await accounts.employeeInfo(session.subjectId);
+        const employee = await app.accounts.employeeInfo(session.subjectId);
         return { data: employee.role };
       } catch (error) {
         // Only a presented, refused token is cleared: a visitor's refresh without one must not wipe

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { catalogService } from '../../modules/catalog/catalog-service.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 
 const tags = ['Public catalog'];
@@ -9,7 +8,6 @@ const DetailList = Type.Array(Type.Ref('BookDetail'));
 
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Reads only: served by the read replica when DATABASE_REPLICA_URL is set.
-  const catalog = catalogService(app.catalogSql);
 
   // Catalog reads are the same for everyone for a minute; the ETag lets a browser revalidate cheaply.
   app.addHook('onSend', async (request, reply) => {
@@ -23,7 +21,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: { operationId: 'listBookTypes', tags, summary: 'The ten categories', response: responses(Type.Array(Type.Ref('BookType'))) },
     },
-    async () => ({ data: await catalog.types() }),
+    async () => ({ data: await app.catalog.types() }),
   );
 
   app.get(
@@ -39,7 +37,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { type, pageNumber, pageSize } = request.params;
-      return { data: await catalog.byType(type, pageNumber, pageSize) };
+      return { data: await app.catalog.byType(type, pageNumber, pageSize) };
     },
   );
 
@@ -57,7 +55,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       // The detail shows live stock: always revalidate (the ETag makes that a cheap 304).
       reply.header('cache-control', 'no-cache');
-      return { data: await catalog.byId(request.params.id) };
+      return { data: await app.catalog.byId(request.params.id) };
     },
   );
 
@@ -72,7 +70,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(DetailList, 400),
       },
     },
-    async (request) => ({ data: await catalog.search(request.params.name) }),
+    async (request) => ({ data: await app.catalog.search(request.params.name) }),
   );
 
   const list = (
@@ -84,9 +82,9 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   ) =>
     app.get(path, { schema: { operationId, tags, summary, response: responses(item) } }, async () => ({ data: (await load()) as never }));
 
-  list('/new-releases/', 'listNewReleases', 'Most recently published', CardList, catalog.newReleases);
-  list('/best-sellers/', 'listBestSellers', 'Most units sold', CardList, catalog.bestSellers);
-  list('/top-rated/', 'listTopRated', 'Highest average among books with 10,000+ ratings', DetailList, catalog.topRated);
+  list('/new-releases/', 'listNewReleases', 'Most recently published', CardList, app.catalog.newReleases);
+  list('/best-sellers/', 'listBestSellers', 'Most units sold', CardList, app.catalog.bestSellers);
+  list('/top-rated/', 'listTopRated', 'Highest average among books with 10,000+ ratings', DetailList, app.catalog.topRated);
 
   app.get(
     '/recommended/',
@@ -109,7 +107,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       // Personal when signed in, so no shared cache may keep it.
       reply.header('cache-control', 'private, max-age=60').header('vary', 'cookie');
-      return { data: await catalog.recommended(clientId) };
+      return { data: await app.catalog.recommended(clientId) };
     },
   );
 };

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { contactService } from '../../modules/backoffice/contact-service.ts';
 import { Body, responses } from '../../schemas/common.ts';
 
 /** Contact messages one address may send per hour (anonymous, so rate-limited). */
 export const ANONYMOUS_WRITES_PER_HOUR = 20;
 
 const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const contact = contactService(app.prisma);
   const text = Type.Optional(Type.String({ maxLength: 500 }));
   app.post(
     '/',
@@ -22,7 +20,7 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await contact.send(request.body);
+      await app.contact.send(request.body);
       return { data: true };
     },
   );

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { accountService } from '../../modules/accounts/account-service.ts';
 import { Body, responses } from '../../schemas/common.ts';
 
 /** Sign-up attempts one address may make per hour (anonymous, so rate-limited). */
 export const SIGN_UPS_PER_HOUR = 20;
 
 const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const accounts = accountService(app.prisma, app.passwords);
   const text = Type.Optional(Type.String({ maxLength: 200 }));
 
   app.get(
@@ -61,12 +59,12 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { account_informations, ...person } = request.body;
-      const input = accounts.validateSignUp({ ...person, ...account_informations });
+      const input = app.accounts.validateSignUp({ ...person, ...account_informations });
       const authorization = request.headers.authorization;
       const identity = authorization
         ? await app.verifyIdentity(authorization.match(/^Bearer (.+)$/)?.[1])
         : await app.signInToIdentityProvider(input.account, input.password);
-      const client = await accounts.signUp(input, identity);
+      const client = await app.accounts.signUp(input, identity);
       app.setSessionCookies(request, reply, 'client', await app.sessions.start('client', client.id));
       return { data: 'Client' };
     },

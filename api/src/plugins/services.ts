@@ -1,0 +1,42 @@
+// The domain services, each built once with what it depends on and decorated on the app, so every
+// route reads the same instance (fastify/demo's recipe). Writes go through the audited client:
+// it records a write only inside an employee's request (modules/security/audit.ts), so storefront
+// calls are not audited and back-office ones always are.
+import fp from 'fastify-plugin';
+import { type AccountService, accountService } from '../modules/accounts/account-service.ts';
+import { type CatalogAdminService, catalogAdminService } from '../modules/backoffice/catalog-admin-service.ts';
+import { type ContactService, contactService } from '../modules/backoffice/contact-service.ts';
+import { bundledCatalogLookup, openLibraryLookup } from '../modules/backoffice/isbn-lookup.ts';
+import { type PeopleService, peopleService } from '../modules/backoffice/people-service.ts';
+import { type CartService, cartService } from '../modules/cart/cart-service.ts';
+import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
+import { type OrderService, orderService } from '../modules/orders/order-service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The storefront's catalog reads, on the replica when there is one. */
+    catalog: CatalogService;
+    catalogAdmin: CatalogAdminService;
+    accounts: AccountService;
+    people: PeopleService;
+    cart: CartService;
+    orders: OrderService;
+    contact: ContactService;
+  }
+}
+
+export default fp(
+  async (app) => {
+    const db = app.backofficeDb;
+    const { isbnLookup, openLibraryUrl } = app.config;
+    const lookup = isbnLookup === 'openlibrary' ? openLibraryLookup(openLibraryUrl) : bundledCatalogLookup();
+    app.decorate('catalog', catalogService(app.catalogSql));
+    app.decorate('catalogAdmin', catalogAdminService(db, lookup));
+    app.decorate('accounts', accountService(db, app.passwords));
+    app.decorate('people', peopleService(db, app.passwords));
+    app.decorate('cart', cartService(db));
+    app.decorate('orders', orderService(db, app.primarySql));
+    app.decorate('contact', contactService(db));
+  },
+  { name: 'services', dependencies: ['config', 'prisma', 'auth'] },
+);
