@@ -5,9 +5,11 @@
 import fp from 'fastify-plugin';
 import { type AccountService, accountService } from '../modules/accounts/account-service.ts';
 import { type CatalogAdminService, catalogAdminService } from '../modules/backoffice/catalog-admin-service.ts';
+import { type ClientListService, clientListService } from '../modules/backoffice/client-list-service.ts';
 import { type ContactService, contactService } from '../modules/backoffice/contact-service.ts';
+import { type DashboardService, dashboardService } from '../modules/backoffice/dashboard-service.ts';
+import { type EmployeeService, employeeService } from '../modules/backoffice/employee-service.ts';
 import { bundledCatalogLookup, openLibraryLookup } from '../modules/backoffice/isbn-lookup.ts';
-import { type PeopleService, peopleService } from '../modules/backoffice/people-service.ts';
 import { type CartService, cartService } from '../modules/cart/cart-service.ts';
 import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
 import { type OrderService, orderService } from '../modules/orders/order-service.ts';
@@ -18,7 +20,9 @@ declare module 'fastify' {
     catalog: CatalogService;
     catalogAdmin: CatalogAdminService;
     accounts: AccountService;
-    people: PeopleService;
+    dashboard: DashboardService;
+    clientList: ClientListService;
+    employees: EmployeeService;
     cart: CartService;
     orders: OrderService;
     contact: ContactService;
@@ -33,7 +37,9 @@ export default fp(
     app.decorate('catalog', catalogService(app.catalogSql));
     app.decorate('catalogAdmin', catalogAdminService(db, lookup));
     app.decorate('accounts', accountService(db, app.passwords));
-    app.decorate('people', peopleService(db, app.passwords));
+    app.decorate('dashboard', dashboardService(db));
+    app.decorate('clientList', clientListService(db));
+    app.decorate('employees', employeeService(db, app.passwords));
     app.decorate('cart', cartService(db));
     app.decorate('orders', orderService(db, app.primarySql));
     app.decorate('contact', contactService(db));

@@ -36,7 +36,7 @@ export const EmployeeRow = Type.Object(
 const text = Type.Optional(Type.String({ maxLength: 200 }));
 /**
  * An employee's person fields. Each stays optional in the schema: a missing one answers the spec's
- * 'All fields are required.' (people-service.ts), not a schema message.
+ * 'All fields are required.' (employee-service.ts), not a schema message.
  */
 export const PersonInformations = Body({
   firstName: text,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { toEmployee } from '../../modules/backoffice/people-service.ts';
+import { toEmployee } from '../../modules/backoffice/employee-service.ts';
 import { responses } from '../../schemas/common.ts';
 import { PasswordChange, PersonInformations } from '../../schemas/people.ts';
 import { security } from './schemas.ts';
@@ -35,7 +35,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 409),
       },
     },
-    async (request) => ({ data: await app.people.updateOwnInformation(request.employee!.id, request.body) }),
+    async (request) => ({ data: await app.employees.updateOwnInformation(request.employee!.id, request.body) }),
   );
 
   app.put(

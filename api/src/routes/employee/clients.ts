@@ -24,7 +24,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       },
     },
-    async (request, reply) => ({ data: await optionalPage(request.query, reply, 'clients', app.people.clientRows) }),
+    async (request, reply) => ({ data: await optionalPage(request.query, reply, 'clients', app.clientList.clientRows) }),
   );
 };
 

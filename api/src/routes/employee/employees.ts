@@ -18,7 +18,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Array(Type.Ref('EmployeeRow')), 401, 403),
       },
     },
-    async () => ({ data: await app.people.listEmployees() }),
+    async () => ({ data: await app.employees.listEmployees() }),
   );
 
   app.post(
@@ -37,7 +37,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 409),
       },
     },
-    async (request) => ({ data: await app.people.addEmployee(request.body) }),
+    async (request) => ({ data: await app.employees.addEmployee(request.body) }),
   );
 
   app.delete(
@@ -53,7 +53,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.people.deleteEmployee(request.employee!.id, request.params.id);
+      await app.employees.deleteEmployee(request.employee!.id, request.params.id);
       return { data: true };
     },
   );

@@ -26,7 +26,7 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       },
     },
-    async () => ({ data: await app.people.summary() }),
+    async () => ({ data: await app.dashboard.summary() }),
   );
 
   app.get(
@@ -53,7 +53,7 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
       },
     },
-    async () => ({ data: await app.people.recentOrders() }),
+    async () => ({ data: await app.dashboard.recentOrders() }),
   );
 
   app.get(
@@ -67,7 +67,7 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Array(Type.Ref('ClientRow')), 401, 403),
       },
     },
-    async () => ({ data: await app.people.newClients() }),
+    async () => ({ data: await app.dashboard.newClients() }),
   );
 };
 

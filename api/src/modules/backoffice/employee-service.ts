@@ -1,7 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { toMoney } from '../../lib/money.ts';
 import { EMAIL, isBlank } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { PersonInput } from '../../schemas/people.ts';
@@ -10,7 +9,6 @@ import { EMAIL_TAKEN, isLoginNameClash } from '../accounts/account-service.ts';
 import { assertAcceptablePassword, type PasswordHasher } from '../accounts/passwords.ts';
 import { peopleRepository } from './people-repository.ts';
 
-export const DASHBOARD_LIST_SIZE = 10;
 export const ROLES = ['Admin', 'Seller'] as const;
 export const GENDERS = ['Male', 'Female'] as const;
 
@@ -47,22 +45,11 @@ const refuseTakenEmail = (error: unknown): never => {
   throw isLoginNameClash(error) ? conflict(EMAIL_TAKEN) : error;
 };
 
-export function peopleService(db: Db, passwords: PasswordHasher) {
+/** The Admin's Employees screen and every employee's own account. */
+export function employeeService(db: Db, passwords: PasswordHasher) {
   const repo = peopleRepository(db);
   const accounts = accountRepository(db);
   return {
-    async summary() {
-      const [totalOrders, totalBooks, totalBooksCopies, totalClients] = await repo.totals();
-      return { totalOrders, totalBooks, totalBooksCopies, totalClients };
-    },
-    recentOrders: async () => (await repo.recentOrders(DASHBOARD_LIST_SIZE)).map((o) => ({ ...o, totalPrice: toMoney(o.totalPrice) })),
-    newClients: () => repo.newClients(DASHBOARD_LIST_SIZE),
-    /** Newest first; `total` counts them all. */
-    async clientRows(skip: number, take: number) {
-      const { total, clients } = await repo.clientPage(skip, take);
-      return { total, rows: clients };
-    },
-
     listEmployees: async () => (await repo.listEmployees()).map(toEmployee),
 
     async addEmployee(input: { person_informations?: PersonInput; password?: string; role?: string }) {
@@ -94,4 +81,4 @@ export function peopleService(db: Db, passwords: PasswordHasher) {
   };
 }
 
-export type PeopleService = ReturnType<typeof peopleService>;
+export type EmployeeService = ReturnType<typeof employeeService>;

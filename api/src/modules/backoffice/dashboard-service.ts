@@ -1,0 +1,20 @@
+import { toMoney } from '../../lib/money.ts';
+import type { Db } from '../../plugins/prisma.ts';
+import { peopleRepository } from './people-repository.ts';
+
+export const DASHBOARD_LIST_SIZE = 10;
+
+/** The dashboard (spec 6.1): the four totals, the latest orders and the newest clients. */
+export function dashboardService(db: Db) {
+  const repo = peopleRepository(db);
+  return {
+    async summary() {
+      const [totalOrders, totalBooks, totalBooksCopies, totalClients] = await repo.totals();
+      return { totalOrders, totalBooks, totalBooksCopies, totalClients };
+    },
+    recentOrders: async () => (await repo.recentOrders(DASHBOARD_LIST_SIZE)).map((o) => ({ ...o, totalPrice: toMoney(o.totalPrice) })),
+    newClients: () => repo.newClients(DASHBOARD_LIST_SIZE),
+  };
+}
+
+export type DashboardService = ReturnType<typeof dashboardService>;
