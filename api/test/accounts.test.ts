@@ -129,10 +129,9 @@ describe('profile and password', () => {
   });
 
   it('changes the password only with the right current one, and ends the other sessions', async () => {
-    const [{ id }] = (await t.db.query<{ id: number }>(
-      "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'P', 'W', '0555000000', 'pw@example.com', password_hash FROM clients WHERE account = 'client@bookshop.test' RETURNING id",
-    )) as [{ id: number }];
-    expect(id).toBeGreaterThan(0);
+    await t.db.query(
+      "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'P', 'W', '0555000000', 'pw@example.com', password_hash FROM clients WHERE account = 'client@bookshop.test'",
+    );
     const who = { account: 'pw@example.com', password: 'Client123!' };
     const mine = await t.login(who);
     const other = await t.login(who);

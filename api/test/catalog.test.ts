@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CATEGORIES } from '../../seed/seed-data.ts';
 import { searchSql, searchValues } from '../src/modules/catalog/catalog-queries.ts';
 import { searchTerms } from '../src/modules/catalog/catalog-service.ts';
@@ -71,8 +71,10 @@ describe('public catalog', () => {
 
   it('answers 404 for an unknown or unavailable copy, 400 for a malformed id', async () => {
     expect((await get('/api/public/book-copy/by-id/999999')).statusCode).toBe(404);
-    await t.db.query('UPDATE book_copies SET is_available = false WHERE id = 2');
-    expect((await get('/api/public/book-copy/by-id/2')).statusCode).toBe(404);
+    const [withdrawn] = await t.db.query<{ id: number }>(
+      "INSERT INTO book_copies (book_id, quantity, price, is_available) VALUES (1, 3, '9.99', false) RETURNING id",
+    );
+    expect((await get(`/api/public/book-copy/by-id/${withdrawn!.id}`)).statusCode).toBe(404);
     expect((await get('/api/public/book-copy/by-id/abc')).statusCode).toBe(400);
   });
 
@@ -86,14 +88,21 @@ describe('public catalog', () => {
     expect(await found()).toContain(hobbit!.id);
     expect(await onFirstPage()).toContain(hobbit!.id);
     await t.db.query('UPDATE book_copies SET is_available = false WHERE id = $1', [hobbit!.id]);
+    // Put back whatever the assertions do, for the tests after this one in the file.
+    onTestFinished(() => t.db.query('UPDATE book_copies SET is_available = true WHERE id = $1', [hobbit!.id]).then(() => {}));
     expect(await found()).not.toContain(hobbit!.id);
     expect(await onFirstPage()).not.toContain(hobbit!.id);
-    await t.db.query('UPDATE book_copies SET is_available = true WHERE id = $1', [hobbit!.id]);
   });
 
   it('upgrades http cover URLs to https', async () => {
-    await t.db.query("UPDATE books SET image_url = 'http://example.com/cover.jpg' WHERE id = 3");
-    expect((await get('/api/public/book-copy/by-id/3')).json().data.imageUrl).toBe('https://example.com/cover.jpg');
+    const [copy] = await t.db.query<{ id: number }>(
+      `WITH book AS (
+         INSERT INTO books (name, search_text, author_id, type_id, image_url)
+         VALUES ('An Insecure Cover', 'an insecure cover', 1, 1, 'http://example.com/cover.jpg') RETURNING id
+       )
+       INSERT INTO book_copies (book_id, quantity, price) SELECT id, 1, '5.00' FROM book RETURNING id`,
+    );
+    expect((await get(`/api/public/book-copy/by-id/${copy!.id}`)).json().data.imageUrl).toBe('https://example.com/cover.jpg');
   });
 
   it('serves the four home lists', async () => {
