@@ -1,5 +1,8 @@
-// Configuration is read and validated once, at boot. Anything missing or unsafe stops the process
-// with a message naming the variable.
+// Configuration is read and validated once, at boot: env-schema checks each variable against a
+// TypeBox schema, then the cross-checks of production safety run. Anything missing or unsafe stops
+// the process with a message naming the variable.
+import envSchema from 'env-schema';
+import { type Static, Type } from 'typebox';
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -72,18 +75,68 @@ function trustProxy(raw: string | undefined, problems: string[]): Config['trustP
   return false;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Every variable the API reads, with its type, range and default where the default does not depend on
+ * NODE_ENV. env-schema validates and coerces them at once (all problems reported together); the
+ * cross-checks that involve several variables or the mode follow in loadConfig.
+ */
+const POSTGRES_URL = '^postgres(ql)?://';
+const milliseconds = (fallback: number, min: number) => Type.Integer({ minimum: min, maximum: 600_000, default: fallback });
+export const EnvSchema = Type.Object({
+  NODE_ENV: Type.Optional(Type.String()),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  DATABASE_URL: Type.String({ pattern: POSTGRES_URL }),
+  DATABASE_REPLICA_URL: Type.Optional(Type.String({ pattern: POSTGRES_URL })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  DATABASE_CONNECT_TIMEOUT_MS: milliseconds(3000, 100),
+  DATABASE_LOCK_TIMEOUT_MS: milliseconds(2000, 100),
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(5000, 100),
+  REQUEST_TIMEOUT_MS: milliseconds(10_000, 1000),
+  JWT_SECRET: Type.Optional(Type.String()),
+  COOKIE_SECURE: Type.Optional(Type.Enum(['true', 'false'])),
+  TRUST_PROXY: Type.Optional(Type.String()),
+  TRUSTED_ORIGINS: Type.Optional(Type.String()),
+  CORS_ORIGINS: Type.Optional(Type.String()),
+  BCRYPT_COST: Type.Optional(Type.Integer({ minimum: 10, maximum: 15 })),
+  FIREBASE_PROJECT_ID: Type.String({ default: 'demo-bookshop' }),
+  FIREBASE_WEB_API_KEY: Type.String({ default: 'demo-api-key' }),
+  FIREBASE_AUTH_DOMAIN: Type.Optional(Type.String()),
+  FIREBASE_AUTH_EMULATOR_PUBLIC_URL: Type.Optional(Type.String()),
+  FIREBASE_AUTH_EMULATOR_HOST: Type.Optional(Type.String()),
+  ISBN_LOOKUP: Type.Optional(Type.Enum(['bundled', 'openlibrary'])),
+  OPEN_LIBRARY_URL: Type.String({ default: 'https://openlibrary.org' }),
+  WEB_DIST: Type.String({ default: '' }),
+  LOG_LEVEL: Type.Optional(Type.String()),
+  ALLOW_IDENTITY_EMULATOR: Type.Optional(Type.Enum(['true', 'false'])),
+  SEED_DEMO: Type.Optional(Type.Enum(['true', 'false'])),
+  ADMIN_EMAIL: Type.Optional(Type.String()),
+  ADMIN_PASSWORD: Type.Optional(Type.String()),
+});
+type Env = Static<typeof EnvSchema>;
+
+/** The variables as env-schema checks them: an empty value counts as unset (compose writes `X=` for an unset X). */
+function readEnv(raw: NodeJS.ProcessEnv): Env {
+  const data = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''));
+  try {
+    return envSchema<Env>({ schema: structuredClone(EnvSchema), data, env: false, dotenv: false });
+  } catch (error) {
+    type AjvError = { instancePath: string; message?: string; params: { missingProperty?: string; allowedValues?: unknown[] } };
+    const problems = ((error as { errors?: AjvError[] }).errors ?? []).map((e) =>
+      e.params.missingProperty
+        ? `${e.params.missingProperty} must be set`
+        : `${e.instancePath.slice(1)} ${e.message}${e.params.allowedValues ? `: ${e.params.allowedValues.join(', ')}` : ''}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n- ${(problems.length ? problems : [(error as Error).message]).join('\n- ')}`);
+  }
+}
+
+export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
+  const env = readEnv(raw);
   const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
   const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) problems.push(`${name} must be an integer from ${min} to ${max}`);
-    return value;
-  };
 
-  const origins = (name: string) => {
+  const origins = (name: 'TRUSTED_ORIGINS' | 'CORS_ORIGINS') => {
     const list = (env[name] ?? '')
       .split(',')
       .map((o) => o.trim())
@@ -95,33 +148,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return list;
   };
 
-  const databaseUrl = env.DATABASE_URL ?? '';
-  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must be a postgresql:// URL');
-  const databaseReplicaUrl = env.DATABASE_REPLICA_URL || null;
-  if (databaseReplicaUrl && !/^postgres(ql)?:\/\//.test(databaseReplicaUrl))
-    problems.push('DATABASE_REPLICA_URL must be a postgresql:// URL');
-
   const jwtSecret = env.JWT_SECRET ?? (mode === 'production' ? '' : DEVELOPMENT_JWT_SECRET);
   if (mode === 'production' && (jwtSecret === DEVELOPMENT_JWT_SECRET || jwtSecret.length < 32)) {
     problems.push('JWT_SECRET must be set to a secret of at least 32 characters in production (the development default is refused)');
   }
 
-  const isbnLookup = env.ISBN_LOOKUP ?? (mode === 'production' ? 'openlibrary' : 'bundled');
-  if (isbnLookup !== 'bundled' && isbnLookup !== 'openlibrary') problems.push("ISBN_LOOKUP must be 'bundled' or 'openlibrary'");
-
   const config: Config = {
     env: mode,
-    port: int('PORT', 3000, 0, 65535),
-    host: env.HOST ?? '127.0.0.1',
-    databaseUrl,
-    databaseReplicaUrl,
+    port: env.PORT,
+    host: env.HOST,
+    databaseUrl: env.DATABASE_URL,
+    databaseReplicaUrl: env.DATABASE_REPLICA_URL ?? null,
     database: {
-      poolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000),
-      connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
-      lockTimeoutMs: int('DATABASE_LOCK_TIMEOUT_MS', 2000, 100, 600_000),
-      statementTimeoutMs: int('DATABASE_STATEMENT_TIMEOUT_MS', 5000, 100, 600_000),
+      poolSize: env.DATABASE_POOL_SIZE,
+      connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      lockTimeoutMs: env.DATABASE_LOCK_TIMEOUT_MS,
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     },
-    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 10_000, 1000, 600_000),
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     jwtSecret,
     // Secure cookies by default in production; plain-http local stacks opt out with COOKIE_SECURE=false.
     // Cross-site frontends need SameSite=None, which browsers accept only with Secure.
@@ -129,16 +173,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
     trustedOrigins: origins('TRUSTED_ORIGINS'),
     corsOrigins: origins('CORS_ORIGINS'),
-    bcryptCost: int('BCRYPT_COST', mode === 'test' ? 10 : 12, 10, 15),
-    firebaseProjectId: env.FIREBASE_PROJECT_ID ?? 'demo-bookshop',
-    firebaseWebApiKey: env.FIREBASE_WEB_API_KEY ?? 'demo-api-key',
-    firebaseAuthDomain: env.FIREBASE_AUTH_DOMAIN ?? `${env.FIREBASE_PROJECT_ID ?? 'demo-bookshop'}.firebaseapp.com`,
+    bcryptCost: env.BCRYPT_COST ?? (mode === 'test' ? 10 : 12),
+    firebaseProjectId: env.FIREBASE_PROJECT_ID,
+    firebaseWebApiKey: env.FIREBASE_WEB_API_KEY,
+    firebaseAuthDomain: env.FIREBASE_AUTH_DOMAIN ?? `${env.FIREBASE_PROJECT_ID}.firebaseapp.com`,
     firebaseAuthEmulatorUrl:
       env.FIREBASE_AUTH_EMULATOR_PUBLIC_URL ?? (env.FIREBASE_AUTH_EMULATOR_HOST ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}` : null),
-    firebaseAuthEmulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST || null,
-    isbnLookup: isbnLookup as Config['isbnLookup'],
-    openLibraryUrl: env.OPEN_LIBRARY_URL ?? 'https://openlibrary.org',
-    webDist: env.WEB_DIST ?? '',
+    firebaseAuthEmulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST ?? null,
+    isbnLookup: env.ISBN_LOOKUP ?? (mode === 'production' ? 'openlibrary' : 'bundled'),
+    openLibraryUrl: env.OPEN_LIBRARY_URL,
+    webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     allowIdentityEmulator: env.ALLOW_IDENTITY_EMULATOR === 'true',
     seedDemo: env.SEED_DEMO === 'true',

@@ -477,6 +477,15 @@ describe('production configuration', () => {
     expect(loadConfig({ ...production, TRUST_PROXY: '10.0.0.0/8, fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', 'fd00::/8']);
   });
 
+  it('names every variable that is wrong at once, and takes an empty value as unset', () => {
+    expect(problem({ PORT: '99999', DATABASE_POOL_SIZE: 'ten', ISBN_LOOKUP: 'library' })).toBe(
+      'Invalid configuration:\n- PORT must be <= 65535\n- DATABASE_POOL_SIZE must be integer\n' +
+        '- ISBN_LOOKUP must be equal to one of the allowed values: bundled, openlibrary',
+    );
+    expect(problem({ DATABASE_URL: '' })).toBe('Invalid configuration:\n- DATABASE_URL must be set');
+    expect(loadConfig({ ...production, PORT: '', DATABASE_REPLICA_URL: '' })).toMatchObject({ port: 3000, databaseReplicaUrl: null });
+  });
+
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(problem({ ADMIN_EMAIL: 'boss@shop.example' })).toMatch(/ADMIN_EMAIL and ADMIN_PASSWORD/);
   });
