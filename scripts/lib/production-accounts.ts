@@ -1,9 +1,10 @@
 // What a production start checks about accounts, before serving: nobody signs in with a password
 // published in the README, and a fresh deployment gets its first Admin from the environment
 // (ADMIN_EMAIL, ADMIN_PASSWORD) instead of from the demo seed.
+
+import { EMAIL } from '@bookshop/rules';
 import pg from 'pg';
 import type { Config } from '../../api/src/config.ts';
-import { EMAIL } from '../../api/src/lib/validation.ts';
 import { assertAcceptablePassword, passwordHasher } from '../../api/src/modules/accounts/passwords.ts';
 import { DEMO_ACCOUNTS } from '../../seed/seed-data.ts';
 

@@ -1,1 +1,2 @@
+export * from './forms.ts';
 export * from './password.ts';

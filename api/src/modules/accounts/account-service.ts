@@ -1,13 +1,12 @@
 // Sign-in for clients and employees, client sign-up, and both kinds of own-account maintenance.
+
+import { isBlank, profileProblem, signUpProblem } from '@bookshop/rules';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { ALGERIAN_PHONE, isBlank } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { accountRepository } from './account-repository.ts';
 import { assertAcceptablePassword, type PasswordHasher } from './passwords.ts';
 
 export const INVALID_LOGIN = 'Invalid account or password.';
-export const SIGN_UP_PHONE_MESSAGE = 'Phone number must be Algerian and start with 05, 06, or 07.';
-export const PROFILE_PHONE_MESSAGE = 'Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).';
 /** One message wherever an e-mail is already a client's or an employee's sign-in name. */
 export const EMAIL_TAKEN = 'An account with this e-mail already exists.';
 
@@ -67,8 +66,8 @@ export function accountService(db: Db, passwords: PasswordHasher) {
       password?: string;
     }): SignUpFields {
       const { firstName, lastName, phoneNumber, account, password } = input;
-      if ([firstName, lastName, phoneNumber, account, password].some(isBlank)) throw badRequest('All fields are required.');
-      if (!ALGERIAN_PHONE.test(phoneNumber!.trim())) throw badRequest(SIGN_UP_PHONE_MESSAGE);
+      const problem = signUpProblem(input);
+      if (problem) throw badRequest(problem);
       assertAcceptablePassword(password!, account);
       return {
         firstName: firstName!.trim(),
@@ -109,8 +108,8 @@ export function accountService(db: Db, passwords: PasswordHasher) {
 
     updateClientProfile(id: number, input: { firstName?: string; lastName?: string; phoneNumber?: string }) {
       const { firstName, lastName, phoneNumber } = input;
-      if ([firstName, lastName, phoneNumber].some(isBlank)) throw badRequest('All fields are required.');
-      if (!ALGERIAN_PHONE.test(phoneNumber!.trim())) throw badRequest(PROFILE_PHONE_MESSAGE);
+      const problem = profileProblem(input);
+      if (problem) throw badRequest(problem);
       return repo.updateClient(id, { firstName: firstName!.trim(), lastName: lastName!.trim(), phoneNumber: phoneNumber!.trim() });
     },
 

@@ -1,3 +1,4 @@
+import { FORM_MESSAGES } from '@bookshop/rules';
 // Authors, books and book copies as the back-office manages them. Every write that touches more
 // than one row is one transaction; refusals are 4xx with a message the screen can show.
 import { parseCalendarDate } from '../../lib/dates.ts';
@@ -86,7 +87,7 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
 
     /** Adds a book from its ISBN: looks it up, creates the author when new, refuses duplicates. */
     async addBookByIsbn(rawIsbn: string) {
-      if (!rawIsbn.trim()) throw badRequest('All fields are required.');
+      if (!rawIsbn.trim()) throw badRequest(FORM_MESSAGES.allFieldsRequired);
       const isbn13 = toIsbn13(rawIsbn);
       if (!isbn13) throw badRequest('This is not a valid ISBN-10 or ISBN-13.', 'INVALID_ISBN');
       if (await repo.bookExistsWithIsbn(isbn13)) throw conflict('A book with this ISBN already exists.');

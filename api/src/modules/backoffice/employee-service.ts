@@ -1,7 +1,7 @@
+import { EMAIL, FORM_MESSAGES, isBlank } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { EMAIL, isBlank } from '../../lib/validation.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { PersonInput } from '../../schemas/people.ts';
 import { accountRepository, type employeeInfoSelect } from '../accounts/account-repository.ts';
@@ -23,10 +23,10 @@ export const toEmployee = ({ role, birthDate, ...e }: EmployeeRow) => ({
 /** Checks and normalizes the person fields of an employee (new or own account). */
 function validatePerson(input: PersonInput) {
   const fields = [input.firstName, input.lastName, input.gender, input.birthDate, input.email, input.phoneNumber, input.address];
-  if (fields.some(isBlank)) throw badRequest('All fields are required.');
+  if (fields.some(isBlank)) throw badRequest(FORM_MESSAGES.allFieldsRequired);
   if (!GENDERS.includes(input.gender as never)) throw badRequest('Gender must be Male or Female.');
   const email = input.email!.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw badRequest('Invalid email format');
+  if (!EMAIL.test(email)) throw badRequest(FORM_MESSAGES.emailInvalid);
   const birthDate = parseCalendarDate(input.birthDate!, { minYear: 1900 });
   if (!birthDate || birthDate > new Date()) throw badRequest('Birth date must be a real past date (YYYY-MM-DD), from 1900 on.');
   return {
@@ -55,7 +55,7 @@ export function employeeService(db: Db, passwords: PasswordHasher) {
     async addEmployee(input: { person_informations?: PersonInput; password?: string; role?: string }) {
       const person = validatePerson(input.person_informations ?? {});
       if (!ROLES.includes(input.role as never)) throw badRequest('Role must be Admin or Seller.');
-      if (isBlank(input.password)) throw badRequest('All fields are required.');
+      if (isBlank(input.password)) throw badRequest(FORM_MESSAGES.allFieldsRequired);
       assertAcceptablePassword(input.password!, person.email);
       if (await repo.loginNameTaken(person.email)) throw conflict(EMAIL_TAKEN);
       const passwordHash = await passwords.hash(input.password!);

@@ -4,11 +4,11 @@
 // rolls everything back.
 
 import { createHash } from 'node:crypto';
+import { shippingAddressProblem } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { coverUrl } from '../../lib/cover.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { fromCents, ORDER_TOO_LARGE_MESSAGE, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
-import { SHIPPING_ADDRESS_MIN } from '../../lib/validation.ts';
 import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 import type { CheckoutInput } from '../../schemas/orders.ts';
 import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
@@ -49,7 +49,8 @@ export function orderService(db: Db, sql: SqlWriter) {
 
   async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string) {
     const address = input.shipmentAddress?.trim() ?? '';
-    if (address.length < SHIPPING_ADDRESS_MIN) throw badRequest('Please enter a valid shipping address.', 'INVALID_ADDRESS');
+    const addressProblem = shippingAddressProblem(address);
+    if (addressProblem) throw badRequest(addressProblem, 'INVALID_ADDRESS');
     const ids = [...new Set(input.cartItemsIds)];
     if (!ids.length) throw badRequest('Your cart is empty.', 'EMPTY_ORDER');
 

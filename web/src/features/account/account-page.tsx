@@ -1,7 +1,7 @@
+import { profileProblem } from '@bookshop/rules';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
-import { ALGERIAN_PHONE } from '../../lib/constants';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
@@ -29,9 +29,8 @@ export default function AccountPage() {
 
   const save = (e: FormEvent) => {
     e.preventDefault();
-    const { firstName, lastName, phoneNumber } = profile;
-    if (!firstName.trim() || !lastName.trim() || !phoneNumber.trim()) return show('All fields are required.', 'error');
-    if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return show('Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).', 'error');
+    const problem = profileProblem(profile);
+    if (problem) return show(problem, 'error');
     update.mutate(profile, {
       onSuccess: () => show('Profile updated successfully!'),
       onError: (error) => show('Failed to update profile.', 'error', failureReason(error)),

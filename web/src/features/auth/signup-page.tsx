@@ -1,8 +1,8 @@
+import { signUpProblem } from '@bookshop/rules';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, unwrap } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
-import { ALGERIAN_PHONE } from '../../lib/constants';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
@@ -26,10 +26,8 @@ export default function SignUpPage() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (Object.values(fields).some((v) => !v.trim())) return show('All fields are required.', 'error');
-    if (!ALGERIAN_PHONE.test(fields.phoneNumber.trim())) {
-      return show('Phone number must be Algerian and start with 05, 06, or 07.', 'error');
-    }
+    const formProblem = signUpProblem(fields);
+    if (formProblem) return show(formProblem, 'error');
     // Every password rule of the API, before the provider account exists.
     const problem = await newPasswordProblem(fields.password, fields.account);
     if (problem) return show(problem, 'error');

@@ -1,0 +1,64 @@
+// Spec section 5's form rules and their messages: the web forms check them before sending, and the
+// API checks them again before writing, so a screen and the server always say the same thing.
+
+export const ALGERIAN_PHONE = /^0[567]\d{8}$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const CONTACT_MESSAGE_MAX = 50;
+export const SHIPPING_ADDRESS_MIN = 6;
+
+export const FORM_MESSAGES = {
+  allFieldsRequired: 'All fields are required.',
+  signUpPhone: 'Phone number must be Algerian and start with 05, 06, or 07.',
+  profilePhone: 'Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).',
+  nameRequired: 'Name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Invalid email format',
+  messageRequired: 'Message is required',
+  messageTooLong: `Message must be ${CONTACT_MESSAGE_MAX} characters or less`,
+  shippingAddress: 'Please enter a valid shipping address.',
+} as const;
+
+export const isBlank = (value: string | null | undefined) => !value || value.trim() === '';
+
+export interface FieldProblem<Field extends string> {
+  field: Field;
+  /** The API's error code for it. */
+  code: string;
+  message: string;
+}
+
+/** The contact form's problems, at most one per field, in the form's order; none when it can be sent. */
+export function contactProblems(input: { name?: string; email?: string; message?: string }) {
+  const problems: FieldProblem<'name' | 'email' | 'message'>[] = [];
+  if (isBlank(input.name)) problems.push({ field: 'name', code: 'NAME_REQUIRED', message: FORM_MESSAGES.nameRequired });
+  if (isBlank(input.email)) problems.push({ field: 'email', code: 'EMAIL_REQUIRED', message: FORM_MESSAGES.emailRequired });
+  else if (!EMAIL.test(input.email!.trim())) problems.push({ field: 'email', code: 'EMAIL_INVALID', message: FORM_MESSAGES.emailInvalid });
+  if (isBlank(input.message)) problems.push({ field: 'message', code: 'MESSAGE_REQUIRED', message: FORM_MESSAGES.messageRequired });
+  else if (input.message!.trim().length > CONTACT_MESSAGE_MAX) {
+    problems.push({ field: 'message', code: 'MESSAGE_TOO_LONG', message: FORM_MESSAGES.messageTooLong });
+  }
+  return problems;
+}
+
+interface PersonFields {
+  firstName?: string;
+  lastName?: string;
+  phoneNumber?: string;
+}
+
+/** Sign-up's first problem, or null (the password's own rules are in password.ts). */
+export function signUpProblem(input: PersonFields & { account?: string; password?: string }): string | null {
+  if ([input.firstName, input.lastName, input.phoneNumber, input.account, input.password].some(isBlank))
+    return FORM_MESSAGES.allFieldsRequired;
+  return ALGERIAN_PHONE.test(input.phoneNumber!.trim()) ? null : FORM_MESSAGES.signUpPhone;
+}
+
+/** My Account's profile: the first problem, or null. */
+export function profileProblem(input: PersonFields): string | null {
+  if ([input.firstName, input.lastName, input.phoneNumber].some(isBlank)) return FORM_MESSAGES.allFieldsRequired;
+  return ALGERIAN_PHONE.test(input.phoneNumber!.trim()) ? null : FORM_MESSAGES.profilePhone;
+}
+
+/** Checkout's address: the problem, or null. */
+export const shippingAddressProblem = (address: string | undefined): string | null =>
+  (address?.trim().length ?? 0) < SHIPPING_ADDRESS_MIN ? FORM_MESSAGES.shippingAddress : null;
