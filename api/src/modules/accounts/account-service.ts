@@ -1,14 +1,12 @@
 // Sign-in for clients and employees, client sign-up, and both kinds of own-account maintenance.
 
 import { isBlank, profileProblem, signUpProblem } from '@bookshop/rules';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { accountRepository } from './account-repository.ts';
 import { assertAcceptablePassword, type PasswordHasher } from './passwords.ts';
 
-export const INVALID_LOGIN = 'Invalid account or password.';
 /** One message wherever an e-mail is already a client's or an employee's sign-in name. */
-export const EMAIL_TAKEN = 'An account with this e-mail already exists.';
 
 export type LoginResult =
   | { audience: 'client'; userType: 'Client'; id: number }
@@ -47,7 +45,7 @@ export function accountService(db: Db, passwords: PasswordHasher) {
       const employee = client ? null : await repo.findEmployeeCredentials(account);
       // The check runs even for an unknown account, so timing does not tell which part was wrong.
       const check = await passwords.verify(password, client?.passwordHash ?? employee?.passwordHash);
-      if (!check.ok) throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_LOGIN);
+      if (!check.ok) throw refuse.invalidLogin();
       if (check.needsRehash) {
         const hash = await passwords.hash(password);
         await (client ? repo.setClientPassword(client.id, hash) : repo.setEmployeePassword(employee!.id, hash));
@@ -67,7 +65,7 @@ export function accountService(db: Db, passwords: PasswordHasher) {
     }): SignUpFields {
       const { firstName, lastName, phoneNumber, account, password } = input;
       const problem = signUpProblem(input);
-      if (problem) throw badRequest(problem);
+      if (problem) throw refuse.form(problem);
       assertAcceptablePassword(password!, account);
       return {
         firstName: firstName!.trim(),
@@ -79,45 +77,45 @@ export function accountService(db: Db, passwords: PasswordHasher) {
     },
 
     async signUp(input: SignUpFields, identity: VerifiedIdentity) {
-      if (!identity.emailVerified) throw forbidden('Email is not verified yet.');
+      if (!identity.emailVerified) throw refuse.emailNotVerified();
       if (!identity.email || normalizeAccount(identity.email) !== input.account) {
-        throw forbidden('The verified e-mail does not match the account.');
+        throw refuse.verifiedEmailMismatch();
       }
-      if (await repo.loginNameTaken(input.account)) throw conflict(EMAIL_TAKEN);
+      if (await repo.loginNameTaken(input.account)) throw refuse.emailTaken();
       const { password, ...client } = input;
       try {
         return await repo.createClient({ ...client, passwordHash: await passwords.hash(password), firebaseUid: identity.uid });
       } catch (error) {
-        if (isLoginNameClash(error)) throw conflict(EMAIL_TAKEN);
+        if (isLoginNameClash(error)) throw refuse.emailTaken();
         throw error;
       }
     },
 
     async clientInfo(id: number) {
       const info = await repo.clientInfo(id);
-      if (!info) throw notFound('Your account no longer exists.');
+      if (!info) throw refuse.accountGone();
       return info;
     },
 
     /** The sign-in name (e-mail) of an account, which password checks are throttled under. */
     async loginName(audience: 'client' | 'employee', id: number) {
       const name = audience === 'client' ? (await repo.clientInfo(id))?.account : (await repo.employeeInfo(id))?.email;
-      if (!name) throw notFound('Your account no longer exists.');
+      if (!name) throw refuse.accountGone();
       return name;
     },
 
     updateClientProfile(id: number, input: { firstName?: string; lastName?: string; phoneNumber?: string }) {
       const { firstName, lastName, phoneNumber } = input;
       const problem = profileProblem(input);
-      if (problem) throw badRequest(problem);
+      if (problem) throw refuse.form(problem);
       return repo.updateClient(id, { firstName: firstName!.trim(), lastName: lastName!.trim(), phoneNumber: phoneNumber!.trim() });
     },
 
     async changePassword(audience: 'client' | 'employee', id: number, oldPassword?: string, newPassword?: string) {
-      if (isBlank(oldPassword) || isBlank(newPassword)) throw badRequest('Please enter both current and new password.');
+      if (isBlank(oldPassword) || isBlank(newPassword)) throw refuse.passwordsMissing();
       const current = audience === 'client' ? await repo.clientPasswordHash(id) : await repo.employeePasswordHash(id);
       if (!current || !(await passwords.verify(oldPassword!, current.passwordHash)).ok) {
-        throw badRequest('The current password is incorrect.', 'WRONG_PASSWORD');
+        throw refuse.wrongCurrentPassword();
       }
       assertAcceptablePassword(newPassword!, await this.loginName(audience, id));
       const hash = await passwords.hash(newPassword!);
@@ -126,7 +124,7 @@ export function accountService(db: Db, passwords: PasswordHasher) {
 
     async employeeInfo(id: number) {
       const info = await repo.employeeInfo(id);
-      if (!info) throw notFound('Your account no longer exists.');
+      if (!info) throw refuse.accountGone();
       return info;
     },
 

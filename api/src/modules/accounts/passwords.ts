@@ -7,7 +7,8 @@ import { passwordProblem } from '@bookshop/rules';
 import { isCommonPassword } from '@bookshop/rules/common-passwords';
 import bcrypt from 'bcrypt';
 import pLimit from 'p-limit';
-import { AppError, badRequest } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
+import { refuse } from '../../lib/refusals.ts';
 
 /** Marks our format: `bcrypt-sha256:` followed by a bcrypt hash of the pre-hash. */
 const PREHASHED = 'bcrypt-sha256:';
@@ -18,7 +19,7 @@ const prehash = (password: string) => createHash('sha256').update(password.norma
 /** Refuses a password the rules of @bookshop/rules refuse (the web forms show the same messages). */
 export function assertAcceptablePassword(password: string, account?: string) {
   const problem = passwordProblem(password, { account, isCommon: isCommonPassword });
-  if (problem) throw badRequest(problem, 'WEAK_PASSWORD');
+  if (problem) throw refuse.weakPassword(problem);
 }
 
 export interface PasswordCheck {

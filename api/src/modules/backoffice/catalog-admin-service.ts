@@ -1,10 +1,9 @@
-import { FORM_MESSAGES } from '@bookshop/rules';
 // Authors, books and book copies as the back-office manages them. Every write that touches more
 // than one row is one transaction; refusals are 4xx with a message the screen can show.
 import { parseCalendarDate } from '../../lib/dates.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { toIsbn13 } from '../../lib/isbn.ts';
 import { toMoney } from '../../lib/money.ts';
+import { refuse } from '../../lib/refusals.ts';
 import { bookSearchText } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { BookUpdate, CopyInput } from '../../schemas/backoffice-catalog.ts';
@@ -27,18 +26,17 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
 
   const requireName = (raw: string | undefined, what: string) => {
     const name = raw?.trim() ?? '';
-    if (!name) throw badRequest(`The ${what} name must not be empty.`);
-    if ([...name].length > NAME_MAX_CHARACTERS)
-      throw badRequest(`The ${what} name is too long (at most ${NAME_MAX_CHARACTERS} characters).`);
+    if (!name) throw refuse.emptyName(what);
+    if ([...name].length > NAME_MAX_CHARACTERS) throw refuse.nameTooLong(what, NAME_MAX_CHARACTERS);
     return name;
   };
 
   const validateCopy = (input: CopyInput) => {
-    if (!Number.isInteger(input.quantity) || input.quantity < 0) throw badRequest('Quantity must be a whole number of 0 or more.');
+    if (!Number.isInteger(input.quantity) || input.quantity < 0) throw refuse.copyQuantity();
     // Whole cents, allowing for binary floating point: 19.99 * 100 is 1998.9999999999998.
     const cents = input.price * 100;
     if (!(input.price >= 0) || Math.abs(cents - Math.round(cents)) > 1e-6) {
-      throw badRequest('Price must be 0 or more, with at most 2 decimals.');
+      throw refuse.copyPrice();
     }
   };
 
@@ -49,7 +47,7 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     },
     async authorById(id: number) {
       const author = await repo.authorById(id);
-      if (!author) throw notFound('No author found.');
+      if (!author) throw refuse.noAuthor();
       return author;
     },
     authorsByName: (name: string) => repo.authorsByName(name.trim()),
@@ -60,7 +58,7 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     /** Renaming also refreshes the search text of the author's books, in the same transaction. */
     async renameAuthor(id: number, rawName: string) {
       const fullName = requireName(rawName, 'author');
-      if (!(await repo.authorById(id))) throw notFound('No author found.');
+      if (!(await repo.authorById(id))) throw refuse.noAuthor();
       return repo.transaction(async (tx) => {
         const author = await repo.renameAuthor(tx, id, fullName);
         for (const book of await repo.booksOfAuthor(tx, id)) await repo.setSearchText(tx, book.id, bookSearchText(book.name, fullName));
@@ -68,9 +66,9 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
       });
     },
     async deleteAuthor(id: number) {
-      if (!(await repo.authorById(id))) throw notFound('No author found.');
+      if (!(await repo.authorById(id))) throw refuse.noAuthor();
       const books = await repo.countBooksOfAuthor(id);
-      if (books) throw conflict(`This author still has ${books} book${books === 1 ? '' : 's'}; delete or reassign them first.`);
+      if (books) throw refuse.authorHasBooks(books);
       await repo.deleteAuthor(id);
     },
 
@@ -80,21 +78,21 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     },
     async bookById(id: number) {
       const book = await repo.bookById(id);
-      if (!book) throw notFound('No book found.');
+      if (!book) throw refuse.noBook();
       return toBook(book);
     },
     booksByName: async (name: string) => (await repo.booksByName(name.trim())).map(toBook),
 
     /** Adds a book from its ISBN: looks it up, creates the author when new, refuses duplicates. */
     async addBookByIsbn(rawIsbn: string) {
-      if (!rawIsbn.trim()) throw badRequest(FORM_MESSAGES.allFieldsRequired);
+      if (!rawIsbn.trim()) throw refuse.allFieldsRequired();
       const isbn13 = toIsbn13(rawIsbn);
-      if (!isbn13) throw badRequest('This is not a valid ISBN-10 or ISBN-13.', 'INVALID_ISBN');
-      if (await repo.bookExistsWithIsbn(isbn13)) throw conflict('A book with this ISBN already exists.');
+      if (!isbn13) throw refuse.invalidIsbn();
+      if (await repo.bookExistsWithIsbn(isbn13)) throw refuse.isbnExists();
       const found = await lookupIsbn(isbn13);
-      if (!found) throw notFound('No book was found for this ISBN.');
+      if (!found) throw refuse.isbnNotFound();
       const type = (found.category && (await repo.typeByName(found.category))) || (await repo.firstType());
-      if (!type) throw conflict('The shop has no categories yet.');
+      if (!type) throw refuse.noCategories();
       return repo.transaction(async (tx) => {
         const author = (await repo.authorByExactName(tx, found.author)) ?? (await repo.createAuthor(tx, found.author));
         const book = await repo.createBook(tx, {
@@ -114,21 +112,20 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
 
     async updateBook(input: BookUpdate) {
       const current = await repo.bookById(input.id);
-      if (!current) throw notFound('No book found.');
+      if (!current) throw refuse.noBook();
       const name = input.name === undefined ? current.name : requireName(input.name, 'book');
       if (input.pagesNumber != null && (!Number.isInteger(input.pagesNumber) || input.pagesNumber < 1)) {
-        throw badRequest('Pages must be a whole number of at least 1.');
+        throw refuse.pages();
       }
       const authorId = input.authorId ?? current.authorId;
       const author = await repo.authorById(authorId);
-      if (!author) throw badRequest(`There is no author with ID ${authorId}.`);
-      if (input.typeId !== undefined && !(await repo.typeById(input.typeId)))
-        throw badRequest(`There is no category with ID ${input.typeId}.`);
+      if (!author) throw refuse.noAuthorWithId(authorId);
+      if (input.typeId !== undefined && !(await repo.typeById(input.typeId))) throw refuse.noCategoryWithId(input.typeId);
       let publishedAt: Date | null | undefined;
       if (input.publishedAt === null || input.publishedAt === '') publishedAt = null;
       else if (input.publishedAt !== undefined) {
         publishedAt = parseCalendarDate(input.publishedAt);
-        if (!publishedAt) throw badRequest('Published must be a real date (YYYY-MM-DD), from year 1 to 9999.');
+        if (!publishedAt) throw refuse.publishedDate();
       }
       return repo.transaction(async (tx) =>
         toBook(
@@ -145,8 +142,8 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     },
 
     async deleteBook(id: number) {
-      if (!(await repo.bookById(id))) throw notFound('No book found.');
-      if (await repo.countOrderedCopiesOfBook(id)) throw conflict('Copies of this book have been ordered, so it cannot be deleted.');
+      if (!(await repo.bookById(id))) throw refuse.noBook();
+      if (await repo.countOrderedCopiesOfBook(id)) throw refuse.bookOrdered();
       await repo.deleteBookWithCopies(id);
     },
 
@@ -156,24 +153,23 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     },
     async copyById(id: number) {
       const copy = await repo.copyById(id);
-      if (!copy) throw notFound('No book copy found.');
+      if (!copy) throw refuse.noCopy();
       return toCopy(copy);
     },
     async addCopy(input: CopyInput) {
       validateCopy(input);
-      if (!(await repo.bookExists(input.bookId))) throw badRequest(`There is no book with ID ${input.bookId}.`);
+      if (!(await repo.bookExists(input.bookId))) throw refuse.noBookWithId(input.bookId);
       return toCopy(await repo.createCopy(copyData(input)));
     },
     async updateCopy(id: number, input: CopyInput) {
       validateCopy(input);
-      if (!(await repo.copyById(id))) throw notFound('No book copy found.');
-      if (!(await repo.bookExists(input.bookId))) throw badRequest(`There is no book with ID ${input.bookId}.`);
+      if (!(await repo.copyById(id))) throw refuse.noCopy();
+      if (!(await repo.bookExists(input.bookId))) throw refuse.noBookWithId(input.bookId);
       return toCopy(await repo.updateCopy(id, copyData(input)));
     },
     async deleteCopy(id: number) {
-      if (!(await repo.copyById(id))) throw notFound('No book copy found.');
-      if (await repo.countOrdersOfCopy(id))
-        throw conflict('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.');
+      if (!(await repo.copyById(id))) throw refuse.noCopy();
+      if (await repo.countOrdersOfCopy(id)) throw refuse.copyOrdered();
       await repo.deleteCopy(id);
     },
   };

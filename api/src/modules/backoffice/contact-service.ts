@@ -1,5 +1,5 @@
 import { contactProblems } from '@bookshop/rules';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { contactRepository } from './contact-repository.ts';
 
@@ -9,7 +9,7 @@ export function contactService(db: Db) {
     /** Spec 5's contact rules (@bookshop/rules, as the form checks them): the first problem is the answer. */
     async send(input: { userName?: string; account?: string; message?: string }) {
       const [problem] = contactProblems({ name: input.userName, email: input.account, message: input.message });
-      if (problem) throw badRequest(problem.message, problem.code);
+      if (problem) throw refuse.form(problem.message, problem.code);
       await repo.create({ userName: input.userName!.trim(), account: input.account!.trim(), message: input.message!.trim() });
     },
     /** Newest first; `total` counts them all. */
@@ -18,7 +18,7 @@ export function contactService(db: Db) {
       return { total, rows: messages };
     },
     async remove(id: number) {
-      if (!(await repo.delete(id))) throw notFound('This message does not exist.');
+      if (!(await repo.delete(id))) throw refuse.noMessage();
     },
   };
 }

@@ -1,11 +1,11 @@
-import { EMAIL, FORM_MESSAGES, isBlank } from '@bookshop/rules';
+import { EMAIL, isBlank } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { PersonInput } from '../../schemas/people.ts';
 import { accountRepository, type employeeInfoSelect } from '../accounts/account-repository.ts';
-import { EMAIL_TAKEN, isLoginNameClash } from '../accounts/account-service.ts';
+import { isLoginNameClash } from '../accounts/account-service.ts';
 import { assertAcceptablePassword, type PasswordHasher } from '../accounts/passwords.ts';
 import { peopleRepository } from './people-repository.ts';
 
@@ -23,12 +23,12 @@ export const toEmployee = ({ role, birthDate, ...e }: EmployeeRow) => ({
 /** Checks and normalizes the person fields of an employee (new or own account). */
 function validatePerson(input: PersonInput) {
   const fields = [input.firstName, input.lastName, input.gender, input.birthDate, input.email, input.phoneNumber, input.address];
-  if (fields.some(isBlank)) throw badRequest(FORM_MESSAGES.allFieldsRequired);
-  if (!GENDERS.includes(input.gender as never)) throw badRequest('Gender must be Male or Female.');
+  if (fields.some(isBlank)) throw refuse.allFieldsRequired();
+  if (!GENDERS.includes(input.gender as never)) throw refuse.gender();
   const email = input.email!.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw badRequest(FORM_MESSAGES.emailInvalid);
+  if (!EMAIL.test(email)) throw refuse.employeeEmail();
   const birthDate = parseCalendarDate(input.birthDate!, { minYear: 1900 });
-  if (!birthDate || birthDate > new Date()) throw badRequest('Birth date must be a real past date (YYYY-MM-DD), from 1900 on.');
+  if (!birthDate || birthDate > new Date()) throw refuse.birthDate();
   return {
     firstName: input.firstName!.trim(),
     lastName: input.lastName!.trim(),
@@ -42,7 +42,7 @@ function validatePerson(input: PersonInput) {
 
 /** Another account took the e-mail between the check and the write (login_names refused it). */
 const refuseTakenEmail = (error: unknown): never => {
-  throw isLoginNameClash(error) ? conflict(EMAIL_TAKEN) : error;
+  throw isLoginNameClash(error) ? refuse.emailTaken() : error;
 };
 
 /** The Admin's Employees screen and every employee's own account. */
@@ -54,10 +54,10 @@ export function employeeService(db: Db, passwords: PasswordHasher) {
 
     async addEmployee(input: { person_informations?: PersonInput; password?: string; role?: string }) {
       const person = validatePerson(input.person_informations ?? {});
-      if (!ROLES.includes(input.role as never)) throw badRequest('Role must be Admin or Seller.');
-      if (isBlank(input.password)) throw badRequest(FORM_MESSAGES.allFieldsRequired);
+      if (!ROLES.includes(input.role as never)) throw refuse.role();
+      if (isBlank(input.password)) throw refuse.allFieldsRequired();
       assertAcceptablePassword(input.password!, person.email);
-      if (await repo.loginNameTaken(person.email)) throw conflict(EMAIL_TAKEN);
+      if (await repo.loginNameTaken(person.email)) throw refuse.emailTaken();
       const passwordHash = await passwords.hash(input.password!);
       return toEmployee(
         await repo.createEmployee({ ...person, passwordHash, role: input.role as (typeof ROLES)[number] }).catch(refuseTakenEmail),
@@ -67,15 +67,15 @@ export function employeeService(db: Db, passwords: PasswordHasher) {
     async updateOwnInformation(id: number, input: PersonInput) {
       const person = validatePerson(input);
       const own = await accounts.employeeInfo(id);
-      if (person.email !== own?.email && (await repo.loginNameTaken(person.email))) throw conflict(EMAIL_TAKEN);
+      if (person.email !== own?.email && (await repo.loginNameTaken(person.email))) throw refuse.emailTaken();
       return toEmployee(await accounts.updateEmployee(id, person).catch(refuseTakenEmail));
     },
 
     async deleteEmployee(actorId: number, id: number) {
-      if (id === actorId) throw forbidden('You cannot delete your own account.');
+      if (id === actorId) throw refuse.deleteSelf();
       const target = await repo.employeeRole(id);
-      if (!target) throw notFound('This employee does not exist.');
-      if (target.role === 'Admin') throw forbidden('An Admin cannot be deleted.');
+      if (!target) throw refuse.noEmployee();
+      if (target.role === 'Admin') throw refuse.deleteAdmin();
       await repo.deleteEmployee(id);
     },
   };

@@ -1,10 +1,8 @@
 import { coverUrl } from '../../lib/cover.ts';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { ORDER_TOO_LARGE_MESSAGE, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
+import { toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
+import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { cartRepository } from './cart-repository.ts';
-
-export const OUT_OF_STOCK = 'product is out of stock.';
 
 export function cartService(db: Db) {
   const repo = cartRepository(db);
@@ -28,22 +26,22 @@ export function cartService(db: Db) {
       const id = await repo.addOne(clientId, bookCopyId);
       if (id !== null) return id;
       const copy = await repo.findCopy(bookCopyId);
-      if (!copy?.isAvailable) throw notFound('This book is not available.');
-      throw new AppError(409, 'OUT_OF_STOCK', OUT_OF_STOCK);
+      if (!copy?.isAvailable) throw refuse.bookUnavailable();
+      throw refuse.outOfStock();
     },
 
     async update(clientId: number, cartItemId: number, quantity: number) {
-      if (!Number.isInteger(quantity) || quantity < 1) throw badRequest('Quantity must be at least 1.');
+      if (!Number.isInteger(quantity) || quantity < 1) throw refuse.quantityBelowOne();
       const line = await repo.findLine(clientId, cartItemId);
-      if (!line) throw notFound('This item is not in your cart.');
+      if (!line) throw refuse.notInCart();
       // Only an increase is held to the stock: a shopper whose line is above what is left must be able to come down.
-      if (quantity > line.quantity && quantity > line.bookCopy.quantity) throw conflict(`Only ${line.bookCopy.quantity} left in stock.`);
-      if (tooLargeForAnOrder(toCents(line.bookCopy.price) * quantity)) throw new AppError(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE);
+      if (quantity > line.quantity && quantity > line.bookCopy.quantity) throw refuse.onlyLeft(line.bookCopy.quantity);
+      if (tooLargeForAnOrder(toCents(line.bookCopy.price) * quantity)) throw refuse.orderTooLarge();
       await repo.setQuantity(cartItemId, quantity);
     },
 
     async remove(clientId: number, cartItemId: number) {
-      if (!(await repo.remove(clientId, cartItemId))) throw notFound('This item is not in your cart.');
+      if (!(await repo.remove(clientId, cartItemId))) throw refuse.notInCart();
     },
   };
 }

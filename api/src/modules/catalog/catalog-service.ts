@@ -1,8 +1,8 @@
 // What the storefront shows: cards, details and search results, shaped as spec section 3 names them.
 
 import { coverUrl } from '../../lib/cover.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
+import { refuse } from '../../lib/refusals.ts';
 import { normalizeForSearch } from '../../lib/text.ts';
 import type { SqlReader } from '../../plugins/prisma.ts';
 import { type CardRow, type DetailRow, SEARCH_MAX_WORDS, type SearchTerms } from './catalog-queries.ts';
@@ -67,13 +67,13 @@ export function catalogService(sql: SqlReader) {
 
     async byType(typeName: string, pageNumber: number, pageSize: number) {
       const page = await repo.pageByType(typeName, (pageNumber - 1) * pageSize, pageSize);
-      if (!page) throw notFound(`There is no category named '${typeName}'.`);
+      if (!page) throw refuse.noCategory(typeName);
       return { booksCopies: page.rows.map(toCard), totalPages: Math.ceil(page.total / pageSize) };
     },
 
     async byId(id: number) {
       const row = await repo.findDetail(id);
-      if (!row) throw notFound('This book is not available.');
+      if (!row) throw refuse.bookUnavailable();
       return toDetail(row);
     },
 
@@ -93,8 +93,8 @@ export function catalogService(sql: SqlReader) {
 
     async search(text: string) {
       const normalized = normalizeForSearch(text);
-      if (!normalized) throw badRequest('Please enter a title or an author to search for.');
-      if (normalized.length > 200) throw badRequest('The search text is too long.');
+      if (!normalized) throw refuse.emptySearch();
+      if (normalized.length > 200) throw refuse.searchTooLong();
       return (await repo.search(searchTerms(normalized), SEARCH_LIMIT)).map(toDetail);
     },
   };

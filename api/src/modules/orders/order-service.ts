@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { shippingAddressProblem } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { coverUrl } from '../../lib/cover.ts';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { fromCents, ORDER_TOO_LARGE_MESSAGE, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
+import { fromCents, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
+import { refuse } from '../../lib/refusals.ts';
 import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 import type { CheckoutInput } from '../../schemas/orders.ts';
 import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
@@ -50,9 +50,9 @@ export function orderService(db: Db, sql: SqlWriter) {
   async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string) {
     const address = input.shipmentAddress?.trim() ?? '';
     const addressProblem = shippingAddressProblem(address);
-    if (addressProblem) throw badRequest(addressProblem, 'INVALID_ADDRESS');
+    if (addressProblem) throw refuse.form(addressProblem, 'INVALID_ADDRESS');
     const ids = [...new Set(input.cartItemsIds)];
-    if (!ids.length) throw badRequest('Your cart is empty.', 'EMPTY_ORDER');
+    if (!ids.length) throw refuse.emptyOrder();
 
     const requestHash = idempotencyKey ? checkoutRequestHash(address, input, ids) : null;
     /** A retry with the key gets the first order; the key with another request is a client bug, refused. */
@@ -61,7 +61,7 @@ export function orderService(db: Db, sql: SqlWriter) {
       ...earlier
     }: Parameters<typeof toClientOrder>[0] & { idempotencyRequestHash: string | null }) => {
       if (idempotencyRequestHash !== null && idempotencyRequestHash !== requestHash) {
-        throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different order; use a new key.');
+        throw refuse.idempotencyKeyReused();
       }
       return toClientOrder(earlier);
     };
@@ -74,40 +74,23 @@ export function orderService(db: Db, sql: SqlWriter) {
     try {
       return await repo.transaction(async (tx) => {
         const lines = await repo.lockCartLines(tx, clientId, ids);
-        if (lines.length !== ids.length) throw notFound('Some of these items are no longer in your cart.');
+        if (lines.length !== ids.length) throw refuse.linesGone();
         const withdrawn = lines.find((line) => !line.is_available);
         if (withdrawn) {
-          throw new AppError(
-            409,
-            'UNAVAILABLE',
-            `Sorry, '${withdrawn.name}' is no longer available: remove it from your cart to order the rest.`,
-            {},
-            { bookCopyId: withdrawn.book_copy_id },
-          );
+          throw refuse.lineWithdrawn(withdrawn.name, withdrawn.book_copy_id);
         }
 
         const totalCents = lines.reduce((sum, l) => sum + toCents(l.price) * l.quantity, 0);
         const totalQuantity = lines.reduce((sum, l) => sum + l.quantity, 0);
-        if (tooLargeForAnOrder(totalCents)) throw new AppError(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE);
+        if (tooLargeForAnOrder(totalCents)) throw refuse.orderTooLarge();
         if (toCents(input.totalPrice) !== totalCents || input.totalQuantity !== totalQuantity) {
-          throw conflict('Your cart has changed: please review the new total.', {
-            totalPrice: fromCents(totalCents),
-            totalQuantity,
-          });
+          throw refuse.cartChanged({ totalPrice: fromCents(totalCents), totalQuantity });
         }
 
         const taken = await repo.takeStock(tx, lines);
         const short = lines.find((line) => !taken.has(line.book_copy_id));
         if (short) {
-          throw new AppError(
-            409,
-            'OUT_OF_STOCK',
-            `Sorry, '${short.name}' is out of stock in the quantity you chose.`,
-            {},
-            {
-              bookCopyId: short.book_copy_id,
-            },
-          );
+          throw refuse.lineShort(short.name, short.book_copy_id);
         }
 
         const order = await repo.createOrder(
@@ -149,8 +132,8 @@ export function orderService(db: Db, sql: SqlWriter) {
 
     async setStatus(orderId: number, requested: string) {
       const status = BACKOFFICE_STATUSES.find((s) => s.toLowerCase() === requested.toLowerCase());
-      if (!status) throw badRequest(`Status must be one of: ${BACKOFFICE_STATUSES.join(', ')}.`);
-      if (!(await repo.setStatus(orderId, status))) throw notFound('This order does not exist.');
+      if (!status) throw refuse.status(BACKOFFICE_STATUSES);
+      if (!(await repo.setStatus(orderId, status))) throw refuse.noOrder();
       return status;
     },
   };

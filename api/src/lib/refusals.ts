@@ -1,0 +1,89 @@
+// Every refusal the services give, declared once: its status, its code and the message a screen
+// shows (the spec's own words where the spec has them, from @bookshop/rules where the forms check
+// the same rule). Services `throw refuse.x(...)`; plugins/errors.ts sends `{ data: null, error }`.
+import { FORM_MESSAGES } from '@bookshop/rules';
+import { AppError } from './errors.ts';
+import { ORDER_TOO_LARGE_MESSAGE } from './money.ts';
+
+const refusal = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
+  new AppError(status, code, message, {}, details);
+const invalid = (message: string, code = 'BAD_REQUEST') => refusal(400, code, message);
+const missing = (message: string) => refusal(404, 'NOT_FOUND', message);
+const conflicting = (message: string, details?: Record<string, unknown>) => refusal(409, 'CONFLICT', message, details);
+const forbidden = (message: string) => refusal(403, 'FORBIDDEN', message);
+
+export const INVALID_LOGIN = 'Invalid account or password.';
+export const EMAIL_TAKEN = 'An account with this e-mail already exists.';
+/** Spec 2.10's notice when Add to Cart meets a copy with no stock. */
+export const OUT_OF_STOCK = 'product is out of stock.';
+
+export const refuse = {
+  // Forms (spec 5)
+  form: (message: string, code?: string) => invalid(message, code),
+  allFieldsRequired: () => invalid(FORM_MESSAGES.allFieldsRequired),
+
+  // Accounts and employees
+  invalidLogin: () => refusal(401, 'INVALID_CREDENTIALS', INVALID_LOGIN),
+  emailNotVerified: () => forbidden('Email is not verified yet.'),
+  verifiedEmailMismatch: () => forbidden('The verified e-mail does not match the account.'),
+  emailTaken: () => conflicting(EMAIL_TAKEN),
+  accountGone: () => missing('Your account no longer exists.'),
+  passwordsMissing: () => invalid('Please enter both current and new password.'),
+  wrongCurrentPassword: () => invalid('The current password is incorrect.', 'WRONG_PASSWORD'),
+  weakPassword: (message: string) => invalid(message, 'WEAK_PASSWORD'),
+  gender: () => invalid('Gender must be Male or Female.'),
+  employeeEmail: () => invalid(FORM_MESSAGES.emailInvalid),
+  birthDate: () => invalid('Birth date must be a real past date (YYYY-MM-DD), from 1900 on.'),
+  role: () => invalid('Role must be Admin or Seller.'),
+  deleteSelf: () => forbidden('You cannot delete your own account.'),
+  noEmployee: () => missing('This employee does not exist.'),
+  deleteAdmin: () => forbidden('An Admin cannot be deleted.'),
+
+  // Catalog, as the storefront reads it
+  noCategory: (name: string) => missing(`There is no category named '${name}'.`),
+  bookUnavailable: () => missing('This book is not available.'),
+  emptySearch: () => invalid('Please enter a title or an author to search for.'),
+  searchTooLong: () => invalid('The search text is too long.'),
+
+  // Catalog, as the back-office edits it
+  emptyName: (what: string) => invalid(`The ${what} name must not be empty.`),
+  nameTooLong: (what: string, max: number) => invalid(`The ${what} name is too long (at most ${max} characters).`),
+  copyQuantity: () => invalid('Quantity must be a whole number of 0 or more.'),
+  copyPrice: () => invalid('Price must be 0 or more, with at most 2 decimals.'),
+  noAuthor: () => missing('No author found.'),
+  authorHasBooks: (books: number) =>
+    conflicting(`This author still has ${books} book${books === 1 ? '' : 's'}; delete or reassign them first.`),
+  noBook: () => missing('No book found.'),
+  invalidIsbn: () => invalid('This is not a valid ISBN-10 or ISBN-13.', 'INVALID_ISBN'),
+  isbnExists: () => conflicting('A book with this ISBN already exists.'),
+  isbnNotFound: () => missing('No book was found for this ISBN.'),
+  noCategories: () => conflicting('The shop has no categories yet.'),
+  pages: () => invalid('Pages must be a whole number of at least 1.'),
+  noAuthorWithId: (id: number) => invalid(`There is no author with ID ${id}.`),
+  noCategoryWithId: (id: number) => invalid(`There is no category with ID ${id}.`),
+  publishedDate: () => invalid('Published must be a real date (YYYY-MM-DD), from year 1 to 9999.'),
+  bookOrdered: () => conflicting('Copies of this book have been ordered, so it cannot be deleted.'),
+  noCopy: () => missing('No book copy found.'),
+  noBookWithId: (id: number) => invalid(`There is no book with ID ${id}.`),
+  copyOrdered: () => conflicting('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.'),
+  noMessage: () => missing('This message does not exist.'),
+
+  // Cart and checkout
+  outOfStock: () => refusal(409, 'OUT_OF_STOCK', OUT_OF_STOCK),
+  quantityBelowOne: () => invalid('Quantity must be at least 1.'),
+  notInCart: () => missing('This item is not in your cart.'),
+  onlyLeft: (left: number) => conflicting(`Only ${left} left in stock.`),
+  orderTooLarge: () => refusal(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE),
+  emptyOrder: () => invalid('Your cart is empty.', 'EMPTY_ORDER'),
+  idempotencyKeyReused: () =>
+    refusal(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different order; use a new key.'),
+  linesGone: () => missing('Some of these items are no longer in your cart.'),
+  lineWithdrawn: (name: string, bookCopyId: number) =>
+    refusal(409, 'UNAVAILABLE', `Sorry, '${name}' is no longer available: remove it from your cart to order the rest.`, { bookCopyId }),
+  cartChanged: (current: { totalPrice: number; totalQuantity: number }) =>
+    conflicting('Your cart has changed: please review the new total.', current),
+  lineShort: (name: string, bookCopyId: number) =>
+    refusal(409, 'OUT_OF_STOCK', `Sorry, '${name}' is out of stock in the quantity you chose.`, { bookCopyId }),
+  status: (allowed: readonly string[]) => invalid(`Status must be one of: ${allowed.join(', ')}.`),
+  noOrder: () => missing('This order does not exist.'),
+};
