@@ -48,7 +48,6 @@ export const refuse = {
   // Catalog, as the back-office edits it
   emptyName: (what: string) => invalid(`The ${what} name must not be empty.`),
   nameTooLong: (what: string, max: number) => invalid(`The ${what} name is too long (at most ${max} characters).`),
-  copyQuantity: () => invalid('Quantity must be a whole number of 0 or more.'),
   copyPrice: () => invalid('Price must be 0 or more, with at most 2 decimals.'),
   noAuthor: () => missing('No author found.'),
   authorHasBooks: (books: number) =>
@@ -58,7 +57,6 @@ export const refuse = {
   isbnExists: () => conflicting('A book with this ISBN already exists.'),
   isbnNotFound: () => missing('No book was found for this ISBN.'),
   noCategories: () => conflicting('The shop has no categories yet.'),
-  pages: () => invalid('Pages must be a whole number of at least 1.'),
   noAuthorWithId: (id: number) => invalid(`There is no author with ID ${id}.`),
   noCategoryWithId: (id: number) => invalid(`There is no category with ID ${id}.`),
   publishedDate: () => invalid('Published must be a real date (YYYY-MM-DD), from year 1 to 9999.'),
@@ -70,7 +68,6 @@ export const refuse = {
 
   // Cart and checkout
   outOfStock: () => refusal(409, 'OUT_OF_STOCK', OUT_OF_STOCK),
-  quantityBelowOne: () => invalid('Quantity must be at least 1.'),
   notInCart: () => missing('This item is not in your cart.'),
   onlyLeft: (left: number) => conflicting(`Only ${left} left in stock.`),
   orderTooLarge: () => refusal(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE),

@@ -32,10 +32,10 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
   };
 
   const validateCopy = (input: CopyInput) => {
-    if (!Number.isInteger(input.quantity) || input.quantity < 0) throw refuse.copyQuantity();
-    // Whole cents, allowing for binary floating point: 19.99 * 100 is 1998.9999999999998.
+    // The schema holds quantity to a whole number of 0 or more and price to 0 or more; whole cents it
+    // cannot check, allowing for binary floating point (19.99 * 100 is 1998.9999999999998).
     const cents = input.price * 100;
-    if (!(input.price >= 0) || Math.abs(cents - Math.round(cents)) > 1e-6) {
+    if (Math.abs(cents - Math.round(cents)) > 1e-6) {
       throw refuse.copyPrice();
     }
   };
@@ -114,9 +114,6 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
       const current = await repo.bookById(input.id);
       if (!current) throw refuse.noBook();
       const name = input.name === undefined ? current.name : requireName(input.name, 'book');
-      if (input.pagesNumber != null && (!Number.isInteger(input.pagesNumber) || input.pagesNumber < 1)) {
-        throw refuse.pages();
-      }
       const authorId = input.authorId ?? current.authorId;
       const author = await repo.authorById(authorId);
       if (!author) throw refuse.noAuthorWithId(authorId);
