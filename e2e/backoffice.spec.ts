@@ -55,9 +55,9 @@ test('an Admin adds an author, a book by ISBN and a copy with price and stock; a
   await page.getByRole('button', { name: 'Logout' }).click();
   await page.getByLabel('Search books').fill(book!.name);
   await page.getByLabel('Search books').press('Enter');
-  const result = page.locator('.result-card', { hasText: book!.name }).first();
+  const result = page.getByRole('main').getByRole('article').filter({ hasText: book!.name }).first();
   await expect(result).toContainText('$12.34');
-  await result.locator('.cover-button').click();
+  await result.getByRole('button', { name: /^Open / }).click();
   await expect(page.getByText('7 available')).toBeVisible();
 });
 
@@ -65,11 +65,13 @@ test("a Seller marks a client's order Shipped and the client sees Shipped in My 
   await loggedInAs(DEMO.seller);
   await expect(page.getByRole('link', { name: 'Authors' })).toHaveCount(0);
   await page.getByRole('link', { name: 'Orders' }).click();
-  const card = page.locator('.order-card').first();
-  const orderId = Number((await card.locator('h2').textContent())!.replace(/\D/g, ''));
+  const firstCard = page.getByRole('article', { name: /^Order \d+$/ }).first();
+  const orderId = Number((await firstCard.getByRole('heading').textContent())!.replace(/\D/g, ''));
+  // Each order card is an article named after its order.
+  const card = page.getByRole('article', { name: `Order ${orderId}`, exact: true });
   await card.getByRole('button', { name: 'Mark as Shipped' }).click();
   await expect(card.getByText('Status updated successfully.')).toBeVisible();
-  await expect(card.locator('.status').first()).toHaveText('Shipped');
+  await expect(card.getByText('Shipped', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Logout' }).click();
 
   const [owner] = await query<{ account: string }>('SELECT c.account FROM orders o JOIN clients c ON c.id = o.client_id WHERE o.id = $1', [
@@ -79,7 +81,7 @@ test("a Seller marks a client's order Shipped and the client sees Shipped in My 
   await expect(page).not.toHaveURL(/\/login$/);
   await page.goto('/orders');
   const row = page.locator('tbody tr', { has: page.locator('td', { hasText: new RegExp(`^${orderId}$`) }) });
-  await expect(row.locator('.status')).toHaveText('Shipped');
+  await expect(row.getByRole('cell', { name: 'Shipped', exact: true })).toBeVisible();
 });
 
 test('screenshots of every back-office screen', async ({ page, loggedInAs }) => {

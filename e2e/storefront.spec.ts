@@ -11,9 +11,13 @@ test('a visitor opens the home page and the Categories dropdown lists the ten ca
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
   }
   await page.getByText('Categories', { exact: true }).click();
-  const links = page.locator('details.menu').first().getByRole('link');
+  const links = page
+    .getByRole('banner')
+    .getByRole('group')
+    .filter({ has: page.getByText('Categories', { exact: true }) })
+    .getByRole('link');
   await expect(links).toHaveText(CATEGORIES);
-  await expect(page.locator('footer')).toContainText(String(new Date().getFullYear()));
+  await expect(page.getByRole('contentinfo')).toContainText(String(new Date().getFullYear()));
   // The storefront's first load ships neither the back-office nor the identity SDK.
   expect(scripts.length).toBeGreaterThan(0);
   expect(scripts.filter((url) => /back-office|backoffice|identity|firebase/i.test(url))).toEqual([]);
@@ -25,19 +29,23 @@ test('a visitor browses a category, pages on, opens a book, a similar book, then
   await page.getByRole('link', { name: 'Fantasy' }).click();
   await expect(page).toHaveURL(/\/Fantasy$/);
   await expect(page.getByText(/^Page 1 of \d+$/)).toBeVisible();
-  await expect(page.locator('.grid .book-card')).toHaveCount(15);
+  // The grid of books is the region named by the category's heading.
+  const grid = page.getByRole('region', { name: 'Fantasy', exact: true });
+  await expect(grid.getByRole('article')).toHaveCount(15);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByText(/^Page 2 of \d+$/)).toBeVisible();
-  await expect(page.locator('.grid')).toHaveAttribute('aria-busy', 'false');
+  await expect(grid).toHaveAttribute('aria-busy', 'false');
 
-  const firstTitle = (await page.locator('.grid .book-name').first().textContent())!;
-  await page.locator('.grid .cover-button').first().click();
+  const firstBook = grid.getByRole('article').first();
+  const firstTitle = (await firstBook.getByRole('heading').textContent())!;
+  await firstBook.getByRole('button', { name: /^Open / }).click();
   await expect(page).toHaveURL(/\/Detail$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(firstTitle);
   await expect(page.getByRole('heading', { name: 'Similar Books' })).toBeVisible();
 
-  const similarTitle = (await page.locator('.scroller .book-name').first().textContent())!;
-  await page.locator('.scroller .cover-button').first().click();
+  const similarBook = page.getByRole('region', { name: 'Similar Books' }).getByRole('article').first();
+  const similarTitle = (await similarBook.getByRole('heading').textContent())!;
+  await similarBook.getByRole('button', { name: /^Open / }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(similarTitle);
 
   await page.getByRole('button', { name: 'Show More' }).click();
@@ -47,10 +55,10 @@ test('a visitor browses a category, pages on, opens a book, a similar book, then
   await page.getByLabel('Search books').fill('harry poter');
   await page.getByLabel('Search books').press('Enter');
   await expect(page.getByRole('heading', { name: /Search Results for/ })).toBeVisible();
-  const result = page.locator('.result-card').first();
+  const result = page.getByRole('main').getByRole('article').first();
   await expect(result).toContainText('Harry Potter');
   const resultTitle = (await result.getByRole('heading').textContent())!;
-  await result.locator('.cover-button').click();
+  await result.getByRole('button', { name: /^Open / }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(resultTitle);
 });
 

@@ -126,7 +126,7 @@ await cluster.stop();
 
 /**
  * Issue 11's first goal: every public catalog call at least 0.90x the throughput of the bare
- * baseline. Bodies are compared first: a ratio means something only for the same answer.
+ * baseline. Bodies and headers are compared first: a ratio means something only for the same answer.
  */
 async function catalogThroughput(ours: Server, baseline: Server) {
   const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -148,7 +148,8 @@ async function catalogThroughput(ours: Server, baseline: Server) {
     statements = 0;
     const res = await server.inject({ method: 'GET', url: path });
     if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
-    return { body: res.body, statements };
+    const { date: _date, connection: _connection, ...headers } = res.headers;
+    return { body: res.body, headers: JSON.stringify(Object.entries(headers).sort()), statements };
   };
   const checked = [];
   for (const [label, path] of calls) {
@@ -156,6 +157,8 @@ async function catalogThroughput(ours: Server, baseline: Server) {
     const bareAnswer = await answer(bare, path);
     if (ourAnswer.body !== bareAnswer.body)
       throw new Error(`${path}: the baseline's body differs from ours\nours: ${ourAnswer.body}\nbare: ${bareAnswer.body}`);
+    if (ourAnswer.headers !== bareAnswer.headers)
+      throw new Error(`${path}: the baseline's headers differ from ours\nours: ${ourAnswer.headers}\nbare: ${bareAnswer.headers}`);
     checked.push({ label, path, statements: ourAnswer.statements, bareStatements: bareAnswer.statements });
   }
 

@@ -8,6 +8,16 @@
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
+/** The headers of every JSON answer (the bench's bare baseline sends them too). */
+export const apiSecurityHeaders = (production: boolean): Record<string, string> => ({
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  ...(production ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+});
+
 export default fp(
   async (app) => {
     const { env, firebaseAuthDomain, firebaseAuthEmulatorUrl } = app.config;
@@ -39,14 +49,7 @@ export default fp(
       // The API's JSON is read by CORS_ORIGINS frontends through CORS; nothing here is embedded elsewhere.
       crossOriginEmbedderPolicy: false,
     });
-    const apiHeaders: Record<string, string> = {
-      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-      'x-content-type-options': 'nosniff',
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'strict-origin-when-cross-origin',
-      'cross-origin-resource-policy': 'same-origin',
-      ...(env === 'production' ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
-    };
+    const apiHeaders = apiSecurityHeaders(env === 'production');
     const isApiAnswer = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
     app.addHook('onRequest', (request, reply, done) => {
       if (isApiAnswer(request.url)) {

@@ -4,6 +4,5 @@ export const SIMILAR_BOOKS_PAGE_SIZE = 15;
 export const CLIENT_ORDERS_PAGE_SIZE = 5;
 export const BACKOFFICE_ORDERS_PAGE_SIZE = 5;
 export const ADMIN_TABLE_PAGE_SIZE = 10;
-export const SHIPPING_ADDRESS_MIN = 6;
 export const NOTICE_MS = 3000;
 export const TOKEN_REFRESH_MS = 540_000;

@@ -1,10 +1,10 @@
+import { shippingAddressProblem } from '@bookshop/rules';
 import { type FormEvent, useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { BookCover } from '../../components/book-cover';
 import { LoadError } from '../../components/load-error';
 import { Modal } from '../../components/modal';
 import { Notice, useNotice } from '../../components/notice';
-import { SHIPPING_ADDRESS_MIN } from '../../lib/constants';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { storage } from '../../lib/storage';
@@ -34,7 +34,8 @@ function CheckoutModal({
 
   const confirm = (e: FormEvent) => {
     e.preventDefault();
-    if (address.trim().length < SHIPPING_ADDRESS_MIN) return showValidation('Please enter a valid shipping address.', 'error');
+    const addressProblem = shippingAddressProblem(address);
+    if (addressProblem) return showValidation(addressProblem, 'error');
     storage.setShippingAddress(address.trim());
     place.mutate(
       {
@@ -139,7 +140,9 @@ export default function CartPage() {
                   >
                     −
                   </button>
-                  <span aria-live="polite">{item.totalQuantity}</span>
+                  <output aria-label="Quantity" aria-live="polite">
+                    {item.totalQuantity}
+                  </output>
                   <button
                     type="button"
                     aria-label="Increase quantity"

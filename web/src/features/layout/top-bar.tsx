@@ -154,7 +154,7 @@ export function TopBar() {
       <CategoriesMenu />
       <SearchBox />
       <AccountMenu />
-      <Link to="/cart" className="cart-link" aria-label={quantity > 0 ? `Cart, ${quantity} items` : 'Cart'}>
+      <Link to="/cart" className="cart-link" aria-label={quantity > 0 ? `Cart, ${quantity} ${quantity === 1 ? 'item' : 'items'}` : 'Cart'}>
         <CartIcon /> Cart
         {quantity > 0 && <span className="badge">{quantity}</span>}
       </Link>

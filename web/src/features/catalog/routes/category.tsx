@@ -15,16 +15,16 @@ function CategoryPage({ category }: { category: string }) {
   const totalPages = data?.totalPages ?? 1;
   return (
     <div className="category">
-      <h1>{category}</h1>
+      <h1 id="category-heading">{category}</h1>
       {isPending && <p className="muted">Loading...</p>}
       {isError && <p className="empty">This category is not available right now.</p>}
       {data && data.booksCopies.length === 0 && <p className="empty">No books in this category yet.</p>}
       {data && data.booksCopies.length > 0 && (
-        <div className="grid" aria-busy={isPlaceholderData}>
+        <section className="grid" aria-labelledby="category-heading" aria-busy={isPlaceholderData}>
           {data.booksCopies.map((book) => (
             <BookCard key={book.id} book={book} headingLevel={2} />
           ))}
-        </div>
+        </section>
       )}
       <Paging
         page={page}
