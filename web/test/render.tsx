@@ -1,14 +1,15 @@
-// Renders a component with the app's providers (a fresh query client, a router, the session), and
-// answers its API calls with MSW. Every call a test makes must be answered by a stub it declared:
-// an unmatched one is an error that fails the test (test/setup.ts), so a mistyped stub can never
-// pass as a signed-out or empty screen.
+// Renders a component with the app's providers (a fresh query client, a router, the session, the
+// features composed as the app composes them), and answers its API calls with MSW. Every call a
+// test makes must be answered by a stub it declared: an unmatched one is an error that fails the
+// test (test/setup.ts), so a mistyped stub can never pass as a signed-out or empty screen.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
-import { SessionProvider } from '../src/features/auth/session';
+import { ComposeFeatures } from '../src/app/compose-features';
+import { SessionProvider } from '../src/lib/session';
 
 export const apiServer = setupServer();
 
@@ -17,7 +18,9 @@ export function renderWithProviders(ui: ReactNode, { route = '/', state }: { rou
   return render(
     <QueryClientProvider client={queryClient}>
       <MemoryRouter initialEntries={[{ pathname: route, state }]}>
-        <SessionProvider>{ui}</SessionProvider>
+        <SessionProvider>
+          <ComposeFeatures>{ui}</ComposeFeatures>
+        </SessionProvider>
       </MemoryRouter>
     </QueryClientProvider>,
   );

@@ -3,8 +3,9 @@
 // StaticRouter). Hydration needs the two trees to be the same.
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, StrictMode } from 'react';
-import { SessionProvider } from '../features/auth/session';
+import { SessionProvider } from '../lib/session';
 import { App } from './app';
+import { ComposeFeatures } from './compose-features';
 
 export function AppTree({ queryClient, router }: { queryClient: QueryClient; router: (app: ReactNode) => ReactNode }) {
   return (
@@ -12,7 +13,9 @@ export function AppTree({ queryClient, router }: { queryClient: QueryClient; rou
       <QueryClientProvider client={queryClient}>
         {router(
           <SessionProvider>
-            <App />
+            <ComposeFeatures>
+              <App />
+            </ComposeFeatures>
           </SessionProvider>,
         )}
       </QueryClientProvider>

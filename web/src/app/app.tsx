@@ -1,6 +1,6 @@
 // Spec section 1: the storefront when the stored user type is Client, the back-office otherwise.
 import { lazy, Suspense } from 'react';
-import { useSession } from '../features/auth/session';
+import { useSession } from '../lib/session';
 import Storefront from './storefront';
 
 // The back-office is a separate chunk: a shopper's first load never downloads it.

@@ -2,7 +2,7 @@
 // Account, and the server answers 403 to anything else; the routes mirror that.
 import { lazy, Suspense, useState } from 'react';
 import { Navigate, NavLink, Outlet, Route, Routes, useNavigate } from 'react-router-dom';
-import { useSession } from '../features/auth/session';
+import { useSession } from '../lib/session';
 
 const DashboardPage = lazy(() => import('../features/backoffice/dashboard-page'));
 const ClientsPage = lazy(() => import('../features/backoffice/clients-page'));

@@ -2,8 +2,8 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import HomePage from '../features/catalog/routes/home';
-import { Footer } from '../features/layout/footer';
-import { TopBar } from '../features/layout/top-bar';
+import { Footer } from './layout/footer';
+import { TopBar } from './layout/top-bar';
 
 const AboutPage = lazy(() => import('../features/contact/about-page'));
 const ContactPage = lazy(() => import('../features/contact/contact-page'));

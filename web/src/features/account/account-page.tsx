@@ -4,9 +4,9 @@ import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
+import { LoginRedirect } from '../../lib/login-redirect';
 import { newPasswordProblem } from '../../lib/password-rules';
-import { LoginRedirect } from '../auth/login-redirect';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
 
 /** /account (spec 2.11). */

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withSession } from '../../api/client';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 
 export const clientInfoQuery = queryOptions({
   queryKey: ['client', 'info'],

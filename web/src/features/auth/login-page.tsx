@@ -4,8 +4,8 @@ import { ApiError, api, unwrap } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
-import type { LoginState } from './login-redirect';
-import { useSession } from './session';
+import type { LoginState } from '../../lib/login-redirect';
+import { useSession } from '../../lib/session';
 
 /** /login (spec 2.8). An employee login switches the app to the back-office. */
 export default function LoginPage() {

@@ -6,7 +6,7 @@ import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
-import { useSession } from './session';
+import { useSession } from '../../lib/session';
 
 type Fields = { firstName: string; lastName: string; account: string; password: string; phoneNumber: string };
 const EMPTY: Fields = { firstName: '', lastName: '', account: '', password: '', phoneNumber: '' };

@@ -1,7 +1,7 @@
 // The client's cart (spec 3 and 4): a server load replaces the whole cart; every change refetches.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, withSession } from '../../api/client';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 
 export const cartQuery = queryOptions({
   queryKey: ['client', 'cart'],

@@ -7,9 +7,9 @@ import { Modal } from '../../components/modal';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
+import { LoginRedirect, useSendToLogin } from '../../lib/login-redirect';
+import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
-import { LoginRedirect, useSendToLogin } from '../auth/login-redirect';
-import { useSession } from '../auth/session';
 import { type CartLine, useCart, usePlaceOrder, useRemoveCartLine, useUpdateCartLine } from './api';
 
 /** The order total: unit price times quantity, summed in cents, 2 decimals (spec 9). */

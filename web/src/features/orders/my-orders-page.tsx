@@ -6,8 +6,8 @@ import { Paging } from '../../components/paging';
 import { CLIENT_ORDERS_PAGE_SIZE } from '../../lib/constants';
 import { useDocumentTitle } from '../../lib/document-title';
 import { dateTime, money } from '../../lib/format';
-import { LoginRedirect } from '../auth/login-redirect';
-import { useSession } from '../auth/session';
+import { LoginRedirect } from '../../lib/login-redirect';
+import { useSession } from '../../lib/session';
 
 /** Spec 2.12: pending yellow; delivered or success green; failed or cancelled red; else grey. */
 export function statusColour(status: string): 'yellow' | 'green' | 'red' | 'grey' {

@@ -1,8 +1,8 @@
 import { BookCover } from '../../../components/book-cover';
 import { Modal } from '../../../components/modal';
 import { useBook } from '../api/get-book';
-import { AddToCartButton } from './add-to-cart-button';
 import { BookFacts } from './book-facts';
+import { BuyAction } from './buy-action';
 
 /** The quick-view modal of spec 2.3. */
 export function QuickView({ bookId, onClose }: { bookId: number; onClose: () => void }) {
@@ -17,7 +17,7 @@ export function QuickView({ bookId, onClose }: { bookId: number; onClose: () => 
           <div>
             <h2>{book.name}</h2>
             <BookFacts book={book} />
-            <AddToCartButton bookCopyId={book.id} stock={book.quantity} />
+            <BuyAction bookCopyId={book.id} stock={book.quantity} />
           </div>
         </div>
       )}

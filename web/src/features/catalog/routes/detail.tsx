@@ -6,9 +6,9 @@ import { useDocumentTitle } from '../../../lib/document-title';
 import { storage } from '../../../lib/storage';
 import { useBook } from '../api/get-book';
 import { useCategoryPage } from '../api/get-category-page';
-import { AddToCartButton } from '../components/add-to-cart-button';
 import { BookCard } from '../components/book-card';
 import { BookFacts } from '../components/book-facts';
+import { BuyAction } from '../components/buy-action';
 
 function SimilarBooks({ category, currentId, onPick }: { category: string; currentId: number; onPick: (id: number) => void }) {
   const { data } = useCategoryPage(category, 1, SIMILAR_BOOKS_PAGE_SIZE);
@@ -50,7 +50,7 @@ export default function DetailPage() {
           <p className="eyebrow">{book.category}</p>
           <h1>{book.name}</h1>
           <BookFacts book={book} />
-          <AddToCartButton bookCopyId={book.id} stock={book.quantity} />
+          <BuyAction bookCopyId={book.id} stock={book.quantity} />
         </div>
       </div>
       <SimilarBooks category={book.category} currentId={book.id} onPick={pick} />

@@ -1,10 +1,10 @@
 import { type FormEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { useClientInfo } from '../../features/account/api';
+import { useCart } from '../../features/cart/api';
+import { useBookTypes } from '../../features/catalog/api/get-types';
+import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
-import { useClientInfo } from '../account/api';
-import { useSession } from '../auth/session';
-import { useCart } from '../cart/api';
-import { useBookTypes } from '../catalog/api/get-types';
 
 const BookIcon = () => (
   <svg className="icon" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">

@@ -3,10 +3,10 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../../test/render';
-import { storage } from '../../lib/storage';
-import LoginPage from './login-page';
+import { renderWithProviders, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../test/render';
+import LoginPage from '../features/auth/login-page';
 import { useSession } from './session';
+import { storage } from './storage';
 
 function UserType() {
   return <p>user type {useSession().userType}</p>;

@@ -1,7 +1,7 @@
 import { Notice, useNotice } from '../../../components/notice';
-import { useSendToLogin } from '../../auth/login-redirect';
-import { useSession } from '../../auth/session';
-import { addToCartMessage, useAddToCart, useCart } from '../../cart/api';
+import { useSendToLogin } from '../../../lib/login-redirect';
+import { useSession } from '../../../lib/session';
+import { addToCartMessage, useAddToCart, useCart } from '../api';
 
 /**
  * Add to Cart with the rules of spec 2.3 and 5: disabled at stock 0; a signed-out visitor goes to

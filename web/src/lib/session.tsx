@@ -4,9 +4,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { type Audience, api, refreshSession, SESSION_EXPIRED, sessionEvents, unwrap } from '../../api/client';
-import { TOKEN_REFRESH_MS } from '../../lib/constants';
-import { storage } from '../../lib/storage';
+import { type Audience, api, refreshSession, SESSION_EXPIRED, sessionEvents, unwrap } from '../api/client';
+import { TOKEN_REFRESH_MS } from './constants';
+import { storage } from './storage';
 
 interface Session {
   /** The storefront (client) session is live. */
