@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
 import { employeeApi } from './api';
+import { backofficeKeys } from './query-keys';
 
 const PAGE_SIZE = 20;
 type ClientRow = { id: number; firstName: string; lastName: string; phoneNumber: string; account: string; createdAt: string };
@@ -50,12 +51,12 @@ export default function ClientsPage() {
   const [messagePage, setMessagePage] = useState(1);
   const [notice, show] = useNotice();
   const clients = useQuery({
-    queryKey: ['employee', 'clients', clientPage],
+    queryKey: backofficeKeys.clients.page(clientPage),
     queryFn: () => employeeApi.clients(clientPage, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
   const messages = useQuery({
-    queryKey: ['employee', 'messages', messagePage],
+    queryKey: backofficeKeys.messages.page(messagePage),
     queryFn: () => employeeApi.messages(messagePage, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
@@ -64,7 +65,7 @@ export default function ClientsPage() {
     try {
       await employeeApi.deleteMessage(id);
       show('Message deleted successfully.');
-      await queryClient.invalidateQueries({ queryKey: ['employee', 'messages'] });
+      await queryClient.invalidateQueries({ queryKey: backofficeKeys.messages.all });
     } catch (error) {
       show('Failed to delete message.', 'error', failureReason(error));
     }

@@ -3,11 +3,12 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { employeeApi } from './api';
 import { ClientsTable } from './clients-page';
+import { backofficeKeys } from './query-keys';
 
 export default function DashboardPage() {
   useDocumentTitle('Dashboard');
   const { data, isPending, isError } = useQuery({
-    queryKey: ['employee', 'dashboard'],
+    queryKey: backofficeKeys.dashboard.all,
     queryFn: async () => {
       const [summary, orders, clients] = await Promise.all([employeeApi.summary(), employeeApi.recentOrders(), employeeApi.newClients()]);
       return { summary, orders, clients };

@@ -6,6 +6,7 @@ import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { employeeApi } from './api';
+import { backofficeKeys } from './query-keys';
 
 const EMPTY = {
   firstName: '',
@@ -24,7 +25,7 @@ export default function EmployeesPage() {
   const queryClient = useQueryClient();
   const [form, setForm] = useState(EMPTY);
   const [notice, show] = useNotice();
-  const { data: employees, isPending } = useQuery({ queryKey: ['employee', 'employees'], queryFn: employeeApi.employees });
+  const { data: employees, isPending } = useQuery({ queryKey: backofficeKeys.employees.all, queryFn: employeeApi.employees });
 
   const adding = useSubmitOnce();
   const add = async () => {
@@ -35,7 +36,7 @@ export default function EmployeesPage() {
       await employeeApi.addEmployee({ person_informations: person, password, role });
       setForm(EMPTY);
       show('Employee added successfully.');
-      await queryClient.invalidateQueries({ queryKey: ['employee', 'employees'] });
+      await queryClient.invalidateQueries({ queryKey: backofficeKeys.employees.all });
     } catch (error) {
       show('Failed to add employee.', 'error', failureReason(error));
     }
@@ -45,7 +46,7 @@ export default function EmployeesPage() {
     try {
       await employeeApi.deleteEmployee(id);
       show('Employee deleted successfully.');
-      await queryClient.invalidateQueries({ queryKey: ['employee', 'employees'] });
+      await queryClient.invalidateQueries({ queryKey: backofficeKeys.employees.all });
     } catch (error) {
       show('Failed to delete employee.', 'error', failureReason(error));
     }

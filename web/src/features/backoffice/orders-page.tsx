@@ -1,32 +1,29 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { BookCover } from '../../components/book-cover';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
-import { BACKOFFICE_ORDERS_PAGE_SIZE } from '../../lib/constants';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
-import { employeeApi } from './api';
+import { type BackofficeOrder, useBackofficeOrders, useSetOrderStatus } from './order-queries';
 
-function OrderCard({ order }: { order: Awaited<ReturnType<typeof employeeApi.orders>>['orders'][number] }) {
-  const queryClient = useQueryClient();
-  const [status, setStatus] = useState(order.status);
+function OrderCard({ order }: { order: BackofficeOrder }) {
+  const setStatus = useSetOrderStatus();
   const [notice, show] = useNotice();
-  const set = async (next: 'Processing' | 'Shipped') => {
-    try {
-      setStatus(await employeeApi.setOrderStatus(order.id, next));
-      show('Status updated successfully.');
-      void queryClient.invalidateQueries({ queryKey: ['employee', 'dashboard'] });
-    } catch (error) {
-      show('Failed to update status.', 'error', failureReason(error));
-    }
-  };
+  // The status shown is the server's: the change refetches the page it is on.
+  const set = (status: 'Processing' | 'Shipped') =>
+    setStatus.mutate(
+      { orderId: order.id, status },
+      {
+        onSuccess: () => show('Status updated successfully.'),
+        onError: (error) => show('Failed to update status.', 'error', failureReason(error)),
+      },
+    );
   return (
     <article className="order-card" aria-label={`Order ${order.id}`}>
       <header>
         <h2>Order #{order.id}</h2>
-        <span className="status">{status}</span>
+        <span className="status">{order.status}</span>
       </header>
       <dl>
         <dt>Client ID</dt>
@@ -52,10 +49,10 @@ function OrderCard({ order }: { order: Awaited<ReturnType<typeof employeeApi.ord
       </ul>
       <Notice notice={notice} />
       <div className="actions">
-        <button type="button" onClick={() => set('Processing')}>
+        <button type="button" onClick={() => set('Processing')} disabled={setStatus.isPending}>
           Mark as Processing
         </button>
-        <button type="button" className="primary" onClick={() => set('Shipped')}>
+        <button type="button" className="primary" onClick={() => set('Shipped')} disabled={setStatus.isPending}>
           Mark as Shipped
         </button>
       </div>
@@ -66,11 +63,7 @@ function OrderCard({ order }: { order: Awaited<ReturnType<typeof employeeApi.ord
 export default function OrdersPage() {
   useDocumentTitle('Orders');
   const [page, setPage] = useState(1);
-  const { data, isPending } = useQuery({
-    queryKey: ['employee', 'orders', page],
-    queryFn: () => employeeApi.orders(page, BACKOFFICE_ORDERS_PAGE_SIZE),
-    placeholderData: keepPreviousData,
-  });
+  const { data, isPending } = useBackofficeOrders(page);
   return (
     <section>
       <h1>Orders</h1>
@@ -81,7 +74,7 @@ export default function OrdersPage() {
       ) : (
         <div className="order-cards">
           {data.orders.map((o) => (
-            <OrderCard key={`${o.id}-${o.status}`} order={o} />
+            <OrderCard key={o.id} order={o} />
           ))}
         </div>
       )}

@@ -4,9 +4,10 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { ADMIN_TABLE_PAGE_SIZE } from '../../lib/constants';
+import { type BackofficeResource, backofficeKeys } from './query-keys';
 
 export function useAdminList<Row>(options: {
-  key: string;
+  key: BackofficeResource;
   page: (pageNumber: number, pageSize: number) => Promise<{ rows: Row[]; totalPages: number }>;
   byId: (id: number) => Promise<Row>;
   byName?: (name: string) => Promise<Row[]>;
@@ -16,7 +17,7 @@ export function useAdminList<Row>(options: {
   const [found, setFound] = useState<Row[] | null>(null);
   const [lastSearch, setLastSearch] = useState('');
   const list = useQuery({
-    queryKey: ['employee', options.key, page],
+    queryKey: backofficeKeys[options.key].page(page),
     queryFn: () => options.page(page, ADMIN_TABLE_PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
@@ -53,7 +54,7 @@ export function useAdminList<Row>(options: {
     reset: () => setFound(null),
     /** After a write: the pages refetch, and a search on screen runs again, so the row just saved stays in view. */
     reload: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['employee', options.key] });
+      await queryClient.invalidateQueries({ queryKey: backofficeKeys[options.key].all });
       if (found !== null) await search(lastSearch).catch(() => setFound(null));
     },
   };

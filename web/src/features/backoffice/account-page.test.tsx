@@ -1,0 +1,54 @@
+// An employee's own information: the form starts from what is saved, so Save Changes waits for a
+// change, Reset brings the saved values back, and a save makes them the new starting point.
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it } from 'vitest';
+import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import EmployeeAccountPage from './account-page';
+
+const saved = {
+  id: 2,
+  firstName: 'Samir',
+  lastName: 'Seller',
+  type: 'Seller',
+  gender: 'Male',
+  birthDate: '1990-04-12',
+  email: 'seller@bookshop.test',
+  phoneNumber: '0661000000',
+  address: '3 Rue Didouche Mourad, Algiers',
+};
+
+it('Save Changes is enabled only by a change, Reset restores the saved values, and a save sends every field', async () => {
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/employee/': { body: { data: saved } },
+    'PUT /api/employee': { body: { data: { ...saved, address: '9 Rue Larbi Ben M’hidi, Oran' } } },
+  });
+  renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
+  const address = await screen.findByLabelText('address');
+  const save = screen.getByRole('button', { name: 'Save Changes' });
+  expect(address).toHaveValue(saved.address);
+  expect(save).toBeDisabled();
+
+  await userEvent.clear(address);
+  await userEvent.type(address, '9 Rue Larbi Ben M’hidi, Oran');
+  expect(save).toBeEnabled();
+  await userEvent.click(screen.getByRole('button', { name: 'Reset' }));
+  expect(address).toHaveValue(saved.address);
+  expect(save).toBeDisabled();
+
+  await userEvent.clear(address);
+  await userEvent.type(address, '9 Rue Larbi Ben M’hidi, Oran');
+  await userEvent.click(save);
+  expect(await screen.findByText('Information updated successfully.')).toBeInTheDocument();
+  expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+    firstName: 'Samir',
+    lastName: 'Seller',
+    email: 'seller@bookshop.test',
+    phoneNumber: '0661000000',
+    address: '9 Rue Larbi Ben M’hidi, Oran',
+    birthDate: '1990-04-12',
+    gender: 'Male',
+  });
+  expect(save).toBeDisabled();
+});

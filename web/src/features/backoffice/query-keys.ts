@@ -1,0 +1,21 @@
+// One query-key factory per back-office resource (Medusa's recipe): every read and every
+// invalidation of a resource names its keys the same way, so a write never misses a list.
+const queryKeysFactory = <Resource extends string>(resource: Resource) => ({
+  /** Everything cached of the resource: what a write invalidates. */
+  all: ['employee', resource] as const,
+  page: (page: number) => ['employee', resource, 'page', page] as const,
+});
+
+export const backofficeKeys = {
+  dashboard: queryKeysFactory('dashboard'),
+  orders: queryKeysFactory('orders'),
+  authors: queryKeysFactory('authors'),
+  books: queryKeysFactory('books'),
+  copies: queryKeysFactory('copies'),
+  clients: queryKeysFactory('clients'),
+  messages: queryKeysFactory('messages'),
+  employees: queryKeysFactory('employees'),
+  me: queryKeysFactory('me'),
+};
+
+export type BackofficeResource = keyof typeof backofficeKeys;
