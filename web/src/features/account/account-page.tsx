@@ -1,5 +1,6 @@
 import { profileProblem } from '@bookshop/rules';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Notice, useNotice } from '../../components/notice';
 import { PasswordChangeFields } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -9,33 +10,56 @@ import { newPasswordProblem } from '../../lib/password-rules';
 import { useSession } from '../../lib/session';
 import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
 
+type Profile = { firstName: string; lastName: string; phoneNumber: string };
+
+/** The profile form, rendered once the saved profile has loaded and starting from it. */
+function ProfileForm({ saved, account, show }: { saved: Profile; account: string; show: ReturnType<typeof useNotice>[1] }) {
+  const update = useUpdateProfile();
+  const { register, handleSubmit, reset } = useForm<Profile>({ defaultValues: saved });
+  const save = handleSubmit((profile) => {
+    const problem = profileProblem(profile);
+    if (problem) return show(problem, 'error');
+    update.mutate(profile, {
+      onSuccess: () => {
+        reset(profile);
+        show('Profile updated successfully!');
+      },
+      onError: (error) => show('Failed to update profile.', 'error', failureReason(error)),
+    });
+  });
+  return (
+    <form className="form" onSubmit={save}>
+      <label>
+        First name <input {...register('firstName')} autoComplete="given-name" />
+      </label>
+      <label>
+        Last name <input {...register('lastName')} autoComplete="family-name" />
+      </label>
+      <label>
+        Phone number <input {...register('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />
+      </label>
+      <label>
+        Email <input value={account} readOnly />
+      </label>
+      <button type="submit" className="primary" disabled={update.isPending}>
+        Save Changes
+      </button>
+    </form>
+  );
+}
+
 /** /account (spec 2.11). */
 export default function AccountPage() {
   useDocumentTitle('Account');
   const { loggedIn, ready } = useSession();
   const { data: info } = useClientInfo();
-  const update = useUpdateProfile();
   const change = useChangePassword();
-  const [profile, setProfile] = useState({ firstName: '', lastName: '', phoneNumber: '' });
   const [showPassword, setShowPassword] = useState(false);
   const [passwords, setPasswords] = useState({ oldPassword: '', newPassword: '' });
   const [notice, show] = useNotice();
 
-  useEffect(() => {
-    if (info) setProfile({ firstName: info.firstName, lastName: info.lastName, phoneNumber: info.phoneNumber });
-  }, [info]);
-
   if (ready && !loggedIn) return <LoginRedirect />;
 
-  const save = (e: FormEvent) => {
-    e.preventDefault();
-    const problem = profileProblem(profile);
-    if (problem) return show(problem, 'error');
-    update.mutate(profile, {
-      onSuccess: () => show('Profile updated successfully!'),
-      onError: (error) => show('Failed to update profile.', 'error', failureReason(error)),
-    });
-  };
   const savePassword = async (e: FormEvent) => {
     e.preventDefault();
     if (!passwords.oldPassword || !passwords.newPassword) return show('Please enter both current and new password.', 'error');
@@ -49,32 +73,20 @@ export default function AccountPage() {
       onError: (error) => show('Failed to change password.', 'error', failureReason(error)),
     });
   };
-  const field = (key: keyof typeof profile) => ({
-    value: profile[key],
-    onChange: (e: { target: { value: string } }) => setProfile({ ...profile, [key]: e.target.value }),
-  });
 
   return (
     <div className="narrow">
       <h1>Account</h1>
       <Notice notice={notice} />
-      <form className="form" onSubmit={save}>
-        <label>
-          First name <input {...field('firstName')} autoComplete="given-name" />
-        </label>
-        <label>
-          Last name <input {...field('lastName')} autoComplete="family-name" />
-        </label>
-        <label>
-          Phone number <input {...field('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />
-        </label>
-        <label>
-          Email <input value={info?.account ?? ''} readOnly />
-        </label>
-        <button type="submit" className="primary" disabled={update.isPending}>
-          Save Changes
-        </button>
-      </form>
+      {info ? (
+        <ProfileForm
+          saved={{ firstName: info.firstName, lastName: info.lastName, phoneNumber: info.phoneNumber }}
+          account={info.account}
+          show={show}
+        />
+      ) : (
+        <p className="muted">Loading...</p>
+      )}
       <button type="button" className="link" aria-expanded={showPassword} onClick={() => setShowPassword(!showPassword)}>
         {showPassword ? 'Hide password change' : 'Change password'}
       </button>
