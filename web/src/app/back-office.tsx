@@ -2,6 +2,7 @@
 // Account, and the server answers 403 to anything else; the routes mirror that.
 import { lazy, Suspense, useState } from 'react';
 import { Navigate, NavLink, Outlet, Route, Routes, useNavigate } from 'react-router-dom';
+import { paths } from '../lib/paths';
 import { useSession } from '../lib/session';
 
 const DashboardPage = lazy(() => import('../features/backoffice/dashboard-page'));
@@ -14,13 +15,13 @@ const EmployeesPage = lazy(() => import('../features/backoffice/employees-page')
 const EmployeeAccountPage = lazy(() => import('../features/backoffice/account-page'));
 
 const MENU = [
-  { to: '/dashboard', label: 'Dashboard', seller: true },
-  { to: '/clients', label: 'Clients', seller: false },
-  { to: '/employees', label: 'Employees', seller: false },
-  { to: '/authors', label: 'Authors', seller: false },
-  { to: '/books', label: 'Books', seller: false },
-  { to: '/bookscopies', label: 'Book Copies', seller: false },
-  { to: '/orders', label: 'Orders', seller: true },
+  { to: paths.backoffice.dashboard, label: 'Dashboard', seller: true },
+  { to: paths.backoffice.clients, label: 'Clients', seller: false },
+  { to: paths.backoffice.employees, label: 'Employees', seller: false },
+  { to: paths.backoffice.authors, label: 'Authors', seller: false },
+  { to: paths.backoffice.books, label: 'Books', seller: false },
+  { to: paths.backoffice.copies, label: 'Book Copies', seller: false },
+  { to: paths.backoffice.orders, label: 'Orders', seller: true },
 ];
 
 function BackOfficeLayout() {
@@ -44,12 +45,12 @@ function BackOfficeLayout() {
             </NavLink>
           ))}
           <hr />
-          <NavLink to="/employeeaccount">Account</NavLink>
+          <NavLink to={paths.backoffice.account}>Account</NavLink>
           <button
             type="button"
             onClick={async () => {
               await signOut();
-              navigate('/');
+              navigate(paths.home);
             }}
           >
             Logout
@@ -67,19 +68,19 @@ function BackOfficeLayout() {
 
 export default function BackOffice() {
   const { userType } = useSession();
-  const adminOnly = (element: React.ReactNode) => (userType === 'Admin' ? element : <Navigate to="/dashboard" replace />);
+  const adminOnly = (element: React.ReactNode) => (userType === 'Admin' ? element : <Navigate to={paths.backoffice.dashboard} replace />);
   return (
     <Routes>
       <Route element={<BackOfficeLayout />}>
-        <Route path="dashboard" element={<DashboardPage />} />
-        <Route path="clients" element={adminOnly(<ClientsPage />)} />
-        <Route path="orders" element={<OrdersPage />} />
-        <Route path="authors" element={adminOnly(<AuthorsPage />)} />
-        <Route path="books" element={adminOnly(<BooksPage />)} />
-        <Route path="bookscopies" element={adminOnly(<CopiesPage />)} />
-        <Route path="employees" element={adminOnly(<EmployeesPage />)} />
-        <Route path="employeeaccount" element={<EmployeeAccountPage />} />
-        <Route path="*" element={<Navigate to="/dashboard" replace />} />
+        <Route path={paths.backoffice.dashboard} element={<DashboardPage />} />
+        <Route path={paths.backoffice.clients} element={adminOnly(<ClientsPage />)} />
+        <Route path={paths.backoffice.orders} element={<OrdersPage />} />
+        <Route path={paths.backoffice.authors} element={adminOnly(<AuthorsPage />)} />
+        <Route path={paths.backoffice.books} element={adminOnly(<BooksPage />)} />
+        <Route path={paths.backoffice.copies} element={adminOnly(<CopiesPage />)} />
+        <Route path={paths.backoffice.employees} element={adminOnly(<EmployeesPage />)} />
+        <Route path={paths.backoffice.account} element={<EmployeeAccountPage />} />
+        <Route path="*" element={<Navigate to={paths.backoffice.dashboard} replace />} />
       </Route>
     </Routes>
   );

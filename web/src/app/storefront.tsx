@@ -2,6 +2,7 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import HomePage from '../features/catalog/routes/home';
+import { paths } from '../lib/paths';
 import { Footer } from './layout/footer';
 import { TopBar } from './layout/top-bar';
 
@@ -38,17 +39,17 @@ export default function Storefront() {
     <Routes>
       <Route element={<StorefrontLayout />}>
         <Route index element={<HomePage />} />
-        <Route path="about" element={<AboutPage />} />
-        <Route path="contact" element={<ContactPage />} />
-        <Route path="login" element={<LoginPage />} />
-        <Route path="signup" element={<SignUpPage />} />
-        <Route path="cart" element={<CartPage />} />
-        <Route path="Detail" element={<DetailPage />} />
-        <Route path="orders" element={<MyOrdersPage />} />
-        <Route path="account" element={<AccountPage />} />
-        <Route path="searchresult" element={<SearchResultsPage />} />
+        <Route path={paths.about} element={<AboutPage />} />
+        <Route path={paths.contact} element={<ContactPage />} />
+        <Route path={paths.login} element={<LoginPage />} />
+        <Route path={paths.signup} element={<SignUpPage />} />
+        <Route path={paths.cart} element={<CartPage />} />
+        <Route path={paths.detail} element={<DetailPage />} />
+        <Route path={paths.orders} element={<MyOrdersPage />} />
+        <Route path={paths.account} element={<AccountPage />} />
+        <Route path={paths.searchResult} element={<SearchResultsPage />} />
         <Route path=":category" element={<CategoryRoute />} />
-        <Route path="*" element={<Navigate to="/" replace />} />
+        <Route path="*" element={<Navigate to={paths.home} replace />} />
       </Route>
     </Routes>
   );

@@ -1,5 +1,6 @@
 // Sending someone to /login remembers where they were, so that login brings them back there.
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { paths } from './paths';
 
 export interface LoginState {
   /** The page to return to after login. */
@@ -13,12 +14,12 @@ const here = (location: { pathname: string; search: string }) => `${location.pat
 /** For a screen that needs a signed-in client. */
 export function LoginRedirect() {
   const location = useLocation();
-  return <Navigate to="/login" replace state={{ from: here(location) } satisfies LoginState} />;
+  return <Navigate to={paths.login} replace state={{ from: here(location) } satisfies LoginState} />;
 }
 
 /** For an action that needs a signed-in client (Add to Cart). */
 export function useSendToLogin() {
   const navigate = useNavigate();
   const location = useLocation();
-  return () => navigate('/Login', { state: { from: here(location) } satisfies LoginState });
+  return () => navigate(paths.login, { state: { from: here(location) } satisfies LoginState });
 }

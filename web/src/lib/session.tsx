@@ -6,6 +6,7 @@ import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, us
 import { useNavigate } from 'react-router-dom';
 import { type Audience, api, refreshSession, SESSION_EXPIRED, sessionEvents, unwrap } from '../api/client';
 import { TOKEN_REFRESH_MS } from './constants';
+import { paths } from './paths';
 import { storage } from './storage';
 
 interface Session {
@@ -49,7 +50,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const employeeSessionEnded = useCallback(() => {
     setUserType('Client');
     queryClient.removeQueries({ queryKey: ['employee'] });
-    navigate.current('/login', { replace: true, state: { message: SESSION_ENDED_MESSAGE } });
+    navigate.current(paths.login, { replace: true, state: { message: SESSION_ENDED_MESSAGE } });
   }, [setUserType, queryClient]);
 
   useEffect(() => {

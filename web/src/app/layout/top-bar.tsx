@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useClientInfo } from '../../features/account/api';
 import { useCart } from '../../features/cart/api';
 import { useBookTypes } from '../../features/catalog/api/get-types';
+import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
 
@@ -82,7 +83,7 @@ function SearchBox() {
     const q = text.trim();
     if (!q) return; // empty input is ignored (spec 2.2)
     storage.setSearchQuery(q);
-    navigate('/searchresult', { state: { q } });
+    navigate(paths.searchResult, { state: { q } });
   };
   return (
     <search className="search">
@@ -110,7 +111,7 @@ function AccountMenu() {
         <summary>Sign In</summary>
         <ul onClick={closeMenu}>
           <li>
-            <Link to="/login">Go to Login</Link>
+            <Link to={paths.login}>Go to Login</Link>
           </li>
         </ul>
       </details>
@@ -121,17 +122,17 @@ function AccountMenu() {
       <summary>{info?.firstName ?? 'Account'}</summary>
       <ul onClick={closeMenu}>
         <li>
-          <Link to="/account">Account</Link>
+          <Link to={paths.account}>Account</Link>
         </li>
         <li>
-          <Link to="/orders">Orders</Link>
+          <Link to={paths.orders}>Orders</Link>
         </li>
         <li>
           <button
             type="button"
             onClick={async () => {
               await signOut();
-              navigate('/');
+              navigate(paths.home);
             }}
           >
             Sign Out
@@ -148,13 +149,17 @@ export function TopBar() {
   useMenuBehaviour(bar);
   return (
     <header className="top-bar" ref={bar}>
-      <Link to="/" className="brand">
+      <Link to={paths.home} className="brand">
         <BookIcon /> Bookshop
       </Link>
       <CategoriesMenu />
       <SearchBox />
       <AccountMenu />
-      <Link to="/cart" className="cart-link" aria-label={quantity > 0 ? `Cart, ${quantity} ${quantity === 1 ? 'item' : 'items'}` : 'Cart'}>
+      <Link
+        to={paths.cart}
+        className="cart-link"
+        aria-label={quantity > 0 ? `Cart, ${quantity} ${quantity === 1 ? 'item' : 'items'}` : 'Cart'}
+      >
         <CartIcon /> Cart
         {quantity > 0 && <span className="badge">{quantity}</span>}
       </Link>

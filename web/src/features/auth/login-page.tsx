@@ -5,6 +5,7 @@ import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import type { LoginState } from '../../lib/login-redirect';
+import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 
 /** /login (spec 2.8). An employee login switches the app to the back-office. */
@@ -26,7 +27,7 @@ export default function LoginPage() {
       const userType = await unwrap(api.POST('/api/public/authentication/login', { body: { account, password } }));
       signedIn(userType);
       // Back to where login was asked for (never back to /login itself).
-      navigate(userType === 'Client' ? (from && !/^\/login/i.test(from) ? from : '/') : '/dashboard');
+      navigate(userType === 'Client' ? (from && !from.toLowerCase().startsWith(paths.login) ? from : paths.home) : paths.backoffice.dashboard);
     } catch (err) {
       // Only a refusal of the credentials reads as one: an unreachable shop, a throttle or an outage says so.
       const status = err instanceof ApiError ? err.status : 0;
@@ -58,7 +59,7 @@ export default function LoginPage() {
         </button>
       </form>
       <p>
-        New here? <Link to="/signup">Sign up</Link>
+        New here? <Link to={paths.signup}>Sign up</Link>
       </p>
     </div>
   );

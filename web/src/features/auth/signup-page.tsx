@@ -6,6 +6,7 @@ import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
+import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 
 type Fields = { firstName: string; lastName: string; account: string; password: string; phoneNumber: string };
@@ -70,7 +71,7 @@ export default function SignUpPage() {
         }),
       );
       signedIn(userType);
-      navigate('/');
+      navigate(paths.home);
     } catch (error) {
       const reason = failureReason(error);
       show(

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../../lib/document-title';
+import { paths } from '../../lib/paths';
 
 export default function AboutPage() {
   useDocumentTitle('About');
@@ -15,7 +16,7 @@ export default function AboutPage() {
         booksellers pick what we recommend, and our readers' ratings tell you what others thought.
       </p>
       <p>
-        Questions, wishes or a book we should stock? <Link to="/contact">Contact us</Link>.
+        Questions, wishes or a book we should stock? <Link to={paths.contact}>Contact us</Link>.
       </p>
     </div>
   );

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
 import { money } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
 import { storage } from '../../../lib/storage';
 
 export interface CardBook {
@@ -17,7 +18,7 @@ export function useOpenBook() {
   const navigate = useNavigate();
   return (id: number) => {
     storage.setBookId(id);
-    navigate('/Detail');
+    navigate(paths.detail);
   };
 }
 

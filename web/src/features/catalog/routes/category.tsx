@@ -3,6 +3,7 @@ import { Navigate, useParams } from 'react-router-dom';
 import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
 import { useDocumentTitle } from '../../../lib/document-title';
+import { paths } from '../../../lib/paths';
 import { useCategoryPage } from '../api/get-category-page';
 import { useBookTypes } from '../api/get-types';
 import { BookCard } from '../components/book-card';
@@ -47,7 +48,7 @@ export default function CategoryRoute() {
   const { data: types, isPending } = useBookTypes();
   if (isPending) return <p className="muted">Loading...</p>;
   const type = types?.find((t) => t.name.toLowerCase() === category.toLowerCase());
-  if (!type) return <Navigate to="/" replace />;
+  if (!type) return <Navigate to={paths.home} replace />;
   // Keyed by category, so moving to another category starts again at page 1.
   return <CategoryPage key={type.name} category={type.name} />;
 }

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
 import { SIMILAR_BOOKS_PAGE_SIZE } from '../../../lib/constants';
 import { useDocumentTitle } from '../../../lib/document-title';
+import { paths } from '../../../lib/paths';
 import { storage } from '../../../lib/storage';
 import { useBook } from '../api/get-book';
 import { useCategoryPage } from '../api/get-category-page';
@@ -54,7 +55,7 @@ export default function DetailPage() {
         </div>
       </div>
       <SimilarBooks category={book.category} currentId={book.id} onPick={pick} />
-      <button type="button" onClick={() => navigate(`/${book.category.toLowerCase()}`)}>
+      <button type="button" onClick={() => navigate(paths.category(book.category))}>
         Show More
       </button>
     </div>

@@ -3,6 +3,7 @@ import { BookCover } from '../../../components/book-cover';
 import { LoadError } from '../../../components/load-error';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { money, rating } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
 import { storage } from '../../../lib/storage';
 import { useSearchBooks } from '../api/search-books';
 
@@ -37,7 +38,7 @@ export default function SearchResultsPage() {
               aria-label={`Open ${book.name}`}
               onClick={() => {
                 storage.setBookId(book.id);
-                navigate('/Detail');
+                navigate(paths.detail);
               }}
             >
               <BookCover src={book.imageUrl} title={book.name} author={book.author} />

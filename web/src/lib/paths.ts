@@ -1,0 +1,27 @@
+// Every screen's path, in one place: links, redirects and route tables name them from here, never
+// as string literals. The spec's own spellings ('/Detail', '/searchresult'); routes match any
+// letter case, so '/Login' from the spec's screens reaches paths.login.
+export const paths = {
+  home: '/',
+  about: '/about',
+  contact: '/contact',
+  login: '/login',
+  signup: '/signup',
+  cart: '/cart',
+  detail: '/Detail',
+  orders: '/orders',
+  account: '/account',
+  searchResult: '/searchresult',
+  /** A category's page, by its name in lower case (spec 2.1: '/fantasy'). */
+  category: (name: string) => `/${name.toLowerCase()}`,
+  backoffice: {
+    dashboard: '/dashboard',
+    clients: '/clients',
+    employees: '/employees',
+    authors: '/authors',
+    books: '/books',
+    copies: '/bookscopies',
+    orders: '/orders',
+    account: '/employeeaccount',
+  },
+} as const;
