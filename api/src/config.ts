@@ -83,7 +83,8 @@ function trustProxy(raw: string | undefined, problems: string[]): Config['trustP
 const POSTGRES_URL = '^postgres(ql)?://';
 const milliseconds = (fallback: number, min: number) => Type.Integer({ minimum: min, maximum: 600_000, default: fallback });
 export const EnvSchema = Type.Object({
-  NODE_ENV: Type.Optional(Type.String()),
+  // Anything else ('prod', 'production ') would silently start in development mode.
+  NODE_ENV: Type.Optional(Type.Enum(['production', 'test', 'development'])),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ default: '127.0.0.1' }),
   DATABASE_URL: Type.String({ pattern: POSTGRES_URL }),

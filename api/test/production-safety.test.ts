@@ -3,7 +3,7 @@
 // sessions that never end, and what is logged. Each test fails on the code before issue 10.
 import { randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { passwordHasher } from '../src/modules/accounts/passwords.ts';
@@ -291,6 +291,30 @@ describe('sessions with an end', () => {
     expect(away.statusCode).toBe(401);
     expect(away.json().error.message).toBe('You were away for a while. Please sign in again.');
     expect((await refresh(next)).statusCode).toBe(401);
+  });
+
+  it('a call the app judges idle never marks the session active, even when the database clock is behind', async () => {
+    const cookie = await t.login(DEMO.client);
+    const family = await latestFamily();
+    // Two seconds short of the 7-day idle limit by the database's clock...
+    await t.db.query(
+      "UPDATE session_families SET last_active_at = now() AT TIME ZONE 'UTC' - interval '7 days' + interval '2 seconds' WHERE id = $1",
+      [family],
+    );
+    // ...and past it by the app's, five seconds ahead: the statement and the app must agree.
+    vi.useFakeTimers({ now: Date.now() + 5000, toFake: ['Date'] });
+    try {
+      const away = await me(cookie);
+      expect(away.statusCode).toBe(401);
+      expect(away.json().error.message).toBe('You were away for a while. Please sign in again.');
+    } finally {
+      vi.useRealTimers();
+    }
+    const [{ touched }] = (await t.db.query<{ touched: boolean }>(
+      "SELECT last_active_at > now() AT TIME ZONE 'UTC' - interval '1 day' AS touched FROM session_families WHERE id = $1",
+      [family],
+    )) as [{ touched: boolean }];
+    expect(touched).toBe(false);
   });
 
   it('refuses an access token whose session row does not exist', async () => {

@@ -2,7 +2,8 @@
 // session; an Idempotency-Key replay; the chosen lines locked in book-copy order; totals checked
 // against the server's; stock taken only where enough is left; the order, its lines and the emptied
 // cart in one transaction), written as directly as node-postgres allows, with no plugin, ORM or
-// schema. It runs our checkout's own statements (order-queries.ts), so the ratio is our stack's cost.
+// schema. It runs our own statements (the session check, order-queries.ts) as prepared statements,
+// as we do, so the ratio is our stack's cost.
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { toCents } from '../../api/src/lib/money.ts';
@@ -15,16 +16,11 @@ import {
   TAKE_STOCK_SQL,
   takeStockValues,
 } from '../../api/src/modules/orders/order-queries.ts';
-import { SESSION_LIFETIMES } from '../../api/src/modules/sessions/session-service.ts';
+import { FAMILY_WITH_ACTIVITY_SQL } from '../../api/src/modules/sessions/session-repository.ts';
+import { endedBecause, SESSION_LIFETIMES } from '../../api/src/modules/sessions/session-service.ts';
 import { verifyAccessToken } from '../../api/src/modules/sessions/tokens.ts';
+import { preparedStatement } from '../../api/src/plugins/prisma.ts';
 
-const { absoluteSeconds, idleSeconds } = SESSION_LIFETIMES.client;
-/** The session check and its once-a-minute activity mark, in one statement. */
-const LIVE_SESSION_SQL = `
-  UPDATE session_families SET last_active_at = CASE WHEN last_active_at < now() - interval '1 minute' THEN now() ELSE last_active_at END
-  WHERE id = $1::uuid AND audience = 'client' AND revoked_at IS NULL
-    AND started_at > now() - make_interval(secs => ${absoluteSeconds}) AND last_active_at > now() - make_interval(secs => ${idleSeconds})
-  RETURNING id`;
 interface CheckoutBody {
   shipmentAddress: string;
   totalPrice: number;
@@ -37,13 +33,24 @@ const toAnswer = (order: { totalPrice: string; createdAt: Date }) => ({ data: { 
 export function bareCheckout(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, onQuery: (sql: string) => void) {
   const query = async <T extends pg.QueryResultRow>(db: pg.Pool | pg.PoolClient, sql: string, values: unknown[] = []) => {
     onQuery(sql);
-    return (await db.query<T>(sql, values)).rows;
+    // Transaction control as plain text, as our sqlWriter sends it; every other statement prepared.
+    const control = sql === 'BEGIN' || sql === 'COMMIT' || sql === 'ROLLBACK';
+    return (await db.query<T>(control ? sql : preparedStatement(sql, values))).rows;
   };
   app.post<{ Body: CheckoutBody }>('/api/client/orders/', async (request, reply) => {
     const token = /(?:^|;\s*)bs_client_at=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
     if (!token) return reply.code(401).send();
     const { subjectId: clientId, familyId } = verifyAccessToken(jwtSecret, token, 'client');
-    if (!(await query(pool, LIVE_SESSION_SQL, [familyId])).length) return reply.code(401).send();
+    const now = new Date();
+    const { idleSeconds, absoluteSeconds } = SESSION_LIFETIMES.client;
+    const [family] = await query<Parameters<typeof endedBecause>[0] & object>(pool, FAMILY_WITH_ACTIVITY_SQL, [
+      familyId,
+      'client',
+      idleSeconds,
+      absoluteSeconds,
+      now,
+    ]);
+    if (endedBecause(family ?? null, 'client', now.getTime())) return reply.code(401).send();
     const key = request.headers['idempotency-key'] as string | undefined;
     if (key) {
       const [earlier] = await query<{ totalPrice: string; createdAt: Date }>(pool, ORDER_BY_IDEMPOTENCY_KEY_SQL, [clientId, key]);

@@ -121,6 +121,9 @@ export function createPool(url: string, limits: Config['database'], log: Fastify
     idle_in_transaction_session_timeout: limits.statementTimeoutMs * 4,
     // Names the API's sessions in pg_stat_activity (operators, and the fault tests, find them by it).
     application_name: 'bookshop-api',
+    // The timestamp columns hold UTC without a time zone, as Prisma reads and writes them; a default of
+    // now() and the plain SQL's comparisons must see UTC too, whatever the server's TimeZone.
+    options: '-c TimeZone=UTC',
   });
   const onConnectionError = (error: Error) => log.warn({ err: error }, 'database connection lost; the pool replaces it');
   pool.on('connect', (client) => client.on('error', onConnectionError));

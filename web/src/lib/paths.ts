@@ -12,8 +12,8 @@ export const paths = {
   orders: '/orders',
   account: '/account',
   searchResult: '/searchresult',
-  /** A category's page, by its name in lower case (spec 2.1: '/fantasy'). */
-  category: (name: string) => `/${name.toLowerCase()}`,
+  /** A category's page (spec 2.1: the top bar goes to '/Fantasy', Show More to '/fantasy'; both reach it). */
+  category: (name: string) => `/${name}`,
   backoffice: {
     dashboard: '/dashboard',
     clients: '/clients',

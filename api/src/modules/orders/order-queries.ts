@@ -1,6 +1,6 @@
-// Checkout's statements, as plain SQL text with $n parameters: the repository runs them inside its
-// transaction through Prisma, and `npm run bench` runs the very same text through bare node-postgres
-// as its checkout baseline, so the ratio measures our stack and not a difference in SQL.
+// Checkout's statements, as plain SQL text with $n parameters: the repository runs them as prepared
+// statements in one node-postgres transaction (plugins/prisma.ts, sqlWriter), and `npm run bench`
+// runs the very same text as its checkout baseline, so the ratio measures our stack and not the SQL.
 
 /**
  * An order as its client sees it (ClientOrder). The column is a timestamp without time zone holding

@@ -6,20 +6,22 @@ const familySelect = { id: true, audience: true, subjectId: true, startedAt: tru
 
 /**
  * A family as it was, and its activity mark (at most once a minute, so a busy session does not write
- * on every call) when it is still live: $2 audience, $3 idle and $4 absolute lifetime in seconds. The
- * check every signed-in call makes, in one round trip. Timestamps are UTC without time zone, as Prisma
- * keeps them.
+ * on every call) when it is still live: $2 audience, $3 idle and $4 absolute lifetime in seconds, $5
+ * the moment of the check. The caller judges the row against the same $5, so the statement and the
+ * caller never disagree on whether the session is live (an idle session must not be touched back to
+ * life). The check every signed-in call makes, in one round trip. Timestamps are UTC without time
+ * zone, as Prisma keeps them.
  */
-const FAMILY_WITH_ACTIVITY_SQL = `
+export const FAMILY_WITH_ACTIVITY_SQL = `
   WITH family AS (
     SELECT id, audience::text, subject_id, started_at, last_active_at, revoked_at FROM session_families WHERE id = $1::uuid
   ), touched AS (
-    UPDATE session_families s SET last_active_at = now() AT TIME ZONE 'UTC'
+    UPDATE session_families s SET last_active_at = $5::timestamptz AT TIME ZONE 'UTC'
     FROM family f
     WHERE s.id = f.id AND f.audience = $2 AND f.revoked_at IS NULL
-      AND f.last_active_at < now() AT TIME ZONE 'UTC' - interval '1 minute'
-      AND f.last_active_at > now() AT TIME ZONE 'UTC' - make_interval(secs => $3)
-      AND f.started_at > now() AT TIME ZONE 'UTC' - make_interval(secs => $4)
+      AND f.last_active_at < $5::timestamptz AT TIME ZONE 'UTC' - interval '1 minute'
+      AND f.last_active_at >= $5::timestamptz AT TIME ZONE 'UTC' - make_interval(secs => $3)
+      AND f.started_at >= $5::timestamptz AT TIME ZONE 'UTC' - make_interval(secs => $4)
   )
   SELECT id, audience, subject_id AS "subjectId", started_at AT TIME ZONE 'UTC' AS "startedAt",
          last_active_at AT TIME ZONE 'UTC' AS "lastActiveAt", revoked_at AT TIME ZONE 'UTC' AS "revokedAt"
@@ -32,11 +34,16 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
 
     findFamily: (id: string) => db.sessionFamily.findUnique({ where: { id }, select: familySelect }),
 
-    findFamilyAndMarkActivity: async (id: string, audience: Audience, lifetimes: { idleSeconds: number; absoluteSeconds: number }) =>
+    findFamilyAndMarkActivity: async (
+      id: string,
+      audience: Audience,
+      lifetimes: { idleSeconds: number; absoluteSeconds: number },
+      now: Date,
+    ) =>
       (
         await sql.query<{ id: string; audience: Audience; subjectId: number; startedAt: Date; lastActiveAt: Date; revokedAt: Date | null }>(
           FAMILY_WITH_ACTIVITY_SQL,
-          [id, audience, lifetimes.idleSeconds, lifetimes.absoluteSeconds],
+          [id, audience, lifetimes.idleSeconds, lifetimes.absoluteSeconds, now],
         )
       )[0] ?? null,
 

@@ -36,7 +36,7 @@ const LONGEST_LIFETIME_SECONDS = Math.max(...Object.values(SESSION_LIFETIMES).ma
 type Family = { id: string; audience: Audience; startedAt: Date; lastActiveAt: Date; revokedAt: Date | null };
 
 /** Why a session can no longer be used, or null while it can. */
-function endedBecause(family: Family | null, audience: Audience, now = Date.now()): string | null {
+export function endedBecause(family: Family | null, audience: Audience, now = Date.now()): string | null {
   if (!family || family.audience !== audience) return 'Your session has expired. Please sign in again.';
   if (family.revokedAt) return 'Your session has ended. Please sign in again.';
   const { absoluteSeconds, idleSeconds } = SESSION_LIFETIMES[audience];
@@ -105,8 +105,9 @@ export function sessionService(db: Db, sql: SqlWriter, secret: string, events: S
     async authenticate(audience: Audience, accessToken: string | undefined): Promise<AccessClaims> {
       if (!accessToken) throw unauthorized();
       const claims = verifyAccessToken(secret, accessToken, audience);
-      const family = await repo.findFamilyAndMarkActivity(claims.familyId, audience, SESSION_LIFETIMES[audience]);
-      const ended = endedBecause(family, audience);
+      const now = new Date();
+      const family = await repo.findFamilyAndMarkActivity(claims.familyId, audience, SESSION_LIFETIMES[audience], now);
+      const ended = endedBecause(family, audience, now.getTime());
       if (ended) throw unauthorized(ended);
       return claims;
     },

@@ -67,7 +67,7 @@ function CategoriesMenu() {
       <ul onClick={closeMenu}>
         {(types ?? []).map((t) => (
           <li key={t.id}>
-            <Link to={`/${t.name}`}>{t.name}</Link>
+            <Link to={paths.category(t.name)}>{t.name}</Link>
           </li>
         ))}
       </ul>

@@ -20,8 +20,9 @@ function ProfileForm({ saved, account, show }: { saved: Profile; account: string
     const problem = profileProblem(profile);
     if (problem) return show(problem, 'error');
     update.mutate(profile, {
-      onSuccess: () => {
-        reset(profile);
+      onSuccess: (stored) => {
+        // What the server stored (trimmed) is the new starting point.
+        reset({ firstName: stored.firstName, lastName: stored.lastName, phoneNumber: stored.phoneNumber });
         show('Profile updated successfully!');
       },
       onError: (error) => show('Failed to update profile.', 'error', failureReason(error)),
@@ -52,7 +53,7 @@ function ProfileForm({ saved, account, show }: { saved: Profile; account: string
 export default function AccountPage() {
   useDocumentTitle('Account');
   const { loggedIn, ready } = useSession();
-  const { data: info } = useClientInfo();
+  const { data: info, isError, error, refetch } = useClientInfo();
   const change = useChangePassword();
   const [showPassword, setShowPassword] = useState(false);
   const [passwords, setPasswords] = useState({ oldPassword: '', newPassword: '' });
@@ -84,6 +85,14 @@ export default function AccountPage() {
           account={info.account}
           show={show}
         />
+      ) : isError ? (
+        <div role="alert">
+          <p>Could not load your account.</p>
+          <p className="muted">{failureReason(error)}</p>
+          <button type="button" onClick={() => void refetch()}>
+            Retry
+          </button>
+        </div>
       ) : (
         <p className="muted">Loading...</p>
       )}

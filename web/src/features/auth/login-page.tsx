@@ -27,7 +27,9 @@ export default function LoginPage() {
       const userType = await unwrap(api.POST('/api/public/authentication/login', { body: { account, password } }));
       signedIn(userType);
       // Back to where login was asked for (never back to /login itself).
-      navigate(userType === 'Client' ? (from && !from.toLowerCase().startsWith(paths.login) ? from : paths.home) : paths.backoffice.dashboard);
+      navigate(
+        userType === 'Client' ? (from && !from.toLowerCase().startsWith(paths.login) ? from : paths.home) : paths.backoffice.dashboard,
+      );
     } catch (err) {
       // Only a refusal of the credentials reads as one: an unreachable shop, a throttle or an outage says so.
       const status = err instanceof ApiError ? err.status : 0;

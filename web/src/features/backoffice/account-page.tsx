@@ -17,6 +17,17 @@ const FIELDS: [keyof EmployeeInfo, string, string][] = [
   ['birthDate', 'birthDate', 'date'],
 ];
 
+/** The form's fields of an employee row, and only those. */
+const informationOf = ({ firstName, lastName, email, phoneNumber, address, birthDate, gender }: EmployeeInfo): EmployeeInfo => ({
+  firstName,
+  lastName,
+  email,
+  phoneNumber,
+  address,
+  birthDate,
+  gender,
+});
+
 /** The form starts from the saved information: Save Changes waits for a change (isDirty), Reset restores it. */
 function InformationForm({ saved, show }: { saved: EmployeeInfo; show: ReturnType<typeof useNotice>[1] }) {
   const update = useUpdateEmployeeMe();
@@ -24,8 +35,9 @@ function InformationForm({ saved, show }: { saved: EmployeeInfo; show: ReturnTyp
   const complete = Object.values(watch()).every((value) => value.trim() !== '');
   const save = handleSubmit((values) =>
     update.mutateAsync(values).then(
-      () => {
-        reset(values); // the saved values are the new starting point
+      (stored) => {
+        // What the server stored (an e-mail lower-cased, text trimmed) is the new starting point.
+        reset(informationOf(stored));
         show('Information updated successfully.');
       },
       (error) => show('Failed to update information.', 'error', failureReason(error)),
@@ -72,10 +84,9 @@ export default function EmployeeAccountPage() {
   const resetting = useSubmitOnce();
   if (isPending) return <p className="muted">Loading...</p>;
   if (!data) return <p className="empty">No employee data available.</p>;
-  const { firstName, lastName, email, phoneNumber, address, birthDate, gender } = data;
 
   const resetPassword = async () => {
-    const problem = await newPasswordProblem(passwords.newPassword, email);
+    const problem = await newPasswordProblem(passwords.newPassword, data.email);
     if (problem) return show(problem, 'error');
     try {
       await changePassword.mutateAsync(passwords);
@@ -90,7 +101,7 @@ export default function EmployeeAccountPage() {
     <section className="narrow">
       <h1>Your Information</h1>
       <Notice notice={notice} />
-      <InformationForm saved={{ firstName, lastName, email, phoneNumber, address, birthDate, gender }} show={show} />
+      <InformationForm saved={informationOf(data)} show={show} />
       <h2>Reset Password</h2>
       <form className="form" onSubmit={resetting.handle(resetPassword)}>
         <PasswordChangeFields value={passwords} onChange={setPasswords} labels={['Current Password', 'New Password']} />

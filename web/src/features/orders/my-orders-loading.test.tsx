@@ -2,7 +2,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders, SIGNED_IN_CLIENT, stubApi, UNAUTHORIZED } from '../../../test/render';
+import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import MyOrdersPage from './my-orders-page';
 
 const ordersUrl = 'GET /api/client/orders/1,5';

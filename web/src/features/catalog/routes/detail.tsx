@@ -55,7 +55,7 @@ export default function DetailPage() {
         </div>
       </div>
       <SimilarBooks category={book.category} currentId={book.id} onPick={pick} />
-      <button type="button" onClick={() => navigate(paths.category(book.category))}>
+      <button type="button" onClick={() => navigate(paths.category(book.category.toLowerCase()))}>
         Show More
       </button>
     </div>
