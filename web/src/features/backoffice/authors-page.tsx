@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
-import { failureReason } from '../../lib/failure-reason';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { employeeApi } from './api';
 import { EditTable } from './edit-table';
@@ -23,19 +22,17 @@ export default function AuthorsPage() {
     },
     byId: employeeApi.authorById,
     byName: employeeApi.authorsByName,
+    notify: show,
+    notFound: 'No author found.',
   });
 
   const adding = useSubmitOnce();
   const add = async () => {
     if (!name.trim()) return; // ignored when empty after trimming
-    try {
-      await employeeApi.addAuthor(name.trim());
-      setName('');
-      show('Author added successfully.');
-      await list.reload();
-    } catch (error) {
-      show('Failed to add author.', 'error', failureReason(error));
-    }
+    await list.write(() => employeeApi.addAuthor(name.trim()).then(() => setName('')), {
+      success: 'Author added successfully.',
+      failure: 'Failed to add author.',
+    });
   };
 
   return (
@@ -48,18 +45,7 @@ export default function AuthorsPage() {
           Add Author
         </button>
       </form>
-      <SearchBar
-        placeholder="Search by ID or name"
-        onSearch={async (text) => {
-          try {
-            if (!(await list.search(text))) show('No author found.', 'error');
-          } catch (error) {
-            // A failed search is not an empty one: say it failed, and why.
-            show('The search failed.', 'error', failureReason(error));
-          }
-        }}
-        onReset={list.reset}
-      />
+      <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
       <EditTable<Author>
         rows={list.rows}
         empty={list.isPending ? 'Loading...' : 'No author found.'}
@@ -70,25 +56,17 @@ export default function AuthorsPage() {
         deleteQuestion="Are you sure you want to delete this author?"
         onSave={async (row, draft) => {
           if (!draft.fullName.trim()) return false; // ignored when empty after trimming
-          try {
-            await employeeApi.renameAuthor(row.id, draft.fullName.trim());
-            show('Author updated successfully.');
-            await list.reload();
-            return true;
-          } catch (error) {
-            show('Failed to update author.', 'error', failureReason(error));
-            return false;
-          }
+          return list.write(() => employeeApi.renameAuthor(row.id, draft.fullName.trim()), {
+            success: 'Author updated successfully.',
+            failure: 'Failed to update author.',
+          });
         }}
-        onDelete={async (row) => {
-          try {
-            await employeeApi.deleteAuthor(row.id);
-            show('Author deleted successfully.');
-            await list.reload();
-          } catch (error) {
-            show('Failed to delete author.', 'error', failureReason(error));
-          }
-        }}
+        onDelete={(row) =>
+          list.write(() => employeeApi.deleteAuthor(row.id), {
+            success: 'Author deleted successfully.',
+            failure: 'Failed to delete author.',
+          })
+        }
       />
       {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}
     </section>

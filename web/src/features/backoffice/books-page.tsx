@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
-import { failureReason } from '../../lib/failure-reason';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { employeeApi } from './api';
 import { EditTable } from './edit-table';
@@ -23,19 +22,17 @@ export default function BooksPage() {
     },
     byId: employeeApi.bookById,
     byName: employeeApi.booksByName,
+    notify: show,
+    notFound: 'No book found.',
   });
 
   const adding = useSubmitOnce();
   const add = async () => {
     if (!isbn.trim()) return show('All fields are required.', 'error');
-    try {
-      await employeeApi.addBook(isbn.trim());
-      setIsbn('');
-      show('Book added successfully.');
-      await list.reload();
-    } catch (error) {
-      show('Failed to add book.', 'error', failureReason(error));
-    }
+    await list.write(() => employeeApi.addBook(isbn.trim()).then(() => setIsbn('')), {
+      success: 'Book added successfully.',
+      failure: 'Failed to add book.',
+    });
   };
 
   return (
@@ -48,18 +45,7 @@ export default function BooksPage() {
           Add Book
         </button>
       </form>
-      <SearchBar
-        placeholder="Search by ID or name"
-        onSearch={async (text) => {
-          try {
-            if (!(await list.search(text))) show('No book found.', 'error');
-          } catch (error) {
-            // A failed search is not an empty one: say it failed, and why.
-            show('The search failed.', 'error', failureReason(error));
-          }
-        }}
-        onReset={list.reset}
-      />
+      <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
       <EditTable<Book>
         rows={list.rows}
         empty={list.isPending ? 'Loading...' : 'No book found.'}
@@ -72,33 +58,23 @@ export default function BooksPage() {
           { key: 'publishedAt', label: 'Published', edit: 'date', show: (b) => b.publishedAt ?? 'N/A' },
         ]}
         deleteQuestion="Are you sure you want to delete this book?"
-        onSave={async (_row, d) => {
-          try {
-            await employeeApi.updateBook({
-              id: d.id,
-              name: d.name,
-              pagesNumber: d.pagesNumber,
-              authorId: d.authorId,
-              typeId: d.typeId,
-              publishedAt: d.publishedAt || null,
-            });
-            show('Book updated successfully.');
-            await list.reload();
-            return true;
-          } catch (error) {
-            show('Failed to update book.', 'error', failureReason(error));
-            return false;
-          }
-        }}
-        onDelete={async (row) => {
-          try {
-            await employeeApi.deleteBook(row.id);
-            show('Book deleted successfully.');
-            await list.reload();
-          } catch (error) {
-            show('Failed to delete book.', 'error', failureReason(error));
-          }
-        }}
+        onSave={(_row, d) =>
+          list.write(
+            () =>
+              employeeApi.updateBook({
+                id: d.id,
+                name: d.name,
+                pagesNumber: d.pagesNumber,
+                authorId: d.authorId,
+                typeId: d.typeId,
+                publishedAt: d.publishedAt || null,
+              }),
+            { success: 'Book updated successfully.', failure: 'Failed to update book.' },
+          )
+        }
+        onDelete={(row) =>
+          list.write(() => employeeApi.deleteBook(row.id), { success: 'Book deleted successfully.', failure: 'Failed to delete book.' })
+        }
       />
       {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}
     </section>

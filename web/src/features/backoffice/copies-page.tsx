@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
-import { failureReason } from '../../lib/failure-reason';
 import { money } from '../../lib/format';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { employeeApi } from './api';
@@ -24,23 +23,17 @@ export default function CopiesPage() {
       return { rows: r.booksCopies, totalPages: r.totalPages };
     },
     byId: employeeApi.copyById,
+    notify: show,
+    notFound: 'No book copy found.',
   });
 
   const adding = useSubmitOnce();
   const add = async () => {
-    try {
-      await employeeApi.addCopy({
-        bookId: Number(form.bookId),
-        quantity: Number(form.quantity),
-        price: Number(form.price),
-        isAvailable: form.isAvailable,
-      });
-      setForm(EMPTY_FORM);
-      show('Book copy added successfully.');
-      await list.reload();
-    } catch (error) {
-      show('Failed to add book copy.', 'error', failureReason(error));
-    }
+    const copy = { bookId: Number(form.bookId), quantity: Number(form.quantity), price: Number(form.price), isAvailable: form.isAvailable };
+    await list.write(() => employeeApi.addCopy(copy).then(() => setForm(EMPTY_FORM)), {
+      success: 'Book copy added successfully.',
+      failure: 'Failed to add book copy.',
+    });
   };
 
   return (
@@ -81,12 +74,7 @@ export default function CopiesPage() {
         placeholder="Search by ID"
         onSearch={async (text) => {
           if (!/^\d+$/.test(text.trim())) return show('All fields are requered.', 'error');
-          try {
-            if (!(await list.search(text))) show('No book copy found.', 'error');
-          } catch (error) {
-            // A failed search is not an empty one: say it failed, and why.
-            show('The search failed.', 'error', failureReason(error));
-          }
+          await list.searchAndTell(text);
         }}
         onReset={list.reset}
       />
@@ -101,32 +89,25 @@ export default function CopiesPage() {
           { key: 'isAvailable', label: 'Available', edit: 'checkbox', show: (c) => (c.isAvailable ? 'Yes' : 'No') },
         ]}
         deleteQuestion="Are you sure you want to delete this book copy?"
-        onSave={async (_row, d) => {
-          try {
-            await employeeApi.updateCopy({
-              id: d.id,
-              bookId: Number(d.bookId),
-              quantity: Number(d.quantity),
-              price: Number(d.price),
-              isAvailable: d.isAvailable,
-            });
-            show('Book copy updated successfully.');
-            await list.reload();
-            return true;
-          } catch (error) {
-            show('Failed to update book copy.', 'error', failureReason(error));
-            return false;
-          }
+        onSave={(_row, d) => {
+          const copy = {
+            id: d.id,
+            bookId: Number(d.bookId),
+            quantity: Number(d.quantity),
+            price: Number(d.price),
+            isAvailable: d.isAvailable,
+          };
+          return list.write(() => employeeApi.updateCopy(copy), {
+            success: 'Book copy updated successfully.',
+            failure: 'Failed to update book copy.',
+          });
         }}
-        onDelete={async (row) => {
-          try {
-            await employeeApi.deleteCopy(row.id);
-            show('Book copy deleted successfully.');
-            await list.reload();
-          } catch (error) {
-            show('Failed to delete book copy.', 'error', failureReason(error));
-          }
-        }}
+        onDelete={(row) =>
+          list.write(() => employeeApi.deleteCopy(row.id), {
+            success: 'Book copy deleted successfully.',
+            failure: 'Failed to delete book copy.',
+          })
+        }
       />
       {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}
     </section>

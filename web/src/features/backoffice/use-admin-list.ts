@@ -3,7 +3,9 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
+import type { useNotice } from '../../components/notice';
 import { ADMIN_TABLE_PAGE_SIZE } from '../../lib/constants';
+import { failureReason } from '../../lib/failure-reason';
 import { type BackofficeResource, backofficeKeys } from './query-keys';
 
 export function useAdminList<Row>(options: {
@@ -11,6 +13,9 @@ export function useAdminList<Row>(options: {
   page: (pageNumber: number, pageSize: number) => Promise<{ rows: Row[]; totalPages: number }>;
   byId: (id: number) => Promise<Row>;
   byName?: (name: string) => Promise<Row[]>;
+  /** The screen's notice, and what it says when a search finds nothing (the spec's 'No author found.'). */
+  notify: ReturnType<typeof useNotice>[1];
+  notFound: string;
 }) {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
@@ -43,6 +48,12 @@ export function useAdminList<Row>(options: {
     }
   };
 
+  /** After a write: the pages refetch, and a search on screen runs again, so the row just saved stays in view. */
+  const reload = async () => {
+    await queryClient.invalidateQueries({ queryKey: backofficeKeys[options.key].all });
+    if (found !== null) await search(lastSearch).catch(() => setFound(null));
+  };
+
   return {
     rows: found ?? list.data?.rows ?? [],
     searching: found !== null,
@@ -52,10 +63,25 @@ export function useAdminList<Row>(options: {
     setPage,
     search,
     reset: () => setFound(null),
-    /** After a write: the pages refetch, and a search on screen runs again, so the row just saved stays in view. */
-    reload: async () => {
-      await queryClient.invalidateQueries({ queryKey: backofficeKeys[options.key].all });
-      if (found !== null) await search(lastSearch).catch(() => setFound(null));
+    /** A search that says when nothing matched, and tells a failed search from an empty one. */
+    searchAndTell: async (text: string) => {
+      try {
+        if (!(await search(text))) options.notify(options.notFound, 'error');
+      } catch (error) {
+        options.notify('The search failed.', 'error', failureReason(error));
+      }
+    },
+    /** A write with the spec's notices: on success its message and a reload, on failure its message and the server's reason. */
+    write: async (call: () => Promise<unknown>, messages: { success: string; failure: string }) => {
+      try {
+        await call();
+        options.notify(messages.success);
+        await reload();
+        return true;
+      } catch (error) {
+        options.notify(messages.failure, 'error', failureReason(error));
+        return false;
+      }
     },
   };
 }
