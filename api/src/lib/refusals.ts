@@ -12,23 +12,19 @@ const missing = (message: string) => refusal(404, 'NOT_FOUND', message);
 const conflicting = (message: string, details?: Record<string, unknown>) => refusal(409, 'CONFLICT', message, details);
 const forbidden = (message: string) => refusal(403, 'FORBIDDEN', message);
 
-export const INVALID_LOGIN = 'Invalid account or password.';
-export const EMAIL_TAKEN = 'An account with this e-mail already exists.';
-/** Spec 2.10's notice when Add to Cart meets a copy with no stock. */
-export const OUT_OF_STOCK = 'product is out of stock.';
-
 export const refuse = {
   // Forms (spec 5)
   form: (message: string, code?: string) => invalid(message, code),
   allFieldsRequired: () => invalid(FORM_MESSAGES.allFieldsRequired),
 
   // Accounts and employees
-  invalidLogin: () => refusal(401, 'INVALID_CREDENTIALS', INVALID_LOGIN),
+  invalidLogin: () => refusal(401, 'INVALID_CREDENTIALS', FORM_MESSAGES.invalidLogin),
   emailNotVerified: () => forbidden('Email is not verified yet.'),
   verifiedEmailMismatch: () => forbidden('The verified e-mail does not match the account.'),
-  emailTaken: () => conflicting(EMAIL_TAKEN),
+  /** One message wherever an e-mail is already a client's or an employee's sign-in name. */
+  emailTaken: () => conflicting('An account with this e-mail already exists.'),
   accountGone: () => missing('Your account no longer exists.'),
-  passwordsMissing: () => invalid('Please enter both current and new password.'),
+  passwordsMissing: () => invalid(FORM_MESSAGES.passwordsMissing),
   wrongCurrentPassword: () => invalid('The current password is incorrect.', 'WRONG_PASSWORD'),
   weakPassword: (message: string) => invalid(message, 'WEAK_PASSWORD'),
   gender: () => invalid('Gender must be Male or Female.'),
@@ -67,7 +63,7 @@ export const refuse = {
   noMessage: () => missing('This message does not exist.'),
 
   // Cart and checkout
-  outOfStock: () => refusal(409, 'OUT_OF_STOCK', OUT_OF_STOCK),
+  outOfStock: () => refusal(409, 'OUT_OF_STOCK', FORM_MESSAGES.outOfStock),
   notInCart: () => missing('This item is not in your cart.'),
   onlyLeft: (left: number) => conflicting(`Only ${left} left in stock.`),
   orderTooLarge: () => refusal(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE),

@@ -16,6 +16,10 @@ export const FORM_MESSAGES = {
   messageRequired: 'Message is required',
   messageTooLong: `Message must be ${CONTACT_MESSAGE_MAX} characters or less`,
   shippingAddress: 'Please enter a valid shipping address.',
+  passwordsMissing: 'Please enter both current and new password.',
+  invalidLogin: 'Invalid account or password.',
+  /** Add to Cart when the cart already holds the copy's whole stock. */
+  outOfStock: 'product is out of stock.',
 } as const;
 
 export const isBlank = (value: string | null | undefined) => !value || value.trim() === '';

@@ -1,12 +1,9 @@
 // Sign-in for clients and employees, client sign-up, and both kinds of own-account maintenance.
-
 import { isBlank, profileProblem, signUpProblem } from '@bookshop/rules';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { accountRepository } from './account-repository.ts';
 import { assertAcceptablePassword, type PasswordHasher } from './passwords.ts';
-
-/** One message wherever an e-mail is already a client's or an employee's sign-in name. */
 
 export type LoginResult =
   | { audience: 'client'; userType: 'Client'; id: number }

@@ -1,7 +1,8 @@
 // The storefront's catalog reads, each one SQL statement that returns the rows of the answer itself
 // (ids, order and every shown column), so a call costs one round trip to the database whatever its
-// size. Plain SQL text with $n parameters: the repository runs it through Prisma, and `npm run bench`
-// runs the very same text through bare node-postgres as its baseline, so the bench measures our
+// size. Plain SQL text with $n parameters: the repository runs it as a prepared statement on the pg
+// pool (plugins/prisma.ts, catalogSql), and `npm run bench` runs the very same text in a bare
+// Fastify + node-postgres server as its baseline, so the bench measures our
 // stack's overhead and not a difference in SQL. Projections (category_listing, home_list_candidates,
 // search_shortcuts, search_vocabulary) give ids and order; price, stock and availability are always read live.
 

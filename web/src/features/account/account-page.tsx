@@ -1,4 +1,4 @@
-import { profileProblem } from '@bookshop/rules';
+import { FORM_MESSAGES, profileProblem } from '@bookshop/rules';
 import { type FormEvent, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Notice, useNotice } from '../../components/notice';
@@ -63,7 +63,7 @@ export default function AccountPage() {
 
   const savePassword = async (e: FormEvent) => {
     e.preventDefault();
-    if (!passwords.oldPassword || !passwords.newPassword) return show('Please enter both current and new password.', 'error');
+    if (!passwords.oldPassword || !passwords.newPassword) return show(FORM_MESSAGES.passwordsMissing, 'error');
     const problem = await newPasswordProblem(passwords.newPassword, info?.account);
     if (problem) return show(problem, 'error');
     change.mutate(passwords, {

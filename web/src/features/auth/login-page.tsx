@@ -1,3 +1,4 @@
+import { FORM_MESSAGES } from '@bookshop/rules';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, api, unwrap } from '../../api/client';
@@ -33,7 +34,7 @@ export default function LoginPage() {
     } catch (err) {
       // Only a refusal of the credentials reads as one: an unreachable shop, a throttle or an outage says so.
       const status = err instanceof ApiError ? err.status : 0;
-      show(status === 401 ? 'Invalid account or password.' : (failureReason(err) ?? 'Invalid account or password.'), 'error');
+      show(status === 401 ? FORM_MESSAGES.invalidLogin : (failureReason(err) ?? FORM_MESSAGES.invalidLogin), 'error');
     } finally {
       setBusy(false);
     }

@@ -1,4 +1,5 @@
 // The client's cart (spec 3 and 4): a server load replaces the whole cart; every change refetches.
+import { FORM_MESSAGES } from '@bookshop/rules';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api, withSession } from '../../api/client';
 import { useSession } from '../../lib/session';
@@ -18,7 +19,7 @@ export type CartLine = NonNullable<ReturnType<typeof useCart>['data']>[number];
 
 /** The messages of spec section 8 for Add to Cart. */
 export function addToCartMessage(error: unknown): string {
-  if (error instanceof ApiError && error.code === 'OUT_OF_STOCK') return 'product is out of stock.';
+  if (error instanceof ApiError && error.code === 'OUT_OF_STOCK') return FORM_MESSAGES.outOfStock;
   if (error instanceof ApiError && error.status === 401) return 'You must be logged in to add to cart.';
   return 'Failed to add to cart.';
 }

@@ -1,3 +1,4 @@
+import { FORM_MESSAGES } from '@bookshop/rules';
 import { Notice, useNotice } from '../../../components/notice';
 import { useSendToLogin } from '../../../lib/login-redirect';
 import { useSession } from '../../../lib/session';
@@ -22,7 +23,7 @@ export function AddToCartButton({ bookCopyId, stock }: { bookCopyId: number; sto
     }
     const inCart = items.find((i) => i.productId === bookCopyId)?.totalQuantity ?? 0;
     if (inCart >= stock) {
-      show('product is out of stock.', 'error');
+      show(FORM_MESSAGES.outOfStock, 'error');
       return;
     }
     add.mutate(bookCopyId, {
