@@ -13,6 +13,7 @@ import { loadConfig } from '../api/src/config.ts';
 import { seedDatabase } from '../seed/seed.ts';
 import { bareCatalog } from './bench/bare-catalog.ts';
 import { homePageLcp } from './bench/largest-contentful-paint.ts';
+import { percentile } from './bench/stats.ts';
 import { compareThroughput, type Server, startServer } from './bench/throughput.ts';
 import { findChromium } from './lib/browser.ts';
 import { startTestCluster } from './lib/database.ts';
@@ -59,8 +60,7 @@ async function median(path: string, cookie = ''): Promise<number> {
     if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
     if (i >= 20) times.push(performance.now() - start); // the first 20 warm up
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return percentile(times, 0.5);
 }
 
 ensureWebBuild();
@@ -184,7 +184,6 @@ async function catalogThroughput(ours: Server, baseline: Server) {
   return rows;
 }
 
-/** Issue 11's delivery goal: the home page's LCP at most 1.2x that of a static twin of the same content. */
 /**
  * Issue 11's checkout goal: at least 0.70x a bare transaction with the same guarantees
  * (bench/bare-checkout.ts), in at most 6 statements of its own. Each checkout orders two books put in
@@ -237,9 +236,8 @@ async function checkoutComparison(rounds: number) {
     }
   }
   await db.end();
-  const middle = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-  const ours = middle(oursTimes);
-  const baseline = middle(bareTimes);
+  const ours = percentile(oursTimes, 0.5);
+  const baseline = percentile(bareTimes, 0.5);
   const ratio = baseline / ours;
   const met = ratio >= 0.7;
   console.log(
@@ -249,6 +247,7 @@ async function checkoutComparison(rounds: number) {
   return { oursMs: ours, bareMs: baseline, ratio, statements: oursStatements, bareStatements, met };
 }
 
+/** Issue 11's delivery goal: the home page's LCP at most 1.2x that of a static twin of the same content. */
 async function largestContentfulPaintRow(server: Server) {
   const executablePath = await findChromium();
   if (!executablePath) {
@@ -276,8 +275,7 @@ async function percentiles(path: string, rounds: number) {
     if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
     if (i >= 10) times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  return { p50: times[Math.floor(times.length * 0.5)]!, p95: times[Math.floor(times.length * 0.95)]! };
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
 }
 
 /**

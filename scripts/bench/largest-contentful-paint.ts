@@ -5,8 +5,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from '@playwright/test';
+import { percentile } from './stats.ts';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => percentile(values, 0.5);
 
 /** LCP in ms of a cold load (a fresh browser context, so nothing is cached). */
 async function largestContentfulPaint(browser: Browser, url: string): Promise<number> {
