@@ -1,15 +1,15 @@
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
 import { LoadError } from '../../../components/load-error';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { money, rating } from '../../../lib/format';
-import { paths } from '../../../lib/paths';
 import { storage } from '../../../lib/storage';
 import { useSearchBooks } from '../api/search-books';
+import { useOpenBook } from '../components/book-card';
 
 /** /searchresult (spec 2.6): reads the search text from storage. */
 export default function SearchResultsPage() {
-  const navigate = useNavigate();
+  const openBook = useOpenBook();
   // The top bar passes the text along too, so a new search re-renders this page.
   const query = (useLocation().state as { q?: string } | null)?.q ?? storage.getSearchQuery();
   const { data, isPending, isError, error, refetch } = useSearchBooks(query);
@@ -32,15 +32,7 @@ export default function SearchResultsPage() {
       <div className="result-grid">
         {data.map((book) => (
           <article key={book.id} className="result-card">
-            <button
-              type="button"
-              className="cover-button"
-              aria-label={`Open ${book.name}`}
-              onClick={() => {
-                storage.setBookId(book.id);
-                navigate(paths.detail);
-              }}
-            >
+            <button type="button" className="cover-button" aria-label={`Open ${book.name}`} onClick={() => openBook(book.id)}>
               <BookCover src={book.imageUrl} title={book.name} author={book.author} />
             </button>
             <div>
