@@ -6,7 +6,9 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { useSubmitOnce } from '../../lib/use-submit-once';
-import { type EmployeeInfo, useChangeEmployeePassword, useEmployeeMe, useUpdateEmployeeMe } from './account-queries';
+import { useChangeEmployeePassword } from './api/change-password';
+import { useEmployeeMe } from './api/get-me';
+import { type EmployeeInfo, useUpdateEmployeeMe } from './api/update-me';
 
 const FIELDS: [keyof EmployeeInfo, string, string][] = [
   ['firstName', 'firstName', 'text'],

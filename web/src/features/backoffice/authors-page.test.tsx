@@ -1,5 +1,5 @@
 // Back-office notices keep the spec's text and add the server's reason; a failed search is not "no author found".
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
 import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
@@ -38,4 +38,46 @@ it('a search that fails says so, not that no author was found', async () => {
   expect(alert).toHaveTextContent('The search failed.');
   expect(alert).toHaveTextContent('Too slow.');
   expect(alert).not.toHaveTextContent('No author found.');
+});
+
+it('a rename while a search is on screen shows the renamed row found again, and the pages stay out of view', async () => {
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    ...list,
+    'GET /api/employee/author/by-name/herbert': [
+      { body: { data: [{ id: 7, fullName: 'Frank Herbert' }] } },
+      { body: { data: [{ id: 7, fullName: 'Frank P. Herbert' }] } },
+    ],
+    'PUT /api/employee/author/7,Frank%20P.%20Herbert': { body: { data: { id: 7, fullName: 'Frank P. Herbert' } } },
+  });
+  renderWithProviders(<AuthorsPage />, { route: '/authors' });
+  await screen.findByText('Frank Herbert');
+  await userEvent.type(screen.getByPlaceholderText('Search by ID or name'), 'herbert');
+  await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+  // The rows found replace the pages, whose navigation goes out of view.
+  await waitFor(() => expect(screen.queryByRole('navigation')).not.toBeInTheDocument());
+  await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+  const name = screen.getByRole('textbox', { name: 'Full Name' });
+  await userEvent.clear(name);
+  await userEvent.type(name, 'Frank P. Herbert');
+  await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByText('Frank P. Herbert')).toBeInTheDocument();
+  expect(screen.getByRole('status')).toHaveTextContent('Author updated successfully.');
+  // The search ran twice (asked for, then refreshed by the rename); the page was not shown instead.
+  expect(calls.filter((call) => call.url === '/api/employee/author/by-name/herbert')).toHaveLength(2);
+  expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+});
+
+it('an id that matches nothing says No author found., not that the search failed', async () => {
+  stubApi({
+    ...SIGNED_OUT,
+    ...list,
+    'GET /api/employee/author/by-id/999': { status: 404, body: { data: null, error: { code: 'NOT_FOUND', message: 'Author not found.' } } },
+  });
+  renderWithProviders(<AuthorsPage />, { route: '/authors' });
+  await screen.findByText('Frank Herbert');
+  await userEvent.type(screen.getByPlaceholderText('Search by ID or name'), '999');
+  await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('No author found.');
+  expect(screen.queryByText('Frank Herbert')).not.toBeInTheDocument();
 });

@@ -3,25 +3,24 @@ import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { useSubmitOnce } from '../../lib/use-submit-once';
-import { employeeApi } from './api';
+import { useAddAuthor } from './api/add-author';
+import { useDeleteAuthor } from './api/delete-author';
+import { type Author, authorsPageQuery, findAuthorsQuery } from './api/get-authors';
+import { useRenameAuthor } from './api/rename-author';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
 import { useAdminList } from './use-admin-list';
-
-type Author = { id: number; fullName: string };
 
 export default function AuthorsPage() {
   useDocumentTitle('Authors');
   const [notice, show] = useNotice();
   const [name, setName] = useState('');
+  const addAuthor = useAddAuthor();
+  const renameAuthor = useRenameAuthor();
+  const deleteAuthor = useDeleteAuthor();
   const list = useAdminList<Author>({
-    key: 'authors',
-    page: async (p, s) => {
-      const r = await employeeApi.authors(p, s);
-      return { rows: r.authors, totalPages: r.totalPages };
-    },
-    byId: employeeApi.authorById,
-    byName: employeeApi.authorsByName,
+    pageQuery: authorsPageQuery,
+    searchQuery: findAuthorsQuery,
     notify: show,
     notFound: 'No author found.',
   });
@@ -29,7 +28,7 @@ export default function AuthorsPage() {
   const adding = useSubmitOnce();
   const add = async () => {
     if (!name.trim()) return; // ignored when empty after trimming
-    await list.write(() => employeeApi.addAuthor(name.trim()).then(() => setName('')), {
+    await list.write(() => addAuthor.mutateAsync(name.trim()).then(() => setName('')), {
       success: 'Author added successfully.',
       failure: 'Failed to add author.',
     });
@@ -56,13 +55,13 @@ export default function AuthorsPage() {
         deleteQuestion="Are you sure you want to delete this author?"
         onSave={async (row, draft) => {
           if (!draft.fullName.trim()) return false; // ignored when empty after trimming
-          return list.write(() => employeeApi.renameAuthor(row.id, draft.fullName.trim()), {
+          return list.write(() => renameAuthor.mutateAsync({ id: row.id, name: draft.fullName.trim() }), {
             success: 'Author updated successfully.',
             failure: 'Failed to update author.',
           });
         }}
         onDelete={(row) =>
-          list.write(() => employeeApi.deleteAuthor(row.id), {
+          list.write(() => deleteAuthor.mutateAsync(row.id), {
             success: 'Author deleted successfully.',
             failure: 'Failed to delete author.',
           })

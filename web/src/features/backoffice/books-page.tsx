@@ -3,25 +3,24 @@ import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { useSubmitOnce } from '../../lib/use-submit-once';
-import { employeeApi } from './api';
+import { useAddBook } from './api/add-book';
+import { useDeleteBook } from './api/delete-book';
+import { type Book, booksPageQuery, findBooksQuery } from './api/get-books';
+import { useUpdateBook } from './api/update-book';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
 import { useAdminList } from './use-admin-list';
-
-type Book = { id: number; name: string; pagesNumber: number | null; authorId: number; typeId: number; publishedAt: string | null };
 
 export default function BooksPage() {
   useDocumentTitle('Books');
   const [notice, show] = useNotice();
   const [isbn, setIsbn] = useState('');
+  const addBook = useAddBook();
+  const updateBook = useUpdateBook();
+  const deleteBook = useDeleteBook();
   const list = useAdminList<Book>({
-    key: 'books',
-    page: async (p, s) => {
-      const r = await employeeApi.books(p, s);
-      return { rows: r.books, totalPages: r.totalPages };
-    },
-    byId: employeeApi.bookById,
-    byName: employeeApi.booksByName,
+    pageQuery: booksPageQuery,
+    searchQuery: findBooksQuery,
     notify: show,
     notFound: 'No book found.',
   });
@@ -29,7 +28,7 @@ export default function BooksPage() {
   const adding = useSubmitOnce();
   const add = async () => {
     if (!isbn.trim()) return show('All fields are required.', 'error');
-    await list.write(() => employeeApi.addBook(isbn.trim()).then(() => setIsbn('')), {
+    await list.write(() => addBook.mutateAsync(isbn.trim()).then(() => setIsbn('')), {
       success: 'Book added successfully.',
       failure: 'Failed to add book.',
     });
@@ -61,7 +60,7 @@ export default function BooksPage() {
         onSave={(_row, d) =>
           list.write(
             () =>
-              employeeApi.updateBook({
+              updateBook.mutateAsync({
                 id: d.id,
                 name: d.name,
                 pagesNumber: d.pagesNumber,
@@ -73,7 +72,7 @@ export default function BooksPage() {
           )
         }
         onDelete={(row) =>
-          list.write(() => employeeApi.deleteBook(row.id), { success: 'Book deleted successfully.', failure: 'Failed to delete book.' })
+          list.write(() => deleteBook.mutateAsync(row.id), { success: 'Book deleted successfully.', failure: 'Failed to delete book.' })
         }
       />
       {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}

@@ -1,18 +1,16 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { Schemas } from '../../api/types';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
-import { employeeApi } from './api';
-import { backofficeKeys } from './query-keys';
+import { useDeleteMessage } from './api/delete-message';
+import { useClientsPage } from './api/get-clients';
+import { useMessagesPage } from './api/get-messages';
 
-const PAGE_SIZE = 20;
-type ClientRow = { id: number; firstName: string; lastName: string; phoneNumber: string; account: string; createdAt: string };
-
-export function ClientsTable({ clients }: { clients: ClientRow[] }) {
+export function ClientsTable({ clients }: { clients: Schemas['ClientRow'][] }) {
   if (!clients.length) return <p className="empty">No clients found.</p>;
   return (
     <div className="table-wrap">
@@ -46,30 +44,18 @@ export function ClientsTable({ clients }: { clients: ClientRow[] }) {
 
 export default function ClientsPage() {
   useDocumentTitle('All Clients');
-  const queryClient = useQueryClient();
   const [clientPage, setClientPage] = useState(1);
   const [messagePage, setMessagePage] = useState(1);
   const [notice, show] = useNotice();
-  const clients = useQuery({
-    queryKey: backofficeKeys.clients.page(clientPage),
-    queryFn: () => employeeApi.clients(clientPage, PAGE_SIZE),
-    placeholderData: keepPreviousData,
-  });
-  const messages = useQuery({
-    queryKey: backofficeKeys.messages.page(messagePage),
-    queryFn: () => employeeApi.messages(messagePage, PAGE_SIZE),
-    placeholderData: keepPreviousData,
-  });
+  const clients = useClientsPage(clientPage);
+  const messages = useMessagesPage(messagePage);
+  const deleteMessage = useDeleteMessage();
 
-  const remove = async (id: number) => {
-    try {
-      await employeeApi.deleteMessage(id);
-      show('Message deleted successfully.');
-      await queryClient.invalidateQueries({ queryKey: backofficeKeys.messages.all });
-    } catch (error) {
-      show('Failed to delete message.', 'error', failureReason(error));
-    }
-  };
+  const remove = (id: number) =>
+    deleteMessage.mutate(id, {
+      onSuccess: () => show('Message deleted successfully.'),
+      onError: (error) => show('Failed to delete message.', 'error', failureReason(error)),
+    });
 
   return (
     <section>

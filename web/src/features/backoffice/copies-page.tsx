@@ -4,25 +4,26 @@ import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { useSubmitOnce } from '../../lib/use-submit-once';
-import { employeeApi } from './api';
+import { useAddCopy } from './api/add-copy';
+import { useDeleteCopy } from './api/delete-copy';
+import { type BookCopy, copiesPageQuery, findCopiesQuery } from './api/get-copies';
+import { useUpdateCopy } from './api/update-copy';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
 import { useAdminList } from './use-admin-list';
 
-type Copy = { id: number; bookId: number; quantity: number; price: number; isAvailable: boolean };
 const EMPTY_FORM = { bookId: '', quantity: '', price: '', isAvailable: true };
 
 export default function CopiesPage() {
   useDocumentTitle('Book Copies');
   const [notice, show] = useNotice();
   const [form, setForm] = useState(EMPTY_FORM);
-  const list = useAdminList<Copy>({
-    key: 'copies',
-    page: async (p, s) => {
-      const r = await employeeApi.copies(p, s);
-      return { rows: r.booksCopies, totalPages: r.totalPages };
-    },
-    byId: employeeApi.copyById,
+  const addCopy = useAddCopy();
+  const updateCopy = useUpdateCopy();
+  const deleteCopy = useDeleteCopy();
+  const list = useAdminList<BookCopy>({
+    pageQuery: copiesPageQuery,
+    searchQuery: findCopiesQuery,
     notify: show,
     notFound: 'No book copy found.',
   });
@@ -30,7 +31,7 @@ export default function CopiesPage() {
   const adding = useSubmitOnce();
   const add = async () => {
     const copy = { bookId: Number(form.bookId), quantity: Number(form.quantity), price: Number(form.price), isAvailable: form.isAvailable };
-    await list.write(() => employeeApi.addCopy(copy).then(() => setForm(EMPTY_FORM)), {
+    await list.write(() => addCopy.mutateAsync(copy).then(() => setForm(EMPTY_FORM)), {
       success: 'Book copy added successfully.',
       failure: 'Failed to add book copy.',
     });
@@ -78,7 +79,7 @@ export default function CopiesPage() {
         }}
         onReset={list.reset}
       />
-      <EditTable<Copy>
+      <EditTable<BookCopy>
         rows={list.rows}
         empty={list.isPending ? 'Loading...' : 'No book copy found.'}
         columns={[
@@ -97,13 +98,13 @@ export default function CopiesPage() {
             price: Number(d.price),
             isAvailable: d.isAvailable,
           };
-          return list.write(() => employeeApi.updateCopy(copy), {
+          return list.write(() => updateCopy.mutateAsync(copy), {
             success: 'Book copy updated successfully.',
             failure: 'Failed to update book copy.',
           });
         }}
         onDelete={(row) =>
-          list.write(() => employeeApi.deleteCopy(row.id), {
+          list.write(() => deleteCopy.mutateAsync(row.id), {
             success: 'Book copy deleted successfully.',
             failure: 'Failed to delete book copy.',
           })

@@ -1,19 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
-import { employeeApi } from './api';
+import { useDashboard } from './api/get-dashboard';
 import { ClientsTable } from './clients-page';
-import { backofficeKeys } from './query-keys';
 
 export default function DashboardPage() {
   useDocumentTitle('Dashboard');
-  const { data, isPending, isError } = useQuery({
-    queryKey: backofficeKeys.dashboard.all,
-    queryFn: async () => {
-      const [summary, orders, clients] = await Promise.all([employeeApi.summary(), employeeApi.recentOrders(), employeeApi.newClients()]);
-      return { summary, orders, clients };
-    },
-  });
+  const { data, isPending, isError } = useDashboard();
   if (isPending) return <p className="muted">Loading...</p>;
   if (isError || !data) return <p role="alert">Failed to load data.</p>;
   const cards = [

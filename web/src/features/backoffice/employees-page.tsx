@@ -1,14 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { useSubmitOnce } from '../../lib/use-submit-once';
-import { employeeApi } from './api';
-import { backofficeKeys } from './query-keys';
+import { type NewEmployee, useAddEmployee } from './api/add-employee';
+import { useDeleteEmployee } from './api/delete-employee';
+import { useEmployees } from './api/get-employees';
 
-const EMPTY = {
+type EmployeeForm = Required<NonNullable<NewEmployee['person_informations']>> & { password: string; role: string };
+
+const EMPTY: EmployeeForm = {
   firstName: '',
   lastName: '',
   gender: 'Male',
@@ -22,39 +24,35 @@ const EMPTY = {
 
 export default function EmployeesPage() {
   useDocumentTitle('Employees');
-  const queryClient = useQueryClient();
-  const [form, setForm] = useState(EMPTY);
   const [notice, show] = useNotice();
-  const { data: employees, isPending } = useQuery({ queryKey: backofficeKeys.employees.all, queryFn: employeeApi.employees });
+  const { register, handleSubmit, reset } = useForm<EmployeeForm>({ defaultValues: EMPTY });
+  const { data: employees, isPending } = useEmployees();
+  const addEmployee = useAddEmployee();
+  const deleteEmployee = useDeleteEmployee();
 
   const adding = useSubmitOnce();
-  const add = async () => {
-    const { password, role, ...person } = form;
+  const add = handleSubmit(async ({ password, role, ...person }) => {
     const problem = password ? await newPasswordProblem(password, person.email) : null;
     if (problem) return show(problem, 'error');
     try {
-      await employeeApi.addEmployee({ person_informations: person, password, role });
-      setForm(EMPTY);
+      await addEmployee.mutateAsync({ person_informations: person, password, role });
+      reset();
       show('Employee added successfully.');
-      await queryClient.invalidateQueries({ queryKey: backofficeKeys.employees.all });
     } catch (error) {
       show('Failed to add employee.', 'error', failureReason(error));
     }
-  };
-  const remove = async (id: number) => {
+  });
+  const remove = (id: number) => {
     if (!window.confirm('Are you sure you want to delete this employee?')) return;
-    try {
-      await employeeApi.deleteEmployee(id);
-      show('Employee deleted successfully.');
-      await queryClient.invalidateQueries({ queryKey: backofficeKeys.employees.all });
-    } catch (error) {
-      show('Failed to delete employee.', 'error', failureReason(error));
-    }
+    deleteEmployee.mutate(id, {
+      onSuccess: () => show('Employee deleted successfully.'),
+      onError: (error) => show('Failed to delete employee.', 'error', failureReason(error)),
+    });
   };
-  const input = (key: keyof typeof EMPTY, label: string, type = 'text') => (
+  const input = (key: keyof EmployeeForm, label: string, type = 'text') => (
     <label>
       {label}
-      <input type={type} value={form[key]} onChange={(e) => setForm({ ...form, [key]: e.target.value })} />
+      <input type={type} {...register(key)} />
     </label>
   );
 
@@ -67,7 +65,7 @@ export default function EmployeesPage() {
         {input('lastName', 'Last name')}
         <label>
           Gender
-          <select value={form.gender} onChange={(e) => setForm({ ...form, gender: e.target.value })}>
+          <select {...register('gender')}>
             <option>Male</option>
             <option>Female</option>
           </select>
@@ -79,7 +77,7 @@ export default function EmployeesPage() {
         {input('password', 'Password', 'password')}
         <label>
           Role
-          <select value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}>
+          <select {...register('role')}>
             <option>Admin</option>
             <option>Seller</option>
           </select>

@@ -1,17 +1,19 @@
 import { useState } from 'react';
+import type { Schemas } from '../../api/types';
 import { BookCover } from '../../components/book-cover';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
-import { type BackofficeOrder, useBackofficeOrders, useSetOrderStatus } from './order-queries';
+import { useOrdersPage } from './api/get-orders';
+import { type SettableStatus, useSetOrderStatus } from './api/set-order-status';
 
-function OrderCard({ order }: { order: BackofficeOrder }) {
+function OrderCard({ order }: { order: Schemas['BackofficeOrder'] }) {
   const setStatus = useSetOrderStatus();
   const [notice, show] = useNotice();
   // The status shown is the server's: the change refetches the page it is on.
-  const set = (status: 'Processing' | 'Shipped') =>
+  const set = (status: SettableStatus) =>
     setStatus.mutate(
       { orderId: order.id, status },
       {
@@ -63,7 +65,7 @@ function OrderCard({ order }: { order: BackofficeOrder }) {
 export default function OrdersPage() {
   useDocumentTitle('Orders');
   const [page, setPage] = useState(1);
-  const { data, isPending } = useBackofficeOrders(page);
+  const { data, isPending } = useOrdersPage(page);
   return (
     <section>
       <h1>Orders</h1>

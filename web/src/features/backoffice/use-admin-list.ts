@@ -1,82 +1,58 @@
-// Paging plus search for the back-office tables: numeric text searches by id, other text by name
-// (when the resource has a name search); empty text reloads the list (spec 5).
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+// Paging plus search for the back-office tables (spec 5): a search shows the rows found instead of
+// the page; empty text goes back to the pages. Both are queries under the resource's key, so the
+// mutation that writes a row refreshes whichever the screen shows.
+import { keepPreviousData, type UseQueryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError } from '../../api/client';
 import type { useNotice } from '../../components/notice';
-import { ADMIN_TABLE_PAGE_SIZE } from '../../lib/constants';
 import { failureReason } from '../../lib/failure-reason';
-import { type BackofficeResource, backofficeKeys } from './query-keys';
+import type { TablePage } from './api/table-queries';
+
+type Options<Data> = UseQueryOptions<Data, Error, Data, readonly unknown[]>;
 
 export function useAdminList<Row>(options: {
-  key: BackofficeResource;
-  page: (pageNumber: number, pageSize: number) => Promise<{ rows: Row[]; totalPages: number }>;
-  byId: (id: number) => Promise<Row>;
-  byName?: (name: string) => Promise<Row[]>;
+  pageQuery: (page: number) => Options<TablePage<Row>>;
+  searchQuery: (text: string) => Options<Row[]>;
   /** The screen's notice, and what it says when a search finds nothing (the spec's 'No author found.'). */
   notify: ReturnType<typeof useNotice>[1];
   notFound: string;
 }) {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
-  const [found, setFound] = useState<Row[] | null>(null);
-  const [lastSearch, setLastSearch] = useState('');
-  const list = useQuery({
-    queryKey: backofficeKeys[options.key].page(page),
-    queryFn: () => options.page(page, ADMIN_TABLE_PAGE_SIZE),
-    placeholderData: keepPreviousData,
-  });
-
-  /** Returns false when nothing matched. */
-  const search = async (text: string): Promise<boolean> => {
-    const q = text.trim();
-    setLastSearch(q);
-    if (!q) {
-      setFound(null);
-      return true;
-    }
-    try {
-      const rows = /^\d+$/.test(q) ? [await options.byId(Number(q))] : options.byName ? await options.byName(q) : [];
-      setFound(rows);
-      return rows.length > 0;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        setFound([]);
-        return false;
-      }
-      throw error;
-    }
-  };
-
-  /** After a write: the pages refetch, and a search on screen runs again, so the row just saved stays in view. */
-  const reload = async () => {
-    await queryClient.invalidateQueries({ queryKey: backofficeKeys[options.key].all });
-    if (found !== null) await search(lastSearch).catch(() => setFound(null));
-  };
+  /** The text of the search on screen; null while the table shows its pages. */
+  const [searchText, setSearchText] = useState<string | null>(null);
+  const list = useQuery({ ...options.pageQuery(page), placeholderData: keepPreviousData });
+  // The search fetches its rows itself and a write refreshes them, so showing them fetches nothing more.
+  const found = useQuery({ ...options.searchQuery(searchText ?? ''), enabled: searchText !== null, staleTime: Number.POSITIVE_INFINITY });
 
   return {
-    rows: found ?? list.data?.rows ?? [],
-    searching: found !== null,
+    rows: (searchText === null ? list.data?.rows : found.data) ?? [],
+    searching: searchText !== null,
     isPending: list.isPending,
     page,
     totalPages: list.data?.totalPages ?? 1,
     setPage,
-    search,
-    reset: () => setFound(null),
+    reset: () => setSearchText(null),
     /** A search that says when nothing matched, and tells a failed search from an empty one. */
     searchAndTell: async (text: string) => {
+      const q = text.trim();
+      if (!q) return setSearchText(null);
       try {
-        if (!(await search(text))) options.notify(options.notFound, 'error');
+        // A search the user asks for always asks the server, even when the same text is cached.
+        const rows = await queryClient.fetchQuery({ ...options.searchQuery(q), staleTime: 0 });
+        setSearchText(q);
+        if (!rows.length) options.notify(options.notFound, 'error');
       } catch (error) {
         options.notify('The search failed.', 'error', failureReason(error));
       }
     },
-    /** A write with the spec's notices: on success its message and a reload, on failure its message and the server's reason. */
+    /**
+     * A write with the spec's notices: on success its message (the mutation has refreshed the rows
+     * on screen by then), on failure its message and the server's reason.
+     */
     write: async (call: () => Promise<unknown>, messages: { success: string; failure: string }) => {
       try {
         await call();
         options.notify(messages.success);
-        await reload();
         return true;
       } catch (error) {
         options.notify(messages.failure, 'error', failureReason(error));

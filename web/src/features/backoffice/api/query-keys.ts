@@ -4,6 +4,8 @@ const queryKeysFactory = <Resource extends string>(resource: Resource) => ({
   /** Everything cached of the resource: what a write invalidates. */
   all: ['employee', resource] as const,
   page: (page: number) => ['employee', resource, 'page', page] as const,
+  /** A search of the table by id or by name; under `all`, so a write refreshes the rows found too. */
+  search: (text: string) => ['employee', resource, 'search', text] as const,
 });
 
 export const backofficeKeys = {
