@@ -7,27 +7,31 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { LoginRedirect } from '../../lib/login-redirect';
 import { newPasswordProblem } from '../../lib/password-rules';
+import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
 
 type Profile = { firstName: string; lastName: string; phoneNumber: string };
 
+/** Spec 5's profile rules, the ones the API applies. */
+const profileResolver = formRuleResolver<Profile>(profileProblem);
+
 /** The profile form, rendered once the saved profile has loaded and starting from it. */
 function ProfileForm({ saved, account, show }: { saved: Profile; account: string; show: ReturnType<typeof useNotice>[1] }) {
   const update = useUpdateProfile();
-  const { register, handleSubmit, reset } = useForm<Profile>({ defaultValues: saved });
-  const save = handleSubmit((profile) => {
-    const problem = profileProblem(profile);
-    if (problem) return show(problem, 'error');
-    update.mutate(profile, {
-      onSuccess: (stored) => {
-        // What the server stored (trimmed) is the new starting point.
-        reset({ firstName: stored.firstName, lastName: stored.lastName, phoneNumber: stored.phoneNumber });
-        show('Profile updated successfully!');
-      },
-      onError: (error) => show('Failed to update profile.', 'error', failureReason(error)),
-    });
-  });
+  const { register, handleSubmit, reset } = useForm<Profile>({ defaultValues: saved, resolver: profileResolver });
+  const save = handleSubmit(
+    (profile) =>
+      update.mutate(profile, {
+        onSuccess: (stored) => {
+          // What the server stored (trimmed) is the new starting point.
+          reset({ firstName: stored.firstName, lastName: stored.lastName, phoneNumber: stored.phoneNumber });
+          show('Profile updated successfully!');
+        },
+        onError: (error) => show('Failed to update profile.', 'error', failureReason(error)),
+      }),
+    (errors) => show(errors.root?.message ?? FORM_MESSAGES.allFieldsRequired, 'error'),
+  );
   return (
     <form className="form" onSubmit={save}>
       <label>

@@ -1,13 +1,14 @@
 import { FORM_MESSAGES } from '@bookshop/rules';
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ApiError, api, unwrap } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import type { LoginState } from '../../lib/login-redirect';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
+import { useLogIn } from './api/log-in';
 
 /** /login (spec 2.8). An employee login switches the app to the back-office. */
 export default function LoginPage() {
@@ -15,17 +16,14 @@ export default function LoginPage() {
   const { signedIn } = useSession();
   const navigate = useNavigate();
   const { from, message } = (useLocation().state ?? {}) as LoginState;
-  const [account, setAccount] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
+  const logIn = useLogIn();
+  const { register, handleSubmit } = useForm({ defaultValues: { account: '', password: '' } });
   // Spec 4: messages disappear after 3 s.
   const [notice, show] = useNotice();
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
+  const submit = handleSubmit(async (credentials) => {
     try {
-      const userType = await unwrap(api.POST('/api/public/authentication/login', { body: { account, password } }));
+      const userType = await logIn.mutateAsync(credentials);
       signedIn(userType);
       // Back to where login was asked for (never back to /login itself).
       navigate(
@@ -35,10 +33,8 @@ export default function LoginPage() {
       // Only a refusal of the credentials reads as one: an unreachable shop, a throttle or an outage says so.
       const status = err instanceof ApiError ? err.status : 0;
       show(status === 401 ? FORM_MESSAGES.invalidLogin : (failureReason(err) ?? FORM_MESSAGES.invalidLogin), 'error');
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <div className="narrow">
@@ -50,15 +46,14 @@ export default function LoginPage() {
       )}
       <form className="form" onSubmit={submit}>
         <label>
-          Account <input type="email" autoComplete="username" value={account} onChange={(e) => setAccount(e.target.value)} required />
+          Account <input type="email" autoComplete="username" {...register('account')} required />
         </label>
         <label>
-          Password{' '}
-          <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+          Password <input type="password" autoComplete="current-password" {...register('password')} required />
         </label>
         <Notice notice={notice} />
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Logging in...' : 'Login'}
+        <button type="submit" className="primary" disabled={logIn.isPending}>
+          {logIn.isPending ? 'Logging in...' : 'Login'}
         </button>
       </form>
       <p>

@@ -1,57 +1,62 @@
-import { signUpProblem } from '@bookshop/rules';
-import { type FormEvent, useState } from 'react';
+import { FORM_MESSAGES, signUpProblem } from '@bookshop/rules';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
-import { api, unwrap } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
+import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
+import { useSignUp } from './api/sign-up';
 
 type Fields = { firstName: string; lastName: string; account: string; password: string; phoneNumber: string };
 const EMPTY: Fields = { firstName: '', lastName: '', account: '', password: '', phoneNumber: '' };
 // The SDK is imported on demand so the storefront's first load does not carry it.
 const sdk = () => import('./identity');
 
+/** Spec 5's sign-up rules, then every password rule of the API, before the provider account exists. */
+const signUpResolver = formRuleResolver<Fields>(
+  async (fields) => signUpProblem(fields) ?? (await newPasswordProblem(fields.password, fields.account)),
+);
+
 /** /signup (spec 2.9 and the sign-up flow of spec 4). */
 export default function SignUpPage() {
   useDocumentTitle('Sign up');
   const { signedIn } = useSession();
   const navigate = useNavigate();
-  const [fields, setFields] = useState<Fields>(EMPTY);
+  const signUp = useSignUp();
+  const { register, handleSubmit, getValues } = useForm<Fields>({ defaultValues: EMPTY, resolver: signUpResolver });
   const [step, setStep] = useState<'form' | 'verify'>('form');
   const [busy, setBusy] = useState(false);
   // Spec 4: messages disappear after 3 s.
   const [notice, show] = useNotice();
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const formProblem = signUpProblem(fields);
-    if (formProblem) return show(formProblem, 'error');
-    // Every password rule of the API, before the provider account exists.
-    const problem = await newPasswordProblem(fields.password, fields.account);
-    if (problem) return show(problem, 'error');
-    setBusy(true);
-    let verified: boolean;
-    try {
-      const { createOrResumeIdentity } = await sdk();
-      ({ verified } = await createOrResumeIdentity(
-        fields.account.trim(),
-        fields.password,
-        `${fields.firstName.trim()} ${fields.lastName.trim()}`,
-      ));
-    } catch (error) {
-      const { providerMessage } = await sdk();
-      show(providerMessage(error), 'error');
-      setBusy(false);
-      return;
-    }
-    setStep('verify');
-    // Verified already (a sign-up finished with the provider but not with the shop): straight on.
-    if (verified) await checkVerified();
-    else setBusy(false);
-  };
+  const submit = handleSubmit(
+    async (fields) => {
+      setBusy(true);
+      let verified: boolean;
+      try {
+        const { createOrResumeIdentity } = await sdk();
+        ({ verified } = await createOrResumeIdentity(
+          fields.account.trim(),
+          fields.password,
+          `${fields.firstName.trim()} ${fields.lastName.trim()}`,
+        ));
+      } catch (error) {
+        const { providerMessage } = await sdk();
+        show(providerMessage(error), 'error');
+        setBusy(false);
+        return;
+      }
+      setStep('verify');
+      // Verified already (a sign-up finished with the provider but not with the shop): straight on.
+      if (verified) await checkVerified();
+      else setBusy(false);
+    },
+    (errors) => show(errors.root?.message ?? FORM_MESSAGES.allFieldsRequired, 'error'),
+  );
 
   const checkVerified = async () => {
     setBusy(true);
@@ -59,17 +64,16 @@ export default function SignUpPage() {
       const { verifiedIdToken } = await sdk();
       const token = await verifiedIdToken();
       if (!token) return show('Email is not verified yet.', 'error');
-      const userType = await unwrap(
-        api.POST('/api/public/sign-up', {
-          headers: { authorization: `Bearer ${token}` },
-          body: {
-            firstName: fields.firstName,
-            lastName: fields.lastName,
-            phoneNumber: fields.phoneNumber,
-            account_informations: { account: fields.account, password: fields.password },
-          },
-        }),
-      );
+      const fields = getValues();
+      const userType = await signUp.mutateAsync({
+        idToken: token,
+        body: {
+          firstName: fields.firstName,
+          lastName: fields.lastName,
+          phoneNumber: fields.phoneNumber,
+          account_informations: { account: fields.account, password: fields.password },
+        },
+      });
       signedIn(userType);
       navigate(paths.home);
     } catch (error) {
@@ -94,10 +98,7 @@ export default function SignUpPage() {
     }
   };
 
-  const field = (key: keyof Fields) => ({
-    value: fields[key],
-    onChange: (e: { target: { value: string } }) => setFields({ ...fields, [key]: e.target.value }),
-  });
+  const field = (key: keyof Fields) => register(key);
   const shown = <Notice notice={notice} />;
 
   if (step === 'verify') {

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
-import ContactPage, { validateContact } from './contact-page';
+import ContactPage, { contactResolver } from './contact-page';
 
 describe('contact form', () => {
   let calls: ReturnType<typeof stubApi>;
@@ -10,17 +10,21 @@ describe('contact form', () => {
     calls = stubApi({ ...SIGNED_OUT, 'POST /api/public/contact': { body: { data: true } } });
   });
 
-  it('applies the rules of spec 5 with their messages', () => {
-    expect(validateContact({ name: '', email: '', message: '' })).toEqual({
+  it('applies the rules of spec 5 with their messages, each under its field', async () => {
+    const messagesOf = async (values: { name: string; email: string; message: string }) => {
+      const { errors } = await contactResolver(values, undefined, { fields: {}, shouldUseNativeValidation: false });
+      return Object.fromEntries(Object.entries(errors).map(([field, error]) => [field, error?.message]));
+    };
+    expect(await messagesOf({ name: '', email: '', message: '' })).toEqual({
       name: 'Name is required',
       email: 'Email is required',
       message: 'Message is required',
     });
-    expect(validateContact({ name: 'A', email: 'a@b', message: 'x'.repeat(51) })).toEqual({
+    expect(await messagesOf({ name: 'A', email: 'a@b', message: 'x'.repeat(51) })).toEqual({
       email: 'Invalid email format',
       message: 'Message must be 50 characters or less',
     });
-    expect(validateContact({ name: 'A', email: 'a@b.co', message: 'x'.repeat(50) })).toEqual({});
+    expect(await messagesOf({ name: 'A', email: 'a@b.co', message: 'x'.repeat(50) })).toEqual({});
   });
 
   it('shows errors, clears a field error on typing, counts characters, and sends', async () => {
