@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { type Audience, api, refreshSession, SESSION_EXPIRED, sessionEvents, unwrap } from '../api/client';
 import { TOKEN_REFRESH_MS } from './constants';
 import { paths } from './paths';
+import { clientKeys, employeeRoot } from './query-keys';
 import { storage } from './storage';
 
 interface Session {
@@ -49,7 +50,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   /** The back-office session is over: back to the storefront's login, saying why. */
   const employeeSessionEnded = useCallback(() => {
     setUserType('Client');
-    queryClient.removeQueries({ queryKey: ['employee'] });
+    queryClient.removeQueries({ queryKey: employeeRoot });
     navigate.current(paths.login, { replace: true, state: { message: SESSION_ENDED_MESSAGE } });
   }, [setUserType, queryClient]);
 
@@ -59,7 +60,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       generation.current += 1;
       if (audience === 'Client') {
         setLoggedIn(false);
-        queryClient.removeQueries({ queryKey: ['client'] });
+        queryClient.removeQueries({ queryKey: clientKeys.all });
       } else if (storage.getUserType() !== 'Client') {
         employeeSessionEnded();
       }
@@ -104,15 +105,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       markSignedOut: () => {
         generation.current += 1;
         setLoggedIn(false);
-        queryClient.removeQueries({ queryKey: ['client'] });
+        queryClient.removeQueries({ queryKey: clientKeys.all });
       },
       signOut: async () => {
         generation.current += 1;
         await unwrap(api.DELETE('/api/public/authentication/cookies/')).catch(() => {});
         setLoggedIn(false);
         setUserType('Client');
-        queryClient.removeQueries({ queryKey: ['client'] });
-        queryClient.removeQueries({ queryKey: ['employee'] });
+        queryClient.removeQueries({ queryKey: clientKeys.all });
+        queryClient.removeQueries({ queryKey: employeeRoot });
       },
     }),
     [loggedIn, userType, ready, setUserType, queryClient],

@@ -1,7 +1,7 @@
 import { type FormEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useClientInfo } from '../../features/account/api';
-import { useCart } from '../../features/cart/api';
+import { useClientInfo } from '../../features/account/api/get-client-info';
+import { useCart } from '../../features/cart/api/get-cart';
 import { useBookTypes } from '../../features/catalog/api/get-types';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';

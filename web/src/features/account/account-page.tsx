@@ -9,7 +9,9 @@ import { LoginRedirect } from '../../lib/login-redirect';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
-import { useChangePassword, useClientInfo, useUpdateProfile } from './api';
+import { useChangePassword } from './api/change-password';
+import { useClientInfo } from './api/get-client-info';
+import { useUpdateProfile } from './api/update-profile';
 
 type Profile = { firstName: string; lastName: string; phoneNumber: string };
 

@@ -10,7 +10,10 @@ import { money } from '../../lib/format';
 import { LoginRedirect, useSendToLogin } from '../../lib/login-redirect';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
-import { type CartLine, useCart, usePlaceOrder, useRemoveCartLine, useUpdateCartLine } from './api';
+import { type CartLine, useCart } from './api/get-cart';
+import { usePlaceOrder } from './api/place-order';
+import { useRemoveCartLine } from './api/remove-cart-line';
+import { useUpdateCartLine } from './api/update-cart-line';
 
 /** The order total: unit price times quantity, summed in cents, 2 decimals (spec 9). */
 export const cartTotal = (items: Pick<CartLine, 'totalPrice' | 'totalQuantity'>[]) =>

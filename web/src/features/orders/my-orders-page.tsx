@@ -1,13 +1,11 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, withSession } from '../../api/client';
 import { LoadError } from '../../components/load-error';
 import { Paging } from '../../components/paging';
-import { CLIENT_ORDERS_PAGE_SIZE } from '../../lib/constants';
 import { useDocumentTitle } from '../../lib/document-title';
 import { dateTime, money } from '../../lib/format';
 import { LoginRedirect } from '../../lib/login-redirect';
 import { useSession } from '../../lib/session';
+import { useMyOrders } from './api/get-my-orders';
 
 /** Spec 2.12: pending yellow; delivered or success green; failed or cancelled red; else grey. */
 export function statusColour(status: string): 'yellow' | 'green' | 'red' | 'grey' {
@@ -18,23 +16,11 @@ export function statusColour(status: string): 'yellow' | 'green' | 'red' | 'grey
   return 'grey';
 }
 
-export const myOrdersQuery = (pageNumber: number) => ({
-  queryKey: ['client', 'orders', pageNumber],
-  queryFn: () =>
-    withSession('Client', () =>
-      api.GET('/api/client/orders/{pageNumber},{pageSize}', { params: { path: { pageNumber, pageSize: CLIENT_ORDERS_PAGE_SIZE } } }),
-    ),
-});
-
 export default function MyOrdersPage() {
   useDocumentTitle('My Orders');
   const { loggedIn, ready } = useSession();
   const [page, setPage] = useState(1);
-  const { data, isPending, isError, error, refetch } = useQuery({
-    ...myOrdersQuery(page),
-    enabled: loggedIn,
-    placeholderData: keepPreviousData,
-  });
+  const { data, isPending, isError, error, refetch } = useMyOrders(page);
   if (ready && !loggedIn) return <LoginRedirect />;
   return (
     <div>

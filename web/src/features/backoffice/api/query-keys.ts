@@ -1,11 +1,12 @@
-// One query-key factory per back-office resource (Medusa's recipe): every read and every
-// invalidation of a resource names its keys the same way, so a write never misses a list.
+// One query-key factory per back-office resource (Medusa's recipe), under the employee's root.
+import { employeeRoot } from '../../../lib/query-keys';
+
 const queryKeysFactory = <Resource extends string>(resource: Resource) => ({
   /** Everything cached of the resource: what a write invalidates. */
-  all: ['employee', resource] as const,
-  page: (page: number) => ['employee', resource, 'page', page] as const,
+  all: [...employeeRoot, resource] as const,
+  page: (page: number) => [...employeeRoot, resource, 'page', page] as const,
   /** A search of the table by id or by name; under `all`, so a write refreshes the rows found too. */
-  search: (text: string) => ['employee', resource, 'search', text] as const,
+  search: (text: string) => [...employeeRoot, resource, 'search', text] as const,
 });
 
 export const backofficeKeys = {

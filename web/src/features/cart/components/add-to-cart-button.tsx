@@ -2,7 +2,8 @@ import { FORM_MESSAGES } from '@bookshop/rules';
 import { Notice, useNotice } from '../../../components/notice';
 import { useSendToLogin } from '../../../lib/login-redirect';
 import { useSession } from '../../../lib/session';
-import { addToCartMessage, useAddToCart, useCart } from '../api';
+import { addToCartMessage, useAddToCart } from '../api/add-to-cart';
+import { useCart } from '../api/get-cart';
 
 /**
  * Add to Cart with the rules of spec 2.3 and 5: disabled at stock 0; a signed-out visitor goes to

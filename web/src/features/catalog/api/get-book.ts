@@ -1,9 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
+import { catalogKeys } from '../../../lib/query-keys';
 
 export const bookQuery = (id: number) =>
   queryOptions({
-    queryKey: ['catalog', 'book', id],
+    queryKey: catalogKeys.book(id),
     queryFn: () => unwrap(api.GET('/api/public/book-copy/by-id/{id}', { params: { path: { id } } })),
   });
 

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
+import { catalogKeys } from '../../../lib/query-keys';
 
 /** The four home lists of spec 2.3, in the order shown. */
 export const HOME_LISTS = [
@@ -13,7 +14,7 @@ export type HomeListPath = (typeof HOME_LISTS)[number]['path'];
 
 export const homeListQuery = (path: HomeListPath) =>
   queryOptions({
-    queryKey: ['catalog', 'home', path],
+    queryKey: catalogKeys.home(path),
     queryFn: async () =>
       (await unwrap(api.GET(path))).map((b) => ({
         id: b.id,

@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
+import { catalogKeys } from '../../../lib/query-keys';
 
 export const typesQuery = queryOptions({
-  queryKey: ['catalog', 'types'],
+  queryKey: catalogKeys.types,
   queryFn: () => unwrap(api.GET('/api/public/book-copy/types/')),
   staleTime: 60 * 60 * 1000,
 });

@@ -1,0 +1,15 @@
+// The signed-in client's own information (My Account).
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, withSession } from '../../../api/client';
+import { clientKeys } from '../../../lib/query-keys';
+import { useSession } from '../../../lib/session';
+
+export const clientInfoQuery = queryOptions({
+  queryKey: clientKeys.info,
+  queryFn: () => withSession('Client', () => api.GET('/api/client/manage')),
+});
+
+export function useClientInfo() {
+  const { loggedIn } = useSession();
+  return useQuery({ ...clientInfoQuery, enabled: loggedIn });
+}

@@ -1,0 +1,31 @@
+// A change to the cart: it refetches the cart however it went (a refusal may mean the cart moved
+// on elsewhere), and a 401 marks the client signed out.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../../api/client';
+import { clientKeys } from '../../../lib/query-keys';
+import { useSession } from '../../../lib/session';
+
+export function useCartMutation<Variables, Result>(
+  mutationFn: (variables: Variables) => Promise<Result>,
+  {
+    invalidates = [clientKeys.cart],
+    awaitRefetch = true,
+  }: {
+    invalidates?: readonly (readonly unknown[])[];
+    /** Whether the mutation settles only once the refetch is done (a cart line's new figures), or at once. */
+    awaitRefetch?: boolean;
+  } = {},
+) {
+  const queryClient = useQueryClient();
+  const { markSignedOut } = useSession();
+  return useMutation({
+    mutationFn,
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 401) markSignedOut();
+    },
+    onSettled: () => {
+      const refetched = Promise.all(invalidates.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      return awaitRefetch ? refetched : undefined;
+    },
+  });
+}

@@ -1,0 +1,24 @@
+// The query cache's keys (Medusa's query-key factories): every read and every invalidation names a
+// resource's keys the same way, so a write never misses a list. Each audience has one root, which
+// signing out drops whole; the back-office's resources live under `employeeRoot`
+// (features/backoffice/api/query-keys.ts).
+export const catalogKeys = {
+  /** Everything public: what an order (stock, sales) makes stale. */
+  all: ['catalog'] as const,
+  types: ['catalog', 'types'] as const,
+  home: (path: string) => ['catalog', 'home', path] as const,
+  category: (type: string, pageNumber: number, pageSize: number) =>
+    ['catalog', 'category', type.toLowerCase(), pageNumber, pageSize] as const,
+  book: (id: number) => ['catalog', 'book', id] as const,
+  search: (text: string) => ['catalog', 'search', text] as const,
+};
+
+export const clientKeys = {
+  /** Everything of the signed-in client. */
+  all: ['client'] as const,
+  info: ['client', 'info'] as const,
+  cart: ['client', 'cart'] as const,
+  ordersPage: (pageNumber: number) => ['client', 'orders', pageNumber] as const,
+};
+
+export const employeeRoot = ['employee'] as const;
