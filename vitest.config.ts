@@ -20,7 +20,7 @@ export default defineConfig({
         test: {
           name: 'scripts',
           root: '.',
-          include: ['scripts/**/*.test.ts', 'seed/**/*.test.ts'],
+          include: ['scripts/**/*.test.ts', 'seed/**/*.test.ts', 'packages/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['./api/test/global-setup.ts'],
           testTimeout: 60_000,

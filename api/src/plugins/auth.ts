@@ -53,6 +53,22 @@ declare module 'fastify' {
 }
 
 /**
+ * The signed-in client of a route under requireClient (routes/client), which sets it before any
+ * handler runs: a route that reaches here without it was mounted outside that subtree, a bug
+ * that fails loudly (500) rather than answering for nobody.
+ */
+export function signedInClient(request: FastifyRequest) {
+  if (!request.client) throw new Error(`${request.routeOptions.url} runs without requireClient`);
+  return request.client;
+}
+
+/** The signed-in employee of a route under requireEmployee (routes/employee); see signedInClient. */
+export function signedInEmployee(request: FastifyRequest) {
+  if (!request.employee) throw new Error(`${request.routeOptions.url} runs without requireEmployee`);
+  return request.employee;
+}
+
+/**
  * Cookie names. Secure cookies carry the `__Secure-` prefix, which a browser accepts only from a
  * secure origin with the Secure attribute, so a plain-http page of the same host cannot plant them.
  */
@@ -148,21 +164,16 @@ export default fp<{ throttle?: ThrottleLimits }>(
       const claims = await sessions.authenticate('employee', app.sessionCookie(request, 'employee', 'access'));
       // The role is read fresh, so a changed or deleted employee loses access at once.
       const employee = await accounts.employeeRole(claims.subjectId);
-      const refusal = !employee
-        ? 'Your employee account no longer exists.'
-        : roles.includes(employee.role)
-          ? null
-          : 'Your role does not allow this.';
-      if (refusal) {
+      if (!employee || !roles.includes(employee.role)) {
         await events.record({
           type: 'authorization_refused',
           actor: `employee:${claims.subjectId}`,
           address: app.clientAddress(request),
           details: { method: request.method, route: request.routeOptions.url, role: employee?.role ?? null },
         });
-        throw forbidden(refusal);
+        throw forbidden(employee ? 'Your role does not allow this.' : 'Your employee account no longer exists.');
       }
-      request.employee = { id: claims.subjectId, role: employee!.role, familyId: claims.familyId };
+      request.employee = { id: claims.subjectId, role: employee.role, familyId: claims.familyId };
     });
   },
   { name: 'auth', dependencies: ['prisma', 'config', 'metrics'] },

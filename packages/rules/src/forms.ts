@@ -24,6 +24,12 @@ export const FORM_MESSAGES = {
 
 export const isBlank = (value: string | null | undefined) => !value || value.trim() === '';
 
+/** Not blank, as a type guard: a value that passes is a string with something in it. */
+export const isFilled = (value: string | null | undefined): value is string => !isBlank(value);
+
+/** A form's verdict: its first problem, or the values it stands for (text trimmed). */
+export type Checked<Values> = { problem: string; values?: undefined } | { problem: null; values: Values };
+
 export interface FieldProblem<Field extends string> {
   field: Field;
   /** The API's error code for it. */
@@ -33,12 +39,13 @@ export interface FieldProblem<Field extends string> {
 
 /** The contact form's problems, at most one per field, in the form's order; none when it can be sent. */
 export function contactProblems(input: { name?: string; email?: string; message?: string }) {
+  const { name, email, message } = input;
   const problems: FieldProblem<'name' | 'email' | 'message'>[] = [];
-  if (isBlank(input.name)) problems.push({ field: 'name', code: 'NAME_REQUIRED', message: FORM_MESSAGES.nameRequired });
-  if (isBlank(input.email)) problems.push({ field: 'email', code: 'EMAIL_REQUIRED', message: FORM_MESSAGES.emailRequired });
-  else if (!EMAIL.test(input.email!.trim())) problems.push({ field: 'email', code: 'EMAIL_INVALID', message: FORM_MESSAGES.emailInvalid });
-  if (isBlank(input.message)) problems.push({ field: 'message', code: 'MESSAGE_REQUIRED', message: FORM_MESSAGES.messageRequired });
-  else if (input.message!.trim().length > CONTACT_MESSAGE_MAX) {
+  if (!isFilled(name)) problems.push({ field: 'name', code: 'NAME_REQUIRED', message: FORM_MESSAGES.nameRequired });
+  if (!isFilled(email)) problems.push({ field: 'email', code: 'EMAIL_REQUIRED', message: FORM_MESSAGES.emailRequired });
+  else if (!EMAIL.test(email.trim())) problems.push({ field: 'email', code: 'EMAIL_INVALID', message: FORM_MESSAGES.emailInvalid });
+  if (!isFilled(message)) problems.push({ field: 'message', code: 'MESSAGE_REQUIRED', message: FORM_MESSAGES.messageRequired });
+  else if (message.trim().length > CONTACT_MESSAGE_MAX) {
     problems.push({ field: 'message', code: 'MESSAGE_TOO_LONG', message: FORM_MESSAGES.messageTooLong });
   }
   return problems;
@@ -50,18 +57,37 @@ interface PersonFields {
   phoneNumber?: string;
 }
 
-/** Sign-up's first problem, or null (the password's own rules are in password.ts). */
-export function signUpProblem(input: PersonFields & { account?: string; password?: string }): string | null {
-  if ([input.firstName, input.lastName, input.phoneNumber, input.account, input.password].some(isBlank))
-    return FORM_MESSAGES.allFieldsRequired;
-  return ALGERIAN_PHONE.test(input.phoneNumber!.trim()) ? null : FORM_MESSAGES.signUpPhone;
+type Person = { firstName: string; lastName: string; phoneNumber: string };
+
+/** Sign-up's verdict (the password's own rules are in password.ts). */
+export function checkSignUp(
+  input: PersonFields & { account?: string; password?: string },
+): Checked<Person & { account: string; password: string }> {
+  const { firstName, lastName, phoneNumber, account, password } = input;
+  if (!(isFilled(firstName) && isFilled(lastName) && isFilled(phoneNumber) && isFilled(account) && isFilled(password))) {
+    return { problem: FORM_MESSAGES.allFieldsRequired };
+  }
+  if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return { problem: FORM_MESSAGES.signUpPhone };
+  // A password is taken as typed: its spaces are part of it.
+  return {
+    problem: null,
+    values: { firstName: firstName.trim(), lastName: lastName.trim(), phoneNumber: phoneNumber.trim(), account: account.trim(), password },
+  };
+}
+
+/** Sign-up's first problem, or null. */
+export const signUpProblem = (input: Parameters<typeof checkSignUp>[0]) => checkSignUp(input).problem;
+
+/** My Account's profile: its verdict. */
+export function checkProfile(input: PersonFields): Checked<Person> {
+  const { firstName, lastName, phoneNumber } = input;
+  if (!(isFilled(firstName) && isFilled(lastName) && isFilled(phoneNumber))) return { problem: FORM_MESSAGES.allFieldsRequired };
+  if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return { problem: FORM_MESSAGES.profilePhone };
+  return { problem: null, values: { firstName: firstName.trim(), lastName: lastName.trim(), phoneNumber: phoneNumber.trim() } };
 }
 
 /** My Account's profile: the first problem, or null. */
-export function profileProblem(input: PersonFields): string | null {
-  if ([input.firstName, input.lastName, input.phoneNumber].some(isBlank)) return FORM_MESSAGES.allFieldsRequired;
-  return ALGERIAN_PHONE.test(input.phoneNumber!.trim()) ? null : FORM_MESSAGES.profilePhone;
-}
+export const profileProblem = (input: PersonFields) => checkProfile(input).problem;
 
 /** Checkout's address: the problem, or null. */
 export const shippingAddressProblem = (address: string | undefined): string | null =>

@@ -1,5 +1,5 @@
 // Sign-in for clients and employees, client sign-up, and both kinds of own-account maintenance.
-import { isBlank, profileProblem, signUpProblem } from '@bookshop/rules';
+import { checkProfile, checkSignUp, isFilled } from '@bookshop/rules';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { accountRepository } from './account-repository.ts';
@@ -43,13 +43,15 @@ export function accountService(db: Db, passwords: PasswordHasher) {
       // The check runs even for an unknown account, so timing does not tell which part was wrong.
       const check = await passwords.verify(password, client?.passwordHash ?? employee?.passwordHash);
       if (!check.ok) throw refuse.invalidLogin();
-      if (check.needsRehash) {
-        const hash = await passwords.hash(password);
-        await (client ? repo.setClientPassword(client.id, hash) : repo.setEmployeePassword(employee!.id, hash));
+      const rehashed = check.needsRehash ? await passwords.hash(password) : null;
+      if (client) {
+        if (rehashed) await repo.setClientPassword(client.id, rehashed);
+        return { audience: 'client', userType: 'Client', id: client.id };
       }
-      return client
-        ? { audience: 'client', userType: 'Client', id: client.id }
-        : { audience: 'employee', userType: employee!.role, id: employee!.id };
+      // A password that checks out belongs to one of the two; verify refuses a missing hash.
+      if (!employee) throw refuse.invalidLogin();
+      if (rehashed) await repo.setEmployeePassword(employee.id, rehashed);
+      return { audience: 'employee', userType: employee.role, id: employee.id };
     },
 
     /** Spec 5's sign-up rules, checked before the identity provider so the form's errors come first. */
@@ -60,17 +62,10 @@ export function accountService(db: Db, passwords: PasswordHasher) {
       account?: string;
       password?: string;
     }): SignUpFields {
-      const { firstName, lastName, phoneNumber, account, password } = input;
-      const problem = signUpProblem(input);
-      if (problem) throw refuse.form(problem);
-      assertAcceptablePassword(password!, account);
-      return {
-        firstName: firstName!.trim(),
-        lastName: lastName!.trim(),
-        phoneNumber: phoneNumber!.trim(),
-        account: normalizeAccount(account!),
-        password: password!,
-      };
+      const { problem, values } = checkSignUp(input);
+      if (problem !== null) throw refuse.form(problem);
+      assertAcceptablePassword(values.password, input.account);
+      return { ...values, account: normalizeAccount(values.account) };
     },
 
     async signUp(input: SignUpFields, identity: VerifiedIdentity) {
@@ -102,20 +97,19 @@ export function accountService(db: Db, passwords: PasswordHasher) {
     },
 
     updateClientProfile(id: number, input: { firstName?: string; lastName?: string; phoneNumber?: string }) {
-      const { firstName, lastName, phoneNumber } = input;
-      const problem = profileProblem(input);
-      if (problem) throw refuse.form(problem);
-      return repo.updateClient(id, { firstName: firstName!.trim(), lastName: lastName!.trim(), phoneNumber: phoneNumber!.trim() });
+      const { problem, values } = checkProfile(input);
+      if (problem !== null) throw refuse.form(problem);
+      return repo.updateClient(id, values);
     },
 
     async changePassword(audience: 'client' | 'employee', id: number, oldPassword?: string, newPassword?: string) {
-      if (isBlank(oldPassword) || isBlank(newPassword)) throw refuse.passwordsMissing();
+      if (!isFilled(oldPassword) || !isFilled(newPassword)) throw refuse.passwordsMissing();
       const current = audience === 'client' ? await repo.clientPasswordHash(id) : await repo.employeePasswordHash(id);
-      if (!current || !(await passwords.verify(oldPassword!, current.passwordHash)).ok) {
+      if (!current || !(await passwords.verify(oldPassword, current.passwordHash)).ok) {
         throw refuse.wrongCurrentPassword();
       }
-      assertAcceptablePassword(newPassword!, await this.loginName(audience, id));
-      const hash = await passwords.hash(newPassword!);
+      assertAcceptablePassword(newPassword, await this.loginName(audience, id));
+      const hash = await passwords.hash(newPassword);
       await (audience === 'client' ? repo.setClientPassword(id, hash) : repo.setEmployeePassword(id, hash));
     },
 

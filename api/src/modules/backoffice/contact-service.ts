@@ -7,10 +7,10 @@ export function contactService(db: Db) {
   const repo = contactRepository(db);
   return {
     /** Spec 5's contact rules (@bookshop/rules, as the form checks them): the first problem is the answer. */
-    async send(input: { userName?: string; account?: string; message?: string }) {
-      const [problem] = contactProblems({ name: input.userName, email: input.account, message: input.message });
+    async send({ userName = '', account = '', message = '' }: { userName?: string; account?: string; message?: string }) {
+      const [problem] = contactProblems({ name: userName, email: account, message });
       if (problem) throw refuse.form(problem.message, problem.code);
-      await repo.create({ userName: input.userName!.trim(), account: input.account!.trim(), message: input.message!.trim() });
+      await repo.create({ userName: userName.trim(), account: account.trim(), message: message.trim() });
     },
     /** Newest first; `total` counts them all. */
     async rows(skip: number, take: number) {

@@ -1,4 +1,4 @@
-import { EMAIL, isBlank } from '@bookshop/rules';
+import { EMAIL, isFilled } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { refuse } from '../../lib/refusals.ts';
@@ -22,23 +22,34 @@ export const toEmployee = ({ role, birthDate, ...e }: EmployeeRow) => ({
 
 /** Checks and normalizes the person fields of an employee (new or own account). */
 function validatePerson(input: PersonInput) {
-  const fields = [input.firstName, input.lastName, input.gender, input.birthDate, input.email, input.phoneNumber, input.address];
-  if (fields.some(isBlank)) throw refuse.allFieldsRequired();
-  if (!GENDERS.includes(input.gender as never)) throw refuse.gender();
-  const email = input.email!.trim().toLowerCase();
+  const { firstName, lastName, gender, birthDate: birthText, email: emailText, phoneNumber, address } = input;
+  const complete =
+    isFilled(firstName) &&
+    isFilled(lastName) &&
+    isFilled(gender) &&
+    isFilled(birthText) &&
+    isFilled(emailText) &&
+    isFilled(phoneNumber) &&
+    isFilled(address);
+  if (!complete) throw refuse.allFieldsRequired();
+  if (!isGender(gender)) throw refuse.gender();
+  const email = emailText.trim().toLowerCase();
   if (!EMAIL.test(email)) throw refuse.employeeEmail();
-  const birthDate = parseCalendarDate(input.birthDate!, { minYear: 1900 });
+  const birthDate = parseCalendarDate(birthText, { minYear: 1900 });
   if (!birthDate || birthDate > new Date()) throw refuse.birthDate();
   return {
-    firstName: input.firstName!.trim(),
-    lastName: input.lastName!.trim(),
-    gender: input.gender as (typeof GENDERS)[number],
+    firstName: firstName.trim(),
+    lastName: lastName.trim(),
+    gender,
     birthDate,
     email,
-    phoneNumber: input.phoneNumber!.trim(),
-    address: input.address!.trim(),
+    phoneNumber: phoneNumber.trim(),
+    address: address.trim(),
   };
 }
+
+const isGender = (value: string): value is (typeof GENDERS)[number] => (GENDERS as readonly string[]).includes(value);
+const isRole = (value: string | undefined): value is (typeof ROLES)[number] => (ROLES as readonly (string | undefined)[]).includes(value);
 
 /** Another account took the e-mail between the check and the write (login_names refused it). */
 const refuseTakenEmail = (error: unknown): never => {
@@ -54,14 +65,13 @@ export function employeeService(db: Db, passwords: PasswordHasher) {
 
     async addEmployee(input: { person_informations?: PersonInput; password?: string; role?: string }) {
       const person = validatePerson(input.person_informations ?? {});
-      if (!ROLES.includes(input.role as never)) throw refuse.role();
-      if (isBlank(input.password)) throw refuse.allFieldsRequired();
-      assertAcceptablePassword(input.password!, person.email);
+      const { role, password } = input;
+      if (!isRole(role)) throw refuse.role();
+      if (!isFilled(password)) throw refuse.allFieldsRequired();
+      assertAcceptablePassword(password, person.email);
       if (await repo.loginNameTaken(person.email)) throw refuse.emailTaken();
-      const passwordHash = await passwords.hash(input.password!);
-      return toEmployee(
-        await repo.createEmployee({ ...person, passwordHash, role: input.role as (typeof ROLES)[number] }).catch(refuseTakenEmail),
-      );
+      const passwordHash = await passwords.hash(password);
+      return toEmployee(await repo.createEmployee({ ...person, passwordHash, role }).catch(refuseTakenEmail));
     },
 
     async updateOwnInformation(id: number, input: PersonInput) {

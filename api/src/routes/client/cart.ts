@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { signedInClient } from '../../plugins/auth.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 
 const tags = ['Cart'];
@@ -9,7 +10,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '',
     { schema: { operationId: 'getCart', tags, security, summary: 'My cart', response: responses(Type.Array(Type.Ref('CartItem')), 401) } },
-    async (request) => ({ data: await app.cart.list(request.client!.id) }),
+    async (request) => ({ data: await app.cart.list(signedInClient(request).id) }),
   );
 
   app.post(
@@ -24,7 +25,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Integer(), 400, 401, 404, 409),
       },
     },
-    async (request) => ({ data: await app.cart.add(request.client!.id, request.params.bookCopyId) }),
+    async (request) => ({ data: await app.cart.add(signedInClient(request).id, request.params.bookCopyId) }),
   );
 
   app.put(
@@ -40,7 +41,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.cart.update(request.client!.id, request.body.cartItemId, request.body.quantity);
+      await app.cart.update(signedInClient(request).id, request.body.cartItemId, request.body.quantity);
       return { data: true };
     },
   );
@@ -58,7 +59,7 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.cart.remove(request.client!.id, request.params.cartItemId);
+      await app.cart.remove(signedInClient(request).id, request.params.cartItemId);
       return { data: true };
     },
   );

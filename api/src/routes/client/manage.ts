@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { signedInClient } from '../../plugins/auth.ts';
 import { Body, responses } from '../../schemas/common.ts';
 
 const tags = ['Client account'];
@@ -18,7 +19,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('ClientInfo'), 401, 404),
       },
     },
-    async (request) => ({ data: await app.accounts.clientInfo(request.client!.id) }),
+    async (request) => ({ data: await app.accounts.clientInfo(signedInClient(request).id) }),
   );
 
   app.patch(
@@ -33,7 +34,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('ClientInfo'), 400, 401),
       },
     },
-    async (request) => ({ data: await app.accounts.updateClientProfile(request.client!.id, request.body) }),
+    async (request) => ({ data: await app.accounts.updateClientProfile(signedInClient(request).id, request.body) }),
   );
 
   app.put(
@@ -52,7 +53,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { id, familyId } = request.client!;
+      const { id, familyId } = signedInClient(request);
       // The current password is guessable like a sign-in, so it is throttled like one.
       await app.throttledPasswordCheck(request, await app.accounts.loginName('client', id), () =>
         app.accounts.changePassword('client', id, request.body.oldPassword, request.body.newPassword),

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { signedInClient } from '../../plugins/auth.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { CheckoutBody } from '../../schemas/orders.ts';
 
@@ -26,7 +27,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const order = await app.orders.checkout(request.client!.id, request.body, request.headers['idempotency-key']);
+      const order = await app.orders.checkout(signedInClient(request).id, request.body, request.headers['idempotency-key']);
       // Units sold and stock order the Bestsellers and the Recommended pool.
       app.catalogProjections.changed(['home_list_candidates']);
       return { data: order };
@@ -45,7 +46,9 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ orders: Type.Array(Type.Ref('ClientOrder')), totalPages: Type.Integer() }), 400, 401),
       },
     },
-    async (request) => ({ data: await app.orders.clientPage(request.client!.id, request.params.pageNumber, request.params.pageSize) }),
+    async (request) => ({
+      data: await app.orders.clientPage(signedInClient(request).id, request.params.pageNumber, request.params.pageSize),
+    }),
   );
 };
 

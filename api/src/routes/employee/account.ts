@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toEmployee } from '../../modules/backoffice/employee-service.ts';
+import { signedInEmployee } from '../../plugins/auth.ts';
 import { responses } from '../../schemas/common.ts';
 import { PasswordChange, PersonInformations } from '../../schemas/people.ts';
 import { security } from './schemas.ts';
@@ -20,7 +21,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('EmployeeRow'), 401, 403, 404),
       },
     },
-    async (request) => ({ data: toEmployee(await app.accounts.employeeInfo(request.employee!.id)) }),
+    async (request) => ({ data: toEmployee(await app.accounts.employeeInfo(signedInEmployee(request).id)) }),
   );
 
   app.put(
@@ -35,7 +36,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 409),
       },
     },
-    async (request) => ({ data: await app.employees.updateOwnInformation(request.employee!.id, request.body) }),
+    async (request) => ({ data: await app.employees.updateOwnInformation(signedInEmployee(request).id, request.body) }),
   );
 
   app.put(
@@ -51,7 +52,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { id, familyId } = request.employee!;
+      const { id, familyId } = signedInEmployee(request);
       // The current password is guessable like a sign-in, so it is throttled like one.
       await app.throttledPasswordCheck(request, await app.accounts.loginName('employee', id), () =>
         app.accounts.changePassword('employee', id, request.body.oldPassword, request.body.newPassword),

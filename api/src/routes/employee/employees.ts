@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { signedInEmployee } from '../../plugins/auth.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { PersonInformations } from '../../schemas/people.ts';
 import { security } from './schemas.ts';
@@ -53,7 +54,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.employees.deleteEmployee(request.employee!.id, request.params.id);
+      await app.employees.deleteEmployee(signedInEmployee(request).id, request.params.id);
       return { data: true };
     },
   );

@@ -1,0 +1,37 @@
+// The verdicts both the forms and the API act on: a problem in the spec's words, or the values
+// the form stands for, trimmed, which the API stores as they are.
+import { describe, expect, it } from 'vitest';
+import { checkProfile, checkSignUp, FORM_MESSAGES, isFilled } from './forms.ts';
+
+describe('checkSignUp', () => {
+  it('asks for every field first, then an Algerian phone', () => {
+    expect(checkSignUp({ firstName: 'Ann', lastName: ' ', phoneNumber: '0771234567', account: 'a@b.co', password: 'x' }).problem).toBe(
+      FORM_MESSAGES.allFieldsRequired,
+    );
+    expect(checkSignUp({ firstName: 'Ann', lastName: 'Lee', phoneNumber: '0812345678', account: 'a@b.co', password: 'x' }).problem).toBe(
+      FORM_MESSAGES.signUpPhone,
+    );
+  });
+
+  it('gives the values trimmed, except the password, whose spaces are part of it', () => {
+    expect(
+      checkSignUp({ firstName: ' Ann ', lastName: 'Lee ', phoneNumber: ' 0771234567', account: ' a@b.co ', password: ' pass word ' }),
+    ).toEqual({
+      problem: null,
+      values: { firstName: 'Ann', lastName: 'Lee', phoneNumber: '0771234567', account: 'a@b.co', password: ' pass word ' },
+    });
+  });
+});
+
+it('checkProfile asks for every field, then a valid Algerian number, and gives the values trimmed', () => {
+  expect(checkProfile({ firstName: 'Ann', lastName: 'Lee' }).problem).toBe(FORM_MESSAGES.allFieldsRequired);
+  expect(checkProfile({ firstName: 'Ann', lastName: 'Lee', phoneNumber: '123' }).problem).toBe(FORM_MESSAGES.profilePhone);
+  expect(checkProfile({ firstName: ' Ann', lastName: 'Lee ', phoneNumber: '0551234567 ' })).toEqual({
+    problem: null,
+    values: { firstName: 'Ann', lastName: 'Lee', phoneNumber: '0551234567' },
+  });
+});
+
+it('isFilled refuses what is missing or only spaces', () => {
+  expect([undefined, null, '', '   ', 'a'].map(isFilled)).toEqual([false, false, false, false, true]);
+});
