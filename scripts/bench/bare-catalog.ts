@@ -8,18 +8,8 @@ import { hash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { normalizeForSearch } from '../../api/src/lib/text.ts';
-import {
-  CATEGORY_PAGE_SQL,
-  type CardRow,
-  DETAIL_SQL,
-  type DetailRow,
-  HOME_CARDS_SQL,
-  HOME_DETAILS_SQL,
-  RECOMMENDED_SQL,
-  searchSql,
-  searchValues,
-  TYPES_SQL,
-} from '../../api/src/modules/catalog/catalog-queries.ts';
+// The very statements the repository runs, named as the repository's module names them.
+import * as catalogSql from '../../api/src/modules/catalog/catalog-queries.ts';
 import {
   HOME_LIST_SIZE,
   RECOMMENDED_PER_CATEGORY,
@@ -58,10 +48,10 @@ export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql
   });
   if (jwtSecret) bareCheckout(app, pool, jwtSecret, onQuery);
 
-  app.get(`${base}/types/`, async () => ({ data: await query(TYPES_SQL) }));
+  app.get(`${base}/types/`, async () => ({ data: await query(catalogSql.TYPES_SQL) }));
   app.get<{ Params: { spec: string } }>(`${base}/by-type/:spec`, async (request) => {
     const [type = '', page, size] = request.params.spec.split(',').map(decodeURIComponent) as [string, string, string];
-    const [head, ...rows] = await query<CardRow & { typeId: number | null; total: number }>(CATEGORY_PAGE_SQL, [
+    const [head, ...rows] = await query<catalogSql.CardRow & { typeId: number | null; total: number }>(catalogSql.CATEGORY_PAGE_SQL, [
       type,
       (Number(page) - 1) * Number(size),
       Number(page) * Number(size),
@@ -70,23 +60,23 @@ export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql
     return { data: { booksCopies: rows.map(toCard), totalPages: Math.ceil(Number(head.total) / Number(size)) } };
   });
   app.get<{ Params: { id: string } }>(`${base}/by-id/:id`, async (request) => {
-    const [row] = await query<DetailRow>(DETAIL_SQL, [Number(request.params.id)]);
+    const [row] = await query<catalogSql.DetailRow>(catalogSql.DETAIL_SQL, [Number(request.params.id)]);
     if (!row) throw new Error('no such copy');
     return { data: toDetail(row) };
   });
   app.get<{ Params: { name: string } }>(`${base}/by-name/:name`, async (request) => {
     const terms = searchTerms(normalizeForSearch(request.params.name));
-    const rows = await query<DetailRow>(searchSql(terms), searchValues(terms, SEARCH_LIMIT));
+    const rows = await query<catalogSql.DetailRow>(catalogSql.searchSql(terms), catalogSql.searchValues(terms, SEARCH_LIMIT));
     return { data: rows.map(toDetail) };
   });
-  const homeList = (path: string, sql: string, shape: (row: DetailRow) => unknown) =>
-    app.get(`${base}/${path}/`, async () => ({ data: (await query<DetailRow>(sql, [path, HOME_LIST_SIZE])).map(shape) }));
-  homeList('new-releases', HOME_CARDS_SQL, toCard);
-  homeList('best-sellers', HOME_CARDS_SQL, toCard);
-  homeList('top-rated', HOME_DETAILS_SQL, toDetail);
+  const homeList = (path: string, sql: string, shape: (row: catalogSql.DetailRow) => unknown) =>
+    app.get(`${base}/${path}/`, async () => ({ data: (await query<catalogSql.DetailRow>(sql, [path, HOME_LIST_SIZE])).map(shape) }));
+  homeList('new-releases', catalogSql.HOME_CARDS_SQL, toCard);
+  homeList('best-sellers', catalogSql.HOME_CARDS_SQL, toCard);
+  homeList('top-rated', catalogSql.HOME_DETAILS_SQL, toDetail);
   app.get(`${base}/recommended/`, async () => {
     const day = new Date().toISOString().slice(0, 10);
-    const rows = await query<DetailRow>(RECOMMENDED_SQL, [[], [], RECOMMENDED_PER_CATEGORY, day, HOME_LIST_SIZE]);
+    const rows = await query<catalogSql.DetailRow>(catalogSql.RECOMMENDED_SQL, [[], [], RECOMMENDED_PER_CATEGORY, day, HOME_LIST_SIZE]);
     return { data: rows.map(toDetail) };
   });
   return app;

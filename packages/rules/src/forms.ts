@@ -5,6 +5,9 @@ export const ALGERIAN_PHONE = /^0[567]\d{8}$/;
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const CONTACT_MESSAGE_MAX = 50;
 export const SHIPPING_ADDRESS_MIN = 6;
+/** The choices of the back-office's employee forms, in the order they offer them. */
+export const GENDERS = ['Male', 'Female'] as const;
+export const EMPLOYEE_ROLES = ['Admin', 'Seller'] as const;
 
 export const FORM_MESSAGES = {
   allFieldsRequired: 'All fields are required.',

@@ -1,35 +1,26 @@
+import type { UseFormRegister } from 'react-hook-form';
 import { PASSWORD_HINT } from '../lib/password-rules';
 
-/** The current and new password inputs that both account screens use. */
+export type PasswordChange = { oldPassword: string; newPassword: string };
+export const NO_PASSWORDS: PasswordChange = { oldPassword: '', newPassword: '' };
+
+/** The current and new password inputs that both account screens use, in their react-hook-form. */
 export function PasswordChangeFields({
-  value,
-  onChange,
+  register,
   labels = ['Current password', 'New password'],
 }: {
-  value: { oldPassword: string; newPassword: string };
-  onChange: (value: { oldPassword: string; newPassword: string }) => void;
+  register: UseFormRegister<PasswordChange>;
   labels?: [string, string];
 }) {
   return (
     <>
       <label>
         {labels[0]}
-        <input
-          type="password"
-          autoComplete="current-password"
-          value={value.oldPassword}
-          onChange={(e) => onChange({ ...value, oldPassword: e.target.value })}
-        />
+        <input type="password" autoComplete="current-password" {...register('oldPassword')} />
       </label>
       <label>
         {labels[1]}
-        <input
-          type="password"
-          autoComplete="new-password"
-          value={value.newPassword}
-          onChange={(e) => onChange({ ...value, newPassword: e.target.value })}
-          aria-describedby="new-password-hint"
-        />
+        <input type="password" autoComplete="new-password" {...register('newPassword')} aria-describedby="new-password-hint" />
         <small id="new-password-hint">{PASSWORD_HINT}</small>
       </label>
     </>

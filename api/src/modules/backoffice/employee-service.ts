@@ -1,4 +1,4 @@
-import { EMAIL, isFilled } from '@bookshop/rules';
+import { EMAIL, EMPLOYEE_ROLES, GENDERS, isFilled } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { refuse } from '../../lib/refusals.ts';
@@ -8,9 +8,6 @@ import { accountRepository, type employeeInfoSelect } from '../accounts/account-
 import { isLoginNameClash } from '../accounts/account-service.ts';
 import { assertAcceptablePassword, type PasswordHasher } from '../accounts/passwords.ts';
 import { peopleRepository } from './people-repository.ts';
-
-export const ROLES = ['Admin', 'Seller'] as const;
-export const GENDERS = ['Male', 'Female'] as const;
 
 type EmployeeRow = Prisma.EmployeeGetPayload<{ select: typeof employeeInfoSelect }>;
 
@@ -49,7 +46,8 @@ function validatePerson(input: PersonInput) {
 }
 
 const isGender = (value: string): value is (typeof GENDERS)[number] => (GENDERS as readonly string[]).includes(value);
-const isRole = (value: string | undefined): value is (typeof ROLES)[number] => (ROLES as readonly (string | undefined)[]).includes(value);
+const isRole = (value: string | undefined): value is (typeof EMPLOYEE_ROLES)[number] =>
+  (EMPLOYEE_ROLES as readonly (string | undefined)[]).includes(value);
 
 /** Another account took the e-mail between the check and the write (login_names refused it). */
 const refuseTakenEmail = (error: unknown): never => {

@@ -1,8 +1,8 @@
 import { FORM_MESSAGES, profileProblem } from '@bookshop/rules';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Notice, useNotice } from '../../components/notice';
-import { PasswordChangeFields } from '../../components/password-change-fields';
+import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { LoginRedirect } from '../../lib/login-redirect';
@@ -62,24 +62,23 @@ export default function AccountPage() {
   const { data: info, isError, error, refetch } = useClientInfo();
   const change = useChangePassword();
   const [showPassword, setShowPassword] = useState(false);
-  const [passwords, setPasswords] = useState({ oldPassword: '', newPassword: '' });
+  const passwordForm = useForm<PasswordChange>({ defaultValues: NO_PASSWORDS });
   const [notice, show] = useNotice();
 
   if (ready && !loggedIn) return <LoginRedirect />;
 
-  const savePassword = async (e: FormEvent) => {
-    e.preventDefault();
+  const savePassword = passwordForm.handleSubmit(async (passwords) => {
     if (!passwords.oldPassword || !passwords.newPassword) return show(FORM_MESSAGES.passwordsMissing, 'error');
     const problem = await newPasswordProblem(passwords.newPassword, info?.account);
     if (problem) return show(problem, 'error');
     change.mutate(passwords, {
       onSuccess: () => {
         show('Password changed successfully!');
-        setPasswords({ oldPassword: '', newPassword: '' });
+        passwordForm.reset();
       },
       onError: (error) => show('Failed to change password.', 'error', failureReason(error)),
     });
-  };
+  });
 
   return (
     <div className="narrow">
@@ -107,7 +106,7 @@ export default function AccountPage() {
       </button>
       {showPassword && (
         <form className="form" onSubmit={savePassword}>
-          <PasswordChangeFields value={passwords} onChange={setPasswords} />
+          <PasswordChangeFields register={passwordForm.register} />
           <button type="submit" className="primary" disabled={change.isPending}>
             Change Password
           </button>

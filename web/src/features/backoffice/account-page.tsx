@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { GENDERS } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
+import { ChoiceField } from '../../components/choice-field';
 import { Notice, useNotice } from '../../components/notice';
-import { PasswordChangeFields } from '../../components/password-change-fields';
+import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
@@ -53,13 +54,7 @@ function InformationForm({ saved, show }: { saved: EmployeeInfo; show: ReturnTyp
           <input type={type} {...register(key)} />
         </label>
       ))}
-      <label>
-        gender
-        <select {...register('gender')}>
-          <option>Male</option>
-          <option>Female</option>
-        </select>
-      </label>
+      <ChoiceField label="gender" choices={GENDERS} field={register('gender')} />
       <div className="actions">
         <button
           type="submit"
@@ -81,23 +76,24 @@ export default function EmployeeAccountPage() {
   useDocumentTitle('Account');
   const { data, isPending } = useEmployeeMe();
   const changePassword = useChangeEmployeePassword();
-  const [passwords, setPasswords] = useState({ oldPassword: '', newPassword: '' });
+  const passwordForm = useForm<PasswordChange>({ defaultValues: NO_PASSWORDS });
+  const typed = passwordForm.watch();
   const [notice, show] = useNotice();
   const resetting = useSubmitOnce();
   if (isPending) return <p className="muted">Loading...</p>;
   if (!data) return <p className="empty">No employee data available.</p>;
 
-  const resetPassword = async () => {
+  const resetPassword = passwordForm.handleSubmit(async (passwords) => {
     const problem = await newPasswordProblem(passwords.newPassword, data.email);
     if (problem) return show(problem, 'error');
     try {
       await changePassword.mutateAsync(passwords);
-      setPasswords({ oldPassword: '', newPassword: '' });
+      passwordForm.reset();
       show('Password reset successfully.');
     } catch (error) {
       show('Failed to reset password.', 'error', failureReason(error));
     }
-  };
+  });
 
   return (
     <section className="narrow">
@@ -106,11 +102,11 @@ export default function EmployeeAccountPage() {
       <InformationForm saved={informationOf(data)} show={show} />
       <h2>Reset Password</h2>
       <form className="form" onSubmit={resetting.handle(resetPassword)}>
-        <PasswordChangeFields value={passwords} onChange={setPasswords} labels={['Current Password', 'New Password']} />
+        <PasswordChangeFields register={passwordForm.register} labels={['Current Password', 'New Password']} />
         <button
           type="submit"
           className="primary"
-          disabled={!passwords.oldPassword || !passwords.newPassword || resetting.busy}
+          disabled={!typed.oldPassword || !typed.newPassword || resetting.busy}
           aria-busy={resetting.busy}
         >
           Reset Password

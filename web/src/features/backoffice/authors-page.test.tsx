@@ -9,6 +9,14 @@ const list = { 'GET /api/employee/author/1,10': { body: { data: { authors: [{ id
 
 afterEach(() => vi.restoreAllMocks());
 
+/** Opens the Authors screen on its first page and searches it. */
+async function searchFor(text: string) {
+  renderWithProviders(<AuthorsPage />, { route: '/authors' });
+  await screen.findByText('Frank Herbert');
+  await userEvent.type(screen.getByPlaceholderText('Search by ID or name'), text);
+  await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+}
+
 it("a refused delete shows 'Failed to delete author.' and the server's reason under it", async () => {
   vi.spyOn(window, 'confirm').mockReturnValue(true);
   const reason = 'This author still has 3 books; delete or reassign them first.';
@@ -30,10 +38,7 @@ it('a search that fails says so, not that no author was found', async () => {
     ...list,
     'GET /api/employee/author/by-name/herbert': { status: 503, body: { data: null, error: { code: 'TIMEOUT', message: 'Too slow.' } } },
   });
-  renderWithProviders(<AuthorsPage />, { route: '/authors' });
-  await screen.findByText('Frank Herbert');
-  await userEvent.type(screen.getByPlaceholderText('Search by ID or name'), 'herbert');
-  await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+  await searchFor('herbert');
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('The search failed.');
   expect(alert).toHaveTextContent('Too slow.');
@@ -50,10 +55,7 @@ it('a rename while a search is on screen shows the renamed row found again, and 
     ],
     'PUT /api/employee/author/7,Frank%20P.%20Herbert': { body: { data: { id: 7, fullName: 'Frank P. Herbert' } } },
   });
-  renderWithProviders(<AuthorsPage />, { route: '/authors' });
-  await screen.findByText('Frank Herbert');
-  await userEvent.type(screen.getByPlaceholderText('Search by ID or name'), 'herbert');
-  await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+  await searchFor('herbert');
   // The rows found replace the pages, whose navigation goes out of view.
   await waitFor(() => expect(screen.queryByRole('navigation')).not.toBeInTheDocument());
   await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
@@ -74,10 +76,7 @@ it('an id that matches nothing says No author found., not that the search failed
     ...list,
     'GET /api/employee/author/by-id/999': { status: 404, body: { data: null, error: { code: 'NOT_FOUND', message: 'Author not found.' } } },
   });
-  renderWithProviders(<AuthorsPage />, { route: '/authors' });
-  await screen.findByText('Frank Herbert');
-  await userEvent.type(screen.getByPlaceholderText('Search by ID or name'), '999');
-  await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+  await searchFor('999');
   expect(await screen.findByRole('alert')).toHaveTextContent('No author found.');
   expect(screen.queryByText('Frank Herbert')).not.toBeInTheDocument();
 });

@@ -1,11 +1,12 @@
 import { useState } from 'react';
+import type { Schemas } from '../../api/types';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useAddAuthor } from './api/add-author';
 import { useDeleteAuthor } from './api/delete-author';
-import { type Author, authorsPageQuery, findAuthorsQuery } from './api/get-authors';
+import { authorsTable } from './api/get-authors';
 import { useRenameAuthor } from './api/rename-author';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
@@ -18,9 +19,8 @@ export default function AuthorsPage() {
   const addAuthor = useAddAuthor();
   const renameAuthor = useRenameAuthor();
   const deleteAuthor = useDeleteAuthor();
-  const list = useAdminList<Author>({
-    pageQuery: authorsPageQuery,
-    searchQuery: findAuthorsQuery,
+  const list = useAdminList<Schemas['Author']>({
+    ...authorsTable,
     notify: show,
     notFound: 'No author found.',
   });
@@ -45,7 +45,7 @@ export default function AuthorsPage() {
         </button>
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
-      <EditTable<Author>
+      <EditTable<Schemas['Author']>
         rows={list.rows}
         empty={list.isPending ? 'Loading...' : 'No author found.'}
         columns={[

@@ -1,11 +1,12 @@
 import { useState } from 'react';
+import type { Schemas } from '../../api/types';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useAddBook } from './api/add-book';
 import { useDeleteBook } from './api/delete-book';
-import { type Book, booksPageQuery, findBooksQuery } from './api/get-books';
+import { booksTable } from './api/get-books';
 import { useUpdateBook } from './api/update-book';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
@@ -18,9 +19,8 @@ export default function BooksPage() {
   const addBook = useAddBook();
   const updateBook = useUpdateBook();
   const deleteBook = useDeleteBook();
-  const list = useAdminList<Book>({
-    pageQuery: booksPageQuery,
-    searchQuery: findBooksQuery,
+  const list = useAdminList<Schemas['Book']>({
+    ...booksTable,
     notify: show,
     notFound: 'No book found.',
   });
@@ -45,7 +45,7 @@ export default function BooksPage() {
         </button>
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
-      <EditTable<Book>
+      <EditTable<Schemas['Book']>
         rows={list.rows}
         empty={list.isPending ? 'Loading...' : 'No book found.'}
         columns={[

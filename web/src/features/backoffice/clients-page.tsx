@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
+import { DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
@@ -13,32 +14,16 @@ import { useMessagesPage } from './api/get-messages';
 export function ClientsTable({ clients }: { clients: Schemas['ClientRow'][] }) {
   if (!clients.length) return <p className="empty">No clients found.</p>;
   return (
-    <div className="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>Client ID</th>
-            <th>Full Name</th>
-            <th>Phone</th>
-            <th>Account</th>
-            <th>Created At</th>
-          </tr>
-        </thead>
-        <tbody>
-          {clients.map((c) => (
-            <tr key={c.id}>
-              <td>{c.id}</td>
-              <td>
-                {c.firstName} {c.lastName}
-              </td>
-              <td>{c.phoneNumber}</td>
-              <td>{c.account}</td>
-              <td>{dateTime(c.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={clients}
+      columns={[
+        { label: 'Client ID', cell: (c) => c.id },
+        { label: 'Full Name', cell: (c) => `${c.firstName} ${c.lastName}` },
+        { label: 'Phone', cell: (c) => c.phoneNumber },
+        { label: 'Account', cell: (c) => c.account },
+        { label: 'Created At', cell: (c) => dateTime(c.createdAt) },
+      ]}
+    />
   );
 }
 
@@ -77,36 +62,24 @@ export default function ClientsPage() {
       ) : !messages.data.messages.length ? (
         <p className="empty">No messages found.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>ID</th>
-                <th>Username</th>
-                <th>Account</th>
-                <th>Message</th>
-                <th>Created At</th>
-                <th>Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {messages.data.messages.map((m) => (
-                <tr key={m.id}>
-                  <td>{m.id}</td>
-                  <td>{m.userName}</td>
-                  <td>{m.account}</td>
-                  <td>{m.message}</td>
-                  <td>{dateTime(m.createdAt)}</td>
-                  <td>
-                    <button type="button" className="danger" onClick={() => remove(m.id)}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={messages.data.messages}
+          columns={[
+            { label: 'ID', cell: (m) => m.id },
+            { label: 'Username', cell: (m) => m.userName },
+            { label: 'Account', cell: (m) => m.account },
+            { label: 'Message', cell: (m) => m.message },
+            { label: 'Created At', cell: (m) => dateTime(m.createdAt) },
+            {
+              label: 'Action',
+              cell: (m) => (
+                <button type="button" className="danger" onClick={() => remove(m.id)}>
+                  Delete
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
       <Paging page={messagePage} totalPages={messages.data?.totalPages ?? 1} onPage={setMessagePage} label="Message pages" />
     </section>

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { Schemas } from '../../api/types';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -6,66 +7,51 @@ import { money } from '../../lib/format';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useAddCopy } from './api/add-copy';
 import { useDeleteCopy } from './api/delete-copy';
-import { type BookCopy, copiesPageQuery, findCopiesQuery } from './api/get-copies';
+import { copiesTable } from './api/get-copies';
 import { useUpdateCopy } from './api/update-copy';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
 import { useAdminList } from './use-admin-list';
 
 const EMPTY_FORM = { bookId: '', quantity: '', price: '', isAvailable: true };
+const NEW_COPY_FIELDS = [
+  ['bookId', 'Book ID', 'numeric'],
+  ['quantity', 'Quantity', 'numeric'],
+  ['price', 'Price', 'decimal'],
+] as const;
 
 export default function CopiesPage() {
   useDocumentTitle('Book Copies');
   const [notice, show] = useNotice();
-  const [form, setForm] = useState(EMPTY_FORM);
+  const { register, handleSubmit, reset } = useForm({ defaultValues: EMPTY_FORM });
   const addCopy = useAddCopy();
   const updateCopy = useUpdateCopy();
   const deleteCopy = useDeleteCopy();
-  const list = useAdminList<BookCopy>({
-    pageQuery: copiesPageQuery,
-    searchQuery: findCopiesQuery,
+  const list = useAdminList<Schemas['BookCopyAdmin']>({
+    ...copiesTable,
     notify: show,
     notFound: 'No book copy found.',
   });
 
   const adding = useSubmitOnce();
-  const add = async () => {
+  const add = handleSubmit(async (form) => {
     const copy = { bookId: Number(form.bookId), quantity: Number(form.quantity), price: Number(form.price), isAvailable: form.isAvailable };
-    await list.write(() => addCopy.mutateAsync(copy).then(() => setForm(EMPTY_FORM)), {
+    await list.write(() => addCopy.mutateAsync(copy).then(() => reset()), {
       success: 'Book copy added successfully.',
       failure: 'Failed to add book copy.',
     });
-  };
+  });
 
   return (
     <section>
       <h1>Book Copies</h1>
       <Notice notice={notice} />
       <form className="inline-form" onSubmit={adding.handle(add)}>
-        <input
-          aria-label="Book ID"
-          placeholder="Book ID"
-          inputMode="numeric"
-          value={form.bookId}
-          onChange={(e) => setForm({ ...form, bookId: e.target.value })}
-        />
-        <input
-          aria-label="Quantity"
-          placeholder="Quantity"
-          inputMode="numeric"
-          value={form.quantity}
-          onChange={(e) => setForm({ ...form, quantity: e.target.value })}
-        />
-        <input
-          aria-label="Price"
-          placeholder="Price"
-          inputMode="decimal"
-          value={form.price}
-          onChange={(e) => setForm({ ...form, price: e.target.value })}
-        />
+        {NEW_COPY_FIELDS.map(([key, label, inputMode]) => (
+          <input key={key} aria-label={label} placeholder={label} inputMode={inputMode} {...register(key)} />
+        ))}
         <label className="check">
-          <input type="checkbox" checked={form.isAvailable} onChange={(e) => setForm({ ...form, isAvailable: e.target.checked })} />{' '}
-          Available
+          <input type="checkbox" {...register('isAvailable')} /> Available
         </label>
         <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
           Add Book Copy
@@ -79,7 +65,7 @@ export default function CopiesPage() {
         }}
         onReset={list.reset}
       />
-      <EditTable<BookCopy>
+      <EditTable<Schemas['BookCopyAdmin']>
         rows={list.rows}
         empty={list.isPending ? 'Loading...' : 'No book copy found.'}
         columns={[

@@ -1,3 +1,4 @@
+import { DataTable } from '../../components/data-table';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { useDashboard } from './api/get-dashboard';
@@ -26,30 +27,16 @@ export default function DashboardPage() {
         ))}
       </div>
       <h2>Recent Orders</h2>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Order ID</th>
-              <th>Client ID</th>
-              <th>Quantity</th>
-              <th>Total Price</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.orders.map((o) => (
-              <tr key={o.id}>
-                <td>{o.id}</td>
-                <td>{o.clientId}</td>
-                <td>{o.totalQuantity}</td>
-                <td>{money(o.totalPrice)}</td>
-                <td>{o.status}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        rows={data.orders}
+        columns={[
+          { label: 'Order ID', cell: (o) => o.id },
+          { label: 'Client ID', cell: (o) => o.clientId },
+          { label: 'Quantity', cell: (o) => o.totalQuantity },
+          { label: 'Total Price', cell: (o) => money(o.totalPrice) },
+          { label: 'Status', cell: (o) => o.status },
+        ]}
+      />
       <h2>New Clients</h2>
       <ClientsTable clients={data.clients} />
     </section>

@@ -1,6 +1,7 @@
 // The back-office's inline-edit table (authors, books, book copies): Edit opens a row edit, Save
 // sends it, Cancel discards; Delete asks first.
 import { type ReactNode, useState } from 'react';
+import { type DataColumn, DataTable } from '../../components/data-table';
 
 export interface Column<Row> {
   key: keyof Row & string;
@@ -30,9 +31,9 @@ export function EditTable<Row extends { id: number }>({
   const [draft, setDraft] = useState<Row | null>(null);
   if (!rows.length) return <p className="empty">{empty}</p>;
 
-  const input = (col: Column<Row>) => {
-    const value = draft![col.key] as unknown;
-    const set = (v: unknown) => setDraft({ ...draft!, [col.key]: v });
+  const input = (col: Column<Row>, editedRow: Row) => {
+    const value = editedRow[col.key] as unknown;
+    const set = (v: unknown) => setDraft({ ...editedRow, [col.key]: v });
     if (col.edit === 'checkbox')
       return <input type="checkbox" aria-label={col.label} checked={Boolean(value)} onChange={(e) => set(e.target.checked)} />;
     return (
@@ -45,64 +46,56 @@ export function EditTable<Row extends { id: number }>({
     );
   };
 
-  return (
-    <div className="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c.key}>{c.label}</th>
-            ))}
-            <th>Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id}>
-              {columns.map((c) => (
-                <td key={c.key} className={c.edit === 'date' ? 'nowrap' : undefined}>
-                  {editing === row.id && c.edit ? input(c) : (c.show?.(row) ?? String(row[c.key] ?? ''))}
-                </td>
-              ))}
-              <td>
-                <div className="row-actions">
-                  {editing === row.id ? (
-                    <>
-                      <button
-                        type="button"
-                        className="primary"
-                        onClick={async () => {
-                          if (await onSave(row, draft!)) setEditing(null);
-                        }}
-                      >
-                        Save
-                      </button>
-                      <button type="button" onClick={() => setEditing(null)}>
-                        Cancel
-                      </button>
-                    </>
-                  ) : (
-                    <>
-                      <button
-                        type="button"
-                        onClick={() => {
-                          setEditing(row.id);
-                          setDraft(row);
-                        }}
-                      >
-                        Edit
-                      </button>
-                      <button type="button" className="danger" onClick={() => window.confirm(deleteQuestion) && onDelete(row)}>
-                        Delete
-                      </button>
-                    </>
-                  )}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+  const actions = (row: Row) => (
+    <div className="row-actions">
+      {editing === row.id && draft ? (
+        <>
+          <button
+            type="button"
+            className="primary"
+            onClick={async () => {
+              if (await onSave(row, draft)) setEditing(null);
+            }}
+          >
+            Save
+          </button>
+          <button type="button" onClick={() => setEditing(null)}>
+            Cancel
+          </button>
+        </>
+      ) : (
+        <>
+          <button
+            type="button"
+            onClick={() => {
+              setEditing(row.id);
+              setDraft(row);
+            }}
+          >
+            Edit
+          </button>
+          <button type="button" className="danger" onClick={() => window.confirm(deleteQuestion) && onDelete(row)}>
+            Delete
+          </button>
+        </>
+      )}
     </div>
+  );
+
+  return (
+    <DataTable<Row>
+      rows={rows}
+      columns={[
+        ...columns.map(
+          (column): DataColumn<Row> => ({
+            label: column.label,
+            className: column.edit === 'date' ? 'nowrap' : undefined,
+            cell: (row) =>
+              editing === row.id && draft && column.edit ? input(column, draft) : (column.show?.(row) ?? String(row[column.key] ?? '')),
+          }),
+        ),
+        { label: 'Actions', cell: actions },
+      ]}
+    />
   );
 }

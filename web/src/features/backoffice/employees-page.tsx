@@ -1,4 +1,7 @@
+import { EMPLOYEE_ROLES, GENDERS } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
+import { ChoiceField } from '../../components/choice-field';
+import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
@@ -63,25 +66,13 @@ export default function EmployeesPage() {
       <form className="form grid-form" aria-label="New employee" onSubmit={adding.handle(add)}>
         {input('firstName', 'First name')}
         {input('lastName', 'Last name')}
-        <label>
-          Gender
-          <select {...register('gender')}>
-            <option>Male</option>
-            <option>Female</option>
-          </select>
-        </label>
+        <ChoiceField label="Gender" choices={GENDERS} field={register('gender')} />
         {input('birthDate', 'Birth date', 'date')}
         {input('email', 'Email', 'email')}
         {input('phoneNumber', 'Phone')}
         {input('address', 'Address')}
         {input('password', 'Password', 'password')}
-        <label>
-          Role
-          <select {...register('role')}>
-            <option>Admin</option>
-            <option>Seller</option>
-          </select>
-        </label>
+        <ChoiceField label="Role" choices={EMPLOYEE_ROLES} field={register('role')} />
         <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
           Add Employee
         </button>
@@ -91,39 +82,29 @@ export default function EmployeesPage() {
       ) : !employees?.length ? (
         <p className="empty">No employees found.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                {['#', 'First', 'Last', 'Type', 'Gender', 'Birth', 'Email', 'Phone', 'Address', 'Actions'].map((h) => (
-                  <th key={h}>{h}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {employees.map((e) => (
-                <tr key={e.id}>
-                  <td>{e.id}</td>
-                  <td>{e.firstName}</td>
-                  <td>{e.lastName}</td>
-                  <td>{e.type}</td>
-                  <td>{e.gender}</td>
-                  <td>{e.birthDate}</td>
-                  <td>{e.email}</td>
-                  <td>{e.phoneNumber}</td>
-                  <td>{e.address}</td>
-                  <td>
-                    {e.type !== 'Admin' && (
-                      <button type="button" className="danger" onClick={() => remove(e.id)}>
-                        Delete
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={employees}
+          columns={[
+            { label: '#', cell: (e) => e.id },
+            { label: 'First', cell: (e) => e.firstName },
+            { label: 'Last', cell: (e) => e.lastName },
+            { label: 'Type', cell: (e) => e.type },
+            { label: 'Gender', cell: (e) => e.gender },
+            { label: 'Birth', cell: (e) => e.birthDate },
+            { label: 'Email', cell: (e) => e.email },
+            { label: 'Phone', cell: (e) => e.phoneNumber },
+            { label: 'Address', cell: (e) => e.address },
+            {
+              label: 'Actions',
+              cell: (e) =>
+                e.type !== 'Admin' && (
+                  <button type="button" className="danger" onClick={() => remove(e.id)}>
+                    Delete
+                  </button>
+                ),
+            },
+          ]}
+        />
       )}
     </section>
   );

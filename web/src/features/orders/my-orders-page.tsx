@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -33,34 +34,17 @@ export default function MyOrdersPage() {
         <p className="empty">No orders found.</p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>#</th>
-                  <th>Date</th>
-                  <th>Status</th>
-                  <th>Items</th>
-                  <th>Total</th>
-                  <th>Shipment</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.orders.map((o) => (
-                  <tr key={o.id}>
-                    <td>{o.id}</td>
-                    <td>{dateTime(o.createdAt)}</td>
-                    <td>
-                      <span className={`status status-${statusColour(o.status)}`}>{o.status}</span>
-                    </td>
-                    <td>{o.totalQuantity}</td>
-                    <td>{money(o.totalPrice)}</td>
-                    <td>{o.shipmentAddress}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={data.orders}
+            columns={[
+              { label: '#', cell: (o) => o.id },
+              { label: 'Date', cell: (o) => dateTime(o.createdAt) },
+              { label: 'Status', cell: (o) => <span className={`status status-${statusColour(o.status)}`}>{o.status}</span> },
+              { label: 'Items', cell: (o) => o.totalQuantity },
+              { label: 'Total', cell: (o) => money(o.totalPrice) },
+              { label: 'Shipment', cell: (o) => o.shipmentAddress },
+            ]}
+          />
           <Paging page={page} totalPages={data.totalPages} onPage={setPage} />
         </>
       )}

@@ -1,6 +1,7 @@
-// The shapes the back-office tables read (useAdminList): a page of rows, and a search by id or name.
+// The reads of a back-office table (useAdminList): a page of rows, and spec 5's search by id or name.
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError } from '../../../api/client';
+import { ADMIN_TABLE_PAGE_SIZE } from '../../../lib/constants';
 import { type BackofficeResource, backofficeKeys } from './query-keys';
 
 export interface TablePage<Row> {
@@ -11,27 +12,40 @@ export interface TablePage<Row> {
 /** Widened, so that one table hook takes the queries of any resource. */
 const tableKey = (key: readonly unknown[]): readonly unknown[] => key;
 
-export const tablePageQuery = <Row>(resource: BackofficeResource, page: number, fetchPage: (page: number) => Promise<TablePage<Row>>) =>
-  queryOptions({ queryKey: tableKey(backofficeKeys[resource].page(page)), queryFn: () => fetchPage(page) });
-
 /**
- * Spec 5's table search: digits look a row up by id (none found is an empty result, not an error),
- * other text searches by name where the resource has a name search.
+ * A table's two reads, from its endpoints: `page` fetches one page of ADMIN_TABLE_PAGE_SIZE rows,
+ * which its answer holds under `rowsKey`; a search of digits looks a row up `byId` (none found is
+ * an empty result, not an error), other text searches `byName` where the resource has one.
  */
-export const tableSearchQuery = <Row>(
+export function tableQueries<Row, RowsKey extends string>(
   resource: BackofficeResource,
-  text: string,
-  lookups: { byId: (id: number) => Promise<Row>; byName?: (name: string) => Promise<Row[]> },
-) =>
-  queryOptions({
-    queryKey: tableKey(backofficeKeys[resource].search(text)),
-    queryFn: async (): Promise<Row[]> => {
-      if (!/^\d+$/.test(text)) return lookups.byName ? lookups.byName(text) : [];
-      try {
-        return [await lookups.byId(Number(text))];
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return [];
-        throw error;
-      }
-    },
-  });
+  rowsKey: RowsKey,
+  endpoints: {
+    page: (path: { pageNumber: number; pageSize: number }) => Promise<Record<RowsKey, Row[]> & { totalPages: number }>;
+    byId: (id: number) => Promise<Row>;
+    byName?: (name: string) => Promise<Row[]>;
+  },
+) {
+  const fetchPage = async (pageNumber: number): Promise<TablePage<Row>> => {
+    const page = await endpoints.page({ pageNumber, pageSize: ADMIN_TABLE_PAGE_SIZE });
+    return { rows: page[rowsKey], totalPages: page.totalPages };
+  };
+  const findRows = async (text: string): Promise<Row[]> => {
+    if (!/^\d+$/.test(text)) return endpoints.byName ? endpoints.byName(text) : [];
+    try {
+      return [await endpoints.byId(Number(text))];
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return [];
+      throw error;
+    }
+  };
+  return {
+    pageQuery: (pageNumber: number) =>
+      queryOptions({
+        queryKey: tableKey(backofficeKeys[resource].page(pageNumber)),
+        queryFn: () => fetchPage(pageNumber),
+      }),
+    searchQuery: (text: string) =>
+      queryOptions({ queryKey: tableKey(backofficeKeys[resource].search(text)), queryFn: () => findRows(text) }),
+  };
+}
