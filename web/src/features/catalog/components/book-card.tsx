@@ -1,17 +1,13 @@
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
+import type { Schemas } from '../../../api/types';
 import { BookCover } from '../../../components/book-cover';
 import { money } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { storage } from '../../../lib/storage';
 
-export interface CardBook {
-  id: number;
-  name: string;
-  imageUrl: string | null;
-  authorName: string;
-  price: number;
-}
+/** What a card shows of a book: the home lists' cards and the category pages' details both have it. */
+export type CardBook = Pick<Schemas['BookCard'], 'id' | 'name' | 'imageUrl' | 'authorName' | 'price'>;
 
 /** Opens /Detail for a book: its id is kept in storage, as spec 2.3 says. */
 export function useOpenBook() {
