@@ -61,3 +61,25 @@ test.describe('before any script runs', () => {
     await expect(page.getByRole('heading', { name: 'Find your next great read' })).toHaveCount(0);
   });
 });
+
+test('the first paint waits for no stylesheet: the page carries its styles, which the policy allows by hash alone', async ({ page }) => {
+  const stylesheets: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'stylesheet') stylesheets.push(request.url());
+  });
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/.test(message.text())) violations.push(message.text());
+  });
+  for (const path of ['/', '/cart']) {
+    const response = await page.goto(path);
+    const policy = response?.headers()['content-security-policy'] ?? '';
+    const styleSrc = /style-src ([^;]*)/.exec(policy)?.[1] ?? '';
+    // Only the pages' own blocks, named by hash: never 'unsafe-inline'.
+    expect(styleSrc).toMatch(/^'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(styleSrc).not.toContain('unsafe-inline');
+    await expect(page.getByRole('banner')).toHaveCSS('display', 'flex');
+  }
+  expect(stylesheets).toEqual([]);
+  expect(violations).toEqual([]);
+});

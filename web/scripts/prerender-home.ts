@@ -1,6 +1,7 @@
 // After `vite build`: writes the home page's first render, with preloads of its lists' calls, into
 // dist/index.html (served at '/'), and keeps the empty page as dist/shell.html (served for every
-// other path, so no page flashes the home page before its own). Both get their .br and .gz beside them, as the build's other files.
+// other path, so no page flashes the home page before its own). Both carry the stylesheet inline,
+// and get their .br and .gz beside them, as the build's other files.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -13,11 +14,19 @@ const EMPTY_ROOT = '<div id="root"></div>';
 const STYLESHEET = /\s*<link rel="stylesheet"[^>]*>/g;
 
 /**
- * The stylesheets first in <head>: they block the first paint, and Vite writes them after the
- * scripts and module preloads, which a browser then fetches ahead of them.
+ * The stylesheets inline, first in <head>. A stylesheet blocks the first paint, and fetched it
+ * waits behind the scripts, module preloads and list calls that the page starts at the same time
+ * (about 100 ms of a first visit's paint, measured by the bench's LCP row). It is small (about
+ * 11 KB, 3 KB compressed) and holds no url(), so inline it reads the same. The API allows exactly
+ * these <style> blocks by their hashes in its Content-Security-Policy (plugins/security-headers.ts).
  */
-function stylesheetsFirst(html: string): string {
-  const sheets = html.match(STYLESHEET) ?? [];
+async function inlineStylesheets(html: string): Promise<string> {
+  const sheets: string[] = [];
+  for (const link of html.match(STYLESHEET) ?? []) {
+    const href = /href="\/([^"]+\.css)"/.exec(link)?.[1];
+    if (!href) throw new Error(`a stylesheet link without a built .css file: ${link}`);
+    sheets.push(`<style>${(await readFile(path.join(dist, href), 'utf8')).trim()}</style>`);
+  }
   return html.replace(STYLESHEET, '').replace('</title>', `</title>${sheets.join('')}`);
 }
 
@@ -39,7 +48,7 @@ try {
     renderHomePage: () => string;
     homeListPreloads: () => string;
   };
-  const shell = stylesheetsFirst(await readFile(path.join(dist, 'index.html'), 'utf8'));
+  const shell = await inlineStylesheets(await readFile(path.join(dist, 'index.html'), 'utf8'));
   if (!shell.includes(EMPTY_ROOT)) throw new Error(`dist/index.html has no ${EMPTY_ROOT} to prerender into`);
   await writeWithCompressed(path.join(dist, 'shell.html'), shell);
   const home = shell.replace('</head>', `${homeListPreloads()}</head>`).replace(EMPTY_ROOT, `<div id="root">${renderHomePage()}</div>`);

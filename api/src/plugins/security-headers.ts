@@ -5,8 +5,28 @@
 // a policy that allows nothing, no framing, nosniff, a referrer policy, and HSTS in production,
 // written as one precomputed object: helmet's dozen document headers on every small catalog answer
 // cost a tenth of its time. helmet itself is built once (@fastify/helmet builds the policy per request).
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
+
+/**
+ * The hashes of the <style> blocks the built pages carry inline (web/scripts/prerender-home.ts
+ * inlines the stylesheet so the first paint does not wait for it): style-src allows exactly those,
+ * never inline styles in general.
+ */
+export function inlineStyleHashes(webDist: string): string[] {
+  const hashes = new Set<string>();
+  for (const page of ['index.html', 'shell.html']) {
+    const file = path.join(webDist, page);
+    if (webDist === '' || !existsSync(file)) continue;
+    for (const [, css = ''] of readFileSync(file, 'utf8').matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+      hashes.add(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+    }
+  }
+  return [...hashes];
+}
 
 /** The headers of every JSON answer (the bench's bare baseline sends them too). */
 export const apiSecurityHeaders = (production: boolean): Record<string, string> => ({
@@ -20,14 +40,14 @@ export const apiSecurityHeaders = (production: boolean): Record<string, string> 
 
 export default fp(
   async (app) => {
-    const { env, firebaseAuthDomain, firebaseAuthEmulatorUrl } = app.config;
+    const { env, firebaseAuthDomain, firebaseAuthEmulatorUrl, webDist } = app.config;
     const setSecurityHeaders = helmet({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'"],
-          styleSrc: ["'self'"],
+          styleSrc: ["'self'", ...inlineStyleHashes(webDist)],
           imgSrc: ["'self'", 'https:', 'data:'],
           fontSrc: ["'self'"],
           connectSrc: [
