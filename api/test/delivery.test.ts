@@ -1,4 +1,8 @@
 // Compressed delivery: JSON answers above 1 KB leave brotli- or gzip-compressed, small ones plain.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -28,5 +32,29 @@ describe('compressed JSON', () => {
   it('leaves answers under 1 KB uncompressed', async () => {
     const small = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'br, gzip' } });
     expect(small.headers['content-encoding']).toBeUndefined();
+  });
+});
+
+describe("the pages' inline stylesheet", () => {
+  const hashOf = (css: string) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
+  const styleSrc = (policy: unknown) => /style-src ([^;]*)/.exec(String(policy))?.[1];
+
+  it('is allowed by its hash alone, and a rebuild under the running server is allowed at once', async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
+    const page = (css: string) => `<!doctype html><html><head><title>Bookshop</title><style>${css}</style></head><body></body></html>`;
+    writeFileSync(path.join(dist, 'index.html'), page('body{color:red}'));
+    writeFileSync(path.join(dist, 'shell.html'), page('body{color:red}'));
+    const web = await createTestApp({ env: { WEB_DIST: dist } });
+
+    const first = await web.app.inject({ method: 'GET', url: '/' });
+    expect(styleSrc(first.headers['content-security-policy'])).toBe(`'self' ${hashOf('body{color:red}')}`);
+
+    // A later mtime, as a rebuild leaves: the next answer allows the new block, and only it.
+    writeFileSync(path.join(dist, 'index.html'), page('body{color:blue}'));
+    writeFileSync(path.join(dist, 'shell.html'), page('body{color:blue}'));
+    const later = new Date(Date.now() + 5_000);
+    for (const file of ['index.html', 'shell.html']) utimesSync(path.join(dist, file), later, later);
+    const second = await web.app.inject({ method: 'GET', url: '/cart' });
+    expect(styleSrc(second.headers['content-security-policy'])).toBe(`'self' ${hashOf('body{color:blue}')}`);
   });
 });

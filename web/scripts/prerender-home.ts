@@ -25,9 +25,12 @@ async function inlineStylesheets(html: string): Promise<string> {
   for (const link of html.match(STYLESHEET) ?? []) {
     const href = /href="\/([^"]+\.css)"/.exec(link)?.[1];
     if (!href) throw new Error(`a stylesheet link without a built .css file: ${link}`);
-    sheets.push(`<style>${(await readFile(path.join(dist, href), 'utf8')).trim()}</style>`);
+    const css = (await readFile(path.join(dist, href), 'utf8')).trim();
+    if (css.includes('</style')) throw new Error(`${href} cannot be inlined: it contains '</style'`);
+    sheets.push(`<style>${css}</style>`);
   }
-  return html.replace(STYLESHEET, '').replace('</title>', `</title>${sheets.join('')}`);
+  // A replacer function: CSS may hold '$' patterns that a replacement string would expand.
+  return html.replace(STYLESHEET, '').replace('</title>', () => `</title>${sheets.join('')}`);
 }
 
 async function writeWithCompressed(file: string, html: string) {

@@ -6,7 +6,7 @@
 // written as one precomputed object: helmet's dozen document headers on every small catalog answer
 // cost a tenth of its time. helmet itself is built once (@fastify/helmet builds the policy per request).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
@@ -18,7 +18,7 @@ import helmet from 'helmet';
  */
 export function inlineStyleHashes(webDist: string): string[] {
   const hashes = new Set<string>();
-  for (const page of ['index.html', 'shell.html']) {
+  for (const page of BUILT_PAGES) {
     const file = path.join(webDist, page);
     if (webDist === '' || !existsSync(file)) continue;
     for (const [, css = ''] of readFileSync(file, 'utf8').matchAll(/<style>([\s\S]*?)<\/style>/g)) {
@@ -27,6 +27,12 @@ export function inlineStyleHashes(webDist: string): string[] {
   }
   return [...hashes];
 }
+
+const BUILT_PAGES = ['index.html', 'shell.html'];
+
+/** When the built pages last changed: a rebuild under a running server changes their hashes. */
+const builtPagesVersion = (webDist: string) =>
+  webDist === '' ? '' : BUILT_PAGES.map((page) => statSync(path.join(webDist, page), { throwIfNoEntry: false })?.mtimeMs ?? 0).join();
 
 /** The headers of every JSON answer (the bench's bare baseline sends them too). */
 export const apiSecurityHeaders = (production: boolean): Record<string, string> => ({
@@ -41,34 +47,48 @@ export const apiSecurityHeaders = (production: boolean): Record<string, string> 
 export default fp(
   async (app) => {
     const { env, firebaseAuthDomain, firebaseAuthEmulatorUrl, webDist } = app.config;
-    const setSecurityHeaders = helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", ...inlineStyleHashes(webDist)],
-          imgSrc: ["'self'", 'https:', 'data:'],
-          fontSrc: ["'self'"],
-          connectSrc: [
-            "'self'",
-            'https://identitytoolkit.googleapis.com',
-            'https://securetoken.googleapis.com',
-            ...(firebaseAuthEmulatorUrl ? [firebaseAuthEmulatorUrl] : []),
-          ],
-          frameSrc: [`https://${firebaseAuthDomain}`],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
+    const pageHeaders = (styleHashes: string[]) =>
+      helmet({
+        contentSecurityPolicy: {
+          useDefaults: false,
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'"],
+            styleSrc: ["'self'", ...styleHashes],
+            imgSrc: ["'self'", 'https:', 'data:'],
+            fontSrc: ["'self'"],
+            connectSrc: [
+              "'self'",
+              'https://identitytoolkit.googleapis.com',
+              'https://securetoken.googleapis.com',
+              ...(firebaseAuthEmulatorUrl ? [firebaseAuthEmulatorUrl] : []),
+            ],
+            frameSrc: [`https://${firebaseAuthDomain}`],
+            objectSrc: ["'none'"],
+            baseUri: ["'self'"],
+            formAction: ["'self'"],
+            frameAncestors: ["'none'"],
+          },
         },
-      },
-      hsts: env === 'production' ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      frameguard: { action: 'deny' },
-      // The API's JSON is read by CORS_ORIGINS frontends through CORS; nothing here is embedded elsewhere.
-      crossOriginEmbedderPolicy: false,
-    });
+        hsts: env === 'production' ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
+        referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+        frameguard: { action: 'deny' },
+        // The API's JSON is read by CORS_ORIGINS frontends through CORS; nothing here is embedded elsewhere.
+        crossOriginEmbedderPolicy: false,
+      });
+    // Built once per version of the pages (helmet builds its policy when created, not per request).
+    let built = { version: '', setHeaders: pageHeaders([]) };
+    const setSecurityHeaders = (...args: Parameters<ReturnType<typeof helmet>>) => {
+      const version = builtPagesVersion(webDist);
+      if (version !== built.version) {
+        const hashes = inlineStyleHashes(webDist);
+        if (hashes.length === 0 && existsSync(path.join(webDist, 'index.html'))) {
+          app.log.warn('the built pages hold no inline <style>: they will be unstyled under style-src');
+        }
+        built = { version, setHeaders: pageHeaders(hashes) };
+      }
+      built.setHeaders(...args);
+    };
     const apiHeaders = apiSecurityHeaders(env === 'production');
     const isApiAnswer = (url: string) => url.startsWith('/api/') && !url.startsWith('/api/docs');
     app.addHook('onRequest', (request, reply, done) => {

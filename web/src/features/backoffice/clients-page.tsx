@@ -36,11 +36,12 @@ export default function ClientsPage() {
   const messages = useMessagesPage(messagePage);
   const deleteMessage = useDeleteMessage();
 
+  // Each delete says how it went, even when another started before it finished.
   const remove = (id: number) =>
-    deleteMessage.mutate(id, {
-      onSuccess: () => show('Message deleted successfully.'),
-      onError: (error) => show('Failed to delete message.', 'error', failureReason(error)),
-    });
+    deleteMessage.mutateAsync(id).then(
+      () => show('Message deleted successfully.'),
+      (error) => show('Failed to delete message.', 'error', failureReason(error)),
+    );
 
   return (
     <section>

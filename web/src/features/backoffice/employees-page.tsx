@@ -47,10 +47,11 @@ export default function EmployeesPage() {
   });
   const remove = (id: number) => {
     if (!window.confirm('Are you sure you want to delete this employee?')) return;
-    deleteEmployee.mutate(id, {
-      onSuccess: () => show('Employee deleted successfully.'),
-      onError: (error) => show('Failed to delete employee.', 'error', failureReason(error)),
-    });
+    // Each delete says how it went, even when another started before it finished.
+    void deleteEmployee.mutateAsync(id).then(
+      () => show('Employee deleted successfully.'),
+      (error) => show('Failed to delete employee.', 'error', failureReason(error)),
+    );
   };
   const input = (key: keyof EmployeeForm, label: string, type = 'text') => (
     <label>

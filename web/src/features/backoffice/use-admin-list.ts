@@ -5,11 +5,13 @@ import { keepPreviousData, type UseQueryOptions, useQuery, useQueryClient } from
 import { useState } from 'react';
 import type { useNotice } from '../../components/notice';
 import { failureReason } from '../../lib/failure-reason';
+import { type BackofficeResource, backofficeKeys } from './api/query-keys';
 import type { TablePage } from './api/table-queries';
 
 type Options<Data> = UseQueryOptions<Data, Error, Data, readonly unknown[]>;
 
 export function useAdminList<Row>(options: {
+  resource: BackofficeResource;
   pageQuery: (page: number) => Options<TablePage<Row>>;
   searchQuery: (text: string) => Options<Row[]>;
   /** The screen's notice, and what it says when a search finds nothing (the spec's 'No author found.'). */
@@ -24,9 +26,12 @@ export function useAdminList<Row>(options: {
   // The search fetches its rows itself and a write refreshes them, so showing them fetches nothing more.
   const found = useQuery({ ...options.searchQuery(searchText ?? ''), enabled: searchText !== null, staleTime: Number.POSITIVE_INFINITY });
 
+  // A search whose refresh after a write failed gives way to the pages, as a fresh load would.
+  const searching = searchText !== null && !found.isError;
+
   return {
-    rows: (searchText === null ? list.data?.rows : found.data) ?? [],
-    searching: searchText !== null,
+    rows: (searching ? found.data : list.data?.rows) ?? [],
+    searching,
     isPending: list.isPending,
     page,
     totalPages: list.data?.totalPages ?? 1,
@@ -46,13 +51,16 @@ export function useAdminList<Row>(options: {
       }
     },
     /**
-     * A write with the spec's notices: on success its message (the mutation has refreshed the rows
-     * on screen by then), on failure its message and the server's reason.
+     * A write with the spec's notices: on success its message, then it waits for the rows on
+     * screen to refetch (the write's mutation started that), so an edited row closes showing what
+     * was saved; on failure its message and the server's reason.
      */
     write: async (call: () => Promise<unknown>, messages: { success: string; failure: string }) => {
       try {
         await call();
         options.notify(messages.success);
+        // cancelRefetch: false joins the refetch already running instead of starting another.
+        await queryClient.refetchQueries({ queryKey: backofficeKeys[options.resource].all, type: 'active' }, { cancelRefetch: false });
         return true;
       } catch (error) {
         options.notify(messages.failure, 'error', failureReason(error));

@@ -1,5 +1,7 @@
 // A back-office write, as a mutation that owns its invalidation: it names the resources whose
-// cached reads it changes, and mutateAsync resolves once those have been refetched.
+// cached reads it changes. It settles as soon as the write has, so the screen says how it went at
+// once; the reads refetch meanwhile (a table that must show the saved row waits for them itself:
+// useAdminList's write).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type BackofficeResource, backofficeKeys } from './query-keys';
 
@@ -10,6 +12,8 @@ export function useBackofficeMutation<Variables, Result>(
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () => Promise.all(invalidates.map((resource) => queryClient.invalidateQueries({ queryKey: backofficeKeys[resource].all }))),
+    onSuccess: () => {
+      for (const resource of invalidates) void queryClient.invalidateQueries({ queryKey: backofficeKeys[resource].all });
+    },
   });
 }
