@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { BookCover } from '../../components/book-cover';
-import { Notice, useNotice } from '../../components/notice';
+import { Notice, type NoticeState, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
@@ -9,17 +9,15 @@ import { dateTime, money } from '../../lib/format';
 import { useOrdersPage } from './api/get-orders';
 import { type SettableStatus, useSetOrderStatus } from './api/set-order-status';
 
-function OrderCard({ order }: { order: Schemas['BackofficeOrder'] }) {
+type Tell = ReturnType<typeof useNotice>[1];
+
+function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder']; notice: NoticeState | null; show: Tell }) {
   const setStatus = useSetOrderStatus();
-  const [notice, show] = useNotice();
   // The status shown is the server's: the change refetches the page it is on.
   const set = (status: SettableStatus) =>
-    setStatus.mutate(
-      { orderId: order.id, status },
-      {
-        onSuccess: () => show('Status updated successfully.'),
-        onError: (error) => show('Failed to update status.', 'error', failureReason(error)),
-      },
+    setStatus.mutateAsync({ orderId: order.id, status }).then(
+      () => show('Status updated successfully.'),
+      (error) => show('Failed to update status.', 'error', failureReason(error)),
     );
   return (
     <article className="order-card" aria-label={`Order ${order.id}`}>
@@ -66,9 +64,21 @@ export default function OrdersPage() {
   useDocumentTitle('Orders');
   const [page, setPage] = useState(1);
   const { data, isPending } = useOrdersPage(page);
+  // The notice of a status change lives here, not in its card: the refetch after the change can
+  // move the order off this page (a newer order pushes it down), and the notice must still show.
+  const [notice, show] = useNotice();
+  const [toldAbout, setToldAbout] = useState(0);
+  const tell =
+    (orderId: number): Tell =>
+    (text, kind, reason) => {
+      setToldAbout(orderId);
+      show(text, kind, reason);
+    };
+  const cardShown = data?.orders.some((o) => o.id === toldAbout) ?? false;
   return (
     <section>
       <h1>Orders</h1>
+      {!cardShown && <Notice notice={notice} />}
       {isPending ? (
         <p className="muted">Loading...</p>
       ) : !data?.orders.length ? (
@@ -76,7 +86,7 @@ export default function OrdersPage() {
       ) : (
         <div className="order-cards">
           {data.orders.map((o) => (
-            <OrderCard key={o.id} order={o} />
+            <OrderCard key={o.id} order={o} notice={toldAbout === o.id ? notice : null} show={tell(o.id)} />
           ))}
         </div>
       )}
