@@ -11,6 +11,8 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
+const BUILT_PAGES = ['index.html', 'shell.html'];
+
 /**
  * The hashes of the <style> blocks the built pages carry inline (web/scripts/prerender-home.ts
  * inlines the stylesheet so the first paint does not wait for it): style-src allows exactly those,
@@ -27,8 +29,6 @@ export function inlineStyleHashes(webDist: string): string[] {
   }
   return [...hashes];
 }
-
-const BUILT_PAGES = ['index.html', 'shell.html'];
 
 /** When the built pages last changed: a rebuild under a running server changes their hashes. */
 const builtPagesVersion = (webDist: string) =>
@@ -78,8 +78,9 @@ export default fp(
       });
     // Built once per version of the pages (helmet builds its policy when created, not per request).
     let built = { version: '', setHeaders: pageHeaders([]) };
-    const setSecurityHeaders = (...args: Parameters<ReturnType<typeof helmet>>) => {
-      const version = builtPagesVersion(webDist);
+    // Looked at on a page's request only: the hashed assets are not documents, and are most requests.
+    const setSecurityHeaders = (isPage: boolean, ...args: Parameters<ReturnType<typeof helmet>>) => {
+      const version = isPage ? builtPagesVersion(webDist) : built.version;
       if (version !== built.version) {
         const hashes = inlineStyleHashes(webDist);
         if (hashes.length === 0 && existsSync(path.join(webDist, 'index.html'))) {
@@ -97,7 +98,9 @@ export default fp(
         done();
         return;
       }
-      setSecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+      setSecurityHeaders(!request.url.startsWith('/assets/'), request.raw, reply.raw, (error?: unknown) =>
+        done(error as Error | undefined),
+      );
     });
   },
   { name: 'security-headers', dependencies: ['config'] },
