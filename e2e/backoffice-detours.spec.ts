@@ -2,7 +2,7 @@
 // Reset, delete confirmations answered both ways, message and employee deletes, an employee's own
 // account, Mark as Processing, a double click, and a dashboard that cannot load.
 import type { Page } from '@playwright/test';
-import { DEMO, expect, logIn, query, test } from './fixtures.ts';
+import { DEMO, expect, logIn, openBackofficeScreen, query, test } from './fixtures.ts';
 
 /** Answers the next confirm() with OK or Cancel, and remembers its question. */
 function answerNextConfirm(page: Page, accept: boolean) {
@@ -23,7 +23,7 @@ test('an Admin renames an author inline, cancels a second edit, finds it by id, 
   const name = `Detour Author ${Date.now()}`;
   const [author] = await query<{ id: number }>('INSERT INTO authors (full_name) VALUES ($1) RETURNING id', [name]);
   await loggedInAs(DEMO.admin);
-  await page.getByRole('link', { name: 'Authors' }).click();
+  await openBackofficeScreen(page, 'Authors');
   await expect(page.getByRole('heading', { name: 'Authors' })).toBeVisible();
   const search = page.getByLabel('Search by ID or name');
 
@@ -72,7 +72,7 @@ test('an Admin edits a book and a copy inline: Save writes, Cancel leaves them a
   );
   await loggedInAs(DEMO.admin);
 
-  await page.getByRole('link', { name: 'Books', exact: true }).click();
+  await openBackofficeScreen(page, 'Books');
   await expect(page.getByRole('heading', { name: 'Books' })).toBeVisible();
   await page.getByLabel('Search by ID or name').fill(String(copy!.book_id));
   await page.getByRole('button', { name: 'Search' }).click();
@@ -89,7 +89,7 @@ test('an Admin edits a book and a copy inline: Save writes, Cancel leaves them a
     { name: copy!.name, pages_number: 321 },
   ]);
 
-  await page.getByRole('link', { name: 'Book Copies' }).click();
+  await openBackofficeScreen(page, 'Book Copies');
   // The Books screen's 'Search by ID or name' stays until this screen's code has loaded.
   await expect(page.getByRole('heading', { name: 'Book Copies' })).toBeVisible();
   await page.getByLabel('Search by ID', { exact: true }).fill(String(copy!.id));
@@ -113,7 +113,7 @@ test('an Admin who double-clicks Add Book Copy adds one copy', async ({ page, lo
   const [book] = await query<{ id: number }>('SELECT id FROM books ORDER BY id DESC LIMIT 1');
   const [before] = await query<{ n: number }>('SELECT count(*)::int AS n FROM book_copies WHERE book_id = $1', [book!.id]);
   await loggedInAs(DEMO.admin);
-  await page.getByRole('link', { name: 'Book Copies' }).click();
+  await openBackofficeScreen(page, 'Book Copies');
   await page.getByLabel('Book ID').fill(String(book!.id));
   await page.getByLabel('Quantity').fill('2');
   await page.getByLabel('Price').fill('5.50');
@@ -125,7 +125,7 @@ test('an Admin who double-clicks Add Book Copy adds one copy', async ({ page, lo
 
 test('a Seller marks an order as Processing', async ({ page, loggedInAs }) => {
   await loggedInAs(DEMO.seller);
-  await page.getByRole('link', { name: 'Orders' }).click();
+  await openBackofficeScreen(page, 'Orders');
   const order = page.getByRole('article').first();
   const orderId = Number((await order.getAttribute('aria-label'))!.replace(/\D/g, ''));
   await order.getByRole('button', { name: 'Mark as Processing' }).click();
@@ -141,7 +141,7 @@ test("an Admin deletes a client's message", async ({ page, loggedInAs }) => {
     [text],
   );
   await loggedInAs(DEMO.admin);
-  await page.getByRole('link', { name: 'Clients' }).click();
+  await openBackofficeScreen(page, 'Clients');
   const row = page.getByRole('row').filter({ hasText: text });
   await expect(row).toBeVisible();
   // The spec asks no confirmation for a message.
@@ -157,7 +157,7 @@ test('an Admin adds a Seller, who updates their information and password and sig
 }) => {
   const email = `seller.${Date.now()}@bookshop.test`;
   await loggedInAs(DEMO.admin);
-  await page.getByRole('link', { name: 'Employees' }).click();
+  await openBackofficeScreen(page, 'Employees');
   const form = page.getByRole('form', { name: 'New employee' });
   await form.getByLabel('First name').fill('Nadia');
   await form.getByLabel('Last name').fill('Haddad');
@@ -174,7 +174,7 @@ test('an Admin adds a Seller, who updates their information and password and sig
 
   await logIn(page, { account: email, password: 'Shelves-And-Spines-42' });
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.getByRole('link', { name: 'Account' }).click();
+  await openBackofficeScreen(page, 'Account');
   const address = page.getByLabel('address');
   await expect(address).toHaveValue('8 Rue Larbi Ben Mhidi, Algiers');
   await address.fill('10 Boulevard Zighoud Youcef, Constantine');
@@ -195,7 +195,7 @@ test('an Admin adds a Seller, who updates their information and password and sig
   await page.getByRole('button', { name: 'Logout' }).click();
 
   await loggedInAs(DEMO.admin);
-  await page.getByRole('link', { name: 'Employees' }).click();
+  await openBackofficeScreen(page, 'Employees');
   const row = page.getByRole('row').filter({ hasText: email });
   const asked = answerNextConfirm(page, true);
   await row.getByRole('button', { name: 'Delete' }).click();

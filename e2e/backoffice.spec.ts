@@ -1,4 +1,4 @@
-import { DEMO, expect, logIn, query, test } from './fixtures.ts';
+import { DEMO, expect, logIn, openBackofficeScreen, query, test } from './fixtures.ts';
 
 test.beforeEach(async ({ page }) => {
   page.on('dialog', (dialog) => dialog.accept());
@@ -16,7 +16,7 @@ test('an Admin adds an author, a book by ISBN and a copy with price and stock; a
   );
   await loggedInAs(DEMO.admin);
 
-  await page.getByRole('link', { name: 'Authors' }).click();
+  await openBackofficeScreen(page, 'Authors');
   const author = `E2E Author ${Date.now()}`;
   await page.getByPlaceholder('Enter new author name').fill(author);
   await page.getByRole('button', { name: 'Add Author' }).click();
@@ -28,7 +28,7 @@ test('an Admin adds an author, a book by ISBN and a copy with price and stock; a
   await expect(found).toHaveCount(1);
   await expect(found).toContainText(author);
 
-  await page.getByRole('link', { name: 'Books', exact: true }).click();
+  await openBackofficeScreen(page, 'Books');
   await page.getByLabel('Search by ID or name').fill(String(book!.id));
   await page.getByRole('button', { name: 'Search' }).click();
   // The row of the book searched for, not whatever row the list showed before the search answered.
@@ -44,7 +44,7 @@ test('an Admin adds an author, a book by ISBN and a copy with price and stock; a
   await expect(page.getByText('Book added successfully.')).toBeVisible();
   const [added] = await query<{ id: number }>('SELECT id FROM books WHERE isbn13 = $1', [book!.isbn13]);
 
-  await page.getByRole('link', { name: 'Book Copies' }).click();
+  await openBackofficeScreen(page, 'Book Copies');
   await page.getByLabel('Search by ID').fill('abc');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page.getByText('All fields are requered.')).toBeVisible();
@@ -66,7 +66,7 @@ test('an Admin adds an author, a book by ISBN and a copy with price and stock; a
 test("a Seller marks a client's order Shipped and the client sees Shipped in My Orders", async ({ page, loggedInAs }) => {
   await loggedInAs(DEMO.seller);
   await expect(page.getByRole('link', { name: 'Authors' })).toHaveCount(0);
-  await page.getByRole('link', { name: 'Orders' }).click();
+  await openBackofficeScreen(page, 'Orders');
   const firstCard = page.getByRole('article', { name: /^Order \d+$/ }).first();
   const orderId = Number((await firstCard.getByRole('heading').textContent())!.replace(/\D/g, ''));
   // Each order card is an article named after its order.

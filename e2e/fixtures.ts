@@ -12,6 +12,28 @@ export async function logIn(page: Page, who: { account: string; password: string
   await page.getByRole('button', { name: 'Login' }).click();
 }
 
+/** The back-office menu's links, and the heading each screen shows once it has rendered. */
+const BACKOFFICE_SCREENS = {
+  Dashboard: 'Dashboard',
+  Clients: 'All Clients',
+  Orders: 'Orders',
+  Authors: 'Authors',
+  Books: 'Books',
+  'Book Copies': 'Book Copies',
+  Employees: 'Employees',
+  Account: 'Your Information',
+} as const;
+
+/**
+ * Opens a back-office screen from the menu and waits for its heading. Each screen is loaded lazily
+ * and the router keeps the previous one on show meanwhile, so without the wait a test can type into
+ * the previous screen's field of the same label (Authors and Books both have 'Search by ID or name').
+ */
+export async function openBackofficeScreen(page: Page, link: keyof typeof BACKOFFICE_SCREENS) {
+  await page.getByRole('navigation', { name: 'Back-office' }).getByRole('link', { name: link, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: BACKOFFICE_SCREENS[link], exact: true })).toBeVisible();
+}
+
 export async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
   await client.connect();
