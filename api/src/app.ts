@@ -29,6 +29,7 @@ import web from './plugins/web.ts';
 import clientRoutes from './routes/client/index.ts';
 import employeeRoutes from './routes/employee/index.ts';
 import healthRoutes from './routes/health.ts';
+import pageRoutes from './routes/pages.ts';
 import publicRoutes from './routes/public/index.ts';
 
 export interface BuildOptions {
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(clientRoutes, { prefix: '/api/client' });
   await app.register(employeeRoutes, { prefix: '/api' });
   await app.register(web);
+  await app.register(pageRoutes);
   return app;
 }
 

@@ -47,6 +47,12 @@ export interface Config {
   openLibraryUrl: string;
   /** Folder of the built web app to serve at '/', or '' to serve none. */
   webDist: string;
+  /**
+   * The shop's address as shoppers reach it (scheme://host[:port]): book pages' canonical links,
+   * Open Graph URLs, the sitemap and robots.txt are written with it. Null: the address each request
+   * came to, as the trusted proxies report it (development; set it in production).
+   */
+  publicUrl: string | null;
   logLevel: string;
   /** Production only uses the identity emulator when this is set (firebase-admin trusts its tokens unsigned). */
   allowIdentityEmulator: boolean;
@@ -108,6 +114,7 @@ export const EnvSchema = Type.Object({
   ISBN_LOOKUP: Type.Optional(Type.Enum(['bundled', 'openlibrary'])),
   OPEN_LIBRARY_URL: Type.String({ default: 'https://openlibrary.org' }),
   WEB_DIST: Type.String({ default: '' }),
+  PUBLIC_URL: Type.Optional(Type.String()),
   LOG_LEVEL: Type.Optional(Type.String()),
   ALLOW_IDENTITY_EMULATOR: Type.Optional(Type.Enum(['true', 'false'])),
   SEED_DEMO: Type.Optional(Type.Enum(['true', 'false'])),
@@ -149,6 +156,10 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     return list;
   };
 
+  if (env.PUBLIC_URL !== undefined && !/^https?:\/\/[^/\s?#,]+$/.test(env.PUBLIC_URL)) {
+    problems.push(`PUBLIC_URL: '${env.PUBLIC_URL}' is not an origin such as https://shop.example.com`);
+  }
+
   const jwtSecret = env.JWT_SECRET ?? (mode === 'production' ? '' : DEVELOPMENT_JWT_SECRET);
   if (mode === 'production' && (jwtSecret === DEVELOPMENT_JWT_SECRET || jwtSecret.length < 32)) {
     problems.push('JWT_SECRET must be set to a secret of at least 32 characters in production (the development default is refused)');
@@ -184,6 +195,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     isbnLookup: env.ISBN_LOOKUP ?? (mode === 'production' ? 'openlibrary' : 'bundled'),
     openLibraryUrl: env.OPEN_LIBRARY_URL,
     webDist: env.WEB_DIST,
+    publicUrl: env.PUBLIC_URL ?? null,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
     allowIdentityEmulator: env.ALLOW_IDENTITY_EMULATOR === 'true',
     seedDemo: env.SEED_DEMO === 'true',

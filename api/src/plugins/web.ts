@@ -1,15 +1,33 @@
 // Serves the built web app at '/' on the API's origin: '/' gets index.html, which holds the home page
 // prerendered; any other non-API path that is not a file gets shell.html (the same page, empty), so
 // the browser router renders it; unknown /api paths get a JSON 404.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The built app's empty page (shell.html) as it is now, for pages that fill its head; null when no web app is served. */
+    webShell: (() => string) | null;
+  }
+}
+
+/** A built file's text, read again only when a rebuild has changed it. */
+function builtFile(file: string): () => string {
+  let read = { mtimeMs: -1, text: '' };
+  return () => {
+    const { mtimeMs } = statSync(file);
+    if (mtimeMs !== read.mtimeMs) read = { mtimeMs, text: readFileSync(file, 'utf8') };
+    return read.text;
+  };
+}
 
 export default fp(
   async (app) => {
     const dist = app.config.webDist;
     const serveWeb = dist !== '' && existsSync(path.join(dist, 'index.html'));
+    app.decorate('webShell', serveWeb ? builtFile(path.join(dist, 'shell.html')) : null);
     if (serveWeb) {
       await app.register(fastifyStatic, {
         root: path.resolve(dist),

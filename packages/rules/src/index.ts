@@ -1,2 +1,3 @@
+export * from './book-pages.ts';
 export * from './forms.ts';
 export * from './password.ts';

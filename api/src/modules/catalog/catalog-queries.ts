@@ -55,6 +55,22 @@ export const CATEGORY_PAGE_SQL = `
 /** $1 copy id: its detail, when available. */
 export const DETAIL_SQL = `SELECT ${DETAIL_COLUMNS} FROM book_copies c ${DETAIL_JOINS} WHERE c.id = $1 AND c.is_available`;
 
+/** A book's page ($1 copy id): the detail's columns and the ISBN, which its JSON-LD carries. */
+export const BOOK_PAGE_SQL = `SELECT ${DETAIL_COLUMNS}, b.isbn13 AS isbn FROM book_copies c ${DETAIL_JOINS} WHERE c.id = $1 AND c.is_available`;
+export interface BookPageRow extends DetailRow {
+  isbn: string | null;
+}
+
+/**
+ * The sitemap's book pages with copy ids in ($1, $2]: a range of the primary key, so each sitemap
+ * file costs the same at any catalog size.
+ */
+export const SITEMAP_BOOKS_SQL = `
+  SELECT c.id, b.name FROM book_copies c JOIN books b ON b.id = c.book_id
+  WHERE c.is_available AND c.id > $1 AND c.id <= $2 ORDER BY c.id`;
+/** The highest copy id, read from the primary key's end: how many sitemap files the catalog spans. */
+export const LAST_COPY_ID_SQL = 'SELECT coalesce(max(id), 0) AS "lastId" FROM book_copies';
+
 /** $1 list name, $2 size: a home list in its precomputed order, skipping copies withdrawn since. */
 const homeListSql = (columns: string, joins: string) => `
   SELECT ${columns} FROM home_list_candidates h JOIN book_copies c ON c.id = h.copy_id AND c.is_available ${joins}

@@ -2,15 +2,19 @@
 // copies are ever listed.
 import type { SqlReader } from '../../plugins/prisma.ts';
 import {
+  BOOK_PAGE_SQL,
+  type BookPageRow,
   CATEGORY_PAGE_SQL,
   type CardRow,
   DETAIL_SQL,
   type DetailRow,
   HOME_CARDS_SQL,
   HOME_DETAILS_SQL,
+  LAST_COPY_ID_SQL,
   PURCHASED_CATEGORIES_SQL,
   RECOMMENDED_SQL,
   type SearchTerms,
+  SITEMAP_BOOKS_SQL,
   searchSql,
   searchValues,
   TYPES_SQL,
@@ -40,6 +44,11 @@ export function catalogRepository(sql: SqlReader) {
     },
 
     findDetail: async (id: number) => (await query<DetailRow>(DETAIL_SQL, id))[0] ?? null,
+    findBookPage: async (id: number) => (await query<BookPageRow>(BOOK_PAGE_SQL, id))[0] ?? null,
+
+    /** The available copies with ids in (afterId, lastId], in id order. */
+    sitemapBooks: (afterId: number, lastId: number) => query<{ id: number; name: string }>(SITEMAP_BOOKS_SQL, afterId, lastId),
+    lastCopyId: async () => (await query<{ lastId: number }>(LAST_COPY_ID_SQL))[0]?.lastId ?? 0,
 
     newReleases: (take: number) => query<CardRow>(HOME_CARDS_SQL, 'new-releases', take),
     bestSellers: (take: number) => query<CardRow>(HOME_CARDS_SQL, 'best-sellers', take),

@@ -13,6 +13,8 @@ export const SEARCH_LIMIT = 50;
 /** Words this short match too much to search by; search_shortcuts holds their prefixes. */
 const SHORT_WORD = 2;
 export const RECOMMENDED_PER_CATEGORY = 2;
+/** Book pages per sitemap file: a file stays a few hundred KB, well under the protocol's 50,000 URLs. */
+export const SITEMAP_BOOKS_PER_FILE = 10_000;
 
 export const toCard = (row: CardRow) => ({
   id: row.id,
@@ -76,6 +78,17 @@ export function catalogService(sql: SqlReader) {
       if (!row) throw refuse.bookUnavailable();
       return toDetail(row);
     },
+
+    /** A book's page: its detail and its ISBN; null when the copy is not on sale. */
+    async bookPage(id: number) {
+      const row = await repo.findBookPage(id);
+      return row && { ...toDetail(row), isbn: row.isbn };
+    },
+
+    /** How many sitemap files of book pages there are: one per SITEMAP_BOOKS_PER_FILE copy ids. */
+    sitemapFileCount: async () => Math.ceil((await repo.lastCopyId()) / SITEMAP_BOOKS_PER_FILE),
+    /** The book pages of sitemap file `file` (from 1): the available copies of its id range. */
+    sitemapBooks: (file: number) => repo.sitemapBooks((file - 1) * SITEMAP_BOOKS_PER_FILE, file * SITEMAP_BOOKS_PER_FILE),
 
     newReleases: async () => (await repo.newReleases(HOME_LIST_SIZE)).map(toCard),
     bestSellers: async () => (await repo.bestSellers(HOME_LIST_SIZE)).map(toCard),

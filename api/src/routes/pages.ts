@@ -1,0 +1,57 @@
+// What a shopper can share and a search engine can read, served with the web app (not API calls, so
+// not in openapi.yaml): a book's page at /books/{id}-{slug}, with the book in its head; the sitemap,
+// in files of a fixed size; and robots.txt.
+import { bookPageId, bookPagePath } from '@bookshop/rules';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { bookPageHead, missingBookHead, withHead } from '../modules/pages/book-page.ts';
+import { CATEGORIES_SITEMAP_PATH, robotsTxt, sitemapIndex, urlSet } from '../modules/pages/sitemap.ts';
+
+/** Crawlers come back daily at most; a book's page is revalidated each time, as its price and stock are live. */
+const SITEMAP_CACHE = 'public, max-age=3600';
+
+const pageRoutes: FastifyPluginAsync = async (app) => {
+  const shell = app.webShell;
+  if (!shell) return; // no web app served here, so no pages to describe
+
+  /** The shop's address: the configured one, else where this request came (behind the trusted proxies). */
+  const origin = (request: FastifyRequest) => app.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const hidden = { schema: { hide: true } };
+
+  app.get<{ Params: { ref: string } }>('/books/:ref', hidden, async (request, reply) => {
+    const id = bookPageId(request.params.ref);
+    const book = id === null ? null : await app.catalog.bookPage(id);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    if (!book) return reply.code(404).send(withHead(shell(), missingBookHead()));
+    // An old title or a bare id moves for good to the one address a book is known by.
+    const canonicalPath = bookPagePath(book.id, book.name);
+    if (request.url.split('?')[0] !== canonicalPath) return reply.redirect(canonicalPath, 301);
+    return withHead(shell(), bookPageHead(book, origin(request) + canonicalPath));
+  });
+
+  app.get('/sitemap.xml', hidden, async (request, reply) => {
+    reply.type('application/xml; charset=utf-8').header('cache-control', SITEMAP_CACHE);
+    return sitemapIndex(origin(request), await app.catalog.sitemapFileCount());
+  });
+
+  app.get<{ Params: { file: string } }>('/sitemaps/:file', hidden, async (request, reply) => {
+    const { file } = request.params;
+    const bookFile = /^books-([1-9]\d{0,6})\.xml$/.exec(file);
+    let paths: string[];
+    if (`/sitemaps/${file}` === CATEGORIES_SITEMAP_PATH) {
+      paths = (await app.catalog.types()).map((type) => `/${encodeURIComponent(type.name.toLowerCase())}`);
+    } else if (bookFile && Number(bookFile[1]) <= (await app.catalog.sitemapFileCount())) {
+      paths = (await app.catalog.sitemapBooks(Number(bookFile[1]))).map((book) => bookPagePath(book.id, book.name));
+    } else {
+      return reply.code(404).type('text/plain; charset=utf-8').send('No such sitemap.');
+    }
+    reply.type('application/xml; charset=utf-8').header('cache-control', SITEMAP_CACHE);
+    return urlSet(origin(request), paths);
+  });
+
+  app.get('/robots.txt', hidden, async (request, reply) => {
+    reply.type('text/plain; charset=utf-8').header('cache-control', SITEMAP_CACHE);
+    return robotsTxt(origin(request));
+  });
+};
+
+export default pageRoutes;
