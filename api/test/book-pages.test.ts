@@ -57,7 +57,7 @@ describe('a book page', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     const html = page.body;
-    expect(html).toContain(`<title>${seed!.name} by ${seed!.author} | Bookshop</title>`);
+    expect(html).toContain(`<title>${seed!.name} by ${seed!.author} · Bookshop</title>`);
     expect(html.match(/<title>/g)).toHaveLength(1);
     expect(html.match(/<meta name="description"/g)).toHaveLength(1);
     expect(html).toContain(`<link rel="canonical" href="${url}" />`);

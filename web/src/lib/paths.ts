@@ -1,6 +1,9 @@
 // Every screen's path, in one place: links, redirects and route tables name them from here, never
 // as string literals. The spec's own spellings ('/Detail', '/searchresult'); routes match any
 // letter case, so '/Login' from the spec's screens reaches paths.login.
+// Its own entry point: the initial bundle takes this file, not the form rules.
+import { bookPagePath } from '@bookshop/rules/book-pages';
+
 export const paths = {
   home: '/',
   about: '/about',
@@ -9,6 +12,9 @@ export const paths = {
   signup: '/signup',
   cart: '/cart',
   detail: '/Detail',
+  /** A book's shareable page, /books/{id}-{slug}: the same screen as /Detail, for the book its address names. */
+  book: bookPagePath,
+  bookRoute: '/books/:bookRef',
   orders: '/orders',
   account: '/account',
   searchResult: '/searchresult',

@@ -63,7 +63,7 @@ export function bookJsonLd(book: BookPage, url: string) {
 
 /** The head of a book's page: what replaces the shell's title and description, and what joins them. */
 export function bookPageHead(book: BookPage, url: string) {
-  const title = `${book.name} by ${book.author} | ${SHOP_NAME}`;
+  const title = `${book.name} by ${book.author} · ${SHOP_NAME}`;
   const description = summary(book);
   const image = previewImage(book);
   const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeHtml(content)}" />`;
@@ -87,7 +87,7 @@ export function bookPageHead(book: BookPage, url: string) {
 
 /** The head of an address that names no book on sale: the shell, kept out of search results. */
 export const missingBookHead = () => ({
-  title: `Book not found | ${SHOP_NAME}`,
+  title: `Book not found · ${SHOP_NAME}`,
   description: 'This book is not available.',
   tags: ['<meta name="robots" content="noindex" />'],
 });

@@ -1,0 +1,99 @@
+// A book's own address shows its detail screen, moves to the canonical address, and links to it.
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { expect, it } from 'vitest';
+import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../../test/render';
+import { paths } from '../../../lib/paths';
+import BookPage from './book-page';
+
+const detail = (id: number, name: string) => ({
+  id,
+  name,
+  imageUrl: 'https://covers.example/1.jpg',
+  author: 'Frank Herbert',
+  authorName: 'Frank Herbert',
+  category: 'Fantasy',
+  price: 9.99,
+  quantity: 3,
+  description: 'Spice.',
+  averageRating: 4.2,
+  ratingsCount: 10,
+});
+const card = ({ id, name, imageUrl, authorName, price, quantity }: ReturnType<typeof detail>) => ({
+  id,
+  name,
+  imageUrl,
+  authorName,
+  price,
+  quantity,
+});
+
+/** The book page at `route`, and the address the router is at. */
+function renderAt(route: string) {
+  function Address() {
+    return <output aria-label="address">{useLocation().pathname}</output>;
+  }
+  renderWithProviders(
+    <>
+      <Routes>
+        <Route path={paths.bookRoute} element={<BookPage />} />
+      </Routes>
+      <Address />
+    </>,
+    { route },
+  );
+}
+
+it('shows the book its address names, in a fresh browser with nothing stored', async () => {
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/public/book-copy/by-id/7': { body: { data: detail(7, 'Dune') } },
+    'GET /api/public/book-copy/by-type/Fantasy,1,15': { body: { data: { booksCopies: [], totalPages: 1 } } },
+  });
+  renderAt('/books/7-dune');
+  expect(await screen.findByRole('heading', { level: 1, name: 'Dune' })).toBeInTheDocument();
+  expect(screen.getByText('3 available')).toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'Link to this book' })).toHaveAttribute('href', '/books/7-dune');
+  expect(document.head.querySelector('link[rel="canonical"]')).toHaveAttribute('href', `${window.location.origin}/books/7-dune`);
+  expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent('/books/7-dune');
+});
+
+it('moves an outdated title or a bare id to the canonical address', async () => {
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/public/book-copy/by-id/7': { body: { data: detail(7, 'Dune Messiah') } },
+    'GET /api/public/book-copy/by-type/Fantasy,1,15': { body: { data: { booksCopies: [], totalPages: 1 } } },
+  });
+  renderAt('/books/7-dune');
+  expect(await screen.findByRole('heading', { level: 1, name: 'Dune Messiah' })).toBeInTheDocument();
+  expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent('/books/7-dune-messiah');
+});
+
+it('opens a similar book at its own address', async () => {
+  const dune = detail(7, 'Dune');
+  const children = detail(8, 'Children of Dune');
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/public/book-copy/by-id/7': { body: { data: dune } },
+    'GET /api/public/book-copy/by-id/8': { body: { data: children } },
+    'GET /api/public/book-copy/by-type/Fantasy,1,15': { body: { data: { booksCopies: [card(dune), card(children)], totalPages: 1 } } },
+  });
+  renderAt('/books/7-dune');
+  const similar = await screen.findByRole('region', { name: 'Similar Books' });
+  await userEvent.click(within(similar).getByRole('button', { name: /^Open Children of Dune/ }));
+  expect(await screen.findByRole('heading', { level: 1, name: 'Children of Dune' })).toBeInTheDocument();
+  expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent('/books/8-children-of-dune');
+});
+
+it('says a book is not available when the address names none or the copy is not on sale', async () => {
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/public/book-copy/by-id/9': {
+      status: 404,
+      body: { data: null, error: { code: 'NOT_FOUND', message: 'This book is not available.' } },
+    },
+  });
+  renderAt('/books/9-gone');
+  expect(await screen.findByText('This book is not available.')).toBeInTheDocument();
+});
