@@ -29,11 +29,13 @@ const card = ({ id, name, imageUrl, authorName, price, quantity }: ReturnType<ty
   quantity,
 });
 
-/** The book page at `route`, and the address the router is at. */
+/** The address the router is at. */
+function Address() {
+  return <output aria-label="address">{useLocation().pathname}</output>;
+}
+
+/** The book page at `route`, and the address. */
 function renderAt(route: string) {
-  function Address() {
-    return <output aria-label="address">{useLocation().pathname}</output>;
-  }
   renderWithProviders(
     <>
       <Routes>
