@@ -27,7 +27,7 @@ describe('public catalog', () => {
     const body = res.json().data;
     expect(body.totalPages).toBe(Math.ceil(Number(count!.n) / 15));
     expect(body.booksCopies).toHaveLength(15);
-    expect(Object.keys(body.booksCopies[0]).sort()).toEqual(['authorName', 'id', 'imageUrl', 'name', 'price', 'quantity']);
+    expect(Object.keys(body.booksCopies[0]).sort()).toEqual(['authorId', 'authorName', 'id', 'imageUrl', 'name', 'price', 'quantity']);
     const upper = (await get('/api/public/book-copy/by-type/FANTASY,2,15')).json().data;
     expect(upper).toEqual(body);
   });
@@ -177,6 +177,62 @@ describe('public catalog', () => {
   });
 });
 
+describe("an author's page", () => {
+  /** An author with more books on sale than one page, one of them withdrawn. */
+  async function prolificAuthor() {
+    const [author] = await t.db.query<{ id: number; name: string; on_sale: number }>(
+      `SELECT a.id, a.full_name AS name, count(*)::int AS on_sale FROM authors a JOIN books b ON b.author_id = a.id
+       JOIN book_copies c ON c.book_id = b.id AND c.is_available GROUP BY a.id HAVING count(*) > 3 ORDER BY count(*) DESC LIMIT 1`,
+    );
+    return author!;
+  }
+
+  it('lists their books on sale, with the ratings, most-rated first, a page at a time', async () => {
+    const author = await prolificAuthor();
+    const [withdrawn] = await t.db.query<{ id: number }>(
+      `INSERT INTO book_copies (book_id, quantity, price, is_available)
+       SELECT id, 1, 5, false FROM books WHERE author_id = $1 LIMIT 1 RETURNING id`,
+      [author.id],
+    );
+    const first = (await get(`/api/public/authors/${author.id}?pageNumber=1&pageSize=3`)).json().data;
+    expect(first).toMatchObject({ id: author.id, name: author.name, totalBooks: author.on_sale, totalPages: Math.ceil(author.on_sale / 3) });
+    expect(first.books).toHaveLength(3);
+    for (const book of first.books) {
+      expect(book).toMatchObject({ authorId: author.id, authorName: author.name, averageRating: expect.any(Number), ratingsCount: expect.any(Number) });
+    }
+    const all = (await get(`/api/public/authors/${author.id}?pageSize=100`)).json().data.books as { id: number; ratingsCount: number }[];
+    expect(all).toHaveLength(author.on_sale);
+    expect(all.map((b) => b.ratingsCount)).toEqual(all.map((b) => b.ratingsCount).sort((a, b) => b - a));
+    expect(all.map((b) => b.id)).not.toContain(withdrawn!.id);
+    expect(all.slice(0, 3)).toEqual(first.books);
+    const second = (await get(`/api/public/authors/${author.id}?pageNumber=2&pageSize=3`)).json().data;
+    expect(second.books).toEqual(all.slice(3, 6));
+  });
+
+  it('shows an author with nothing on sale, and refuses one that does not exist', async () => {
+    const [idle] = await t.db.query<{ id: number }>("INSERT INTO authors (full_name) VALUES ('Nobody Yet') RETURNING id");
+    expect((await get(`/api/public/authors/${idle!.id}`)).json().data).toEqual({
+      id: idle!.id,
+      name: 'Nobody Yet',
+      books: [],
+      totalBooks: 0,
+      totalPages: 1,
+    });
+    const missing = await get('/api/public/authors/999999999');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error.message).toBe('No author found.');
+    for (const url of ['/api/public/authors/0', '/api/public/authors/x', '/api/public/authors/1?pageSize=101']) {
+      expect((await get(url)).statusCode, url).toBe(400);
+    }
+  });
+
+  it("every card and detail names its author's id, so the name can link to the page", async () => {
+    const detail = (await get('/api/public/book-copy/by-id/1')).json().data;
+    const author = (await get(`/api/public/authors/${detail.authorId}?pageSize=100`)).json().data;
+    expect(author.name).toBe(detail.author);
+  });
+});
+
 describe('search', () => {
   const search = async (text: string) =>
     (await get(`/api/public/book-copy/by-name/${encodeURIComponent(text)}`)).json().data as { name: string; author: string }[];
@@ -204,6 +260,7 @@ describe('search', () => {
       [
         'author',
         'authorName',
+        'authorId', // beyond the spec: the link to the author's page
         'averageRating',
         'category',
         'description',

@@ -20,6 +20,7 @@ async function countQueries(url: string, cookie = '') {
 describe('query counts do not grow with the page size', () => {
   it.each([
     ['a category page', (n: number) => `/api/public/book-copy/by-type/Fantasy,1,${n}`, 'anonymous'],
+    ["an author's page", (n: number) => `/api/public/authors/1?pageSize=${n}`, 'anonymous'],
     ['back-office orders with their items', (n: number) => `/api/employee/order/1,${n}`, 'admin'],
     ['my orders', (n: number) => `/api/client/orders/1,${n}`, 'client'],
     ['books', (n: number) => `/api/employee/book/1,${n}`, 'admin'],
@@ -46,6 +47,10 @@ describe('query counts do not grow with the page size', () => {
     ['recommended', '/api/public/book-copy/recommended/'],
   ])('%s is one statement', async (_, url) => {
     expect(await countQueries(url)).toBe(1);
+  });
+
+  it("an author's page is two statements: the author with their count, then the page", async () => {
+    expect(await countQueries('/api/public/authors/1?pageNumber=1&pageSize=15')).toBe(2);
   });
 
   it('recommended for a signed-in client adds the session check (one statement reads and touches it) and their categories', async () => {

@@ -2,7 +2,7 @@
 // root, so any route subtree can $ref them and the OpenAPI document lists each once.
 import { Author, Book, Copy } from './backoffice-catalog.ts';
 import { CartItem } from './cart.ts';
-import { BookCard, BookDetail, BookType } from './catalog.ts';
+import { AuthorPage, BookCard, BookDetail, BookType } from './catalog.ts';
 import { BackofficeOrder, ClientOrder } from './orders.ts';
 import { ClientInfo, ClientRow, EmployeeRow } from './people.ts';
 
@@ -10,6 +10,7 @@ export const namedSchemas = [
   BookCard,
   BookDetail,
   BookType,
+  AuthorPage,
   CartItem,
   ClientInfo,
   ClientOrder,

@@ -191,6 +191,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/authors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An author and a page of their books on sale, with the ratings, most-rated first (beyond the spec) */
+        get: operations["getAuthorPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/contact": {
         parameters: {
             query?: never;
@@ -960,6 +977,8 @@ export interface components {
             /** @description The cover over https, or a drawn SVG cover (a data: URL) when the book has none; never null */
             imageUrl: string;
             authorName: string;
+            /** @description The author's id: their page lists their books on sale. */
+            authorId: number;
             price: number;
             quantity: number;
         };
@@ -970,6 +989,8 @@ export interface components {
             imageUrl: string;
             author: string;
             authorName: string;
+            /** @description The author's id: their page lists their books on sale. */
+            authorId: number;
             category: string;
             price: number;
             quantity: number;
@@ -980,6 +1001,13 @@ export interface components {
         BookType: {
             id: number;
             name: string;
+        };
+        AuthorPage: {
+            id: number;
+            name: string;
+            books: components["schemas"]["BookDetail"][];
+            totalBooks: number;
+            totalPages: number;
         };
         CartItem: {
             id: number;
@@ -1498,6 +1526,60 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["BookDetail"][];
                     };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAuthorPage: {
+        parameters: {
+            query?: {
+                pageNumber?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthorPage"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */

@@ -6,8 +6,8 @@
 // stack's overhead and not a difference in SQL. Projections (category_listing, home_list_candidates,
 // search_shortcuts, search_vocabulary) give ids and order; price, stock and availability are always read live.
 
-/** A card's columns (spec 3: id, name, imageUrl, authorName, price, quantity). */
-const CARD_COLUMNS = `c.id, b.name, b.image_url AS "imageUrl", a.full_name AS "authorName", c.price, c.quantity`;
+/** A card's columns (spec 3: id, name, imageUrl, authorName, price, quantity), and the author's id for a link to their page. */
+const CARD_COLUMNS = `c.id, b.name, b.image_url AS "imageUrl", a.full_name AS "authorName", b.author_id AS "authorId", c.price, c.quantity`;
 /** A detail's columns: a card's, plus category, description and the ratings. */
 const DETAIL_COLUMNS = `${CARD_COLUMNS}, t.name AS category, b.description, b.ratings_count AS "ratingsCount", b.ratings_sum AS "ratingsSum"`;
 const CARD_JOINS = 'JOIN books b ON b.id = c.book_id JOIN authors a ON a.id = b.author_id';
@@ -22,6 +22,7 @@ export interface CardRow {
   name: string;
   imageUrl: string | null;
   authorName: string;
+  authorId: number;
   price: Numeric;
   quantity: number;
 }
@@ -43,7 +44,7 @@ export const CATEGORY_PAGE_SQL = `
   WITH category AS (SELECT id FROM book_types WHERE lower(name) = lower($1) LIMIT 1)
   SELECT (SELECT id FROM category) AS "typeId",
          (SELECT coalesce(max(l.position), 0) FROM category_listing l WHERE l.type_id = (SELECT id FROM category)) AS total,
-         NULL::int AS id, NULL AS name, NULL AS "imageUrl", NULL AS "authorName", NULL::numeric AS price, NULL::int AS quantity,
+         NULL::int AS id, NULL AS name, NULL AS "imageUrl", NULL AS "authorName", NULL::int AS "authorId", NULL::numeric AS price, NULL::int AS quantity,
          0 AS position
   UNION ALL
   (SELECT NULL, NULL, ${CARD_COLUMNS}, l.position
@@ -54,6 +55,17 @@ export const CATEGORY_PAGE_SQL = `
 
 /** $1 copy id: its detail, when available. */
 export const DETAIL_SQL = `SELECT ${DETAIL_COLUMNS} FROM book_copies c ${DETAIL_JOINS} WHERE c.id = $1 AND c.is_available`;
+
+/** An author ($1 id): their name and how many of their books are on sale. */
+export const AUTHOR_SQL = `
+  SELECT a.id, a.full_name AS name,
+         (SELECT count(*)::int FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available WHERE b.author_id = a.id) AS "booksOnSale"
+  FROM authors a WHERE a.id = $1`;
+/** $1 author id, $2 how many to skip, $3 how many: a page of their books on sale, most-rated first. */
+export const AUTHOR_BOOKS_SQL = `
+  SELECT ${DETAIL_COLUMNS} FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
+  JOIN authors a ON a.id = b.author_id JOIN book_types t ON t.id = b.type_id
+  WHERE b.author_id = $1 ORDER BY b.ratings_count DESC, c.id OFFSET $2 LIMIT $3`;
 
 /** A book's page ($1 copy id): the detail's columns and the ISBN, which its JSON-LD carries. */
 export const BOOK_PAGE_SQL = `SELECT ${DETAIL_COLUMNS}, b.isbn13 AS isbn FROM book_copies c ${DETAIL_JOINS} WHERE c.id = $1 AND c.is_available`;

@@ -21,6 +21,7 @@ export const toCard = (row: CardRow) => ({
   name: row.name,
   imageUrl: coverUrl(row.imageUrl, row.name, row.authorName),
   authorName: row.authorName,
+  authorId: row.authorId,
   price: toMoney(row.price),
   quantity: row.quantity,
 });
@@ -34,6 +35,7 @@ export const toDetail = (row: DetailRow) => ({
   imageUrl: coverUrl(row.imageUrl, row.name, row.authorName),
   author: row.authorName,
   authorName: row.authorName,
+  authorId: row.authorId,
   category: row.category,
   price: toMoney(row.price),
   quantity: row.quantity,
@@ -77,6 +79,20 @@ export function catalogService(sql: SqlReader) {
       const row = await repo.findDetail(id);
       if (!row) throw refuse.bookUnavailable();
       return toDetail(row);
+    },
+
+    /** An author's page: their name, and a page of their books on sale with the ratings, most-rated first. */
+    async authorPage(id: number, pageNumber: number, pageSize: number) {
+      const author = await repo.findAuthor(id);
+      if (!author) throw refuse.noAuthor();
+      const books = author.booksOnSale ? await repo.authorBooks(id, (pageNumber - 1) * pageSize, pageSize) : [];
+      return {
+        id: author.id,
+        name: author.name,
+        books: books.map(toDetail),
+        totalBooks: author.booksOnSale,
+        totalPages: Math.max(1, Math.ceil(author.booksOnSale / pageSize)),
+      };
     },
 
     /** A book's page: its detail and its ISBN; null when the copy is not on sale. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import authenticationRoutes from './authentication.ts';
+import authorRoutes from './authors.ts';
 import bookCopyRoutes from './book-copy.ts';
 import contactRoutes from './contact.ts';
 import signUpRoutes from './sign-up.ts';
@@ -7,6 +8,7 @@ import signUpRoutes from './sign-up.ts';
 /** Anonymous routes: the catalog, the contact form, sign-up and sign-in. */
 const publicRoutes: FastifyPluginAsync = async (app) => {
   await app.register(bookCopyRoutes, { prefix: '/book-copy' });
+  await app.register(authorRoutes, { prefix: '/authors' });
   await app.register(contactRoutes, { prefix: '/contact' });
   await app.register(signUpRoutes, { prefix: '/sign-up' });
   await app.register(authenticationRoutes, { prefix: '/authentication' });

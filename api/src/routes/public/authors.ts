@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+
+/** An author's page (beyond the spec): every author name in the storefront links to it. */
+const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/:id',
+    {
+      schema: {
+        operationId: 'getAuthorPage',
+        tags: ['Public catalog'],
+        summary: 'An author and a page of their books on sale, with the ratings, most-rated first (beyond the spec)',
+        params: Type.Object({ id: PositiveInt }),
+        querystring: Type.Object({ pageNumber: Type.Optional(PositiveInt), pageSize: Type.Optional(PageSize) }),
+        response: responses(Type.Ref('AuthorPage'), 400, 404),
+      },
+    },
+    async (request, reply) => {
+      const { pageNumber = 1, pageSize = 15 } = request.query;
+      // Price and stock are live, as on the detail: revalidate each time (the ETag makes it a 304).
+      reply.header('cache-control', 'no-cache');
+      return { data: await app.catalog.authorPage(request.params.id, pageNumber, pageSize) };
+    },
+  );
+};
+
+export default authorRoutes;
