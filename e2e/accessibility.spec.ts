@@ -16,7 +16,10 @@ async function expectNoViolations(page: Page, screen: string) {
 }
 
 test('a visitor using assistive technology meets no accessibility problem axe can find on any storefront screen', async ({ page }) => {
-  const [copy] = await query<{ id: number }>('SELECT id FROM book_copies WHERE is_available AND quantity > 0 ORDER BY id LIMIT 1');
+  const [copy] = await query<{ id: number; author: string }>(
+    `SELECT c.id, a.full_name AS author FROM book_copies c JOIN books b ON b.id = c.book_id JOIN authors a ON a.id = b.author_id
+     WHERE c.is_available AND c.quantity > 0 ORDER BY c.id LIMIT 1`,
+  );
   for (const screen of ['/', '/Fantasy', '/about', '/contact', '/login', '/signup']) {
     await page.goto(screen);
     await expectNoViolations(page, screen);
@@ -24,6 +27,12 @@ test('a visitor using assistive technology meets no accessibility problem axe ca
   await page.evaluate((id) => localStorage.setItem('BookId', String(id)), copy!.id);
   await page.goto('/Detail');
   await expectNoViolations(page, '/Detail');
+  // The book's own page, and its author's, reached as a shopper would: by their links.
+  await page.getByRole('link', { name: 'Link to this book' }).click();
+  await expectNoViolations(page, 'a book page');
+  await page.getByRole('main').getByRole('link', { name: copy!.author, exact: true }).first().click();
+  await expect(page).toHaveURL(/\/authors\/\d+/);
+  await expectNoViolations(page, 'an author page');
 
   await page.getByLabel('Search books').fill('harry');
   await page.getByLabel('Search books').press('Enter');

@@ -1,6 +1,6 @@
 // Book pages a person can share: the address of a book shows it in any browser, after a refresh
 // too, and a link preview that runs no JavaScript reads the book from the page itself.
-import { bookPagePath } from '../packages/rules/src/book-pages.ts';
+import { authorPagePath, bookPagePath } from '../packages/rules/src/page-addresses.ts';
 import { expect, query, test } from './fixtures.ts';
 
 async function aBookInStock() {
@@ -70,4 +70,43 @@ test('a link preview, which runs no JavaScript, reads the book, its cover and it
   const file = Math.ceil(book.id / 10_000);
   expect(await (await page.request.get(`/sitemaps/books-${file}.xml`)).text()).toContain(`<loc>${baseURL}${book.path}</loc>`);
   await crawler.close();
+});
+
+test("a shopper follows an author's name from a book to the author's page, sees the ratings, pages on and opens another book", async ({
+  page,
+}) => {
+  const [author] = await query<{ id: number; name: string; books: number }>(
+    `SELECT a.id, a.full_name AS name, count(*)::int AS books FROM authors a JOIN books b ON b.author_id = a.id
+     JOIN book_copies c ON c.book_id = b.id AND c.is_available GROUP BY a.id HAVING count(*) > 15 ORDER BY count(*) DESC LIMIT 1`,
+  );
+  const [copy] = await query<{ id: number; name: string }>(
+    `SELECT c.id, b.name FROM book_copies c JOIN books b ON b.id = c.book_id WHERE c.is_available AND b.author_id = $1
+     ORDER BY b.ratings_count DESC LIMIT 1`,
+    [author!.id],
+  );
+  await page.goto(bookPagePath(copy!.id, copy!.name));
+  await page.getByRole('main').getByRole('link', { name: author!.name, exact: true }).first().click();
+  await expect(page).toHaveURL(authorPagePath(author!.id, author!.name));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(author!.name);
+  await expect(page.getByText(`${author!.books} books on sale`)).toBeVisible();
+  const grid = page.getByRole('region', { name: author!.name });
+  await expect(grid.getByRole('article')).toHaveCount(15);
+  await expect(grid.getByRole('article').first()).toContainText(/★ \d\.\d \([\d,]+ ratings\)/);
+  await expect(page.getByText(/^Page 1 of \d+$/)).toBeVisible();
+
+  for (const [label, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await expect(page.getByText('Loading...')).toHaveCount(0);
+    await page.screenshot({ path: `e2e/screenshots/storefront-${label}-author-page.png` });
+  }
+
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByText(/^Page 2 of \d+$/)).toBeVisible();
+  const next = grid.getByRole('article').first();
+  const title = (await next.getByRole('heading').textContent())!;
+  await next.getByRole('button', { name: /^Open / }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
 });

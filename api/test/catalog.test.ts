@@ -195,10 +195,20 @@ describe("an author's page", () => {
       [author.id],
     );
     const first = (await get(`/api/public/authors/${author.id}?pageNumber=1&pageSize=3`)).json().data;
-    expect(first).toMatchObject({ id: author.id, name: author.name, totalBooks: author.on_sale, totalPages: Math.ceil(author.on_sale / 3) });
+    expect(first).toMatchObject({
+      id: author.id,
+      name: author.name,
+      totalBooks: author.on_sale,
+      totalPages: Math.ceil(author.on_sale / 3),
+    });
     expect(first.books).toHaveLength(3);
     for (const book of first.books) {
-      expect(book).toMatchObject({ authorId: author.id, authorName: author.name, averageRating: expect.any(Number), ratingsCount: expect.any(Number) });
+      expect(book).toMatchObject({
+        authorId: author.id,
+        authorName: author.name,
+        averageRating: expect.any(Number),
+        ratingsCount: expect.any(Number),
+      });
     }
     const all = (await get(`/api/public/authors/${author.id}?pageSize=100`)).json().data.books as { id: number; ratingsCount: number }[];
     expect(all).toHaveLength(author.on_sale);

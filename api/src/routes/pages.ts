@@ -1,7 +1,7 @@
 // What a shopper can share and a search engine can read, served with the web app (not API calls, so
 // not in openapi.yaml): a book's page at /books/{id}-{slug}, with the book in its head; the sitemap,
 // in files of a fixed size; and robots.txt.
-import { bookPageId, bookPagePath } from '@bookshop/rules';
+import { bookPagePath, idFromPageAddress } from '@bookshop/rules';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { bookPageHead, missingBookHead, withHead } from '../modules/pages/book-page.ts';
 import { CATEGORIES_SITEMAP_PATH, robotsTxt, sitemapIndex, urlSet } from '../modules/pages/sitemap.ts';
@@ -18,7 +18,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   const hidden = { schema: { hide: true } };
 
   app.get<{ Params: { ref: string } }>('/books/:ref', hidden, async (request, reply) => {
-    const id = bookPageId(request.params.ref);
+    const id = idFromPageAddress(request.params.ref);
     const book = id === null ? null : await app.catalog.bookPage(id);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
     if (!book) return reply.code(404).send(withHead(shell(), missingBookHead()));

@@ -1,3 +1,3 @@
-export * from './book-pages.ts';
 export * from './forms.ts';
+export * from './page-addresses.ts';
 export * from './password.ts';

@@ -13,6 +13,7 @@ const SignUpPage = lazy(() => import('../features/auth/signup-page'));
 const CartPage = lazy(() => import('../features/cart/cart-page'));
 const DetailPage = lazy(() => import('../features/catalog/routes/detail'));
 const BookPage = lazy(() => import('../features/catalog/routes/book-page'));
+const AuthorPage = lazy(() => import('../features/catalog/routes/author-page'));
 const MyOrdersPage = lazy(() => import('../features/orders/my-orders-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
 const SearchResultsPage = lazy(() => import('../features/catalog/routes/search-results'));
@@ -47,6 +48,7 @@ export default function Storefront() {
         <Route path={paths.cart} element={<CartPage />} />
         <Route path={paths.detail} element={<DetailPage />} />
         <Route path={paths.bookRoute} element={<BookPage />} />
+        <Route path={paths.authorRoute} element={<AuthorPage />} />
         <Route path={paths.orders} element={<MyOrdersPage />} />
         <Route path={paths.account} element={<AccountPage />} />
         <Route path={paths.searchResult} element={<SearchResultsPage />} />

@@ -2,7 +2,7 @@
 // as string literals. The spec's own spellings ('/Detail', '/searchresult'); routes match any
 // letter case, so '/Login' from the spec's screens reaches paths.login.
 // Its own entry point: the initial bundle takes this file, not the form rules.
-import { bookPagePath } from '@bookshop/rules/book-pages';
+import { authorPagePath, bookPagePath } from '@bookshop/rules/page-addresses';
 
 export const paths = {
   home: '/',
@@ -15,6 +15,9 @@ export const paths = {
   /** A book's shareable page, /books/{id}-{slug}: the same screen as /Detail, for the book its address names. */
   book: bookPagePath,
   bookRoute: '/books/:bookRef',
+  /** An author's page, /authors/{id}-{slug}: their books on sale, with the ratings (beyond the spec). */
+  author: authorPagePath,
+  authorRoute: '/authors/:authorRef',
   orders: '/orders',
   account: '/account',
   searchResult: '/searchresult',

@@ -10,6 +10,7 @@ export const catalogKeys = {
   category: (type: string, pageNumber: number, pageSize: number) =>
     ['catalog', 'category', type.toLowerCase(), pageNumber, pageSize] as const,
   book: (id: number) => ['catalog', 'book', id] as const,
+  author: (id: number, pageNumber: number, pageSize: number) => ['catalog', 'author', id, pageNumber, pageSize] as const,
   search: (text: string) => ['catalog', 'search', text] as const,
 };
 

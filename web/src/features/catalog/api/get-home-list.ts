@@ -21,6 +21,7 @@ export const homeListQuery = (path: HomeListPath) =>
         name: b.name,
         imageUrl: b.imageUrl,
         authorName: b.authorName,
+        authorId: b.authorId,
         price: b.price,
       })),
   });

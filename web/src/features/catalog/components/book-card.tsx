@@ -5,9 +5,10 @@ import { BookCover } from '../../../components/book-cover';
 import { money } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { storage } from '../../../lib/storage';
+import { AuthorLink } from './author-link';
 
 /** What a card shows of a book: the home lists' cards and the category pages' details both have it. */
-export type CardBook = Pick<Schemas['BookCard'], 'id' | 'name' | 'imageUrl' | 'authorName' | 'price'>;
+export type CardBook = Pick<Schemas['BookCard'], 'id' | 'name' | 'imageUrl' | 'authorName' | 'authorId' | 'price'>;
 
 /** Opens /Detail for a book: its id is kept in storage, as spec 2.3 says. */
 export function useOpenBook() {
@@ -44,7 +45,9 @@ export function BookCard({
       <Heading className="book-name" title={book.name}>
         {book.name}
       </Heading>
-      <p className="book-author">{book.authorName}</p>
+      <p className="book-author">
+        <AuthorLink id={book.authorId} name={book.authorName} />
+      </p>
       <p className="book-price">{money(book.price)}</p>
       {action}
     </article>

@@ -13,6 +13,7 @@ const detail = (id: number, name: string) => ({
   imageUrl: 'https://covers.example/1.jpg',
   author: 'Frank Herbert',
   authorName: 'Frank Herbert',
+  authorId: 2,
   category: 'Fantasy',
   price: 9.99,
   quantity: 3,
@@ -20,11 +21,12 @@ const detail = (id: number, name: string) => ({
   averageRating: 4.2,
   ratingsCount: 10,
 });
-const card = ({ id, name, imageUrl, authorName, price, quantity }: ReturnType<typeof detail>) => ({
+const card = ({ id, name, imageUrl, authorName, authorId, price, quantity }: ReturnType<typeof detail>) => ({
   id,
   name,
   imageUrl,
   authorName,
+  authorId,
   price,
   quantity,
 });
@@ -57,6 +59,7 @@ it('shows the book its address names, in a fresh browser with nothing stored', a
   expect(await screen.findByRole('heading', { level: 1, name: 'Dune' })).toBeInTheDocument();
   expect(screen.getByText('3 available')).toBeInTheDocument();
   expect(screen.getByRole('link', { name: 'Link to this book' })).toHaveAttribute('href', '/books/7-dune');
+  expect(screen.getByRole('link', { name: 'Frank Herbert' })).toHaveAttribute('href', '/authors/2-frank-herbert');
   expect(document.head.querySelector('link[rel="canonical"]')).toHaveAttribute('href', `${window.location.origin}/books/7-dune`);
   expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent('/books/7-dune');
 });

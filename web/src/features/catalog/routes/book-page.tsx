@@ -1,4 +1,4 @@
-import { bookPageId } from '@bookshop/rules/book-pages';
+import { idFromPageAddress } from '@bookshop/rules/page-addresses';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { paths } from '../../../lib/paths';
 import { useBook } from '../api/get-book';
@@ -11,7 +11,7 @@ import { BookDetail } from '../components/book-detail';
  */
 export default function BookPage() {
   const navigate = useNavigate();
-  const bookId = bookPageId(useParams().bookRef ?? '');
+  const bookId = idFromPageAddress(useParams().bookRef ?? '');
   const { pathname } = useLocation();
   const { data: book } = useBook(bookId);
 

@@ -5,6 +5,7 @@ import { useDocumentTitle } from '../../../lib/document-title';
 import { money, rating } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { useSearchBooks } from '../api/search-books';
+import { AuthorLink } from '../components/author-link';
 import { useOpenBook } from '../components/book-card';
 
 /** /searchresult (spec 2.6): reads the search text from storage. */
@@ -37,7 +38,9 @@ export default function SearchResultsPage() {
             </button>
             <div>
               <h2>{book.name}</h2>
-              <p>Author: {book.author}</p>
+              <p>
+                Author: <AuthorLink id={book.authorId} name={book.author} />
+              </p>
               <p>Category: {book.category}</p>
               <p className="clamp-2">{book.description}</p>
               <p className="book-price">{money(book.price)}</p>

@@ -1,6 +1,6 @@
-// A book page's address: readable, stable for any title, and read back to the same id.
+// The pages' addresses: readable, stable for any title or name, and read back to the same id.
 import { describe, expect, it } from 'vitest';
-import { bookPageId, bookPagePath, slugify } from './book-pages.ts';
+import { authorPagePath, bookPagePath, idFromPageAddress, slugify } from './page-addresses.ts';
 
 describe('bookPagePath', () => {
   it('joins the id and the title as lower-case words', () => {
@@ -23,15 +23,20 @@ describe('bookPagePath', () => {
   });
 });
 
-describe('bookPageId', () => {
+it('authorPagePath spells an author the same way, under /authors', () => {
+  expect(authorPagePath(3, 'J.R.R. Tolkien')).toBe('/authors/3-j-r-r-tolkien');
+  expect(authorPagePath(4, 'Gabriel García Márquez')).toBe('/authors/4-gabriel-garcia-marquez');
+});
+
+describe('idFromPageAddress', () => {
   it('reads the id of a canonical, an outdated or a bare address', () => {
-    expect(bookPageId('42-the-hobbit')).toBe(42);
-    expect(bookPageId('42-an-old-title')).toBe(42);
-    expect(bookPageId('42')).toBe(42);
+    expect(idFromPageAddress('42-the-hobbit')).toBe(42);
+    expect(idFromPageAddress('42-an-old-title')).toBe(42);
+    expect(idFromPageAddress('42')).toBe(42);
   });
 
   it('names no book for anything else', () => {
-    for (const segment of ['', 'hobbit', '0', '042-x', '42x', '-42', '1234567890', '4.2']) expect(bookPageId(segment)).toBeNull();
+    for (const segment of ['', 'hobbit', '0', '042-x', '42x', '-42', '1234567890', '4.2']) expect(idFromPageAddress(segment)).toBeNull();
   });
 
   it('reads back the id of every address it writes', () => {
@@ -40,6 +45,6 @@ describe('bookPageId', () => {
       [123456789, 'Dune'],
       [5, ''],
     ] as const)
-      expect(bookPageId(bookPagePath(id, name).slice(7))).toBe(id);
+      expect(idFromPageAddress(bookPagePath(id, name).slice(7))).toBe(id);
   });
 });

@@ -1,0 +1,68 @@
+import { idFromPageAddress } from '@bookshop/rules/page-addresses';
+import { useState } from 'react';
+import { Navigate, useLocation, useParams } from 'react-router-dom';
+import { ApiError } from '../../../api/client';
+import { clampPage, Paging } from '../../../components/paging';
+import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
+import { useDocumentTitle } from '../../../lib/document-title';
+import { rating } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
+import { useAuthorPage } from '../api/get-author-page';
+import { BookCard } from '../components/book-card';
+
+/**
+ * An author's books on sale with the ratings, most-rated first, paged as a category is. An outdated
+ * name or a bare id gives way to the canonical address.
+ */
+function AuthorPage({ authorId }: { authorId: number | null }) {
+  const { pathname } = useLocation();
+  const [page, setPage] = useState(1);
+  const { data, isPending, isError, error, isPlaceholderData } = useAuthorPage(authorId, page, CATEGORY_PAGE_SIZE);
+  useDocumentTitle(data?.name ?? 'Author');
+
+  const missing = authorId === null || (error instanceof ApiError && error.status === 404);
+  if (missing) return <p className="empty">No author found.</p>;
+  if (isError) return <p className="empty">This author's books are not available right now.</p>;
+  if (isPending) return <p className="muted">Loading...</p>;
+  if (pathname !== paths.author(data.id, data.name)) return <Navigate to={paths.author(data.id, data.name)} replace />;
+  return (
+    <div className="category">
+      <p className="eyebrow">Author</p>
+      <h1 id="author-heading">{data.name}</h1>
+      <p className="muted">{data.totalBooks === 1 ? '1 book on sale' : `${data.totalBooks.toLocaleString('en-US')} books on sale`}</p>
+      {data.books.length === 0 ? (
+        <p className="empty">No books by this author are on sale right now.</p>
+      ) : (
+        <section className="grid" aria-labelledby="author-heading" aria-busy={isPlaceholderData}>
+          {data.books.map((book) => (
+            <BookCard
+              key={book.id}
+              book={book}
+              headingLevel={2}
+              action={
+                <p className="book-rating">
+                  <span aria-hidden="true">★</span> {rating(book.averageRating)}{' '}
+                  <span className="muted">({book.ratingsCount.toLocaleString('en-US')} ratings)</span>
+                </p>
+              }
+            />
+          ))}
+        </section>
+      )}
+      <Paging
+        page={page}
+        totalPages={data.totalPages}
+        onPage={(p) => {
+          setPage(clampPage(p, data.totalPages));
+          window.scrollTo({ top: 0 });
+        }}
+      />
+    </div>
+  );
+}
+
+/** /authors/{id}-{slug} (beyond the spec); keyed by author, so another author starts at page 1. */
+export default function AuthorRoute() {
+  const authorId = idFromPageAddress(useParams().authorRef ?? '');
+  return <AuthorPage key={authorId} authorId={authorId} />;
+}
