@@ -20,7 +20,16 @@ test('a visitor using assistive technology meets no accessibility problem axe ca
     `SELECT c.id, a.full_name AS author FROM book_copies c JOIN books b ON b.id = c.book_id JOIN authors a ON a.id = b.author_id
      WHERE c.is_available AND c.quantity > 0 ORDER BY c.id LIMIT 1`,
   );
-  for (const screen of ['/', '/Fantasy', '/about', '/contact', '/login', '/signup']) {
+  for (const screen of [
+    '/',
+    '/Fantasy',
+    '/about',
+    '/contact',
+    '/login',
+    '/signup',
+    '/forgot-password',
+    '/reset-password?mode=resetPassword&oobCode=x',
+  ]) {
     await page.goto(screen);
     await expectNoViolations(page, screen);
   }

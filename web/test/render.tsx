@@ -15,9 +15,11 @@ export const apiServer = setupServer();
 
 export function renderWithProviders(ui: ReactNode, { route = '/', state }: { route?: string; state?: unknown } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  // A route may carry a query string (a reset e-mail's link does).
+  const { pathname, search } = new URL(route, 'http://shop.test');
   return render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[{ pathname: route, state }]}>
+      <MemoryRouter initialEntries={[{ pathname, search, state }]}>
         <SessionProvider>
           <ComposeFeatures>{ui}</ComposeFeatures>
         </SessionProvider>

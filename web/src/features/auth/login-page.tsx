@@ -57,6 +57,9 @@ export default function LoginPage() {
         </button>
       </form>
       <p>
+        <Link to={paths.forgotPassword}>Forgot password?</Link>
+      </p>
+      <p>
         New here? <Link to={paths.signup}>Sign up</Link>
       </p>
     </div>

@@ -1,0 +1,80 @@
+// A forgotten password (beyond the spec), for clients; employees ask an Admin. The identity provider
+// proves the client owns the e-mail: it sends its password-reset e-mail, whose link opens the
+// storefront's /reset-password with a one-time code. The client then chooses a new shop password
+// (the password rules apply), the code is spent at the provider, and every session of theirs ends.
+import { FORM_MESSAGES } from '@bookshop/rules';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { badRequest } from '../../lib/errors.ts';
+import { publicOrigin } from '../../lib/public-origin.ts';
+import { Body, responses } from '../../schemas/common.ts';
+
+/** Reset e-mails one address may ask for per hour: each one mails someone. */
+export const RESET_REQUESTS_PER_HOUR = 10;
+/** Codes one address may try per hour. */
+export const RESETS_PER_HOUR = 20;
+
+const tags = ['Authentication'];
+
+const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/request',
+    {
+      config: { rateLimit: { max: RESET_REQUESTS_PER_HOUR, timeWindow: '1 hour' } },
+      schema: {
+        operationId: 'requestPasswordReset',
+        tags,
+        summary: 'Forgot password: the identity provider e-mails a client a link to choose a new password (beyond the spec)',
+        description: 'The answer is the same whether or not a client uses the e-mail, so it reveals no account.',
+        body: Body({ account: Type.Optional(Type.String({ maxLength: 200 })) }),
+        response: responses(Type.String(), 400, 429, 503),
+      },
+    },
+    async (request) => {
+      const account = app.accounts.resetRequestAccount(request.body);
+      const clientId = await app.accounts.clientIdByAccount(account);
+      if (clientId !== null) {
+        const sent = await app.sendPasswordResetEmail(account, `${publicOrigin(app.config, request)}/login`);
+        await app.securityEvents.record({
+          type: 'password_reset_requested',
+          actor: `client:${clientId}`,
+          address: app.clientAddress(request),
+          details: { sent },
+        });
+      }
+      return { data: FORM_MESSAGES.resetRequested };
+    },
+  );
+
+  app.post(
+    '/',
+    {
+      config: { rateLimit: { max: RESETS_PER_HOUR, timeWindow: '1 hour' } },
+      schema: {
+        operationId: 'resetPassword',
+        tags,
+        summary: "Sets a client's new password with the code of the provider's reset e-mail; all their sessions end (beyond the spec)",
+        body: Body({
+          oobCode: Type.String({ minLength: 1, maxLength: 2000 }),
+          newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
+        }),
+        response: responses(Type.String(), 400, 429, 503),
+      },
+    },
+    async (request) => {
+      const { oobCode } = request.body;
+      // The code is checked first, so a password the rules refuse does not spend it.
+      const email = await app.confirmPasswordReset(oobCode);
+      const clientId = await app.accounts.clientIdByAccount(email);
+      if (clientId === null) throw badRequest(FORM_MESSAGES.resetNotForEmployees, 'NOT_A_CLIENT');
+      const newPassword = app.accounts.acceptableNewPassword(request.body.newPassword, email);
+      await app.confirmPasswordReset(oobCode, newPassword);
+      await app.accounts.setClientPassword(clientId, newPassword);
+      await app.sessions.revokeAllSessions('client', clientId);
+      await app.securityEvents.record({ type: 'password_reset', actor: `client:${clientId}`, address: app.clientAddress(request) });
+      return { data: FORM_MESSAGES.passwordReset };
+    },
+  );
+};
+
+export default passwordResetRoutes;

@@ -1,0 +1,73 @@
+// Forgot password: the request says the same for any e-mail and stays on screen; the reset screen
+// checks the two passwords before sending, and tells a spent link from a refused password.
+import { FORM_MESSAGES } from '@bookshop/rules';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it } from 'vitest';
+import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import ForgotPasswordPage from './forgot-password-page';
+import LoginPage from './login-page';
+import ResetPasswordPage from './reset-password-page';
+
+it('the login screen offers Forgot password?', () => {
+  stubApi(SIGNED_OUT);
+  renderWithProviders(<LoginPage />, { route: '/login' });
+  expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/forgot-password');
+});
+
+it('asks for a valid e-mail, then says a link is on its way, and the message stays', async () => {
+  const calls = stubApi({ ...SIGNED_OUT, 'POST /api/public/password-reset/request': { body: { data: FORM_MESSAGES.resetRequested } } });
+  renderWithProviders(<ForgotPasswordPage />, { route: '/forgot-password' });
+  await userEvent.type(screen.getByLabelText('Email'), 'nadia@');
+  await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent(FORM_MESSAGES.emailInvalid);
+  expect(calls.filter((c) => c.url.includes('password-reset'))).toEqual([]);
+
+  await userEvent.type(screen.getByLabelText('Email'), 'example.com');
+  await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+  expect(await screen.findByRole('status')).toHaveTextContent(FORM_MESSAGES.resetRequested);
+  expect(calls.at(-1)).toMatchObject({ url: '/api/public/password-reset/request', body: { account: 'nadia@example.com' } });
+  await new Promise((resolve) => setTimeout(resolve, 3_200));
+  expect(screen.getByRole('status')).toHaveTextContent(FORM_MESSAGES.resetRequested);
+});
+
+const RESET_ROUTE = '/reset-password?mode=resetPassword&oobCode=code-1&apiKey=k&lang=en';
+
+it('checks both passwords before sending, then sends the code and says the password changed', async () => {
+  const calls = stubApi({ ...SIGNED_OUT, 'POST /api/public/password-reset': { body: { data: FORM_MESSAGES.passwordReset } } });
+  renderWithProviders(<ResetPasswordPage />, { route: RESET_ROUTE });
+  await userEvent.type(screen.getByLabelText('New password'), 'Lantern-Harbor-92');
+  await userEvent.type(screen.getByLabelText('Confirm new password'), 'Lantern-Harbor-93');
+  await userEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent(FORM_MESSAGES.passwordsDiffer);
+
+  await userEvent.clear(screen.getByLabelText('Confirm new password'));
+  await userEvent.type(screen.getByLabelText('Confirm new password'), 'Lantern-Harbor-92');
+  await userEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+  expect(await screen.findByRole('status')).toHaveTextContent(FORM_MESSAGES.passwordReset);
+  expect(calls.at(-1)).toMatchObject({ body: { oobCode: 'code-1', newPassword: 'Lantern-Harbor-92' } });
+  expect(screen.getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/login');
+}, 10_000);
+
+it('a used or expired link asks for a new one; a link without a code is not a form at all', async () => {
+  stubApi({
+    ...SIGNED_OUT,
+    'POST /api/public/password-reset': {
+      status: 400,
+      body: {
+        data: null,
+        error: { code: 'RESET_CODE_REFUSED', message: 'This reset link is invalid, used or expired. Please ask for a new one.' },
+      },
+    },
+  });
+  const view = renderWithProviders(<ResetPasswordPage />, { route: RESET_ROUTE });
+  await userEvent.type(screen.getByLabelText('New password'), 'Lantern-Harbor-92');
+  await userEvent.type(screen.getByLabelText('Confirm new password'), 'Lantern-Harbor-92');
+  await userEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+  expect(await screen.findByRole('link', { name: 'Ask for a new link' })).toHaveAttribute('href', '/forgot-password');
+  view.unmount();
+
+  renderWithProviders(<ResetPasswordPage />, { route: '/reset-password' });
+  expect(screen.getByText('This reset link is invalid, used or expired. Please ask for a new one.')).toBeInTheDocument();
+  expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
+});

@@ -1,0 +1,90 @@
+import { FORM_MESSAGES, isFilled } from '@bookshop/rules';
+import { useForm } from 'react-hook-form';
+import { Link, useSearchParams } from 'react-router-dom';
+import { ApiError } from '../../api/client';
+import { Notice, useNotice } from '../../components/notice';
+import { useDocumentTitle } from '../../lib/document-title';
+import { failureReason } from '../../lib/failure-reason';
+import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
+import { paths } from '../../lib/paths';
+import { formRuleResolver } from '../../lib/rule-resolver';
+import { useResetPassword } from './api/reset-password';
+
+type Fields = { newPassword: string; confirmPassword: string };
+const EMPTY: Fields = { newPassword: '', confirmPassword: '' };
+const INVALID_LINK = 'This reset link is invalid, used or expired. Please ask for a new one.';
+
+/** Filled, typed twice alike, then the API's password rules (the API checks the e-mail rule too). */
+const resolver = formRuleResolver<Fields>(async ({ newPassword, confirmPassword }) => {
+  if (!isFilled(newPassword)) return FORM_MESSAGES.newPasswordRequired;
+  if (newPassword !== confirmPassword) return FORM_MESSAGES.passwordsDiffer;
+  return newPasswordProblem(newPassword);
+});
+
+/**
+ * /reset-password?mode=resetPassword&oobCode=… (beyond the spec): where the provider's reset e-mail
+ * leads. The client chooses a new shop password; every session of theirs ends, so they log in again.
+ */
+export default function ResetPasswordPage() {
+  useDocumentTitle('Choose a new password');
+  const [params] = useSearchParams();
+  const oobCode = params.get('oobCode');
+  const reset = useResetPassword();
+  const { register, handleSubmit } = useForm<Fields>({ defaultValues: EMPTY, resolver });
+  const [notice, show] = useNotice();
+  const linkRefused = reset.error instanceof ApiError && reset.error.code === 'RESET_CODE_REFUSED';
+
+  const submit = handleSubmit(
+    async ({ newPassword }) => {
+      try {
+        await reset.mutateAsync({ oobCode: oobCode ?? '', newPassword });
+      } catch (error) {
+        show(failureReason(error) ?? 'Your password could not be changed.', 'error');
+      }
+    },
+    (errors) => show(errors.root?.message ?? FORM_MESSAGES.newPasswordRequired, 'error'),
+  );
+
+  if (reset.isSuccess) {
+    return (
+      <div className="narrow">
+        <h1>Choose a new password</h1>
+        <p role="status" className="notice notice-success">
+          {reset.data}
+        </p>
+        <p>
+          <Link to={paths.login}>Go to Login</Link>
+        </p>
+      </div>
+    );
+  }
+  if (!oobCode || params.get('mode') !== 'resetPassword' || linkRefused) {
+    return (
+      <div className="narrow">
+        <h1>Choose a new password</h1>
+        <p className="empty">{INVALID_LINK}</p>
+        <p>
+          <Link to={paths.forgotPassword}>Ask for a new link</Link>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="narrow">
+      <h1>Choose a new password</h1>
+      <form className="form" onSubmit={submit} noValidate>
+        <label>
+          New password <input type="password" autoComplete="new-password" {...register('newPassword')} />
+        </label>
+        <label>
+          Confirm new password <input type="password" autoComplete="new-password" {...register('confirmPassword')} />
+        </label>
+        <p className="muted">{PASSWORD_HINT}</p>
+        <Notice notice={notice} />
+        <button type="submit" className="primary" disabled={reset.isPending}>
+          {reset.isPending ? 'Saving...' : 'Set new password'}
+        </button>
+      </form>
+    </div>
+  );
+}
