@@ -70,7 +70,17 @@ test('an Admin using assistive technology meets no accessibility problem axe can
   loggedInAs,
 }) => {
   await loggedInAs(DEMO.admin);
-  for (const screen of ['/dashboard', '/clients', '/employees', '/authors', '/books', '/bookscopies', '/orders', '/employeeaccount']) {
+  for (const screen of [
+    '/dashboard',
+    '/clients',
+    '/employees',
+    '/authors',
+    '/books',
+    '/bookscopies',
+    '/orders',
+    '/reviews',
+    '/employeeaccount',
+  ]) {
     await page.goto(screen);
     await expectNoViolations(page, screen);
   }

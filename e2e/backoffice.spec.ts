@@ -93,7 +93,17 @@ test('screenshots of every back-office screen', async ({ page, loggedInAs }) => 
     ['phone', { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    for (const screen of ['/dashboard', '/clients', '/employees', '/authors', '/books', '/bookscopies', '/orders', '/employeeaccount']) {
+    for (const screen of [
+      '/dashboard',
+      '/clients',
+      '/employees',
+      '/authors',
+      '/books',
+      '/bookscopies',
+      '/orders',
+      '/reviews',
+      '/employeeaccount',
+    ]) {
       await page.goto(screen);
       await page.waitForLoadState('networkidle');
       await expect(page.getByText('Loading...')).toHaveCount(0);

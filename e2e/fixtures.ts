@@ -22,6 +22,7 @@ const BACKOFFICE_SCREENS = {
   'Book Copies': 'Book Copies',
   Employees: 'Employees',
   Account: 'Your Information',
+  Reviews: 'Reviews',
 } as const;
 
 /**

@@ -38,6 +38,8 @@ export const refuse = {
   // Catalog, as the storefront reads it
   noCategory: (name: string) => missing(`There is no category named '${name}'.`),
   bookUnavailable: () => missing('This book is not available.'),
+  reviewNotAllowed: () => forbidden('You can rate a book once an order of it has shipped.'),
+  noReview: () => missing('No review found.'),
   emptySearch: () => invalid('Please enter a title or an author to search for.'),
   searchTooLong: () => invalid('The search text is too long.'),
 

@@ -13,6 +13,7 @@ import { bundledCatalogLookup, openLibraryLookup } from '../modules/backoffice/i
 import { type CartService, cartService } from '../modules/cart/cart-service.ts';
 import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
 import { type OrderService, orderService } from '../modules/orders/order-service.ts';
+import { type ReviewService, reviewService } from '../modules/reviews/review-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,6 +27,7 @@ declare module 'fastify' {
     cart: CartService;
     orders: OrderService;
     contact: ContactService;
+    reviews: ReviewService;
   }
 }
 
@@ -43,6 +45,7 @@ export default fp(
     app.decorate('cart', cartService(db));
     app.decorate('orders', orderService(db, app.primarySql));
     app.decorate('contact', contactService(db));
+    app.decorate('reviews', reviewService(db));
   },
   { name: 'services', dependencies: ['config', 'prisma', 'auth'] },
 );

@@ -5,6 +5,7 @@ import { CartItem } from './cart.ts';
 import { AuthorPage, BookCard, BookDetail, BookType } from './catalog.ts';
 import { BackofficeOrder, ClientOrder } from './orders.ts';
 import { ClientInfo, ClientRow, EmployeeRow } from './people.ts';
+import { BackofficeReview, MyReview, Review, ReviewPage } from './reviews.ts';
 
 export const namedSchemas = [
   BookCard,
@@ -20,4 +21,8 @@ export const namedSchemas = [
   Book,
   Copy,
   BackofficeOrder,
+  Review,
+  ReviewPage,
+  MyReview,
+  BackofficeReview,
 ];

@@ -13,6 +13,7 @@ const BooksPage = lazy(() => import('../features/backoffice/books-page'));
 const CopiesPage = lazy(() => import('../features/backoffice/copies-page'));
 const EmployeesPage = lazy(() => import('../features/backoffice/employees-page'));
 const EmployeeAccountPage = lazy(() => import('../features/backoffice/account-page'));
+const ReviewsPage = lazy(() => import('../features/backoffice/reviews-page'));
 
 const MENU = [
   { to: paths.backoffice.dashboard, label: 'Dashboard', seller: true },
@@ -22,6 +23,7 @@ const MENU = [
   { to: paths.backoffice.books, label: 'Books', seller: false },
   { to: paths.backoffice.copies, label: 'Book Copies', seller: false },
   { to: paths.backoffice.orders, label: 'Orders', seller: true },
+  { to: paths.backoffice.reviews, label: 'Reviews', seller: false },
 ];
 
 function BackOfficeLayout() {
@@ -79,6 +81,7 @@ export default function BackOffice() {
         <Route path={paths.backoffice.books} element={adminOnly(<BooksPage />)} />
         <Route path={paths.backoffice.copies} element={adminOnly(<CopiesPage />)} />
         <Route path={paths.backoffice.employees} element={adminOnly(<EmployeesPage />)} />
+        <Route path={paths.backoffice.reviews} element={adminOnly(<ReviewsPage />)} />
         <Route path={paths.backoffice.account} element={<EmployeeAccountPage />} />
         <Route path="*" element={<Navigate to={paths.backoffice.dashboard} replace />} />
       </Route>

@@ -1,6 +1,8 @@
 // Business constants of spec section 9.
 export const CATEGORY_PAGE_SIZE = 15;
 export const SIMILAR_BOOKS_PAGE_SIZE = 15;
+/** Reviews shown at a time under a book (beyond the spec). */
+export const REVIEWS_PAGE_SIZE = 5;
 export const CLIENT_ORDERS_PAGE_SIZE = 5;
 export const BACKOFFICE_ORDERS_PAGE_SIZE = 5;
 export const ADMIN_TABLE_PAGE_SIZE = 10;

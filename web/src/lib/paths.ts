@@ -36,5 +36,7 @@ export const paths = {
     copies: '/bookscopies',
     orders: '/orders',
     account: '/employeeaccount',
+    /** Buyers' reviews, which an Admin can hide (beyond the spec). */
+    reviews: '/reviews',
   },
 } as const;

@@ -11,6 +11,9 @@ export const catalogKeys = {
     ['catalog', 'category', type.toLowerCase(), pageNumber, pageSize] as const,
   book: (id: number) => ['catalog', 'book', id] as const,
   author: (id: number, pageNumber: number, pageSize: number) => ['catalog', 'author', id, pageNumber, pageSize] as const,
+  /** A copy's book's reviews; `reviews(id)` alone is every page of them. */
+  reviews: (copyId: number, pageNumber?: number) =>
+    (pageNumber === undefined ? ['catalog', 'reviews', copyId] : ['catalog', 'reviews', copyId, pageNumber]) as readonly unknown[],
   search: (text: string) => ['catalog', 'search', text] as const,
 };
 
@@ -20,6 +23,8 @@ export const clientKeys = {
   info: ['client', 'info'] as const,
   cart: ['client', 'cart'] as const,
   ordersPage: (pageNumber: number) => ['client', 'orders', pageNumber] as const,
+  /** My rating of a copy's book. */
+  review: (copyId: number) => ['client', 'review', copyId] as const,
 };
 
 export const employeeRoot = ['employee'] as const;

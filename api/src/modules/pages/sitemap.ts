@@ -24,7 +24,18 @@ export function urlSet(origin: string, paths: string[]): string {
 }
 
 /** The screens that show a person's own things, or nothing without one, are not for crawling. */
-const PRIVATE_PATHS = ['/api/', '/cart', '/account', '/orders', '/login', '/signup', '/forgot-password', '/reset-password', '/Detail', '/searchresult'];
+const PRIVATE_PATHS = [
+  '/api/',
+  '/cart',
+  '/account',
+  '/orders',
+  '/login',
+  '/signup',
+  '/forgot-password',
+  '/reset-password',
+  '/Detail',
+  '/searchresult',
+];
 
 export function robotsTxt(origin: string): string {
   return ['User-agent: *', ...PRIVATE_PATHS.map((path) => `Disallow: ${path}`), '', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');

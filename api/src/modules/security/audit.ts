@@ -8,7 +8,7 @@ import type { SecurityEvents } from './security-events.ts';
 
 export const auditContext = new AsyncLocalStorage<{ actor: string; address: string }>();
 
-const AUDITED_MODELS = new Set(['Author', 'Book', 'BookCopy', 'Order', 'Employee', 'ContactMessage']);
+const AUDITED_MODELS = new Set(['Author', 'Book', 'BookCopy', 'Order', 'Employee', 'ContactMessage', 'BookReview']);
 const WRITES = new Set(['create', 'createMany', 'update', 'updateMany', 'upsert', 'delete', 'deleteMany']);
 /** Never stored: secrets, and derived or bulky text that says nothing about who changed what. */
 const HIDDEN_FIELDS = new Set(['passwordHash', 'searchText', 'description']);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import cartRoutes from './cart.ts';
 import manageRoutes from './manage.ts';
 import orderRoutes from './orders.ts';
+import clientReviewRoutes from './reviews.ts';
 
 /** Everything under /api/client answers only a signed-in client (401 otherwise), and only about that client. */
 const clientRoutes: FastifyPluginAsync = async (app) => {
@@ -13,6 +14,7 @@ const clientRoutes: FastifyPluginAsync = async (app) => {
   await app.register(cartRoutes, { prefix: '/cart' });
   await app.register(manageRoutes, { prefix: '/manage' });
   await app.register(orderRoutes, { prefix: '/orders' });
+  await app.register(clientReviewRoutes, { prefix: '/reviews' });
 };
 
 export default clientRoutes;

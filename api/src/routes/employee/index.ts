@@ -7,6 +7,7 @@ import clientsRoutes from './clients.ts';
 import contactRoutes from './contact.ts';
 import employeesRoutes from './employees.ts';
 import orderRoutes from './orders.ts';
+import reviewRoutes from './reviews.ts';
 import statisticsRoutes from './statistics.ts';
 
 /**
@@ -39,6 +40,7 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
     await adminOnly.register(bookCopyRoutes, { prefix: '/employee/book-copy' });
     await adminOnly.register(employeesRoutes, { prefix: '/employee' });
     await adminOnly.register(contactRoutes, { prefix: '/employee/contact' });
+    await adminOnly.register(reviewRoutes, { prefix: '/employee/review' });
   });
 };
 

@@ -4,12 +4,14 @@ import authorRoutes from './authors.ts';
 import bookCopyRoutes from './book-copy.ts';
 import contactRoutes from './contact.ts';
 import passwordResetRoutes from './password-reset.ts';
+import publicReviewRoutes from './reviews.ts';
 import signUpRoutes from './sign-up.ts';
 
 /** Anonymous routes: the catalog, the contact form, sign-up and sign-in. */
 const publicRoutes: FastifyPluginAsync = async (app) => {
   await app.register(bookCopyRoutes, { prefix: '/book-copy' });
   await app.register(authorRoutes, { prefix: '/authors' });
+  await app.register(publicReviewRoutes, { prefix: '/book-copy' });
   await app.register(contactRoutes, { prefix: '/contact' });
   await app.register(signUpRoutes, { prefix: '/sign-up' });
   await app.register(authenticationRoutes, { prefix: '/authentication' });

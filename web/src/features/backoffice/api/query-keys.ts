@@ -18,6 +18,7 @@ export const backofficeKeys = {
   clients: queryKeysFactory('clients'),
   messages: queryKeysFactory('messages'),
   employees: queryKeysFactory('employees'),
+  reviews: queryKeysFactory('reviews'),
   me: queryKeysFactory('me'),
 };
 

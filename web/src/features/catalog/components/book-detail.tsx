@@ -9,6 +9,7 @@ import { useBook } from '../api/get-book';
 import { useCategoryPage } from '../api/get-category-page';
 import { BookCard } from './book-card';
 import { BookFacts } from './book-facts';
+import { BookReviews } from './book-reviews';
 import { BuyAction } from './buy-action';
 
 function SimilarBooks({ category, currentId, onPick }: { category: string; currentId: number; onPick: (id: number) => void }) {
@@ -52,6 +53,7 @@ export function BookDetail({ bookId, onPick }: { bookId: number; onPick: (id: nu
           </p>
         </div>
       </div>
+      <BookReviews copyId={book.id} />
       <SimilarBooks category={book.category} currentId={book.id} onPick={onPick} />
       <button type="button" onClick={() => navigate(paths.category(book.category.toLowerCase()))}>
         Show More

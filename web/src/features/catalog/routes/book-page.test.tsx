@@ -21,6 +21,10 @@ const detail = (id: number, name: string) => ({
   averageRating: 4.2,
   ratingsCount: 10,
 });
+/** A book with no reviews yet. */
+const noReviews = (id: number) => ({
+  [`GET /api/public/book-copy/by-id/${id}/reviews`]: { body: { data: { reviews: [], totalReviews: 0, totalPages: 1 } } },
+});
 const card = ({ id, name, imageUrl, authorName, authorId, price, quantity }: ReturnType<typeof detail>) => ({
   id,
   name,
@@ -53,6 +57,7 @@ it('shows the book its address names, in a fresh browser with nothing stored', a
   stubApi({
     ...SIGNED_OUT,
     'GET /api/public/book-copy/by-id/7': { body: { data: detail(7, 'Dune') } },
+    ...noReviews(7),
     'GET /api/public/book-copy/by-type/Fantasy,1,15': { body: { data: { booksCopies: [], totalPages: 1 } } },
   });
   renderAt('/books/7-dune');
@@ -68,6 +73,7 @@ it('moves an outdated title or a bare id to the canonical address', async () => 
   stubApi({
     ...SIGNED_OUT,
     'GET /api/public/book-copy/by-id/7': { body: { data: detail(7, 'Dune Messiah') } },
+    ...noReviews(7),
     'GET /api/public/book-copy/by-type/Fantasy,1,15': { body: { data: { booksCopies: [], totalPages: 1 } } },
   });
   renderAt('/books/7-dune');
@@ -82,6 +88,8 @@ it('opens a similar book at its own address', async () => {
     ...SIGNED_OUT,
     'GET /api/public/book-copy/by-id/7': { body: { data: dune } },
     'GET /api/public/book-copy/by-id/8': { body: { data: children } },
+    ...noReviews(7),
+    ...noReviews(8),
     'GET /api/public/book-copy/by-type/Fantasy,1,15': { body: { data: { booksCopies: [card(dune), card(children)], totalPages: 1 } } },
   });
   renderAt('/books/7-dune');

@@ -1,0 +1,135 @@
+// Buyers' ratings and reviews (beyond the spec). A client rates a book, not a copy: a book's copies
+// share its reviews, and the storefront's copy id leads to its book. Only a client with a shipped,
+// delivered or successful order of the book may rate it, once, and may change the rating later.
+// The book's ratings_count and ratings_sum carry the catalog's figures plus the visible reviews
+// (a trigger keeps them in step), so every average in the shop, Top Rated's order included, is the
+// combined one without a join.
+import { refuse } from '../../lib/refusals.ts';
+import type { Db } from '../../plugins/prisma.ts';
+
+/** Order statuses that prove the client received (or is receiving) the book; stored in either case. */
+const RECEIVED = ['shipped', 'delivered', 'success'];
+
+const reviewer = (client: { firstName: string; lastName: string }) => `${client.firstName} ${client.lastName.slice(0, 1)}.`.trim();
+const pages = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
+
+export function reviewService(db: Db) {
+  /** The book a copy belongs to, on sale or not (a client may rate what they bought and it since left the shelves). */
+  async function bookOf(copyId: number) {
+    const copy = await db.bookCopy.findUnique({ where: { id: copyId }, select: { bookId: true } });
+    if (!copy) throw refuse.bookUnavailable();
+    return copy.bookId;
+  }
+
+  async function hasReceived(clientId: number, bookId: number) {
+    const [row] = await db.$queryRaw<{ received: boolean }[]>`
+      SELECT EXISTS (
+        SELECT 1 FROM orders o JOIN order_items oi ON oi.order_id = o.id JOIN book_copies c ON c.id = oi.book_copy_id
+        WHERE o.client_id = ${clientId} AND c.book_id = ${bookId} AND lower(o.status) = ANY(${RECEIVED}::text[])
+      ) AS received`;
+    return row?.received === true;
+  }
+
+  return {
+    /** A book's visible reviews, newest first, a page at a time. */
+    async forBook(copyId: number, pageNumber: number, pageSize: number) {
+      const bookId = await bookOf(copyId);
+      const where = { bookId, hiddenAt: null };
+      const [totalReviews, rows] = await Promise.all([
+        db.bookReview.count({ where }),
+        db.bookReview.findMany({
+          where,
+          orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+          skip: (pageNumber - 1) * pageSize,
+          take: pageSize,
+          select: { id: true, stars: true, review: true, updatedAt: true, client: { select: { firstName: true, lastName: true } } },
+        }),
+      ]);
+      return {
+        reviews: rows.map((r) => ({
+          id: r.id,
+          stars: r.stars,
+          review: r.review,
+          reviewer: reviewer(r.client),
+          updatedAt: r.updatedAt.toISOString(),
+        })),
+        totalReviews,
+        totalPages: pages(totalReviews, pageSize),
+      };
+    },
+
+    /** The client's own rating of the copy's book, and whether they may write one. */
+    async mine(clientId: number, copyId: number) {
+      const bookId = await bookOf(copyId);
+      const [mine, canReview] = await Promise.all([
+        db.bookReview.findUnique({
+          where: { bookId_clientId: { bookId, clientId } },
+          select: { stars: true, review: true, hiddenAt: true },
+        }),
+        hasReceived(clientId, bookId),
+      ]);
+      return { canReview, stars: mine?.stars ?? 0, review: mine?.review ?? '', hidden: mine?.hiddenAt != null };
+    },
+
+    /** Rates the copy's book, or changes the rating; a hidden review stays hidden. */
+    async write(clientId: number, copyId: number, input: { stars: number; review?: string }) {
+      const bookId = await bookOf(copyId);
+      if (!(await hasReceived(clientId, bookId))) throw refuse.reviewNotAllowed();
+      const review = (input.review ?? '').trim();
+      await db.bookReview.upsert({
+        where: { bookId_clientId: { bookId, clientId } },
+        create: { bookId, clientId, stars: input.stars, review },
+        update: { stars: input.stars, review, updatedAt: new Date() },
+        select: { id: true },
+      });
+      return this.mine(clientId, copyId);
+    },
+
+    /** The back-office's list: every review, hidden ones too, newest first. */
+    async list(pageNumber: number, pageSize: number) {
+      const [total, rows] = await Promise.all([
+        db.bookReview.count(),
+        db.bookReview.findMany({
+          orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+          skip: (pageNumber - 1) * pageSize,
+          take: pageSize,
+          select: {
+            id: true,
+            bookId: true,
+            clientId: true,
+            stars: true,
+            review: true,
+            updatedAt: true,
+            hiddenAt: true,
+            book: { select: { name: true } },
+            client: { select: { firstName: true, lastName: true } },
+          },
+        }),
+      ]);
+      return {
+        reviews: rows.map((r) => ({
+          id: r.id,
+          bookId: r.bookId,
+          bookName: r.book.name,
+          clientId: r.clientId,
+          reviewer: reviewer(r.client),
+          stars: r.stars,
+          review: r.review,
+          updatedAt: r.updatedAt.toISOString(),
+          hidden: r.hiddenAt !== null,
+        })),
+        totalPages: pages(total, pageSize),
+      };
+    },
+
+    /** Hides a review from the storefront (its stars leave the book's ratings), or shows it again. */
+    async setHidden(id: number, hidden: boolean) {
+      const found = await db.bookReview.findUnique({ where: { id }, select: { hiddenAt: true } });
+      if (!found) throw refuse.noReview();
+      if ((found.hiddenAt !== null) === hidden) return;
+      await db.bookReview.update({ where: { id }, data: { hiddenAt: hidden ? new Date() : null }, select: { id: true } });
+    },
+  };
+}
+
+export type ReviewService = ReturnType<typeof reviewService>;

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { signedInClient } from '../../plugins/auth.ts';
+import { PositiveInt, responses } from '../../schemas/common.ts';
+import { ReviewInput } from '../../schemas/reviews.ts';
+
+const tags = ['Reviews'];
+const security = [{ clientSession: [] }];
+const params = Type.Object({ copyId: PositiveInt });
+
+/** My rating of a book I received (beyond the spec): one per book, which I can change. */
+const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/:copyId',
+    {
+      schema: {
+        operationId: 'getMyReview',
+        tags,
+        security,
+        summary: "My rating of a copy's book, and whether I may rate it",
+        params,
+        response: responses(Type.Ref('MyReview'), 400, 401, 404),
+      },
+    },
+    async (request) => ({ data: await app.reviews.mine(signedInClient(request).id, request.params.copyId) }),
+  );
+
+  app.put(
+    '/:copyId',
+    {
+      schema: {
+        operationId: 'writeMyReview',
+        tags,
+        security,
+        summary: "Rate a copy's book 1 to 5 stars, with an optional review, once an order of it has shipped; again to change it",
+        params,
+        body: ReviewInput,
+        response: responses(Type.Ref('MyReview'), 400, 401, 403, 404),
+      },
+    },
+    async (request) => {
+      const mine = await app.reviews.write(signedInClient(request).id, request.params.copyId, request.body);
+      // The book's ratings changed: Top Rated and the category orders follow.
+      app.catalogProjections.changed(['home_list_candidates', 'category_listing']);
+      return { data: mine };
+    },
+  );
+};
+
+export default clientReviewRoutes;

@@ -1,0 +1,155 @@
+// Buyers' ratings and reviews: only a client who received the book rates it, once, and can change
+// it; the book's average is the catalog's and the shop's combined; an Admin hides a review, and the
+// audit log records who did.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let admin: string;
+let seller: string;
+/** The demo client's password hash: fresh clients share the demo password. */
+let clientHash: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login(DEMO.admin);
+  seller = await t.login(DEMO.seller);
+  [{ password_hash: clientHash }] = (await t.db.query<{ password_hash: string }>('SELECT password_hash FROM clients WHERE account = $1', [
+    DEMO.client.account,
+  ])) as [{ password_hash: string }];
+});
+
+const call = (method: 'GET' | 'PUT', url: string, cookie = '', payload?: object) =>
+  t.app.inject({ method, url, headers: { cookie }, payload });
+
+/** A fresh client, with an order of a new copy of a fresh book in `status`; its cookie and the ids. */
+async function buyer(status: string | null, firstName = 'Rita') {
+  const account = `r-${randomUUID()}@example.com`;
+  const [client] = await t.db.query<{ id: number }>(
+    "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ($1, 'Quill', '0555000000', $2, $3) RETURNING id",
+    [firstName, account, clientHash],
+  );
+  const [book] = await t.db.query<{ id: number }>(
+    `INSERT INTO books (name, search_text, author_id, type_id, ratings_count, ratings_sum) VALUES ($1, 'x', 1, 1, 10, 30) RETURNING id`,
+    [`Reviewed ${randomUUID()}`],
+  );
+  const [copy] = await t.db.query<{ id: number }>('INSERT INTO book_copies (book_id, quantity, price) VALUES ($1, 5, 10) RETURNING id', [
+    book!.id,
+  ]);
+  if (status) {
+    const [order] = await t.db.query<{ id: number }>(
+      "INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price) VALUES ($1, $2, '1 Rue Didouche', 1, 10) RETURNING id",
+      [client!.id, status],
+    );
+    await t.db.query("INSERT INTO order_items (order_id, book_copy_id, name, unit_price, quantity) VALUES ($1, $2, 'A book', 10, 1)", [
+      order!.id,
+      copy!.id,
+    ]);
+  }
+  const cookie = await t.login({ account, password: DEMO.client.password });
+  return { cookie, clientId: client!.id, bookId: book!.id, copyId: copy!.id };
+}
+
+const ratings = async (copyId: number) => {
+  const detail = (await call('GET', `/api/public/book-copy/by-id/${copyId}`)).json().data;
+  return { average: detail.averageRating, count: detail.ratingsCount };
+};
+
+describe('rating a book', () => {
+  it.each(['delivered', 'success', 'Shipped'])('a client whose order is %s rates it once, and can change the rating', async (status) => {
+    const me = await buyer(status);
+    expect((await call('GET', `/api/client/reviews/${me.copyId}`, me.cookie)).json().data).toEqual({
+      canReview: true,
+      stars: 0,
+      review: '',
+      hidden: false,
+    });
+    expect(await ratings(me.copyId)).toEqual({ average: 3, count: 10 });
+
+    const first = await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 5, review: '  Loved it.  ', extra: 'x' });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toEqual({ canReview: true, stars: 5, review: 'Loved it.', hidden: false });
+    // The catalog's 10 ratings averaging 3, and this 5: combined.
+    expect(await ratings(me.copyId)).toEqual({ average: 3.18, count: 11 });
+
+    await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 1 });
+    expect(await ratings(me.copyId)).toEqual({ average: 2.82, count: 11 });
+    const [{ n }] = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM book_reviews WHERE client_id = $1', [
+      me.clientId,
+    ])) as [{ n: number }];
+    expect(n).toBe(1);
+  });
+
+  it.each([
+    ['no order of the book', null],
+    ['an order still pending', 'pending'],
+    ['an order being processed', 'Processing'],
+    ['a cancelled order', 'cancelled'],
+  ])('refuses a client with %s', async (_, status) => {
+    const me = await buyer(status);
+    expect((await call('GET', `/api/client/reviews/${me.copyId}`, me.cookie)).json().data.canReview).toBe(false);
+    const res = await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 4 });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.message).toBe('You can rate a book once an order of it has shipped.');
+    expect(await ratings(me.copyId)).toEqual({ average: 3, count: 10 });
+  });
+
+  it('refuses stars outside 1 to 5, an over-long review, a signed-out caller and an unknown copy', async () => {
+    const me = await buyer('delivered');
+    for (const body of [{ stars: 0 }, { stars: 6 }, { stars: 2.5 }, {}, { stars: 3, review: 'x'.repeat(1001) }]) {
+      expect((await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, body)).statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect((await call('PUT', `/api/client/reviews/${me.copyId}`, '', { stars: 3 })).statusCode).toBe(401);
+    expect((await call('PUT', '/api/client/reviews/999999999', me.cookie, { stars: 3 })).statusCode).toBe(404);
+  });
+});
+
+describe("a book's reviews", () => {
+  it('lists the visible ones newest first, by first name and initial, a page at a time', async () => {
+    const a = await buyer('delivered', 'Amel');
+    await call('PUT', `/api/client/reviews/${a.copyId}`, a.cookie, { stars: 4, review: 'Solid.' });
+    // A second buyer of the same book.
+    const b = await buyer('delivered', 'Badr');
+    await t.db.query('UPDATE order_items SET book_copy_id = $1 WHERE order_id IN (SELECT id FROM orders WHERE client_id = $2)', [
+      a.copyId,
+      b.clientId,
+    ]);
+    await call('PUT', `/api/client/reviews/${a.copyId}`, b.cookie, { stars: 2 });
+
+    const page = (await call('GET', `/api/public/book-copy/by-id/${a.copyId}/reviews?pageSize=1`)).json().data;
+    expect(page).toMatchObject({ totalReviews: 2, totalPages: 2 });
+    expect(page.reviews).toEqual([{ id: expect.any(Number), stars: 2, review: '', reviewer: 'Badr Q.', updatedAt: expect.any(String) }]);
+    const second = (await call('GET', `/api/public/book-copy/by-id/${a.copyId}/reviews?pageNumber=2&pageSize=1`)).json().data;
+    expect(second.reviews[0]).toMatchObject({ stars: 4, review: 'Solid.', reviewer: 'Amel Q.' });
+  });
+
+  it('an Admin hides a review: it leaves the list and the average, the audit log names the Admin; a Seller may not', async () => {
+    const me = await buyer('delivered');
+    await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 5, review: 'Spam spam.' });
+    const [review] = await t.db.query<{ id: number }>('SELECT id FROM book_reviews WHERE client_id = $1', [me.clientId]);
+
+    expect((await call('PUT', `/api/employee/review/${review!.id}`, seller, { hidden: true })).statusCode).toBe(403);
+    expect((await call('GET', '/api/employee/review/1,10', seller)).statusCode).toBe(403);
+
+    const hide = await call('PUT', `/api/employee/review/${review!.id}`, admin, { hidden: true });
+    expect(hide.statusCode, hide.body).toBe(200);
+    expect((await call('GET', `/api/public/book-copy/by-id/${me.copyId}/reviews`)).json().data.totalReviews).toBe(0);
+    expect(await ratings(me.copyId)).toEqual({ average: 3, count: 10 });
+    expect((await call('GET', `/api/client/reviews/${me.copyId}`, me.cookie)).json().data.hidden).toBe(true);
+    const listed = (await call('GET', '/api/employee/review/1,100', admin)).json().data.reviews;
+    expect(listed.find((r: { id: number }) => r.id === review!.id)).toMatchObject({ hidden: true, stars: 5, review: 'Spam spam.' });
+
+    const [audit] = await t.db.query<{ actor: string; entity: string; details: { after: unknown[] } }>(
+      "SELECT actor, entity, details FROM security_events WHERE type = 'backoffice_write' AND entity = 'BookReview' ORDER BY id DESC LIMIT 1",
+    );
+    expect(audit!.actor).toMatch(/^employee:\d+$/);
+
+    // Changing the stars of a hidden review keeps it hidden and out of the average.
+    await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 1 });
+    expect(await ratings(me.copyId)).toEqual({ average: 3, count: 10 });
+
+    await call('PUT', `/api/employee/review/${review!.id}`, admin, { hidden: false });
+    expect(await ratings(me.copyId)).toEqual({ average: 2.82, count: 11 });
+    expect((await call('PUT', '/api/employee/review/999999999', admin, { hidden: true })).statusCode).toBe(404);
+  });
+});
