@@ -40,6 +40,7 @@ export const refuse = {
   bookUnavailable: () => missing('This book is not available.'),
   reviewNotAllowed: () => forbidden('You can rate a book once an order of it has shipped.'),
   noReview: () => missing('No review found.'),
+  wishlistFull: (max: number) => conflicting(`Your wishlist is full (${max} books). Remove one to add another.`),
   emptySearch: () => invalid('Please enter a title or an author to search for.'),
   searchTooLong: () => invalid('The search text is too long.'),
 

@@ -14,6 +14,7 @@ import { type CartService, cartService } from '../modules/cart/cart-service.ts';
 import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
 import { type OrderService, orderService } from '../modules/orders/order-service.ts';
 import { type ReviewService, reviewService } from '../modules/reviews/review-service.ts';
+import { type WishlistService, wishlistService } from '../modules/wishlist/wishlist-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,6 +29,7 @@ declare module 'fastify' {
     orders: OrderService;
     contact: ContactService;
     reviews: ReviewService;
+    wishlist: WishlistService;
   }
 }
 
@@ -46,6 +48,7 @@ export default fp(
     app.decorate('orders', orderService(db, app.primarySql));
     app.decorate('contact', contactService(db));
     app.decorate('reviews', reviewService(db));
+    app.decorate('wishlist', wishlistService(db));
   },
   { name: 'services', dependencies: ['config', 'prisma', 'auth'] },
 );

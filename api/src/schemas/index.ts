@@ -6,6 +6,7 @@ import { AuthorPage, BookCard, BookDetail, BookType } from './catalog.ts';
 import { BackofficeOrder, ClientOrder } from './orders.ts';
 import { ClientInfo, ClientRow, EmployeeRow } from './people.ts';
 import { BackofficeReview, MyReview, Review, ReviewPage } from './reviews.ts';
+import { ClientNotice, WishlistBook } from './wishlist.ts';
 
 export const namedSchemas = [
   BookCard,
@@ -25,4 +26,6 @@ export const namedSchemas = [
   ReviewPage,
   MyReview,
   BackofficeReview,
+  WishlistBook,
+  ClientNotice,
 ];

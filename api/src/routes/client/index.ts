@@ -3,6 +3,7 @@ import cartRoutes from './cart.ts';
 import manageRoutes from './manage.ts';
 import orderRoutes from './orders.ts';
 import clientReviewRoutes from './reviews.ts';
+import wishlistRoutes from './wishlist.ts';
 
 /** Everything under /api/client answers only a signed-in client (401 otherwise), and only about that client. */
 const clientRoutes: FastifyPluginAsync = async (app) => {
@@ -15,6 +16,7 @@ const clientRoutes: FastifyPluginAsync = async (app) => {
   await app.register(manageRoutes, { prefix: '/manage' });
   await app.register(orderRoutes, { prefix: '/orders' });
   await app.register(clientReviewRoutes, { prefix: '/reviews' });
+  await app.register(wishlistRoutes);
 };
 
 export default clientRoutes;

@@ -1,0 +1,131 @@
+// Wishlists and back-in-stock notices: a restock by the back-office writes one notice (and its
+// outbox row) per client wishing for the copy, in the restock's transaction; the bell counts them.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WISHLIST_MAX } from '../src/modules/wishlist/wishlist-service.ts';
+import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let admin: string;
+let clientHash: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login(DEMO.admin);
+  [{ password_hash: clientHash }] = (await t.db.query<{ password_hash: string }>('SELECT password_hash FROM clients WHERE account = $1', [
+    DEMO.client.account,
+  ])) as [{ password_hash: string }];
+});
+
+const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, cookie: string, payload?: object) =>
+  t.app.inject({ method, url, headers: { cookie }, payload });
+
+async function newClient() {
+  const account = `w-${randomUUID()}@example.com`;
+  const [row] = await t.db.query<{ id: number }>(
+    "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('Wafa', 'List', '0555000000', $1, $2) RETURNING id",
+    [account, clientHash],
+  );
+  return { id: row!.id, cookie: await t.login({ account, password: DEMO.client.password }) };
+}
+async function soldOutCopy() {
+  const [row] = await t.db.query<{ id: number }>('INSERT INTO book_copies (book_id, quantity, price) VALUES (1, 0, 12.5) RETURNING id');
+  return row!.id;
+}
+/** The back-office's copy edit, as an Admin saves it. */
+const restock = (id: number, quantity: number, isAvailable = true) =>
+  call('PUT', '/api/employee/book-copy/', admin, { id, bookId: 1, quantity, price: 12.5, isAvailable });
+const notices = async (cookie: string) => (await call('GET', '/api/client/notices', cookie)).json().data;
+
+describe('wishlist', () => {
+  it('keeps the copies a client wishes for, newest first, once each, and only their own', async () => {
+    const [me, other] = [await newClient(), await newClient()];
+    const [a, b] = [await soldOutCopy(), await soldOutCopy()];
+    for (const id of [a, b, a]) expect((await call('PUT', `/api/client/wishlist/${id}`, me.cookie)).statusCode).toBe(200);
+    const list = (await call('GET', '/api/client/wishlist', me.cookie)).json().data;
+    expect(list.map((w: { id: number }) => w.id)).toEqual([b, a]);
+    expect(list[0]).toMatchObject({ id: b, price: 12.5, quantity: 0, available: true, authorId: expect.any(Number) });
+    expect((await call('GET', '/api/client/wishlist', other.cookie)).json().data).toEqual([]);
+
+    await call('DELETE', `/api/client/wishlist/${b}`, me.cookie);
+    expect((await call('GET', '/api/client/wishlist', me.cookie)).json().data.map((w: { id: number }) => w.id)).toEqual([a]);
+    expect((await call('PUT', '/api/client/wishlist/999999999', me.cookie)).statusCode).toBe(404);
+    expect((await call('GET', '/api/client/wishlist', '')).statusCode).toBe(401);
+  });
+
+  it(`refuses a copy past ${WISHLIST_MAX}`, async () => {
+    const me = await newClient();
+    await t.db.query(
+      `INSERT INTO wishlist_items (client_id, book_copy_id) SELECT $1, id FROM book_copies ORDER BY id LIMIT ${WISHLIST_MAX}`,
+      [me.id],
+    );
+    const res = await call('PUT', `/api/client/wishlist/${await soldOutCopy()}`, me.cookie);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe(`Your wishlist is full (${WISHLIST_MAX} books). Remove one to add another.`);
+  });
+});
+
+describe('back in stock', () => {
+  it('a restock notifies each client wishing for the copy once, with an outbox row, and the bell counts it until read', async () => {
+    const [me, other, bystander] = [await newClient(), await newClient(), await newClient()];
+    const copy = await soldOutCopy();
+    await call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
+    await call('PUT', `/api/client/wishlist/${copy}`, other.cookie);
+
+    expect((await restock(copy, 5)).statusCode).toBe(200);
+    // More stock on a copy already in stock is not "back".
+    expect((await restock(copy, 9)).statusCode).toBe(200);
+
+    const mine = await notices(me.cookie);
+    expect(mine.unread).toBe(1);
+    expect(mine.notices).toEqual([
+      {
+        id: expect.any(Number),
+        kind: 'back_in_stock',
+        bookCopyId: copy,
+        bookName: expect.any(String),
+        message: expect.stringMatching(/ is back in stock\.$/),
+        createdAt: expect.any(String),
+        read: false,
+      },
+    ]);
+    expect((await notices(other.cookie)).unread).toBe(1);
+    expect((await notices(bystander.cookie)).unread).toBe(0);
+    const outbox = await t.db.query<{ client_id: number }>(
+      'SELECT n.client_id FROM notice_outbox o JOIN notices n ON n.id = o.notice_id WHERE n.book_copy_id = $1 AND o.sent_at IS NULL ORDER BY n.client_id',
+      [copy],
+    );
+    expect(outbox.map((o) => o.client_id)).toEqual([me.id, other.id].sort((x, y) => x - y));
+
+    expect((await call('POST', '/api/client/notices/read', me.cookie)).statusCode).toBe(200);
+    expect(await notices(me.cookie)).toMatchObject({ unread: 0, notices: [{ read: true }] });
+    expect((await notices(other.cookie)).unread).toBe(1);
+  });
+
+  it('a copy withdrawn and put back on sale is back too; sold out again and restocked, it notifies again', async () => {
+    const me = await newClient();
+    const copy = await soldOutCopy();
+    await call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
+    await restock(copy, 4, false); // stock, but not on sale: not back yet
+    expect((await notices(me.cookie)).unread).toBe(0);
+    await restock(copy, 4, true);
+    expect((await notices(me.cookie)).unread).toBe(1);
+    await restock(copy, 0, true);
+    await restock(copy, 2, true);
+    expect((await notices(me.cookie)).unread).toBe(2);
+  });
+
+  it('a restock that fails writes no notice', async () => {
+    const me = await newClient();
+    const copy = await soldOutCopy();
+    await call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
+    // The restock's update in a transaction that rolls back, as a failed restock would.
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('UPDATE book_copies SET quantity = 3 WHERE id = $1', [copy]);
+    await client.query('ROLLBACK');
+    await client.end();
+    expect((await notices(me.cookie)).unread).toBe(0);
+  });
+});
