@@ -59,7 +59,7 @@ test("a client using assistive technology meets no accessibility problem axe can
   loggedInAs,
 }) => {
   await loggedInAs(DEMO.client);
-  for (const screen of ['/cart', '/orders', '/account']) {
+  for (const screen of ['/cart', '/orders', '/account', '/wishlist']) {
     await page.goto(screen);
     await expectNoViolations(page, screen);
   }

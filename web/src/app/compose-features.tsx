@@ -2,8 +2,14 @@
 import type { ReactNode } from 'react';
 import { AddToCartButton } from '../features/cart/components/add-to-cart-button';
 import { BuyActionContext } from '../features/catalog/components/buy-action';
+import { WishActionContext } from '../features/catalog/components/wish-action';
+import { WishlistHeart } from '../features/wishlist/components/wishlist-heart';
 
-/** The catalog's books are bought with the cart's Add to Cart button. */
+/** The catalog's books are bought with the cart's Add to Cart button, and wished for with the wishlist's heart. */
 export function ComposeFeatures({ children }: { children: ReactNode }) {
-  return <BuyActionContext.Provider value={AddToCartButton}>{children}</BuyActionContext.Provider>;
+  return (
+    <BuyActionContext.Provider value={AddToCartButton}>
+      <WishActionContext.Provider value={WishlistHeart}>{children}</WishActionContext.Provider>
+    </BuyActionContext.Provider>
+  );
 }

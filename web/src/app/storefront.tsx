@@ -16,6 +16,7 @@ const CartPage = lazy(() => import('../features/cart/cart-page'));
 const DetailPage = lazy(() => import('../features/catalog/routes/detail'));
 const BookPage = lazy(() => import('../features/catalog/routes/book-page'));
 const AuthorPage = lazy(() => import('../features/catalog/routes/author-page'));
+const WishlistPage = lazy(() => import('../features/wishlist/wishlist-page'));
 const MyOrdersPage = lazy(() => import('../features/orders/my-orders-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
 const SearchResultsPage = lazy(() => import('../features/catalog/routes/search-results'));
@@ -53,6 +54,7 @@ export default function Storefront() {
         <Route path={paths.detail} element={<DetailPage />} />
         <Route path={paths.bookRoute} element={<BookPage />} />
         <Route path={paths.authorRoute} element={<AuthorPage />} />
+        <Route path={paths.wishlist} element={<WishlistPage />} />
         <Route path={paths.orders} element={<MyOrdersPage />} />
         <Route path={paths.account} element={<AccountPage />} />
         <Route path={paths.searchResult} element={<SearchResultsPage />} />

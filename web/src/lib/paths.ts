@@ -24,6 +24,8 @@ export const paths = {
   authorRoute: '/authors/:authorRef',
   orders: '/orders',
   account: '/account',
+  /** The copies a client wishes for (beyond the spec). */
+  wishlist: '/wishlist',
   searchResult: '/searchresult',
   /** A category's page (spec 2.1: the top bar goes to '/Fantasy', Show More to '/fantasy'; both reach it). */
   category: (name: string) => `/${name}`,

@@ -23,6 +23,8 @@ export const clientKeys = {
   info: ['client', 'info'] as const,
   cart: ['client', 'cart'] as const,
   ordersPage: (pageNumber: number) => ['client', 'orders', pageNumber] as const,
+  wishlist: ['client', 'wishlist'] as const,
+  notices: ['client', 'notices'] as const,
   /** My rating of a copy's book. */
   review: (copyId: number) => ['client', 'review', copyId] as const,
 };

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useClientInfo } from '../../features/account/api/get-client-info';
 import { useCart } from '../../features/cart/api/get-cart';
 import { useBookTypes } from '../../features/catalog/api/get-types';
+import { NoticeBell } from '../../features/wishlist/components/notice-bell';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
@@ -128,6 +129,9 @@ function AccountMenu() {
           <Link to={paths.orders}>Orders</Link>
         </li>
         <li>
+          <Link to={paths.wishlist}>Wishlist</Link>
+        </li>
+        <li>
           <button
             type="button"
             onClick={async () => {
@@ -154,6 +158,7 @@ export function TopBar() {
       </Link>
       <CategoriesMenu />
       <SearchBox />
+      <NoticeBell />
       <AccountMenu />
       <Link
         to={paths.cart}

@@ -6,6 +6,7 @@ import { money } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { storage } from '../../../lib/storage';
 import { AuthorLink } from './author-link';
+import { WishAction } from './wish-action';
 
 /** What a card shows of a book: the home lists' cards and the category pages' details both have it. */
 export type CardBook = Pick<Schemas['BookCard'], 'id' | 'name' | 'imageUrl' | 'authorName' | 'authorId' | 'price'>;
@@ -42,6 +43,7 @@ export function BookCard({
       <button type="button" className="cover-button" onClick={() => open(book.id)} aria-label={`Open ${book.name}`}>
         <BookCover src={book.imageUrl} title={book.name} author={book.authorName} />
       </button>
+      <WishAction bookCopyId={book.id} name={book.name} />
       <Heading className="book-name" title={book.name}>
         {book.name}
       </Heading>

@@ -7,6 +7,7 @@ import { storage } from '../../../lib/storage';
 import { useSearchBooks } from '../api/search-books';
 import { AuthorLink } from '../components/author-link';
 import { useOpenBook } from '../components/book-card';
+import { WishAction } from '../components/wish-action';
 
 /** /searchresult (spec 2.6): reads the search text from storage. */
 export default function SearchResultsPage() {
@@ -36,6 +37,7 @@ export default function SearchResultsPage() {
             <button type="button" className="cover-button" aria-label={`Open ${book.name}`} onClick={() => openBook(book.id)}>
               <BookCover src={book.imageUrl} title={book.name} author={book.author} />
             </button>
+            <WishAction bookCopyId={book.id} name={book.name} />
             <div>
               <h2>{book.name}</h2>
               <p>

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, withSession } from '../../../api/client';
+import { clientKeys } from '../../../lib/query-keys';
+import { useSession } from '../../../lib/session';
+
+export const wishlistQuery = queryOptions({
+  queryKey: clientKeys.wishlist,
+  queryFn: () => withSession('Client', () => api.GET('/api/client/wishlist')),
+});
+
+/** The signed-in client's wishlist (at most 200 copies: every card's heart reads it). */
+export function useWishlist() {
+  const { loggedIn } = useSession();
+  return useQuery({ ...wishlistQuery, enabled: loggedIn });
+}

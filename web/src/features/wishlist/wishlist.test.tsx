@@ -1,0 +1,70 @@
+// The heart on a card, the bell in the top bar, and the Wishlist screen.
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it } from 'vitest';
+import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
+import { NoticeBell } from './components/notice-bell';
+import { WishlistHeart } from './components/wishlist-heart';
+import WishlistPage from './wishlist-page';
+
+const wished = (id: number, quantity: number) => ({
+  id,
+  name: 'Dune',
+  imageUrl: 'https://covers.example/dune.jpg',
+  authorName: 'Frank Herbert',
+  authorId: 2,
+  price: 9.99,
+  quantity,
+  available: true,
+});
+
+it('a heart is pressed for a wished-for copy, and a click takes it off the wishlist', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_CLIENT,
+    'GET /api/client/wishlist': [{ body: { data: [wished(7, 0)] } }, { body: { data: [] } }],
+    'DELETE /api/client/wishlist/7': { body: { data: true } },
+  });
+  renderWithProviders(<WishlistHeart bookCopyId={7} name="Dune" />);
+  const heart = await screen.findByRole('button', { name: 'Wishlist: Dune', pressed: true });
+  await userEvent.click(heart);
+  expect(await screen.findByRole('button', { name: 'Wishlist: Dune', pressed: false })).toBeInTheDocument();
+  expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/client/wishlist/7')).toBe(true);
+});
+
+it('the bell counts unread notices, lists them with a link to the book, and opening it reads them', async () => {
+  const notice = {
+    id: 1,
+    kind: 'back_in_stock',
+    bookCopyId: 7,
+    bookName: 'Dune',
+    message: 'Dune is back in stock.',
+    createdAt: '2026-11-23T10:00:00.000Z',
+    read: false,
+  };
+  const calls = stubApi({
+    ...SIGNED_IN_CLIENT,
+    'GET /api/client/notices': [
+      { body: { data: { unread: 1, notices: [notice] } } },
+      { body: { data: { unread: 0, notices: [{ ...notice, read: true }] } } },
+    ],
+    'POST /api/client/notices/read': { body: { data: true } },
+  });
+  renderWithProviders(<NoticeBell />);
+  await userEvent.click(await screen.findByLabelText('Notices: 1 unread notice'));
+  expect(screen.getByRole('link', { name: 'Dune is back in stock.' })).toHaveAttribute('href', '/books/7-dune');
+  expect(await screen.findByLabelText('Notices: 0 unread notices')).toBeInTheDocument();
+  expect(calls.some((c) => c.url === '/api/client/notices/read')).toBe(true);
+});
+
+it('the Wishlist screen says when a copy is out of stock, and when the list is empty', async () => {
+  stubApi({ ...SIGNED_IN_CLIENT, 'GET /api/client/wishlist': { body: { data: [wished(7, 0), { ...wished(8, 3), name: 'Emma' }] } } });
+  const view = renderWithProviders(<WishlistPage />, { route: '/wishlist' });
+  expect(await screen.findByText('Out of Stock: we will tell you when it is back')).toBeInTheDocument();
+  expect(screen.getByText('3 available')).toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'Emma' })).toHaveAttribute('href', '/books/8-emma');
+  view.unmount();
+
+  stubApi({ ...SIGNED_IN_CLIENT, 'GET /api/client/wishlist': { body: { data: [] } } });
+  renderWithProviders(<WishlistPage />, { route: '/wishlist' });
+  expect(await screen.findByText('Your wishlist is empty. Tap the heart on a book to keep it here.')).toBeInTheDocument();
+});
