@@ -35,8 +35,10 @@ export function NoticeBell() {
       <ul>
         {data.notices.length === 0 && <li className="muted">No notices yet.</li>}
         {data.notices.map((notice) => (
-          <li key={notice.id} className={notice.read ? undefined : 'unread'}>
-            <Link to={paths.book(notice.bookCopyId, notice.bookName)}>{notice.message}</Link>
+          <li key={notice.id}>
+            <Link to={paths.book(notice.bookCopyId, notice.bookName)} className={notice.read ? undefined : 'notice-unread'}>
+              {notice.message}
+            </Link>
             <span className="muted">{dateTime(notice.createdAt)}</span>
           </li>
         ))}
