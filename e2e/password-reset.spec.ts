@@ -25,12 +25,17 @@ async function signedUpClient(request: import('@playwright/test').APIRequestCont
   expect(res.status()).toBe(200);
 }
 
-/** The link of the last password-reset e-mail the emulator "sent" to this address, as the shop's action URL. */
-async function resetLink(email: string) {
+/** The code of the last password-reset e-mail the emulator "sent" to this address, if any yet. */
+async function resetCode(email: string) {
   const res = await fetch(`${emulator()}/emulator/v1/projects/demo-bookshop/oobCodes`);
   const { oobCodes } = (await res.json()) as { oobCodes: { email: string; requestType: string; oobCode: string }[] };
-  const code = oobCodes.filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET').at(-1)?.oobCode;
-  if (!code) throw new Error(`no password-reset e-mail for ${email}`);
+  return oobCodes.filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET').at(-1)?.oobCode;
+}
+
+/** The link of that e-mail, as the shop's action URL; the API sends it just after answering. */
+async function resetLink(email: string) {
+  await expect.poll(() => resetCode(email), { message: `a password-reset e-mail for ${email}` }).toBeDefined();
+  const code = (await resetCode(email))!;
   // The provider's e-mail template points its action URL at /reset-password (see the README).
   return `/reset-password?mode=resetPassword&oobCode=${encodeURIComponent(code)}&lang=en`;
 }

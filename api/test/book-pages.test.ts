@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
-const jsonLd = (html: string) => JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)![1]!);
+const jsonLd = (html: string) => JSON.parse(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s.exec(html)![1]!);
 
 describe('a book page', () => {
   it("carries the book's title, description, canonical link, Open Graph tags and schema.org Book", async () => {
@@ -60,10 +60,11 @@ describe('a book page', () => {
     expect(html).toContain(`<title>${seed!.name} by ${seed!.author} · Bookshop</title>`);
     expect(html.match(/<title>/g)).toHaveLength(1);
     expect(html.match(/<meta name="description"/g)).toHaveLength(1);
-    expect(html).toContain(`<link rel="canonical" href="${url}" />`);
-    expect(html).toContain(`<meta property="og:url" content="${url}" />`);
-    expect(html).toContain(`<meta property="og:title" content="${seed!.name} by ${seed!.author}" />`);
-    expect(html).toContain('<meta property="og:type" content="book" />');
+    const mark = `data-book-page="${seed!.id}"`;
+    expect(html).toContain(`<link rel="canonical" href="${url}" ${mark} />`);
+    expect(html).toContain(`<meta property="og:url" content="${url}" ${mark} />`);
+    expect(html).toContain(`<meta property="og:title" content="${seed!.name} by ${seed!.author}" ${mark} />`);
+    expect(html).toContain(`<meta property="og:type" content="book" ${mark} />`);
     expect(html).toContain('<div id="root"></div>'); // the app still renders the screen
 
     expect(jsonLd(html)).toMatchObject({
@@ -113,7 +114,7 @@ describe('a book page', () => {
     );
     const canonical = bookPagePath(book!.id, book!.name);
     const html = (await local.app.inject({ method: 'GET', url: canonical, headers: { host: 'localhost:3000' } })).body;
-    expect(html).toContain(`<link rel="canonical" href="http://localhost:3000${canonical}" />`);
+    expect(html).toContain(`<link rel="canonical" href="http://localhost:3000${canonical}" data-book-page="${book!.id}" />`);
   });
 
   it('is not served by an API that serves no web app', async () => {

@@ -28,6 +28,16 @@ async function newClient() {
   return { email, cookie: cookieHeader(res) };
 }
 
+/** The reset codes once the background send has had time to reach the emulator (it answers before sending). */
+async function resetCodesSoon(email: string, expected: number) {
+  for (let tries = 0; tries < 50; tries++) {
+    const codes = await resetCodes(email);
+    if (codes.length >= expected) return codes;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return resetCodes(email);
+}
+
 /** The codes of the password-reset e-mails the emulator "sent" to this address. */
 async function resetCodes(email: string) {
   const res = await fetch(`http://${inject('emulatorHost')}/emulator/v1/projects/demo-bookshop/oobCodes`);
@@ -35,7 +45,17 @@ async function resetCodes(email: string) {
   return oobCodes.filter((c) => c.email === email && c.requestType === 'PASSWORD_RESET').map((c) => c.oobCode);
 }
 
-const requestReset = (account: string) => post('/api/public/password-reset/request', { account });
+/** Each request from its own address: the per-address limit (10 an hour) is not what these tests are about. */
+let addresses = 0;
+const requestReset = (account: string) => {
+  addresses += 1;
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/public/password-reset/request',
+    payload: { account },
+    remoteAddress: `10.77.${addresses >> 8}.${addresses & 255}`,
+  });
+};
 const reset = (oobCode: string, newPassword?: string) => post('/api/public/password-reset/', { oobCode, newPassword });
 const login = (account: string, password: string) => post('/api/public/authentication/login', { account, password });
 
@@ -45,7 +65,7 @@ describe('forgot password', () => {
     const asked = await requestReset(` ${email.toUpperCase()} `);
     expect(asked.statusCode).toBe(200);
     expect(asked.json().data).toBe(FORM_MESSAGES.resetRequested);
-    const [code] = await resetCodes(email);
+    const [code] = await resetCodesSoon(email, 1);
     expect(code).toBeDefined();
 
     // A password the rules refuse is refused in their words, and does not spend the code.
@@ -76,13 +96,56 @@ describe('forgot password', () => {
     expect(event!.actor).toMatch(/^client:\d+$/);
   });
 
-  it('answers the same to an e-mail no client uses, or an employee, and e-mails nobody', async () => {
-    for (const account of [`nobody-${randomUUID()}@example.com`, DEMO.admin.account]) {
+  it('answers the same to an e-mail no client uses, or an employee, and e-mails nobody, though the provider knows them', async () => {
+    const stranger = `nobody-${randomUUID()}@example.com`;
+    const employee = `staff-${randomUUID()}@example.com`;
+    await t.db.query(
+      `INSERT INTO employees (first_name, last_name, email, password_hash, role, gender, birth_date, phone_number, address)
+       SELECT 'Sam', 'Staff', $1, password_hash, role, gender, birth_date, phone_number, address FROM employees WHERE email = $2`,
+      [employee, DEMO.admin.account],
+    );
+    for (const account of [stranger, employee]) {
+      await createProviderAccount(account, OLD_PASSWORD, { verify: true });
       const res = await requestReset(account);
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toBe(FORM_MESSAGES.resetRequested);
-      expect(await resetCodes(account)).toEqual([]);
     }
+    // A client asking after them: once that e-mail is out, theirs would have been too.
+    const { email } = await newClient();
+    await requestReset(email);
+    expect(await resetCodesSoon(email, 1)).toHaveLength(1);
+    expect(await resetCodes(stranger)).toEqual([]);
+    expect(await resetCodes(employee)).toEqual([]);
+  });
+
+  it('refuses an employee who comes with a provider reset code: employees ask an Admin', async () => {
+    const employee = `staff-${randomUUID()}@example.com`;
+    await t.db.query(
+      `INSERT INTO employees (first_name, last_name, email, password_hash, role, gender, birth_date, phone_number, address)
+       SELECT 'Sam', 'Staff', $1, password_hash, role, gender, birth_date, phone_number, address FROM employees WHERE email = $2`,
+      [employee, DEMO.admin.account],
+    );
+    await createProviderAccount(employee, OLD_PASSWORD, { verify: false });
+    await fetch(`http://${inject('emulatorHost')}/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=fake-api-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requestType: 'PASSWORD_RESET', email: employee }),
+    });
+    const [code] = await resetCodes(employee);
+    const res = await reset(code!, NEW_PASSWORD);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'NOT_A_CLIENT', message: FORM_MESSAGES.resetNotForEmployees });
+  });
+
+  it('sends one client at most three reset e-mails an hour, whoever asks', async () => {
+    const { email } = await newClient();
+    for (let sent = 1; sent <= 3; sent++) {
+      expect((await requestReset(email)).statusCode).toBe(200);
+      expect(await resetCodesSoon(email, sent)).toHaveLength(sent);
+    }
+    for (let more = 0; more < 2; more++) expect((await requestReset(email)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await resetCodes(email)).toHaveLength(3);
   });
 
   it('refuses a request without a valid e-mail in the form’s words', async () => {

@@ -102,7 +102,7 @@ describe('back in stock', () => {
     expect((await notices(other.cookie)).unread).toBe(1);
   });
 
-  it('a copy withdrawn and put back on sale is back too; sold out again and restocked, it notifies again', async () => {
+  it('a copy withdrawn and put back on sale is back too; sold out and back again, it notifies again once the last notice is read', async () => {
     const me = await newClient();
     const copy = await soldOutCopy();
     await call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
@@ -110,12 +110,17 @@ describe('back in stock', () => {
     expect((await notices(me.cookie)).unread).toBe(0);
     await restock(copy, 4, true);
     expect((await notices(me.cookie)).unread).toBe(1);
+    // Sold out and back while that notice is unread: no second one piles up.
     await restock(copy, 0, true);
     await restock(copy, 2, true);
-    expect((await notices(me.cookie)).unread).toBe(2);
+    expect((await notices(me.cookie)).unread).toBe(1);
+    await call('POST', '/api/client/notices/read', me.cookie);
+    await restock(copy, 0, true);
+    await restock(copy, 2, true);
+    expect(await notices(me.cookie)).toMatchObject({ unread: 1, notices: [{ read: false }, { read: true }] });
   });
 
-  it('a restock that fails writes no notice', async () => {
+  it('a restock that rolls back writes no notice; the same restock committed writes one', async () => {
     const me = await newClient();
     const copy = await soldOutCopy();
     await call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
@@ -125,7 +130,11 @@ describe('back in stock', () => {
     await client.query('BEGIN');
     await client.query('UPDATE book_copies SET quantity = 3 WHERE id = $1', [copy]);
     await client.query('ROLLBACK');
-    await client.end();
     expect((await notices(me.cookie)).unread).toBe(0);
+    await client.query('BEGIN');
+    await client.query('UPDATE book_copies SET quantity = 3 WHERE id = $1', [copy]);
+    await client.query('COMMIT');
+    await client.end();
+    expect((await notices(me.cookie)).unread).toBe(1);
   });
 });

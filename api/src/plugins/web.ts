@@ -27,7 +27,8 @@ export default fp(
   async (app) => {
     const dist = app.config.webDist;
     const serveWeb = dist !== '' && existsSync(path.join(dist, 'index.html'));
-    app.decorate('webShell', serveWeb ? builtFile(path.join(dist, 'shell.html')) : null);
+    const shellFile = path.join(dist, 'shell.html');
+    app.decorate('webShell', serveWeb && existsSync(shellFile) ? builtFile(shellFile) : null);
     if (serveWeb) {
       await app.register(fastifyStatic, {
         root: path.resolve(dist),

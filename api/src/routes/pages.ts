@@ -7,12 +7,15 @@ import { publicOrigin } from '../lib/public-origin.ts';
 import { bookPageHead, missingBookHead, withHead } from '../modules/pages/book-page.ts';
 import { CATEGORIES_SITEMAP_PATH, robotsTxt, sitemapIndex, urlSet } from '../modules/pages/sitemap.ts';
 
-/** Crawlers come back daily at most; a book's page is revalidated each time, as its price and stock are live. */
-const SITEMAP_CACHE = 'public, max-age=3600';
-
 const pageRoutes: FastifyPluginAsync = async (app) => {
   const shell = app.webShell;
   if (!shell) return; // no web app served here, so no pages to describe
+  // Without PUBLIC_URL the links name the address each request came to, which a shared cache must
+  // not hand to anyone else; with it, crawlers may keep the sitemap for an hour.
+  const SITEMAP_CACHE = app.config.publicUrl ? 'public, max-age=3600' : 'no-cache';
+  if (!app.config.publicUrl && app.config.env === 'production') {
+    app.log.warn('PUBLIC_URL is not set: book pages, the sitemap and reset e-mails name the address each request came to');
+  }
 
   const origin = (request: FastifyRequest) => publicOrigin(app.config, request);
   const hidden = { schema: { hide: true } };

@@ -61,13 +61,16 @@ ALTER TABLE "notice_outbox" ADD CONSTRAINT "notice_outbox_notice_id_fkey" FOREIG
 -- A copy comes back when it becomes on sale with stock after not being so (a restock from 0, or
 -- made available again). Each client who wishes for it gets a notice, and each notice an outbox row
 -- for an e-mail sender, in this same transaction: a rolled-back restock leaves none, and one
--- restock writes one notice per client.
+-- restock writes one notice per client. A client who has not read the last one for this copy yet
+-- gets no second one (a copy selling out and coming back all day would otherwise pile them up).
 CREATE FUNCTION book_copies_back_in_stock() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.is_available AND NEW.quantity > 0 AND NOT (OLD.is_available AND OLD.quantity > 0) THEN
     WITH written AS (
       INSERT INTO notices (client_id, book_copy_id, kind)
-      SELECT client_id, NEW.id, 'back_in_stock' FROM wishlist_items WHERE book_copy_id = NEW.id
+      SELECT w.client_id, NEW.id, 'back_in_stock' FROM wishlist_items w
+      WHERE w.book_copy_id = NEW.id
+        AND NOT EXISTS (SELECT 1 FROM notices n WHERE n.client_id = w.client_id AND n.book_copy_id = NEW.id AND n.read_at IS NULL)
       RETURNING id
     )
     INSERT INTO notice_outbox (notice_id) SELECT id FROM written;

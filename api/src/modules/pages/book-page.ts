@@ -19,8 +19,9 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
 function summary(book: BookPage): string {
   const text = book.description.replace(/\s+/g, ' ').trim();
   if (!text) return `${book.name} by ${book.author}, in ${book.category}.`;
-  if (text.length <= DESCRIPTION_MAX_LENGTH) return text;
-  const cut = text.slice(0, DESCRIPTION_MAX_LENGTH - 1);
+  const characters = [...text]; // whole characters, so no emoji or accent is cut in two
+  if (characters.length <= DESCRIPTION_MAX_LENGTH) return text;
+  const cut = characters.slice(0, DESCRIPTION_MAX_LENGTH - 1).join('');
   return `${cut.slice(0, cut.lastIndexOf(' ') > 80 ? cut.lastIndexOf(' ') : cut.length)}…`;
 }
 
@@ -66,12 +67,14 @@ export function bookPageHead(book: BookPage, url: string) {
   const title = `${book.name} by ${book.author} · ${SHOP_NAME}`;
   const description = summary(book);
   const image = previewImage(book);
-  const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeHtml(content)}" />`;
+  // Marked with the book's id: the app drops them once it shows another book (they would describe the wrong one).
+  const mark = `data-book-page="${book.id}"`;
+  const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeHtml(content)}" ${mark} />`;
   return {
     title,
     description,
     tags: [
-      `<link rel="canonical" href="${escapeHtml(url)}" />`,
+      `<link rel="canonical" href="${escapeHtml(url)}" ${mark} />`,
       meta('og:type', 'book'),
       meta('og:site_name', SHOP_NAME),
       meta('og:title', `${book.name} by ${book.author}`),
@@ -79,8 +82,8 @@ export function bookPageHead(book: BookPage, url: string) {
       meta('og:url', url),
       ...(image ? [meta('og:image', image)] : []),
       ...(book.isbn ? [meta('book:isbn', book.isbn)] : []),
-      `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}" />`,
-      `<script type="application/ld+json">${scriptJson(bookJsonLd(book, url))}</script>`,
+      `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}" ${mark} />`,
+      `<script type="application/ld+json" ${mark}>${scriptJson(bookJsonLd(book, url))}</script>`,
     ],
   };
 }

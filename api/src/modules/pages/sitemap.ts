@@ -33,6 +33,7 @@ const PRIVATE_PATHS = [
   '/signup',
   '/forgot-password',
   '/reset-password',
+  '/wishlist',
   '/Detail',
   '/searchresult',
 ];

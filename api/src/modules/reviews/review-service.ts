@@ -10,7 +10,8 @@ import type { Db } from '../../plugins/prisma.ts';
 /** Order statuses that prove the client received (or is receiving) the book; stored in either case. */
 const RECEIVED = ['shipped', 'delivered', 'success'];
 
-const reviewer = (client: { firstName: string; lastName: string }) => `${client.firstName} ${client.lastName.slice(0, 1)}.`.trim();
+/** 'Nadia R.': the first name and the last name's first character (a whole one, emoji and accents included). */
+const reviewer = (client: { firstName: string; lastName: string }) => `${client.firstName} ${[...client.lastName][0] ?? ''}.`;
 const pages = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
 
 export function reviewService(db: Db) {
@@ -71,18 +72,26 @@ export function reviewService(db: Db) {
       return { canReview, stars: mine?.stars ?? 0, review: mine?.review ?? '', hidden: mine?.hiddenAt != null };
     },
 
-    /** Rates the copy's book, or changes the rating; a hidden review stays hidden. */
+    /**
+     * Rates the copy's book, or changes the rating; a hidden review stays hidden. Says whether the
+     * book's ratings moved (new stars, counted), which is when the lists ordered by them go stale.
+     */
     async write(clientId: number, copyId: number, input: { stars: number; review?: string }) {
       const bookId = await bookOf(copyId);
       if (!(await hasReceived(clientId, bookId))) throw refuse.reviewNotAllowed();
       const review = (input.review ?? '').trim();
+      const before = await db.bookReview.findUnique({
+        where: { bookId_clientId: { bookId, clientId } },
+        select: { stars: true, hiddenAt: true },
+      });
       await db.bookReview.upsert({
         where: { bookId_clientId: { bookId, clientId } },
         create: { bookId, clientId, stars: input.stars, review },
         update: { stars: input.stars, review, updatedAt: new Date() },
         select: { id: true },
       });
-      return this.mine(clientId, copyId);
+      const ratingsMoved = !before || (before.hiddenAt === null && before.stars !== input.stars);
+      return { mine: await this.mine(clientId, copyId), ratingsMoved };
     },
 
     /** The back-office's list: every review, hidden ones too, newest first. */
@@ -122,12 +131,13 @@ export function reviewService(db: Db) {
       };
     },
 
-    /** Hides a review from the storefront (its stars leave the book's ratings), or shows it again. */
+    /** Hides a review from the storefront (its stars leave the book's ratings), or shows it again; says whether it changed. */
     async setHidden(id: number, hidden: boolean) {
       const found = await db.bookReview.findUnique({ where: { id }, select: { hiddenAt: true } });
       if (!found) throw refuse.noReview();
-      if ((found.hiddenAt !== null) === hidden) return;
+      if ((found.hiddenAt !== null) === hidden) return false;
       await db.bookReview.update({ where: { id }, data: { hiddenAt: hidden ? new Date() : null }, select: { id: true } });
+      return true;
     },
   };
 }

@@ -43,6 +43,10 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
      * Logs and stores an event. Storing never fails the request that caused it: a failure to store
      * is logged instead. Back-office writes pass their transaction, so the entry commits with the change.
      */
+    /** How many events of this type this actor had in the last `withinMs` (a per-person limit). */
+    count: (type: SecurityEventType, actor: string, withinMs: number) =>
+      db.securityEvent.count({ where: { type, actor, at: { gt: new Date(Date.now() - withinMs) } } }),
+
     async record(event: SecurityEvent, tx: Writer = db): Promise<void> {
       log.warn({ securityEvent: row(event) }, `security event: ${event.type}`);
       if (tx !== db) {

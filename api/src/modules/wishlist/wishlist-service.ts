@@ -46,6 +46,9 @@ export function wishlistService(db: Db) {
     /** Adds a copy (again is no change); refused past WISHLIST_MAX or for a copy that does not exist. */
     async add(clientId: number, bookCopyId: number) {
       if (!(await db.bookCopy.findUnique({ where: { id: bookCopyId }, select: { id: true } }))) throw refuse.bookUnavailable();
+      if (await db.wishlistItem.findUnique({ where: { clientId_bookCopyId: { clientId, bookCopyId } }, select: { bookCopyId: true } }))
+        return;
+      // A soft cap: two adds at the very same moment may pass it by one, which harms nothing.
       if ((await db.wishlistItem.count({ where: { clientId } })) >= WISHLIST_MAX) throw refuse.wishlistFull(WISHLIST_MAX);
       await db.wishlistItem.upsert({
         where: { clientId_bookCopyId: { clientId, bookCopyId } },

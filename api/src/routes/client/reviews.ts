@@ -7,6 +7,8 @@ import { ReviewInput } from '../../schemas/reviews.ts';
 const tags = ['Reviews'];
 const security = [{ clientSession: [] }];
 const params = Type.Object({ copyId: PositiveInt });
+/** Rating writes one address may make per hour. */
+export const REVIEW_WRITES_PER_HOUR = 60;
 
 /** My rating of a book I received (beyond the spec): one per book, which I can change. */
 const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -28,6 +30,8 @@ const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/:copyId',
     {
+      // A client rates a few books an hour at most; more is a script.
+      config: { rateLimit: { max: REVIEW_WRITES_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'writeMyReview',
         tags,
@@ -39,9 +43,9 @@ const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const mine = await app.reviews.write(signedInClient(request).id, request.params.copyId, request.body);
+      const { mine, ratingsMoved } = await app.reviews.write(signedInClient(request).id, request.params.copyId, request.body);
       // The book's ratings changed: Top Rated and the category orders follow.
-      app.catalogProjections.changed(['home_list_candidates', 'category_listing']);
+      if (ratingsMoved) app.catalogProjections.changed(['home_list_candidates', 'category_listing']);
       return { data: mine };
     },
   );

@@ -36,8 +36,9 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.reviews.setHidden(request.params.id, request.body.hidden);
-      app.catalogProjections.changed(['home_list_candidates', 'category_listing']);
+      if (await app.reviews.setHidden(request.params.id, request.body.hidden)) {
+        app.catalogProjections.changed(['home_list_candidates', 'category_listing']);
+      }
       return { data: true };
     },
   );

@@ -11,10 +11,13 @@ import { Body, responses } from '../../schemas/common.ts';
 
 /** Reset e-mails one address may ask for per hour: each one mails someone. */
 export const RESET_REQUESTS_PER_HOUR = 10;
+/** Reset e-mails one client may receive per hour, whatever addresses ask: no one can flood an inbox. */
+export const RESET_EMAILS_PER_CLIENT_PER_HOUR = 3;
 /** Codes one address may try per hour. */
 export const RESETS_PER_HOUR = 20;
 
 const tags = ['Authentication'];
+const ONE_HOUR_MS = 60 * 60 * 1000;
 
 const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -34,13 +37,17 @@ const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const account = app.accounts.resetRequestAccount(request.body);
       const clientId = await app.accounts.clientIdByAccount(account);
       if (clientId !== null) {
-        const sent = await app.sendPasswordResetEmail(account, `${publicOrigin(app.config, request)}/login`);
-        await app.securityEvents.record({
-          type: 'password_reset_requested',
-          actor: `client:${clientId}`,
-          address: app.clientAddress(request),
-          details: { sent },
-        });
+        // In the background, so the answer takes as long and reads the same whether or not a client
+        // uses the e-mail, even when the provider is slow, throttled or down.
+        const continueUrl = `${publicOrigin(app.config, request)}/login`;
+        const address = app.clientAddress(request);
+        const actor = `client:${clientId}`;
+        void (async () => {
+          // Recorded first and then counted, so requests racing each other can only send fewer.
+          await app.securityEvents.record({ type: 'password_reset_requested', actor, address });
+          const recent = await app.securityEvents.count('password_reset_requested', actor, ONE_HOUR_MS);
+          if (recent <= RESET_EMAILS_PER_CLIENT_PER_HOUR) await app.sendPasswordResetEmail(account, continueUrl);
+        })().catch((error: Error) => request.log.warn({ err: error }, 'could not send a password-reset e-mail'));
       }
       return { data: FORM_MESSAGES.resetRequested };
     },

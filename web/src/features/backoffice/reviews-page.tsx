@@ -50,7 +50,12 @@ export default function ReviewsPage() {
             {
               label: 'Action',
               cell: (r) => (
-                <button type="button" className={r.hidden ? undefined : 'danger'} onClick={() => toggle(r.id, !r.hidden)}>
+                <button
+                  type="button"
+                  className={r.hidden ? undefined : 'danger'}
+                  aria-label={`${r.hidden ? 'Show' : 'Hide'} review ${r.id}`}
+                  onClick={() => toggle(r.id, !r.hidden)}
+                >
                   {r.hidden ? 'Show' : 'Hide'}
                 </button>
               ),

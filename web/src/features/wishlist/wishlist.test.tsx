@@ -31,7 +31,7 @@ it('a heart is pressed for a wished-for copy, and a click takes it off the wishl
   expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/client/wishlist/7')).toBe(true);
 });
 
-it('the bell counts unread notices, lists them with a link to the book, and opening it reads them', async () => {
+it('the bell counts unread notices, lists them with a link to the book, and closing it reads them', async () => {
   const notice = {
     id: 1,
     kind: 'back_in_stock',
@@ -50,8 +50,11 @@ it('the bell counts unread notices, lists them with a link to the book, and open
     'POST /api/client/notices/read': { body: { data: true } },
   });
   renderWithProviders(<NoticeBell />);
-  await userEvent.click(await screen.findByLabelText('Notices: 1 unread notice'));
+  const bell = await screen.findByLabelText('Notices: 1 unread notice');
+  await userEvent.click(bell);
   expect(screen.getByRole('link', { name: 'Dune is back in stock.' })).toHaveAttribute('href', '/books/7-dune');
+  expect(calls.some((c) => c.url === '/api/client/notices/read')).toBe(false); // still marked while open
+  await userEvent.click(bell);
   expect(await screen.findByLabelText('Notices: 0 unread notices')).toBeInTheDocument();
   expect(calls.some((c) => c.url === '/api/client/notices/read')).toBe(true);
 });

@@ -1,5 +1,6 @@
 // The detail screen of one book (spec 2.4), shown by /Detail for the book kept in storage and by
 // /books/{id}-{slug} for the book its address names.
+import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
 import { SIMILAR_BOOKS_PAGE_SIZE } from '../../../lib/constants';
@@ -34,13 +35,20 @@ export function BookDetail({ bookId, onPick }: { bookId: number; onPick: (id: nu
   const { data: book, isPending, isError } = useBook(bookId);
   useDocumentTitle(book?.name ?? 'Book');
 
+  // A first visit to /books/… arrives with the server's head for that book (canonical link, Open
+  // Graph, JSON-LD); once another book is shown here, those tags describe the wrong one.
+  useEffect(() => {
+    for (const tag of document.head.querySelectorAll(`[data-book-page]:not([data-book-page="${bookId}"])`)) tag.remove();
+  }, [bookId]);
+
   if (isPending) return <p className="muted">Loading...</p>;
   if (isError || !book) return <p className="empty">This book is not available.</p>;
   const address = paths.book(book.id, book.name);
+  const serverWroteCanonical = document.head.querySelector(`link[rel="canonical"][data-book-page="${book.id}"]`) !== null;
   return (
     <div className="detail">
-      {/* React puts this in the head: the one address search engines should know the book by. */}
-      <link rel="canonical" href={new URL(address, window.location.origin).href} />
+      {/* React puts this in the head, unless the server already did: the one address the book is known by. */}
+      {!serverWroteCanonical && <link rel="canonical" href={new URL(address, window.location.origin).href} />}
       <div className="detail-main">
         <BookCover src={book.imageUrl} title={book.name} author={book.author} className="large" />
         <div>

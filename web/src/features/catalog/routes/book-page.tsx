@@ -24,5 +24,6 @@ export default function BookPage() {
     navigate(paths.book(id, ''));
     window.scrollTo({ top: 0 });
   };
-  return <BookDetail bookId={bookId} onPick={open} />;
+  // Keyed by book, so another book starts its reviews and rating form afresh.
+  return <BookDetail key={bookId} bookId={bookId} onPick={open} />;
 }

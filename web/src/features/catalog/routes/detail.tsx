@@ -13,5 +13,6 @@ export default function DetailPage() {
   };
 
   if (bookId === null) return <p className="empty">Choose a book to see its details.</p>;
-  return <BookDetail bookId={bookId} onPick={pick} />;
+  // Keyed by book, so another book starts its reviews and rating form afresh.
+  return <BookDetail key={bookId} bookId={bookId} onPick={pick} />;
 }

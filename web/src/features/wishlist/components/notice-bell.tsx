@@ -7,7 +7,8 @@ import { useMarkNoticesRead } from '../api/mark-notices-read';
 
 /**
  * The bell in the top bar (beyond the spec): how many notices are unread, and the newest ones when
- * opened, which reads them. Only a signed-in client has one.
+ * opened. Closing it reads them, so the new ones stay marked while the client looks. Only a
+ * signed-in client has one.
  */
 export function NoticeBell() {
   const { loggedIn } = useSession();
@@ -19,7 +20,7 @@ export function NoticeBell() {
     <details
       className="menu notice-bell"
       onToggle={(event) => {
-        if (event.currentTarget.open && data.unread > 0) markRead.mutate();
+        if (!event.currentTarget.open && data.unread > 0) markRead.mutate();
       }}
     >
       <summary aria-label={`Notices: ${label}`}>
@@ -32,7 +33,8 @@ export function NoticeBell() {
           </span>
         )}
       </summary>
-      <ul>
+      {/* Following a notice closes the bell, which reads them. */}
+      <ul onClick={(event) => event.currentTarget.closest('details')?.removeAttribute('open')}>
         {data.notices.length === 0 && <li className="muted">No notices yet.</li>}
         {data.notices.map((notice) => (
           <li key={notice.id}>
