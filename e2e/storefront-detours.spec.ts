@@ -122,8 +122,16 @@ test("a client whose session ended in another tab is told 'You must be logged in
   await loggedInAs(DEMO.client);
   await openDetail(page, copy.id);
   await expect(page.getByText('Sign In', { exact: true })).toHaveCount(0);
-  // The page has made its own signed-in call (the client's rating of the book) before the session ends.
+  // The page has made its own signed-in calls (the client's rating of the book, the wishlist behind
+  // the similar books' hearts, the bell) before the session ends, so Add to Cart is what meets the end.
   await expect(page.getByText('You can rate this book once an order of it has shipped.')).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: 'Similar Books' })
+      .getByRole('button', { name: /^Wishlist: / })
+      .first(),
+  ).toBeVisible();
+  await page.waitForLoadState('networkidle');
   // Signing out elsewhere leaves this tab with no cookies at all: the call is refused and its refresh too.
   await context.clearCookies();
   await page.getByRole('button', { name: 'Add to Cart' }).click();
