@@ -84,14 +84,16 @@ export function reviewService(db: Db) {
         where: { bookId_clientId: { bookId, clientId } },
         select: { stars: true, hiddenAt: true },
       });
-      await db.bookReview.upsert({
+      const saved = await db.bookReview.upsert({
         where: { bookId_clientId: { bookId, clientId } },
         create: { bookId, clientId, stars: input.stars, review },
         update: { stars: input.stars, review, updatedAt: new Date() },
-        select: { id: true },
+        select: { stars: true, review: true, hiddenAt: true },
       });
       const ratingsMoved = !before || (before.hiddenAt === null && before.stars !== input.stars);
-      return { mine: await this.mine(clientId, copyId), ratingsMoved };
+      // The client may rate (checked above), so the answer is the saved row: no second lookup of book and orders.
+      const mine = { canReview: true, stars: saved.stars, review: saved.review, hidden: saved.hiddenAt !== null };
+      return { mine, ratingsMoved };
     },
 
     /** The back-office's list: every review, hidden ones too, newest first. */
