@@ -2,15 +2,12 @@
 // spec call string methods on it). A book without one gets a cover drawn here: a small SVG with its
 // title and author, sent as a data URL so it needs no request, no route and no host name, and works
 // for a frontend on any site. Images stay inert in <img>, and the text is XML-escaped.
-import { httpsUrl } from './text.ts';
+import { escapeMarkup, httpsUrl } from './text.ts';
 
 export const DRAWN_COVER_PREFIX = 'data:image/svg+xml;charset=utf-8,';
 
 const PALETTE = ['#7c2d12', '#1e3a8a', '#065f46', '#581c87', '#9a3412', '#0f766e', '#831843', '#3f3f46'];
 const hue = (text: string) => PALETTE[[...text].reduce((h, c) => (h * 31 + (c.codePointAt(0) ?? 0)) >>> 0, 7) % PALETTE.length];
-
-const xml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
 
 /** Splits text into at most `maxLines` lines of about `width` characters, with an ellipsis when cut. */
 function wrap(text: string, width: number, maxLines: number): string[] {
@@ -30,9 +27,11 @@ function wrap(text: string, width: number, maxLines: number): string[] {
 
 export function drawnCover(title: string, author = ''): string {
   const titleLines = wrap(title, 16, 4)
-    .map((l, i) => `<tspan x="100" dy="${i ? 26 : 0}">${xml(l)}</tspan>`)
+    .map((l, i) => `<tspan x="100" dy="${i ? 26 : 0}">${escapeMarkup(l)}</tspan>`)
     .join('');
-  const authorLine = author ? `<text x="100" y="255" font-size="15" fill="#f5f5f4">${xml(wrap(author, 24, 1)[0] ?? '')}</text>` : '';
+  const authorLine = author
+    ? `<text x="100" y="255" font-size="15" fill="#f5f5f4">${escapeMarkup(wrap(author, 24, 1)[0] ?? '')}</text>`
+    : '';
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="300" viewBox="0 0 200 300" font-family="Georgia,serif" text-anchor="middle">` +
     `<rect width="200" height="300" fill="${hue(title)}"/>` +

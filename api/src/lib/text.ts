@@ -10,6 +10,11 @@ export function normalizeForSearch(text: string): string {
 
 export const bookSearchText = (title: string, authorName: string) => normalizeForSearch(`${title} ${authorName}`);
 
+const MARKUP_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Text made safe inside XML or HTML, in element content or a quoted attribute (drawn covers, book pages, sitemaps). */
+export const escapeMarkup = (text: string) => text.replace(/[&<>"']/g, (c) => MARKUP_ESCAPES[c]!);
+
 /** Image URLs go out as https (spec 9). */
 export const httpsUrl = (url: string | null | undefined): string | null => (url ? url.replace(/^http:\/\//i, 'https://') : null);
 

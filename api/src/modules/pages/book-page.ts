@@ -1,6 +1,7 @@
 // A book's page as a link preview or a crawler sees it without running JavaScript: the built app's
 // shell with the book's title, description, canonical link, Open Graph tags and schema.org Book
 // JSON-LD in its head. The browser then renders the same screen as /Detail from the by-id call.
+import { escapeMarkup } from '../../lib/text.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
 
 export type BookPage = NonNullable<Awaited<ReturnType<CatalogService['bookPage']>>>;
@@ -8,9 +9,6 @@ export type BookPage = NonNullable<Awaited<ReturnType<CatalogService['bookPage']
 const SHOP_NAME = 'Bookshop';
 const CURRENCY = 'USD';
 const DESCRIPTION_MAX_LENGTH = 160;
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 /** JSON inside <script>: '<' escaped, so no text of a book can close the element or open a comment. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -69,12 +67,12 @@ export function bookPageHead(book: BookPage, url: string) {
   const image = previewImage(book);
   // Marked with the book's id: the app drops them once it shows another book (they would describe the wrong one).
   const mark = `data-book-page="${book.id}"`;
-  const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeHtml(content)}" ${mark} />`;
+  const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeMarkup(content)}" ${mark} />`;
   return {
     title,
     description,
     tags: [
-      `<link rel="canonical" href="${escapeHtml(url)}" ${mark} />`,
+      `<link rel="canonical" href="${escapeMarkup(url)}" ${mark} />`,
       meta('og:type', 'book'),
       meta('og:site_name', SHOP_NAME),
       meta('og:title', `${book.name} by ${book.author}`),
@@ -100,8 +98,8 @@ export const missingBookHead = () => ({
  * </head>. A shell without a title or description gets them added instead.
  */
 export function withHead(shell: string, head: { title: string; description: string; tags: string[] }): string {
-  const title = `<title>${escapeHtml(head.title)}</title>`;
-  const description = `<meta name="description" content="${escapeHtml(head.description)}" />`;
+  const title = `<title>${escapeMarkup(head.title)}</title>`;
+  const description = `<meta name="description" content="${escapeMarkup(head.description)}" />`;
   let page = shell;
   const added: string[] = [];
   if (/<title>[^<]*<\/title>/.test(page)) page = page.replace(/<title>[^<]*<\/title>/, () => title);

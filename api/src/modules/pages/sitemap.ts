@@ -2,7 +2,7 @@
 // one per SITEMAP_BOOKS_PER_FILE copy ids of book pages, so a million books make a hundred files
 // of at most ten thousand URLs each (the protocol allows 50,000) and no file grows with the catalog.
 // robots.txt points crawlers to it and away from the screens that are a person's own.
-import { escapeHtml } from './book-page.ts';
+import { escapeMarkup } from '../../lib/text.ts';
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>';
 const NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -13,13 +13,13 @@ export const CATEGORIES_SITEMAP_PATH = '/sitemaps/categories.xml';
 /** The index: the categories' file, then every book file. */
 export function sitemapIndex(origin: string, bookFiles: number): string {
   const files = [CATEGORIES_SITEMAP_PATH, ...Array.from({ length: bookFiles }, (_, i) => sitemapFilePath(i + 1))];
-  const entries = files.map((file) => `<sitemap><loc>${escapeHtml(origin + file)}</loc></sitemap>`);
+  const entries = files.map((file) => `<sitemap><loc>${escapeMarkup(origin + file)}</loc></sitemap>`);
   return `${XML_HEAD}\n<sitemapindex xmlns="${NAMESPACE}">\n${entries.join('\n')}\n</sitemapindex>\n`;
 }
 
 /** A file of page addresses (paths on `origin`). */
 export function urlSet(origin: string, paths: string[]): string {
-  const entries = paths.map((path) => `<url><loc>${escapeHtml(origin + path)}</loc></url>`);
+  const entries = paths.map((path) => `<url><loc>${escapeMarkup(origin + path)}</loc></url>`);
   return `${XML_HEAD}\n<urlset xmlns="${NAMESPACE}">\n${entries.join('\n')}${entries.length ? '\n' : ''}</urlset>\n`;
 }
 
