@@ -1,4 +1,5 @@
 import type { Db } from '../../plugins/prisma.ts';
+import { copyLineSelect } from '../catalog/copy-line.ts';
 
 export function cartRepository(db: Db) {
   return {
@@ -9,15 +10,7 @@ export function cartRepository(db: Db) {
           id: true,
           quantity: true,
           createdAt: true,
-          bookCopy: {
-            select: {
-              id: true,
-              price: true,
-              quantity: true,
-              isAvailable: true,
-              book: { select: { name: true, imageUrl: true, author: { select: { fullName: true } } } },
-            },
-          },
+          bookCopy: { select: copyLineSelect },
         },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       }),

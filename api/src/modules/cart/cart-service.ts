@@ -1,7 +1,7 @@
-import { coverUrl } from '../../lib/cover.ts';
 import { toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import { copyLineCover } from '../catalog/copy-line.ts';
 import { cartRepository } from './cart-repository.ts';
 
 export function cartService(db: Db) {
@@ -13,7 +13,7 @@ export function cartService(db: Db) {
         id: line.id,
         productId: line.bookCopy.id,
         name: line.bookCopy.book.name,
-        imageUrl: coverUrl(line.bookCopy.book.imageUrl, line.bookCopy.book.name, line.bookCopy.book.author.fullName),
+        imageUrl: copyLineCover(line.bookCopy),
         totalPrice: toMoney(line.bookCopy.price),
         bookCopyQuantity: line.bookCopy.quantity,
         totalQuantity: line.quantity,

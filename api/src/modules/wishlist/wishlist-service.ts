@@ -1,10 +1,10 @@
 // Wishlists and back-in-stock notices (beyond the spec). A client keeps up to WISHLIST_MAX copies;
 // when one comes back (stock again, or on sale again), the trigger book_copies_back_in_stock writes
 // a notice and its outbox row in the restock's own transaction. Here the client reads and clears them.
-import { coverUrl } from '../../lib/cover.ts';
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import { copyLineCover, copyLineSelect } from '../catalog/copy-line.ts';
 
 /** A wishlist's most copies: every card's heart reads the whole list, so it stays small. */
 export const WISHLIST_MAX = 200;
@@ -19,22 +19,12 @@ export function wishlistService(db: Db) {
         where: { clientId },
         orderBy: [{ createdAt: 'desc' }, { bookCopyId: 'desc' }],
         take: WISHLIST_MAX,
-        select: {
-          bookCopy: {
-            select: {
-              id: true,
-              price: true,
-              quantity: true,
-              isAvailable: true,
-              book: { select: { name: true, imageUrl: true, authorId: true, author: { select: { fullName: true } } } },
-            },
-          },
-        },
+        select: { bookCopy: { select: copyLineSelect } },
       });
       return rows.map(({ bookCopy: c }) => ({
         id: c.id,
         name: c.book.name,
-        imageUrl: coverUrl(c.book.imageUrl, c.book.name, c.book.author.fullName),
+        imageUrl: copyLineCover(c),
         authorName: c.book.author.fullName,
         authorId: c.book.authorId,
         price: toMoney(c.price),
