@@ -43,3 +43,8 @@ export const ImageUrl = Type.String({
 });
 
 export const Paging = { pageNumber: PositiveInt, pageSize: PageSize };
+/** A querystring whose page and size may be left out (the route says what each defaults to). */
+export const OptionalPaging = Type.Object(
+  { pageNumber: Type.Optional(PositiveInt), pageSize: Type.Optional(PageSize) },
+  { additionalProperties: false },
+);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { responses } from '../../schemas/common.ts';
-import { OPTIONAL_PAGING_DESCRIPTION, OptionalPaging, optionalPage, security } from './schemas.ts';
+import { OptionalPaging, responses } from '../../schemas/common.ts';
+import { OPTIONAL_PAGING_DESCRIPTION, optionalPage, security } from './schemas.ts';
 
 const Row = Type.Ref('ClientRow');
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PositiveInt, responses } from '../../schemas/common.ts';
-import { OPTIONAL_PAGING_DESCRIPTION, OptionalPaging, optionalPage, security } from './schemas.ts';
+import { OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
+import { OPTIONAL_PAGING_DESCRIPTION, optionalPage, security } from './schemas.ts';
 
 const Message = Type.Object({
   id: Type.Integer(),

@@ -1,17 +1,14 @@
 import type { FastifyReply } from 'fastify';
-import { type Static, Type } from 'typebox';
-import { PageSize, PositiveInt } from '../../schemas/common.ts';
+import type { Static } from 'typebox';
+import type { OptionalPaging } from '../../schemas/common.ts';
 
 export const security = [{ employeeSession: [] }];
 /**
  * Lists whose spec path has no page parameters (All Clients, Client Messages). Called as the spec
  * writes them they answer the bare array the spec's screens read, newest first, at most
  * UNPAGED_LIST_CAP rows; with either parameter they answer one page and totalPages, as the back-office reads them.
+ * The querystring is OptionalPaging (schemas/common.ts).
  */
-export const OptionalPaging = Type.Object(
-  { pageNumber: Type.Optional(PositiveInt), pageSize: Type.Optional(PageSize) },
-  { additionalProperties: false },
-);
 export type OptionalPagingQuery = Static<typeof OptionalPaging>;
 export const UNPAGED_LIST_CAP = 1000;
 export const DEFAULT_PAGE_SIZE = 20;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+import { OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
 
 /** An author's page (beyond the spec): every author name in the storefront links to it. */
 const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,7 +12,7 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Public catalog'],
         summary: 'An author and a page of their books on sale, with the ratings, most-rated first (beyond the spec)',
         params: Type.Object({ id: PositiveInt }),
-        querystring: Type.Object({ pageNumber: Type.Optional(PositiveInt), pageSize: Type.Optional(PageSize) }),
+        querystring: OptionalPaging,
         response: responses(Type.Ref('AuthorPage'), 400, 404),
       },
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+import { OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
 
 /** A book's reviews by its buyers, newest first (beyond the spec). */
 const publicReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,7 +12,7 @@ const publicReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Reviews'],
         summary: "The visible reviews of a copy's book, newest first, a page at a time (beyond the spec)",
         params: Type.Object({ id: PositiveInt }),
-        querystring: Type.Object({ pageNumber: Type.Optional(PositiveInt), pageSize: Type.Optional(PageSize) }),
+        querystring: OptionalPaging,
         response: responses(Type.Ref('ReviewPage'), 400, 404),
       },
     },
