@@ -4,23 +4,13 @@ import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let clientCookie: string;
-let clientHash: string;
 beforeAll(async () => {
   t = await createTestApp();
   clientCookie = await t.login(DEMO.client);
-  clientHash = (await t.db.query<{ password_hash: string }>("SELECT password_hash FROM clients WHERE account = 'client@bookshop.test'"))[0]!
-    .password_hash;
 });
 
-/** A fresh client (sharing the demo password) and its session cookie. */
-async function newClient() {
-  const account = `c-${randomUUID()}@example.com`;
-  await t.db.query(
-    "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('C', 'L', '0555000000', $1, $2)",
-    [account, clientHash],
-  );
-  return t.login({ account, password: DEMO.client.password });
-}
+/** A fresh client's session cookie. */
+const newClient = async () => (await t.newClient()).cookie;
 async function newCopy(quantity: number, price = '10.50') {
   const [row] = await t.db.query<{ id: number }>('INSERT INTO book_copies (book_id, quantity, price) VALUES (1, $1, $2) RETURNING id', [
     quantity,

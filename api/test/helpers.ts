@@ -3,10 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import { DEMO_LOGINS } from '../../seed/seed-data.ts';
 import { type BuildOptions, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 
-export { DEMO_LOGINS as DEMO } from '../../seed/seed-data.ts';
+export { DEMO_LOGINS as DEMO };
 
 export async function createTestDatabase(): Promise<{
   url: string;
@@ -49,7 +50,18 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
     if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
     return cookieHeader(res);
   }
-  return { app, db, config, login };
+
+  /** A fresh client of this test's own, sharing the demo password, signed in: its id, account and session cookie. */
+  async function newClient({ firstName = 'Test', lastName = 'Client' }: { firstName?: string; lastName?: string } = {}) {
+    const account = `c-${randomUUID()}@example.com`;
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO clients (first_name, last_name, phone_number, account, password_hash)
+       SELECT $1, $2, '0555000000', $3, password_hash FROM clients WHERE account = $4 RETURNING id`,
+      [firstName, lastName, account, DEMO_LOGINS.client.account],
+    );
+    return { id: row!.id, account, cookie: await login({ account, password: DEMO_LOGINS.client.password }) };
+  }
+  return { app, db, config, login, newClient };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -8,15 +8,10 @@ import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 let t: TestApp;
 let admin: string;
 let seller: string;
-/** The demo client's password hash: fresh clients share the demo password. */
-let clientHash: string;
 beforeAll(async () => {
   t = await createTestApp();
   admin = await t.login(DEMO.admin);
   seller = await t.login(DEMO.seller);
-  [{ password_hash: clientHash }] = (await t.db.query<{ password_hash: string }>('SELECT password_hash FROM clients WHERE account = $1', [
-    DEMO.client.account,
-  ])) as [{ password_hash: string }];
 });
 
 const call = (method: 'GET' | 'PUT', url: string, cookie = '', payload?: object) =>
@@ -24,11 +19,7 @@ const call = (method: 'GET' | 'PUT', url: string, cookie = '', payload?: object)
 
 /** A fresh client, with an order of a new copy of a fresh book in `status`; its cookie and the ids. */
 async function buyer(status: string | null, firstName = 'Rita') {
-  const account = `r-${randomUUID()}@example.com`;
-  const [client] = await t.db.query<{ id: number }>(
-    "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ($1, 'Quill', '0555000000', $2, $3) RETURNING id",
-    [firstName, account, clientHash],
-  );
+  const client = await t.newClient({ firstName, lastName: 'Quill' });
   const [book] = await t.db.query<{ id: number }>(
     `INSERT INTO books (name, search_text, author_id, type_id, ratings_count, ratings_sum) VALUES ($1, 'x', 1, 1, 10, 30) RETURNING id`,
     [`Reviewed ${randomUUID()}`],
@@ -39,15 +30,14 @@ async function buyer(status: string | null, firstName = 'Rita') {
   if (status) {
     const [order] = await t.db.query<{ id: number }>(
       "INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price) VALUES ($1, $2, '1 Rue Didouche', 1, 10) RETURNING id",
-      [client!.id, status],
+      [client.id, status],
     );
     await t.db.query("INSERT INTO order_items (order_id, book_copy_id, name, unit_price, quantity) VALUES ($1, $2, 'A book', 10, 1)", [
       order!.id,
       copy!.id,
     ]);
   }
-  const cookie = await t.login({ account, password: DEMO.client.password });
-  return { cookie, clientId: client!.id, bookId: book!.id, copyId: copy!.id };
+  return { cookie: client.cookie, clientId: client.id, bookId: book!.id, copyId: copy!.id };
 }
 
 const ratings = async (copyId: number) => {

@@ -1,6 +1,5 @@
 // Wishlists and back-in-stock notices: a restock by the back-office writes one notice (and its
 // outbox row) per client wishing for the copy, in the restock's transaction; the bell counts them.
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WISHLIST_MAX } from '../src/modules/wishlist/wishlist-service.ts';
@@ -8,26 +7,15 @@ import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let admin: string;
-let clientHash: string;
 beforeAll(async () => {
   t = await createTestApp();
   admin = await t.login(DEMO.admin);
-  [{ password_hash: clientHash }] = (await t.db.query<{ password_hash: string }>('SELECT password_hash FROM clients WHERE account = $1', [
-    DEMO.client.account,
-  ])) as [{ password_hash: string }];
 });
 
 const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, cookie: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie }, payload });
 
-async function newClient() {
-  const account = `w-${randomUUID()}@example.com`;
-  const [row] = await t.db.query<{ id: number }>(
-    "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('Wafa', 'List', '0555000000', $1, $2) RETURNING id",
-    [account, clientHash],
-  );
-  return { id: row!.id, cookie: await t.login({ account, password: DEMO.client.password }) };
-}
+const newClient = () => t.newClient();
 async function soldOutCopy() {
   const [row] = await t.db.query<{ id: number }>('INSERT INTO book_copies (book_id, quantity, price) VALUES (1, 0, 12.5) RETURNING id');
   return row!.id;
