@@ -1,4 +1,4 @@
-import { DEMO, expect, logIn, openBackofficeScreen, query, test } from './fixtures.ts';
+import { BACKOFFICE_PATHS, DEMO, expect, logIn, openBackofficeScreen, query, test } from './fixtures.ts';
 
 test.beforeEach(async ({ page }) => {
   page.on('dialog', (dialog) => dialog.accept());
@@ -93,17 +93,7 @@ test('screenshots of every back-office screen', async ({ page, loggedInAs }) => 
     ['phone', { width: 390, height: 844 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    for (const screen of [
-      '/dashboard',
-      '/clients',
-      '/employees',
-      '/authors',
-      '/books',
-      '/bookscopies',
-      '/orders',
-      '/reviews',
-      '/employeeaccount',
-    ]) {
+    for (const screen of BACKOFFICE_PATHS) {
       await page.goto(screen);
       await page.waitForLoadState('networkidle');
       await expect(page.getByText('Loading...')).toHaveCount(0);

@@ -2,6 +2,7 @@
 // identity emulator's verification links.
 import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
+import { paths } from '../web/src/lib/paths.ts';
 
 export { DEMO_LOGINS as DEMO } from '../seed/seed-data.ts';
 
@@ -11,6 +12,9 @@ export async function logIn(page: Page, who: { account: string; password: string
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Login' }).click();
 }
+
+/** Every back-office screen's address, from the app's own registry of paths: a new screen is visited by every test that walks them all. */
+export const BACKOFFICE_PATHS = Object.values(paths.backoffice);
 
 /** The back-office menu's links, and the heading each screen shows once it has rendered. */
 const BACKOFFICE_SCREENS = {
