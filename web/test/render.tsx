@@ -7,7 +7,7 @@ import { render } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { ComposeFeatures } from '../src/app/compose-features';
 import { SessionProvider } from '../src/lib/session';
 
@@ -25,6 +25,27 @@ export function renderWithProviders(ui: ReactNode, { route = '/', state }: { rou
         </SessionProvider>
       </MemoryRouter>
     </QueryClientProvider>,
+  );
+}
+
+/** The address the router is at, readable as the status named 'address'. */
+function Address() {
+  return <output aria-label="address">{useLocation().pathname}</output>;
+}
+
+/**
+ * A screen at its route pattern, opened at `route`, beside the router's address: for screens that
+ * read their address and move to a canonical one.
+ */
+export function renderRoute(pattern: string, screen: ReactNode, route: string) {
+  return renderWithProviders(
+    <>
+      <Routes>
+        <Route path={pattern} element={screen} />
+      </Routes>
+      <Address />
+    </>,
+    { route },
   );
 }
 

@@ -2,9 +2,8 @@
 // at the one canonical address; a card's author name leads there.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router-dom';
 import { expect, it } from 'vitest';
-import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../../test/render';
+import { renderRoute, SIGNED_OUT, stubApi } from '../../../../test/render';
 import { paths } from '../../../lib/paths';
 import AuthorPage from './author-page';
 
@@ -26,21 +25,8 @@ const page = (books: ReturnType<typeof book>[]) => ({
   body: { data: { id: 4, name: 'Ursula K. Le Guin', books, totalBooks: 16, totalPages: 2 } },
 });
 
-function Address() {
-  return <output aria-label="address">{useLocation().pathname}</output>;
-}
-
-function renderAt(route: string) {
-  renderWithProviders(
-    <>
-      <Routes>
-        <Route path={paths.authorRoute} element={<AuthorPage />} />
-      </Routes>
-      <Address />
-    </>,
-    { route },
-  );
-}
+/** The author's page at `route`, beside the router's address. */
+const renderAt = (route: string) => renderRoute(paths.authorRoute, <AuthorPage />, route);
 
 it("lists the author's books with their ratings, a page at a time, at the canonical address", async () => {
   stubApi({

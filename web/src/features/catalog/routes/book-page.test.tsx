@@ -1,9 +1,8 @@
 // A book's own address shows its detail screen, moves to the canonical address, and links to it.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router-dom';
 import { expect, it } from 'vitest';
-import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../../test/render';
+import { renderRoute, SIGNED_OUT, stubApi } from '../../../../test/render';
 import { paths } from '../../../lib/paths';
 import BookPage from './book-page';
 
@@ -35,23 +34,8 @@ const card = ({ id, name, imageUrl, authorName, authorId, price, quantity }: Ret
   quantity,
 });
 
-/** The address the router is at. */
-function Address() {
-  return <output aria-label="address">{useLocation().pathname}</output>;
-}
-
-/** The book page at `route`, and the address. */
-function renderAt(route: string) {
-  renderWithProviders(
-    <>
-      <Routes>
-        <Route path={paths.bookRoute} element={<BookPage />} />
-      </Routes>
-      <Address />
-    </>,
-    { route },
-  );
-}
+/** The book page at `route`, beside the router's address. */
+const renderAt = (route: string) => renderRoute(paths.bookRoute, <BookPage />, route);
 
 it('shows the book its address names, in a fresh browser with nothing stored', async () => {
   stubApi({
