@@ -1,7 +1,7 @@
 // Spec section 4: the logged-in flag, the stored user type, and token refresh on start and every
 // 540000 ms for both sessions. A session found ended by any call (see sessionEvents) signs that
 // audience out at once: client screens then offer login, and an employee is sent to /login.
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, type UseQueryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { type Audience, api, refreshSession, SESSION_EXPIRED, sessionEvents, unwrap } from '../api/client';
@@ -125,4 +125,12 @@ export function useSession(): Session {
   const session = use(SessionContext);
   if (!session) throw new Error('useSession outside SessionProvider');
   return session;
+}
+
+/** A read of the signed-in client's own data: it runs only while the storefront session is live. */
+export function useClientQuery<Data, Selected = Data, Key extends QueryKey = QueryKey>(
+  options: UseQueryOptions<Data, Error, Selected, Key>,
+) {
+  const { loggedIn } = useSession();
+  return useQuery({ ...options, enabled: loggedIn });
 }

@@ -1,8 +1,8 @@
 // The signed-in client's own information (My Account).
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { api, withSession } from '../../../api/client';
 import { clientKeys } from '../../../lib/query-keys';
-import { useSession } from '../../../lib/session';
+import { useClientQuery } from '../../../lib/session';
 
 export const clientInfoQuery = queryOptions({
   queryKey: clientKeys.info,
@@ -10,6 +10,5 @@ export const clientInfoQuery = queryOptions({
 });
 
 export function useClientInfo() {
-  const { loggedIn } = useSession();
-  return useQuery({ ...clientInfoQuery, enabled: loggedIn });
+  return useClientQuery(clientInfoQuery);
 }

@@ -1,8 +1,8 @@
 // The client's cart (spec 3 and 4): a server load replaces the whole cart; every change refetches it.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { api, withSession } from '../../../api/client';
 import { clientKeys } from '../../../lib/query-keys';
-import { useSession } from '../../../lib/session';
+import { useClientQuery, useSession } from '../../../lib/session';
 
 export const cartQuery = queryOptions({
   queryKey: clientKeys.cart,
@@ -11,7 +11,7 @@ export const cartQuery = queryOptions({
 
 export function useCart() {
   const { loggedIn } = useSession();
-  const query = useQuery({ ...cartQuery, enabled: loggedIn });
+  const query = useClientQuery(cartQuery);
   const items = loggedIn ? (query.data ?? []) : [];
   return { ...query, items, quantity: items.reduce((sum, item) => sum + item.totalQuantity, 0) };
 }

@@ -1,7 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { api, withSession } from '../../../api/client';
 import { clientKeys } from '../../../lib/query-keys';
-import { useSession } from '../../../lib/session';
+import { useClientQuery } from '../../../lib/session';
 
 export const myReviewQuery = (copyId: number) =>
   queryOptions({
@@ -11,6 +11,5 @@ export const myReviewQuery = (copyId: number) =>
 
 /** Only a signed-in client has a rating to read. */
 export function useMyReview(copyId: number) {
-  const { loggedIn } = useSession();
-  return useQuery({ ...myReviewQuery(copyId), enabled: loggedIn });
+  return useClientQuery(myReviewQuery(copyId));
 }

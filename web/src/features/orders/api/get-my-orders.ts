@@ -1,9 +1,9 @@
 // A page of My Orders, five to a page, newest first (spec 2.12).
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, withSession } from '../../../api/client';
 import { CLIENT_ORDERS_PAGE_SIZE } from '../../../lib/constants';
 import { clientKeys } from '../../../lib/query-keys';
-import { useSession } from '../../../lib/session';
+import { useClientQuery } from '../../../lib/session';
 
 export const myOrdersQuery = (pageNumber: number) =>
   queryOptions({
@@ -15,6 +15,5 @@ export const myOrdersQuery = (pageNumber: number) =>
   });
 
 export function useMyOrders(page: number) {
-  const { loggedIn } = useSession();
-  return useQuery({ ...myOrdersQuery(page), enabled: loggedIn, placeholderData: keepPreviousData });
+  return useClientQuery({ ...myOrdersQuery(page), placeholderData: keepPreviousData });
 }

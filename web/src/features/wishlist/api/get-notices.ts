@@ -1,7 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { api, withSession } from '../../../api/client';
 import { clientKeys } from '../../../lib/query-keys';
-import { useSession } from '../../../lib/session';
+import { useClientQuery } from '../../../lib/session';
 
 export const noticesQuery = queryOptions({
   queryKey: clientKeys.notices,
@@ -10,6 +10,5 @@ export const noticesQuery = queryOptions({
 
 /** The bell's notices, read at each visit (a restock may have written one since). */
 export function useNotices() {
-  const { loggedIn } = useSession();
-  return useQuery({ ...noticesQuery, enabled: loggedIn });
+  return useClientQuery(noticesQuery);
 }

@@ -1,7 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { api, withSession } from '../../../api/client';
 import { clientKeys } from '../../../lib/query-keys';
-import { useSession } from '../../../lib/session';
+import { useClientQuery } from '../../../lib/session';
 
 export const wishlistQuery = queryOptions({
   queryKey: clientKeys.wishlist,
@@ -10,6 +10,5 @@ export const wishlistQuery = queryOptions({
 
 /** The signed-in client's wishlist (at most 200 copies: every card's heart reads it). */
 export function useWishlist() {
-  const { loggedIn } = useSession();
-  return useQuery({ ...wishlistQuery, enabled: loggedIn });
+  return useClientQuery(wishlistQuery);
 }
