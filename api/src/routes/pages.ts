@@ -12,7 +12,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   if (!shell) return; // no web app served here, so no pages to describe
   // Without PUBLIC_URL the links name the address each request came to, which a shared cache must
   // not hand to anyone else; with it, crawlers may keep the sitemap for an hour.
-  const SITEMAP_CACHE = app.config.publicUrl ? 'public, max-age=3600' : 'no-cache';
+  const sitemapCacheControl = app.config.publicUrl ? 'public, max-age=3600' : 'no-cache';
   if (!app.config.publicUrl && app.config.env === 'production') {
     app.log.warn('PUBLIC_URL is not set: book pages, the sitemap and reset e-mails name the address each request came to');
   }
@@ -32,7 +32,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.get('/sitemap.xml', hidden, async (request, reply) => {
-    reply.type('application/xml; charset=utf-8').header('cache-control', SITEMAP_CACHE);
+    reply.type('application/xml; charset=utf-8').header('cache-control', sitemapCacheControl);
     return sitemapIndex(origin(request), await app.catalog.sitemapFileCount());
   });
 
@@ -47,12 +47,12 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     } else {
       return reply.code(404).type('text/plain; charset=utf-8').send('No such sitemap.');
     }
-    reply.type('application/xml; charset=utf-8').header('cache-control', SITEMAP_CACHE);
+    reply.type('application/xml; charset=utf-8').header('cache-control', sitemapCacheControl);
     return urlSet(origin(request), paths);
   });
 
   app.get('/robots.txt', hidden, async (request, reply) => {
-    reply.type('text/plain; charset=utf-8').header('cache-control', SITEMAP_CACHE);
+    reply.type('text/plain; charset=utf-8').header('cache-control', sitemapCacheControl);
     return robotsTxt(origin(request));
   });
 };

@@ -16,7 +16,7 @@ import { useWriteReview } from '../api/write-review';
 const REVIEW_MAX_LENGTH = 1000;
 const STARS = [1, 2, 3, 4, 5] as const;
 
-export function Stars({ stars }: { stars: number }) {
+function Stars({ stars }: { stars: number }) {
   return (
     <span className="stars" role="img" aria-label={`${stars} out of 5 stars`}>
       {'★'.repeat(stars)}
