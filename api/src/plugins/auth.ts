@@ -88,7 +88,7 @@ export default fp<{ throttle?: ThrottleLimits }>(
     const accounts = accountRepository(app.prisma);
     app.decorate('securityEvents', events);
     app.decorate('sessions', sessions);
-    app.decorate('backofficeDb', auditedClient(app.prisma, events));
+    app.decorate('backofficeDb', auditedClient(app.prisma));
     app.decorate('passwords', passwordHasher(app.config.bcryptCost));
     app.decorate('loginThrottle', loginThrottle(app.prisma, opts.throttle));
     app.decorate('clientAddress', (request: FastifyRequest) => addressKey(request.ip));

@@ -2,6 +2,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { escapeLike } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import { auditedTransaction } from '../security/audit.ts';
 
 const authorSelect = { id: true, fullName: true } satisfies Prisma.AuthorSelect;
 export const bookSelect = {
@@ -22,7 +23,7 @@ const byNameLimit = 50;
 
 export function catalogAdminRepository(db: Db) {
   return {
-    transaction: <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) => db.$transaction(work),
+    transaction: <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) => auditedTransaction(db, work),
 
     async authorPage(skip: number, take: number) {
       const [total, authors] = await db.$transaction([
@@ -76,7 +77,7 @@ export function catalogAdminRepository(db: Db) {
     countOrderedCopiesOfBook: (bookId: number) => db.orderItem.count({ where: { bookCopy: { bookId } } }),
     /** A book with no sales can go, together with its copies (and any cart lines holding them). */
     deleteBookWithCopies: (bookId: number) =>
-      db.$transaction(async (tx) => {
+      auditedTransaction(db, async (tx) => {
         await tx.bookCopy.deleteMany({ where: { bookId } });
         return (await tx.book.deleteMany({ where: { id: bookId } })).count === 1;
       }),

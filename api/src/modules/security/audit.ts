@@ -1,81 +1,60 @@
-// Every back-office write is recorded: who (the signed-in employee), what (model, operation, ids),
-// and the rows before and after. Done once, in a Prisma query extension on the client the
-// back-office routes use, so no write can forget it; the acting employee travels in
-// AsyncLocalStorage from the role check (plugins/auth.ts) to the query.
+// Every back-office write is recorded in the transaction that makes it. The database does the
+// recording (the trigger audit_backoffice_write: who, which row, its columns before and after); the
+// API only names the acting employee inside that transaction, with a transaction-local setting.
+// That naming happens once, in a Prisma query extension on the client the back-office uses, so no
+// write can forget it; the employee travels in AsyncLocalStorage from the role check
+// (plugins/auth.ts) to the query. A write with no employee named is not a back-office write
+// (checkout, ratings) and the trigger records nothing for it.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
-import type { SecurityEvents } from './security-events.ts';
 
-export const auditContext = new AsyncLocalStorage<{ actor: string; address: string }>();
-
-const AUDITED_MODELS = new Set(['Author', 'Book', 'BookCopy', 'Order', 'Employee', 'ContactMessage', 'BookReview']);
-const WRITES = new Set(['create', 'createMany', 'update', 'updateMany', 'upsert', 'delete', 'deleteMany']);
-/** Never stored: secrets, and derived or bulky text that says nothing about who changed what. */
-const HIDDEN_FIELDS = new Set(['passwordHash', 'searchText', 'description']);
-/** A bulk write records at most this many rows before and after. */
-const MAX_ROWS = 50;
-
-type Row = Record<string, unknown> & { id?: unknown };
-
-/** The plain values a write sets (nested relation writes are not field values). */
-const scalars = (data: unknown): Row =>
-  Object.fromEntries(
-    Object.entries((data ?? {}) as Row).filter(
-      ([, v]) => v === null || v instanceof Date || ['string', 'number', 'boolean', 'bigint'].includes(typeof v),
-    ),
-  );
-type Delegate = { findMany(args: object): Promise<Row[]> };
-
-/** JSON that also carries bigint (ratings sums) as strings; Decimal and Date serialize themselves. */
-const toJson = (value: unknown, hide = false) =>
-  JSON.stringify(value, (key, v) => (hide && HIDDEN_FIELDS.has(key) ? undefined : typeof v === 'bigint' ? String(v) : v));
-
-/** Plain JSON without hidden fields. */
-const visible = (rows: Row[]) => JSON.parse(toJson(rows, true));
-
-/** The fields whose values differ between a row before and after, hidden ones included by name only. */
-function changedFields(before: Row[], after: Row[]): string[] {
-  const changed = new Set<string>();
-  for (const old of before) {
-    const next = after.find((a) => a.id === old.id) ?? {};
-    for (const key of Object.keys(next)) if (toJson(old[key]) !== toJson(next[key])) changed.add(key);
-  }
-  return [...changed];
+export interface AuditActor {
+  /** `employee:<id>`, as the audit log names people. */
+  actor: string;
+  address: string;
 }
 
-export function auditedClient(db: Db, events: SecurityEvents): Db {
-  const delegateOf = (model: string) => (db as unknown as Record<string, Delegate>)[model[0]!.toLowerCase() + model.slice(1)]!;
+export const auditContext = new AsyncLocalStorage<AuditActor & { inTransaction?: boolean }>();
+
+/** The models whose tables carry the audit trigger (see the backoffice_reports migration). */
+const AUDITED_MODELS = new Set(['Author', 'Book', 'BookCopy', 'Order', 'Employee', 'ContactMessage', 'BookReview', 'ShopSettings']);
+const WRITES = new Set(['create', 'createMany', 'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
+
+/** Names the actor for the rest of the current transaction only (set_config's third argument). */
+const nameActor = (tx: Db | Prisma.TransactionClient, who: AuditActor) =>
+  tx.$executeRaw`SELECT set_config('bookshop.audit_actor', ${who.actor}, true), set_config('bookshop.audit_address', ${who.address}, true)`;
+
+/** A client whose writes to audited models, inside an employee's request, run in one transaction with the naming. */
+export function auditedClient(db: Db): Db {
   return db.$extends({
     query: {
       $allModels: {
         async $allOperations({ model, operation, args, query }) {
           const who = auditContext.getStore();
-          if (!who || !AUDITED_MODELS.has(model) || !WRITES.has(operation)) return query(args);
-          const delegate = delegateOf(model);
-          const where = (args as { where?: object }).where;
-          const before = where ? await delegate.findMany({ where, take: MAX_ROWS }) : [];
-          const result = (await query(args)) as Row | { count: number };
-          // "After" is derived, not read back: a read here would run outside the write's transaction
-          // and see the old row until it commits.
-          const written = scalars((args as { data?: unknown }).data);
-          const returned = 'count' in result ? {} : result;
-          const after = operation.startsWith('delete')
-            ? []
-            : operation.startsWith('create')
-              ? [{ ...written, ...returned }]
-              : before.map((row) => ({ ...row, ...written, ...returned }));
-          const ids = (operation.startsWith('create') ? after : before).map((r) => r.id).filter((id) => id !== undefined);
-          await events.record({
-            type: 'backoffice_write',
-            actor: who.actor,
-            address: who.address,
-            entity: model,
-            entityId: ids.join(',').slice(0, 200),
-            details: { operation, changed: changedFields(before, after), before: visible(before), after: visible(after) },
-          });
+          if (!who || who.inTransaction || !AUDITED_MODELS.has(model) || !WRITES.has(operation)) return query(args);
+          const [, result] = await db.$transaction([nameActor(db, who), query(args)]);
           return result;
         },
       },
     },
   }) as unknown as Db;
+}
+
+/**
+ * An interactive transaction for back-office work of several statements: the actor is named at its
+ * start, and its writes are recorded as theirs. Back-office code opens interactive transactions only
+ * through this (a nested batch transaction would run on another connection).
+ */
+export function auditedTransaction<T>(
+  db: Db,
+  work: (tx: Prisma.TransactionClient) => Promise<T>,
+  options?: { timeout?: number; maxWait?: number },
+): Promise<T> {
+  const who = auditContext.getStore();
+  if (!who || who.inTransaction) return db.$transaction(work, options);
+  return db.$transaction(async (tx) => {
+    await nameActor(tx, who);
+    return auditContext.run({ ...who, inTransaction: true }, () => work(tx));
+  }, options);
 }
