@@ -62,6 +62,11 @@ export const refuse = {
   bookOrdered: () => conflicting('Copies of this book have been ordered, so it cannot be deleted.'),
   noCopy: () => missing('No book copy found.'),
   noBookWithId: (id: number) => invalid(`There is no book with ID ${id}.`),
+  // Bulk import (beyond the spec)
+  noImport: () => missing('No such import.'),
+  importAlreadyRun: () => conflicting('This import has already run. Check the file again to import it once more.'),
+  importHasInvalidRows: () => conflicting('The file has invalid rows. Fix them, or choose to skip them.'),
+  importBusy: () => conflicting('Another import is running. Wait for it to finish.'),
   copyOrdered: () => conflicting('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.'),
   noMessage: () => missing('This message does not exist.'),
 

@@ -7,7 +7,7 @@ import { addressKey } from '../lib/client-address.ts';
 import { AppError, forbidden } from '../lib/errors.ts';
 import { accountRepository } from '../modules/accounts/account-repository.ts';
 import { type PasswordHasher, passwordHasher } from '../modules/accounts/passwords.ts';
-import { auditContext, auditedClient } from '../modules/security/audit.ts';
+import { type AuditActor, auditContext, auditedClient } from '../modules/security/audit.ts';
 import { type SecurityEvents, securityEvents } from '../modules/security/security-events.ts';
 import { type LoginThrottle, loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
 import type { Audience } from '../modules/sessions/session-repository.ts';
@@ -45,6 +45,8 @@ declare module 'fastify' {
      * carries the actor into the later hooks, the handler and every query they start.
      */
     asAuditActor(request: FastifyRequest, reply: FastifyReply, done: () => void): void;
+    /** The signed-in employee as the audit log names them, for work that outlives the request (an import). */
+    auditActor(request: FastifyRequest): AuditActor;
   }
   interface FastifyRequest {
     client: { id: number; familyId: string } | null;
@@ -150,9 +152,14 @@ export default fp<{ throttle?: ThrottleLimits }>(
       return result;
     });
 
+    const auditActor = (request: FastifyRequest): AuditActor => {
+      if (!request.employee) throw new Error('auditActor needs an employee session (requireEmployee runs first)');
+      return { actor: `employee:${request.employee.id}`, address: app.clientAddress(request) };
+    };
+    app.decorate('auditActor', auditActor);
     app.decorate('asAuditActor', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
       if (!request.employee) return done();
-      auditContext.run({ actor: `employee:${request.employee.id}`, address: app.clientAddress(request) }, done);
+      auditContext.run(auditActor(request), done);
     });
 
     app.decorate('requireClient', async (request: FastifyRequest) => {

@@ -14,6 +14,10 @@ import { type CartService, cartService } from '../modules/cart/cart-service.ts';
 import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
 import { type OrderService, orderService } from '../modules/orders/order-service.ts';
 import { type ReviewService, reviewService } from '../modules/reviews/review-service.ts';
+import { type AuditLog, auditLog } from '../modules/staff/audit-log.ts';
+import { type CatalogTransfer, catalogTransfer } from '../modules/staff/catalog-transfer.ts';
+import { type LowStock, lowStock } from '../modules/staff/low-stock.ts';
+import { type SalesCharts, salesCharts } from '../modules/staff/sales-charts.ts';
 import { type WishlistService, wishlistService } from '../modules/wishlist/wishlist-service.ts';
 
 declare module 'fastify' {
@@ -30,6 +34,10 @@ declare module 'fastify' {
     contact: ContactService;
     reviews: ReviewService;
     wishlist: WishlistService;
+    salesCharts: SalesCharts;
+    auditLog: AuditLog;
+    lowStock: LowStock;
+    catalogTransfer: CatalogTransfer;
   }
 }
 
@@ -49,6 +57,13 @@ export default fp(
     app.decorate('contact', contactService(db));
     app.decorate('reviews', reviewService(db));
     app.decorate('wishlist', wishlistService(db));
+    app.decorate('salesCharts', salesCharts(db));
+    app.decorate('auditLog', auditLog(db));
+    app.decorate('lowStock', lowStock(db));
+    app.decorate(
+      'catalogTransfer',
+      catalogTransfer(db, lookup, app.catalogAdmin, app.log, () => app.catalogProjections.changed()),
+    );
   },
   { name: 'services', dependencies: ['config', 'prisma', 'auth'] },
 );

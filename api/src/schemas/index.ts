@@ -6,6 +6,7 @@ import { AuthorPage, BookCard, BookDetail, BookType } from './catalog.ts';
 import { BackofficeOrder, ClientOrder } from './orders.ts';
 import { ClientInfo, ClientRow, EmployeeRow } from './people.ts';
 import { BackofficeReview, MyReview, Review, ReviewPage } from './reviews.ts';
+import { AuditEntry, AuditPage, CategoryUnits, ImportJobView, LowStockCopy, LowStockPage, SalesDay, StatusCount } from './staff.ts';
 import { ClientNotice, WishlistBook } from './wishlist.ts';
 
 export const namedSchemas = [
@@ -28,4 +29,12 @@ export const namedSchemas = [
   BackofficeReview,
   WishlistBook,
   ClientNotice,
+  SalesDay,
+  CategoryUnits,
+  StatusCount,
+  AuditEntry,
+  AuditPage,
+  LowStockCopy,
+  LowStockPage,
+  ImportJobView,
 ];

@@ -20,6 +20,7 @@ CREATE TABLE "import_jobs" (
     "plan" JSONB NOT NULL,
     "error" TEXT,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "finished_at" TIMESTAMP(3),
 
     CONSTRAINT "import_jobs_pkey" PRIMARY KEY ("id")

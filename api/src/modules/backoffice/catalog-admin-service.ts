@@ -1,5 +1,6 @@
 // Authors, books and book copies as the back-office manages them. Every write that touches more
 // than one row is one transaction; refusals are 4xx with a message the screen can show.
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { toIsbn13 } from '../../lib/isbn.ts';
 import { toMoney } from '../../lib/money.ts';
@@ -8,7 +9,7 @@ import { bookSearchText } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { BookUpdate, CopyInput } from '../../schemas/backoffice-catalog.ts';
 import { type BookRow, type CopyRow, catalogAdminRepository } from './catalog-admin-repository.ts';
-import type { IsbnLookup } from './isbn-lookup.ts';
+import type { IsbnLookup, IsbnRecord } from './isbn-lookup.ts';
 
 const toBook = ({ isbn13: _isbn, ...book }: BookRow) => ({
   ...book,
@@ -29,6 +30,29 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     if (!name) throw refuse.emptyName(what);
     if ([...name].length > NAME_MAX_CHARACTERS) throw refuse.nameTooLong(what, NAME_MAX_CHARACTERS);
     return name;
+  };
+
+  /** The category a looked-up book goes in: its own when the shop has it, else the first. */
+  const categoryOf = async (found: IsbnRecord) => {
+    const type = (found.category && (await repo.typeByName(found.category))) || (await repo.firstType());
+    if (!type) throw refuse.noCategories();
+    return type.id;
+  };
+
+  /** Creates a looked-up book (and its author when new): Add Book's write, which the bulk import shares. */
+  const createFoundBook = async (tx: Prisma.TransactionClient, isbn13: string, found: IsbnRecord, typeId: number) => {
+    const author = (await repo.authorByExactName(tx, found.author)) ?? (await repo.createAuthor(tx, found.author));
+    return repo.createBook(tx, {
+      isbn13,
+      name: found.title,
+      pagesNumber: found.pagesNumber,
+      publishedAt: found.publishedYear ? parseCalendarDate(`${String(found.publishedYear).padStart(4, '0')}-01-01`) : null,
+      description: found.description,
+      imageUrl: found.imageUrl,
+      searchText: bookSearchText(found.title, author.fullName),
+      authorId: author.id,
+      typeId,
+    });
   };
 
   const validateCopy = (input: CopyInput) => {
@@ -91,24 +115,11 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
       if (await repo.bookExistsWithIsbn(isbn13)) throw refuse.isbnExists();
       const found = await lookupIsbn(isbn13);
       if (!found) throw refuse.isbnNotFound();
-      const type = (found.category && (await repo.typeByName(found.category))) || (await repo.firstType());
-      if (!type) throw refuse.noCategories();
-      return repo.transaction(async (tx) => {
-        const author = (await repo.authorByExactName(tx, found.author)) ?? (await repo.createAuthor(tx, found.author));
-        const book = await repo.createBook(tx, {
-          isbn13,
-          name: found.title,
-          pagesNumber: found.pagesNumber,
-          publishedAt: found.publishedYear ? parseCalendarDate(`${String(found.publishedYear).padStart(4, '0')}-01-01`) : null,
-          description: found.description,
-          imageUrl: found.imageUrl,
-          searchText: bookSearchText(found.title, author.fullName),
-          authorId: author.id,
-          typeId: type.id,
-        });
-        return toBook(book);
-      });
+      const typeId = await categoryOf(found);
+      return repo.transaction(async (tx) => toBook(await createFoundBook(tx, isbn13, found, typeId)));
     },
+    categoryOf,
+    createFoundBook,
 
     async updateBook(input: BookUpdate) {
       const current = await repo.bookById(input.id);

@@ -2,6 +2,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { employeeInfoSelect } from '../accounts/account-repository.ts';
+import { auditedTransaction } from '../security/audit.ts';
 
 export const clientSelect = {
   id: true,
@@ -36,9 +37,9 @@ export function peopleRepository(db: Db) {
     employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
     /** The employee's sessions end with the row (sessions are not foreign-keyed, so revoke explicitly). */
     deleteEmployee: (id: number) =>
-      db.$transaction([
-        db.sessionFamily.updateMany({ where: { audience: 'employee', subjectId: id, revokedAt: null }, data: { revokedAt: new Date() } }),
-        db.employee.delete({ where: { id }, select: { id: true } }),
-      ]),
+      auditedTransaction(db, async (tx) => {
+        await tx.sessionFamily.updateMany({ where: { audience: 'employee', subjectId: id, revokedAt: null }, data: { revokedAt: new Date() } });
+        return tx.employee.delete({ where: { id }, select: { id: true } });
+      }),
   };
 }

@@ -43,8 +43,9 @@ export function auditedClient(db: Db): Db {
 
 /**
  * An interactive transaction for back-office work of several statements: the actor is named at its
- * start, and its writes are recorded as theirs. Back-office code opens interactive transactions only
- * through this (a nested batch transaction would run on another connection).
+ * start, and its writes are recorded as theirs. Back-office writes of several statements use this,
+ * never a batch `$transaction([...])`: the extension's own batch would run beside it on another
+ * connection, outside it.
  */
 export function auditedTransaction<T>(
   db: Db,

@@ -1,18 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import accountRoutes from './account.ts';
+import auditLogRoutes from './audit-log.ts';
 import authorRoutes from './authors.ts';
 import bookCopyRoutes from './book-copies.ts';
 import bookRoutes from './books.ts';
+import catalogTransferRoutes from './catalog-transfer.ts';
 import clientsRoutes from './clients.ts';
 import contactRoutes from './contact.ts';
 import employeesRoutes from './employees.ts';
+import { lowStockRoutes, lowStockThresholdRoutes } from './low-stock.ts';
 import orderRoutes from './orders.ts';
 import reviewRoutes from './reviews.ts';
 import statisticsRoutes from './statistics.ts';
 
 /**
- * The back-office API, gated once per subtree: the Seller's menu (Dashboard, Orders, Account) is
- * open to both roles; everything else answers a Seller 403. No employee session: 401.
+ * The back-office API, gated once per subtree: the Seller's menu (Dashboard, Orders, Low Stock,
+ * Account) is open to both roles; everything else answers a Seller 403. No employee session: 401.
  */
 const employeeRoutes: FastifyPluginAsync = async (app) => {
   // Back-office answers: never kept by a browser or proxy cache.
@@ -25,6 +28,7 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
     await sellerAndAdmin.register(statisticsRoutes, { prefix: '/employee/statistics' });
     await sellerAndAdmin.register(orderRoutes, { prefix: '/employee/order' });
     await sellerAndAdmin.register(accountRoutes, { prefix: '/employee' });
+    await sellerAndAdmin.register(lowStockRoutes, { prefix: '/employee/low-stock' });
   });
   await app.register(async (adminOnly) => {
     adminOnly.addHook('onRequest', app.requireEmployee(['Admin']));
@@ -41,6 +45,9 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
     await adminOnly.register(employeesRoutes, { prefix: '/employee' });
     await adminOnly.register(contactRoutes, { prefix: '/employee/contact' });
     await adminOnly.register(reviewRoutes, { prefix: '/employee/review' });
+    await adminOnly.register(lowStockThresholdRoutes, { prefix: '/employee/low-stock' });
+    await adminOnly.register(auditLogRoutes, { prefix: '/employee/audit-log' });
+    await adminOnly.register(catalogTransferRoutes, { prefix: '/employee/catalog' });
   });
 };
 

@@ -69,6 +69,49 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async () => ({ data: await app.dashboard.newClients() }),
   );
+
+  // The charts below the spec's cards and tables (beyond the spec): one call, one SQL aggregate each.
+  app.get(
+    '/charts/daily-sales',
+    {
+      schema: {
+        operationId: 'getDailySales',
+        tags,
+        security,
+        summary: 'Orders and revenue for each of the last 30 days (UTC), cancelled and failed orders left out',
+        response: responses(Type.Array(Type.Ref('SalesDay')), 401, 403),
+      },
+    },
+    async () => ({ data: await app.salesCharts.dailySales() }),
+  );
+
+  app.get(
+    '/charts/category-units',
+    {
+      schema: {
+        operationId: 'getCategoryUnits',
+        tags,
+        security,
+        summary: 'Units sold per category in the last 30 days, most first',
+        response: responses(Type.Array(Type.Ref('CategoryUnits')), 401, 403),
+      },
+    },
+    async () => ({ data: await app.salesCharts.categoryUnits() }),
+  );
+
+  app.get(
+    '/charts/status-mix',
+    {
+      schema: {
+        operationId: 'getOrderStatusMix',
+        tags,
+        security,
+        summary: 'Orders of the last 30 days by status',
+        response: responses(Type.Array(Type.Ref('StatusCount')), 401, 403),
+      },
+    },
+    async () => ({ data: await app.salesCharts.statusMix() }),
+  );
 };
 
 export default statisticsRoutes;

@@ -1,0 +1,296 @@
+// Bulk export and import of books with their copies (beyond the spec).
+// - Export: CSV read in batches by book id and streamed out, so a catalog of any size never sits
+//   in memory.
+// - Import: a CSV of isbn, price, stock and available. The dry run checks every row, looks up the
+//   ISBNs the shop lacks through Add Book's lookup, and stores the plan; nothing is written. The
+//   run, on the Admin's word, writes the plan in one transaction as a background job whose progress
+//   any instance can read (import_jobs). A failure writes nothing; the audit trigger records every
+//   row it changes, as the Admin who ran it.
+import type { FastifyBaseLogger } from 'fastify';
+import { parse } from 'csv-parse/sync';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { AppError } from '../../lib/errors.ts';
+import { toIsbn13 } from '../../lib/isbn.ts';
+import { toCents } from '../../lib/money.ts';
+import { refuse } from '../../lib/refusals.ts';
+import type { Db } from '../../plugins/prisma.ts';
+import { IMPORT_MAX_ROWS, IMPORT_REPORTED_INVALID, STOCK_MAX } from '../../schemas/staff.ts';
+import type { CatalogAdminService } from '../backoffice/catalog-admin-service.ts';
+import type { IsbnLookup, IsbnRecord } from '../backoffice/isbn-lookup.ts';
+import { type AuditActor, auditContext, auditedTransaction } from '../security/audit.ts';
+
+export const EXPORT_COLUMNS = ['isbn', 'title', 'author', 'category', 'price', 'stock', 'available'] as const;
+export const IMPORT_COLUMNS = ['isbn', 'price', 'stock', 'available'] as const;
+
+const EXPORT_BATCH = 1000;
+const LOOKUP_BATCH = 1000;
+/** ISBN lookups at once: enough to be quick, few enough to be polite to Open Library. */
+const LOOKUPS_AT_ONCE = 8;
+const PROGRESS_EVERY = 100;
+/** One transaction writes the whole file: long enough for 100,000 rows on a small machine. */
+const IMPORT_TIMEOUT_MS = 30 * 60_000;
+/** A running job whose progress has not moved for this long died with its instance (its transaction rolled back). */
+const STALE_AFTER_MS = 5 * 60_000;
+
+type Kind = 'new' | 'changed' | 'unchanged';
+interface PlannedRow {
+  line: number;
+  isbn13: string;
+  price: string;
+  stock: number;
+  available: boolean;
+  kind: Kind;
+  /** A new book's looked-up facts and category, so the run looks up nothing again. */
+  found?: IsbnRecord & { typeId: number };
+}
+interface InvalidRow {
+  line: number;
+  isbn: string;
+  reason: string;
+}
+interface Summary {
+  rows: number;
+  new: number;
+  changed: number;
+  unchanged: number;
+  invalid: number;
+  invalidRows: InvalidRow[];
+}
+
+/** A cell a spreadsheet would run as a formula gets a leading apostrophe (CSV injection). */
+const spreadsheetSafe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+const PRICE = /^\d{1,8}(\.\d{1,2})?$/;
+const STOCK = /^\d{1,7}$/;
+const AVAILABLE: Record<string, boolean> = { true: true, yes: true, '1': true, false: false, no: false, '0': false };
+
+/** Runs `work` over `items`, `limit` at a time. */
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+}
+
+export function catalogTransfer(db: Db, lookupIsbn: IsbnLookup, catalogAdmin: CatalogAdminService, log: FastifyBaseLogger, onWritten: () => void) {
+  const view = (job: Prisma.ImportJobGetPayload<object>) => {
+    const summary = job.summary as unknown as Summary;
+    const stale = job.status === 'running' && Date.now() - job.updatedAt.getTime() > STALE_AFTER_MS;
+    return {
+      id: job.id,
+      status: stale ? ('failed' as const) : (job.status as 'checked' | 'running' | 'done' | 'failed'),
+      ...summary,
+      skipInvalid: job.skipInvalid,
+      total: job.total,
+      processed: stale ? 0 : job.processed,
+      error: stale ? 'The import stopped before it finished, and nothing was written. Check the file again to retry.' : job.error,
+      createdAt: job.createdAt.toISOString(),
+      finishedAt: job.finishedAt?.toISOString() ?? null,
+    };
+  };
+
+  /** The file's rows, with their line numbers, by column name; a 400 the screen shows when it is not usable CSV. */
+  function readRows(text: string) {
+    let records: { record: string[]; info: { lines: number } }[];
+    try {
+      records = parse(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, info: true, max_record_size: 64 * 1024 }) as unknown as typeof records;
+    } catch (error) {
+      throw refuse.form(`The file is not valid CSV: ${(error as Error).message}`);
+    }
+    const [header, ...rows] = records;
+    const columns = header?.record.map((name) => name.toLowerCase()) ?? [];
+    const at = Object.fromEntries(IMPORT_COLUMNS.map((name) => [name, columns.indexOf(name)])) as Record<(typeof IMPORT_COLUMNS)[number], number>;
+    if (Object.values(at).some((index) => index < 0)) {
+      throw refuse.form(`The file's first line must name the columns ${IMPORT_COLUMNS.join(', ')}.`);
+    }
+    if (!rows.length) throw refuse.form('The file has no rows under its header.');
+    if (rows.length > IMPORT_MAX_ROWS) throw refuse.form(`A file can hold at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows.`);
+    return rows.map(({ record, info }) => ({
+      line: info.lines,
+      isbn: record[at.isbn] ?? '',
+      price: record[at.price] ?? '',
+      stock: record[at.stock] ?? '',
+      available: (record[at.available] ?? '').toLowerCase(),
+    }));
+  }
+
+  async function plan(text: string) {
+    const invalid: InvalidRow[] = [];
+    const valid: Omit<PlannedRow, 'kind'>[] = [];
+    const lineOfIsbn = new Map<string, number>();
+    for (const row of readRows(text)) {
+      const isbn13 = toIsbn13(row.isbn);
+      const reason = !isbn13
+        ? 'This is not a valid ISBN.'
+        : lineOfIsbn.has(isbn13)
+          ? `This ISBN is on line ${lineOfIsbn.get(isbn13)} too.`
+          : !PRICE.test(row.price)
+            ? 'Price must be 0 or more, with at most 2 decimals.'
+            : !STOCK.test(row.stock) || Number(row.stock) > STOCK_MAX
+              ? `Stock must be a whole number from 0 to ${STOCK_MAX.toLocaleString('en-US')}.`
+              : !(row.available in AVAILABLE)
+                ? 'Available must be true or false.'
+                : null;
+      if (reason || !isbn13) {
+        invalid.push({ line: row.line, isbn: row.isbn, reason: reason ?? '' });
+        continue;
+      }
+      lineOfIsbn.set(isbn13, row.line);
+      valid.push({ line: row.line, isbn13, price: Number(row.price).toFixed(2), stock: Number(row.stock), available: AVAILABLE[row.available]! });
+    }
+
+    const inShop = new Map<string, { price: Prisma.Decimal; quantity: number; isAvailable: boolean } | null>();
+    for (let i = 0; i < valid.length; i += LOOKUP_BATCH) {
+      const books = await db.book.findMany({
+        where: { isbn13: { in: valid.slice(i, i + LOOKUP_BATCH).map((r) => r.isbn13) } },
+        select: { isbn13: true, copies: { select: { price: true, quantity: true, isAvailable: true }, orderBy: { id: 'asc' }, take: 1 } },
+      });
+      for (const book of books) inShop.set(book.isbn13!, book.copies[0] ?? null);
+    }
+
+    const planned: PlannedRow[] = [];
+    await inParallel(valid, LOOKUPS_AT_ONCE, async (row) => {
+      if (inShop.has(row.isbn13)) {
+        const copy = inShop.get(row.isbn13);
+        const same = copy && toCents(copy.price) === toCents(row.price) && copy.quantity === row.stock && copy.isAvailable === row.available;
+        planned.push({ ...row, kind: same ? 'unchanged' : 'changed' });
+        return;
+      }
+      let found: IsbnRecord | null;
+      try {
+        found = await lookupIsbn(row.isbn13);
+      } catch {
+        invalid.push({ line: row.line, isbn: row.isbn13, reason: 'The ISBN lookup failed; check the file again later.' });
+        return;
+      }
+      if (!found) invalid.push({ line: row.line, isbn: row.isbn13, reason: 'No book was found for this ISBN.' });
+      else planned.push({ ...row, kind: 'new', found: { ...found, typeId: await catalogAdmin.categoryOf(found) } });
+    });
+    planned.sort((a, b) => a.line - b.line);
+    invalid.sort((a, b) => a.line - b.line);
+    const count = (kind: Kind) => planned.filter((r) => r.kind === kind).length;
+    const summary: Summary = {
+      rows: planned.length + invalid.length,
+      new: count('new'),
+      changed: count('changed'),
+      unchanged: count('unchanged'),
+      invalid: invalid.length,
+      invalidRows: invalid.slice(0, IMPORT_REPORTED_INVALID),
+    };
+    return { summary, rows: planned.filter((r) => r.kind !== 'unchanged') };
+  }
+
+  /** Writes one row: the book when the shop lacks it (as Add Book does), then its first copy. */
+  async function writeRow(tx: Prisma.TransactionClient, row: PlannedRow) {
+    const existing = await tx.book.findUnique({
+      where: { isbn13: row.isbn13 },
+      select: { id: true, copies: { select: { id: true }, orderBy: { id: 'asc' }, take: 1 } },
+    });
+    // A book added since the dry run is updated like any other; one removed since is created again.
+    const bookId = existing?.id ?? (row.found ? (await catalogAdmin.createFoundBook(tx, row.isbn13, row.found, row.found.typeId)).id : null);
+    if (bookId === null) throw refuse.form(`The book of line ${row.line} is no longer in the shop; check the file again.`);
+    const data = { price: row.price, quantity: row.stock, isAvailable: row.available };
+    const copyId = existing?.copies[0]?.id;
+    if (copyId) await tx.bookCopy.update({ where: { id: copyId }, data, select: { id: true } });
+    else await tx.bookCopy.create({ data: { ...data, bookId }, select: { id: true } });
+  }
+
+  async function execute(jobId: number, rows: PlannedRow[], who: AuditActor) {
+    const progress = (processed: number) => db.importJob.update({ where: { id: jobId }, data: { processed, updatedAt: new Date() }, select: { id: true } });
+    try {
+      await auditContext.run(who, () =>
+        auditedTransaction(
+          db,
+          async (tx) => {
+            for (const [index, row] of rows.entries()) {
+              await writeRow(tx, row);
+              if ((index + 1) % PROGRESS_EVERY === 0) await progress(index + 1);
+            }
+          },
+          { timeout: IMPORT_TIMEOUT_MS, maxWait: 10_000 },
+        ),
+      );
+      const now = new Date();
+      await db.importJob.update({ where: { id: jobId }, data: { status: 'done', processed: rows.length, updatedAt: now, finishedAt: now } });
+      onWritten();
+    } catch (error) {
+      log.error({ err: error, importJob: jobId }, 'an import failed and wrote nothing');
+      const message = error instanceof AppError ? error.message : 'The import failed, and nothing was written. Check the file again to retry.';
+      const now = new Date();
+      await db.importJob
+        .update({ where: { id: jobId }, data: { status: 'failed', processed: 0, error: message, updatedAt: now, finishedAt: now } })
+        .catch((e: Error) => log.error({ err: e, importJob: jobId }, 'could not mark an import as failed'));
+    }
+  }
+
+  async function jobView(id: number) {
+    const job = await db.importJob.findUnique({ where: { id } });
+    if (!job) throw refuse.noImport();
+    return view(job);
+  }
+
+  return {
+    /** One CSV record per copy (a book without copies: one with empty copy fields), header first. */
+    async *exportRecords(): AsyncGenerator<string[]> {
+      yield [...EXPORT_COLUMNS];
+      for (let after = 0; ; ) {
+        const books = await db.book.findMany({
+          where: { id: { gt: after } },
+          orderBy: { id: 'asc' },
+          take: EXPORT_BATCH,
+          select: {
+            id: true,
+            isbn13: true,
+            name: true,
+            author: { select: { fullName: true } },
+            type: { select: { name: true } },
+            copies: { select: { price: true, quantity: true, isAvailable: true }, orderBy: { id: 'asc' } },
+          },
+        });
+        if (!books.length) return;
+        for (const book of books) {
+          const fields = [book.isbn13 ?? '', spreadsheetSafe(book.name), spreadsheetSafe(book.author.fullName), spreadsheetSafe(book.type.name)];
+          if (!book.copies.length) yield [...fields, '', '', ''];
+          for (const copy of book.copies) yield [...fields, copy.price.toFixed(2), String(copy.quantity), String(copy.isAvailable)];
+        }
+        after = books.at(-1)!.id;
+      }
+    },
+
+    /** The dry run: checks the file and stores the plan as a job; writes nothing to the catalog. */
+    async check(text: string, who: AuditActor) {
+      const { summary, rows } = await plan(text);
+      const job = await db.importJob.create({
+        data: {
+          actor: who.actor,
+          address: who.address,
+          total: rows.length,
+          summary: summary as unknown as Prisma.InputJsonValue,
+          plan: rows as unknown as Prisma.InputJsonValue,
+        },
+      });
+      return view(job);
+    },
+
+    job: jobView,
+
+    /** Starts a checked import in the background; answers at once with the job, now running. */
+    async run(id: number, skipInvalid: boolean, who: AuditActor) {
+      const job = await db.importJob.findUnique({ where: { id } });
+      if (!job) throw refuse.noImport();
+      if (job.status !== 'checked') throw refuse.importAlreadyRun();
+      if ((job.summary as unknown as Summary).invalid > 0 && !skipInvalid) throw refuse.importHasInvalidRows();
+      const busy = await db.importJob.count({ where: { status: 'running', updatedAt: { gt: new Date(Date.now() - STALE_AFTER_MS) } } });
+      if (busy) throw refuse.importBusy();
+      const started = await db.importJob.updateMany({
+        where: { id, status: 'checked' },
+        data: { status: 'running', skipInvalid, actor: who.actor, address: who.address, updatedAt: new Date() },
+      });
+      if (!started.count) throw refuse.importAlreadyRun();
+      void execute(id, job.plan as unknown as PlannedRow[], who);
+      return jobView(id);
+    },
+  };
+}
+
+export type CatalogTransfer = ReturnType<typeof catalogTransfer>;

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../schemas/common.ts';
+import { AuditQuery } from '../../schemas/staff.ts';
+import { security } from './schemas.ts';
+
+const tags = ['Back-office audit log'];
+
+/** The audit log (Admin, beyond the spec): read only; no route changes or removes an entry. */
+const auditLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/',
+    {
+      schema: {
+        operationId: 'listAuditLog',
+        tags,
+        security,
+        summary: 'Security events and back-office writes, newest first, filtered by entity, event, person and day',
+        querystring: AuditQuery,
+        response: responses(Type.Ref('AuditPage'), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: await app.auditLog.page(request.query) }),
+  );
+};
+
+export default auditLogRoutes;

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PositiveInt, responses } from '../../schemas/common.ts';
+import { LowStockQuery, RestockInput, ThresholdInput } from '../../schemas/staff.ts';
+import { security } from './schemas.ts';
+
+const tags = ['Back-office low stock'];
+
+/** The Low Stock screen's reads and restock (beyond the spec): Admin and Seller. */
+export const lowStockRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/',
+    {
+      schema: {
+        operationId: 'listLowStock',
+        tags,
+        security,
+        summary: "Copies at or below the Admin's threshold, the fastest sellers of the last 30 days first",
+        querystring: LowStockQuery,
+        response: responses(Type.Ref('LowStockPage'), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: await app.lowStock.page(request.query.pageNumber, request.query.pageSize) }),
+  );
+
+  app.post(
+    '/:copyId/restock',
+    {
+      schema: {
+        operationId: 'restockCopy',
+        tags,
+        security,
+        summary: "Add units to a copy's stock; clients who wish for it hear it is back (the audit log records it)",
+        params: Type.Object({ copyId: PositiveInt }),
+        body: RestockInput,
+        response: responses(Type.Object({ quantity: Type.Integer() }), 400, 401, 403, 404),
+      },
+    },
+    async (request) => {
+      const quantity = await app.lowStock.restock(request.params.copyId, request.body.add);
+      app.catalogProjections.changed(['home_list_candidates', 'category_listing']);
+      return { data: { quantity } };
+    },
+  );
+};
+
+/** The threshold itself: the Admin's to set. */
+export const lowStockThresholdRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.put(
+    '/threshold',
+    {
+      schema: {
+        operationId: 'setLowStockThreshold',
+        tags,
+        security,
+        summary: 'Set how few units put a copy on the Low Stock screen',
+        body: ThresholdInput,
+        response: responses(Type.Object({ threshold: Type.Integer() }), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: { threshold: await app.lowStock.setThreshold(request.body.threshold) } }),
+  );
+};

@@ -1,0 +1,143 @@
+// Beyond the spec, for staff: the dashboard's charts, the audit log, the low-stock report and the
+// bulk import of copies.
+import { Type } from 'typebox';
+import { Body, PageSize, PositiveInt } from './common.ts';
+
+/** The days, categories and statuses the charts cover: the last 30 days, today (UTC) included. */
+export const CHART_DAYS = 30;
+
+export const SalesDay = Type.Object(
+  {
+    day: Type.String({ format: 'date', description: 'A calendar day (UTC)' }),
+    orders: Type.Integer({ description: 'Orders placed that day, cancelled and failed ones left out' }),
+    revenue: Type.Number({ description: 'Their total price' }),
+  },
+  { $id: 'SalesDay' },
+);
+export const CategoryUnits = Type.Object(
+  { category: Type.String(), units: Type.Integer({ description: 'Units sold in the last 30 days, cancelled and failed orders left out' }) },
+  { $id: 'CategoryUnits' },
+);
+export const StatusCount = Type.Object(
+  { status: Type.String({ description: "The status, capitalised ('pending' is 'Pending')" }), orders: Type.Integer() },
+  { $id: 'StatusCount' },
+);
+
+/** The tables that carry the audit trigger, by the name the log gives them. */
+export const AUDITED_ENTITIES = ['Author', 'Book', 'BookCopy', 'Order', 'Employee', 'ContactMessage', 'BookReview', 'ShopSettings'] as const;
+export const AUDIT_EVENT_TYPES = [
+  'backoffice_write',
+  'login_failed',
+  'login_locked',
+  'password_check_failed',
+  'refresh_token_reuse',
+  'authorization_refused',
+  'csrf_refused',
+  'rate_limited',
+  'password_reset_requested',
+  'password_reset',
+] as const;
+
+export const AuditQuery = Type.Object(
+  {
+    entity: Type.Optional(Type.Union(AUDITED_ENTITIES.map((e) => Type.Literal(e)))),
+    type: Type.Optional(Type.Union(AUDIT_EVENT_TYPES.map((e) => Type.Literal(e)))),
+    actor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 320, description: "Who: `employee:<id>`, or the e-mail a failed sign-in named" }),
+    ),
+    from: Type.Optional(Type.String({ format: 'date', description: 'From this day (UTC), inclusive' })),
+    to: Type.Optional(Type.String({ format: 'date', description: 'To this day (UTC), inclusive' })),
+    before: Type.Optional(Type.Integer({ minimum: 1, description: 'Entries older than this id: the next page' })),
+    pageSize: Type.Optional(PageSize),
+  },
+  { additionalProperties: false },
+);
+
+export const AuditEntry = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Type.String({ format: 'date-time' }),
+    type: Type.String(),
+    actor: Type.Union([Type.String(), Type.Null()], { description: 'Null when nobody was signed in or named' }),
+    actorName: Type.Union([Type.String(), Type.Null()], { description: "The employee's name when the actor is one" }),
+    address: Type.Union([Type.String(), Type.Null()]),
+    entity: Type.Union([Type.String(), Type.Null()]),
+    entityId: Type.Union([Type.String(), Type.Null()]),
+    details: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+      description: 'For a back-office write: operation, changed (column names), before and after (the row, secrets left out)',
+    }),
+  },
+  { $id: 'AuditEntry' },
+);
+export const AuditPage = Type.Object(
+  {
+    entries: Type.Array(Type.Ref('AuditEntry')),
+    nextBefore: Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `before` for the next (older) page; null on the last' }),
+  },
+  { $id: 'AuditPage' },
+);
+
+export const STOCK_MAX = 1000000;
+export const LOW_STOCK_THRESHOLD_MAX = 100000;
+
+export const LowStockCopy = Type.Object(
+  {
+    copyId: Type.Integer(),
+    bookId: Type.Integer(),
+    bookName: Type.String(),
+    authorName: Type.String(),
+    quantity: Type.Integer(),
+    price: Type.Number(),
+    isAvailable: Type.Boolean(),
+    unitsSold30Days: Type.Integer({ description: 'Units sold in the last 30 days, cancelled and failed orders left out' }),
+  },
+  { $id: 'LowStockCopy' },
+);
+export const LowStockPage = Type.Object(
+  {
+    threshold: Type.Integer({ description: 'Copies with this many units or fewer are listed' }),
+    copies: Type.Array(Type.Ref('LowStockCopy')),
+    totalCopies: Type.Integer(),
+    totalPages: Type.Integer(),
+  },
+  { $id: 'LowStockPage' },
+);
+export const LowStockQuery = Type.Object(
+  { pageNumber: Type.Optional(PositiveInt), pageSize: Type.Optional(PageSize) },
+  { additionalProperties: false },
+);
+export const ThresholdInput = Body({ threshold: Type.Integer({ minimum: 0, maximum: LOW_STOCK_THRESHOLD_MAX }) });
+export const RestockInput = Body({ add: Type.Integer({ minimum: 1, maximum: STOCK_MAX, description: 'Units to add to the stock' }) });
+
+/** The most rows one import file may hold. */
+export const IMPORT_MAX_ROWS = 100000;
+/** The invalid rows an import reports by line (their count is always whole). */
+export const IMPORT_REPORTED_INVALID = 200;
+
+export const ImportJobView = Type.Object(
+  {
+    id: Type.Integer(),
+    status: Type.Union([Type.Literal('checked'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')], {
+      description: 'checked: the dry run is done and nothing is written; running; done; failed (nothing was written)',
+    }),
+    rows: Type.Integer({ description: 'Rows in the file' }),
+    new: Type.Integer({ description: 'Rows whose ISBN is not in the shop: the book and its copy are created' }),
+    changed: Type.Integer({ description: "Rows that change a book's copy (or give it its first copy)" }),
+    unchanged: Type.Integer(),
+    invalid: Type.Integer(),
+    invalidRows: Type.Array(
+      Type.Object({ line: Type.Integer({ description: "The row's line in the file, the header being line 1" }), isbn: Type.String(), reason: Type.String() }),
+      { description: `The first ${IMPORT_REPORTED_INVALID} invalid rows` },
+    ),
+    skipInvalid: Type.Boolean(),
+    total: Type.Integer({ description: 'Rows to write: new and changed' }),
+    processed: Type.Integer({ description: 'Rows written so far' }),
+    error: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+    finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'ImportJob' },
+);
+export const RunImportInput = Body({
+  skipInvalid: Type.Boolean({ description: 'Write the valid rows of a file that has invalid ones; otherwise such a file writes nothing' }),
+});
