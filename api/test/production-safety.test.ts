@@ -356,10 +356,11 @@ describe('sessions with an end', () => {
 
 describe('every back-office write is recorded: who, what, before and after', () => {
   const writes = (entity: string) =>
-    t.db.query<{ actor: string; entity_id: string; details: { operation: string; changed: string[]; before: Row | null; after: Row | null } }>(
-      "SELECT actor, entity_id, details FROM security_events WHERE type = 'backoffice_write' AND entity = $1 ORDER BY id",
-      [entity],
-    );
+    t.db.query<{
+      actor: string;
+      entity_id: string;
+      details: { operation: string; changed: string[]; before: Row | null; after: Row | null };
+    }>("SELECT actor, entity_id, details FROM security_events WHERE type = 'backoffice_write' AND entity = $1 ORDER BY id", [entity]);
   type Row = Record<string, unknown>;
 
   it('records an author rename, a copy update and a message delete with the acting employee', async () => {

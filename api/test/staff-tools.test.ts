@@ -13,7 +13,8 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await t.login(DEMO.admin);
   seller = await t.login(DEMO.seller);
-  const employeeId = async (email: string) => (await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [email]))[0]!.id;
+  const employeeId = async (email: string) =>
+    (await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [email]))[0]!.id;
   adminId = await employeeId(DEMO.admin.account);
   sellerId = await employeeId(DEMO.seller.account);
 });
@@ -57,7 +58,11 @@ async function newOrder(copyId: number, quantity: number, unitPrice: number, sta
 describe('dashboard charts', () => {
   it('aggregate the last 30 days: orders and revenue per day with empty days as zeros, units per category, the status mix', async () => {
     const charts = async () => ({
-      days: (await data('GET', '/api/employee/statistics/charts/daily-sales', seller)) as { day: string; orders: number; revenue: number }[],
+      days: (await data('GET', '/api/employee/statistics/charts/daily-sales', seller)) as {
+        day: string;
+        orders: number;
+        revenue: number;
+      }[],
       categories: (await data('GET', '/api/employee/statistics/charts/category-units', seller)) as { category: string; units: number }[],
       statuses: (await data('GET', '/api/employee/statistics/charts/status-mix', admin)) as { status: string; orders: number }[],
     });
@@ -107,7 +112,12 @@ describe('audit log', () => {
       actorName: expect.stringMatching(/\S+ \S+/),
       entity: 'BookCopy',
       entityId: String(copyId),
-      details: { operation: 'update', changed: ['price', 'quantity'], before: { quantity: 4, price: 5 }, after: { quantity: 6, price: 7.5 } },
+      details: {
+        operation: 'update',
+        changed: ['price', 'quantity'],
+        before: { quantity: 4, price: 5 },
+        after: { quantity: 6, price: 7.5 },
+      },
     });
 
     expect((await log(`entity=BookCopy&actor=employee:${sellerId}`)).entries).toEqual([]);
@@ -120,7 +130,11 @@ describe('audit log', () => {
     expect(refused.json().error.message).toBe('The from date must not be after the to date.');
 
     // Failed sign-ins are there too, by the e-mail they named.
-    await t.app.inject({ method: 'POST', url: '/api/public/authentication/login', payload: { account: 'nobody-audit@example.com', password: 'wrong-password-1' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/public/authentication/login',
+      payload: { account: 'nobody-audit@example.com', password: 'wrong-password-1' },
+    });
     const failed = (await log('type=login_failed&actor=nobody-audit@example.com')).entries;
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ actorName: null, entity: null });
@@ -145,7 +159,9 @@ describe('audit log', () => {
         expect(res.statusCode, `${method} ${url}`).toBeLessThan(500);
       }
     }
-    const [{ n: still }] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM security_events WHERE type = 'backoffice_write'");
+    const [{ n: still }] = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM security_events WHERE type = 'backoffice_write'",
+    );
     expect(still).toBeLessThanOrEqual(entries);
     await expect(t.db.query('UPDATE security_events SET actor = $1', ['someone-else'])).rejects.toThrow(/append-only/);
     await expect(t.db.query('DELETE FROM security_events')).rejects.toThrow(/append-only/);
@@ -154,7 +170,11 @@ describe('audit log', () => {
   it('commits an entry with its write and rolls it back with it', async () => {
     const { copyId } = await newCopy();
     const entries = async () =>
-      (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM security_events WHERE entity = 'BookCopy' AND entity_id = $1", [String(copyId)]))[0]!.n;
+      (
+        await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM security_events WHERE entity = 'BookCopy' AND entity_id = $1", [
+          String(copyId),
+        ])
+      )[0]!.n;
     const restock = (end: 'COMMIT' | 'ROLLBACK') =>
       t.db.query(
         `BEGIN; SELECT set_config('bookshop.audit_actor', 'employee:${adminId}', true);
@@ -195,7 +215,9 @@ describe('low stock', () => {
     const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM book_copies WHERE quantity <= 3');
     expect(page.totalCopies).toBe(n);
 
-    const threshold = (await t.db.query<{ actor: string }>("SELECT actor FROM security_events WHERE entity = 'ShopSettings' ORDER BY id DESC LIMIT 1"))[0];
+    const threshold = (
+      await t.db.query<{ actor: string }>("SELECT actor FROM security_events WHERE entity = 'ShopSettings' ORDER BY id DESC LIMIT 1")
+    )[0];
     expect(threshold!.actor).toBe(`employee:${adminId}`);
   });
 

@@ -24,7 +24,16 @@ export const StatusCount = Type.Object(
 );
 
 /** The tables that carry the audit trigger, by the name the log gives them. */
-export const AUDITED_ENTITIES = ['Author', 'Book', 'BookCopy', 'Order', 'Employee', 'ContactMessage', 'BookReview', 'ShopSettings'] as const;
+export const AUDITED_ENTITIES = [
+  'Author',
+  'Book',
+  'BookCopy',
+  'Order',
+  'Employee',
+  'ContactMessage',
+  'BookReview',
+  'ShopSettings',
+] as const;
 export const AUDIT_EVENT_TYPES = [
   'backoffice_write',
   'login_failed',
@@ -43,7 +52,7 @@ export const AuditQuery = Type.Object(
     entity: Type.Optional(Type.Union(AUDITED_ENTITIES.map((e) => Type.Literal(e)))),
     type: Type.Optional(Type.Union(AUDIT_EVENT_TYPES.map((e) => Type.Literal(e)))),
     actor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 320, description: "Who: `employee:<id>`, or the e-mail a failed sign-in named" }),
+      Type.String({ minLength: 1, maxLength: 320, description: 'Who: `employee:<id>`, or the e-mail a failed sign-in named' }),
     ),
     from: Type.Optional(Type.String({ format: 'date', description: 'From this day (UTC), inclusive' })),
     to: Type.Optional(Type.String({ format: 'date', description: 'To this day (UTC), inclusive' })),
@@ -126,7 +135,11 @@ export const ImportJobView = Type.Object(
     unchanged: Type.Integer(),
     invalid: Type.Integer(),
     invalidRows: Type.Array(
-      Type.Object({ line: Type.Integer({ description: "The row's line in the file, the header being line 1" }), isbn: Type.String(), reason: Type.String() }),
+      Type.Object({
+        line: Type.Integer({ description: "The row's line in the file, the header being line 1" }),
+        isbn: Type.String(),
+        reason: Type.String(),
+      }),
       { description: `The first ${IMPORT_REPORTED_INVALID} invalid rows` },
     ),
     skipInvalid: Type.Boolean(),

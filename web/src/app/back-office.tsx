@@ -1,5 +1,5 @@
-// The back-office (spec 2.13): side menu and routes. A Seller's menu shows only Dashboard, Orders and
-// Account, and the server answers 403 to anything else; the routes mirror that.
+// The back-office (spec 2.13): side menu and routes. A Seller's menu shows only Dashboard, Orders,
+// Low Stock and Account, and the server answers 403 to anything else; the routes mirror that.
 import { lazy, Suspense, useState } from 'react';
 import { Navigate, NavLink, Outlet, Route, Routes, useNavigate } from 'react-router-dom';
 import { paths } from '../lib/paths';
@@ -14,6 +14,9 @@ const CopiesPage = lazy(() => import('../features/backoffice/copies-page'));
 const EmployeesPage = lazy(() => import('../features/backoffice/employees-page'));
 const EmployeeAccountPage = lazy(() => import('../features/backoffice/account-page'));
 const ReviewsPage = lazy(() => import('../features/backoffice/reviews-page'));
+const LowStockPage = lazy(() => import('../features/backoffice/low-stock-page'));
+const AuditLogPage = lazy(() => import('../features/backoffice/audit-log-page'));
+const ImportExportPage = lazy(() => import('../features/backoffice/import-export-page'));
 
 const MENU = [
   { to: paths.backoffice.dashboard, label: 'Dashboard', seller: true },
@@ -24,6 +27,9 @@ const MENU = [
   { to: paths.backoffice.copies, label: 'Book Copies', seller: false },
   { to: paths.backoffice.orders, label: 'Orders', seller: true },
   { to: paths.backoffice.reviews, label: 'Reviews', seller: false },
+  { to: paths.backoffice.lowStock, label: 'Low Stock', seller: true },
+  { to: paths.backoffice.importExport, label: 'Import & Export', seller: false },
+  { to: paths.backoffice.auditLog, label: 'Audit Log', seller: false },
 ];
 
 function BackOfficeLayout() {
@@ -82,6 +88,9 @@ export default function BackOffice() {
         <Route path={paths.backoffice.copies} element={adminOnly(<CopiesPage />)} />
         <Route path={paths.backoffice.employees} element={adminOnly(<EmployeesPage />)} />
         <Route path={paths.backoffice.reviews} element={adminOnly(<ReviewsPage />)} />
+        <Route path={paths.backoffice.lowStock} element={<LowStockPage />} />
+        <Route path={paths.backoffice.importExport} element={adminOnly(<ImportExportPage />)} />
+        <Route path={paths.backoffice.auditLog} element={adminOnly(<AuditLogPage />)} />
         <Route path={paths.backoffice.account} element={<EmployeeAccountPage />} />
         <Route path="*" element={<Navigate to={paths.backoffice.dashboard} replace />} />
       </Route>

@@ -40,5 +40,11 @@ export const paths = {
     account: '/employeeaccount',
     /** Buyers' reviews, which an Admin can hide (beyond the spec). */
     reviews: '/reviews',
+    /** Copies at or below the Admin's threshold, with a restock (Admin and Seller, beyond the spec). */
+    lowStock: '/lowstock',
+    /** Who changed what, and the security events (Admin, beyond the spec). */
+    auditLog: '/auditlog',
+    /** Books with their copies as CSV, out and in (Admin, beyond the spec). */
+    importExport: '/importexport',
   },
 } as const;

@@ -38,7 +38,10 @@ export function peopleRepository(db: Db) {
     /** The employee's sessions end with the row (sessions are not foreign-keyed, so revoke explicitly). */
     deleteEmployee: (id: number) =>
       auditedTransaction(db, async (tx) => {
-        await tx.sessionFamily.updateMany({ where: { audience: 'employee', subjectId: id, revokedAt: null }, data: { revokedAt: new Date() } });
+        await tx.sessionFamily.updateMany({
+          where: { audience: 'employee', subjectId: id, revokedAt: null },
+          data: { revokedAt: new Date() },
+        });
         return tx.employee.delete({ where: { id }, select: { id: true } });
       }),
   };

@@ -19,7 +19,17 @@ export const auditContext = new AsyncLocalStorage<AuditActor & { inTransaction?:
 
 /** The models whose tables carry the audit trigger (see the backoffice_reports migration). */
 const AUDITED_MODELS = new Set(['Author', 'Book', 'BookCopy', 'Order', 'Employee', 'ContactMessage', 'BookReview', 'ShopSettings']);
-const WRITES = new Set(['create', 'createMany', 'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
+const WRITES = new Set([
+  'create',
+  'createMany',
+  'createManyAndReturn',
+  'update',
+  'updateMany',
+  'updateManyAndReturn',
+  'upsert',
+  'delete',
+  'deleteMany',
+]);
 
 /** Names the actor for the rest of the current transaction only (set_config's third argument). */
 const nameActor = (tx: Db | Prisma.TransactionClient, who: AuditActor) =>

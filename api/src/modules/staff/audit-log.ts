@@ -1,12 +1,13 @@
 // The audit log (beyond the spec): security events and back-office writes, newest first, filtered
 // by entity, event type, person and day, paged by id (the log only grows, so a page never shifts).
 // Read-only: no route changes or removes an entry, and the table refuses it (security_events_append_only).
+
+import type { Static } from 'typebox';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { AuditQuery } from '../../schemas/staff.ts';
-import type { Static } from 'typebox';
 
 const DEFAULT_PAGE_SIZE = 25;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -35,7 +36,14 @@ export function auditLog(db: Db) {
       };
       const rows = await db.securityEvent.findMany({ where, orderBy: { id: 'desc' }, take: take + 1 });
       const page = rows.slice(0, take);
-      const employeeIds = [...new Set(page.map((r) => EMPLOYEE_ACTOR.exec(r.actor ?? '')?.[1]).filter(Boolean).map(Number))];
+      const employeeIds = [
+        ...new Set(
+          page
+            .map((r) => EMPLOYEE_ACTOR.exec(r.actor ?? '')?.[1])
+            .filter(Boolean)
+            .map(Number),
+        ),
+      ];
       const employees = employeeIds.length
         ? await db.employee.findMany({ where: { id: { in: employeeIds } }, select: { id: true, firstName: true, lastName: true } })
         : [];

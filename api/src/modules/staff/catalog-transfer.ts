@@ -6,8 +6,9 @@
 //   run, on the Admin's word, writes the plan in one transaction as a background job whose progress
 //   any instance can read (import_jobs). A failure writes nothing; the audit trigger records every
 //   row it changes, as the Admin who ran it.
-import type { FastifyBaseLogger } from 'fastify';
+
 import { parse } from 'csv-parse/sync';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { toIsbn13 } from '../../lib/isbn.ts';
@@ -67,12 +68,20 @@ const AVAILABLE: Record<string, boolean> = { true: true, yes: true, '1': true, f
 /** Runs `work` over `items`, `limit` at a time. */
 async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
-export function catalogTransfer(db: Db, lookupIsbn: IsbnLookup, catalogAdmin: CatalogAdminService, log: FastifyBaseLogger, onWritten: () => void) {
+export function catalogTransfer(
+  db: Db,
+  lookupIsbn: IsbnLookup,
+  catalogAdmin: CatalogAdminService,
+  log: FastifyBaseLogger,
+  onWritten: () => void,
+) {
   const view = (job: Prisma.ImportJobGetPayload<object>) => {
     const summary = job.summary as unknown as Summary;
     const stale = job.status === 'running' && Date.now() - job.updatedAt.getTime() > STALE_AFTER_MS;
@@ -93,13 +102,23 @@ export function catalogTransfer(db: Db, lookupIsbn: IsbnLookup, catalogAdmin: Ca
   function readRows(text: string) {
     let records: { record: string[]; info: { lines: number } }[];
     try {
-      records = parse(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, info: true, max_record_size: 64 * 1024 }) as unknown as typeof records;
+      records = parse(text, {
+        bom: true,
+        skip_empty_lines: true,
+        trim: true,
+        relax_column_count: true,
+        info: true,
+        max_record_size: 64 * 1024,
+      }) as unknown as typeof records;
     } catch (error) {
       throw refuse.form(`The file is not valid CSV: ${(error as Error).message}`);
     }
     const [header, ...rows] = records;
     const columns = header?.record.map((name) => name.toLowerCase()) ?? [];
-    const at = Object.fromEntries(IMPORT_COLUMNS.map((name) => [name, columns.indexOf(name)])) as Record<(typeof IMPORT_COLUMNS)[number], number>;
+    const at = Object.fromEntries(IMPORT_COLUMNS.map((name) => [name, columns.indexOf(name)])) as Record<
+      (typeof IMPORT_COLUMNS)[number],
+      number
+    >;
     if (Object.values(at).some((index) => index < 0)) {
       throw refuse.form(`The file's first line must name the columns ${IMPORT_COLUMNS.join(', ')}.`);
     }
@@ -136,7 +155,13 @@ export function catalogTransfer(db: Db, lookupIsbn: IsbnLookup, catalogAdmin: Ca
         continue;
       }
       lineOfIsbn.set(isbn13, row.line);
-      valid.push({ line: row.line, isbn13, price: Number(row.price).toFixed(2), stock: Number(row.stock), available: AVAILABLE[row.available]! });
+      valid.push({
+        line: row.line,
+        isbn13,
+        price: Number(row.price).toFixed(2),
+        stock: Number(row.stock),
+        available: AVAILABLE[row.available]!,
+      });
     }
 
     const inShop = new Map<string, { price: Prisma.Decimal; quantity: number; isAvailable: boolean } | null>();
@@ -152,7 +177,8 @@ export function catalogTransfer(db: Db, lookupIsbn: IsbnLookup, catalogAdmin: Ca
     await inParallel(valid, LOOKUPS_AT_ONCE, async (row) => {
       if (inShop.has(row.isbn13)) {
         const copy = inShop.get(row.isbn13);
-        const same = copy && toCents(copy.price) === toCents(row.price) && copy.quantity === row.stock && copy.isAvailable === row.available;
+        const same =
+          copy && toCents(copy.price) === toCents(row.price) && copy.quantity === row.stock && copy.isAvailable === row.available;
         planned.push({ ...row, kind: same ? 'unchanged' : 'changed' });
         return;
       }
@@ -187,7 +213,8 @@ export function catalogTransfer(db: Db, lookupIsbn: IsbnLookup, catalogAdmin: Ca
       select: { id: true, copies: { select: { id: true }, orderBy: { id: 'asc' }, take: 1 } },
     });
     // A book added since the dry run is updated like any other; one removed since is created again.
-    const bookId = existing?.id ?? (row.found ? (await catalogAdmin.createFoundBook(tx, row.isbn13, row.found, row.found.typeId)).id : null);
+    const bookId =
+      existing?.id ?? (row.found ? (await catalogAdmin.createFoundBook(tx, row.isbn13, row.found, row.found.typeId)).id : null);
     if (bookId === null) throw refuse.form(`The book of line ${row.line} is no longer in the shop; check the file again.`);
     const data = { price: row.price, quantity: row.stock, isAvailable: row.available };
     const copyId = existing?.copies[0]?.id;
@@ -196,7 +223,8 @@ export function catalogTransfer(db: Db, lookupIsbn: IsbnLookup, catalogAdmin: Ca
   }
 
   async function execute(jobId: number, rows: PlannedRow[], who: AuditActor) {
-    const progress = (processed: number) => db.importJob.update({ where: { id: jobId }, data: { processed, updatedAt: new Date() }, select: { id: true } });
+    const progress = (processed: number) =>
+      db.importJob.update({ where: { id: jobId }, data: { processed, updatedAt: new Date() }, select: { id: true } });
     try {
       await auditContext.run(who, () =>
         auditedTransaction(
@@ -211,11 +239,15 @@ export function catalogTransfer(db: Db, lookupIsbn: IsbnLookup, catalogAdmin: Ca
         ),
       );
       const now = new Date();
-      await db.importJob.update({ where: { id: jobId }, data: { status: 'done', processed: rows.length, updatedAt: now, finishedAt: now } });
+      await db.importJob.update({
+        where: { id: jobId },
+        data: { status: 'done', processed: rows.length, updatedAt: now, finishedAt: now },
+      });
       onWritten();
     } catch (error) {
       log.error({ err: error, importJob: jobId }, 'an import failed and wrote nothing');
-      const message = error instanceof AppError ? error.message : 'The import failed, and nothing was written. Check the file again to retry.';
+      const message =
+        error instanceof AppError ? error.message : 'The import failed, and nothing was written. Check the file again to retry.';
       const now = new Date();
       await db.importJob
         .update({ where: { id: jobId }, data: { status: 'failed', processed: 0, error: message, updatedAt: now, finishedAt: now } })
@@ -249,7 +281,12 @@ export function catalogTransfer(db: Db, lookupIsbn: IsbnLookup, catalogAdmin: Ca
         });
         if (!books.length) return;
         for (const book of books) {
-          const fields = [book.isbn13 ?? '', spreadsheetSafe(book.name), spreadsheetSafe(book.author.fullName), spreadsheetSafe(book.type.name)];
+          const fields = [
+            book.isbn13 ?? '',
+            spreadsheetSafe(book.name),
+            spreadsheetSafe(book.author.fullName),
+            spreadsheetSafe(book.type.name),
+          ];
           if (!book.copies.length) yield [...fields, '', '', ''];
           for (const copy of book.copies) yield [...fields, copy.price.toFixed(2), String(copy.quantity), String(copy.isAvailable)];
         }

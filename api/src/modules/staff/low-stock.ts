@@ -23,7 +23,8 @@ interface LowStockRow {
 }
 
 export function lowStock(db: Db) {
-  const threshold = async () => (await db.shopSettings.findUniqueOrThrow({ where: { id: true }, select: { lowStockThreshold: true } })).lowStockThreshold;
+  const threshold = async () =>
+    (await db.shopSettings.findUniqueOrThrow({ where: { id: true }, select: { lowStockThreshold: true } })).lowStockThreshold;
 
   const count = (limit: number) => db.bookCopy.count({ where: { quantity: { lte: limit } } });
 

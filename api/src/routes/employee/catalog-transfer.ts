@@ -39,11 +39,13 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.log.error({ err: error }, 'the catalog export stopped half-way'),
       );
       const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="bookshop-books-${day}.csv"`)
-        // The schema types the body as the text that arrives; what is sent is its stream.
-        .send(csv as unknown as string);
+      return (
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="bookshop-books-${day}.csv"`)
+          // The schema types the body as the text that arrives; what is sent is its stream.
+          .send(csv as unknown as string)
+      );
     },
   );
 

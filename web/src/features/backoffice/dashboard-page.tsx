@@ -1,8 +1,12 @@
+import { lazy, Suspense } from 'react';
 import { DataTable } from '../../components/data-table';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { useDashboard } from './api/get-dashboard';
 import { ClientsTable } from './clients-page';
+
+/** The charts bring the charting library: loaded only here, after the spec's cards and tables. */
+const SalesCharts = lazy(() => import('./sales-charts'));
 
 export default function DashboardPage() {
   useDocumentTitle('Dashboard');
@@ -39,6 +43,9 @@ export default function DashboardPage() {
       />
       <h2>New Clients</h2>
       <ClientsTable clients={data.clients} />
+      <Suspense fallback={<p className="muted">Loading charts...</p>}>
+        <SalesCharts />
+      </Suspense>
     </section>
   );
 }

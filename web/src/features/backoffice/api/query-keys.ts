@@ -7,6 +7,8 @@ const queryKeysFactory = <Resource extends string>(resource: Resource) => ({
   page: (page: number) => [...employeeRoot, resource, 'page', page] as const,
   /** A search of the table by id or by name; under `all`, so a write refreshes the rows found too. */
   search: (text: string) => [...employeeRoot, resource, 'search', text] as const,
+  /** A read with parameters (a chart, a filtered page, one import). */
+  detail: (params: object | number | string) => [...employeeRoot, resource, 'detail', params] as const,
 });
 
 export const backofficeKeys = {
@@ -19,6 +21,10 @@ export const backofficeKeys = {
   messages: queryKeysFactory('messages'),
   employees: queryKeysFactory('employees'),
   reviews: queryKeysFactory('reviews'),
+  charts: queryKeysFactory('charts'),
+  auditLog: queryKeysFactory('auditLog'),
+  lowStock: queryKeysFactory('lowStock'),
+  imports: queryKeysFactory('imports'),
   me: queryKeysFactory('me'),
 };
 

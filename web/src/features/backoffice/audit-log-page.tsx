@@ -1,0 +1,170 @@
+import { type FormEvent, useState } from 'react';
+import type { components } from '../../api/schema';
+import { DataTable } from '../../components/data-table';
+import { LoadError } from '../../components/load-error';
+import { useDocumentTitle } from '../../lib/document-title';
+import { dateTime } from '../../lib/format';
+import { type AuditFilters, useAuditLog } from './api/get-audit-log';
+import { useEmployees } from './api/get-employees';
+
+type AuditEntry = components['schemas']['AuditEntry'];
+type Entity = NonNullable<AuditFilters['entity']>;
+type EventType = NonNullable<AuditFilters['type']>;
+
+const ENTITIES: Record<Entity, string> = {
+  Author: 'Authors',
+  Book: 'Books',
+  BookCopy: 'Book copies',
+  Order: 'Orders',
+  Employee: 'Employees',
+  ContactMessage: 'Client messages',
+  BookReview: 'Reviews',
+  ShopSettings: 'Shop settings',
+};
+const EVENTS: Record<EventType, string> = {
+  backoffice_write: 'Back-office change',
+  login_failed: 'Failed sign-in',
+  login_locked: 'Sign-in locked',
+  password_check_failed: 'Wrong current password',
+  refresh_token_reuse: 'Session token reused',
+  authorization_refused: 'Access refused',
+  csrf_refused: 'Cross-site call refused',
+  rate_limited: 'Too many requests',
+  password_reset_requested: 'Password reset asked',
+  password_reset: 'Password reset',
+};
+const PAGE_SIZE = 25;
+
+const show = (value: unknown) =>
+  value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+
+/** What a back-office write changed, field by field; for other events, their details as they are. */
+function Changes({ entry }: { entry: AuditEntry }) {
+  const details = entry.details as {
+    operation?: string;
+    changed?: string[];
+    before?: Record<string, unknown>;
+    after?: Record<string, unknown>;
+  } | null;
+  if (!details) return <>—</>;
+  if (entry.type !== 'backoffice_write' || !details.changed) return <code>{JSON.stringify(details)}</code>;
+  return (
+    <ul className="changes">
+      <li>{details.operation}</li>
+      {details.changed.map((field) => (
+        <li key={field}>
+          {field}:{' '}
+          {details.operation === 'insert'
+            ? show(details.after?.[field])
+            : `${show(details.before?.[field])} → ${show(details.after?.[field])}`}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * /auditlog (Admin, beyond the spec): who changed what and when, and the security events, newest
+ * first. Filters by entity, event, person and day; Older and Newer page through. Read only.
+ */
+export default function AuditLogPage() {
+  useDocumentTitle('Audit Log');
+  const employees = useEmployees();
+  const [draft, setDraft] = useState<AuditFilters>({});
+  const [filters, setFilters] = useState<AuditFilters>({});
+  // The ids each newer page started below, so Newer can go back the way Older came.
+  const [cursors, setCursors] = useState<number[]>([]);
+  const log = useAuditLog({ ...filters, before: cursors.at(-1), pageSize: PAGE_SIZE });
+
+  const set = <K extends keyof AuditFilters>(key: K, value: AuditFilters[K] | '') =>
+    setDraft((d) => ({ ...d, [key]: value === '' ? undefined : value }));
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    setFilters(draft);
+    setCursors([]);
+  };
+
+  return (
+    <section>
+      <h1>Audit Log</h1>
+      <form className="filters" onSubmit={apply}>
+        <label>
+          Entity
+          <select value={draft.entity ?? ''} onChange={(e) => set('entity', e.target.value as Entity)}>
+            <option value="">Any</option>
+            {Object.entries(ENTITIES).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Event
+          <select value={draft.type ?? ''} onChange={(e) => set('type', e.target.value as EventType)}>
+            <option value="">Any</option>
+            {Object.entries(EVENTS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Person
+          <select value={draft.actor ?? ''} onChange={(e) => set('actor', e.target.value)}>
+            <option value="">Anyone</option>
+            {employees.data?.map((p) => (
+              <option key={p.id} value={`employee:${p.id}`}>
+                {p.firstName} {p.lastName} ({p.type})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" value={draft.from ?? ''} onChange={(e) => set('from', e.target.value)} />
+        </label>
+        <label>
+          To
+          <input type="date" value={draft.to ?? ''} onChange={(e) => set('to', e.target.value)} />
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      {log.isPending ? (
+        <p className="muted">Loading...</p>
+      ) : log.isError ? (
+        <LoadError what="the audit log" error={log.error} onRetry={() => void log.refetch()} />
+      ) : !log.data.entries.length ? (
+        <p className="empty">No entries match.</p>
+      ) : (
+        <DataTable
+          rows={log.data.entries}
+          columns={[
+            { label: 'When', cell: (e) => dateTime(e.at) },
+            { label: 'Who', cell: (e) => e.actorName ?? e.actor ?? '—' },
+            { label: 'Event', cell: (e) => EVENTS[e.type as EventType] ?? e.type },
+            { label: 'Entity', cell: (e) => (e.entity ? `${ENTITIES[e.entity as Entity] ?? e.entity} ${e.entityId ?? ''}` : '—') },
+            { label: 'Changes', cell: (e) => <Changes entry={e} /> },
+            { label: 'Address', cell: (e) => e.address ?? '—' },
+          ]}
+        />
+      )}
+      <nav className="paging" aria-label="Audit log pages">
+        <button type="button" disabled={!cursors.length} onClick={() => setCursors((c) => c.slice(0, -1))}>
+          Newer
+        </button>
+        <button
+          type="button"
+          disabled={!log.data?.nextBefore}
+          onClick={() => {
+            const next = log.data?.nextBefore;
+            if (next) setCursors((c) => [...c, next]);
+          }}
+        >
+          Older
+        </button>
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import { type FormEvent, useState } from 'react';
+import { DataTable } from '../../components/data-table';
+import { LoadError } from '../../components/load-error';
+import { Notice, useNotice } from '../../components/notice';
+import { Paging } from '../../components/paging';
+import { useDocumentTitle } from '../../lib/document-title';
+import { failureReason } from '../../lib/failure-reason';
+import { money } from '../../lib/format';
+import { useSession } from '../../lib/session';
+import { useLowStock } from './api/get-low-stock';
+import { useRestockCopy } from './api/restock-copy';
+import { useSetLowStockThreshold } from './api/set-low-stock-threshold';
+
+/** The threshold form, for the Admin: shown once the current threshold is known, starting from it. */
+function ThresholdForm({ threshold, onSaved }: { threshold: number; onSaved: (text: string, failed?: unknown) => void }) {
+  const [value, setValue] = useState(String(threshold));
+  const save = useSetLowStockThreshold();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutateAsync(Number(value)).then(
+      () => onSaved('Threshold saved.'),
+      (error) => onSaved('The threshold could not be saved.', error),
+    );
+  };
+  return (
+    <form className="inline-form" onSubmit={submit}>
+      <label>
+        Low-stock threshold
+        <input type="number" min={0} max={100000} step={1} required value={value} onChange={(e) => setValue(e.target.value)} />
+      </label>
+      <button type="submit" disabled={save.isPending || value === String(threshold)}>
+        Save Threshold
+      </button>
+    </form>
+  );
+}
+
+/** Units to add to one copy, and the button that adds them. */
+function RestockCell({ copyId, onDone }: { copyId: number; onDone: (text: string, failed?: unknown) => void }) {
+  const [units, setUnits] = useState('10');
+  const restock = useRestockCopy();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    restock.mutateAsync({ copyId, add: Number(units) }).then(
+      ({ quantity }) => onDone(`Copy ${copyId} restocked: ${quantity} in stock.`),
+      (error) => onDone(`Copy ${copyId} could not be restocked.`, error),
+    );
+  };
+  return (
+    <form className="inline-form restock" onSubmit={submit}>
+      <input
+        type="number"
+        min={1}
+        max={1000000}
+        step={1}
+        required
+        aria-label={`Units to add to copy ${copyId}`}
+        value={units}
+        onChange={(e) => setUnits(e.target.value)}
+      />
+      <button type="submit" disabled={restock.isPending}>
+        Restock
+      </button>
+    </form>
+  );
+}
+
+/**
+ * /lowstock (Admin and Seller, beyond the spec): the copies at or below the Admin's threshold, the
+ * fastest sellers of the last 30 days first, each with a restock. A restock tells the clients who
+ * wish for the copy that it is back, and the audit log records it.
+ */
+export default function LowStockPage() {
+  useDocumentTitle('Low Stock');
+  const { userType } = useSession();
+  const [page, setPage] = useState(1);
+  const list = useLowStock(page);
+  const [notice, show] = useNotice();
+  const report = (text: string, failed?: unknown) => (failed ? show(text, 'error', failureReason(failed)) : show(text));
+
+  return (
+    <section>
+      <h1>Low Stock</h1>
+      <Notice notice={notice} />
+      {list.isPending ? (
+        <p className="muted">Loading...</p>
+      ) : list.isError ? (
+        <LoadError what="the low-stock copies" error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <>
+          {userType === 'Admin' && <ThresholdForm key={list.data.threshold} threshold={list.data.threshold} onSaved={report} />}
+          <p className="muted">
+            Copies with {list.data.threshold} or fewer units in stock, the fastest sellers of the last 30 days first (
+            {list.data.totalCopies.toLocaleString('en-US')} in all).
+          </p>
+          {!list.data.copies.length ? (
+            <p className="empty">No copy is at or below the threshold.</p>
+          ) : (
+            <DataTable
+              rows={list.data.copies.map((c) => ({ ...c, id: c.copyId }))}
+              columns={[
+                { label: 'Copy ID', cell: (c) => c.copyId },
+                { label: 'Book', cell: (c) => c.bookName },
+                { label: 'Author', cell: (c) => c.authorName },
+                { label: 'In Stock', cell: (c) => c.quantity },
+                { label: 'Sold (30 days)', cell: (c) => c.unitsSold30Days },
+                { label: 'Price', cell: (c) => money(c.price) },
+                { label: 'Available', cell: (c) => (c.isAvailable ? 'Yes' : 'No') },
+                { label: 'Restock', cell: (c) => <RestockCell copyId={c.copyId} onDone={report} /> },
+              ]}
+            />
+          )}
+        </>
+      )}
+      <Paging page={page} totalPages={list.data?.totalPages ?? 1} onPage={setPage} label="Low stock pages" />
+    </section>
+  );
+}
