@@ -69,6 +69,16 @@ export const SIGNED_OUT: Record<string, StubAnswer> = {
   'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
 };
 
+/** An Admin signed in to the back-office only. */
+export const SIGNED_IN_ADMIN: Record<string, StubAnswer> = {
+  'POST /api/public/authentication/refresh-tokens/Client': UNAUTHORIZED,
+  'POST /api/public/authentication/refresh-tokens/Employee': { body: { data: 'Admin' } },
+};
+export const SIGNED_IN_SELLER: Record<string, StubAnswer> = {
+  ...SIGNED_IN_ADMIN,
+  'POST /api/public/authentication/refresh-tokens/Employee': { body: { data: 'Seller' } },
+};
+
 /** A shopper signed in to the storefront only: the client refresh works, the employee one is refused. */
 export const SIGNED_IN_CLIENT: Record<string, StubAnswer> = {
   'POST /api/public/authentication/refresh-tokens/Client': { body: { data: 'Client' } },
@@ -78,10 +88,11 @@ export const SIGNED_IN_CLIENT: Record<string, StubAnswer> = {
 /**
  * Answers `METHOD /path` calls (the path exactly as the app sends it, percent-encoding included).
  * A list answers successive calls in turn, its last answer repeating; 'network error' fails the
- * call as an unreachable server would. Returns every answered call, in order.
+ * call as an unreachable server would. Returns every answered call, in order, with its query string
+ * and its body (parsed when JSON).
  */
 export function stubApi(answers: Record<string, StubAnswer | StubAnswer[] | 'network error'>) {
-  const calls: { method: string; url: string; body?: unknown }[] = [];
+  const calls: { method: string; url: string; search: string; body?: unknown }[] = [];
   const handlers = Object.entries(answers).map(([key, answer]) => {
     const [method = '', path = ''] = key.split(' ');
     let served = 0;
@@ -90,7 +101,8 @@ export function stubApi(answers: Record<string, StubAnswer | StubAnswer[] | 'net
       ({ request }) => request.method === method && new URL(request.url).pathname === path,
       async ({ request }) => {
         const text = request.method === 'GET' ? '' : await request.text();
-        calls.push({ method, url: path, body: text ? JSON.parse(text) : undefined });
+        const json = request.headers.get('content-type')?.includes('json');
+        calls.push({ method, url: path, search: new URL(request.url).search, body: text ? (json ? JSON.parse(text) : text) : undefined });
         if (answer === 'network error') return HttpResponse.error();
         const current = Array.isArray(answer) ? answer[Math.min(served++, answer.length - 1)]! : answer;
         await current.after;

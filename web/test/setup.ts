@@ -26,3 +26,15 @@ afterEach(() => {
     'console.error during the test',
   ).toEqual([]);
 });
+
+// jsdom's Blob (and so File) has no text(), which every browser has; read it the older way.
+if (!Blob.prototype.text) {
+  Blob.prototype.text = function text(this: Blob) {
+    return new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error);
+      reader.readAsText(this);
+    });
+  };
+}

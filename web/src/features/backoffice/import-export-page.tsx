@@ -17,11 +17,8 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
   if (job.isError) return <p role="alert">The import could not be read. {failureReason(job.error)}</p>;
   const j = job.data;
   const blocked = j.invalid > 0 && !skipInvalid;
-  const start = () =>
-    run.mutateAsync({ id, skipInvalid }).then(
-      () => void job.refetch(),
-      (error) => onNotice('The import could not start.', error),
-    );
+  // The run's mutation refreshes this job's read, which then follows the progress.
+  const start = () => run.mutateAsync({ id, skipInvalid }).catch((error) => onNotice('The import could not start.', error));
   return (
     <div className="import-job">
       <h2>Dry run</h2>

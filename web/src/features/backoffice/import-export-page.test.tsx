@@ -1,0 +1,73 @@
+// The import: checked first, written only on confirmation (skipping invalid rows only if asked),
+// then followed by a progress bar until it ends.
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it } from 'vitest';
+import { renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
+import ImportExportPage from './import-export-page';
+
+const job = (status: string, processed = 0) => ({
+  id: 4,
+  status,
+  rows: 5,
+  new: 1,
+  changed: 2,
+  unchanged: 1,
+  invalid: 1,
+  invalidRows: [{ line: 4, isbn: '9780000000001', reason: 'This is not a valid ISBN.' }],
+  skipInvalid: status !== 'checked',
+  total: 3,
+  processed,
+  error: null,
+  createdAt: '2026-11-23T10:00:00.000Z',
+  finishedAt: status === 'done' ? '2026-11-23T10:00:05.000Z' : null,
+});
+
+it('checks the file, lists the invalid rows, imports only once they are skipped, and shows the progress to the end', async () => {
+  const file = 'isbn,price,stock,available\n9780261103344,9.99,3,true\n';
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'POST /api/employee/catalog/import': { body: { data: job('checked') } },
+    'GET /api/employee/catalog/import/4': [
+      { body: { data: job('checked') } },
+      { body: { data: job('running', 1) } },
+      { body: { data: job('done', 3) } },
+    ],
+    'POST /api/employee/catalog/import/4/run': { body: { data: job('running', 0) } },
+  });
+  renderWithProviders(<ImportExportPage />, { route: '/importexport' });
+  await userEvent.upload(screen.getByLabelText('CSV file'), new File([file], 'books.csv', { type: 'text/csv' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Check File' }));
+
+  expect(await screen.findByRole('cell', { name: 'This is not a valid ISBN.' })).toBeInTheDocument();
+  expect(calls.find((c) => c.url === '/api/employee/catalog/import')?.body).toBe(file);
+  const importButton = screen.getByRole('button', { name: 'Import' });
+  expect(importButton).toBeDisabled();
+  expect(screen.getByText(/A file with invalid rows writes nothing unless you skip them/)).toBeInTheDocument();
+
+  await userEvent.click(screen.getByLabelText('Skip the invalid rows'));
+  await userEvent.click(importButton);
+  expect(calls.find((c) => c.url === '/api/employee/catalog/import/4/run')?.body).toEqual({ skipInvalid: true });
+  expect(await screen.findByText('Written 1 of 3 rows...')).toBeInTheDocument();
+  expect(screen.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('value', '1');
+  expect(await screen.findByText('Import finished: 3 rows written.', {}, { timeout: 3000 })).toBeInTheDocument();
+});
+
+it('says why a file could not be checked', async () => {
+  stubApi({
+    ...SIGNED_IN_ADMIN,
+    'POST /api/employee/catalog/import': {
+      status: 400,
+      body: {
+        data: null,
+        error: { code: 'BAD_REQUEST', message: "The file's first line must name the columns isbn, price, stock, available." },
+      },
+    },
+  });
+  renderWithProviders(<ImportExportPage />, { route: '/importexport' });
+  await userEvent.upload(screen.getByLabelText('CSV file'), new File(['a,b\n1,2'], 'books.csv', { type: 'text/csv' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Check File' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('The file could not be checked.');
+  expect(alert).toHaveTextContent("The file's first line must name the columns isbn, price, stock, available.");
+});

@@ -1,0 +1,64 @@
+// Low Stock: both roles restock from the row; only the Admin sees the threshold form.
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it } from 'vitest';
+import { renderWithProviders, SIGNED_IN_ADMIN, SIGNED_IN_SELLER, stubApi } from '../../../test/render';
+import { storage } from '../../lib/storage';
+import LowStockPage from './low-stock-page';
+
+const copy = (copyId: number, quantity: number, unitsSold30Days: number) => ({
+  copyId,
+  bookId: copyId + 100,
+  bookName: `Book ${copyId}`,
+  authorName: 'Some Author',
+  quantity,
+  price: 12.5,
+  isAvailable: true,
+  unitsSold30Days,
+});
+const page = (threshold: number, copies: ReturnType<typeof copy>[]) => ({
+  body: { data: { threshold, copies, totalCopies: copies.length, totalPages: 1 } },
+});
+
+it('a Seller restocks a copy from its row and sees the list move; no threshold form for them', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_SELLER,
+    'GET /api/employee/low-stock': [page(5, [copy(7, 1, 30), copy(9, 0, 2)]), page(5, [copy(9, 0, 2)])],
+    'POST /api/employee/low-stock/7/restock': { body: { data: { quantity: 21 } } },
+  });
+  storage.setUserType('Seller');
+  renderWithProviders(<LowStockPage />, { route: '/lowstock' });
+  expect(await screen.findByRole('cell', { name: 'Book 7' })).toBeInTheDocument();
+  expect(screen.getByText(/Copies with 5 or fewer units in stock/)).toBeInTheDocument();
+  expect(screen.queryByLabelText('Low-stock threshold')).not.toBeInTheDocument();
+  const units = screen.getByLabelText('Units to add to copy 7');
+  await userEvent.clear(units);
+  await userEvent.type(units, '20');
+  await userEvent.click(screen.getAllByRole('button', { name: 'Restock' })[0]!);
+  expect(await screen.findByRole('status')).toHaveTextContent('Copy 7 restocked: 21 in stock.');
+  expect(calls.find((c) => c.url === '/api/employee/low-stock/7/restock')?.body).toEqual({ add: 20 });
+  await screen.findByText((_, el) => el?.tagName === 'TD' && el.textContent === 'Book 9');
+  expect(screen.queryByRole('cell', { name: 'Book 7' })).not.toBeInTheDocument();
+  expect(calls.find((c) => c.url === '/api/employee/low-stock')?.search).toBe('?pageNumber=1&pageSize=10');
+});
+
+it('an Admin changes the threshold, which starts from the current one; an empty list says so', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/low-stock': [page(5, []), page(2, [])],
+    'PUT /api/employee/low-stock/threshold': { body: { data: { threshold: 2 } } },
+  });
+  storage.setUserType('Admin');
+  renderWithProviders(<LowStockPage />, { route: '/lowstock' });
+  const threshold = await screen.findByLabelText('Low-stock threshold');
+  expect(threshold).toHaveValue(5);
+  expect(screen.getByText('No copy is at or below the threshold.')).toBeInTheDocument();
+  const save = screen.getByRole('button', { name: 'Save Threshold' });
+  expect(save).toBeDisabled();
+  await userEvent.clear(threshold);
+  await userEvent.type(threshold, '2');
+  await userEvent.click(save);
+  expect(await screen.findByRole('status')).toHaveTextContent('Threshold saved.');
+  expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ threshold: 2 });
+  expect(await screen.findByText(/Copies with 2 or fewer/)).toBeInTheDocument();
+});
