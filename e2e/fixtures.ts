@@ -27,6 +27,9 @@ const BACKOFFICE_SCREENS = {
   Employees: 'Employees',
   Account: 'Your Information',
   Reviews: 'Reviews',
+  'Low Stock': 'Low Stock',
+  'Import & Export': 'Import & Export',
+  'Audit Log': 'Audit Log',
 } as const;
 
 /**

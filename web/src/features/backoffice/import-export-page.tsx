@@ -8,6 +8,8 @@ import { downloadCatalogCsv } from './api/export-catalog';
 import { useImport } from './api/get-import';
 import { useRunImport } from './api/run-import';
 
+const rowsCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'}`;
+
 /** The import's state once checked: its counts, its invalid rows, then its progress and end. */
 function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, failed?: unknown) => void }) {
   const job = useImport(id);
@@ -59,18 +61,19 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
       {j.status === 'checked' && (
         <div className="import-actions">
           {j.invalid > 0 && (
-            <label className="check">
-              <input type="checkbox" checked={skipInvalid} onChange={(e) => setSkipInvalid(e.target.checked)} />
-              Skip the invalid rows
-            </label>
+            <div className="inline-form">
+              <label className="check">
+                <input type="checkbox" checked={skipInvalid} onChange={(e) => setSkipInvalid(e.target.checked)} />
+                Skip the invalid rows
+              </label>
+            </div>
           )}
           {j.total === 0 ? (
             <p>Nothing to write: every valid row matches the shop already.</p>
           ) : (
             <>
               <p>
-                {j.total.toLocaleString('en-US')} rows will be written.{' '}
-                {blocked && 'A file with invalid rows writes nothing unless you skip them.'}
+                {rowsCount(j.total)} to write. {blocked && 'A file with invalid rows writes nothing unless you skip them.'}
               </p>
               <button type="button" onClick={start} disabled={blocked || run.isPending}>
                 Import
@@ -84,8 +87,8 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
           <progress aria-label="Import progress" value={j.processed} max={Math.max(1, j.total)} />
           <p role="status">
             {j.status === 'running'
-              ? `Written ${j.processed.toLocaleString('en-US')} of ${j.total.toLocaleString('en-US')} rows...`
-              : `Import finished: ${j.total.toLocaleString('en-US')} rows written.`}
+              ? `Written ${j.processed.toLocaleString('en-US')} of ${rowsCount(j.total)}...`
+              : `Import finished: ${rowsCount(j.total)} written.`}
           </p>
         </div>
       )}

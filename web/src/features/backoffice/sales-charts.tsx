@@ -114,22 +114,14 @@ export default function SalesCharts() {
             <Legend />
             <Line
               yAxisId="revenue"
-              type="monotone"
+              type="linear"
               dataKey="revenue"
               name="Revenue"
               stroke={PALETTE[0]}
               dot={false}
               isAnimationActive={false}
             />
-            <Line
-              yAxisId="orders"
-              type="monotone"
-              dataKey="orders"
-              name="Orders"
-              stroke={PALETTE[1]}
-              dot={false}
-              isAnimationActive={false}
-            />
+            <Line yAxisId="orders" type="linear" dataKey="orders" name="Orders" stroke={PALETTE[1]} dot={false} isAnimationActive={false} />
           </LineChart>
         )}
         columns={[
