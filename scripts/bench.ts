@@ -27,6 +27,8 @@ const argument = (name: string) => {
 };
 /** `--books N`: after the seed catalog, grow it to N books and compare (see growth() below). */
 const GROW_TO = Number(argument('books') ?? 0);
+/** `--orders N`: grow the order history to N orders and compare the staff reports (see staffReportsGrowth() below). */
+const ORDERS_TO = Number(argument('orders') ?? 0);
 const JSON_OUT = process.argv.includes('--json') ? (argument('json') ?? 'bench-results.json') || 'bench-results.json' : null;
 const cluster = await startTestCluster();
 const url = `${cluster.baseUrl}/bench_${process.pid}`;
@@ -108,12 +110,24 @@ console.log(
 );
 await db.end();
 
+const staffRows = ORDERS_TO > 0 ? await staffReportsGrowth(ORDERS_TO) : [];
 const growthRows = GROW_TO > 0 ? await growth(GROW_TO) : [];
 if (JSON_OUT) {
   const { writeFile } = await import('node:fs/promises');
   await writeFile(
     JSON_OUT,
-    `${JSON.stringify({ machine: machine(), throughput: throughputRows, checkout: checkoutRow, largestContentfulPaint: lcp, growth: growthRows }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        machine: machine(),
+        throughput: throughputRows,
+        checkout: checkoutRow,
+        largestContentfulPaint: lcp,
+        growth: growthRows,
+        staffReports: staffRows,
+      },
+      null,
+      2,
+    )}\n`,
   );
   console.log(`\nwrote ${JSON_OUT}`);
 }
@@ -267,11 +281,11 @@ function machine() {
 }
 
 /** p50 and p95 of a call, in ms, over `rounds` requests after a warm-up. */
-async function percentiles(path: string, rounds: number) {
+async function percentiles(path: string, rounds: number, cookie = '') {
   const times: number[] = [];
   for (let i = 0; i < rounds + 10; i++) {
     const start = performance.now();
-    const res = await app.inject({ method: 'GET', url: path });
+    const res = await app.inject({ method: 'GET', url: path, headers: { cookie } });
     if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
     if (i >= 10) times.push(performance.now() - start);
   }
@@ -382,6 +396,84 @@ async function growth(books: number) {
   });
   console.log(
     `\n${rows.filter((r) => r.met).length} of ${rows.length} growth goals met; catalog generated in ${generatedSeconds.toFixed(0)} s`,
+  );
+  return rows;
+}
+
+/**
+ * Issue 16's reports at scale: the dashboard's charts, Low Stock and the audit log's first page, on
+ * the seed's orders and on a generated history of `orders` orders (two years, one to three lines
+ * each, the seed's status mix), p95 within 3x the seed's or 50 ms, whichever is more. Each chart
+ * reads only the month's orders through the index on orders.created_at, so its cost follows a
+ * month's sales, not the whole history.
+ */
+async function staffReportsGrowth(orders: number) {
+  const rounds = Number(process.env.BENCH_GROWTH_ROUNDS ?? 60);
+  const calls = [
+    ['chart: daily sales', '/api/employee/statistics/charts/daily-sales'],
+    ['chart: units by category', '/api/employee/statistics/charts/category-units'],
+    ['chart: status mix', '/api/employee/statistics/charts/status-mix'],
+    ['low stock, first page', '/api/employee/low-stock/'],
+    ['audit log, first page', '/api/employee/audit-log/'],
+  ] as const;
+  const measure = async () => {
+    const out = new Map<string, { p50: number; p95: number }>();
+    for (const [label, path] of calls) out.set(label, await percentiles(path, rounds, employee));
+    return out;
+  };
+  const seed = await measure();
+
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const started = performance.now();
+  const [{ n: base }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders')).rows as [{ n: number }];
+  console.log(`\ngrowing the order history from ${base} to ${orders} orders`);
+  await db.query(
+    `WITH made AS (
+       INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, created_at)
+       SELECT c.id, (ARRAY['pending','Processing','Shipped','delivered','success','failed','cancelled'])[1 + g % 7],
+              'Generated 1', 1 + g % 3, 20, (now() AT TIME ZONE 'UTC') - make_interval(secs => (g::bigint * 7919) % (730 * 86400))
+       FROM generate_series(1, $1) g
+       JOIN clients c ON c.id = 1 + g % (SELECT count(*) FROM clients)
+       RETURNING id, total_quantity
+     )
+     INSERT INTO order_items (order_id, book_copy_id, name, unit_price, quantity)
+     SELECT m.id, 1 + (m.id::bigint * 31 + line) % (SELECT count(*) FROM book_copies), 'Generated', 10, 1
+     FROM made m CROSS JOIN LATERAL generate_series(1, m.total_quantity) line`,
+    [orders - base],
+  );
+  await db.query('VACUUM ANALYZE orders, order_items');
+  const generatedSeconds = (performance.now() - started) / 1000;
+  console.log(`generated in ${generatedSeconds.toFixed(0)} s`);
+  await db.end();
+
+  const grown = await measure();
+  console.log(
+    '\ncall'.padEnd(32),
+    'seed p50'.padStart(9),
+    'seed p95'.padStart(9),
+    `${orders} p50`.padStart(12),
+    `${orders} p95`.padStart(12),
+    'goal p95'.padStart(9),
+  );
+  const rows = calls.map(([label]) => {
+    const before = seed.get(label)!;
+    const after = grown.get(label)!;
+    const goal = Math.max(3 * before.p95, 50);
+    const met = after.p95 <= goal;
+    console.log(
+      label.padEnd(31),
+      before.p50.toFixed(1).padStart(9),
+      before.p95.toFixed(1).padStart(9),
+      after.p50.toFixed(1).padStart(12),
+      after.p95.toFixed(1).padStart(12),
+      goal.toFixed(0).padStart(9),
+      met ? ' met' : ' MISSED',
+    );
+    return { call: label, seed: before, grown: after, goalP95: goal, met };
+  });
+  console.log(
+    `\n${rows.filter((r) => r.met).length} of ${rows.length} staff report goals met; orders generated in ${generatedSeconds.toFixed(0)} s`,
   );
   return rows;
 }
