@@ -46,7 +46,7 @@ export async function seedDatabase(url: string, progress: Progress = console.log
   try {
     await client.query('BEGIN');
     await client.query(
-      'TRUNCATE order_items, orders, cart_items, refresh_tokens, session_families, throttle_counters, security_events, login_names, contact_messages, book_copies, books, authors, book_types, clients, employees RESTART IDENTITY CASCADE',
+      'TRUNCATE order_items, orders, sales_daily, sales_daily_categories, sales_daily_copies, cart_items, refresh_tokens, session_families, throttle_counters, security_events, login_names, contact_messages, book_copies, books, authors, book_types, clients, employees RESTART IDENTITY CASCADE',
     );
     await client.query('INSERT INTO book_types (name) SELECT unnest($1::text[])', [CATEGORIES]);
     await insertBatches(plan.authors, (batch) =>

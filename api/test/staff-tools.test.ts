@@ -96,6 +96,32 @@ describe('dashboard charts', () => {
     expect(status(after.statuses, 'Shipped') - status(before.statuses, 'Shipped')).toBe(1);
     expect(after.statuses.every((s) => s.status === s.status[0]!.toUpperCase() + s.status.slice(1).toLowerCase())).toBe(true);
   });
+
+  it('keep their daily aggregates equal to a rebuild from the orders through inserts, status changes and deletes', async () => {
+    const { copyId } = await newCopy({ category: 'History' });
+    await newOrder(copyId, 2, 10, 'pending');
+    await newOrder(copyId, 3, 10, 'Shipped', 2);
+    const [first, second] = await t.db.query<{ id: number }>(
+      'SELECT o.id FROM orders o JOIN order_items oi ON oi.order_id = o.id WHERE oi.book_copy_id = $1 ORDER BY o.id',
+      [copyId],
+    );
+    await t.db.query("UPDATE orders SET status = 'cancelled' WHERE id = $1", [first!.id]);
+    await t.db.query("UPDATE orders SET status = 'delivered' WHERE id = $1", [second!.id]);
+    await t.db.query("UPDATE orders SET status = 'pending' WHERE id = $1", [first!.id]);
+    await t.db.query('UPDATE order_items SET quantity = 5 WHERE order_id = $1', [second!.id]);
+    await t.db.query('DELETE FROM orders WHERE id = $1', [first!.id]);
+    const snapshot = () =>
+      t.db.query(
+        `SELECT 'd' AS t, day::text, status AS k, orders AS n, revenue::text AS r FROM sales_daily WHERE orders <> 0
+         UNION ALL SELECT 'c', day::text, type_id::text, units, '' FROM sales_daily_categories WHERE units <> 0
+         UNION ALL SELECT 'p', day::text, book_copy_id::text, units, '' FROM sales_daily_copies WHERE units <> 0
+         ORDER BY 1, 2, 3`,
+      );
+    const kept = await snapshot();
+    await t.db.query('SELECT sales_daily_rebuild()');
+    expect(kept).toEqual(await snapshot());
+    expect(kept.length).toBeGreaterThan(0);
+  });
 });
 
 describe('audit log', () => {
@@ -151,7 +177,7 @@ describe('audit log', () => {
   });
 
   it('cannot be edited or deleted: no route does it and the table refuses it', async () => {
-    const [{ n: entries }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM security_events');
+    const entries = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM security_events'))[0]!.n;
     for (const method of ['PUT', 'DELETE', 'POST'] as const) {
       for (const url of ['/api/employee/audit-log/', '/api/employee/audit-log/1']) {
         const res = await call(method, url, admin, {});
@@ -159,9 +185,7 @@ describe('audit log', () => {
         expect(res.statusCode, `${method} ${url}`).toBeLessThan(500);
       }
     }
-    const [{ n: still }] = await t.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM security_events WHERE type = 'backoffice_write'",
-    );
+    const still = (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM security_events WHERE type = 'backoffice_write'"))[0]!.n;
     expect(still).toBeLessThanOrEqual(entries);
     await expect(t.db.query('UPDATE security_events SET actor = $1', ['someone-else'])).rejects.toThrow(/append-only/);
     await expect(t.db.query('DELETE FROM security_events')).rejects.toThrow(/append-only/);
@@ -212,7 +236,7 @@ describe('low stock', () => {
     // Unsold in 30 days and with the most units allowed, the newest such copy comes last of all.
     expect(lastPage.copies.at(-1)).toMatchObject({ copyId: slow.copyId, quantity: 3, unitsSold30Days: 0 });
     expect(page.copies.every((c: { quantity: number }) => c.quantity <= 3)).toBe(true);
-    const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM book_copies WHERE quantity <= 3');
+    const n = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM book_copies WHERE quantity <= 3'))[0]!.n;
     expect(page.totalCopies).toBe(n);
 
     const threshold = (
@@ -273,9 +297,11 @@ describe('bulk export and import', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="bookshop-books-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows = parse(res.body, { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0]!)).toEqual(['isbn', 'title', 'author', 'category', 'price', 'stock', 'available']);
-    const [{ n }] = await t.db.query<{ n: number }>(
-      'SELECT (SELECT count(*) FROM book_copies) + (SELECT count(*) FROM books b WHERE NOT EXISTS (SELECT 1 FROM book_copies c WHERE c.book_id = b.id))::int AS n',
-    );
+    const n = (
+      await t.db.query<{ n: number }>(
+        'SELECT (SELECT count(*) FROM book_copies) + (SELECT count(*) FROM books b WHERE NOT EXISTS (SELECT 1 FROM book_copies c WHERE c.book_id = b.id))::int AS n',
+      )
+    )[0]!.n;
     expect(rows).toHaveLength(Number(n));
     expect(rows.some((r) => r.title === `'=HYPERLINK("http://evil.example")`)).toBe(true);
     expect((await call('GET', '/api/employee/catalog/export.csv', seller)).statusCode).toBe(403);
@@ -352,6 +378,28 @@ describe('bulk export and import', () => {
     expect(finished.error).toMatch(/nothing was written/);
     expect(JSON.stringify(finished)).not.toMatch(/constraint|violates|SQL|[Pp]risma/);
     expect((await copyOf(books[0]!.isbn13))!.quantity).toBe(books[0]!.quantity);
+  });
+
+  it('refuses a check older than 30 minutes, and reports a run whose instance died as failed', async () => {
+    const [book] = await t.db.query<{ isbn13: string }>('SELECT isbn13 FROM books WHERE isbn13 IS NOT NULL ORDER BY id LIMIT 1');
+    const job = await check(`isbn,price,stock,available\n${book!.isbn13},77.00,7,constructor`);
+    // A key of Object.prototype is no answer to 'available'.
+    expect(job.invalidRows).toEqual([{ line: 2, isbn: book!.isbn13, reason: 'Available must be true or false.' }]);
+    const fresh = await check(`isbn,price,stock,available\n${book!.isbn13},77.00,7,true`);
+    await t.db.query("UPDATE import_jobs SET created_at = now() - interval '31 minutes' WHERE id = $1", [fresh.id]);
+    const expired = await call('POST', `/api/employee/catalog/import/${fresh.id}/run`, admin, { skipInvalid: false });
+    expect(expired.statusCode).toBe(409);
+    expect(expired.json().error.message).toBe(
+      'This check is more than 30 minutes old, and the shop may have changed since. Check the file again.',
+    );
+
+    // Marked running a minute ago, but no instance holds the import's lock: its transaction died with it.
+    await t.db.query("UPDATE import_jobs SET status = 'running', updated_at = now() - interval '1 minute' WHERE id = $1", [fresh.id]);
+    expect(await data('GET', `/api/employee/catalog/import/${fresh.id}`, admin)).toMatchObject({
+      status: 'failed',
+      processed: 0,
+      error: 'The import stopped before it finished, and nothing was written. Check the file again to retry.',
+    });
   });
 
   it('refuses a file that is not usable CSV, or lacks the columns, with a message the screen shows', async () => {

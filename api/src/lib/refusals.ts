@@ -67,6 +67,8 @@ export const refuse = {
   importAlreadyRun: () => conflicting('This import has already run. Check the file again to import it once more.'),
   importHasInvalidRows: () => conflicting('The file has invalid rows. Fix them, or choose to skip them.'),
   importBusy: () => conflicting('Another import is running. Wait for it to finish.'),
+  importCheckExpired: () =>
+    conflicting('This check is more than 30 minutes old, and the shop may have changed since. Check the file again.'),
   copyOrdered: () => conflicting('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.'),
   noMessage: () => missing('This message does not exist.'),
 

@@ -27,11 +27,21 @@ const EXPORT_BATCH = 1000;
 const LOOKUP_BATCH = 1000;
 /** ISBN lookups at once: enough to be quick, few enough to be polite to Open Library. */
 const LOOKUPS_AT_ONCE = 8;
+/** ISBNs the shop lacks that one file may add: each is a lookup, at Open Library in production. */
+export const IMPORT_MAX_NEW_BOOKS = 200;
 const PROGRESS_EVERY = 100;
 /** One transaction writes the whole file: long enough for 100,000 rows on a small machine. */
 const IMPORT_TIMEOUT_MS = 30 * 60_000;
-/** A running job whose progress has not moved for this long died with its instance (its transaction rolled back). */
-const STALE_AFTER_MS = 5 * 60_000;
+/** A dry run older than this is checked again before it runs: the shop may have moved since. */
+const CHECK_VALID_MS = 30 * 60_000;
+/**
+ * The running import holds this transaction-level advisory lock: one import at a time across all
+ * instances, and a job marked running whose lock nobody holds died with its instance (its
+ * transaction rolled back with it).
+ */
+const IMPORT_LOCK = 16_016;
+/** How long a job may show running before its lock is taken (the run's first statements). */
+const START_GRACE_MS = 30_000;
 
 type Kind = 'new' | 'changed' | 'unchanged';
 interface PlannedRow {
@@ -63,7 +73,14 @@ const spreadsheetSafe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}
 
 const PRICE = /^\d{1,8}(\.\d{1,2})?$/;
 const STOCK = /^\d{1,7}$/;
-const AVAILABLE: Record<string, boolean> = { true: true, yes: true, '1': true, false: false, no: false, '0': false };
+const AVAILABLE = new Map([
+  ['true', true],
+  ['yes', true],
+  ['1', true],
+  ['false', false],
+  ['no', false],
+  ['0', false],
+]);
 
 /** Runs `work` over `items`, `limit` at a time. */
 async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
@@ -82,9 +99,16 @@ export function catalogTransfer(
   log: FastifyBaseLogger,
   onWritten: () => void,
 ) {
-  const view = (job: Prisma.ImportJobGetPayload<object>) => {
+  /** Whether any instance's import holds the lock (is alive). */
+  const importLockHeld = async () =>
+    (
+      await db.$queryRaw<{ held: boolean }[]>`
+        SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = ${IMPORT_LOCK} AND granted) AS held`
+    )[0]!.held;
+
+  const view = async (job: Omit<Prisma.ImportJobGetPayload<object>, 'plan'>) => {
     const summary = job.summary as unknown as Summary;
-    const stale = job.status === 'running' && Date.now() - job.updatedAt.getTime() > STALE_AFTER_MS;
+    const stale = job.status === 'running' && Date.now() - job.updatedAt.getTime() > START_GRACE_MS && !(await importLockHeld());
     return {
       id: job.id,
       status: stale ? ('failed' as const) : (job.status as 'checked' | 'running' | 'done' | 'failed'),
@@ -109,6 +133,9 @@ export function catalogTransfer(
         relax_column_count: true,
         info: true,
         max_record_size: 64 * 1024,
+        // One record past the most a file may hold is enough to refuse it: a file of millions of tiny
+        // lines is never held whole.
+        to: IMPORT_MAX_ROWS + 2,
       }) as unknown as typeof records;
     } catch (error) {
       throw refuse.form(`The file is not valid CSV: ${(error as Error).message}`);
@@ -147,7 +174,7 @@ export function catalogTransfer(
             ? 'Price must be 0 or more, with at most 2 decimals.'
             : !STOCK.test(row.stock) || Number(row.stock) > STOCK_MAX
               ? `Stock must be a whole number from 0 to ${STOCK_MAX.toLocaleString('en-US')}.`
-              : !(row.available in AVAILABLE)
+              : !AVAILABLE.has(row.available)
                 ? 'Available must be true or false.'
                 : null;
       if (reason || !isbn13) {
@@ -160,7 +187,7 @@ export function catalogTransfer(
         isbn13,
         price: Number(row.price).toFixed(2),
         stock: Number(row.stock),
-        available: AVAILABLE[row.available]!,
+        available: AVAILABLE.get(row.available)!,
       });
     }
 
@@ -174,12 +201,21 @@ export function catalogTransfer(
     }
 
     const planned: PlannedRow[] = [];
+    let newBooks = 0;
     await inParallel(valid, LOOKUPS_AT_ONCE, async (row) => {
       if (inShop.has(row.isbn13)) {
         const copy = inShop.get(row.isbn13);
         const same =
           copy && toCents(copy.price) === toCents(row.price) && copy.quantity === row.stock && copy.isAvailable === row.available;
         planned.push({ ...row, kind: same ? 'unchanged' : 'changed' });
+        return;
+      }
+      if (++newBooks > IMPORT_MAX_NEW_BOOKS) {
+        invalid.push({
+          line: row.line,
+          isbn: row.isbn13,
+          reason: `One file may add at most ${IMPORT_MAX_NEW_BOOKS} books the shop does not have yet; import the rest in another file.`,
+        });
         return;
       }
       let found: IsbnRecord | null;
@@ -222,27 +258,33 @@ export function catalogTransfer(
     else await tx.bookCopy.create({ data: { ...data, bookId }, select: { id: true } });
   }
 
-  async function execute(jobId: number, rows: PlannedRow[], who: AuditActor) {
+  async function execute(jobId: number, who: AuditActor) {
     const progress = (processed: number) =>
       db.importJob.update({ where: { id: jobId }, data: { processed, updatedAt: new Date() }, select: { id: true } });
     try {
+      const { plan } = await db.importJob.findUniqueOrThrow({ where: { id: jobId }, select: { plan: true } });
+      const rows = plan as unknown as PlannedRow[];
       await auditContext.run(who, () =>
         auditedTransaction(
           db,
           async (tx) => {
+            const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}) AS locked`;
+            if (!locked) throw refuse.importBusy();
             for (const [index, row] of rows.entries()) {
               await writeRow(tx, row);
               if ((index + 1) % PROGRESS_EVERY === 0) await progress(index + 1);
             }
+            // Done commits with the rows: a crash after the commit cannot leave it saying otherwise.
+            const now = new Date();
+            await tx.importJob.update({
+              where: { id: jobId },
+              data: { status: 'done', processed: rows.length, updatedAt: now, finishedAt: now },
+              select: { id: true },
+            });
           },
           { timeout: IMPORT_TIMEOUT_MS, maxWait: 10_000 },
         ),
       );
-      const now = new Date();
-      await db.importJob.update({
-        where: { id: jobId },
-        data: { status: 'done', processed: rows.length, updatedAt: now, finishedAt: now },
-      });
       onWritten();
     } catch (error) {
       log.error({ err: error, importJob: jobId }, 'an import failed and wrote nothing');
@@ -256,7 +298,8 @@ export function catalogTransfer(
   }
 
   async function jobView(id: number) {
-    const job = await db.importJob.findUnique({ where: { id } });
+    // The plan (tens of megabytes for a big file) is read by the run only, never by the screen's polls.
+    const job = await db.importJob.findUnique({ where: { id }, omit: { plan: true } });
     if (!job) throw refuse.noImport();
     return view(job);
   }
@@ -313,18 +356,18 @@ export function catalogTransfer(
 
     /** Starts a checked import in the background; answers at once with the job, now running. */
     async run(id: number, skipInvalid: boolean, who: AuditActor) {
-      const job = await db.importJob.findUnique({ where: { id } });
+      const job = await db.importJob.findUnique({ where: { id }, omit: { plan: true } });
       if (!job) throw refuse.noImport();
       if (job.status !== 'checked') throw refuse.importAlreadyRun();
+      if (Date.now() - job.createdAt.getTime() > CHECK_VALID_MS) throw refuse.importCheckExpired();
       if ((job.summary as unknown as Summary).invalid > 0 && !skipInvalid) throw refuse.importHasInvalidRows();
-      const busy = await db.importJob.count({ where: { status: 'running', updatedAt: { gt: new Date(Date.now() - STALE_AFTER_MS) } } });
-      if (busy) throw refuse.importBusy();
+      if (await importLockHeld()) throw refuse.importBusy();
       const started = await db.importJob.updateMany({
         where: { id, status: 'checked' },
         data: { status: 'running', skipInvalid, actor: who.actor, address: who.address, updatedAt: new Date() },
       });
       if (!started.count) throw refuse.importAlreadyRun();
-      void execute(id, job.plan as unknown as PlannedRow[], who);
+      void execute(id, who);
       return jobView(id);
     },
   };

@@ -5,8 +5,8 @@
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
-import { CHART_DAYS, STOCK_MAX } from '../../schemas/staff.ts';
-import { SOLD } from './sales-charts.ts';
+import { STOCK_MAX } from '../../schemas/staff.ts';
+import { WINDOW_START } from './sales-charts.ts';
 
 const DEFAULT_PAGE_SIZE = 25;
 
@@ -36,17 +36,15 @@ export function lowStock(db: Db) {
 
     async page(pageNumber = 1, pageSize = DEFAULT_PAGE_SIZE) {
       const limit = await threshold();
-      // Sales are summed only for the copies on the list (the index on quantity finds them), from the
-      // month's orders (the index on orders.created_at), so the work follows the short list.
+      // Sales are summed only for the copies on the list (the index on quantity finds them), from
+      // their daily counts (sales_daily_copies, kept by triggers), so the work follows the short list.
       const rows = await db.$queryRaw<LowStockRow[]>`
         WITH low AS (SELECT id, book_id, quantity, price, is_available FROM book_copies WHERE quantity <= ${limit}),
         recent AS (
-          SELECT oi.book_copy_id, sum(oi.quantity)::int AS units
-          FROM orders o JOIN order_items oi ON oi.order_id = o.id
-          WHERE o.created_at >= (now() AT TIME ZONE 'UTC')::date - ${CHART_DAYS - 1}::int
-            AND ${SOLD}
-            AND oi.book_copy_id IN (SELECT id FROM low)
-          GROUP BY oi.book_copy_id
+          SELECT s.book_copy_id, sum(s.units)::int AS units
+          FROM sales_daily_copies s
+          WHERE s.book_copy_id IN (SELECT id FROM low) AND s.day >= ${WINDOW_START}
+          GROUP BY s.book_copy_id
         )
         SELECT low.id AS "copyId", low.book_id AS "bookId", b.name AS "bookName", a.full_name AS "authorName",
                low.quantity, low.price::text AS price, low.is_available AS "isAvailable",

@@ -11,6 +11,10 @@ import { security } from './schemas.ts';
 const tags = ['Back-office import and export'];
 /** An import file of 100,000 rows of isbn, price, stock and available fits well within this. */
 const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
+/** A download of the whole catalog outlasts the usual request budget; it stops when the client leaves. */
+const EXPORT_TIME_LIMIT_MS = 30 * 60_000;
+/** A dry run looks up at most IMPORT_MAX_NEW_BOOKS new ISBNs, which can take a while at Open Library. */
+const CHECK_TIME_LIMIT_MS = 2 * 60_000;
 const errors = (...statuses: number[]) => Object.fromEntries([...statuses, 500].map((status) => [status, Type.Ref('ErrorBody')]));
 
 /** Bulk export and import of books with their copies (Admin, beyond the spec). */
@@ -20,6 +24,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/export.csv',
     {
+      handlerTimeout: EXPORT_TIME_LIMIT_MS,
       schema: {
         operationId: 'exportCatalog',
         tags,
@@ -35,7 +40,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const csv = stringify();
       // A failure half-way (the database gone) ends the download short rather than sending a 500
       // after the header: the file is then visibly incomplete, and the log says why.
-      pipeline(Readable.from(app.catalogTransfer.exportRecords()), csv).catch((error: Error) =>
+      pipeline(Readable.from(app.catalogTransfer.exportRecords()), csv, { signal: request.signal }).catch((error: Error) =>
         request.log.error({ err: error }, 'the catalog export stopped half-way'),
       );
       const day = new Date().toISOString().slice(0, 10);
@@ -52,6 +57,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/import',
     {
+      handlerTimeout: CHECK_TIME_LIMIT_MS,
       schema: {
         operationId: 'checkCatalogImport',
         tags,
