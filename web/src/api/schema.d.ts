@@ -636,7 +636,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Orders and revenue for each of the last 30 days (UTC), cancelled orders left out */
+        /** Orders and revenue for each of the last 30 days (UTC), cancelled and failed orders left out */
         get: operations["getDailySales"];
         put?: never;
         post?: never;
@@ -1529,18 +1529,18 @@ export interface components {
              * @description A calendar day (UTC)
              */
             day: string;
-            /** @description Orders placed that day, cancelled ones left out */
+            /** @description Orders placed that day, cancelled and failed ones left out */
             orders: number;
             /** @description Their total price */
             revenue: number;
         };
         CategoryUnits: {
             category: string;
-            /** @description Units sold in the last 30 days, cancelled orders left out */
+            /** @description Units sold in the last 30 days, cancelled and failed orders left out */
             units: number;
         };
         StatusCount: {
-            /** @description The status, capitalised (statuses are stored in any case) */
+            /** @description The status, capitalised ('pending' is 'Pending') */
             status: string;
             orders: number;
         };
@@ -1574,7 +1574,7 @@ export interface components {
             quantity: number;
             price: number;
             isAvailable: boolean;
-            /** @description Units sold in the last 30 days, cancelled orders left out */
+            /** @description Units sold in the last 30 days, cancelled and failed orders left out */
             unitsSold30Days: number;
         };
         LowStockPage: {
