@@ -6,6 +6,7 @@
 // FUZZ_RUNS sets the cases per operation (default 200; 5000 for a deep run), FUZZ_SEED the seed.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -45,12 +46,24 @@ interface Operation {
   operationId: string;
   parameters: Parameter[];
   body?: Schema;
+  /** The operation takes a CSV file as its body (the bulk import's dry run), not JSON. */
+  csvBody: boolean;
+  /** Its success is a CSV file (the export), not the JSON envelope. */
+  csvAnswer: boolean;
 }
 
 const document = parse(readFileSync(path.resolve(import.meta.dirname, '../../openapi.yaml'), 'utf8')) as {
   paths: Record<
     string,
-    Record<string, { operationId: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }>
+    Record<
+      string,
+      {
+        operationId: string;
+        parameters?: Parameter[];
+        requestBody?: { content: Record<string, { schema: Schema }> };
+        responses: Record<string, { content?: Record<string, unknown> }>;
+      }
+    >
   >;
   components: { schemas: Record<string, Schema> };
 };
@@ -64,6 +77,8 @@ const operations: Operation[] = Object.entries(document.paths).flatMap(([templat
     operationId: op.operationId,
     parameters: op.parameters ?? [],
     body: op.requestBody?.content['application/json']?.schema,
+    csvBody: Boolean(op.requestBody?.content['text/csv']),
+    csvAnswer: Boolean(op.responses['200']?.content?.['text/csv']),
   })),
 );
 
@@ -351,6 +366,43 @@ function bodyArbitrary(schema: Schema | undefined): fc.Arbitrary<FuzzRequest['bo
   );
 }
 
+/**
+ * A CSV file as a hostile Admin might send it: the import's columns in any order and case, or
+ * others, then rows of valid-looking, odd and hostile cells, quoted or not, with any line ends.
+ */
+const csvCell = fc.oneof(
+  fc.constantFrom(
+    '9780261103344',
+    '0261103342',
+    '9780000000001',
+    '978-0-261-10334-4',
+    '12.50',
+    '0',
+    '-1',
+    '1e3',
+    'true',
+    'no',
+    'constructor',
+    '__proto__',
+    '',
+  ),
+  hostileString.map((text) => text.replace(/[\r\n]/g, ' ')),
+  hostileString.map((text) => `"${text.replace(/"/g, '""')}"`),
+  fc.constant('"unclosed'),
+);
+const csvFile = fc
+  .tuple(
+    fc.shuffledSubarray(['isbn', 'ISBN', 'price', 'stock', 'available', 'title', 'x'], { minLength: 0 }),
+    fc.array(fc.array(csvCell, { maxLength: 6 }), { maxLength: 8 }),
+    fc.constantFrom('\n', '\r\n', '\r'),
+  )
+  .map(([header, rows, end]) => [header.join(','), ...rows.map((row) => row.join(','))].join(end));
+const csvBodyArbitrary: fc.Arbitrary<FuzzRequest['body']> = fc.oneof(
+  { weight: 6, arbitrary: csvFile.map((payload) => ({ payload, contentType: 'text/csv' })) },
+  { weight: 1, arbitrary: hostileString.map((payload) => ({ payload, contentType: 'text/csv' })) },
+  { weight: 1, arbitrary: bodyArbitrary(undefined) },
+);
+
 function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
   const byPlace = (place: Parameter['in']) => op.parameters.filter((p) => p.in === place);
   const pathParams = byPlace('path');
@@ -375,8 +427,9 @@ function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
       ),
       { requiredKeys: [] },
     ) as fc.Arbitrary<Record<string, string>>,
-    body:
-      op.body || op.method !== 'GET'
+    body: op.csvBody
+      ? fc.oneof({ weight: 9, arbitrary: csvBodyArbitrary }, { weight: 1, arbitrary: fc.constant(undefined) })
+      : op.body || op.method !== 'GET'
         ? fc.oneof({ weight: op.body ? 9 : 1, arbitrary: bodyArbitrary(op.body) }, { weight: 1, arbitrary: fc.constant(undefined) })
         : fc.constant(undefined),
   });
@@ -399,12 +452,26 @@ const LEAK =
 const LONGEST_LIST = 1000;
 const STACK = /\n\s+at |node_modules\/|\/src\/.*\.ts:\d+/;
 
-function checkAnswer(res: { statusCode: number; body: string }, describeRequest: () => string) {
+function checkAnswer(
+  res: { statusCode: number; body: string; headers: Record<string, unknown> },
+  describeRequest: () => string,
+  csvAnswer = false,
+) {
   const fail = (why: string) => {
     throw new Error(`${why}\n${describeRequest()}\n-> ${res.statusCode} ${res.body.slice(0, 500)}`);
   };
   if (res.statusCode >= 500) fail('5xx answer');
   if (STACK.test(res.body)) fail('a stack trace in the body');
+  if (csvAnswer && res.statusCode < 300) {
+    // A file: CSV that parses, under the header the operation promises.
+    if (!String(res.headers['content-type']).startsWith('text/csv')) fail('a CSV answer of another type');
+    try {
+      parseCsv(res.body, { columns: true });
+    } catch {
+      fail('the CSV answer does not parse');
+    }
+    return;
+  }
   let body: { data?: unknown; error?: { code?: unknown; message?: unknown } | null };
   try {
     body = JSON.parse(res.body);
@@ -501,6 +568,7 @@ fuzzSuite(`fuzz: every operation in openapi.yaml, ${RUNS} cases each (seed ${SEE
               res,
               () =>
                 `${op.method} ${url.slice(0, 300)} as ${request.role} ${JSON.stringify(request.headers)}\nbody: ${request.body?.contentType} ${request.body?.payload?.slice(0, 300)}`,
+              op.csvAnswer,
             );
           }),
           { seed: SEED, numRuns: RUNS, endOnFailure: !process.env.FUZZ_SHRINK },

@@ -154,7 +154,7 @@ export default function SalesCharts() {
         empty="No orders in the last 30 days."
         chart={(rows) => (
           <PieChart accessibilityLayer={false}>
-            <Pie data={rows} dataKey="orders" nameKey="status" outerRadius="80%" label isAnimationActive={false}>
+            <Pie data={rows} dataKey="orders" nameKey="status" outerRadius="80%" label isAnimationActive={false} rootTabIndex={-1}>
               {rows.map((row, index) => (
                 <Cell key={row.status} fill={PALETTE[index % PALETTE.length]} />
               ))}
