@@ -368,32 +368,7 @@ async function growth(books: number) {
   console.log(`generated in ${generatedSeconds.toFixed(0)} s`);
   await db.end();
 
-  const grown = await measure();
-  console.log(
-    `\ncall`.padEnd(32),
-    'seed p50'.padStart(9),
-    'seed p95'.padStart(9),
-    `${books} p50`.padStart(12),
-    `${books} p95`.padStart(12),
-    'goal p95'.padStart(9),
-    '',
-  );
-  const rows = calls.map((call) => {
-    const before = seed.get(call.label)!;
-    const after = grown.get(call.label)!;
-    const goal = call.goal(before.p95);
-    const met = after.p95 <= goal;
-    console.log(
-      call.label.padEnd(31),
-      before.p50.toFixed(1).padStart(9),
-      before.p95.toFixed(1).padStart(9),
-      after.p50.toFixed(1).padStart(12),
-      after.p95.toFixed(1).padStart(12),
-      goal.toFixed(0).padStart(9),
-      met ? ' met' : ' MISSED',
-    );
-    return { call: call.label, seed: before, grown: after, goalP95: goal, met };
-  });
+  const rows = growthTable(books, calls, seed, await measure());
   console.log(
     `\n${rows.filter((r) => r.met).length} of ${rows.length} growth goals met; catalog generated in ${generatedSeconds.toFixed(0)} s`,
   );
@@ -451,22 +426,42 @@ async function staffReportsGrowth(orders: number) {
   console.log(`generated in ${generatedSeconds.toFixed(0)} s`);
   await db.end();
 
-  const grown = await measure();
+  const rows = growthTable(
+    orders,
+    calls.map(([label]) => ({ label, goal: (seedP95: number) => Math.max(3 * seedP95, 50) })),
+    seed,
+    await measure(),
+  );
+  console.log(
+    `\n${rows.filter((r) => r.met).length} of ${rows.length} staff report goals met; orders generated in ${generatedSeconds.toFixed(0)} s`,
+  );
+  return rows;
+}
+
+type Timing = { p50: number; p95: number };
+
+/** Prints the seed's and the grown data's p50/p95 of each call beside its goal, and answers them as rows. */
+function growthTable(
+  size: number,
+  calls: { label: string; goal: (seedP95: number) => number }[],
+  seed: Map<string, Timing>,
+  grown: Map<string, Timing>,
+) {
   console.log(
     '\ncall'.padEnd(32),
     'seed p50'.padStart(9),
     'seed p95'.padStart(9),
-    `${orders} p50`.padStart(12),
-    `${orders} p95`.padStart(12),
+    `${size} p50`.padStart(12),
+    `${size} p95`.padStart(12),
     'goal p95'.padStart(9),
   );
-  const rows = calls.map(([label]) => {
-    const before = seed.get(label)!;
-    const after = grown.get(label)!;
-    const goal = Math.max(3 * before.p95, 50);
+  return calls.map((call) => {
+    const before = seed.get(call.label)!;
+    const after = grown.get(call.label)!;
+    const goal = call.goal(before.p95);
     const met = after.p95 <= goal;
     console.log(
-      label.padEnd(31),
+      call.label.padEnd(31),
       before.p50.toFixed(1).padStart(9),
       before.p95.toFixed(1).padStart(9),
       after.p50.toFixed(1).padStart(12),
@@ -474,10 +469,6 @@ async function staffReportsGrowth(orders: number) {
       goal.toFixed(0).padStart(9),
       met ? ' met' : ' MISSED',
     );
-    return { call: label, seed: before, grown: after, goalP95: goal, met };
+    return { call: call.label, seed: before, grown: after, goalP95: goal, met };
   });
-  console.log(
-    `\n${rows.filter((r) => r.met).length} of ${rows.length} staff report goals met; orders generated in ${generatedSeconds.toFixed(0)} s`,
-  );
-  return rows;
 }

@@ -63,6 +63,33 @@ function Changes({ entry }: { entry: AuditEntry }) {
   );
 }
 
+/** A filter picked from a fixed list, 'Any' (no filter) first. */
+function FilterChoice<Value extends string>({
+  label,
+  value,
+  choices,
+  onChange,
+}: {
+  label: string;
+  value: Value | undefined;
+  choices: Record<Value, string>;
+  onChange: (value: Value | '') => void;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value ?? ''} onChange={(e) => onChange(e.target.value as Value | '')}>
+        <option value="">Any</option>
+        {Object.entries<string>(choices).map(([choice, text]) => (
+          <option key={choice} value={choice}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /**
  * /auditlog (Admin, beyond the spec): who changed what and when, and the security events, newest
  * first. Filters by entity, event, person and day; Older and Newer page through. Read only.
@@ -88,28 +115,8 @@ export default function AuditLogPage() {
     <section>
       <h1>Audit Log</h1>
       <form className="filters" onSubmit={apply}>
-        <label>
-          Entity
-          <select value={draft.entity ?? ''} onChange={(e) => set('entity', e.target.value as Entity)}>
-            <option value="">Any</option>
-            {Object.entries(ENTITIES).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Event
-          <select value={draft.type ?? ''} onChange={(e) => set('type', e.target.value as EventType)}>
-            <option value="">Any</option>
-            {Object.entries(EVENTS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterChoice label="Entity" value={draft.entity} choices={ENTITIES} onChange={(v) => set('entity', v)} />
+        <FilterChoice label="Event" value={draft.type} choices={EVENTS} onChange={(v) => set('type', v)} />
         <label>
           Person
           <select value={draft.actor ?? ''} onChange={(e) => set('actor', e.target.value)}>
