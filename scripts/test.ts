@@ -71,4 +71,5 @@ const broken = results.filter((r) => r.code !== 0);
 for (const r of broken) console.error(`✘ ${r.step} failed (exit ${r.code})`);
 if (broken.length && failed === 0) failed = broken.length;
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
-process.exit(broken.length ? 1 : 0);
+// A failed test fails the run even when its runner exited 0 (the last CI run saw vitest do so).
+process.exit(broken.length || failed ? 1 : 0);
