@@ -20,9 +20,12 @@ export const Copy = Type.Object(
   { $id: 'BookCopyAdmin' },
 );
 
+/** The most units one copy may hold in stock: the copy form's, a restock's and an import's bound. */
+export const STOCK_MAX = 1000000;
+
 export const CopyFields = {
   bookId: PositiveInt,
-  quantity: Type.Integer({ minimum: 0, maximum: 1000000 }),
+  quantity: Type.Integer({ minimum: 0, maximum: STOCK_MAX }),
   price: Type.Number({ minimum: 0, maximum: 99999999 }),
   isAvailable: Type.Boolean(),
 };

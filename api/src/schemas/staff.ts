@@ -1,6 +1,7 @@
 // Beyond the spec, for staff: the dashboard's charts, the audit log, the low-stock report and the
 // bulk import of copies.
 import { Type } from 'typebox';
+import { STOCK_MAX } from './backoffice-catalog.ts';
 import { Body, PageSize, PositiveInt } from './common.ts';
 
 /** The days, categories and statuses the charts cover: the last 30 days, today (UTC) included. */
@@ -23,7 +24,7 @@ export const StatusCount = Type.Object(
   { $id: 'StatusCount' },
 );
 
-/** The tables that carry the audit trigger, by the name the log gives them. */
+/** The tables that carry the audit trigger, by the name the log gives them (their Prisma models'). */
 export const AUDITED_ENTITIES = [
   'Author',
   'Book',
@@ -34,6 +35,7 @@ export const AUDITED_ENTITIES = [
   'BookReview',
   'ShopSettings',
 ] as const;
+/** Every type of security event; `backoffice_write` entries are written by the audit trigger. */
 export const AUDIT_EVENT_TYPES = [
   'backoffice_write',
   'login_failed',
@@ -86,7 +88,6 @@ export const AuditPage = Type.Object(
   { $id: 'AuditPage' },
 );
 
-export const STOCK_MAX = 1000000;
 export const LOW_STOCK_THRESHOLD_MAX = 100000;
 
 export const LowStockCopy = Type.Object(

@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import { AUDITED_ENTITIES } from '../../schemas/staff.ts';
 
 export interface AuditActor {
   /** `employee:<id>`, as the audit log names people. */
@@ -18,7 +19,7 @@ export interface AuditActor {
 export const auditContext = new AsyncLocalStorage<AuditActor & { inTransaction?: boolean }>();
 
 /** The models whose tables carry the audit trigger (see the backoffice_reports migration). */
-const AUDITED_MODELS = new Set(['Author', 'Book', 'BookCopy', 'Order', 'Employee', 'ContactMessage', 'BookReview', 'ShopSettings']);
+const AUDITED_MODELS = new Set<string>(AUDITED_ENTITIES);
 const WRITES = new Set([
   'create',
   'createMany',

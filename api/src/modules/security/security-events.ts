@@ -1,21 +1,14 @@
 // Security events (failed sign-ins, lockouts, refresh-token reuse, refused authorization, refused
-// cross-site calls) and back-office writes: logged as structured lines and stored for the Admin.
+// cross-site calls): logged as structured lines and stored for the Admin. Back-office writes share
+// the table, written by the audit trigger in their own transaction (modules/security/audit.ts).
 // Never a password or a token: callers pass identifiers and field values only.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import type { AUDIT_EVENT_TYPES } from '../../schemas/staff.ts';
 
-export type SecurityEventType =
-  | 'login_failed'
-  | 'login_locked'
-  | 'password_check_failed'
-  | 'refresh_token_reuse'
-  | 'authorization_refused'
-  | 'csrf_refused'
-  | 'rate_limited'
-  | 'password_reset_requested'
-  | 'password_reset'
-  | 'backoffice_write';
+/** The types this module records; the audit log's filter lists them (and the trigger's backoffice_write). */
+export type SecurityEventType = Exclude<(typeof AUDIT_EVENT_TYPES)[number], 'backoffice_write'>;
 
 export interface SecurityEvent {
   type: SecurityEventType;
@@ -27,8 +20,6 @@ export interface SecurityEvent {
   details?: Record<string, unknown>;
 }
 
-type Writer = Pick<Db, 'securityEvent'> | Prisma.TransactionClient;
-
 export function securityEvents(db: Db, log: FastifyBaseLogger) {
   const row = (event: SecurityEvent) => ({
     type: event.type,
@@ -39,20 +30,13 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
     details: (event.details ?? undefined) as Prisma.InputJsonValue | undefined,
   });
   return {
-    /**
-     * Logs and stores an event. Storing never fails the request that caused it: a failure to store
-     * is logged instead. Back-office writes pass their transaction, so the entry commits with the change.
-     */
     /** How many events of this type this actor had in the last `withinMs` (a per-person limit). */
     count: (type: SecurityEventType, actor: string, withinMs: number) =>
       db.securityEvent.count({ where: { type, actor, at: { gt: new Date(Date.now() - withinMs) } } }),
 
-    async record(event: SecurityEvent, tx: Writer = db): Promise<void> {
+    /** Logs and stores an event. Storing never fails the request that caused it: a failure to store is logged instead. */
+    async record(event: SecurityEvent): Promise<void> {
       log.warn({ securityEvent: row(event) }, `security event: ${event.type}`);
-      if (tx !== db) {
-        await tx.securityEvent.create({ data: row(event), select: { id: true } });
-        return;
-      }
       await db.securityEvent.create({ data: row(event), select: { id: true } }).catch((error: Error) => {
         log.error({ err: error, securityEvent: event.type }, 'could not store a security event');
       });

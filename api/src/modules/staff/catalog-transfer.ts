@@ -15,7 +15,8 @@ import { toIsbn13 } from '../../lib/isbn.ts';
 import { toCents } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
-import { IMPORT_MAX_ROWS, IMPORT_REPORTED_INVALID, STOCK_MAX } from '../../schemas/staff.ts';
+import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
+import { IMPORT_MAX_ROWS, IMPORT_REPORTED_INVALID } from '../../schemas/staff.ts';
 import type { CatalogAdminService } from '../backoffice/catalog-admin-service.ts';
 import type { IsbnLookup, IsbnRecord } from '../backoffice/isbn-lookup.ts';
 import { type AuditActor, auditContext, auditedTransaction } from '../security/audit.ts';
@@ -171,7 +172,7 @@ export function catalogTransfer(
         : lineOfIsbn.has(isbn13)
           ? `This ISBN is on line ${lineOfIsbn.get(isbn13)} too.`
           : !PRICE.test(row.price)
-            ? 'Price must be 0 or more, with at most 2 decimals.'
+            ? refuse.copyPrice().message
             : !STOCK.test(row.stock) || Number(row.stock) > STOCK_MAX
               ? `Stock must be a whole number from 0 to ${STOCK_MAX.toLocaleString('en-US')}.`
               : !AVAILABLE.has(row.available)

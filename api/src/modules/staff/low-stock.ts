@@ -5,7 +5,7 @@
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
-import { STOCK_MAX } from '../../schemas/staff.ts';
+import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
 import { WINDOW_START } from './sales-charts.ts';
 
 const DEFAULT_PAGE_SIZE = 25;
