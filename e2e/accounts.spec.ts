@@ -1,16 +1,11 @@
-import { DEMO, expect, test, verifyEmail } from './fixtures.ts';
+import { DEMO, expect, logIn, signUp, test, verifyEmail } from './fixtures.ts';
 
 test('a new visitor signs up, verifies the e-mail, edits the profile, changes the password, signs out and back in', async ({ page }) => {
   const email = `reader-${Date.now()}@example.com`;
   await page.goto('/signup');
   await page.getByRole('button', { name: 'Sign up' }).click();
   await expect(page.getByText('All fields are required.')).toBeVisible();
-  await page.getByLabel('First Name').fill('Nadia');
-  await page.getByLabel('Last Name').fill('Reader');
-  await page.getByLabel('Email (Account)').fill(email);
-  await page.getByLabel('Password').fill('Reader123!');
-  await page.getByLabel('Algerian Phone Number').fill('0812345678');
-  await page.getByRole('button', { name: 'Sign up' }).click();
+  await signUp(page, { firstName: 'Nadia', lastName: 'Reader', email, password: 'Reader123!', phone: '0812345678' });
   await expect(page.getByText('Phone number must be Algerian and start with 05, 06, or 07.')).toBeVisible();
   await page.getByLabel('Algerian Phone Number').fill('0661234567');
   await page.getByRole('button', { name: 'Sign up' }).click();
@@ -55,10 +50,7 @@ test('a new visitor signs up, verifies the e-mail, edits the profile, changes th
   await expect(topBar.getByText('Sign In', { exact: true })).toBeVisible();
   await expect(topBar.getByText('Nadine', { exact: true })).toHaveCount(0);
 
-  await page.goto('/login');
-  await page.getByLabel('Account').fill(email);
-  await page.getByLabel('Password').fill('Reader123!');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await logIn(page, { account: email, password: 'Reader123!' });
   await expect(page.getByText('Invalid account or password.')).toBeVisible();
   await page.getByLabel('Password').fill('Reader456!');
   await page.getByRole('button', { name: 'Login' }).click();
@@ -78,14 +70,7 @@ test('an Admin logs in and lands on the dashboard; Logout returns to the storefr
 
 test('a visitor who left sign-up half-way comes back, signs up again with the same e-mail and password, and finishes', async ({ page }) => {
   const email = `returning-${Date.now()}@example.com`;
-  const fillSignUp = async (password: string) => {
-    await page.getByLabel('First Name').fill('Yacine');
-    await page.getByLabel('Last Name').fill('Back');
-    await page.getByLabel('Email (Account)').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByLabel('Algerian Phone Number').fill('0551234567');
-    await page.getByRole('button', { name: 'Sign up' }).click();
-  };
+  const fillSignUp = (password: string) => signUp(page, { firstName: 'Yacine', lastName: 'Back', email, password, phone: '0551234567' });
   const verificationStep = page.getByRole('heading', { name: 'Verify your e-mail' });
 
   await page.goto('/signup');

@@ -15,6 +15,12 @@ function answerNextConfirm(page: Page, accept: boolean) {
 }
 
 const rowOf = (page: Page, id: number) => page.getByRole('row', { name: new RegExp(`^${id} `) });
+/** Searches a back-office table for an id (its search box is `searchLabel`) and gives that id's row. */
+async function searchRow(page: Page, searchLabel: string, id: number) {
+  await page.getByLabel(searchLabel, { exact: true }).fill(String(id));
+  await page.getByRole('button', { name: 'Search' }).click();
+  return rowOf(page, id);
+}
 
 test('an Admin renames an author inline, cancels a second edit, finds it by id, resets the search, and deletes it only when confirming', async ({
   page,
@@ -74,9 +80,7 @@ test('an Admin edits a book and a copy inline: Save writes, Cancel leaves them a
 
   await openBackofficeScreen(page, 'Books');
   await expect(page.getByRole('heading', { name: 'Books' })).toBeVisible();
-  await page.getByLabel('Search by ID or name').fill(String(copy!.book_id));
-  await page.getByRole('button', { name: 'Search' }).click();
-  const book = rowOf(page, copy!.book_id);
+  const book = await searchRow(page, 'Search by ID or name', copy!.book_id);
   await book.getByRole('button', { name: 'Edit' }).click();
   await book.getByLabel('Pages').fill('321');
   await book.getByRole('button', { name: 'Save' }).click();
@@ -92,9 +96,7 @@ test('an Admin edits a book and a copy inline: Save writes, Cancel leaves them a
   await openBackofficeScreen(page, 'Book Copies');
   // The Books screen's 'Search by ID or name' stays until this screen's code has loaded.
   await expect(page.getByRole('heading', { name: 'Book Copies' })).toBeVisible();
-  await page.getByLabel('Search by ID', { exact: true }).fill(String(copy!.id));
-  await page.getByRole('button', { name: 'Search' }).click();
-  const copyRow = rowOf(page, copy!.id);
+  const copyRow = await searchRow(page, 'Search by ID', copy!.id);
   await copyRow.getByRole('button', { name: 'Edit' }).click();
   await copyRow.getByLabel('Price').fill('17.25');
   await copyRow.getByRole('button', { name: 'Save' }).click();

@@ -13,6 +13,16 @@ export async function logIn(page: Page, who: { account: string; password: string
   await page.getByRole('button', { name: 'Login' }).click();
 }
 
+/** Fills spec 5's sign-up form and sends it. */
+export async function signUp(page: Page, person: { firstName: string; lastName: string; email: string; password: string; phone: string }) {
+  await page.getByLabel('First Name').fill(person.firstName);
+  await page.getByLabel('Last Name').fill(person.lastName);
+  await page.getByLabel('Email (Account)').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByLabel('Algerian Phone Number').fill(person.phone);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+}
+
 /** Every back-office screen's address, from the app's own registry of paths: a new screen is visited by every test that walks them all. */
 export const BACKOFFICE_PATHS = Object.values(paths.backoffice);
 

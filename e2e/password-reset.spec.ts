@@ -1,6 +1,6 @@
 // Forgot password, against the identity emulator as sign-up is: the provider's reset e-mail proves
 // the client owns the address, and its link leads to the shop's screen for a new password.
-import { expect, test, verifyEmail } from './fixtures.ts';
+import { expect, logIn, test, verifyEmail } from './fixtures.ts';
 
 const emulator = () => `http://${process.env.E2E_EMULATOR_HOST}`;
 
@@ -71,10 +71,7 @@ test('a client who forgot the password gets the reset e-mail, chooses a new pass
   await page.goto('/');
   await expect(page.getByRole('banner').getByText('Rae', { exact: true })).toHaveCount(0);
 
-  await page.goto('/login');
-  await page.getByLabel('Account').fill(email);
-  await page.getByLabel('Password').fill('Secret123!');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await logIn(page, { account: email, password: 'Secret123!' });
   await expect(page.getByText('Invalid account or password.')).toBeVisible();
   await page.getByLabel('Password').fill('Lantern-Harbor-92');
   await page.getByRole('button', { name: 'Login' }).click();

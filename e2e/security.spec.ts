@@ -1,16 +1,11 @@
 // What a shopper sees of the production-safety rules: password rules before any account exists,
 // and sessions that survive several tabs refreshing at once.
-import { DEMO, expect, test } from './fixtures.ts';
+import { DEMO, expect, signUp, test } from './fixtures.ts';
 
 test('a visitor who picks a common password is told so before any provider account is created', async ({ page }) => {
   const email = `common-${Date.now()}@example.com`;
   await page.goto('/signup');
-  await page.getByLabel('First Name').fill('Rami');
-  await page.getByLabel('Last Name').fill('Reader');
-  await page.getByLabel('Email (Account)').fill(email);
-  await page.getByLabel('Password').fill('iloveyou');
-  await page.getByLabel('Algerian Phone Number').fill('0661234567');
-  await page.getByRole('button', { name: 'Sign up' }).click();
+  await signUp(page, { firstName: 'Rami', lastName: 'Reader', email, password: 'iloveyou', phone: '0661234567' });
   await expect(page.getByText('This password is too common. Please choose a less guessable one.')).toBeVisible();
   await page.getByLabel('Password').fill(email);
   await page.getByRole('button', { name: 'Sign up' }).click();

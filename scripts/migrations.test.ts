@@ -1,29 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { emptyTestDatabase } from './empty-test-database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 describe('migrations', () => {
   it('prisma/migrations build exactly the schema of prisma/schema.prisma (npm run db:check)', async () => {
-    const base = inject('pgBaseUrl');
-    const name = `drift_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: `${base}/postgres` });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    const database = await emptyTestDatabase('drift');
     try {
       const run = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/migrate.ts', 'check'], {
         cwd: root,
-        env: { ...process.env, DATABASE_URL: `${base}/${name}` },
+        env: { ...process.env, DATABASE_URL: database.url },
         encoding: 'utf8',
       });
       expect(run.stderr + run.stdout).toContain('agree');
       expect(run.status).toBe(0);
     } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await database.drop();
     }
   });
 });

@@ -3,12 +3,13 @@
 // tsconfig.build.json), run with plain `node` as two replicas starting at once on one empty database,
 // and the compose file, the nginx proxy and the Dockerfile read and checked against each other.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
+import { emptyTestDatabase } from './empty-test-database.ts';
 import { freePort } from './lib/database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -50,16 +51,11 @@ describe('the compiled server (the image runs `node scripts/serve.js`, no tsx)',
   it('two replicas starting at once on an empty database: one migrates and seeds, both serve, nothing twice', {
     timeout: 120_000,
   }, async () => {
-    const base = inject('pgBaseUrl');
-    const name = `scale_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: `${base}/postgres` });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
+    const { url: databaseUrl } = await emptyTestDatabase('scale');
     const env = {
       ...process.env,
       NODE_ENV: 'production',
-      DATABASE_URL: `${base}/${name}`,
+      DATABASE_URL: databaseUrl,
       JWT_SECRET: randomBytes(32).toString('hex'),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',

@@ -1,12 +1,12 @@
 // What can be tested of the Docker setup without a Docker engine: the image's command
 // (scripts/serve.ts) run for real against an empty database, and the compose file's wiring.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
+import { emptyTestDatabase } from './empty-test-database.ts';
 import { freePort } from './lib/database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -15,15 +15,7 @@ afterAll(() => {
   for (const child of children) child.kill('SIGTERM');
 });
 
-async function emptyDatabase() {
-  const base = inject('pgBaseUrl');
-  const name = `serve_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: `${base}/postgres` });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return `${base}/${name}`;
-}
+const emptyDatabase = async () => (await emptyTestDatabase('serve')).url;
 
 function serve(env: Record<string, string>) {
   // node with tsx as an import hook: a kill then reaches the server, not only a tsx wrapper.

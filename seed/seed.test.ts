@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { emptyTestDatabase } from '../scripts/empty-test-database.ts';
 import { applyMigrations } from '../scripts/lib/schema-engine.ts';
 import { seedDatabase } from './seed.ts';
 
@@ -34,13 +34,9 @@ async function fingerprint(url: string) {
 
 describe('seed', () => {
   it('seeds every book of books.csv and the demo data, and seeding twice gives the same data', async () => {
-    const base = inject('pgBaseUrl');
-    const name = `seed_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: `${base}/postgres` });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    const database = await emptyTestDatabase('seed');
     try {
-      const url = `${base}/${name}`;
+      const { url } = database;
       await applyMigrations(url);
       await seedDatabase(url, () => {});
       const first = await fingerprint(url);
@@ -52,8 +48,7 @@ describe('seed', () => {
       await seedDatabase(url, () => {});
       expect(await fingerprint(url)).toEqual(first);
     } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await database.drop();
     }
   });
 });

@@ -138,12 +138,7 @@ describe('cart', () => {
     const lineId = (await call(owner, 'POST', `/api/client/cart/${copy}`)).json().data;
     expect((await call(intruder, 'PUT', '/api/client/cart/', { quantity: 2, cartItemId: lineId })).statusCode).toBe(404);
     expect((await call(intruder, 'DELETE', `/api/client/cart/${lineId}`)).statusCode).toBe(404);
-    const order = await call(intruder, 'POST', '/api/client/orders/', {
-      shipmentAddress: '1 Main Street',
-      totalPrice: 10.5,
-      totalQuantity: 1,
-      cartItemsIds: [lineId],
-    });
+    const order = await t.checkout(intruder, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [lineId] });
     expect(order.statusCode).toBe(404);
     expect((await cart(owner))[0]!.totalQuantity).toBe(1);
   });
@@ -161,7 +156,7 @@ describe('checkout', () => {
     const a = await newCopy(5, '10.10');
     const b = await newCopy(5, '0.20');
     const ids = await fill(cookie, [a, b, b]);
-    const res = await call(cookie, 'POST', '/api/client/orders/', {
+    const res = await t.checkout(cookie, {
       shipmentAddress: '  12 Rue Larbi Ben Mhidi  ',
       totalPrice: 10.5,
       totalQuantity: 3,
@@ -185,20 +180,10 @@ describe('checkout', () => {
   it('refuses a short address with the spec message, and stale totals with 409 and the current totals', async () => {
     const cookie = await newClient();
     const ids = await fill(cookie, [await newCopy(5, '3.33')]);
-    const short = await call(cookie, 'POST', '/api/client/orders/', {
-      shipmentAddress: '  abc  ',
-      totalPrice: 3.33,
-      totalQuantity: 1,
-      cartItemsIds: ids,
-    });
+    const short = await t.checkout(cookie, { shipmentAddress: '  abc  ', totalPrice: 3.33, totalQuantity: 1, cartItemsIds: ids });
     expect(short.statusCode).toBe(400);
     expect(short.json().error.message).toBe('Please enter a valid shipping address.');
-    const stale = await call(cookie, 'POST', '/api/client/orders/', {
-      shipmentAddress: '1 Main Street',
-      totalPrice: 3.0,
-      totalQuantity: 1,
-      cartItemsIds: ids,
-    });
+    const stale = await t.checkout(cookie, { totalPrice: 3.0, totalQuantity: 1, cartItemsIds: ids });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error.details).toEqual({ totalPrice: 3.33, totalQuantity: 1 });
     expect((await cart(cookie)).length).toBe(1);
@@ -211,14 +196,7 @@ describe('checkout', () => {
     const buyers = await Promise.all(Array.from({ length: N }, () => newClient()));
     const lines = await Promise.all(buyers.map(async (cookie) => (await fill(cookie, [copy]))[0]!));
     const results = await Promise.all(
-      buyers.map((cookie, i) =>
-        call(cookie, 'POST', '/api/client/orders/', {
-          shipmentAddress: '1 Main Street',
-          totalPrice: 10.5,
-          totalQuantity: 1,
-          cartItemsIds: [lines[i]!],
-        }),
-      ),
+      buyers.map((cookie, i) => t.checkout(cookie, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [lines[i]!] })),
     );
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(K);
@@ -235,14 +213,7 @@ describe('checkout', () => {
     const cookie = await newClient();
     const ids = await fill(cookie, [await newCopy(50)]);
     const results = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        call(cookie, 'POST', '/api/client/orders/', {
-          shipmentAddress: '1 Main Street',
-          totalPrice: 10.5,
-          totalQuantity: 1,
-          cartItemsIds: ids,
-        }),
-      ),
+      Array.from({ length: 10 }, () => t.checkout(cookie, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: ids })),
     );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     for (const r of results.filter((r) => r.statusCode !== 200)) expect(r.statusCode).toBeLessThan(500);
@@ -274,13 +245,8 @@ describe('checkout', () => {
       const a = await fill(first, [x, y]);
       const b = await fill(second, [y, x]);
       const results = await Promise.all([
-        call(first, 'POST', '/api/client/orders/', { shipmentAddress: '1 Main Street', totalPrice: 21, totalQuantity: 2, cartItemsIds: a }),
-        call(second, 'POST', '/api/client/orders/', {
-          shipmentAddress: '1 Main Street',
-          totalPrice: 21,
-          totalQuantity: 2,
-          cartItemsIds: b,
-        }),
+        t.checkout(first, { totalPrice: 21, totalQuantity: 2, cartItemsIds: a }),
+        t.checkout(second, { totalPrice: 21, totalQuantity: 2, cartItemsIds: b }),
       ]);
       expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
       expect(await stock(x)).toBe(8);
@@ -293,12 +259,7 @@ describe('checkout', () => {
     const scarce = await newCopy(1);
     const ids = await fill(cookie, [plenty, scarce]);
     await t.db.query('UPDATE book_copies SET quantity = 0 WHERE id = $1', [scarce]);
-    const res = await call(cookie, 'POST', '/api/client/orders/', {
-      shipmentAddress: '1 Main Street',
-      totalPrice: 21,
-      totalQuantity: 2,
-      cartItemsIds: ids,
-    });
+    const res = await t.checkout(cookie, { totalPrice: 21, totalQuantity: 2, cartItemsIds: ids });
     expect(res.statusCode).toBe(409);
     expect(await stock(plenty)).toBe(10);
     expect((await cart(cookie)).length).toBe(2);

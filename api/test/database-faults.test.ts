@@ -124,14 +124,7 @@ describe('a row lock held from outside', () => {
         return { result, ms: Date.now() - started };
       };
       const checkouts = carts.map(({ cookie, line }) =>
-        timed(
-          t.app.inject({
-            method: 'POST',
-            url: '/api/client/orders/',
-            headers: { cookie },
-            payload: { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] },
-          }),
-        ),
+        timed(t.checkout(cookie, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] })),
       );
       // While they wait on the lock, the rest of the shop answers at once.
       await sleep(100);
@@ -157,12 +150,7 @@ describe('a row lock held from outside', () => {
     }
     // The lock gone, the same checkout succeeds: the 503 left nothing half-done.
     const { cookie, line } = carts[0]!;
-    const retry = await t.app.inject({
-      method: 'POST',
-      url: '/api/client/orders/',
-      headers: { cookie },
-      payload: { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] },
-    });
+    const retry = await t.checkout(cookie, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] });
     expect(retry.statusCode, retry.body).toBe(200);
   });
 });
@@ -206,12 +194,7 @@ describe('the request time budget', () => {
     await locker.query('SELECT * FROM book_copies WHERE id = $1 FOR UPDATE', [copy]);
     try {
       const started = Date.now();
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/client/orders/',
-        headers: { cookie },
-        payload: { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] },
-      });
+      const res = await t.checkout(cookie, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] });
       expect(res.statusCode, res.body).toBe(503);
       expect(res.json().error).toMatchObject({ code: 'TIMEOUT', requestId: expect.any(String) });
       expect(res.headers['retry-after']).toBeDefined();

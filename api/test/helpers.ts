@@ -61,7 +61,20 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
     );
     return { id: row!.id, account, cookie: await login({ account, password: DEMO_LOGINS.client.password }) };
   }
-  return { app, db, config, login, newClient };
+  /** Checks out as the signed-in client whose cookie this is, to '1 Main Street' unless the order says otherwise. */
+  function checkout(
+    cookie: string,
+    order: { cartItemsIds: number[]; totalPrice: number; totalQuantity: number; shipmentAddress?: string },
+  ) {
+    return app.inject({
+      method: 'POST',
+      url: '/api/client/orders/',
+      headers: { cookie },
+      payload: { shipmentAddress: '1 Main Street', ...order },
+    });
+  }
+
+  return { app, db, config, login, newClient, checkout };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -29,12 +29,7 @@ it('writes, and the reads that must see them, go to the primary only', async () 
   const line = (await t.app.inject({ method: 'POST', url: `/api/client/cart/${copy}`, headers: { cookie } })).json().data;
   const cart = (await t.app.inject({ url: '/api/client/cart', headers: { cookie } })).json().data as { id: number }[];
   expect(cart.map((l) => l.id)).toContain(line);
-  const order = await t.app.inject({
-    method: 'POST',
-    url: '/api/client/orders/',
-    headers: { cookie },
-    payload: { shipmentAddress: '1 Main Street', totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] },
-  });
+  const order = await t.checkout(cookie, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] });
   expect(order.statusCode, order.body).toBe(200);
   const orderId = order.json().data.id;
   expect(await t.db.query('SELECT id FROM orders WHERE id = $1', [orderId])).toHaveLength(1);

@@ -2,17 +2,13 @@
 // it; the book's average is the catalog's and the shop's combined; an Admin hides a review, and the
 // audit log records who did.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, DEMO } from './helpers.ts';
 
-let t: TestApp;
-let admin: string;
-let seller: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.login(DEMO.admin);
-  seller = await t.login(DEMO.seller);
-});
+// Set up while the file is collected: every test below reads these, none changes them.
+const t = await createTestApp();
+const admin = await t.login(DEMO.admin);
+const seller = await t.login(DEMO.seller);
 
 const call = (method: 'GET' | 'PUT', url: string, cookie = '', payload?: object) =>
   t.app.inject({ method, url, headers: { cookie }, payload });

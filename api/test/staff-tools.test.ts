@@ -1,23 +1,16 @@
 // Beyond the spec, for staff: the dashboard's charts, the audit log, the low-stock report, and the
 // bulk export and import of books with their copies.
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, DEMO } from './helpers.ts';
 
-let t: TestApp;
-let admin: string;
-let seller: string;
-let adminId: number;
-let sellerId: number;
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.login(DEMO.admin);
-  seller = await t.login(DEMO.seller);
-  const employeeId = async (email: string) =>
-    (await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [email]))[0]!.id;
-  adminId = await employeeId(DEMO.admin.account);
-  sellerId = await employeeId(DEMO.seller.account);
-});
+// Set up while the file is collected: every test below reads these, none changes them.
+const t = await createTestApp();
+const admin = await t.login(DEMO.admin);
+const seller = await t.login(DEMO.seller);
+const employeeId = async (email: string) => (await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [email]))[0]!.id;
+const adminId = await employeeId(DEMO.admin.account);
+const sellerId = await employeeId(DEMO.seller.account);
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (method: Method, url: string, cookie: string, payload?: object | string, headers: Record<string, string> = {}) =>

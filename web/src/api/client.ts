@@ -23,7 +23,7 @@ export class ApiError extends Error {
   }
 }
 
-type Result = { data?: unknown; error?: unknown; response: Response };
+export type Result = { data?: unknown; error?: unknown; response: Response };
 /** The `data` inside a success body, read from openapi-fetch's response union. */
 export type DataOf<R extends Result> = Exclude<R['data'], undefined> extends { data: infer T } ? T : never;
 

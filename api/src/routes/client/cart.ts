@@ -2,14 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { signedInClient } from '../../plugins/auth.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
-
-const tags = ['Cart'];
-const security = [{ clientSession: [] }];
+import { documentRoutes } from '../document-routes.ts';
 
 const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Cart'] });
   app.get(
     '',
-    { schema: { operationId: 'getCart', tags, security, summary: 'My cart', response: responses(Type.Array(Type.Ref('CartItem')), 401) } },
+    { schema: { operationId: 'getCart', summary: 'My cart', response: responses(Type.Array(Type.Ref('CartItem')), 401) } },
     async (request) => ({ data: await app.cart.list(signedInClient(request).id) }),
   );
 
@@ -18,8 +17,6 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'addToCart',
-        tags,
-        security,
         summary: 'Add one unit; returns the cart item id',
         params: Type.Object({ bookCopyId: PositiveInt }),
         response: responses(Type.Integer(), 400, 401, 404, 409),
@@ -33,8 +30,6 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'updateCartItem',
-        tags,
-        security,
         summary: 'Set the quantity of a line (1 to stock; a decrease is always allowed)',
         body: Body({ quantity: Type.Integer({ minimum: 1, maximum: 100000 }), cartItemId: PositiveInt }),
         response: responses(Type.Boolean(), 400, 401, 404, 409),
@@ -51,8 +46,6 @@ const cartRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'removeCartItem',
-        tags,
-        security,
         summary: 'Remove a line',
         params: Type.Object({ cartItemId: PositiveInt }),
         response: responses(Type.Boolean(), 400, 401, 404),

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { documentRoutes } from '../document-routes.ts';
 import cartRoutes from './cart.ts';
 import manageRoutes from './manage.ts';
 import orderRoutes from './orders.ts';
@@ -7,6 +8,7 @@ import wishlistRoutes from './wishlist.ts';
 
 /** Everything under /api/client answers only a signed-in client (401 otherwise), and only about that client. */
 const clientRoutes: FastifyPluginAsync = async (app) => {
+  documentRoutes(app, { security: [{ clientSession: [] }] });
   app.addHook('onRequest', app.requireClient);
   // Personal answers: never kept by a browser or proxy cache.
   app.addHook('onSend', async (_request, reply) => {

@@ -2,19 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { signedInClient } from '../../plugins/auth.ts';
 import { Body, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
 
-const tags = ['Client account'];
-const security = [{ clientSession: [] }];
 const text = Type.Optional(Type.String({ maxLength: 100 }));
 
 const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Client account'] });
   app.get(
     '',
     {
       schema: {
         operationId: 'getClientInfo',
-        tags,
-        security,
         summary: 'My profile',
         response: responses(Type.Ref('ClientInfo'), 401, 404),
       },
@@ -27,8 +25,6 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'updateClientInfo',
-        tags,
-        security,
         summary: 'Update my name and phone',
         body: Body({ firstName: text, lastName: text, phoneNumber: text }),
         response: responses(Type.Ref('ClientInfo'), 400, 401),
@@ -42,8 +38,6 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'changeClientPassword',
-        tags,
-        security,
         summary: 'Change my password; my other sessions end',
         body: Body({
           oldPassword: Type.Optional(Type.String({ maxLength: 1000 })),

@@ -3,11 +3,10 @@ import { Type } from 'typebox';
 import { signedInClient } from '../../plugins/auth.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { CheckoutBody } from '../../schemas/orders.ts';
-
-const tags = ['Client orders'];
-const security = [{ clientSession: [] }];
+import { documentRoutes } from '../document-routes.ts';
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Client orders'] });
   app.post(
     '/',
     {
@@ -15,8 +14,6 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { outcomeMetric: 'checkout' },
       schema: {
         operationId: 'placeOrder',
-        tags,
-        security,
         summary: 'Check out the chosen cart lines',
         description:
           'Totals are recomputed on the server; a mismatch is a 409 whose error.details carries the current totals. ' +
@@ -39,8 +36,6 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'listMyOrders',
-        tags,
-        security,
         summary: 'My orders, newest first',
         params: Type.Object({ pageNumber: PositiveInt, pageSize: PageSize }),
         response: responses(Type.Object({ orders: Type.Array(Type.Ref('ClientOrder')), totalPages: Type.Integer() }), 400, 401),

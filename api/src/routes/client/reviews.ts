@@ -3,22 +3,20 @@ import { Type } from 'typebox';
 import { signedInClient } from '../../plugins/auth.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { ReviewInput } from '../../schemas/reviews.ts';
+import { documentRoutes } from '../document-routes.ts';
 
-const tags = ['Reviews'];
-const security = [{ clientSession: [] }];
 const params = Type.Object({ copyId: PositiveInt });
 /** Rating writes one address may make per hour. */
 export const REVIEW_WRITES_PER_HOUR = 60;
 
 /** My rating of a book I received (beyond the spec): one per book, which I can change. */
 const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Reviews'] });
   app.get(
     '/:copyId',
     {
       schema: {
         operationId: 'getMyReview',
-        tags,
-        security,
         summary: "My rating of a copy's book, and whether I may rate it",
         params,
         response: responses(Type.Ref('MyReview'), 400, 401, 404),
@@ -34,8 +32,6 @@ const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { rateLimit: { max: REVIEW_WRITES_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'writeMyReview',
-        tags,
-        security,
         summary: "Rate a copy's book 1 to 5 stars, with an optional review, once an order of it has shipped; again to change it",
         params,
         body: ReviewInput,

@@ -2,20 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { signedInClient } from '../../plugins/auth.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
 
-const security = [{ clientSession: [] }];
 const params = Type.Object({ copyId: PositiveInt });
 
 /** My wishlist and my back-in-stock notices (beyond the spec). */
 const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const tags = ['Wishlist'];
+  documentRoutes(app, { tags: ['Wishlist'] });
   app.get(
     '/wishlist',
     {
       schema: {
         operationId: 'getWishlist',
-        tags,
-        security,
         summary: 'My wished-for copies, newest first (at most 200)',
         response: responses(Type.Array(Type.Ref('WishlistBook')), 401),
       },
@@ -28,8 +26,6 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'addToWishlist',
-        tags,
-        security,
         summary: 'Wish for a copy: a notice comes when it is back in stock',
         params,
         response: responses(Type.Boolean(), 400, 401, 404, 409),
@@ -46,8 +42,6 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'removeFromWishlist',
-        tags,
-        security,
         summary: 'Stop wishing for a copy',
         params,
         response: responses(Type.Boolean(), 400, 401),
@@ -64,8 +58,6 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getNotices',
-        tags,
-        security,
         summary: 'My notices (a wished-for copy is back in stock): how many are unread, and the newest 20',
         response: responses(Type.Object({ unread: Type.Integer(), notices: Type.Array(Type.Ref('ClientNotice')) }), 401),
       },
@@ -78,8 +70,6 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'markNoticesRead',
-        tags,
-        security,
         summary: 'Mark all my notices read',
         response: responses(Type.Boolean(), 401),
       },

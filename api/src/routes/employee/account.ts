@@ -4,19 +4,16 @@ import { toEmployee } from '../../modules/backoffice/employee-service.ts';
 import { signedInEmployee } from '../../plugins/auth.ts';
 import { responses } from '../../schemas/common.ts';
 import { PasswordChange, PersonInformations } from '../../schemas/people.ts';
-import { security } from './schemas.ts';
-
-const tags = ['Back-office account'];
+import { documentRoutes } from '../document-routes.ts';
 
 /** The signed-in employee's own account (any role). */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Back-office account'] });
   app.get(
     '/employee/',
     {
       schema: {
         operationId: 'getOwnEmployeeInfo',
-        tags,
-        security,
         summary: 'My information',
         response: responses(Type.Ref('EmployeeRow'), 401, 403, 404),
       },
@@ -29,8 +26,6 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'updateOwnEmployeeInfo',
-        tags,
-        security,
         summary: 'Update my information',
         body: PersonInformations,
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 409),
@@ -44,8 +39,6 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'changeEmployeePassword',
-        tags,
-        security,
         summary: 'Change my password; my other sessions end',
         body: PasswordChange,
         response: responses(Type.Boolean(), 400, 401, 403, 429, 503),

@@ -1,25 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
-import { security } from './schemas.ts';
+import { PositiveInt, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
+import { pagedListRoute } from './schemas.ts';
 
-const tags = ['Back-office authors'];
 const Name = Type.String({ maxLength: 300 });
 
 const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/employee/author/:pageNumber,:pageSize',
-    {
-      schema: {
-        operationId: 'listAuthors',
-        tags,
-        security,
-        summary: 'A page of authors',
-        params: Type.Object({ pageNumber: PositiveInt, pageSize: PageSize }),
-        response: responses(Type.Object({ authors: Type.Array(Type.Ref('Author')), totalPages: Type.Integer() }), 400, 401, 403),
-      },
-    },
-    async (request) => ({ data: await app.catalogAdmin.authorPage(request.params.pageNumber, request.params.pageSize) }),
+  documentRoutes(app, { tags: ['Back-office authors'] });
+  pagedListRoute(
+    app,
+    ['listAuthors', 'A page of authors', '/employee/author/:pageNumber,:pageSize'],
+    { authors: 'Author' },
+    app.catalogAdmin.authorPage,
   );
 
   app.post(
@@ -27,8 +20,6 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'addAuthor',
-        tags,
-        security,
         summary: 'Add an author by full name',
         params: Type.Object({ name: Name }),
         response: responses(Type.Ref('Author'), 400, 401, 403, 409),
@@ -42,8 +33,6 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'renameAuthor',
-        tags,
-        security,
         summary: 'Rename an author',
         params: Type.Object({ id: PositiveInt, name: Name }),
         response: responses(Type.Ref('Author'), 400, 401, 403, 404, 409),
@@ -57,8 +46,6 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getAuthor',
-        tags,
-        security,
         summary: 'One author',
         params: Type.Object({ id: PositiveInt }),
         response: responses(Type.Ref('Author'), 400, 401, 403, 404),
@@ -72,8 +59,6 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'findAuthorsByName',
-        tags,
-        security,
         summary: 'Authors whose name contains the text (at most 50)',
         params: Type.Object({ name: Name }),
         response: responses(Type.Array(Type.Ref('Author')), 400, 401, 403),
@@ -92,8 +77,6 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       {
         schema: {
           operationId,
-          tags,
-          security,
           summary: 'Delete an author who has no books',
           params: Type.Object({ id: PositiveInt }),
           response: responses(Type.Boolean(), 400, 401, 403, 404, 409),

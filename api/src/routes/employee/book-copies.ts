@@ -1,33 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { CopyBody, CopyFields } from '../../schemas/backoffice-catalog.ts';
-import { Body, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
-import { security } from './schemas.ts';
+import { Body, PositiveInt, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
+import { pagedListRoute } from './schemas.ts';
 
-const tags = ['Back-office book copies'];
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/:pageNumber,:pageSize',
-    {
-      schema: {
-        operationId: 'listBookCopiesAdmin',
-        tags,
-        security,
-        summary: 'A page of book copies',
-        params: Type.Object({ pageNumber: PositiveInt, pageSize: PageSize }),
-        response: responses(Type.Object({ booksCopies: Type.Array(Type.Ref('BookCopyAdmin')), totalPages: Type.Integer() }), 400, 401, 403),
-      },
-    },
-    async (request) => ({ data: await app.catalogAdmin.copyPage(request.params.pageNumber, request.params.pageSize) }),
-  );
+  documentRoutes(app, { tags: ['Back-office book copies'] });
+  pagedListRoute(app, ['listBookCopiesAdmin', 'A page of book copies'], { booksCopies: 'BookCopyAdmin' }, app.catalogAdmin.copyPage);
 
   app.post(
     '/',
     {
       schema: {
         operationId: 'addBookCopy',
-        tags,
-        security,
         summary: 'Add a sellable copy of a book',
         body: CopyBody,
         response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403),
@@ -41,8 +27,6 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'updateBookCopy',
-        tags,
-        security,
         summary: 'Update a copy',
         body: Body({ id: PositiveInt, ...CopyFields }),
         response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404),
@@ -59,8 +43,6 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'deleteBookCopy',
-        tags,
-        security,
         summary: 'Delete a copy that was never ordered',
         params: Type.Object({ id: PositiveInt }),
         response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
@@ -77,8 +59,6 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getBookCopyAdmin',
-        tags,
-        security,
         summary: 'One copy',
         params: Type.Object({ id: PositiveInt }),
         response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404),

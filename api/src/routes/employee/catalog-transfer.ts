@@ -6,9 +6,8 @@ import { Type } from 'typebox';
 import { EXPORT_COLUMNS, IMPORT_COLUMNS } from '../../modules/staff/catalog-transfer.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { RunImportInput } from '../../schemas/staff.ts';
-import { security } from './schemas.ts';
+import { documentRoutes } from '../document-routes.ts';
 
-const tags = ['Back-office import and export'];
 /** An import file of 100,000 rows of isbn, price, stock and available fits well within this. */
 const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
 /** A download of the whole catalog outlasts the usual request budget; it stops when the client leaves. */
@@ -19,6 +18,7 @@ const errors = (...statuses: number[]) => Object.fromEntries([...statuses, 500].
 
 /** Bulk export and import of books with their copies (Admin, beyond the spec). */
 const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Back-office import and export'] });
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
   app.get(
@@ -27,8 +27,6 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
       handlerTimeout: EXPORT_TIME_LIMIT_MS,
       schema: {
         operationId: 'exportCatalog',
-        tags,
-        security,
         summary: `Every book with its copies as CSV (${EXPORT_COLUMNS.join(', ')}), one row per copy, streamed`,
         response: {
           200: { description: 'The CSV file', content: { 'text/csv': { schema: Type.String() } } },
@@ -60,8 +58,6 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
       handlerTimeout: CHECK_TIME_LIMIT_MS,
       schema: {
         operationId: 'checkCatalogImport',
-        tags,
-        security,
         summary: `Dry run of a CSV import (${IMPORT_COLUMNS.join(', ')}): counts new, changed, unchanged and invalid rows; writes nothing`,
         consumes: ['text/csv'],
         body: Type.String({ description: 'The CSV file, header first' }),
@@ -76,8 +72,6 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getCatalogImport',
-        tags,
-        security,
         summary: 'An import: its dry run, and while it runs, its progress',
         params: Type.Object({ id: PositiveInt }),
         response: responses(Type.Ref('ImportJob'), 400, 401, 403, 404),
@@ -91,8 +85,6 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'runCatalogImport',
-        tags,
-        security,
         summary: 'Write a checked import, as a background job; a file with invalid rows writes nothing unless they are skipped',
         params: Type.Object({ id: PositiveInt }),
         body: RunImportInput,

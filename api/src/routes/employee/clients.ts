@@ -1,18 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { OptionalPaging, responses } from '../../schemas/common.ts';
-import { OPTIONAL_PAGING_DESCRIPTION, optionalPage, security } from './schemas.ts';
+import { documentRoutes } from '../document-routes.ts';
+import { OPTIONAL_PAGING_DESCRIPTION, optionalPage } from './schemas.ts';
 
 const Row = Type.Ref('ClientRow');
 
 const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Back-office clients'] });
   app.get(
     '/clients/',
     {
       schema: {
         operationId: 'listClients',
-        tags: ['Back-office clients'],
-        security,
         summary: 'All clients, newest first',
         description: OPTIONAL_PAGING_DESCRIPTION,
         querystring: OptionalPaging,

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
-import { OPTIONAL_PAGING_DESCRIPTION, optionalPage, security } from './schemas.ts';
+import { documentRoutes } from '../document-routes.ts';
+import { OPTIONAL_PAGING_DESCRIPTION, optionalPage } from './schemas.ts';
 
 const Message = Type.Object({
   id: Type.Integer(),
@@ -11,16 +12,13 @@ const Message = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
-const tags = ['Back-office messages'];
-
 const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Back-office messages'] });
   app.get(
     '/',
     {
       schema: {
         operationId: 'listContactMessages',
-        tags,
-        security,
         summary: 'Client messages, newest first',
         description: OPTIONAL_PAGING_DESCRIPTION,
         querystring: OptionalPaging,
@@ -39,8 +37,6 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'deleteContactMessage',
-        tags,
-        security,
         summary: 'Delete a message',
         params: Type.Object({ id: PositiveInt }),
         response: responses(Type.Boolean(), 400, 401, 403, 404),

@@ -3,18 +3,15 @@ import { Type } from 'typebox';
 import { signedInEmployee } from '../../plugins/auth.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { PersonInformations } from '../../schemas/people.ts';
-import { security } from './schemas.ts';
-
-const tags = ['Back-office employees'];
+import { documentRoutes } from '../document-routes.ts';
 
 const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Back-office employees'] });
   app.get(
     '/employees/',
     {
       schema: {
         operationId: 'listEmployees',
-        tags,
-        security,
         summary: 'All employees',
         response: responses(Type.Array(Type.Ref('EmployeeRow')), 401, 403),
       },
@@ -27,8 +24,6 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'addEmployee',
-        tags,
-        security,
         summary: 'Add an employee (role Admin or Seller)',
         body: Body({
           person_informations: Type.Optional(PersonInformations),
@@ -46,8 +41,6 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'deleteEmployee',
-        tags,
-        security,
         summary: 'Delete an employee (never an Admin, never yourself)',
         params: Type.Object({ id: PositiveInt }),
         response: responses(Type.Boolean(), 400, 401, 403, 404),

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { documentRoutes } from '../document-routes.ts';
 import accountRoutes from './account.ts';
 import auditLogRoutes from './audit-log.ts';
 import authorRoutes from './authors.ts';
@@ -18,6 +19,7 @@ import statisticsRoutes from './statistics.ts';
  * Account) is open to both roles; everything else answers a Seller 403. No employee session: 401.
  */
 const employeeRoutes: FastifyPluginAsync = async (app) => {
+  documentRoutes(app, { security: [{ employeeSession: [] }] });
   // Back-office answers: never kept by a browser or proxy cache.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');

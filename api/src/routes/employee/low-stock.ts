@@ -2,19 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { LowStockQuery, RestockInput, ThresholdInput } from '../../schemas/staff.ts';
-import { security } from './schemas.ts';
-
-const tags = ['Back-office low stock'];
+import { documentRoutes } from '../document-routes.ts';
 
 /** The Low Stock screen's reads and restock (beyond the spec): Admin and Seller. */
 export const lowStockRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Back-office low stock'] });
   app.get(
     '/',
     {
       schema: {
         operationId: 'listLowStock',
-        tags,
-        security,
         summary: "Copies at or below the Admin's threshold, the fastest sellers of the last 30 days first",
         querystring: LowStockQuery,
         response: responses(Type.Ref('LowStockPage'), 400, 401, 403),
@@ -28,8 +25,6 @@ export const lowStockRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'restockCopy',
-        tags,
-        security,
         summary: "Add units to a copy's stock; clients who wish for it hear it is back (the audit log records it)",
         params: Type.Object({ copyId: PositiveInt }),
         body: RestockInput,
@@ -46,13 +41,12 @@ export const lowStockRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
 /** The threshold itself: the Admin's to set. */
 export const lowStockThresholdRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Back-office low stock'] });
   app.put(
     '/threshold',
     {
       schema: {
         operationId: 'setLowStockThreshold',
-        tags,
-        security,
         summary: 'Set how few units put a copy on the Low Stock screen',
         body: ThresholdInput,
         response: responses(Type.Object({ threshold: Type.Integer() }), 400, 401, 403),

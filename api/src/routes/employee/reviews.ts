@@ -1,34 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
-import { security } from './schemas.ts';
-
-const tags = ['Back-office reviews'];
+import { Body, PositiveInt, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
+import { pagedListRoute } from './schemas.ts';
 
 /** Buyers' reviews for the Admin (beyond the spec): read them all, hide one (the audit log records it). */
 const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/:pageNumber,:pageSize',
-    {
-      schema: {
-        operationId: 'listReviews',
-        tags,
-        security,
-        summary: 'Every review, hidden ones too, newest first',
-        params: Type.Object({ pageNumber: PositiveInt, pageSize: PageSize }),
-        response: responses(Type.Object({ reviews: Type.Array(Type.Ref('BackofficeReview')), totalPages: Type.Integer() }), 400, 401, 403),
-      },
-    },
-    async (request) => ({ data: await app.reviews.list(request.params.pageNumber, request.params.pageSize) }),
-  );
+  documentRoutes(app, { tags: ['Back-office reviews'] });
+  pagedListRoute(app, ['listReviews', 'Every review, hidden ones too, newest first'], { reviews: 'BackofficeReview' }, app.reviews.list);
 
   app.put(
     '/:id',
     {
       schema: {
         operationId: 'setReviewHidden',
-        tags,
-        security,
         summary: 'Hide a review from the storefront (its stars leave the average), or show it again',
         params: Type.Object({ id: PositiveInt }),
         body: Body({ hidden: Type.Boolean() }),

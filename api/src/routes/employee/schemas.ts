@@ -1,8 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import type { Static } from 'typebox';
-import type { OptionalPaging } from '../../schemas/common.ts';
+import { type Static, Type } from 'typebox';
+import { type OptionalPaging, Paging, responses } from '../../schemas/common.ts';
 
-export const security = [{ employeeSession: [] }];
+/**
+ * A paged back-office list as the spec writes them all: `<prefix>/:pageNumber,:pageSize` (or the `url`
+ * given), answering `{ <list>: rows, totalPages }`. `list` names that key and the schema of its rows,
+ * as `{ authors: 'Author' }`.
+ */
+export function pagedListRoute(
+  app: Parameters<FastifyPluginAsyncTypebox>[0],
+  [operationId, summary, url = '/:pageNumber,:pageSize']: [string, string, string?],
+  list: Record<string, string>,
+  page: (pageNumber: number, pageSize: number) => Promise<unknown>,
+): void {
+  const [[key, item]] = Object.entries(list) as [[string, string]];
+  app.get(
+    url,
+    {
+      schema: {
+        operationId,
+        summary,
+        params: Type.Object(Paging),
+        response: responses(Type.Object({ [key]: Type.Array(Type.Ref(item)), totalPages: Type.Integer() }), 400, 401, 403),
+      },
+    },
+    async (request) => ({ data: (await page(request.params.pageNumber, request.params.pageSize)) as never }),
+  );
+}
+
 /**
  * Lists whose spec path has no page parameters (All Clients, Client Messages). Called as the spec
  * writes them they answer the bare array the spec's screens read, newest first, at most

@@ -1,18 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../schemas/common.ts';
-import { security } from './schemas.ts';
-
-const tags = ['Back-office dashboard'];
+import { documentRoutes } from '../document-routes.ts';
 
 const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Back-office dashboard'] });
   app.get(
     '/',
     {
       schema: {
         operationId: 'getDashboardSummary',
-        tags,
-        security,
         summary: 'Totals of orders, books, book copies and clients',
         response: responses(
           Type.Object({
@@ -34,8 +31,6 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'listRecentOrders',
-        tags,
-        security,
         summary: 'The 10 most recent orders',
         response: responses(
           Type.Array(
@@ -61,8 +56,6 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'listNewClients',
-        tags,
-        security,
         summary: 'The 10 newest clients',
         response: responses(Type.Array(Type.Ref('ClientRow')), 401, 403),
       },
@@ -76,8 +69,6 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getDailySales',
-        tags,
-        security,
         summary: 'Orders and revenue for each of the last 30 days (UTC), cancelled and failed orders left out',
         response: responses(Type.Array(Type.Ref('SalesDay')), 401, 403),
       },
@@ -90,8 +81,6 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getCategoryUnits',
-        tags,
-        security,
         summary: 'Units sold per category in the last 30 days, most first',
         response: responses(Type.Array(Type.Ref('CategoryUnits')), 401, 403),
       },
@@ -104,8 +93,6 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getOrderStatusMix',
-        tags,
-        security,
         summary: 'Orders of the last 30 days by status',
         response: responses(Type.Array(Type.Ref('StatusCount')), 401, 403),
       },

@@ -3,17 +3,17 @@ import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.ts';
 import { normalizeAccount } from '../../modules/accounts/account-service.ts';
 import { Body, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
 
-const tags = ['Authentication'];
 const UserType = Type.String({ description: "'Client', 'Admin' or 'Seller'" });
 
 const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Authentication'] });
   app.post(
     '/login',
     {
       schema: {
         operationId: 'login',
-        tags,
         summary: 'Sign in a client or an employee; data is the user type',
         body: Body({ account: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1000 }) }),
         response: responses(UserType, 400, 401, 429, 503),
@@ -33,7 +33,6 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'refreshTokens',
-        tags,
         summary: "Rotate the session of this user type ('Client' for the storefront, any other for the back-office)",
         params: Type.Object({ userType: Type.String({ maxLength: 40 }) }),
         response: responses(UserType, 401),
@@ -62,7 +61,6 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'signOut',
-        tags,
         summary: 'Sign out: revoke and clear both sessions held by this browser',
         response: responses(Type.Boolean()),
       },

@@ -1,15 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
 
 /** An author's page (beyond the spec): every author name in the storefront links to it. */
 const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Public catalog'] });
   app.get(
     '/:id',
     {
       schema: {
         operationId: 'getAuthorPage',
-        tags: ['Public catalog'],
         summary: 'An author and a page of their books on sale, with the ratings, most-rated first (beyond the spec)',
         params: Type.Object({ id: PositiveInt }),
         querystring: OptionalPaging,

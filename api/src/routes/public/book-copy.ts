@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
 
-const tags = ['Public catalog'];
 const CardList = Type.Array(Type.Ref('BookCard'));
 const DetailList = Type.Array(Type.Ref('BookDetail'));
 
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Public catalog'] });
   // Reads only: served by the read replica when DATABASE_REPLICA_URL is set.
 
   // Catalog reads are the same for everyone for a minute; the ETag lets a browser revalidate cheaply.
@@ -19,7 +20,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/types/',
     {
-      schema: { operationId: 'listBookTypes', tags, summary: 'The ten categories', response: responses(Type.Array(Type.Ref('BookType'))) },
+      schema: { operationId: 'listBookTypes', summary: 'The ten categories', response: responses(Type.Array(Type.Ref('BookType'))) },
     },
     async () => ({ data: await app.catalog.types() }),
   );
@@ -29,7 +30,6 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'listBookCopiesByType',
-        tags,
         summary: 'A page of a category (any letter case)',
         params: Type.Object({ type: Type.String({ minLength: 1, maxLength: 100 }), pageNumber: PositiveInt, pageSize: PageSize }),
         response: responses(Type.Object({ booksCopies: CardList, totalPages: Type.Integer() }), 400, 404),
@@ -46,7 +46,6 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getBookCopy',
-        tags,
         summary: 'Details of one available book copy',
         params: Type.Object({ id: PositiveInt }),
         response: responses(Type.Ref('BookDetail'), 400, 404),
@@ -64,7 +63,6 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'searchBookCopies',
-        tags,
         summary: 'Search titles and authors (typo-tolerant, at most 50 results)',
         params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: responses(DetailList, 400),
@@ -79,8 +77,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     summary: string,
     item: typeof CardList | typeof DetailList,
     load: () => Promise<unknown>,
-  ) =>
-    app.get(path, { schema: { operationId, tags, summary, response: responses(item) } }, async () => ({ data: (await load()) as never }));
+  ) => app.get(path, { schema: { operationId, summary, response: responses(item) } }, async () => ({ data: (await load()) as never }));
 
   list('/new-releases/', 'listNewReleases', 'Most recently published', CardList, app.catalog.newReleases);
   list('/best-sellers/', 'listBestSellers', 'Most units sold', CardList, app.catalog.bestSellers);
@@ -91,7 +88,6 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'listRecommended',
-        tags,
         summary: "A varied pick of well-rated books, leaning to a signed-in client's categories",
         response: responses(DetailList),
       },

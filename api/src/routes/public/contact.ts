@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Body, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
 
 /** Contact messages one address may send per hour (anonymous, so rate-limited). */
 export const ANONYMOUS_WRITES_PER_HOUR = 20;
 
 const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Contact'] });
   const text = Type.Optional(Type.String({ maxLength: 500 }));
   app.post(
     '/',
@@ -13,7 +15,6 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { rateLimit: { max: ANONYMOUS_WRITES_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'sendContactMessage',
-        tags: ['Contact'],
         summary: 'Send a message to the shop (name, e-mail, at most 50 characters)',
         body: Body({ userName: text, account: text, message: text }),
         response: responses(Type.Boolean(), 400, 429),

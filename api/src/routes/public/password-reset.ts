@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.ts';
 import { publicOrigin } from '../../lib/public-origin.ts';
 import { Body, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
 
 /** Reset e-mails one address may ask for per hour: each one mails someone. */
 export const RESET_REQUESTS_PER_HOUR = 10;
@@ -16,17 +17,16 @@ export const RESET_EMAILS_PER_CLIENT_PER_HOUR = 3;
 /** Codes one address may try per hour. */
 export const RESETS_PER_HOUR = 20;
 
-const tags = ['Authentication'];
 const ONE_HOUR_MS = 60 * 60 * 1000;
 
 const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Authentication'] });
   app.post(
     '/request',
     {
       config: { rateLimit: { max: RESET_REQUESTS_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'requestPasswordReset',
-        tags,
         summary: 'Forgot password: the identity provider e-mails a client a link to choose a new password (beyond the spec)',
         description: 'The answer is the same whether or not a client uses the e-mail, so it reveals no account.',
         body: Body({ account: Type.Optional(Type.String({ maxLength: 200 })) }),
@@ -59,7 +59,6 @@ const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { rateLimit: { max: RESETS_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'resetPassword',
-        tags,
         summary: "Sets a client's new password with the code of the provider's reset e-mail; all their sessions end (beyond the spec)",
         body: Body({
           oobCode: Type.String({ minLength: 1, maxLength: 2000 }),

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Body, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
 
 /** Sign-up attempts one address may make per hour (anonymous, so rate-limited). */
 export const SIGN_UPS_PER_HOUR = 20;
 
 const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Authentication'] });
   const text = Type.Optional(Type.String({ maxLength: 200 }));
 
   app.get(
@@ -13,7 +15,6 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getIdentityConfig',
-        tags: ['Authentication'],
         summary: "Settings for the browser's identity SDK (Firebase Auth), read at run time",
         response: responses(
           Type.Object({
@@ -41,7 +42,6 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { rateLimit: { max: SIGN_UPS_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'signUp',
-        tags: ['Authentication'],
         summary: 'Create the client record of an identity whose e-mail the provider has verified; signs the client in',
         description:
           'The identity provider must have verified the e-mail. Either send `Authorization: Bearer <Firebase ID token>` of that ' +

@@ -6,6 +6,8 @@ import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import AuthorsPage from './authors-page';
 
 const list = { 'GET /api/employee/author/1,10': { body: { data: { authors: [{ id: 7, fullName: 'Frank Herbert' }], totalPages: 1 } } } };
+/** The Authors screen's first page, with the other calls a test answers. */
+const stubAuthors = (answers: Parameters<typeof stubApi>[0]) => stubApi({ ...SIGNED_OUT, ...list, ...answers });
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -20,9 +22,7 @@ async function searchFor(text: string) {
 it("a refused delete shows 'Failed to delete author.' and the server's reason under it", async () => {
   vi.spyOn(window, 'confirm').mockReturnValue(true);
   const reason = 'This author still has 3 books; delete or reassign them first.';
-  stubApi({
-    ...SIGNED_OUT,
-    ...list,
+  stubAuthors({
     'DELETE /api/employee/author/7': { status: 409, body: { data: null, error: { code: 'CONFLICT', message: reason } } },
   });
   renderWithProviders(<AuthorsPage />, { route: '/authors' });
@@ -33,9 +33,7 @@ it("a refused delete shows 'Failed to delete author.' and the server's reason un
 });
 
 it('a search that fails says so, not that no author was found', async () => {
-  stubApi({
-    ...SIGNED_OUT,
-    ...list,
+  stubAuthors({
     'GET /api/employee/author/by-name/herbert': { status: 503, body: { data: null, error: { code: 'TIMEOUT', message: 'Too slow.' } } },
   });
   await searchFor('herbert');
@@ -46,9 +44,7 @@ it('a search that fails says so, not that no author was found', async () => {
 });
 
 it('a rename while a search is on screen shows the renamed row found again, and the pages stay out of view', async () => {
-  const calls = stubApi({
-    ...SIGNED_OUT,
-    ...list,
+  const calls = stubAuthors({
     'GET /api/employee/author/by-name/herbert': [
       { body: { data: [{ id: 7, fullName: 'Frank Herbert' }] } },
       { body: { data: [{ id: 7, fullName: 'Frank P. Herbert' }] } },
@@ -71,9 +67,7 @@ it('a rename while a search is on screen shows the renamed row found again, and 
 });
 
 it('an id that matches nothing says No author found., not that the search failed', async () => {
-  stubApi({
-    ...SIGNED_OUT,
-    ...list,
+  stubAuthors({
     'GET /api/employee/author/by-id/999': { status: 404, body: { data: null, error: { code: 'NOT_FOUND', message: 'Author not found.' } } },
   });
   await searchFor('999');

@@ -24,6 +24,13 @@ const detail = (id: number, name: string) => ({
 const noReviews = (id: number) => ({
   [`GET /api/public/book-copy/by-id/${id}/reviews`]: { body: { data: { reviews: [], totalReviews: 0, totalPages: 1 } } },
 });
+/** The calls of a signed-out visit to `book`'s page, a book with no reviews and nothing similar in its category. */
+const visitAlone = (book: ReturnType<typeof detail>) => ({
+  ...SIGNED_OUT,
+  [`GET /api/public/book-copy/by-id/${book.id}`]: { body: { data: book } },
+  ...noReviews(book.id),
+  'GET /api/public/book-copy/by-type/Fantasy,1,15': { body: { data: { booksCopies: [], totalPages: 1 } } },
+});
 const card = ({ id, name, imageUrl, authorName, authorId, price, quantity }: ReturnType<typeof detail>) => ({
   id,
   name,
@@ -38,12 +45,7 @@ const card = ({ id, name, imageUrl, authorName, authorId, price, quantity }: Ret
 const renderAt = (route: string) => renderRoute(paths.bookRoute, <BookPage />, route);
 
 it('shows the book its address names, in a fresh browser with nothing stored', async () => {
-  stubApi({
-    ...SIGNED_OUT,
-    'GET /api/public/book-copy/by-id/7': { body: { data: detail(7, 'Dune') } },
-    ...noReviews(7),
-    'GET /api/public/book-copy/by-type/Fantasy,1,15': { body: { data: { booksCopies: [], totalPages: 1 } } },
-  });
+  stubApi(visitAlone(detail(7, 'Dune')));
   renderAt('/books/7-dune');
   expect(await screen.findByRole('heading', { level: 1, name: 'Dune' })).toBeInTheDocument();
   expect(screen.getByText('3 available')).toBeInTheDocument();
@@ -54,12 +56,7 @@ it('shows the book its address names, in a fresh browser with nothing stored', a
 });
 
 it('moves an outdated title or a bare id to the canonical address', async () => {
-  stubApi({
-    ...SIGNED_OUT,
-    'GET /api/public/book-copy/by-id/7': { body: { data: detail(7, 'Dune Messiah') } },
-    ...noReviews(7),
-    'GET /api/public/book-copy/by-type/Fantasy,1,15': { body: { data: { booksCopies: [], totalPages: 1 } } },
-  });
+  stubApi(visitAlone(detail(7, 'Dune Messiah')));
   renderAt('/books/7-dune');
   expect(await screen.findByRole('heading', { level: 1, name: 'Dune Messiah' })).toBeInTheDocument();
   expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent('/books/7-dune-messiah');
