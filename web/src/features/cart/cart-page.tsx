@@ -1,5 +1,6 @@
 import { shippingAddressProblem } from '@bookshop/rules';
-import { type FormEvent, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { ApiError } from '../../api/client';
 import { BookCover } from '../../components/book-cover';
 import { LoadError } from '../../components/load-error';
@@ -8,6 +9,7 @@ import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { LoginRedirect, useSendToLogin } from '../../lib/login-redirect';
+import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
 import { type CartLine, useCart } from './api/get-cart';
@@ -19,6 +21,10 @@ import { useUpdateCartLine } from './api/update-cart-line';
 export const cartTotal = (items: Pick<CartLine, 'totalPrice' | 'totalQuantity'>[]) =>
   items.reduce((cents, i) => cents + Math.round(i.totalPrice * 100) * i.totalQuantity, 0) / 100;
 
+type ShippingForm = { address: string };
+/** The shipping address rule the API applies to a checkout. */
+const shippingResolver = formRuleResolver<ShippingForm>(({ address }) => shippingAddressProblem(address));
+
 function CheckoutModal({
   items,
   onClose,
@@ -28,34 +34,37 @@ function CheckoutModal({
   onClose: () => void;
   onDone: (message: string, ok: boolean) => void;
 }) {
-  const [address, setAddress] = useState(storage.getShippingAddress);
+  const { register, handleSubmit } = useForm<ShippingForm>({
+    defaultValues: { address: storage.getShippingAddress() },
+    resolver: shippingResolver,
+  });
   // Spec 4: messages disappear after 3 s.
   const [validation, showValidation] = useNotice();
   const place = usePlaceOrder();
   // One key per checkout attempt: a retried request returns the first order instead of a second.
   const idempotencyKey = useRef(crypto.randomUUID());
 
-  const confirm = (e: FormEvent) => {
-    e.preventDefault();
-    const addressProblem = shippingAddressProblem(address);
-    if (addressProblem) return showValidation(addressProblem, 'error');
-    storage.setShippingAddress(address.trim());
-    place.mutate(
-      {
-        idempotencyKey: idempotencyKey.current,
-        body: {
-          shipmentAddress: address.trim(),
-          totalPrice: cartTotal(items),
-          totalQuantity: items.reduce((n, i) => n + i.totalQuantity, 0),
-          cartItemsIds: items.map((i) => i.id),
+  const confirm = handleSubmit(
+    ({ address }) => {
+      storage.setShippingAddress(address.trim());
+      place.mutate(
+        {
+          idempotencyKey: idempotencyKey.current,
+          body: {
+            shipmentAddress: address.trim(),
+            totalPrice: cartTotal(items),
+            totalQuantity: items.reduce((n, i) => n + i.totalQuantity, 0),
+            cartItemsIds: items.map((i) => i.id),
+          },
         },
-      },
-      {
-        onSuccess: () => onDone('Order placed successfully!', true),
-        onError: (err) => onDone(err instanceof ApiError && err.status !== 401 ? err.message : 'Failed to place order.', false),
-      },
-    );
-  };
+        {
+          onSuccess: () => onDone('Order placed successfully!', true),
+          onError: (err) => onDone(err instanceof ApiError && err.status !== 401 ? err.message : 'Failed to place order.', false),
+        },
+      );
+    },
+    (errors) => showValidation(errors.root?.message ?? '', 'error'),
+  );
 
   return (
     <Modal title="Shipping address" onClose={onClose}>
@@ -63,7 +72,7 @@ function CheckoutModal({
         <h2>Shipping address</h2>
         <label>
           Address
-          <textarea rows={3} value={address} onChange={(e) => setAddress(e.target.value)} autoComplete="street-address" />
+          <textarea rows={3} {...register('address')} autoComplete="street-address" />
         </label>
         <Notice notice={validation} />
         <p>
