@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { terminalLogFormat } from './lib/logging.ts';
 import type { ThrottleLimits } from './modules/sessions/login-throttle.ts';
 import authPlugin from './plugins/auth.ts';
+import catalogCache from './plugins/catalog-cache.ts';
 import catalogProjections from './plugins/catalog-projections.ts';
 import commaParams from './plugins/comma-params.ts';
 import compression from './plugins/compression.ts';
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(etag, { hashFn: (payload) => hash('sha1', payload, 'base64') });
   await app.register(prisma, { onQuery: options.onQuery });
   await app.register(metrics);
+  await app.register(catalogCache);
   await app.register(catalogProjections);
   await app.register(authPlugin, { throttle: options.throttle });
   await app.register(identity);

@@ -18,6 +18,11 @@ export interface Config {
   database: { poolSize: number; connectTimeoutMs: number; lockTimeoutMs: number; statementTimeoutMs: number };
   /** The time budget of one request in milliseconds; past it the request answers 503. */
   requestTimeoutMs: number;
+  /**
+   * How long the public catalog's answers may be kept in this process (plugins/catalog-cache.ts); any
+   * catalog change clears them at once. 0 turns the cache off, as the tests have it unless they test it.
+   */
+  catalogCacheMs: number;
   jwtSecret: string;
   /** Cookies carry `Secure` (set automatically when the request came over https). */
   cookieSecure: boolean;
@@ -62,6 +67,8 @@ export interface Config {
   initialAdmin: { email: string; password: string } | null;
 }
 
+/** How long the catalog cache keeps an answer outside the tests, unless CATALOG_CACHE_MS says otherwise. */
+export const DEFAULT_CATALOG_CACHE_MS = 5_000;
 export const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456789';
 
 export class ConfigError extends Error {}
@@ -100,6 +107,7 @@ export const EnvSchema = Type.Object({
   DATABASE_LOCK_TIMEOUT_MS: milliseconds(2000, 100),
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(5000, 100),
   REQUEST_TIMEOUT_MS: milliseconds(10_000, 1000),
+  CATALOG_CACHE_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
   JWT_SECRET: Type.Optional(Type.String()),
   COOKIE_SECURE: Type.Optional(Type.Enum(['true', 'false'])),
   TRUST_PROXY: Type.Optional(Type.String()),
@@ -178,6 +186,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     },
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    catalogCacheMs: env.CATALOG_CACHE_MS ?? (mode === 'test' ? 0 : DEFAULT_CATALOG_CACHE_MS),
     jwtSecret,
     // Secure cookies by default in production; plain-http local stacks opt out with COOKIE_SECURE=false.
     // Cross-site frontends need SameSite=None, which browsers accept only with Secure.

@@ -13,7 +13,13 @@ const app =
   kind === 'bare'
     ? bareCatalog(databaseUrl, poolSize)
     : await buildApp(
-        loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize), WEB_DIST: process.env.WEB_DIST }),
+        loadConfig({
+          NODE_ENV: 'test',
+          DATABASE_URL: databaseUrl,
+          DATABASE_POOL_SIZE: String(poolSize),
+          WEB_DIST: process.env.WEB_DIST,
+          CATALOG_CACHE_MS: process.env.CATALOG_CACHE_MS,
+        }),
         { logger: false },
       );
 await app.listen({ host: '127.0.0.1', port: 0 });

@@ -49,19 +49,30 @@ async function requestsPerSecond(url: string, connections: number, seconds: numb
   return result.requests.total / seconds;
 }
 
+/**
+ * Our throughput and the baseline's, in interleaved rounds; with `uncached`, also ours with the
+ * catalog cache off (CATALOG_CACHE_MS=0), in the same rounds, so the cache's share is seen apart.
+ */
 export async function compareThroughput(
   path: string,
   ours: Server,
   bare: Server,
-  { rounds, seconds, connections }: { rounds: number; seconds: number; connections: number },
+  { rounds, seconds, connections, uncached }: { rounds: number; seconds: number; connections: number; uncached?: Server },
 ) {
   let oursTotal = 0;
   let bareTotal = 0;
-  await requestsPerSecond(ours.url + path, connections, 1); // warm-up: JIT, pool, caches
-  await requestsPerSecond(bare.url + path, connections, 1);
+  let uncachedTotal = 0;
+  // Warm-up: JIT, pool, caches.
+  for (const server of [ours, bare, ...(uncached ? [uncached] : [])]) await requestsPerSecond(server.url + path, connections, 1);
   for (let round = 0; round < rounds; round++) {
     oursTotal += await requestsPerSecond(ours.url + path, connections, seconds);
     bareTotal += await requestsPerSecond(bare.url + path, connections, seconds);
+    if (uncached) uncachedTotal += await requestsPerSecond(uncached.url + path, connections, seconds);
   }
-  return { ours: oursTotal / rounds, bare: bareTotal / rounds, ratio: oursTotal / bareTotal };
+  return {
+    ours: oursTotal / rounds,
+    bare: bareTotal / rounds,
+    ratio: oursTotal / bareTotal,
+    ...(uncached ? { uncached: uncachedTotal / rounds, uncachedRatio: uncachedTotal / bareTotal } : {}),
+  };
 }

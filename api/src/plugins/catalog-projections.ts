@@ -3,6 +3,7 @@
 // refreshed CONCURRENTLY (reads never wait) once its delay has passed, so a burst of writes costs one
 // refresh. Each instance refreshes after its own writes; the delays bound how long any list lags.
 import fp from 'fastify-plugin';
+import { CATALOG_CHANGED_CHANNEL } from './catalog-cache.ts';
 
 export const PROJECTION_REFRESH_DELAYS_MS = {
   home_list_candidates: 5_000,
@@ -42,6 +43,8 @@ export default fp(
             app.prisma.$executeRawUnsafe(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`),
             // Fresh statistics, or the planner guesses the view's size and may join it by scanning.
             app.prisma.$executeRawUnsafe(`ANALYZE ${view}`),
+            // Every instance's catalog cache forgets the answers the old projection ordered (at commit).
+            app.prisma.$executeRawUnsafe(`NOTIFY ${CATALOG_CHANGED_CHANNEL}`),
           ],
           { timeout: REFRESH_TIMEOUT_MS },
         );

@@ -37,8 +37,11 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
     adminOnly.addHook('onRequest', app.asAuditActor);
     // Catalog writes (authors, books, copies) change what the storefront's projections order.
     adminOnly.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && reply.statusCode < 400 && /\/(author|book|book-copy)\//.test(request.url))
+      if (request.method !== 'GET' && reply.statusCode < 400 && /\/(author|book|book-copy)\//.test(request.url)) {
+        // The database tells every instance too; this one forgets at once, so its Admin sees the change.
+        app.catalogCache.clear();
         app.catalogProjections.changed();
+      }
     });
     await adminOnly.register(clientsRoutes, { prefix: '/employee/statistics' });
     await adminOnly.register(authorRoutes);

@@ -8,7 +8,9 @@ const DetailList = Type.Array(Type.Ref('BookDetail'));
 
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Public catalog'] });
-  // Reads only: served by the read replica when DATABASE_REPLICA_URL is set.
+  // Reads only: served by the read replica when DATABASE_REPLICA_URL is set. Each answer that is the
+  // same for everyone is kept by the catalog cache until the catalog changes (plugins/catalog-cache.ts).
+  const cached = app.catalogCache.read;
 
   // Catalog reads are the same for everyone for a minute; the ETag lets a browser revalidate cheaply.
   app.addHook('onSend', async (request, reply) => {
@@ -22,7 +24,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: { operationId: 'listBookTypes', summary: 'The ten categories', response: responses(Type.Array(Type.Ref('BookType'))) },
     },
-    async () => ({ data: await app.catalog.types() }),
+    async () => ({ data: await cached('types', app.catalog.types) }),
   );
 
   app.get(
@@ -37,7 +39,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { type, pageNumber, pageSize } = request.params;
-      return { data: await app.catalog.byType(type, pageNumber, pageSize) };
+      return { data: await cached(`by-type ${type} ${pageNumber} ${pageSize}`, () => app.catalog.byType(type, pageNumber, pageSize)) };
     },
   );
 
@@ -54,7 +56,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       // The detail shows live stock: always revalidate (the ETag makes that a cheap 304).
       reply.header('cache-control', 'no-cache');
-      return { data: await app.catalog.byId(request.params.id) };
+      return { data: await cached(`by-id ${request.params.id}`, () => app.catalog.byId(request.params.id)) };
     },
   );
 
@@ -68,7 +70,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(DetailList, 400),
       },
     },
-    async (request) => ({ data: await app.catalog.search(request.params.name) }),
+    async (request) => ({ data: await cached(`by-name ${request.params.name}`, () => app.catalog.search(request.params.name)) }),
   );
 
   const list = (
@@ -77,7 +79,10 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     summary: string,
     item: typeof CardList | typeof DetailList,
     load: () => Promise<unknown>,
-  ) => app.get(path, { schema: { operationId, summary, response: responses(item) } }, async () => ({ data: (await load()) as never }));
+  ) =>
+    app.get(path, { schema: { operationId, summary, response: responses(item) } }, async () => ({
+      data: (await cached(path, load)) as never,
+    }));
 
   list('/new-releases/', 'listNewReleases', 'Most recently published', CardList, app.catalog.newReleases);
   list('/best-sellers/', 'listBestSellers', 'Most units sold', CardList, app.catalog.bestSellers);
@@ -103,7 +108,11 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       // Personal when signed in, so no shared cache may keep it.
       reply.header('cache-control', 'private, max-age=60').header('vary', 'cookie');
-      return { data: await app.catalog.recommended(clientId) };
+      // The signed-out pick is everyone's; a client's own is not kept.
+      return {
+        data:
+          clientId === null ? await cached('recommended', () => app.catalog.recommended(null)) : await app.catalog.recommended(clientId),
+      };
     },
   );
 };

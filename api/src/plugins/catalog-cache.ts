@@ -1,0 +1,130 @@
+// Remembers the public catalog's answers for a few seconds, in this process, and forgets them all as
+// soon as the catalog changes anywhere: the database announces every change (a trigger on the
+// catalog's tables, and each projection refresh, NOTIFY `catalog_changed`; see decision 11) and each
+// instance listens. A read the cache can answer costs no database work at all; a change is seen by
+// every instance within the time the notice takes to arrive, not after the cache's lifetime, which
+// only bounds what a lost notice or a lagging read replica could leave behind.
+//
+// Only answers that are the same for everyone are kept: the routes ask for it (routes/public/book-copy.ts).
+// While the listening connection is down, nothing is kept and every read goes to the database.
+import fp from 'fastify-plugin';
+import pg from 'pg';
+
+/** The channel the database's catalog triggers and the projection refresh notify. */
+export const CATALOG_CHANGED_CHANNEL = 'catalog_changed';
+/** At most this many answers are kept (a search keys one per text); the oldest go first. */
+export const CATALOG_CACHE_ENTRIES = 2_000;
+const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    catalogCache: {
+      /** The answer kept under `key`, or `load`'s, kept for the next reads until the catalog changes. */
+      read<T>(key: string, load: () => Promise<T>): Promise<T>;
+      /** Forgets every answer: this instance's own catalog writes call it before their notice arrives. */
+      clear(): void;
+      /** True while answers are kept: the cache is on and this instance hears the catalog's changes. */
+      readonly active: boolean;
+    };
+  }
+}
+
+interface Entry {
+  answer: Promise<unknown>;
+  expiresAt: number;
+}
+
+export default fp(
+  async (app) => {
+    const lifetimeMs = app.config.catalogCacheMs;
+    const entries = new Map<string, Entry>();
+    // Bumped by every change: an answer loaded across a change is not kept, since it may predate it.
+    let generation = 0;
+    let listening = false;
+    let closing = false;
+    let listener: pg.Client | null = null;
+    let failures = 0;
+
+    const clear = () => {
+      generation++;
+      entries.clear();
+    };
+
+    /** Opens the listening connection; whatever ends it, or keeps it from opening, tries again later. */
+    function connect() {
+      if (closing) return;
+      const client = new pg.Client({
+        connectionString: app.config.databaseUrl,
+        connectionTimeoutMillis: app.config.database.connectTimeoutMs,
+        application_name: 'bookshop-api-catalog-listener',
+      });
+      const lost = (error?: Error) => {
+        if (listener !== client) return;
+        listener = null;
+        listening = false;
+        clear();
+        client.end().catch(() => {});
+        if (closing) return;
+        if (failures++ === 0)
+          app.log.warn({ err: error }, 'catalog cache: lost the database notices; reads go to the database until they are back');
+        setTimeout(connect, RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length) - 1]).unref();
+      };
+      listener = client;
+      client.on('error', lost);
+      client.on('end', () => lost());
+      client.on('notification', clear);
+      (async () => {
+        await client.connect();
+        await client.query(`LISTEN ${CATALOG_CHANGED_CHANNEL}`);
+        if (listener !== client) return;
+        // Changes made while nobody listened were not heard: start from nothing.
+        clear();
+        listening = true;
+        if (failures > 0) app.log.info('catalog cache: hears the database notices again');
+        failures = 0;
+      })().catch(lost);
+    }
+
+    app.decorate('catalogCache', {
+      async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+        if (!listening) return load();
+        const now = Date.now();
+        const kept = entries.get(key);
+        if (kept && kept.expiresAt > now) return kept.answer as Promise<T>;
+        const loadedIn = generation;
+        // Concurrent misses of one key share one load.
+        const answer = load();
+        const entry = { answer, expiresAt: now + lifetimeMs };
+        entries.delete(key);
+        entries.set(key, entry);
+        if (entries.size > CATALOG_CACHE_ENTRIES) entries.delete(entries.keys().next().value as string);
+        try {
+          await answer;
+        } catch (error) {
+          if (entries.get(key) === entry) entries.delete(key);
+          throw error;
+        }
+        if (loadedIn !== generation && entries.get(key) === entry) entries.delete(key);
+        return answer;
+      },
+      clear,
+      get active() {
+        return listening;
+      },
+    });
+
+    if (lifetimeMs > 0) {
+      app.addHook('onReady', async () => {
+        connect();
+      });
+      app.addHook('onClose', async () => {
+        closing = true;
+        listening = false;
+        const client = listener;
+        listener = null;
+        await client?.end().catch(() => {});
+      });
+    }
+  },
+  { name: 'catalog-cache', dependencies: ['config'] },
+);

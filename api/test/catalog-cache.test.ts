@@ -1,0 +1,113 @@
+// The catalog cache: a repeated public catalog read costs no database work, and any change to the
+// catalog, made by this instance, another one or by hand in the database, is seen at once, not when
+// the cache's lifetime ends (set here to a minute, so a test that waited for it would time out).
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, DEMO } from './helpers.ts';
+
+let statements = 0;
+const t = await createTestApp({ env: { CATALOG_CACHE_MS: '60000' }, onQuery: () => statements++ });
+const admin = await t.login(DEMO.admin);
+
+/** Polls until `check` holds, for at most two seconds: a notice takes milliseconds, the lifetime a minute. */
+async function eventually(check: () => Promise<boolean> | boolean) {
+  for (let waited = 0; waited < 2_000; waited += 20) {
+    if (await check()) return;
+    await sleep(20);
+  }
+  throw new Error('not within 2 s');
+}
+
+/** Statements a GET ran, and its answer. */
+async function read(url: string, cookie = '') {
+  statements = 0;
+  const res = await t.app.inject({ url, headers: { cookie } });
+  return { statements, status: res.statusCode, body: res.body, data: res.statusCode === 200 ? res.json().data : null };
+}
+
+async function newCopy(price: string) {
+  const [row] = await t.db.query<{ id: number }>(
+    `INSERT INTO book_copies (book_id, price, quantity, is_available)
+     SELECT id, $1, 5, true FROM books ORDER BY id DESC LIMIT 1 RETURNING id`,
+    [price],
+  );
+  return row!.id;
+}
+
+await eventually(() => t.app.catalogCache.active);
+
+describe('catalog cache', () => {
+  it('answers a repeated read without the database, with the same body', async () => {
+    const id = await newCopy('12.00');
+    await eventually(async () => (await read(`/api/public/book-copy/by-id/${id}`)).status === 200);
+    const first = await read(`/api/public/book-copy/by-id/${id}`);
+    const second = await read(`/api/public/book-copy/by-id/${id}`);
+    expect(first.statements + second.statements).toBeLessThanOrEqual(1);
+    expect(second.statements).toBe(0);
+    expect(second.body).toBe(first.body);
+    for (const url of ['/api/public/book-copy/types/', '/api/public/book-copy/best-sellers/', '/api/public/book-copy/by-name/tolkien']) {
+      await read(url);
+      expect((await read(url)).statements, url).toBe(0);
+    }
+  });
+
+  it('shows a change made by hand in the database, as by another instance, within the time of its notice', async () => {
+    const id = await newCopy('12.00');
+    const url = `/api/public/book-copy/by-id/${id}`;
+    await eventually(async () => (await read(url)).data?.price === 12);
+    expect((await read(url)).statements).toBe(0);
+    await t.db.query('UPDATE book_copies SET price = 13.50, quantity = 2 WHERE id = $1', [id]);
+    await eventually(async () => (await read(url)).data?.price === 13.5);
+    expect((await read(url)).data).toMatchObject({ price: 13.5, quantity: 2 });
+    // Withdrawn from sale: the detail says so, and so do the lists, at once.
+    await t.db.query('UPDATE book_copies SET is_available = false WHERE id = $1', [id]);
+    await eventually(async () => (await read(url)).status === 404);
+  });
+
+  it("shows an Admin's own change on the very next read of the same instance", async () => {
+    const id = await newCopy('20.00');
+    const url = `/api/public/book-copy/by-id/${id}`;
+    await eventually(async () => (await read(url)).data?.price === 20);
+    const copy = (await t.app.inject({ url: `/api/employee/book-copy/by-id/${id}`, headers: { cookie: admin } })).json().data;
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/employee/book-copy/',
+      headers: { cookie: admin },
+      payload: { ...copy, price: 21.25 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await read(url)).data.price).toBe(21.25);
+  });
+
+  it('keeps neither refusals nor a signed-in client’s own recommendations', async () => {
+    expect((await read('/api/public/book-copy/by-id/2147483000')).status).toBe(404);
+    expect((await read('/api/public/book-copy/by-id/2147483000')).statements).toBe(1);
+    const { cookie } = await t.newClient();
+    await read('/api/public/book-copy/recommended/', cookie);
+    expect((await read('/api/public/book-copy/recommended/', cookie)).statements).toBeGreaterThan(0);
+  });
+
+  it('forgets the home lists when their projection is refreshed', async () => {
+    const url = '/api/public/book-copy/new-releases/';
+    await read(url);
+    expect((await read(url)).statements).toBe(0);
+    await t.app.catalogProjections.refresh(['home_list_candidates']);
+    await eventually(async () => (await read(url)).statements === 1);
+  });
+
+  it('reads the database while it cannot hear the notices, and keeps answers again once it hears them', async () => {
+    const url = '/api/public/book-copy/types/';
+    await read(url);
+    expect((await read(url)).statements).toBe(0);
+    await t.db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE application_name = 'bookshop-api-catalog-listener' AND datname = current_database()`,
+    );
+    await eventually(() => !t.app.catalogCache.active);
+    expect((await read(url)).statements).toBe(1);
+    expect((await read(url)).statements).toBe(1);
+    await eventually(() => t.app.catalogCache.active);
+    await read(url);
+    expect((await read(url)).statements).toBe(0);
+  });
+});
