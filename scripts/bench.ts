@@ -43,7 +43,15 @@ const countStatement = () => {
   statements++;
 };
 const POOL_SIZE = 10;
-const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: url, LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: String(POOL_SIZE) });
+// With the web app, so that its pages (the sitemap) are served too.
+ensureWebBuild();
+const config = loadConfig({
+  NODE_ENV: 'test',
+  DATABASE_URL: url,
+  LOG_LEVEL: 'silent',
+  DATABASE_POOL_SIZE: String(POOL_SIZE),
+  WEB_DIST: webDist,
+});
 const app = await buildApp(config, { logger: false, onQuery: countStatement });
 await app.ready();
 const bare = bareCatalog(url, POOL_SIZE, countStatement, config.jwtSecret);
@@ -66,7 +74,6 @@ async function median(path: string, cookie = ''): Promise<number> {
   return percentile(times, 0.5);
 }
 
-ensureWebBuild();
 // Ours as production runs it (the catalog cache on), and ours with the cache off, to show its share.
 const ours = await startServer('ours', url, POOL_SIZE, { WEB_DIST: webDist, CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS) });
 const oursUncached = await startServer('ours', url, POOL_SIZE, { CATALOG_CACHE_MS: '0' });

@@ -6,7 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../api/src/app.ts';
-import { loadConfig } from '../api/src/config.ts';
+import { DEFAULT_CATALOG_CACHE_MS, loadConfig } from '../api/src/config.ts';
 import { seedDatabase } from '../seed/seed.ts';
 import { findChromium, noBrowserMessage } from './lib/browser.ts';
 import { freePort, startTestCluster } from './lib/database.ts';
@@ -67,7 +67,8 @@ try {
     await app.listen({ port, host: '127.0.0.1' });
     return `http://127.0.0.1:${port}`;
   };
-  const shopUrl = await serve({ WEB_DIST: webDist });
+  // The catalog cache on, as in production: the stories see a change through its notices.
+  const shopUrl = await serve({ WEB_DIST: webDist, CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS) });
   log(`the shop is at ${shopUrl}`);
   // A second instance on the same database that allows one frontend on another site, and a second
   // frontend it does not allow (e2e/cross-site.spec.ts).

@@ -18,6 +18,12 @@ async function eventually(check: () => Promise<boolean> | boolean) {
   throw new Error('not within 2 s');
 }
 
+/**
+ * Reads `url` until a read runs no statement: the answer was kept. (A notice from elsewhere, such as a
+ * projection refresh another test's write set off, may clear it once in between.)
+ */
+const answeredFromCache = (url: string) => eventually(async () => (await read(url)).statements === 0);
+
 /** Statements a GET ran, and its answer. */
 async function read(url: string, cookie = '') {
   statements = 0;
@@ -40,14 +46,11 @@ describe('catalog cache', () => {
   it('answers a repeated read without the database, with the same body', async () => {
     const id = await newCopy('12.00');
     await eventually(async () => (await read(`/api/public/book-copy/by-id/${id}`)).status === 200);
-    const first = await read(`/api/public/book-copy/by-id/${id}`);
-    const second = await read(`/api/public/book-copy/by-id/${id}`);
-    expect(first.statements + second.statements).toBeLessThanOrEqual(1);
-    expect(second.statements).toBe(0);
-    expect(second.body).toBe(first.body);
+    const fromDatabase = await read(`/api/public/book-copy/by-id/${id}`);
+    await answeredFromCache(`/api/public/book-copy/by-id/${id}`);
+    expect((await read(`/api/public/book-copy/by-id/${id}`)).body).toBe(fromDatabase.body);
     for (const url of ['/api/public/book-copy/types/', '/api/public/book-copy/best-sellers/', '/api/public/book-copy/by-name/tolkien']) {
-      await read(url);
-      expect((await read(url)).statements, url).toBe(0);
+      await answeredFromCache(url);
     }
   });
 
@@ -55,13 +58,42 @@ describe('catalog cache', () => {
     const id = await newCopy('12.00');
     const url = `/api/public/book-copy/by-id/${id}`;
     await eventually(async () => (await read(url)).data?.price === 12);
-    expect((await read(url)).statements).toBe(0);
+    await answeredFromCache(url);
     await t.db.query('UPDATE book_copies SET price = 13.50, quantity = 2 WHERE id = $1', [id]);
     await eventually(async () => (await read(url)).data?.price === 13.5);
     expect((await read(url)).data).toMatchObject({ price: 13.5, quantity: 2 });
     // Withdrawn from sale: the detail says so, and so do the lists, at once.
     await t.db.query('UPDATE book_copies SET is_available = false WHERE id = $1', [id]);
     await eventually(async () => (await read(url)).status === 404);
+  });
+
+  it('keeps neither refusals nor a signed-in client’s own recommendations', async () => {
+    expect((await read('/api/public/book-copy/by-id/2147483000')).status).toBe(404);
+    expect((await read('/api/public/book-copy/by-id/2147483000')).statements).toBe(1);
+    const { cookie } = await t.newClient();
+    await read('/api/public/book-copy/recommended/', cookie);
+    expect((await read('/api/public/book-copy/recommended/', cookie)).statements).toBeGreaterThan(0);
+  });
+
+  it('forgets the home lists when their projection is refreshed', async () => {
+    const url = '/api/public/book-copy/new-releases/';
+    await answeredFromCache(url);
+    await t.app.catalogProjections.refresh(['home_list_candidates']);
+    await eventually(async () => (await read(url)).statements === 1);
+  });
+
+  it('reads the database while it cannot hear the notices, and keeps answers again once it hears them', async () => {
+    const url = '/api/public/book-copy/types/';
+    await answeredFromCache(url);
+    await t.db.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE application_name = 'bookshop-api-catalog-listener' AND datname = current_database()`,
+    );
+    await eventually(() => !t.app.catalogCache.active);
+    // Read at once: the listener's first attempt to come back waits a quarter of a second.
+    expect((await read(url)).statements).toBe(1);
+    await eventually(() => t.app.catalogCache.active);
+    await answeredFromCache(url);
   });
 
   it("shows an Admin's own change on the very next read of the same instance", async () => {
@@ -77,37 +109,5 @@ describe('catalog cache', () => {
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect((await read(url)).data.price).toBe(21.25);
-  });
-
-  it('keeps neither refusals nor a signed-in client’s own recommendations', async () => {
-    expect((await read('/api/public/book-copy/by-id/2147483000')).status).toBe(404);
-    expect((await read('/api/public/book-copy/by-id/2147483000')).statements).toBe(1);
-    const { cookie } = await t.newClient();
-    await read('/api/public/book-copy/recommended/', cookie);
-    expect((await read('/api/public/book-copy/recommended/', cookie)).statements).toBeGreaterThan(0);
-  });
-
-  it('forgets the home lists when their projection is refreshed', async () => {
-    const url = '/api/public/book-copy/new-releases/';
-    await read(url);
-    expect((await read(url)).statements).toBe(0);
-    await t.app.catalogProjections.refresh(['home_list_candidates']);
-    await eventually(async () => (await read(url)).statements === 1);
-  });
-
-  it('reads the database while it cannot hear the notices, and keeps answers again once it hears them', async () => {
-    const url = '/api/public/book-copy/types/';
-    await read(url);
-    expect((await read(url)).statements).toBe(0);
-    await t.db.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-       WHERE application_name = 'bookshop-api-catalog-listener' AND datname = current_database()`,
-    );
-    await eventually(() => !t.app.catalogCache.active);
-    expect((await read(url)).statements).toBe(1);
-    expect((await read(url)).statements).toBe(1);
-    await eventually(() => t.app.catalogCache.active);
-    await read(url);
-    expect((await read(url)).statements).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { documentRoutes } from '../document-routes.ts';
 import accountRoutes from './account.ts';
 import auditLogRoutes from './audit-log.ts';
@@ -35,13 +35,16 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
   await app.register(async (adminOnly) => {
     adminOnly.addHook('onRequest', app.requireEmployee(['Admin']));
     adminOnly.addHook('onRequest', app.asAuditActor);
-    // Catalog writes (authors, books, copies) change what the storefront's projections order.
+    // Catalog writes (authors, books, copies) change what the storefront shows and what its projections order.
+    const changedCatalog = (request: FastifyRequest, reply: FastifyReply) =>
+      request.method !== 'GET' && reply.statusCode < 400 && /\/(author|book|book-copy)\//.test(request.url);
+    // The database tells every instance's catalog cache; this one forgets before it answers, so that
+    // its Admin's next read shows the change.
+    adminOnly.addHook('onSend', async (request, reply) => {
+      if (changedCatalog(request, reply)) app.catalogCache.clear();
+    });
     adminOnly.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && reply.statusCode < 400 && /\/(author|book|book-copy)\//.test(request.url)) {
-        // The database tells every instance too; this one forgets at once, so its Admin sees the change.
-        app.catalogCache.clear();
-        app.catalogProjections.changed();
-      }
+      if (changedCatalog(request, reply)) app.catalogProjections.changed();
     });
     await adminOnly.register(clientsRoutes, { prefix: '/employee/statistics' });
     await adminOnly.register(authorRoutes);
