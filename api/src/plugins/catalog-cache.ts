@@ -12,8 +12,11 @@ import pg from 'pg';
 
 /** The channel the database's catalog triggers and the projection refresh notify. */
 export const CATALOG_CHANGED_CHANNEL = 'catalog_changed';
-/** At most this many answers are kept (a search keys one per text); the oldest go first. */
-export const CATALOG_CACHE_ENTRIES = 2_000;
+/**
+ * At most this many answers are kept (a search keys one per text, and an answer is up to about 100 KB);
+ * the oldest go first.
+ */
+export const CATALOG_CACHE_ENTRIES = 500;
 const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
 
 declare module 'fastify' {
@@ -97,7 +100,12 @@ export default fp(
         const entry = { answer, expiresAt: now + lifetimeMs };
         entries.delete(key);
         entries.set(key, entry);
-        if (entries.size > CATALOG_CACHE_ENTRIES) entries.delete(entries.keys().next().value as string);
+        // Insertion order is expiry order (one lifetime for all): drop from the oldest end what has
+        // expired, and what is over the limit, so memory holds only the last lifetime's answers.
+        for (const [oldKey, old] of entries) {
+          if (old.expiresAt > now && entries.size <= CATALOG_CACHE_ENTRIES) break;
+          entries.delete(oldKey);
+        }
         try {
           await answer;
         } catch (error) {
