@@ -186,7 +186,9 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     },
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
-    catalogCacheMs: env.CATALOG_CACHE_MS ?? (mode === 'test' ? 0 : DEFAULT_CATALOG_CACHE_MS),
+    // Off with a read replica unless asked for: a notice can arrive before the replica has the change,
+    // and the old answer would then be kept for the whole lifetime.
+    catalogCacheMs: env.CATALOG_CACHE_MS ?? (mode === 'test' || env.DATABASE_REPLICA_URL ? 0 : DEFAULT_CATALOG_CACHE_MS),
     jwtSecret,
     // Secure cookies by default in production; plain-http local stacks opt out with COOKIE_SECURE=false.
     // Cross-site frontends need SameSite=None, which browsers accept only with Secure.

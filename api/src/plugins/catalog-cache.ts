@@ -18,6 +18,8 @@ export const CATALOG_CHANGED_CHANNEL = 'catalog_changed';
  */
 export const CATALOG_CACHE_ENTRIES = 500;
 const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
+/** Stock changes are announced at most this often per instance: a burst of checkouts sends one notice. */
+export const STOCK_NOTICE_DELAY_MS = 100;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,6 +28,11 @@ declare module 'fastify' {
       read<T>(key: string, load: () => Promise<T>): Promise<T>;
       /** Forgets every answer: this instance's own catalog writes call it before their notice arrives. */
       clear(): void;
+      /**
+       * After a committed change of stock alone (a checkout, a restock), which the triggers leave to
+       * the API: forgets here at once, and tells every instance within STOCK_NOTICE_DELAY_MS.
+       */
+      stockChanged(): void;
       /** True while answers are kept: the cache is on and this instance hears the catalog's changes. */
       readonly active: boolean;
     };
@@ -60,6 +67,9 @@ export default fp(
         connectionString: app.config.databaseUrl,
         connectionTimeoutMillis: app.config.database.connectTimeoutMs,
         application_name: 'bookshop-api-catalog-listener',
+        // A connection a firewall drops without a word would otherwise look alive while no notice arrives.
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
       });
       const lost = (error?: Error) => {
         if (listener !== client) return;
@@ -87,6 +97,18 @@ export default fp(
         failures = 0;
       })().catch(lost);
     }
+
+    let stockNotice: NodeJS.Timeout | null = null;
+    const stockChanged = () => {
+      clear();
+      if (lifetimeMs === 0 || stockNotice || closing) return;
+      stockNotice = setTimeout(() => {
+        stockNotice = null;
+        app.databasePool
+          .query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, 'stock'])
+          .catch((error: Error) => app.log.warn({ err: error }, 'catalog cache: could not announce a stock change'));
+      }, STOCK_NOTICE_DELAY_MS);
+    };
 
     app.decorate('catalogCache', {
       async read<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -116,6 +138,7 @@ export default fp(
         return answer;
       },
       clear,
+      stockChanged,
       get active() {
         return listening;
       },
@@ -128,11 +151,13 @@ export default fp(
       app.addHook('onClose', async () => {
         closing = true;
         listening = false;
+        if (stockNotice) clearTimeout(stockNotice);
         const client = listener;
         listener = null;
-        await client?.end().catch(() => {});
+        // A half-open connection would keep end() waiting: shutdown waits a second at most.
+        await Promise.race([client?.end().catch(() => {}), new Promise((done) => setTimeout(done, 1_000).unref())]);
       });
     }
   },
-  { name: 'catalog-cache', dependencies: ['config'] },
+  { name: 'catalog-cache', dependencies: ['config', 'prisma'] },
 );

@@ -25,8 +25,9 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const order = await app.orders.checkout(signedInClient(request).id, request.body, request.headers['idempotency-key']);
-      // Units sold and stock order the Bestsellers and the Recommended pool.
+      // Units sold and stock order the Bestsellers and the Recommended pool; the shown stock changed.
       app.catalogProjections.changed(['home_list_candidates']);
+      app.catalogCache.stockChanged();
       return { data: order };
     },
   );

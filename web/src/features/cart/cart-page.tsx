@@ -1,4 +1,4 @@
-import { shippingAddressProblem } from '@bookshop/rules';
+import { FORM_MESSAGES, shippingAddressProblem } from '@bookshop/rules';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiError } from '../../api/client';
@@ -63,7 +63,7 @@ function CheckoutModal({
         },
       );
     },
-    (errors) => showValidation(errors.root?.message ?? '', 'error'),
+    (errors) => showValidation(errors.root?.message ?? FORM_MESSAGES.shippingAddress, 'error'),
   );
 
   return (
