@@ -9,10 +9,15 @@ import { CATEGORIES, DEMO_ACCOUNTS, hashPasswords, planSeed, type SeedPlan } fro
 const BATCH = 1000;
 type Progress = (message: string) => void;
 
-/** The catalog projections (see the catalog_projections migration) follow a seeded catalog at once. */
+/**
+ * The catalog projections (see the catalog_projections migration) follow a seeded catalog at once.
+ * Every materialized view of the schema is one, so a new projection needs no change here.
+ */
 export async function refreshCatalogProjections(client: pg.Client) {
-  for (const view of ['category_listing', 'home_list_candidates', 'search_shortcuts', 'search_vocabulary'])
-    await client.query(`REFRESH MATERIALIZED VIEW ${view}`);
+  const { rows } = await client.query<{ view: string }>(
+    'SELECT quote_ident(matviewname) AS view FROM pg_matviews WHERE schemaname = current_schema() ORDER BY matviewname',
+  );
+  for (const { view } of rows) await client.query(`REFRESH MATERIALIZED VIEW ${view}`);
 }
 
 export async function isDatabaseEmpty(url: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 // The catalog projections: short and common-word searches served by search_shortcuts, category
-// pages by positions, and live availability over a projection that may lag.
+// and author pages by positions, and live availability over a projection that may lag.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PROJECTIONS } from '../src/plugins/catalog-projections.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -73,6 +74,11 @@ describe('category pages from positions, with live availability', () => {
   it('a withdrawn copy leaves every list at once; the projections catch up after the refresh', async () => {
     const page = (await get('/api/public/book-copy/by-type/Mystery,1,15')).json().data;
     const victim = page.booksCopies[0].id as number;
+    const { authorId } = (await get(`/api/public/book-copy/by-id/${victim}`)).json().data;
+    const ids = (cards: { id: number }[]) => cards.map((c) => c.id);
+    const authorPage = async () => (await get(`/api/public/authors/${authorId}?pageSize=100`)).json().data;
+    const authorBefore = await authorPage();
+    expect(ids(authorBefore.books)).toContain(victim);
     const admin = await t.login(DEMO.admin);
     const copy = (await get(`/api/employee/book-copy/by-id/${victim}`, admin)).json().data;
     const res = await t.app.inject({
@@ -83,15 +89,64 @@ describe('category pages from positions, with live availability', () => {
     });
     expect(res.statusCode).toBe(200);
     const now = (await get('/api/public/book-copy/by-type/Mystery,1,15')).json().data;
-    expect(now.booksCopies.map((c: { id: number }) => c.id)).not.toContain(victim);
+    expect(ids(now.booksCopies)).not.toContain(victim);
+    expect(ids((await authorPage()).books)).not.toContain(victim);
     await t.app.catalogProjections.refresh();
     const refreshed = (await get('/api/public/book-copy/by-type/Mystery,1,15')).json().data;
     expect(refreshed.booksCopies).toHaveLength(15);
-    expect(refreshed.booksCopies.map((c: { id: number }) => c.id)).not.toContain(victim);
+    expect(ids(refreshed.booksCopies)).not.toContain(victim);
+    const authorAfter = await authorPage();
+    expect(authorAfter.totalBooks).toBe(authorBefore.totalBooks - 1);
+    expect(authorAfter.books).toHaveLength(authorBefore.books.length - 1);
     for (const list of ['new-releases', 'best-sellers', 'top-rated', 'recommended']) {
       const ids = (await get(`/api/public/book-copy/${list}/`)).json().data.map((c: { id: number }) => c.id);
       expect(ids).toHaveLength(20);
       expect(ids).not.toContain(victim);
     }
   });
+});
+
+describe('author pages from positions', () => {
+  it("the busiest author's last page is full up to the count, in the order of their ratings", async () => {
+    const [busiest] = await t.db.query<{ id: number; n: number }>(
+      `SELECT b.author_id AS id, count(*)::int AS n FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
+       GROUP BY b.author_id ORDER BY count(*) DESC, b.author_id LIMIT 1`,
+    );
+    const { id, n } = busiest!;
+    const page = async (number: number) => (await get(`/api/public/authors/${id}?pageNumber=${number}&pageSize=4`)).json().data;
+    const first = await page(1);
+    expect(first).toMatchObject({ totalBooks: n, totalPages: Math.ceil(n / 4) });
+    const pages = [first];
+    for (let number = 2; number <= first.totalPages; number++) pages.push(await page(number));
+    const books = pages.flatMap((p) => p.books as Detail[]);
+    expect(books).toHaveLength(n);
+    expect(pages.at(-1).books).toHaveLength(n - (first.totalPages - 1) * 4);
+    expect(new Set(books.map((b) => b.id)).size).toBe(n);
+    const counts = books.map((b) => b.ratingsCount);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    expect((await page(first.totalPages + 1)).books).toEqual([]);
+  });
+
+  it('a book added by hand reaches its author page with the refresh', async () => {
+    const [author] = await t.db.query<{ id: number }>("INSERT INTO authors (full_name) VALUES ('Newly Published') RETURNING id");
+    const [book] = await t.db.query<{ id: number }>(
+      `INSERT INTO books (name, search_text, author_id, type_id) VALUES ('First Novel', 'first novel newly published', $1, 1) RETURNING id`,
+      [author!.id],
+    );
+    const [copy] = await t.db.query<{ id: number }>(
+      'INSERT INTO book_copies (book_id, price, quantity, is_available) VALUES ($1, 9.99, 3, true) RETURNING id',
+      [book!.id],
+    );
+    const url = `/api/public/authors/${author!.id}`;
+    expect((await get(url)).json().data).toMatchObject({ totalBooks: 0, books: [] });
+    await t.app.catalogProjections.refresh(['author_listing']);
+    const page = (await get(url)).json().data;
+    expect(page).toMatchObject({ totalBooks: 1, totalPages: 1 });
+    expect(page.books.map((b: Detail) => b.id)).toEqual([copy!.id]);
+  });
+});
+
+it('the API refreshes every projection the schema has', async () => {
+  const views = await t.db.query<{ name: string }>('SELECT matviewname AS name FROM pg_matviews WHERE schemaname = current_schema()');
+  expect(views.map((v) => v.name).sort()).toEqual([...ALL_PROJECTIONS].sort());
 });

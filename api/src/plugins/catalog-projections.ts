@@ -1,5 +1,5 @@
-// Keeps the catalog projections (category_listing, home_list_candidates, search_shortcuts,
-// search_vocabulary; see docs/decisions/0007 and 0008) fresh: a write that changes what one of them orders marks it stale, and it is
+// Keeps the catalog projections (category_listing, author_listing, home_list_candidates,
+// search_shortcuts, search_vocabulary; see docs/decisions/0007 and 0008) fresh: a write that changes what one of them orders marks it stale, and it is
 // refreshed CONCURRENTLY (reads never wait) once its delay has passed, so a burst of writes costs one
 // refresh. Each instance refreshes after its own writes; the delays bound how long any list lags.
 import fp from 'fastify-plugin';
@@ -8,6 +8,7 @@ import { CATALOG_CHANGED_CHANNEL } from './catalog-cache.ts';
 export const PROJECTION_REFRESH_DELAYS_MS = {
   home_list_candidates: 5_000,
   category_listing: 15_000,
+  author_listing: 15_000,
   // Built from every word of every book: the costliest, and only short searches read it.
   search_shortcuts: 120_000,
   // Also every word of every book. A word new to the catalog is found at once as typed (a search
@@ -18,6 +19,8 @@ const REFRESH_TIMEOUT_MS = 15 * 60_000;
 const REFRESH_TIMEOUT = `${REFRESH_TIMEOUT_MS}ms`;
 export type Projection = keyof typeof PROJECTION_REFRESH_DELAYS_MS;
 export const ALL_PROJECTIONS = Object.keys(PROJECTION_REFRESH_DELAYS_MS) as Projection[];
+/** The projections that order books by their ratings: a review that moves a book's ratings reorders them. */
+export const ORDERED_BY_RATINGS: Projection[] = ['home_list_candidates', 'category_listing', 'author_listing'];
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,9 +2,10 @@
 // (ids, order and every shown column), so a call costs one round trip to the database whatever its
 // size. Plain SQL text with $n parameters: the repository runs it as a prepared statement on the pg
 // pool (plugins/prisma.ts, catalogSql), and `npm run bench` runs the very same text in a bare
-// Fastify + node-postgres server as its baseline, so the bench measures our
-// stack's overhead and not a difference in SQL. Projections (category_listing, home_list_candidates,
-// search_shortcuts, search_vocabulary) give ids and order; price, stock and availability are always read live.
+// Fastify + node-postgres server as its baseline, so the bench measures our stack's overhead and not
+// a difference in SQL. Projections (category_listing, author_listing, home_list_candidates,
+// search_shortcuts, search_vocabulary) give ids and order; price, stock and availability are always
+// read live.
 
 /** A card's columns (spec 3: id, name, imageUrl, authorName, price, quantity), and the author's id for a link to their page. */
 const CARD_COLUMNS = `c.id, b.name, b.image_url AS "imageUrl", a.full_name AS "authorName", b.author_id AS "authorId", c.price, c.quantity`;
@@ -56,21 +57,21 @@ export const CATEGORY_PAGE_SQL = `
 /** $1 copy id: its detail, when available. */
 export const DETAIL_SQL = `SELECT ${DETAIL_COLUMNS} FROM book_copies c ${DETAIL_JOINS} WHERE c.id = $1 AND c.is_available`;
 
-/** An author ($1 id): their name and how many of their books are on sale. */
+/** An author ($1 id): their name and how many of their books are on sale (the last position of author_listing). */
 export const AUTHOR_SQL = `
   SELECT a.id, a.full_name AS name,
-         (SELECT count(*)::int FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available WHERE b.author_id = a.id) AS "booksOnSale"
+         (SELECT coalesce(max(l.position), 0) FROM author_listing l WHERE l.author_id = a.id) AS "booksOnSale"
   FROM authors a WHERE a.id = $1`;
-/** $1 author id, $2 how many to skip, $3 how many: a page of their books on sale, most-rated first. */
-// The page is found on the narrow columns of the order alone, and only its rows are read whole: an
-// author with thousands of books (a million-book catalog has them) would otherwise have every one of
-// them read, descriptions included, to be sorted.
+/**
+ * $1 author id, $2 first position (exclusive), $3 last position: a page of their books on sale,
+ * most-rated first. An index range of author_listing, so the busiest author's last page costs what
+ * anyone's first does; a copy withdrawn since the last refresh is skipped by the live join.
+ */
 export const AUTHOR_BOOKS_SQL = `
-  WITH page AS (
-    SELECT c.id, b.ratings_count FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
-    WHERE b.author_id = $1 ORDER BY b.ratings_count DESC, c.id OFFSET $2 LIMIT $3)
-  SELECT ${DETAIL_COLUMNS} FROM page JOIN book_copies c ON c.id = page.id ${DETAIL_JOINS}
-  ORDER BY page.ratings_count DESC, c.id`;
+  SELECT ${DETAIL_COLUMNS}
+  FROM author_listing l JOIN book_copies c ON c.id = l.copy_id AND c.is_available ${DETAIL_JOINS}
+  WHERE l.author_id = $1 AND l.position > $2 AND l.position <= $3
+  ORDER BY l.position`;
 
 /** A book's page ($1 copy id): the detail's columns and the ISBN, which its JSON-LD carries. */
 export const BOOK_PAGE_SQL = `SELECT ${DETAIL_COLUMNS}, b.isbn13 AS isbn FROM book_copies c ${DETAIL_JOINS} WHERE c.id = $1 AND c.is_available`;

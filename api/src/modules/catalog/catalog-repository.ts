@@ -47,7 +47,7 @@ export function catalogRepository(sql: SqlReader) {
 
     findDetail: async (id: number) => (await query<DetailRow>(DETAIL_SQL, id))[0] ?? null,
     findAuthor: async (id: number) => (await query<{ id: number; name: string; booksOnSale: number }>(AUTHOR_SQL, id))[0] ?? null,
-    authorBooks: (authorId: number, skip: number, take: number) => query<DetailRow>(AUTHOR_BOOKS_SQL, authorId, skip, take),
+    authorBooks: (authorId: number, skip: number, take: number) => query<DetailRow>(AUTHOR_BOOKS_SQL, authorId, skip, skip + take),
     findBookPage: async (id: number) => (await query<BookPageRow>(BOOK_PAGE_SQL, id))[0] ?? null,
 
     /** The available copies with ids in (afterId, lastId], in id order. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { signedInClient } from '../../plugins/auth.ts';
+import { ORDERED_BY_RATINGS } from '../../plugins/catalog-projections.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { ReviewInput } from '../../schemas/reviews.ts';
 import { documentRoutes } from '../document-routes.ts';
@@ -40,8 +41,8 @@ const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { mine, ratingsMoved } = await app.reviews.write(signedInClient(request).id, request.params.copyId, request.body);
-      // The book's ratings changed: Top Rated and the category orders follow.
-      if (ratingsMoved) app.catalogProjections.changed(['home_list_candidates', 'category_listing']);
+      // The book's ratings changed: Top Rated and the category and author orders follow.
+      if (ratingsMoved) app.catalogProjections.changed(ORDERED_BY_RATINGS);
       return { data: mine };
     },
   );

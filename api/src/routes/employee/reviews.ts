@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ORDERED_BY_RATINGS } from '../../plugins/catalog-projections.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { pagedListRoute } from './schemas.ts';
@@ -22,7 +23,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       if (await app.reviews.setHidden(request.params.id, request.body.hidden)) {
-        app.catalogProjections.changed(['home_list_candidates', 'category_listing']);
+        app.catalogProjections.changed(ORDERED_BY_RATINGS);
       }
       return { data: true };
     },
