@@ -21,6 +21,7 @@ import { startTestCluster } from './lib/database.ts';
 import { applyMigrations } from './lib/schema-engine.ts';
 import { ensureWebBuild, webDist } from './lib/web-build.ts';
 
+const benchStarted = performance.now();
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const argument = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -143,6 +144,7 @@ if (JSON_OUT) {
   console.log(`\nwrote ${JSON_OUT}`);
 }
 
+console.log(`\nthe bench took ${((performance.now() - benchStarted) / 60_000).toFixed(1)} min`);
 await app.close();
 await bare.close();
 await admin.query(`DROP DATABASE bench_${process.pid} WITH (FORCE)`);
@@ -385,6 +387,7 @@ async function growth(books: number) {
     for (const call of calls) out.set(call.label, await percentiles(await call.path(), rounds));
     return out;
   };
+  const growthStarted = performance.now();
   const seed = await measure();
 
   const db = new pg.Client({ connectionString: url });
@@ -421,13 +424,17 @@ async function growth(books: number) {
   for (const index of ginIndexes) await db.query(index.indexdef);
   await db.query('VACUUM ANALYZE');
   await app.catalogProjections.refresh();
+  // The load leaves hundreds of megabytes of dirty pages for the checkpointer to write while the reads are
+  // measured; a shop serves its catalog long after it was loaded, so the reads are measured after.
+  await db.query('CHECKPOINT');
   const generatedSeconds = (performance.now() - started) / 1000;
   console.log(`generated in ${generatedSeconds.toFixed(0)} s`);
   await db.end();
 
   const rows = growthTable(books, calls, seed, await measure());
   console.log(
-    `\n${rows.filter((r) => r.met).length} of ${rows.length} growth goals met; catalog generated in ${generatedSeconds.toFixed(0)} s`,
+    `\n${rows.filter((r) => r.met).length} of ${rows.length} growth goals met; catalog generated in ${generatedSeconds.toFixed(0)} s,` +
+      ` the growth run (both catalogs measured) took ${((performance.now() - growthStarted) / 1000).toFixed(0)} s`,
   );
   return rows;
 }
