@@ -22,6 +22,7 @@ import metrics from './plugins/metrics.ts';
 import openapi from './plugins/openapi.ts';
 import prisma from './plugins/prisma.ts';
 import rateLimit from './plugins/rate-limit.ts';
+import secondFactor from './plugins/second-factor.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import services from './plugins/services.ts';
 import sharedSchemas from './plugins/shared-schemas.ts';
@@ -84,6 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(catalogCache);
   await app.register(catalogProjections);
   await app.register(authPlugin, { throttle: options.throttle });
+  await app.register(secondFactor);
   await app.register(identity);
   await app.register(csrf);
   await app.register(rateLimit);

@@ -65,6 +65,11 @@ export interface Config {
   seedDemo: boolean;
   /** The first Admin of a deployment, created at first start when no employee exists. */
   initialAdmin: { email: string; password: string } | null;
+  /**
+   * STAFF_MFA: 'required' makes every Admin set up a second factor before anything else answers;
+   * 'optional' leaves it to each employee. Either way, an employee who has one is asked for it.
+   */
+  staffMfa: 'required' | 'optional';
 }
 
 /** How long the catalog cache keeps an answer outside the tests, unless CATALOG_CACHE_MS says otherwise. */
@@ -128,6 +133,7 @@ export const EnvSchema = Type.Object({
   SEED_DEMO: Type.Optional(Type.Enum(['true', 'false'])),
   ADMIN_EMAIL: Type.Optional(Type.String()),
   ADMIN_PASSWORD: Type.Optional(Type.String()),
+  STAFF_MFA: Type.Optional(Type.Enum(['required', 'optional'])),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -211,6 +217,9 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     allowIdentityEmulator: env.ALLOW_IDENTITY_EMULATOR === 'true',
     seedDemo: env.SEED_DEMO === 'true',
     initialAdmin: env.ADMIN_EMAIL || env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL ?? '', password: env.ADMIN_PASSWORD ?? '' } : null,
+    // Required in production; optional for the local demo (SEED_DEMO: its published accounts have no
+    // second factor) and for development and the tests, so the spec's own client signs in with a password.
+    staffMfa: env.STAFF_MFA ?? (mode === 'production' && env.SEED_DEMO !== 'true' ? 'required' : 'optional'),
   };
   if (config.initialAdmin && !(config.initialAdmin.email && config.initialAdmin.password)) {
     problems.push('ADMIN_EMAIL and ADMIN_PASSWORD go together: set both to create the first Admin, or neither');

@@ -63,6 +63,20 @@ const ROUTES: [Method, string, boolean][] = [
   ['POST', '/api/employee/catalog/import', false],
   ['GET', '/api/employee/catalog/import/999999', false],
   ['POST', '/api/employee/catalog/import/999999/run', false],
+  // Staff second factor: each employee's own for both roles; a role change and a reset for the Admin.
+  ['GET', '/api/employee/second-factor/', true],
+  ['POST', '/api/employee/second-factor/totp', true],
+  ['POST', '/api/employee/second-factor/totp/confirm', true],
+  ['DELETE', '/api/employee/second-factor/totp', true],
+  ['POST', '/api/employee/second-factor/passkeys/options', true],
+  ['POST', '/api/employee/second-factor/passkeys', true],
+  ['PUT', '/api/employee/second-factor/passkeys/999999', true],
+  ['DELETE', '/api/employee/second-factor/passkeys/999999', true],
+  ['POST', '/api/employee/second-factor/recovery-codes', true],
+  ['POST', '/api/employee/second-factor/step-up/options', true],
+  ['POST', '/api/employee/second-factor/step-up', true],
+  ['PUT', '/api/employee/999999/role', false],
+  ['DELETE', '/api/employee/999999/second-factor', false],
 ];
 
 describe('authorization matrix', () => {

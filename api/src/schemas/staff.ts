@@ -47,6 +47,12 @@ export const AUDIT_EVENT_TYPES = [
   'rate_limited',
   'password_reset_requested',
   'password_reset',
+  'second_factor_enrolled',
+  'second_factor_removed',
+  'second_factor_failed',
+  'second_factor_reset',
+  'recovery_code_used',
+  'recovery_codes_renewed',
 ] as const;
 
 export const AuditQuery = Type.Object(

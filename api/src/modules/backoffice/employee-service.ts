@@ -1,6 +1,7 @@
 import { EMAIL, EMPLOYEE_ROLES, GENDERS, isFilled } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
+import { conflict, forbidden } from '../../lib/errors.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { PersonInput } from '../../schemas/people.ts';
@@ -77,6 +78,18 @@ export function employeeService(db: Db, passwords: PasswordHasher) {
       const own = await accounts.employeeInfo(id);
       if (person.email !== own?.email && (await repo.loginNameTaken(person.email))) throw refuse.emailTaken();
       return toEmployee(await accounts.updateEmployee(id, person).catch(refuseTakenEmail));
+    },
+
+    /** Another employee's role; the shop always keeps an Admin. */
+    async changeRole(actorId: number, id: number, role: string | undefined) {
+      if (!isRole(role)) throw refuse.role();
+      if (id === actorId) throw forbidden('You cannot change your own role.');
+      const target = await repo.employeeRole(id);
+      if (!target) throw refuse.noEmployee();
+      if (target.role === 'Admin' && role !== 'Admin' && (await repo.adminCount()) <= 1) {
+        throw conflict('The shop must keep at least one Admin.');
+      }
+      return toEmployee(await repo.setRole(id, role));
     },
 
     async deleteEmployee(actorId: number, id: number) {

@@ -1,4 +1,5 @@
 // Clients and employees as the back-office sees them, and the dashboard's counts.
+import type { EMPLOYEE_ROLES } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { employeeInfoSelect } from '../accounts/account-repository.ts';
@@ -35,6 +36,9 @@ export function peopleRepository(db: Db) {
     loginNameTaken: async (name: string) => (await db.loginName.count({ where: { name } })) > 0,
     createEmployee: (data: Prisma.EmployeeCreateInput) => db.employee.create({ data, select: employeeInfoSelect }),
     employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
+    adminCount: () => db.employee.count({ where: { role: 'Admin' } }),
+    setRole: (id: number, role: (typeof EMPLOYEE_ROLES)[number]) =>
+      db.employee.update({ where: { id }, data: { role }, select: employeeInfoSelect }),
     /** The employee's sessions end with the row (sessions are not foreign-keyed, so revoke explicitly). */
     deleteEmployee: (id: number) =>
       auditedTransaction(db, async (tx) => {

@@ -12,6 +12,8 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/employee/',
     {
+      // The screens need the signed-in employee's name and role even before an Admin's enrolment.
+      config: { beforeSecondFactor: true },
       schema: {
         operationId: 'getOwnEmployeeInfo',
         summary: 'My information',

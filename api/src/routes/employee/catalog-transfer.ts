@@ -83,6 +83,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/import/:id/run',
     {
+      config: { stepUp: true },
       schema: {
         operationId: 'runCatalogImport',
         summary: 'Write a checked import, as a background job; a file with invalid rows writes nothing unless they are skipped',

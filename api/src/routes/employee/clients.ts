@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { OptionalPaging, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
+import { STEP_UP_NOTE } from './employees.ts';
 import { OPTIONAL_PAGING_DESCRIPTION, optionalPage } from './schemas.ts';
 
 const Row = Type.Ref('ClientRow');
@@ -11,10 +12,12 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/clients/',
     {
+      // Every client's contact details: the export that most needs its Admin to be who they say.
+      config: { stepUp: true },
       schema: {
         operationId: 'listClients',
         summary: 'All clients, newest first',
-        description: OPTIONAL_PAGING_DESCRIPTION,
+        description: `${OPTIONAL_PAGING_DESCRIPTION} ${STEP_UP_NOTE}`,
         querystring: OptionalPaging,
         response: responses(
           Type.Union([Type.Array(Row), Type.Object({ clients: Type.Array(Row), totalPages: Type.Integer() })]),

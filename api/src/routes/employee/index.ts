@@ -12,11 +12,14 @@ import employeesRoutes from './employees.ts';
 import { lowStockRoutes, lowStockThresholdRoutes } from './low-stock.ts';
 import orderRoutes from './orders.ts';
 import reviewRoutes from './reviews.ts';
+import secondFactorRoutes from './second-factor.ts';
 import statisticsRoutes from './statistics.ts';
 
 /**
  * The back-office API, gated once per subtree: the Seller's menu (Dashboard, Orders, Low Stock,
  * Account) is open to both roles; everything else answers a Seller 403. No employee session: 401.
+ * Under STAFF_MFA=required an Admin without a second factor reaches only its enrolment, and the
+ * routes marked `stepUp` need a second factor used within the last 10 minutes (plugins/second-factor.ts).
  */
 const employeeRoutes: FastifyPluginAsync = async (app) => {
   documentRoutes(app, { security: [{ employeeSession: [] }] });
@@ -26,14 +29,19 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
   });
   await app.register(async (sellerAndAdmin) => {
     sellerAndAdmin.addHook('onRequest', app.requireEmployee(['Admin', 'Seller']));
+    sellerAndAdmin.addHook('onRequest', app.secondFactorPolicy);
+    sellerAndAdmin.addHook('preHandler', app.requireStepUp);
     sellerAndAdmin.addHook('onRequest', app.asAuditActor);
     await sellerAndAdmin.register(statisticsRoutes, { prefix: '/employee/statistics' });
     await sellerAndAdmin.register(orderRoutes, { prefix: '/employee/order' });
     await sellerAndAdmin.register(accountRoutes, { prefix: '/employee' });
     await sellerAndAdmin.register(lowStockRoutes, { prefix: '/employee/low-stock' });
+    await sellerAndAdmin.register(secondFactorRoutes, { prefix: '/employee/second-factor' });
   });
   await app.register(async (adminOnly) => {
     adminOnly.addHook('onRequest', app.requireEmployee(['Admin']));
+    adminOnly.addHook('onRequest', app.secondFactorPolicy);
+    adminOnly.addHook('preHandler', app.requireStepUp);
     adminOnly.addHook('onRequest', app.asAuditActor);
     // Catalog writes (authors, books, copies) change what the storefront shows and what its projections order.
     const changedCatalog = (request: FastifyRequest, reply: FastifyReply) =>

@@ -6,6 +6,11 @@ import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
 const UserType = Type.String({ description: "'Client', 'Admin' or 'Seller'" });
+const SignInAnswer = Type.String({
+  description:
+    "'Client', 'Admin' or 'Seller'; or 'SecondFactor': an employee with a second factor gives it next " +
+    '(POST /api/public/authentication/second-factor), and no session exists until then',
+});
 
 const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Authentication'] });
@@ -14,15 +19,20 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'login',
-        summary: 'Sign in a client or an employee; data is the user type',
+        summary: 'Sign in a client or an employee; data is the user type, or SecondFactor when one is asked for',
         body: Body({ account: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1000 }) }),
-        response: responses(UserType, 400, 401, 429, 503),
+        response: responses(SignInAnswer, 400, 401, 429, 503),
       },
     },
     async (request, reply) => {
       const account = normalizeAccount(request.body.account);
       if (!account || !request.body.password) throw badRequest('Please enter your account and password.');
       const result = await app.throttledPasswordCheck(request, account, () => app.accounts.login(account, request.body.password));
+      // An employee with a second factor gets no session yet: only a short-lived token for the next step.
+      if (result.audience === 'employee' && (await app.secondFactor.hasFactor(result.id))) {
+        app.signInToken.set(request, reply, await app.secondFactor.openSignIn(result.id));
+        return { data: 'SecondFactor' };
+      }
       app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id));
       return { data: result.userType };
     },

@@ -5,6 +5,7 @@ import bookCopyRoutes from './book-copy.ts';
 import contactRoutes from './contact.ts';
 import passwordResetRoutes from './password-reset.ts';
 import publicReviewRoutes from './reviews.ts';
+import secondFactorSignInRoutes from './second-factor.ts';
 import signUpRoutes from './sign-up.ts';
 
 /** Anonymous routes: the catalog, the contact form, sign-up and sign-in. */
@@ -15,6 +16,7 @@ const publicRoutes: FastifyPluginAsync = async (app) => {
   await app.register(contactRoutes, { prefix: '/contact' });
   await app.register(signUpRoutes, { prefix: '/sign-up' });
   await app.register(authenticationRoutes, { prefix: '/authentication' });
+  await app.register(secondFactorSignInRoutes, { prefix: '/authentication' });
   await app.register(passwordResetRoutes, { prefix: '/password-reset' });
 };
 

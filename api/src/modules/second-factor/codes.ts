@@ -1,0 +1,81 @@
+// The pure parts of the second factor: TOTP (RFC 6238, through otpauth) with replay protection by
+// time step, the TOTP secret's encryption at rest, and one-time recovery codes.
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomInt } from 'node:crypto';
+import * as OTPAuth from 'otpauth';
+
+export const TOTP_PERIOD_SECONDS = 30;
+/** Codes one step either side of now are accepted (a phone's clock a little off, a code typed slowly). */
+export const TOTP_WINDOW = 1;
+export const TOTP_ISSUER = 'Bookshop';
+export const RECOVERY_CODE_COUNT = 10;
+
+const totpOf = (base32: string, label = '') =>
+  new OTPAuth.TOTP({
+    issuer: TOTP_ISSUER,
+    label,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: TOTP_PERIOD_SECONDS,
+    secret: OTPAuth.Secret.fromBase32(base32),
+  });
+
+/** A new secret of 160 random bits, in base32 (what authenticator apps take typed in). */
+export const newTotpSecret = () => new OTPAuth.Secret({ size: 20 }).base32;
+
+/** The otpauth:// address a QR code carries for authenticator apps. */
+export const otpauthUrl = (base32: string, account: string) => totpOf(base32, account).toString();
+
+/** The code an authenticator shows at this moment (tests use it with a fixed clock). */
+export const totpCode = (base32: string, timestamp = Date.now()) => totpOf(base32).generate({ timestamp });
+
+/**
+ * The time step of a right code, or null. A code of a step at or before `lastStep` (one already used)
+ * is refused, so a code works once even within its window.
+ */
+export function acceptedTotpStep(base32: string, code: string, lastStep: number, timestamp = Date.now()): number | null {
+  const token = code.replace(/\s/g, '');
+  if (!/^\d{6}$/.test(token)) return null;
+  const delta = totpOf(base32).validate({ token, timestamp, window: TOTP_WINDOW });
+  if (delta === null) return null;
+  const step = Math.floor(timestamp / 1000 / TOTP_PERIOD_SECONDS) + delta;
+  return step > lastStep ? step : null;
+}
+
+/**
+ * TOTP secrets are kept encrypted (AES-256-GCM) under a key derived from JWT_SECRET, so a copy of the
+ * database alone yields no code. Changing JWT_SECRET makes every authenticator app enrol again.
+ */
+export function secretBox(serverSecret: string) {
+  const key = Buffer.from(hkdfSync('sha256', serverSecret, 'bookshop', 'totp-secret-v1', 32));
+  return {
+    seal(plain: string): string {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return ['v1', iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+    },
+    open(sealed: string): string {
+      const [version, iv, body, tag] = sealed.split('.');
+      if (version !== 'v1' || !iv || !body || !tag) throw new Error('an unreadable TOTP secret');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+// Recovery codes: 16 characters of an alphabet without look-alikes (79 random bits), in groups of
+// four. That many bits make a plain SHA-256 enough to store them: no guessing from the hash.
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+export const newRecoveryCodes = (count = RECOVERY_CODE_COUNT) =>
+  Array.from({ length: count }, () => {
+    const chars = Array.from({ length: 16 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join('');
+    return chars.match(/.{4}/g)!.join('-');
+  });
+
+/** The stored form of a recovery code, as typed in any case and with or without its dashes and spaces. */
+export const recoveryCodeHash = (code: string) => createHash('sha256').update(code.toLowerCase().replace(/[\s-]/g, '')).digest('hex');
+
+/** A recovery code's shape (to tell it from a TOTP code). */
+export const looksLikeRecoveryCode = (code: string) => code.replace(/[\s-]/g, '').length === 16;

@@ -1,0 +1,429 @@
+// Staff second factor (issue 31): an authenticator app (TOTP) and passkeys (WebAuthn, through
+// SimpleWebAuthn), with ten one-time recovery codes; the sign-in's second step, a passkey sign-in
+// without the password, the step-up of the most sensitive actions, and an Admin's reset.
+//
+// Wrong codes count in the login throttle like wrong passwords, under their own key per account
+// (`second-factor:<e-mail>`), so the right password, which clears the password's counters, does not
+// clear them. Security events name the method and the employee, never a code or a secret.
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type AuthenticationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import type { Db } from '../../plugins/prisma.ts';
+import type { SecurityEvents } from '../security/security-events.ts';
+import type { LoginThrottle } from '../sessions/login-throttle.ts';
+import {
+  acceptedTotpStep,
+  looksLikeRecoveryCode,
+  newRecoveryCodes,
+  newTotpSecret,
+  otpauthUrl,
+  recoveryCodeHash,
+  secretBox,
+  TOTP_ISSUER,
+} from './codes.ts';
+import { refuseSecondFactor as refuse, STEP_UP_MINUTES } from './refusals.ts';
+import { secondFactorRepository } from './second-factor-repository.ts';
+
+/** Where the browser's WebAuthn calls are bound: the shop's host name and origin. */
+export interface RelyingParty {
+  rpID: string;
+  origin: string;
+}
+/** What proves the second factor: a code (the app's, or a recovery code) or a passkey's answer. */
+export interface Proof {
+  code?: string;
+  passkey?: AuthenticationResponseJSON;
+}
+export type FactorMethod = 'totp' | 'passkey' | 'recovery_code';
+
+/** How long the step between the password and the second factor, or a WebAuthn challenge, lasts. */
+export const CHALLENGE_SECONDS = 5 * 60;
+const STEP_UP_MS = STEP_UP_MINUTES * 60_000;
+
+const tokenKey = (token: string) => createHash('sha256').update(token).digest('hex');
+const employeeKey = (purpose: string, employeeId: number) => `${purpose}:employee:${employeeId}`;
+const userHandle = (employeeId: number) => new TextEncoder().encode(`employee:${employeeId}`);
+
+export function secondFactorService(db: Db, deps: { jwtSecret: string; events: SecurityEvents; throttle: LoginThrottle }) {
+  const repo = secondFactorRepository(db);
+  const box = secretBox(deps.jwtSecret);
+  const { events, throttle } = deps;
+  const actor = (employeeId: number) => `employee:${employeeId}`;
+  const expiry = () => new Date(Date.now() + CHALLENGE_SECONDS * 1000);
+
+  async function factorsOf(employeeId: number) {
+    const factors = await repo.factors(employeeId);
+    if (!factors) throw refuse.challengeExpired();
+    return factors;
+  }
+
+  /** New recovery codes in place of any others; the plain codes are returned once, only their hashes kept. */
+  async function renewCodes(employeeId: number) {
+    const codes = newRecoveryCodes();
+    await repo.replaceRecoveryCodes(employeeId, codes.map(recoveryCodeHash));
+    return codes;
+  }
+
+  /** Refuses a removal that would leave no Admin with a second factor. */
+  async function assertNotLastAdminFactor(employeeId: number, leavesNone: boolean) {
+    if (!leavesNone) return;
+    const factors = await factorsOf(employeeId);
+    if (factors.role === 'Admin' && (await repo.otherAdminsWithFactor(employeeId)) === 0) throw refuse.lastAdminFactor();
+  }
+
+  async function afterRemoval(employeeId: number, method: FactorMethod, by: { actor: string; address: string }) {
+    const factors = await factorsOf(employeeId);
+    if (!factors.hasFactor) await repo.removeRecoveryCodes(employeeId);
+    await events.record({ type: 'second_factor_removed', ...by, entity: 'Employee', entityId: employeeId, details: { method } });
+  }
+
+  /** Checks a proof against the employee's factors; the method it used, or null when it is wrong. */
+  async function check(employeeId: number, proof: Proof, challengeKey: string, rp: RelyingParty): Promise<FactorMethod | null> {
+    const factors = await factorsOf(employeeId);
+    if (proof.passkey) {
+      const challenge = await repo.findChallenge(challengeKey);
+      if (!challenge?.webauthn || challenge.employeeId !== employeeId || challenge.expiresAt.getTime() < Date.now()) return null;
+      const passkey = await repo.passkeyByCredential(proof.passkey.id);
+      if (!passkey || passkey.employeeId !== employeeId) return null;
+      return (await verifyPasskey(passkey, proof.passkey, challenge.webauthn, rp)) ? 'passkey' : null;
+    }
+    const code = proof.code?.trim() ?? '';
+    if (!code) return null;
+    if (looksLikeRecoveryCode(code)) {
+      if (!(await repo.spendRecoveryCode(employeeId, recoveryCodeHash(code)))) return null;
+      const left = (await factorsOf(employeeId)).recoveryCodesLeft;
+      await events.record({
+        type: 'recovery_code_used',
+        actor: actor(employeeId),
+        entity: 'Employee',
+        entityId: employeeId,
+        details: { left },
+      });
+      return 'recovery_code';
+    }
+    if (!factors.totp?.secret) return null;
+    const step = acceptedTotpStep(box.open(factors.totp.secret), code, Number(factors.totp.lastStep));
+    return step !== null && (await repo.spendTotpStep(employeeId, step)) ? 'totp' : null;
+  }
+
+  async function verifyPasskey(
+    passkey: NonNullable<Awaited<ReturnType<typeof repo.passkeyByCredential>>>,
+    response: AuthenticationResponseJSON,
+    expectedChallenge: string,
+    rp: RelyingParty,
+  ): Promise<boolean> {
+    try {
+      const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        credential: {
+          id: passkey.credentialId,
+          publicKey: new Uint8Array(passkey.publicKey),
+          counter: Number(passkey.counter),
+          transports: passkey.transports as never,
+        },
+        requireUserVerification: false,
+      });
+      if (verified) await repo.passkeyUsed(passkey.id, authenticationInfo.newCounter);
+      return verified;
+    } catch {
+      return false;
+    }
+  }
+
+  return {
+    /** What the employee has set up, for their Account screen (never a secret). */
+    async status(employeeId: number) {
+      const factors = await factorsOf(employeeId);
+      return {
+        totp: !!factors.totp?.secret,
+        passkeys: factors.passkeys.map((p) => ({
+          id: p.id,
+          name: p.name,
+          createdAt: p.createdAt.toISOString(),
+          lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+        })),
+        recoveryCodesLeft: factors.recoveryCodesLeft,
+      };
+    },
+
+    hasFactor: (employeeId: number) => repo.hasFactor(employeeId),
+
+    /** A new authenticator secret, pending until its first code; a confirmed app stays in use meanwhile. */
+    async startTotp(employeeId: number) {
+      const factors = await factorsOf(employeeId);
+      const secret = newTotpSecret();
+      await repo.setPendingTotp(employeeId, box.seal(secret));
+      return { secret, otpauthUrl: otpauthUrl(secret, factors.email), issuer: TOTP_ISSUER };
+    },
+
+    /** The first code makes the pending secret the app's. The first factor also brings the recovery codes, shown once. */
+    async confirmTotp(employeeId: number, code: string, address: string) {
+      const factors = await factorsOf(employeeId);
+      if (!factors.totp?.pendingSecret) throw refuse.noPendingSetup();
+      const secret = box.open(factors.totp.pendingSecret);
+      const step = acceptedTotpStep(secret, code, 0);
+      if (step === null) throw refuse.wrongSetupCode();
+      await repo.confirmTotp(employeeId, factors.totp.pendingSecret, step);
+      await events.record({
+        type: 'second_factor_enrolled',
+        actor: actor(employeeId),
+        address,
+        entity: 'Employee',
+        entityId: employeeId,
+        details: { method: 'totp' },
+      });
+      return { recoveryCodes: factors.hasFactor ? null : await renewCodes(employeeId) };
+    },
+
+    async removeTotp(employeeId: number, address: string) {
+      const factors = await factorsOf(employeeId);
+      if (!factors.totp?.secret && !factors.totp?.pendingSecret) throw refuse.noFactor();
+      await assertNotLastAdminFactor(employeeId, !!factors.totp?.secret && factors.passkeys.length === 0);
+      await repo.removeTotp(employeeId);
+      if (factors.totp?.secret) await afterRemoval(employeeId, 'totp', { actor: actor(employeeId), address });
+    },
+
+    /** Options for the browser to create a passkey (a discoverable one, so it can sign in without the password). */
+    async passkeyRegistrationOptions(employeeId: number, rp: RelyingParty) {
+      const factors = await factorsOf(employeeId);
+      const existing = await repo.passkeysForSignIn(employeeId);
+      const options = await generateRegistrationOptions({
+        rpName: TOTP_ISSUER,
+        rpID: rp.rpID,
+        userName: factors.email,
+        userID: userHandle(employeeId),
+        attestationType: 'none',
+        excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
+        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      });
+      await repo.putChallenge({
+        key: employeeKey('passkey_register', employeeId),
+        purpose: 'passkey_register',
+        employeeId,
+        webauthn: options.challenge,
+        expiresAt: expiry(),
+      });
+      return options;
+    },
+
+    async registerPasskey(employeeId: number, name: string, response: RegistrationResponseJSON, rp: RelyingParty, address: string) {
+      const key = employeeKey('passkey_register', employeeId);
+      const challenge = await repo.findChallenge(key);
+      if (!challenge?.webauthn || challenge.expiresAt.getTime() < Date.now() || !(await repo.takeChallenge(key))) {
+        throw refuse.passkeyNotRegistered();
+      }
+      const hadFactor = await repo.hasFactor(employeeId);
+      const verification = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: challenge.webauthn,
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        requireUserVerification: false,
+      }).catch(() => null);
+      if (!verification?.verified) throw refuse.passkeyNotRegistered();
+      const { credential } = verification.registrationInfo;
+      const passkey = await repo.addPasskey({
+        employeeId,
+        credentialId: credential.id,
+        publicKey: credential.publicKey,
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+        name: name.trim() || 'Passkey',
+      });
+      await events.record({
+        type: 'second_factor_enrolled',
+        actor: actor(employeeId),
+        address,
+        entity: 'Employee',
+        entityId: employeeId,
+        details: { method: 'passkey', passkeyId: passkey.id },
+      });
+      return {
+        passkey: { id: passkey.id, name: passkey.name, createdAt: passkey.createdAt.toISOString(), lastUsedAt: null },
+        recoveryCodes: hadFactor ? null : await renewCodes(employeeId),
+      };
+    },
+
+    async renamePasskey(employeeId: number, id: number, name: string) {
+      if (!(await repo.renamePasskey(employeeId, id, name.trim() || 'Passkey'))) throw refuse.noPasskey();
+    },
+
+    async removePasskey(employeeId: number, id: number, address: string) {
+      const factors = await factorsOf(employeeId);
+      if (!factors.passkeys.some((p) => p.id === id)) throw refuse.noPasskey();
+      await assertNotLastAdminFactor(employeeId, !factors.totp?.secret && factors.passkeys.length === 1);
+      await repo.removePasskey(employeeId, id);
+      await afterRemoval(employeeId, 'passkey', { actor: actor(employeeId), address });
+    },
+
+    /** Ten new recovery codes in place of the old ones (which stop working). */
+    async renewRecoveryCodes(employeeId: number, address: string) {
+      if (!(await repo.hasFactor(employeeId))) throw refuse.noFactor();
+      const codes = await renewCodes(employeeId);
+      await events.record({ type: 'recovery_codes_renewed', actor: actor(employeeId), address, entity: 'Employee', entityId: employeeId });
+      return codes;
+    },
+
+    /** An Admin's reset of another employee's second factor: every factor and code goes, and their sessions end. */
+    async reset(adminId: number, employeeId: number, address: string) {
+      if (adminId === employeeId) throw refuse.resetSelf();
+      const factors = await repo.factors(employeeId);
+      if (!factors) throw refuse.noFactor();
+      if (!factors.hasFactor && !factors.totp) throw refuse.noFactor();
+      await assertNotLastAdminFactor(employeeId, factors.hasFactor);
+      await repo.removeAll(employeeId);
+      await events.record({ type: 'second_factor_reset', actor: actor(adminId), address, entity: 'Employee', entityId: employeeId });
+    },
+
+    // The sign-in's second step: a single-purpose token the browser holds (a cookie), good for a
+    // few minutes, which answers nothing of the back-office; only the second-factor routes take it.
+
+    /** After a right password: the token that lets this browser give the second factor. */
+    async openSignIn(employeeId: number) {
+      const token = randomBytes(32).toString('base64url');
+      await repo.putChallenge({ key: tokenKey(token), purpose: 'second_factor', employeeId, webauthn: null, expiresAt: expiry() });
+      return token;
+    },
+
+    /** The employee a live sign-in token stands for, or 401. */
+    async signInEmployee(token: string | undefined) {
+      const challenge = token ? await repo.findChallenge(tokenKey(token)) : null;
+      if (challenge?.purpose !== 'second_factor' || !challenge.employeeId || challenge.expiresAt.getTime() < Date.now()) {
+        throw refuse.challengeExpired();
+      }
+      return challenge.employeeId;
+    },
+
+    /**
+     * What the employee can answer with, and a passkey challenge when they have one: bound to the
+     * sign-in token, or to the employee for a step-up.
+     */
+    async proofOptions(employeeId: number, rp: RelyingParty, signInToken?: string) {
+      const factors = await factorsOf(employeeId);
+      const key = signInToken ? tokenKey(signInToken) : employeeKey('step_up', employeeId);
+      // The sign-in step keeps its own end; a step-up's challenge gets a fresh one.
+      const expiresAt = signInToken ? ((await repo.findChallenge(key))?.expiresAt ?? new Date()) : expiry();
+      let passkey = null;
+      if (factors.passkeys.length) {
+        passkey = await generateAuthenticationOptions({
+          rpID: rp.rpID,
+          allowCredentials: (await repo.passkeysForSignIn(employeeId)).map((p) => ({
+            id: p.credentialId,
+            transports: p.transports as never,
+          })),
+          userVerification: 'preferred',
+        });
+        const purpose = signInToken ? 'second_factor' : 'step_up';
+        await repo.putChallenge({ key, purpose, employeeId, webauthn: passkey.challenge, expiresAt });
+      }
+      return { totp: !!factors.totp?.secret, recoveryCodes: factors.recoveryCodesLeft > 0, passkey };
+    },
+
+    /**
+     * Checks a second factor under the login throttle; throws 400 (wrong) or 429 (too many).
+     * `signInToken` names the sign-in step it answers; without it, a step-up in a session.
+     */
+    async prove(employeeId: number, proof: Proof, ctx: { rp: RelyingParty; address: string; signInToken?: string }) {
+      const factors = await factorsOf(employeeId);
+      if (!factors.hasFactor) throw refuse.noFactor();
+      const account = `second-factor:${factors.email}`;
+      const attempt = await throttle.reserve(account, ctx.address);
+      const key = ctx.signInToken ? tokenKey(ctx.signInToken) : employeeKey('step_up', employeeId);
+      let method: FactorMethod | null;
+      try {
+        method = await check(employeeId, proof, key, ctx.rp);
+      } catch (error) {
+        await attempt.release();
+        throw error;
+      }
+      const stage = ctx.signInToken ? 'sign_in' : 'step_up';
+      if (!method) {
+        const { locked } = await attempt.failed();
+        const tried = proof.passkey ? 'passkey' : looksLikeRecoveryCode(proof.code ?? '') ? 'recovery_code' : 'totp';
+        await events.record({
+          type: 'second_factor_failed',
+          actor: factors.email,
+          address: ctx.address,
+          details: { method: tried, stage },
+        });
+        if (locked)
+          await events.record({ type: 'login_locked', actor: account, address: ctx.address, details: { limits: throttle.limits } });
+        throw refuse.wrongCode();
+      }
+      await attempt.succeeded();
+      // A sign-in step and a passkey challenge are used once: of two racing answers, one wins.
+      if ((ctx.signInToken || method === 'passkey') && !(await repo.takeChallenge(key))) throw refuse.challengeExpired();
+      return method;
+    },
+
+    /** A passkey sign-in without the password: options for any of the shop's passkeys (discoverable). */
+    async passkeySignInOptions(rp: RelyingParty) {
+      const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'required' });
+      const token = randomBytes(32).toString('base64url');
+      await repo.putChallenge({
+        key: tokenKey(token),
+        purpose: 'passkey_sign_in',
+        employeeId: null,
+        webauthn: options.challenge,
+        expiresAt: expiry(),
+      });
+      return { token, options };
+    },
+
+    /** The employee whose passkey answered the passkey sign-in's challenge, or 400/401. */
+    async passkeySignIn(token: string | undefined, response: AuthenticationResponseJSON, rp: RelyingParty, address: string) {
+      const key = token ? tokenKey(token) : '';
+      const challenge = key ? await repo.findChallenge(key) : null;
+      if (
+        !challenge?.webauthn ||
+        challenge.purpose !== 'passkey_sign_in' ||
+        challenge.expiresAt.getTime() < Date.now() ||
+        !(await repo.takeChallenge(key))
+      ) {
+        throw refuse.challengeExpired();
+      }
+      const passkey = await repo.passkeyByCredential(response.id);
+      const verified = passkey ? await verifyPasskey(passkey, response, challenge.webauthn, rp) : false;
+      if (!passkey || !verified || !response.response.userHandle) {
+        await events.record({
+          type: 'second_factor_failed',
+          actor: passkey ? actor(passkey.employeeId) : null,
+          address,
+          details: { method: 'passkey', stage: 'passkey_sign_in' },
+        });
+        throw refuse.wrongCode();
+      }
+      return passkey.employeeId;
+    },
+
+    /** Until when the session's last proved second factor opens the sensitive actions, or null once past. */
+    async stepUpUntil(familyId: string) {
+      const at = await repo.secondFactorAt(familyId);
+      const until = at ? at.getTime() + STEP_UP_MS : 0;
+      return until > Date.now() ? new Date(until).toISOString() : null;
+    },
+
+    /** This session has just proved a second factor (sign-in, enrolment or step-up). */
+    markSecondFactor: (familyId: string) => repo.markSecondFactor(familyId, new Date()),
+
+    /** Whether the session proved a second factor within the step-up's minutes (or the employee has none to prove). */
+    async steppedUp(employeeId: number, familyId: string, now = Date.now()) {
+      if (!(await repo.hasFactor(employeeId))) return true;
+      const at = await repo.secondFactorAt(familyId);
+      return !!at && now - at.getTime() <= STEP_UP_MS;
+    },
+
+    purge: () => repo.purgeChallenges(),
+  };
+}
+
+export type SecondFactorService = ReturnType<typeof secondFactorService>;

@@ -1,0 +1,102 @@
+// Staff second factor (modules/second-factor): the service, the sign-in step's cookie, and the two
+// gates of the back-office. The policy gate (STAFF_MFA=required) lets an Admin without a second factor
+// reach only the routes that enrol one; the step-up gate makes a route marked `config: { stepUp: true }`
+// ask for a second factor used within the last minutes, from an employee who has one.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { publicOrigin } from '../lib/public-origin.ts';
+import { refuseSecondFactor } from '../modules/second-factor/refusals.ts';
+import {
+  CHALLENGE_SECONDS,
+  type RelyingParty,
+  type SecondFactorService,
+  secondFactorService,
+} from '../modules/second-factor/second-factor-service.ts';
+import { REFRESH_COOKIE_PATH, signedInEmployee } from './auth.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    secondFactor: SecondFactorService;
+    /** The WebAuthn relying party of this request: the shop's host name and origin (PUBLIC_URL, else the request's). */
+    relyingParty(request: FastifyRequest): RelyingParty;
+    signInToken: {
+      read(request: FastifyRequest): string | undefined;
+      set(request: FastifyRequest, reply: FastifyReply, token: string): void;
+      clear(reply: FastifyReply): void;
+    };
+    /** Starts the employee's back-office session after a proved second factor, and marks it so. */
+    startEmployeeSessionWithSecondFactor(request: FastifyRequest, reply: FastifyReply, employeeId: number): Promise<void>;
+    /** onRequest, after requireEmployee: under STAFF_MFA=required, an Admin without a factor reaches only enrolment. */
+    secondFactorPolicy(request: FastifyRequest): Promise<void>;
+    /** preHandler: a route marked `stepUp` needs a second factor used within the last minutes. */
+    requireStepUp(request: FastifyRequest): Promise<void>;
+  }
+  interface FastifyContextConfig {
+    /** The most sensitive actions: a second factor used within the last 10 minutes, when the employee has one. */
+    stepUp?: boolean;
+    /** Answers an Admin who must still enrol a second factor (STAFF_MFA=required). */
+    beforeSecondFactor?: boolean;
+  }
+}
+
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+export default fp(
+  async (app) => {
+    const service = secondFactorService(app.prisma, {
+      jwtSecret: app.config.jwtSecret,
+      events: app.securityEvents,
+      throttle: app.loginThrottle,
+    });
+    app.decorate('secondFactor', service);
+
+    app.decorate('relyingParty', (request: FastifyRequest) => {
+      const origin = publicOrigin(app.config, request);
+      return { origin, rpID: new URL(origin).hostname };
+    });
+
+    // The sign-in step's token: an httpOnly cookie sent only to the authentication routes, like the refresh token.
+    const { cookieSecure, corsOrigins } = app.config;
+    const cookieName = `${cookieSecure ? '__Secure-' : ''}bs_second_factor`;
+    const sameSite = corsOrigins.length ? ('none' as const) : ('strict' as const);
+    app.decorate('signInToken', {
+      read: (request: FastifyRequest) => request.cookies[cookieName],
+      set(request: FastifyRequest, reply: FastifyReply, token: string) {
+        reply.setCookie(cookieName, token, {
+          httpOnly: true,
+          sameSite,
+          secure: cookieSecure || request.protocol === 'https',
+          path: REFRESH_COOKIE_PATH,
+          maxAge: CHALLENGE_SECONDS,
+        });
+      },
+      clear(reply: FastifyReply) {
+        reply.clearCookie(cookieName, { httpOnly: true, sameSite, secure: cookieSecure, path: REFRESH_COOKIE_PATH });
+      },
+    });
+
+    app.decorate('startEmployeeSessionWithSecondFactor', async (request: FastifyRequest, reply: FastifyReply, employeeId: number) => {
+      const session = await app.sessions.start('employee', employeeId);
+      await service.markSecondFactor(session.familyId);
+      app.setSessionCookies(request, reply, 'employee', session);
+    });
+
+    app.decorate('secondFactorPolicy', async (request: FastifyRequest) => {
+      if (app.config.staffMfa !== 'required' || request.routeOptions.config.beforeSecondFactor) return;
+      const employee = signedInEmployee(request);
+      if (employee.role === 'Admin' && !(await service.hasFactor(employee.id))) throw refuseSecondFactor.enrolmentRequired();
+    });
+
+    app.decorate('requireStepUp', async (request: FastifyRequest) => {
+      if (!request.routeOptions.config.stepUp) return;
+      const employee = signedInEmployee(request);
+      if (!(await service.steppedUp(employee.id, employee.familyId))) throw refuseSecondFactor.stepUpRequired();
+    });
+
+    const purge = setInterval(() => {
+      service.purge().catch((error: Error) => app.log.warn({ err: error }, 'second-factor purge failed'));
+    }, PURGE_INTERVAL_MS).unref();
+    app.addHook('onClose', async () => clearInterval(purge));
+  },
+  { name: 'second-factor', dependencies: ['config', 'prisma', 'auth'] },
+);

@@ -1,0 +1,238 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { signedInEmployee } from '../../plugins/auth.ts';
+import { Body, PositiveInt, responses } from '../../schemas/common.ts';
+import {
+  Passkey,
+  PasskeyAttestation,
+  PasskeyCreationOptions,
+  PasskeyName,
+  RecoveryCodes,
+  SecondFactorOptions,
+  SecondFactorProof,
+  SecondFactorStatus,
+} from '../../schemas/second-factor.ts';
+import { documentRoutes } from '../document-routes.ts';
+
+const STEP_UP_NOTE =
+  'When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise).';
+
+/**
+ * The signed-in employee's own second factor (any role): an authenticator app, passkeys, recovery
+ * codes, and the step-up the sensitive actions ask for. All of it answers an Admin who must still
+ * enrol one (STAFF_MFA=required); changing what is already set up needs a step-up.
+ */
+const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Back-office second factor'] });
+  const enrolment = { beforeSecondFactor: true };
+  const sensitive = { beforeSecondFactor: true, stepUp: true };
+  const who = (request: Parameters<typeof signedInEmployee>[0]) => {
+    const employee = signedInEmployee(request);
+    return { ...employee, address: app.clientAddress(request) };
+  };
+
+  app.get(
+    '/',
+    {
+      config: enrolment,
+      schema: {
+        operationId: 'getOwnSecondFactor',
+        summary: 'My second factors: the authenticator app, passkeys, recovery codes left; whether one is required; the step-up',
+        response: responses(SecondFactorStatus, 401, 403),
+      },
+    },
+    async (request) => {
+      const { id, role, familyId } = signedInEmployee(request);
+      const status = await app.secondFactor.status(id);
+      const has = status.totp || status.passkeys.length > 0;
+      return {
+        data: {
+          ...status,
+          required: app.config.staffMfa === 'required' && role === 'Admin' && !has,
+          stepUpUntil: has ? await app.secondFactor.stepUpUntil(familyId) : null,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/totp',
+    {
+      config: sensitive,
+      schema: {
+        operationId: 'startTotpSetup',
+        summary: 'Start setting up an authenticator app: its secret (as text and as an otpauth:// address for a QR code)',
+        description: `The app counts once its first code is confirmed. ${STEP_UP_NOTE}`,
+        response: responses(Type.Object({ secret: Type.String(), otpauthUrl: Type.String(), issuer: Type.String() }), 401, 403),
+      },
+    },
+    async (request) => ({ data: await app.secondFactor.startTotp(signedInEmployee(request).id) }),
+  );
+
+  app.post(
+    '/totp/confirm',
+    {
+      config: sensitive,
+      schema: {
+        operationId: 'confirmTotpSetup',
+        summary: 'Confirm the authenticator app with its first code; a first second factor answers the recovery codes, once',
+        body: Body({ code: Type.String({ maxLength: 20 }) }),
+        response: responses(Type.Object({ recoveryCodes: RecoveryCodes }), 400, 401, 403, 409),
+      },
+    },
+    async (request) => {
+      const { id, familyId, address } = who(request);
+      const result = await app.secondFactor.confirmTotp(id, request.body.code, address);
+      // The code just typed proves the factor: the session counts as stepped up.
+      await app.secondFactor.markSecondFactor(familyId);
+      return { data: result };
+    },
+  );
+
+  app.delete(
+    '/totp',
+    {
+      config: sensitive,
+      schema: {
+        operationId: 'removeTotp',
+        summary: 'Remove my authenticator app',
+        description: STEP_UP_NOTE,
+        response: responses(Type.Boolean(), 401, 403, 404, 409),
+      },
+    },
+    async (request) => {
+      const { id, address } = who(request);
+      await app.secondFactor.removeTotp(id, address);
+      return { data: true };
+    },
+  );
+
+  app.post(
+    '/passkeys/options',
+    {
+      config: sensitive,
+      schema: {
+        operationId: 'passkeyRegistrationOptions',
+        summary: 'Start registering a passkey: the options for the browser',
+        description: STEP_UP_NOTE,
+        response: responses(PasskeyCreationOptions, 401, 403),
+      },
+    },
+    async (request) => ({
+      data: await app.secondFactor.passkeyRegistrationOptions(signedInEmployee(request).id, app.relyingParty(request)),
+    }),
+  );
+
+  app.post(
+    '/passkeys',
+    {
+      config: sensitive,
+      schema: {
+        operationId: 'registerPasskey',
+        summary: "Register a passkey with the browser's answer and a name; a first second factor answers the recovery codes, once",
+        body: Body({ name: PasskeyName, response: PasskeyAttestation }),
+        response: responses(Type.Object({ passkey: Passkey, recoveryCodes: RecoveryCodes }), 400, 401, 403),
+      },
+    },
+    async (request) => {
+      const { id, familyId, address } = who(request);
+      const result = await app.secondFactor.registerPasskey(
+        id,
+        request.body.name,
+        request.body.response,
+        app.relyingParty(request),
+        address,
+      );
+      await app.secondFactor.markSecondFactor(familyId);
+      return { data: result };
+    },
+  );
+
+  app.put(
+    '/passkeys/:id',
+    {
+      config: enrolment,
+      schema: {
+        operationId: 'renamePasskey',
+        summary: 'Rename one of my passkeys',
+        params: Type.Object({ id: PositiveInt }),
+        body: Body({ name: PasskeyName }),
+        response: responses(Type.Boolean(), 400, 401, 403, 404),
+      },
+    },
+    async (request) => {
+      await app.secondFactor.renamePasskey(signedInEmployee(request).id, request.params.id, request.body.name);
+      return { data: true };
+    },
+  );
+
+  app.delete(
+    '/passkeys/:id',
+    {
+      config: sensitive,
+      schema: {
+        operationId: 'removePasskey',
+        summary: 'Remove one of my passkeys',
+        description: STEP_UP_NOTE,
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
+      },
+    },
+    async (request) => {
+      const { id, address } = who(request);
+      await app.secondFactor.removePasskey(id, request.params.id, address);
+      return { data: true };
+    },
+  );
+
+  app.post(
+    '/recovery-codes',
+    {
+      config: sensitive,
+      schema: {
+        operationId: 'renewRecoveryCodes',
+        summary: 'Ten new recovery codes, shown once; the old ones stop working',
+        description: STEP_UP_NOTE,
+        response: responses(Type.Array(Type.String()), 401, 403, 404),
+      },
+    },
+    async (request) => {
+      const { id, address } = who(request);
+      return { data: await app.secondFactor.renewRecoveryCodes(id, address) };
+    },
+  );
+
+  app.post(
+    '/step-up/options',
+    {
+      config: enrolment,
+      schema: {
+        operationId: 'stepUpOptions',
+        summary: 'Which second factors I can confirm myself with, with a passkey challenge if I have passkeys',
+        response: responses(SecondFactorOptions, 401, 403),
+      },
+    },
+    async (request) => ({ data: await app.secondFactor.proofOptions(signedInEmployee(request).id, app.relyingParty(request)) }),
+  );
+
+  app.post(
+    '/step-up',
+    {
+      config: enrolment,
+      schema: {
+        operationId: 'stepUp',
+        summary: 'Confirm it is me with a second factor: the sensitive actions are open for the next 10 minutes',
+        body: SecondFactorProof,
+        response: responses(Type.Object({ stepUpUntil: Type.String({ format: 'date-time' }) }), 400, 401, 403, 404, 429),
+      },
+    },
+    async (request) => {
+      const { id, familyId, address } = who(request);
+      await app.secondFactor.prove(id, request.body, { rp: app.relyingParty(request), address });
+      await app.secondFactor.markSecondFactor(familyId);
+      return { data: { stepUpUntil: (await app.secondFactor.stepUpUntil(familyId)) ?? new Date().toISOString() } };
+    },
+  );
+};
+
+export default secondFactorRoutes;

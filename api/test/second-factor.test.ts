@@ -1,0 +1,291 @@
+// Staff second factor (issue 31): TOTP with a known secret and a fixed clock, recovery codes, the
+// sign-in's second step, the STAFF_MFA policy, the step-up of sensitive actions, an Admin's reset,
+// and security events without secrets. Passkeys run in a real Chromium (e2e/second-factor.spec.ts).
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
+import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const LOGIN = '/api/public/authentication/login';
+const SECOND_STEP = '/api/public/authentication/second-factor';
+const OWN = '/api/employee/second-factor';
+
+/** A clock fixed at `at` (Date only: timers, sockets and the database keep real time). */
+const fixClock = (at: number) => {
+  vi.useFakeTimers({ now: at, toFake: ['Date'] });
+};
+
+/** A new employee of this test's own, with the demo password. */
+async function newEmployee(app: TestApp, role: 'Admin' | 'Seller') {
+  const email = `e-${Math.random().toString(36).slice(2)}@bookshop.test`;
+  const [row] = await app.db.query<{ id: number }>(
+    `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+     SELECT 'Test', 'Employee', 'Male', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, $2::"EmployeeRole"
+     FROM employees WHERE email = $3 RETURNING id`,
+    [email, role, DEMO.admin.account],
+  );
+  return { id: row!.id, account: email, password: DEMO.admin.password };
+}
+
+const call = (app: TestApp, cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+  app.app.inject({ method, url, headers: { cookie }, payload });
+
+/** Signs in with the password only (no factor): the session cookie. */
+const passwordLogin = (app: TestApp, who: { account: string; password: string }) => app.login(who);
+
+/** Sets up an authenticator app for the signed-in employee: its secret and the recovery codes. */
+async function enrolTotp(app: TestApp, cookie: string) {
+  const started = await call(app, cookie, 'POST', `${OWN}/totp`);
+  expect(started.statusCode).toBe(200);
+  const { secret, otpauthUrl } = started.json().data as { secret: string; otpauthUrl: string };
+  expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\/Bookshop:.*secret=/);
+  const confirmed = await call(app, cookie, 'POST', `${OWN}/totp/confirm`, { code: totpCode(secret) });
+  expect(confirmed.statusCode).toBe(200);
+  return { secret, recoveryCodes: confirmed.json().data.recoveryCodes as string[] };
+}
+
+/** The password step: the answer and the sign-in step's cookie (no session yet). */
+async function passwordStep(app: TestApp, who: { account: string; password: string }) {
+  const res = await app.app.inject({ method: 'POST', url: LOGIN, payload: who });
+  return { res, cookie: cookieHeader(res) };
+}
+
+const secondStep = (app: TestApp, cookie: string, code: string) =>
+  app.app.inject({ method: 'POST', url: SECOND_STEP, headers: { cookie }, payload: { code } });
+
+describe("the spec's login in the demo (STAFF_MFA optional)", () => {
+  it("signs in every demo account with the spec's body alone", async () => {
+    for (const [who, type] of [
+      [DEMO.admin, 'Admin'],
+      [DEMO.seller, 'Seller'],
+      [DEMO.client, 'Client'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'POST', url: LOGIN, payload: { account: who.account, password: who.password } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: type });
+    }
+    const admin = await passwordLogin(t, DEMO.admin);
+    expect((await call(t, admin, 'GET', '/api/employee/statistics/clients/')).statusCode).toBe(200);
+  });
+});
+
+describe('TOTP', () => {
+  it('is set up with a secret, a QR address and a first code, and then asked for before any session exists', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const cookie = await passwordLogin(t, who);
+    const wrong = await call(t, cookie, 'POST', `${OWN}/totp`);
+    const wrongCode = totpCode(wrong.json().data.secret, Date.now() - 10 * TOTP_PERIOD_SECONDS * 1000);
+    expect((await call(t, cookie, 'POST', `${OWN}/totp/confirm`, { code: wrongCode })).statusCode).toBe(400);
+    const { recoveryCodes } = await enrolTotp(t, cookie);
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+
+    const { res, cookie: step } = await passwordStep(t, who);
+    expect(res.json()).toEqual({ data: 'SecondFactor' });
+    expect(res.cookies.map((c) => c.name)).toEqual(['bs_second_factor']);
+    // The sign-in step's token is no session: nothing of the back-office answers to it.
+    expect((await call(t, step, 'GET', '/api/employee/employee/')).statusCode).toBe(401);
+    const status = (await call(t, cookie, 'GET', `${OWN}/`)).json().data;
+    expect(status).toMatchObject({ totp: true, passkeys: [], recoveryCodesLeft: 10, required: false });
+  });
+
+  it('accepts a code one step either side of a fixed clock, refuses older ones, and never the same code twice', async () => {
+    const who = await newEmployee(t, 'Admin');
+    const { secret } = await enrolTotp(t, await passwordLogin(t, who));
+    const now = Math.floor(Date.now() / 30_000) * 30_000 + 60_000 + 10_000; // 10 s into a step a minute ahead
+    fixClock(now);
+    const step = 30_000;
+
+    // Two steps back is outside the window.
+    let attempt = await passwordStep(t, who);
+    expect((await secondStep(t, attempt.cookie, totpCode(secret, now - 2 * step))).statusCode).toBe(400);
+    // One step back is inside it, and signs in.
+    const signedIn = await secondStep(t, attempt.cookie, totpCode(secret, now - step));
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json()).toEqual({ data: 'Admin' });
+    const session = cookieHeader(signedIn);
+    expect((await call(t, session, 'GET', '/api/employee/employee/')).statusCode).toBe(200);
+    // The step's token was spent with it.
+    expect((await secondStep(t, attempt.cookie, totpCode(secret, now))).statusCode).toBe(401);
+
+    // The same code again, in a new sign-in within its window: refused (replay), as is any earlier one.
+    attempt = await passwordStep(t, who);
+    expect((await secondStep(t, attempt.cookie, totpCode(secret, now - step))).statusCode).toBe(400);
+    // The current code and the next step's work, once each.
+    expect((await secondStep(t, attempt.cookie, totpCode(secret, now))).statusCode).toBe(200);
+    attempt = await passwordStep(t, who);
+    expect((await secondStep(t, attempt.cookie, totpCode(secret, now))).statusCode).toBe(400);
+    expect((await secondStep(t, attempt.cookie, totpCode(secret, now + step))).statusCode).toBe(200);
+  });
+
+  it('throttles wrong codes like wrong passwords, and records them without the code', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const { secret } = await enrolTotp(t, await passwordLogin(t, who));
+    const { cookie } = await passwordStep(t, who);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await secondStep(t, cookie, '000000')).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+    // Even the right code waits for the lock to pass.
+    const locked = await secondStep(t, cookie, totpCode(secret));
+    expect(locked.statusCode).toBe(429);
+    expect(locked.headers['retry-after']).toBeDefined();
+
+    const events = await t.db.query<{ type: string; row: string }>(
+      `SELECT type, row_to_json(e)::text AS row FROM security_events e WHERE actor IN ($1, $2) OR entity_id = $3`,
+      [who.account, `second-factor:${who.account}`, String(who.id)],
+    );
+    expect(events.filter((e) => e.type === 'second_factor_failed')).toHaveLength(5);
+    expect(events.map((e) => e.type)).toContain('login_locked');
+    expect(events.map((e) => e.type)).toContain('second_factor_enrolled');
+    for (const e of events) {
+      expect(e.row).not.toContain(secret);
+      expect(e.row).not.toContain('000000');
+    }
+  });
+});
+
+describe('recovery codes', () => {
+  it('each signs in once, in any case and spacing; they are stored hashed', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const { recoveryCodes } = await enrolTotp(t, await passwordLogin(t, who));
+    const [first, second] = recoveryCodes as [string, string];
+    const stored = await t.db.query<{ code_hash: string }>('SELECT code_hash FROM employee_recovery_codes WHERE employee_id = $1', [
+      who.id,
+    ]);
+    expect(stored).toHaveLength(10);
+    expect(stored.map((r) => r.code_hash)).not.toContain(first);
+
+    let attempt = await passwordStep(t, who);
+    expect((await secondStep(t, attempt.cookie, first.toUpperCase().replaceAll('-', ' '))).statusCode).toBe(200);
+    attempt = await passwordStep(t, who);
+    expect((await secondStep(t, attempt.cookie, first)).statusCode).toBe(400);
+    const session = cookieHeader(await secondStep(t, attempt.cookie, second));
+    expect((await call(t, session, 'GET', `${OWN}/`)).json().data.recoveryCodesLeft).toBe(8);
+    const [used] = await t.db.query<{ n: string }>('SELECT count(*) n FROM security_events WHERE type = $1 AND entity_id = $2', [
+      'recovery_code_used',
+      String(who.id),
+    ]);
+    expect(Number(used!.n)).toBe(2);
+  });
+});
+
+describe('step-up for the sensitive actions', () => {
+  it('opens them for 10 minutes after a second factor, then asks again (403 STEP_UP_REQUIRED) until a new one', async () => {
+    const who = await newEmployee(t, 'Admin');
+    const { secret } = await enrolTotp(t, await passwordLogin(t, who));
+    const start = Date.now();
+    fixClock(start);
+    const attempt = await passwordStep(t, who);
+    let session = cookieHeader(await secondStep(t, attempt.cookie, totpCode(secret, start + 30_000)));
+    const exportClients = () => call(t, session, 'GET', '/api/employee/statistics/clients/?pageNumber=1&pageSize=5');
+    expect((await exportClients()).statusCode).toBe(200);
+
+    // Nine minutes on, still open (the access token is refreshed as the web app would).
+    fixClock(start + 9 * 60_000);
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/authentication/refresh-tokens/Admin',
+      headers: { cookie: session },
+    });
+    session = cookieHeader(refreshed, session);
+    expect((await exportClients()).statusCode).toBe(200);
+
+    // Past ten minutes: refused with the code the screens turn into a prompt.
+    fixClock(start + 10 * 60_000 + 1000);
+    const refused = await exportClients();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('STEP_UP_REQUIRED');
+    for (const [method, url, payload] of [
+      ['POST', '/api/employee/', {}],
+      ['DELETE', '/api/employee/999999', undefined],
+      ['PUT', '/api/employee/999999/role', { role: 'Seller' }],
+      ['POST', '/api/employee/catalog/import/999999/run', { skipInvalid: false }],
+      ['DELETE', '/api/employee/999999/second-factor', undefined],
+    ] as const) {
+      const res = await call(t, session, method, url, payload);
+      expect([res.statusCode, res.json().error?.code]).toEqual([403, 'STEP_UP_REQUIRED']);
+    }
+    // Reads that are not sensitive still answer.
+    expect((await call(t, session, 'GET', '/api/employee/employees/')).statusCode).toBe(200);
+
+    // A step-up with the app's next code opens them again.
+    const stepUp = await call(t, session, 'POST', `${OWN}/step-up`, { code: totpCode(secret, start + 10 * 60_000 + 30_000) });
+    expect(stepUp.statusCode).toBe(200);
+    expect(Date.parse(stepUp.json().data.stepUpUntil)).toBe(start + 20 * 60_000 + 1000);
+    expect((await exportClients()).statusCode).toBe(200);
+  });
+
+  it('lets an employee without a second factor through (STAFF_MFA optional)', async () => {
+    const admin = await passwordLogin(t, DEMO.admin);
+    expect((await call(t, admin, 'GET', '/api/employee/statistics/clients/')).statusCode).toBe(200);
+  });
+});
+
+describe("an Admin's reset of another employee's second factor", () => {
+  it('removes every factor and code, ends their sessions, is audited, and never takes the last Admin factor', async () => {
+    const seller = await newEmployee(t, 'Seller');
+    const sellerSession = await passwordLogin(t, seller);
+    await enrolTotp(t, sellerSession);
+    const admin = await newEmployee(t, 'Admin');
+    const adminSession = await passwordLogin(t, admin);
+
+    // An Admin without a factor may reset (optional policy); the seller is signed out and signs in with the password.
+    expect((await call(t, adminSession, 'DELETE', `/api/employee/${seller.id}/second-factor`)).statusCode).toBe(200);
+    expect((await call(t, sellerSession, 'GET', '/api/employee/employee/')).statusCode).toBe(401);
+    expect((await passwordStep(t, seller)).res.json()).toEqual({ data: 'Seller' });
+    const [reset] = await t.db.query<{ actor: string }>('SELECT actor FROM security_events WHERE type = $1 AND entity_id = $2', [
+      'second_factor_reset',
+      String(seller.id),
+    ]);
+    expect(reset?.actor).toBe(`employee:${admin.id}`);
+    expect((await call(t, adminSession, 'DELETE', `/api/employee/${admin.id}/second-factor`)).statusCode).toBe(403);
+
+    // The last Admin with a second factor keeps it: neither another Admin nor they may remove it.
+    await t.db.query(
+      `DELETE FROM employee_totp WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin');
+       DELETE FROM employee_passkeys WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin')`,
+    );
+    const lastAdmin = await newEmployee(t, 'Admin');
+    const lastSession = await passwordLogin(t, lastAdmin);
+    const { secret } = await enrolTotp(t, lastSession);
+    const refused = await call(t, adminSession, 'DELETE', `/api/employee/${lastAdmin.id}/second-factor`);
+    expect(refused.statusCode).toBe(409);
+    expect((await call(t, lastSession, 'DELETE', `${OWN}/totp`)).statusCode).toBe(409);
+    expect(secret).toBeTruthy();
+  });
+});
+
+describe('STAFF_MFA=required', () => {
+  let r: TestApp;
+  beforeAll(async () => {
+    r = await createTestApp({ env: { STAFF_MFA: 'required' } });
+  });
+
+  it('lets an Admin without a second factor reach only its enrolment, and everything once enrolled', async () => {
+    const who = await newEmployee(r, 'Admin');
+    const session = await passwordLogin(r, who);
+    for (const url of ['/api/employee/statistics/', '/api/employee/employees/', '/api/employee/audit-log/']) {
+      const res = await call(r, session, 'GET', url);
+      expect([res.statusCode, res.json().error.code]).toEqual([403, 'SECOND_FACTOR_ENROLMENT_REQUIRED']);
+    }
+    expect((await call(r, session, 'GET', '/api/employee/employee/')).statusCode).toBe(200);
+    expect((await call(r, session, 'GET', `${OWN}/`)).json().data).toMatchObject({ required: true, totp: false });
+
+    await enrolTotp(r, session);
+    expect((await call(r, session, 'GET', '/api/employee/employees/')).statusCode).toBe(200);
+    // Enrolling proved the factor: the sensitive actions are open now.
+    expect((await call(r, session, 'GET', '/api/employee/statistics/clients/')).statusCode).toBe(200);
+  });
+
+  it('leaves a Seller without a second factor to their work', async () => {
+    const session = await passwordLogin(r, DEMO.seller);
+    expect((await call(r, session, 'GET', '/api/employee/statistics/')).statusCode).toBe(200);
+  });
+});
