@@ -1,7 +1,9 @@
 // The back-office (spec 2.13): side menu and routes. A Seller's menu shows only Dashboard, Orders,
 // Low Stock and Account, and the server answers 403 to anything else; the routes mirror that.
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { Navigate, NavLink, Outlet, Route, Routes, useNavigate } from 'react-router-dom';
+import { Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { secondFactorQuery } from '../features/backoffice/api/get-second-factor';
 import { paths } from '../lib/paths';
 import { useSession } from '../lib/session';
 
@@ -37,6 +39,10 @@ function BackOfficeLayout() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const isAdmin = userType === 'Admin';
+  // STAFF_MFA=required: an Admin without a second factor is kept on the Account screen to set one up.
+  const mustEnrol = useQuery(secondFactorQuery).data?.required === true;
+  const onAccount = useLocation().pathname.toLowerCase() === paths.backoffice.account;
+  if (mustEnrol && !onAccount) return <Navigate to={paths.backoffice.account} replace />;
   return (
     <div className="back-office">
       <aside className={open ? 'side open' : 'side'}>

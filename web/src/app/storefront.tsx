@@ -9,6 +9,7 @@ import { TopBar } from './layout/top-bar';
 const AboutPage = lazy(() => import('../features/contact/about-page'));
 const ContactPage = lazy(() => import('../features/contact/contact-page'));
 const LoginPage = lazy(() => import('../features/auth/login-page'));
+const SecondFactorPage = lazy(() => import('../features/auth/second-factor-page'));
 const SignUpPage = lazy(() => import('../features/auth/signup-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
@@ -47,6 +48,7 @@ export default function Storefront() {
         <Route path={paths.about} element={<AboutPage />} />
         <Route path={paths.contact} element={<ContactPage />} />
         <Route path={paths.login} element={<LoginPage />} />
+        <Route path={paths.secondFactor} element={<SecondFactorPage />} />
         <Route path={paths.signup} element={<SignUpPage />} />
         <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
         <Route path={paths.resetPassword} element={<ResetPasswordPage />} />

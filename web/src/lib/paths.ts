@@ -9,6 +9,8 @@ export const paths = {
   about: '/about',
   contact: '/contact',
   login: '/login',
+  /** The sign-in's second step for an employee with a second factor (beyond the spec). */
+  secondFactor: '/login/second-factor',
   signup: '/signup',
   /** Forgot password (beyond the spec): ask for the provider's reset e-mail. */
   forgotPassword: '/forgot-password',

@@ -9,6 +9,7 @@ import type { LoginState } from '../../lib/login-redirect';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
 import { useLogIn } from './api/log-in';
+import { usePasskeySignIn } from './api/passkey-sign-in';
 
 /** /login (spec 2.8). An employee login switches the app to the back-office. */
 export default function LoginPage() {
@@ -17,6 +18,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const { from, message } = (useLocation().state ?? {}) as LoginState;
   const logIn = useLogIn();
+  const passkeySignIn = usePasskeySignIn();
   const { register, handleSubmit } = useForm({ defaultValues: { account: '', password: '' } });
   // Spec 4: messages disappear after 3 s.
   const [notice, show] = useNotice();
@@ -24,6 +26,8 @@ export default function LoginPage() {
   const submit = handleSubmit(async (credentials) => {
     try {
       const userType = await logIn.mutateAsync(credentials);
+      // An employee with a second factor gives it next; no session exists until then.
+      if (userType === 'SecondFactor') return navigate(paths.secondFactor);
       signedIn(userType);
       // Back to where login was asked for (never back to /login itself).
       navigate(
@@ -56,6 +60,23 @@ export default function LoginPage() {
           {logIn.isPending ? 'Logging in...' : 'Login'}
         </button>
       </form>
+      <p>
+        <button
+          type="button"
+          disabled={passkeySignIn.isPending}
+          onClick={() =>
+            passkeySignIn.mutateAsync().then(
+              (role) => {
+                signedIn(role);
+                navigate(paths.backoffice.dashboard);
+              },
+              (err) => show('Signing in with a passkey did not work.', 'error', failureReason(err)),
+            )
+          }
+        >
+          Staff: sign in with a passkey
+        </button>
+      </p>
       <p>
         <Link to={paths.forgotPassword}>Forgot password?</Link>
       </p>

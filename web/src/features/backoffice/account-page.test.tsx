@@ -22,6 +22,9 @@ it('Save Changes is enabled only by a change, Reset restores the saved values, a
   const calls = stubApi({
     ...SIGNED_OUT,
     'GET /api/employee/employee/': { body: { data: saved } },
+    'GET /api/employee/second-factor': {
+      body: { data: { totp: false, passkeys: [], recoveryCodesLeft: 0, required: false, stepUpUntil: null } },
+    },
     'PUT /api/employee': { body: { data: { ...saved, address: '9 Rue Larbi Ben M’hidi, Oran' } } },
   });
   renderWithProviders(<EmployeeAccountPage />, { route: '/account' });

@@ -10,6 +10,7 @@ import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useChangeEmployeePassword } from './api/change-password';
 import { useEmployeeMe } from './api/get-me';
 import { type EmployeeInfo, useUpdateEmployeeMe } from './api/update-me';
+import { SecondFactorSection } from './second-factor-section';
 
 const FIELDS: [keyof EmployeeInfo, string, string][] = [
   ['firstName', 'firstName', 'text'],
@@ -112,6 +113,7 @@ export default function EmployeeAccountPage() {
           Reset Password
         </button>
       </form>
+      <SecondFactorSection />
     </section>
   );
 }

@@ -32,6 +32,12 @@ const EVENTS: Record<EventType, string> = {
   rate_limited: 'Too many requests',
   password_reset_requested: 'Password reset asked',
   password_reset: 'Password reset',
+  second_factor_enrolled: 'Second factor set up',
+  second_factor_removed: 'Second factor removed',
+  second_factor_failed: 'Wrong second factor',
+  second_factor_reset: 'Second factor reset by an Admin',
+  recovery_code_used: 'Recovery code used',
+  recovery_codes_renewed: 'Recovery codes renewed',
 };
 const PAGE_SIZE = 25;
 

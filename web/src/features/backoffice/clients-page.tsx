@@ -10,6 +10,7 @@ import { dateTime } from '../../lib/format';
 import { useDeleteMessage } from './api/delete-message';
 import { useClientsPage } from './api/get-clients';
 import { useMessagesPage } from './api/get-messages';
+import { needsStepUp, StepUpNotice } from './step-up';
 
 export function ClientsTable({ clients }: { clients: Schemas['ClientRow'][] }) {
   if (!clients.length) return <p className="empty">No clients found.</p>;
@@ -48,6 +49,8 @@ export default function ClientsPage() {
       <h1>All Clients</h1>
       {clients.isPending ? (
         <p className="muted">Loading...</p>
+      ) : clients.isError && needsStepUp(clients.error) ? (
+        <StepUpNotice what="The clients' details" onConfirmed={() => void clients.refetch()} />
       ) : clients.isError ? (
         <LoadError what="the clients" error={clients.error} onRetry={() => void clients.refetch()} />
       ) : (

@@ -8,8 +8,11 @@ import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { type NewEmployee, useAddEmployee } from './api/add-employee';
+import { useChangeRole } from './api/change-role';
 import { useDeleteEmployee } from './api/delete-employee';
 import { useEmployees } from './api/get-employees';
+import { useResetSecondFactor } from './api/reset-second-factor';
+import { useStepUpGuard } from './step-up';
 
 type EmployeeForm = Required<NonNullable<NewEmployee['person_informations']>> & { password: string; role: string };
 
@@ -32,13 +35,17 @@ export default function EmployeesPage() {
   const { data: employees, isPending } = useEmployees();
   const addEmployee = useAddEmployee();
   const deleteEmployee = useDeleteEmployee();
+  const changeRole = useChangeRole();
+  const resetSecondFactor = useResetSecondFactor();
+  // Adding, deleting, a role change and a reset ask for the second factor again when it is 10 minutes old.
+  const { guard, prompt } = useStepUpGuard();
 
   const adding = useSubmitOnce();
   const add = handleSubmit(async ({ password, role, ...person }) => {
     const problem = password ? await newPasswordProblem(password, person.email) : null;
     if (problem) return show(problem, 'error');
     try {
-      await addEmployee.mutateAsync({ person_informations: person, password, role });
+      await guard(() => addEmployee.mutateAsync({ person_informations: person, password, role }));
       reset();
       show('Employee added successfully.');
     } catch (error) {
@@ -48,9 +55,21 @@ export default function EmployeesPage() {
   const remove = (id: number) => {
     if (!window.confirm('Are you sure you want to delete this employee?')) return;
     // Each delete says how it went, even when another started before it finished.
-    void deleteEmployee.mutateAsync(id).then(
+    void guard(() => deleteEmployee.mutateAsync(id)).then(
       () => show('Employee deleted successfully.'),
       (error) => show('Failed to delete employee.', 'error', failureReason(error)),
+    );
+  };
+  const switchRole = (id: number, role: string) =>
+    void guard(() => changeRole.mutateAsync({ id, role })).then(
+      () => show(`Role changed to ${role}.`),
+      (error) => show('Failed to change the role.', 'error', failureReason(error)),
+    );
+  const resetFactor = (id: number) => {
+    if (!window.confirm("Reset this employee's second factor? Their apps, passkeys and recovery codes stop working.")) return;
+    void guard(() => resetSecondFactor.mutateAsync(id)).then(
+      () => show('Second factor reset. The employee signs in with their password and sets up a new one.'),
+      (error) => show('Failed to reset the second factor.', 'error', failureReason(error)),
     );
   };
   const input = (key: keyof EmployeeForm, label: string, type = 'text') => (
@@ -63,6 +82,7 @@ export default function EmployeesPage() {
   return (
     <section>
       <h1>Employees</h1>
+      {prompt}
       <Notice notice={notice} />
       <form className="form grid-form" aria-label="New employee" onSubmit={adding.handle(add)}>
         {input('firstName', 'First name')}
@@ -97,12 +117,21 @@ export default function EmployeesPage() {
             { label: 'Address', cell: (e) => e.address },
             {
               label: 'Actions',
-              cell: (e) =>
-                e.type !== 'Admin' && (
-                  <button type="button" className="danger" onClick={() => remove(e.id)}>
-                    Delete
+              cell: (e) => (
+                <div className="actions">
+                  <button type="button" onClick={() => switchRole(e.id, e.type === 'Admin' ? 'Seller' : 'Admin')}>
+                    {e.type === 'Admin' ? 'Make Seller' : 'Make Admin'}
                   </button>
-                ),
+                  <button type="button" onClick={() => resetFactor(e.id)}>
+                    Reset second factor
+                  </button>
+                  {e.type !== 'Admin' && (
+                    <button type="button" className="danger" onClick={() => remove(e.id)}>
+                      Delete
+                    </button>
+                  )}
+                </div>
+              ),
             },
           ]}
         />

@@ -7,6 +7,7 @@ import { useCheckImport } from './api/check-import';
 import { downloadCatalogCsv } from './api/export-catalog';
 import { useImport } from './api/get-import';
 import { useRunImport } from './api/run-import';
+import { useStepUpGuard } from './step-up';
 
 const rowsCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'}`;
 
@@ -14,15 +15,18 @@ const rowsCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'row'
 function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, failed?: unknown) => void }) {
   const job = useImport(id);
   const run = useRunImport();
+  const stepUp = useStepUpGuard();
   const [skipInvalid, setSkipInvalid] = useState(false);
   if (job.isPending) return <p className="muted">Loading...</p>;
   if (job.isError) return <p role="alert">The import could not be read. {failureReason(job.error)}</p>;
   const j = job.data;
   const blocked = j.invalid > 0 && !skipInvalid;
   // The run's mutation refreshes this job's read, which then follows the progress.
-  const start = () => run.mutateAsync({ id, skipInvalid }).catch((error) => onNotice('The import could not start.', error));
+  const start = () =>
+    stepUp.guard(() => run.mutateAsync({ id, skipInvalid })).catch((error) => onNotice('The import could not start.', error));
   return (
     <div className="import-job">
+      {stepUp.prompt}
       <h2>Dry run</h2>
       <dl className="import-counts">
         {(

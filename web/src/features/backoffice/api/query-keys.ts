@@ -26,6 +26,7 @@ export const backofficeKeys = {
   lowStock: queryKeysFactory('lowStock'),
   imports: queryKeysFactory('imports'),
   me: queryKeysFactory('me'),
+  secondFactor: queryKeysFactory('secondFactor'),
 };
 
 export type BackofficeResource = keyof typeof backofficeKeys;

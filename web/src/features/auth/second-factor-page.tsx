@@ -1,0 +1,80 @@
+// /login/second-factor (beyond the spec): the sign-in's second step for an employee with a second
+// factor. No session exists until it is given: the code of their authenticator app, a recovery
+// code, or one of their passkeys.
+import { useState } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { ApiError } from '../../api/client';
+import { useDocumentTitle } from '../../lib/document-title';
+import { failureReason } from '../../lib/failure-reason';
+import type { LoginState } from '../../lib/login-redirect';
+import { paths } from '../../lib/paths';
+import { useSession } from '../../lib/session';
+import { useGiveSecondFactor, useSecondFactorOptions } from './api/second-factor-sign-in';
+
+const EXPIRED: LoginState = { message: 'This sign-in has expired. Please sign in again.' };
+
+export default function SecondFactorPage() {
+  useDocumentTitle('Confirm your sign-in');
+  const { signedIn } = useSession();
+  const navigate = useNavigate();
+  const options = useSecondFactorOptions();
+  const give = useGiveSecondFactor();
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  if (options.isError) {
+    const expired = options.error instanceof ApiError && options.error.status === 401;
+    return <Navigate to={paths.login} replace state={expired ? EXPIRED : { message: failureReason(options.error) }} />;
+  }
+  const answer = (proof: Parameters<typeof give.mutateAsync>[0]) =>
+    give.mutateAsync(proof).then(
+      (role) => {
+        signedIn(role);
+        navigate(paths.backoffice.dashboard);
+      },
+      (error) => {
+        if (error instanceof ApiError && error.status === 401) navigate(paths.login, { replace: true, state: EXPIRED });
+        else setProblem(failureReason(error) ?? 'The passkey was not used. Try again, or type a code.');
+      },
+    );
+  const passkey = options.data?.passkey;
+
+  return (
+    <div className="narrow">
+      <h1>Confirm your sign-in</h1>
+      {options.isPending ? (
+        <p className="muted">Loading...</p>
+      ) : (
+        <>
+          <form
+            className="form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void answer({ code });
+            }}
+          >
+            <label>
+              Code from your authenticator app, or a recovery code
+              <input value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required />
+            </label>
+            {problem && (
+              <p role="alert" className="notice notice-error">
+                {problem}
+              </p>
+            )}
+            <button type="submit" className="primary" disabled={give.isPending}>
+              Verify
+            </button>
+          </form>
+          {passkey && (
+            <p>
+              <button type="button" disabled={give.isPending} onClick={() => void answer({ passkey })}>
+                Use a passkey
+              </button>
+            </p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

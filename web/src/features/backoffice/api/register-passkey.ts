@@ -1,0 +1,13 @@
+// A new passkey: the server's options, the browser's own dialog (SimpleWebAuthn, loaded with it),
+// and the answer sent back with the name the employee gave.
+import { api, unwrap, withSession } from '../../../api/client';
+import { useBackofficeMutation } from './backoffice-mutation';
+
+async function registerPasskey(name: string) {
+  const optionsJSON = await withSession('Employee', () => api.POST('/api/employee/second-factor/passkeys/options'));
+  const { startRegistration } = await import('@simplewebauthn/browser');
+  const response = await startRegistration({ optionsJSON: optionsJSON as Parameters<typeof startRegistration>[0]['optionsJSON'] });
+  return unwrap(api.POST('/api/employee/second-factor/passkeys', { body: { name, response: response as never } }));
+}
+
+export const useRegisterPasskey = () => useBackofficeMutation(registerPasskey, ['secondFactor']);

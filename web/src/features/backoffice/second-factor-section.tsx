@@ -1,0 +1,245 @@
+// The employee's own second factor on the Account screen (beyond the spec): an authenticator app
+// (a QR code and the secret as text, counted once a first code confirms it), passkeys (added with
+// the browser's own dialog, named, renamed, removed), and ten recovery codes shown once. Changing
+// what is already set up asks for the second factor again when it is 10 minutes old.
+import { useState } from 'react';
+import { Notice, useNotice } from '../../components/notice';
+import { failureReason } from '../../lib/failure-reason';
+import { dateTime } from '../../lib/format';
+import { useConfirmTotp } from './api/confirm-totp';
+import { useSecondFactor } from './api/get-second-factor';
+import { useRegisterPasskey } from './api/register-passkey';
+import { useRemovePasskey } from './api/remove-passkey';
+import { useRemoveTotp } from './api/remove-totp';
+import { useRenamePasskey } from './api/rename-passkey';
+import { useRenewRecoveryCodes } from './api/renew-recovery-codes';
+import { useStartTotp } from './api/start-totp';
+import { useStepUpGuard } from './step-up';
+
+type Show = ReturnType<typeof useNotice>[1];
+type Guard = ReturnType<typeof useStepUpGuard>['guard'];
+
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  return (
+    <section aria-label="Your recovery codes" className="recovery-codes">
+      <p>
+        Keep these ten recovery codes somewhere safe. Each signs you in once if you lose your app and passkeys. They are shown only now.
+      </p>
+      <ol>
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <button type="button" onClick={onDone}>
+        I have saved them
+      </button>
+    </section>
+  );
+}
+
+function TotpSetup({ guard, show, onCodes }: { guard: Guard; show: Show; onCodes: (codes: string[] | null) => void }) {
+  const start = useStartTotp();
+  const confirm = useConfirmTotp();
+  const [setup, setSetup] = useState<{ secret: string; qr: string } | null>(null);
+  const [code, setCode] = useState('');
+  const begin = async () => {
+    try {
+      const { secret, otpauthUrl } = await guard(() => start.mutateAsync());
+      const { toDataURL } = await import('qrcode');
+      setSetup({ secret, qr: await toDataURL(otpauthUrl, { margin: 1, width: 200 }) });
+    } catch (error) {
+      show('Could not start the setup.', 'error', failureReason(error));
+    }
+  };
+  if (!setup) {
+    return (
+      <button type="button" onClick={() => void begin()} disabled={start.isPending}>
+        Set up an authenticator app
+      </button>
+    );
+  }
+  return (
+    <form
+      className="form"
+      aria-label="Authenticator app setup"
+      onSubmit={(event) => {
+        event.preventDefault();
+        guard(() => confirm.mutateAsync(code.trim())).then(
+          ({ recoveryCodes }) => {
+            setSetup(null);
+            onCodes(recoveryCodes);
+            show('Authenticator app set up.');
+          },
+          (error) => show('That code was not accepted.', 'error', failureReason(error)),
+        );
+      }}
+    >
+      <p>Scan this code with your authenticator app, then type the six digits it shows.</p>
+      <img src={setup.qr} alt="QR code for your authenticator app" width={200} height={200} />
+      <p>
+        Or type this secret into the app: <code data-testid="totp-secret">{setup.secret}</code>
+      </p>
+      <label>
+        Code from the app
+        <input value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" autoComplete="one-time-code" required />
+      </label>
+      <button type="submit" className="primary" disabled={confirm.isPending}>
+        Confirm
+      </button>
+    </form>
+  );
+}
+
+function PasskeyRow({
+  passkey,
+  guard,
+  show,
+}: {
+  passkey: { id: number; name: string; createdAt: string; lastUsedAt: string | null };
+  guard: Guard;
+  show: Show;
+}) {
+  const rename = useRenamePasskey();
+  const remove = useRemovePasskey();
+  const [name, setName] = useState(passkey.name);
+  return (
+    <li>
+      <form
+        className="inline-form"
+        aria-label={`Passkey ${passkey.name}`}
+        onSubmit={(event) => {
+          event.preventDefault();
+          rename.mutateAsync({ id: passkey.id, name }).then(
+            () => show('Passkey renamed.'),
+            (error) => show('Failed to rename the passkey.', 'error', failureReason(error)),
+          );
+        }}
+      >
+        <label>
+          Passkey name
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
+        </label>
+        <button type="submit" disabled={name === passkey.name || rename.isPending}>
+          Rename
+        </button>
+        <button
+          type="button"
+          className="danger"
+          onClick={() =>
+            guard(() => remove.mutateAsync(passkey.id)).then(
+              () => show('Passkey removed.'),
+              (error) => show('Failed to remove the passkey.', 'error', failureReason(error)),
+            )
+          }
+        >
+          Remove
+        </button>
+      </form>
+      <span className="muted">
+        Added {dateTime(passkey.createdAt)}; {passkey.lastUsedAt ? `last used ${dateTime(passkey.lastUsedAt)}` : 'not used yet'}
+      </span>
+    </li>
+  );
+}
+
+export function SecondFactorSection() {
+  const { data, isPending } = useSecondFactor();
+  const { guard, prompt } = useStepUpGuard();
+  const [notice, show] = useNotice();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [passkeyName, setPasskeyName] = useState('');
+  const removeTotp = useRemoveTotp();
+  const register = useRegisterPasskey();
+  const renew = useRenewRecoveryCodes();
+  if (isPending || !data) return <p className="muted">Loading...</p>;
+  const hasFactor = data.totp || data.passkeys.length > 0;
+  const showCodes = (given: string[] | null) => given && setCodes(given);
+
+  return (
+    <section aria-labelledby="second-factor-heading">
+      <h2 id="second-factor-heading">Second Factor</h2>
+      {prompt}
+      {data.required && (
+        <p role="alert" className="notice notice-error">
+          Admins must set up a second factor (an authenticator app or a passkey) before using the back-office.
+        </p>
+      )}
+      <Notice notice={notice} />
+      {codes && <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />}
+
+      <h3>Authenticator app</h3>
+      {data.totp ? (
+        <div className="actions">
+          <p>An authenticator app is set up.</p>
+          <button
+            type="button"
+            className="danger"
+            onClick={() =>
+              guard(() => removeTotp.mutateAsync()).then(
+                () => show('Authenticator app removed.'),
+                (error) => show('Failed to remove the authenticator app.', 'error', failureReason(error)),
+              )
+            }
+          >
+            Remove authenticator app
+          </button>
+        </div>
+      ) : (
+        <TotpSetup guard={guard} show={show} onCodes={showCodes} />
+      )}
+
+      <h3>Passkeys</h3>
+      {data.passkeys.length ? (
+        <ul className="passkeys">
+          {data.passkeys.map((p) => (
+            <PasskeyRow key={`${p.id}-${p.name}`} passkey={p} guard={guard} show={show} />
+          ))}
+        </ul>
+      ) : (
+        <p className="empty">No passkeys yet.</p>
+      )}
+      <form
+        className="inline-form"
+        aria-label="New passkey"
+        onSubmit={(event) => {
+          event.preventDefault();
+          guard(() => register.mutateAsync(passkeyName.trim() || 'Passkey')).then(
+            ({ recoveryCodes }) => {
+              setPasskeyName('');
+              showCodes(recoveryCodes);
+              show('Passkey added.');
+            },
+            (error) => show('The passkey was not added.', 'error', failureReason(error)),
+          );
+        }}
+      >
+        <label>
+          Name of the new passkey
+          <input value={passkeyName} onChange={(e) => setPasskeyName(e.target.value)} maxLength={60} placeholder="e.g. Work laptop" />
+        </label>
+        <button type="submit" disabled={register.isPending}>
+          Add a passkey
+        </button>
+      </form>
+
+      {hasFactor && (
+        <>
+          <h3>Recovery codes</h3>
+          <p>{data.recoveryCodesLeft} of 10 recovery codes left.</p>
+          <button
+            type="button"
+            onClick={() =>
+              guard(() => renew.mutateAsync()).then(setCodes, (error) =>
+                show('Failed to make new recovery codes.', 'error', failureReason(error)),
+              )
+            }
+          >
+            New recovery codes
+          </button>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+// The employee's own second factor on the Account screen, and the step-up prompt a sensitive action
+// turns its 403 into: the QR code and the secret as text, the first code confirming the app, the
+// recovery codes shown once; and a delete that asks for the second factor, then runs again.
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it, vi } from 'vitest';
+import { refusal, renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
+import EmployeesPage from './employees-page';
+import { SecondFactorSection } from './second-factor-section';
+
+const status = (over: object = {}) => ({
+  body: { data: { totp: false, passkeys: [], recoveryCodesLeft: 0, required: false, stepUpUntil: null, ...over } },
+});
+const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-jkmn-pq${String(i).padStart(2, '2')}`);
+const STEP_UP = refusal(403, 'STEP_UP_REQUIRED', 'Confirm it is you: this needs your second factor, used within the last 10 minutes.');
+
+it('sets up an authenticator app with a QR code and the secret in text, confirmed by a first code; the recovery codes show once', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/second-factor': [status({ required: true }), status({ totp: true, recoveryCodesLeft: 10 })],
+    'POST /api/employee/second-factor/totp': {
+      body: { data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Bookshop:admin?secret=JBSWY3DPEHPK3PXP', issuer: 'Bookshop' } },
+    },
+    'POST /api/employee/second-factor/totp/confirm': { body: { data: { recoveryCodes: CODES } } },
+  });
+  renderWithProviders(<SecondFactorSection />, { route: '/employeeaccount' });
+  expect(await screen.findByRole('alert')).toHaveTextContent('Admins must set up a second factor');
+  await userEvent.click(screen.getByRole('button', { name: 'Set up an authenticator app' }));
+  const qr = await screen.findByRole('img', { name: 'QR code for your authenticator app' });
+  expect(qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+
+  await userEvent.type(screen.getByLabelText('Code from the app'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+  const codes = await screen.findByRole('region', { name: 'Your recovery codes' });
+  expect(within(codes).getAllByRole('listitem')).toHaveLength(10);
+  expect(calls.find((c) => c.url.endsWith('/totp/confirm'))?.body).toEqual({ code: '123456' });
+  await userEvent.click(within(codes).getByRole('button', { name: 'I have saved them' }));
+  expect(screen.queryByRole('region', { name: 'Your recovery codes' })).not.toBeInTheDocument();
+  expect(await screen.findByText('10 of 10 recovery codes left.')).toBeInTheDocument();
+});
+
+it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, then deletes", async () => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+  const seller = {
+    id: 7,
+    firstName: 'Sami',
+    lastName: 'Seller',
+    type: 'Seller',
+    gender: 'Male',
+    birthDate: '1990-01-01',
+    email: 's@bookshop.test',
+    phoneNumber: '0555000000',
+    address: 'Algiers',
+  };
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/employees/': { body: { data: [seller] } },
+    'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
+    'DELETE /api/employee/7': [STEP_UP, { body: { data: true } }],
+    'POST /api/employee/second-factor/step-up': { body: { data: { stepUpUntil: new Date().toISOString() } } },
+  });
+  renderWithProviders(<EmployeesPage />, { route: '/employees' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+  const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+  await userEvent.type(within(dialog).getByLabelText('Code from your authenticator app, or a recovery code'), '654321');
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+  expect(await screen.findByText('Employee deleted successfully.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(2);
+  expect(calls.find((c) => c.url.endsWith('/step-up'))?.body).toEqual({ code: '654321' });
+});
