@@ -55,6 +55,7 @@ describe('the compiled server (the image runs `node scripts/serve.js`, no tsx)',
     const env = {
       ...process.env,
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://shop.example.com',
       DATABASE_URL: databaseUrl,
       JWT_SECRET: randomBytes(32).toString('hex'),
       HOST: '127.0.0.1',
@@ -107,7 +108,16 @@ describe('scale-out with docker compose', () => {
   it('runs N app replicas behind nginx, trusting its one hop, restarting, with every port on 127.0.0.1', async () => {
     const compose = parse(await read('docker-compose.yml'));
     const services = compose.services;
-    expect(Object.keys(services).sort()).toEqual(['app', 'db', 'identity', 'proxy']);
+    expect(Object.keys(services).sort()).toEqual(['app', 'db', 'identity', 'mail', 'proxy']);
+    // Every service says when it is healthy, and each waits for the health of what it needs.
+    for (const [name, service] of Object.entries<{ healthcheck?: { test?: unknown }; depends_on?: Record<string, { condition: string }> }>(
+      services,
+    )) {
+      expect(service.healthcheck?.test, name).toBeDefined();
+      for (const [needed, { condition }] of Object.entries(service.depends_on ?? {}))
+        expect(condition, `${name} → ${needed}`).toBe('service_healthy');
+    }
+    expect(Object.keys(services.app.depends_on).sort()).toEqual(['db', 'identity', 'mail']);
     expect(String(services.app.deploy.replicas)).toMatch(/^\$\{APP_REPLICAS:-([2-9]|\d\d+)\}$/);
     for (const [name, service] of Object.entries<{ restart?: string }>(services)) expect(service.restart, name).toBe('unless-stopped');
     const published = Object.values<{ ports?: string[] }>(services).flatMap((s) => s.ports ?? []);
@@ -147,7 +157,7 @@ describe('scale-out with docker compose', () => {
     expect(stages[0]).toContain('tsc -p tsconfig.build.json');
     // Every workspace's package.json is there before `npm ci`, or the lockfile does not match.
     const workspaces = ['api', 'web', ...(await readdir(path.join(root, 'packages'))).map((p) => `packages/${p}`)];
-    for (const stage of [stages[0]!, runtime]) {
+    for (const stage of stages.filter((s) => s.includes('npm ci'))) {
       for (const workspace of workspaces) expect(stage).toContain(`COPY ${workspace}/package.json ${workspace}/`);
     }
     // What the runtime copies from the checkout exists.

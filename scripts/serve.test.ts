@@ -36,6 +36,7 @@ describe('the production entry point (the Docker image command)', () => {
     const port = await freePort();
     const { output } = serve({
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://shop.example.com',
       DATABASE_URL: await emptyDatabase(),
       JWT_SECRET: randomBytes(32).toString('hex'),
       PORT: String(port),
@@ -86,6 +87,7 @@ describe('the production entry point (the Docker image command)', () => {
     await seedDatabase(url, () => {}, { people: true });
     const env = {
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://shop.example.com',
       DATABASE_URL: url,
       JWT_SECRET: randomBytes(32).toString('hex'),
       FIREBASE_PROJECT_ID: 'bookshop-production',
@@ -107,6 +109,7 @@ describe('the production entry point (the Docker image command)', () => {
   it('refuses to start in production with the identity emulator and no explicit opt-in', async () => {
     const { exited, output } = serve({
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://shop.example.com',
       DATABASE_URL: await emptyDatabase(),
       JWT_SECRET: randomBytes(32).toString('hex'),
       FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),

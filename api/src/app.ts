@@ -22,6 +22,7 @@ import metrics from './plugins/metrics.ts';
 import openapi from './plugins/openapi.ts';
 import prisma from './plugins/prisma.ts';
 import rateLimit from './plugins/rate-limit.ts';
+import retention from './plugins/retention.ts';
 import secondFactor from './plugins/second-factor.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import services from './plugins/services.ts';
@@ -87,8 +88,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(authPlugin, { throttle: options.throttle });
   await app.register(secondFactor);
   await app.register(identity);
-  await app.register(csrf);
+  // The rate limits first: the cross-site check runs after them on each route (plugins/csrf.ts).
   await app.register(rateLimit);
+  await app.register(csrf);
+  await app.register(retention);
   await app.register(services);
   await app.register(sharedSchemas);
 

@@ -70,6 +70,8 @@ export interface Config {
    * 'optional' leaves it to each employee. Either way, an employee who has one is asked for it.
    */
   staffMfa: 'required' | 'optional';
+  /** RETENTION_DAYS: how long security events and finished imports are kept, and after which a deleted person's data leaves the audit log. */
+  retentionDays: number;
 }
 
 /** How long the catalog cache keeps an answer outside the tests, unless CATALOG_CACHE_MS says otherwise. */
@@ -134,6 +136,7 @@ export const EnvSchema = Type.Object({
   ADMIN_EMAIL: Type.Optional(Type.String()),
   ADMIN_PASSWORD: Type.Optional(Type.String()),
   STAFF_MFA: Type.Optional(Type.Enum(['required', 'optional'])),
+  RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -172,6 +175,10 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
 
   if (env.PUBLIC_URL !== undefined && !/^https?:\/\/[^/\s?#,]+$/.test(env.PUBLIC_URL)) {
     problems.push(`PUBLIC_URL: '${env.PUBLIC_URL}' is not an origin such as https://shop.example.com`);
+  }
+  // Links in e-mails and pages must never come from a request's Host header, which anyone can write.
+  if (mode === 'production' && env.PUBLIC_URL === undefined) {
+    problems.push('PUBLIC_URL must be set in production to the address shoppers use, such as https://shop.example.com');
   }
 
   const jwtSecret = env.JWT_SECRET ?? (mode === 'production' ? '' : DEVELOPMENT_JWT_SECRET);
@@ -220,6 +227,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     // Required in production; optional for the local demo (SEED_DEMO: its published accounts have no
     // second factor) and for development and the tests, so the spec's own client signs in with a password.
     staffMfa: env.STAFF_MFA ?? (mode === 'production' && env.SEED_DEMO !== 'true' ? 'required' : 'optional'),
+    retentionDays: env.RETENTION_DAYS,
   };
   if (config.initialAdmin && !(config.initialAdmin.email && config.initialAdmin.password)) {
     problems.push('ADMIN_EMAIL and ADMIN_PASSWORD go together: set both to create the first Admin, or neither');

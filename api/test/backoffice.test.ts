@@ -43,6 +43,7 @@ const ROUTES: [Method, string, boolean][] = [
   ['PUT', '/api/employee/book-copy/', false],
   ['DELETE', '/api/employee/book-copy/999999', false],
   ['GET', '/api/employee/book-copy/by-id/1', false],
+  ['GET', '/api/employee/book-copy/1/stock-movements', false],
   ['GET', '/api/employee/employees/', false],
   ['POST', '/api/employee/', false],
   ['DELETE', '/api/employee/999999', false],

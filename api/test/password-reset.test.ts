@@ -159,3 +159,40 @@ describe('forgot password', () => {
     expect(res.json().error.message).toBe('This reset link is invalid, used or expired. Please ask for a new one.');
   });
 });
+
+describe('a reset and what stood before it', () => {
+  it("ends the account's lockout: the person who reset it signs in at once, from the address that was locked out", async () => {
+    const { email } = await newClient();
+    const lockedAddress = '10.78.0.1';
+    const attempt = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/public/authentication/login',
+        payload: { account: email, password },
+        remoteAddress: lockedAddress,
+      });
+    for (let i = 0; i < 5; i++) expect((await attempt('wrong-password')).statusCode).toBe(401);
+    expect((await attempt(OLD_PASSWORD)).statusCode).toBe(429);
+
+    expect((await requestReset(email)).statusCode).toBe(200);
+    const [code] = await resetCodesSoon(email, 1);
+    expect((await reset(code!, NEW_PASSWORD)).statusCode).toBe(200);
+    expect((await attempt(NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('is all or nothing: when the identity provider refuses to spend the code, the shop keeps the old password and every session', async () => {
+    const { email, cookie } = await newClient();
+    const [client] = await t.db.query<{ id: number; password_hash: string }>('SELECT id, password_hash FROM clients WHERE account = $1', [
+      email,
+    ]);
+    await expect(
+      t.app.accounts.resetClientPassword(client!.id, NEW_PASSWORD, async () => {
+        throw new Error('the provider is down');
+      }),
+    ).rejects.toThrow('the provider is down');
+    const [after] = await t.db.query<{ password_hash: string }>('SELECT password_hash FROM clients WHERE id = $1', [client!.id]);
+    expect(after!.password_hash).toBe(client!.password_hash);
+    expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } })).statusCode).toBe(200);
+    expect((await login(email, OLD_PASSWORD)).statusCode).toBe(200);
+  });
+});

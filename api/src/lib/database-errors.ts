@@ -42,6 +42,25 @@ interface MaybeDatabaseError {
   meta?: { driverAdapterError?: unknown };
 }
 
+/** A deadlock or a serialization failure: the statement lost a race and may be run again as it was. */
+export function isLostRace(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const e = error as MaybeDatabaseError;
+  const lost = (code: unknown) => code === '40P01' || code === '40001';
+  if (lost(e.code) || lost(e.originalCode)) return true;
+  return isLostRace(e.meta?.driverAdapterError, depth + 1) || isLostRace(e.cause, depth + 1);
+}
+
+/** Runs a statement that is safe to repeat, once more if it lost a race (deadlock, serialization). */
+export async function retryLostRace<T>(statement: () => Promise<T>): Promise<T> {
+  try {
+    return await statement();
+  } catch (error) {
+    if (!isLostRace(error)) throw error;
+    return statement();
+  }
+}
+
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
   const e = error as MaybeDatabaseError;

@@ -69,6 +69,17 @@ export const refuse = {
   importBusy: () => conflicting('Another import is running. Wait for it to finish.'),
   importCheckExpired: () =>
     conflicting('This check is more than 30 minutes old, and the shop may have changed since. Check the file again.'),
+  /** A save made on a version of the copy that is no longer current (412): what moved, and the copy now. */
+  copyChanged: (current: { quantity: number; price: number; isAvailable: boolean }, soldSince: number) => {
+    const units = (n: number) => (n === 1 ? '1 copy was' : `${n} copies were`);
+    const what =
+      soldSince > 0
+        ? `${units(soldSince)} sold since you opened this: stock is now ${current.quantity}.`
+        : soldSince < 0
+          ? `${units(-soldSince)} returned by cancelled orders since you opened this: stock is now ${current.quantity}.`
+          : `Someone else changed this copy since you opened it: stock is now ${current.quantity}, price ${current.price.toFixed(2)}, ${current.isAvailable ? 'available' : 'not available'}.`;
+    return refusal(412, 'STALE_VERSION', `${what} Check your changes and save again.`, { current });
+  },
   copyOrdered: () => conflicting('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.'),
   noMessage: () => missing('This message does not exist.'),
 

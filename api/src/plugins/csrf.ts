@@ -2,6 +2,12 @@
 // a state-changing call whose Origin names another site, other than those frontends and
 // TRUSTED_ORIGINS, is refused. Requests without Origin (curl, server-to-server) carry no cookies of
 // ours from a browser on another site, so they pass.
+//
+// The check is each route's own last onRequest hook, after the route's rate limit: a loop of
+// refused calls is throttled before it is recorded, a path that does not exist records nothing
+// (it is no route), and the record itself is one row per address and window
+// (modules/security/security-events.ts).
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden } from '../lib/errors.ts';
 
@@ -10,8 +16,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export default fp(
   async (app) => {
     const trusted = new Set([...app.config.trustedOrigins, ...app.config.corsOrigins]);
-    app.addHook('onRequest', async (request) => {
-      if (SAFE_METHODS.has(request.method)) return;
+    const refuseCrossSite = async (request: FastifyRequest) => {
       const origin = request.headers.origin;
       if (!origin) return;
       let host: string | null = null;
@@ -22,10 +27,15 @@ export default fp(
       await app.securityEvents.record({
         type: 'csrf_refused',
         address: app.clientAddress(request),
-        details: { origin: origin.slice(0, 200), method: request.method, url: request.url.slice(0, 200) },
+        details: { origin: origin.slice(0, 200), method: request.method, route: request.routeOptions.url },
       });
       throw forbidden('Cross-site request refused.');
+    };
+    app.addHook('onRoute', (route) => {
+      const methods = [route.method].flat();
+      if (methods.every((method) => SAFE_METHODS.has(method))) return;
+      route.onRequest = [...[route.onRequest ?? []].flat(), refuseCrossSite];
     });
   },
-  { name: 'csrf', dependencies: ['config', 'auth'] },
+  { name: 'csrf', dependencies: ['config', 'auth', 'rate-limit'] },
 );

@@ -1,9 +1,11 @@
 // Rate limits on anonymous writes (contact messages, sign-up), counted in PostgreSQL so every API
 // instance shares them. Routes opt in with `config: { rateLimit: { max, timeWindow } }`; a client
-// over the limit gets 429 with Retry-After, and the refusal is a security event.
+// over the limit gets 429 with Retry-After, and the refusal is a security event (one row per
+// address and window however often it repeats: modules/security/security-events.ts).
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.ts';
+import { countHit } from '../modules/security/counters.ts';
 import type { Db } from './prisma.ts';
 
 /** @fastify/rate-limit's store contract over the shared throttle_counters table. */
@@ -12,15 +14,8 @@ function postgresStore(db: Db) {
     constructor(private readonly prefix = 'rate') {}
 
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
-      db.$queryRaw<{ hits: number; ttl: number }[]>`
-        INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
-        VALUES (${`${this.prefix}:${key}`}, 1, now() + ${timeWindow} * interval '1 millisecond', now())
-        ON CONFLICT (key) DO UPDATE SET
-          hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
-          window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
-          last_hit_at = now()
-        RETURNING hits, greatest(extract(epoch FROM window_ends_at - now()) * 1000, 0)::float8 AS ttl`.then(
-        ([row]) => callback(null, { current: row?.hits ?? 1, ttl: Math.ceil(row?.ttl ?? timeWindow) }),
+      countHit(db, `${this.prefix}:${key}`, timeWindow).then(
+        ({ hits, ttlMs }) => callback(null, { current: hits, ttl: ttlMs }),
         (error: Error) => callback(error),
       );
     }

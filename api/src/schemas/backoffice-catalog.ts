@@ -16,8 +16,48 @@ export const Book = Type.Object(
 );
 
 export const Copy = Type.Object(
-  { id: Type.Integer(), bookId: Type.Integer(), quantity: Type.Integer(), price: Type.Number(), isAvailable: Type.Boolean() },
+  {
+    id: Type.Integer(),
+    bookId: Type.Integer(),
+    quantity: Type.Integer(),
+    price: Type.Number(),
+    isAvailable: Type.Boolean(),
+    version: Type.Integer({ description: 'Raised by every change of the copy; a save sends the one it read as If-Match: "<version>"' }),
+  },
   { $id: 'BookCopyAdmin' },
+);
+
+/** What a save says it read: the copy's ETag, `"<version>"` (a weak `W/` one too). */
+export const IfMatchHeader = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      maxLength: 40,
+      description: 'The ETag of the copy as it was read. When it is no longer current the save is refused with 412 and the copy now.',
+    }),
+  ),
+});
+export const versionTag = (version: number) => `"${version}"`;
+/** The version an If-Match names; undefined when it is absent or `*` (any version); null when it names none. */
+export function readVersion(ifMatch: string | undefined): number | undefined | null {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(ifMatch);
+  return match ? Number(match[1]) : null;
+}
+
+export const StockMovement = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Type.String({ format: 'date-time' }),
+    change: Type.Integer({ description: 'Units added (positive) or taken (negative)' }),
+    stockAfter: Type.Integer(),
+    reason: Type.Union(
+      ['opening', 'new_copy', 'sale', 'cancellation', 'staff_edit', 'import', 'restock', 'correction'].map((r) => Type.Literal(r)),
+      { description: 'correction: changed outside the shop (by hand in the database)' },
+    ),
+    actor: Type.Union([Type.String(), Type.Null()], { description: 'The employee, `employee:<id>`, of a back-office change' }),
+    reference: Type.Union([Type.String(), Type.Null()], { description: 'What the movement belongs to, e.g. `import:<job id>`' }),
+  },
+  { $id: 'StockMovement' },
 );
 
 /** The most units one copy may hold in stock: the copy form's, a restock's and an import's bound. */

@@ -1,6 +1,6 @@
 // Every named ($id) schema of the API, in one list: plugins/shared-schemas.ts registers them at the
 // root, so any route subtree can $ref them and the OpenAPI document lists each once.
-import { Author, Book, Copy } from './backoffice-catalog.ts';
+import { Author, Book, Copy, StockMovement } from './backoffice-catalog.ts';
 import { CartItem } from './cart.ts';
 import { AuthorPage, BookCard, BookDetail, BookType } from './catalog.ts';
 import { BackofficeOrder, ClientOrder } from './orders.ts';
@@ -22,6 +22,7 @@ export const namedSchemas = [
   Author,
   Book,
   Copy,
+  StockMovement,
   BackofficeOrder,
   Review,
   ReviewPage,

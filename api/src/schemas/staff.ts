@@ -83,6 +83,11 @@ export const AuditEntry = Type.Object(
     details: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
       description: 'For a back-office write: operation, changed (column names), before and after (the row, secrets left out)',
     }),
+    count: Type.Integer({
+      minimum: 1,
+      description: 'How many times this happened from this address in its 10-minute window (address `*`: from many addresses)',
+    }),
+    lastAt: Type.String({ format: 'date-time', description: 'When it last happened' }),
   },
   { $id: 'AuditEntry' },
 );
@@ -149,6 +154,21 @@ export const ImportJobView = Type.Object(
       }),
       { description: `The first ${IMPORT_REPORTED_INVALID} invalid rows` },
     ),
+    moved: Type.Integer({
+      description:
+        "Rows whose copy's stock moved (a sale, say) since the file's exported_stock: the file's change is applied on top of the stock now",
+    }),
+    movedRows: Type.Array(
+      Type.Object({
+        line: Type.Integer(),
+        isbn: Type.String(),
+        exportedStock: Type.Integer({ description: 'The stock the export saw' }),
+        stockNow: Type.Integer({ description: 'The stock at the dry run' }),
+        stockAfter: Type.Integer({ description: "The stock now plus the file's change (stock - exported_stock)" }),
+      }),
+      { description: `The first ${IMPORT_REPORTED_INVALID} moved rows` },
+    ),
+    warnings: Type.Array(Type.String(), { description: 'What the person should know before running the import' }),
     skipInvalid: Type.Boolean(),
     total: Type.Integer({ description: 'Rows to write: new and changed' }),
     processed: Type.Integer({ description: 'Rows written so far' }),

@@ -1307,7 +1307,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Update a copy */
+        /**
+         * Update a copy
+         * @description Send the ETag of the copy as read (If-Match) and a copy changed since is refused with 412, the copy now in `error.details.current`. Without If-Match, a quantity the copy has had since staff last set its stock leaves the stock as sales made it (decision record 12).
+         */
         put: operations["updateBookCopy"];
         /** Add a sellable copy of a book */
         post: operations["addBookCopy"];
@@ -1343,6 +1346,23 @@ export interface paths {
         };
         /** One copy */
         get: operations["getBookCopyAdmin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employee/book-copy/{id}/stock-movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of a copy's stock movements, newest first: each change of its stock and why */
+        get: operations["listStockMovements"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1540,7 +1560,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every book with its copies as CSV (isbn, title, author, category, price, stock, available), one row per copy, streamed */
+        /** Every book with its copies as CSV (isbn, title, author, category, price, stock, available, exported_stock), one row per copy, streamed */
         get: operations["exportCatalog"];
         put?: never;
         post?: never;
@@ -1726,6 +1746,22 @@ export interface components {
             quantity: number;
             price: number;
             isAvailable: boolean;
+            /** @description Raised by every change of the copy; a save sends the one it read as If-Match: "<version>" */
+            version: number;
+        };
+        StockMovement: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            /** @description Units added (positive) or taken (negative) */
+            change: number;
+            stockAfter: number;
+            /** @description correction: changed outside the shop (by hand in the database) */
+            reason: "opening" | "new_copy" | "sale" | "cancellation" | "staff_edit" | "import" | "restock" | "correction";
+            /** @description The employee, `employee:<id>`, of a back-office change */
+            actor: string | null;
+            /** @description What the movement belongs to, e.g. `import:<job id>` */
+            reference: string | null;
         };
         BackofficeOrder: {
             id: number;
@@ -1844,6 +1880,13 @@ export interface components {
             details: {
                 [key: string]: unknown;
             } | null;
+            /** @description How many times this happened from this address in its 10-minute window (address `*`: from many addresses) */
+            count: number;
+            /**
+             * Format: date-time
+             * @description When it last happened
+             */
+            lastAt: string;
         };
         AuditPage: {
             entries: components["schemas"]["AuditEntry"][];
@@ -1887,6 +1930,21 @@ export interface components {
                 isbn: string;
                 reason: string;
             }[];
+            /** @description Rows whose copy's stock moved (a sale, say) since the file's exported_stock: the file's change is applied on top of the stock now */
+            moved: number;
+            /** @description The first 200 moved rows */
+            movedRows: {
+                line: number;
+                isbn: string;
+                /** @description The stock the export saw */
+                exportedStock: number;
+                /** @description The stock at the dry run */
+                stockNow: number;
+                /** @description The stock now plus the file's change (stock - exported_stock) */
+                stockAfter: number;
+            }[];
+            /** @description What the person should know before running the import */
+            warnings: string[];
             skipInvalid: boolean;
             /** @description Rows to write: new and changed */
             total: number;
@@ -6909,7 +6967,10 @@ export interface operations {
     updateBookCopy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the copy as it was read. When it is no longer current the save is refused with 412 and the copy now. */
+                "if-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6965,6 +7026,15 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7147,6 +7217,81 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["BookCopyAdmin"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listStockMovements: {
+        parameters: {
+            query?: {
+                pageNumber?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            movements: components["schemas"]["StockMovement"][];
+                            totalPages: number;
+                        };
                     };
                 };
             };

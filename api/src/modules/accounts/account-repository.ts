@@ -28,6 +28,20 @@ export function accountRepository(db: Db) {
     clientPasswordHash: (id: number) => db.client.findUnique({ where: { id }, select: { passwordHash: true } }),
     setClientPassword: (id: number, passwordHash: string) =>
       db.client.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
+    /**
+     * A reset's shop side in one transaction: the new password, and every session of the client
+     * ended. `finish` runs last, inside it (the identity provider spending the reset code): when it
+     * fails, the shop keeps the old password and the sessions.
+     */
+    resetClientPassword: (id: number, passwordHash: string, finish: () => Promise<void>) =>
+      db.$transaction(async (tx) => {
+        await tx.client.update({ where: { id }, data: { passwordHash }, select: { id: true } });
+        await tx.sessionFamily.updateMany({
+          where: { audience: 'client', subjectId: id, revokedAt: null },
+          data: { revokedAt: new Date() },
+        });
+        await finish();
+      }),
     employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
     employeeInfo: (id: number) => db.employee.findUnique({ where: { id }, select: employeeInfoSelect }),
     updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput) =>

@@ -133,6 +133,11 @@ export function accountService(db: Db, passwords: PasswordHasher) {
       await repo.setClientPassword(id, await passwords.hash(password));
     },
 
+    /** A forgotten password's reset: all or nothing across the shop and the identity provider (`spendCode`). */
+    async resetClientPassword(id: number, password: string, spendCode: () => Promise<void>) {
+      await repo.resetClientPassword(id, await passwords.hash(password), spendCode);
+    },
+
     async employeeInfo(id: number) {
       const info = await repo.employeeInfo(id);
       if (!info) throw refuse.accountGone();

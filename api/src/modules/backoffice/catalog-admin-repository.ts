@@ -14,7 +14,14 @@ export const bookSelect = {
   publishedAt: true,
   isbn13: true,
 } satisfies Prisma.BookSelect;
-const copySelect = { id: true, bookId: true, quantity: true, price: true, isAvailable: true } satisfies Prisma.BookCopySelect;
+const copySelect = {
+  id: true,
+  bookId: true,
+  quantity: true,
+  price: true,
+  isAvailable: true,
+  version: true,
+} satisfies Prisma.BookCopySelect;
 
 export type BookRow = Prisma.BookGetPayload<{ select: typeof bookSelect }>;
 export type CopyRow = Prisma.BookCopyGetPayload<{ select: typeof copySelect }>;
@@ -92,7 +99,49 @@ export function catalogAdminRepository(db: Db) {
     copyById: (id: number) => db.bookCopy.findUnique({ where: { id }, select: copySelect }),
     bookExists: async (id: number) => (await db.book.count({ where: { id } })) > 0,
     createCopy: (data: Prisma.BookCopyUncheckedCreateInput) => db.bookCopy.create({ data, select: copySelect }),
-    updateCopy: (id: number, data: Prisma.BookCopyUncheckedUpdateInput) => db.bookCopy.update({ where: { id }, data, select: copySelect }),
+    /** The copy, locked until the transaction ends: a sale waits for the save, and the save sees the stock it changes. */
+    async lockCopy(tx: Prisma.TransactionClient, id: number) {
+      const [locked] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM book_copies WHERE id = ${id} FOR UPDATE`;
+      return locked ? tx.bookCopy.findUnique({ where: { id }, select: copySelect }) : null;
+    },
+    updateCopy: (tx: Prisma.TransactionClient, id: number, data: Prisma.BookCopyUncheckedUpdateInput) =>
+      tx.bookCopy.update({ where: { id }, data, select: copySelect }),
+    /**
+     * Whether the copy's stock was `quantity` at some point since the last time someone at the shop
+     * set it (an edit, an import, a restock, the copy's creation): only sales and cancellations moved
+     * it since. A save without a version that sends such a quantity sends what its writer saw.
+     */
+    async stockSeenSinceLastSet(tx: Prisma.TransactionClient, copyId: number, quantity: number) {
+      const [row] = await tx.$queryRaw<{ seen: boolean }[]>`
+        SELECT EXISTS (
+          SELECT 1 FROM stock_movements m
+          WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity}
+            AND m.id >= (SELECT coalesce(max(id), 0) FROM stock_movements
+                         WHERE copy_id = ${copyId} AND reason NOT IN ('sale', 'cancellation'))
+        ) AS seen`;
+      return row?.seen ?? false;
+    },
+    /** Units sold (less cancelled) since the copy had this version. */
+    async soldSinceVersion(copyId: number, version: number) {
+      const [row] = await db.$queryRaw<{ sold: number }[]>`
+        SELECT coalesce(-sum(change), 0)::int AS sold FROM stock_movements
+        WHERE copy_id = ${copyId} AND version > ${version} AND reason IN ('sale', 'cancellation')`;
+      return row?.sold ?? 0;
+    },
+    /** A copy's stock movements, newest first. */
+    async stockMovements(copyId: number, skip: number, take: number) {
+      const [total, movements] = await db.$transaction([
+        db.stockMovement.count({ where: { copyId } }),
+        db.stockMovement.findMany({
+          where: { copyId },
+          orderBy: { id: 'desc' },
+          skip,
+          take,
+          select: { id: true, at: true, change: true, stockAfter: true, reason: true, actor: true, reference: true },
+        }),
+      ]);
+      return { total, movements };
+    },
     countOrdersOfCopy: (id: number) => db.orderItem.count({ where: { bookCopyId: id } }),
     deleteCopy: async (id: number) => (await db.bookCopy.deleteMany({ where: { id } })).count === 1,
   };

@@ -169,11 +169,36 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
       if (!(await repo.bookExists(input.bookId))) throw refuse.noBookWithId(input.bookId);
       return toCopy(await repo.createCopy(copyData(input)));
     },
-    async updateCopy(id: number, input: CopyInput) {
+    /**
+     * Saves a copy (decision record 12). With the version its writer read (If-Match), a copy that
+     * changed since is refused with 412 and its current values. Without one (the spec's own client),
+     * a quantity the copy has had since staff last set it is what its writer saw, so the stock is left
+     * as sales made it; any other quantity is a new count, written as sent. A save that leaves the
+     * stock as it is never writes it, so no sale made meanwhile is undone.
+     */
+    async updateCopy(id: number, input: CopyInput, readVersion?: number) {
       validateCopy(input);
       if (!(await repo.copyById(id))) throw refuse.noCopy();
       if (!(await repo.bookExists(input.bookId))) throw refuse.noBookWithId(input.bookId);
-      return toCopy(await repo.updateCopy(id, copyData(input)));
+      const saved = await repo.transaction(async (tx) => {
+        const current = await repo.lockCopy(tx, id);
+        if (!current) throw refuse.noCopy();
+        if (readVersion !== undefined && readVersion !== current.version) return { stale: toCopy(current) };
+        const { quantity, ...rest } = copyData(input);
+        const stockUnchanged =
+          quantity === current.quantity || (readVersion === undefined && (await repo.stockSeenSinceLastSet(tx, id, quantity)));
+        return { copy: toCopy(await repo.updateCopy(tx, id, stockUnchanged ? rest : { ...rest, quantity })) };
+      });
+      if (saved.copy) return saved.copy;
+      throw refuse.copyChanged(saved.stale, await repo.soldSinceVersion(id, readVersion ?? 0));
+    },
+    async stockMovements(copyId: number, pageNumber: number, pageSize: number) {
+      if (!(await repo.copyById(copyId))) throw refuse.noCopy();
+      const { total, movements } = await repo.stockMovements(copyId, (pageNumber - 1) * pageSize, pageSize);
+      return {
+        movements: movements.map(({ id, at, ...movement }) => ({ id: Number(id), at: at.toISOString(), ...movement })),
+        totalPages: pages(total, pageSize),
+      };
     },
     async deleteCopy(id: number) {
       if (!(await repo.copyById(id))) throw refuse.noCopy();

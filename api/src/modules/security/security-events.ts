@@ -2,8 +2,12 @@
 // cross-site calls): logged as structured lines and stored for the Admin. Back-office writes share
 // the table, written by the audit trigger in their own transaction (modules/security/audit.ts).
 // Never a password or a token: callers pass identifiers and field values only.
+//
+// Nothing a stranger sends may grow the table without bound: an event repeated by the same
+// address (and account) in one window is one row whose count rises, and once a kind has
+// CROWDED_AFTER rows in a window, the rest of that window's events of the kind share one row for
+// "many addresses". The retention job (plugins/retention.ts) removes rows past RETENTION_DAYS.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { AUDIT_EVENT_TYPES } from '../../schemas/staff.ts';
 
@@ -20,6 +24,13 @@ export interface SecurityEvent {
   details?: Record<string, unknown>;
 }
 
+/** The window repeated events share a row in. */
+export const EVENT_WINDOW_MINUTES = 10;
+/** Rows one kind of event may have in one window before the rest share one. */
+export const CROWDED_AFTER = 100;
+/** The address and actor of the row that holds a crowded window's overflow. */
+export const MANY = '*';
+
 export function securityEvents(db: Db, log: FastifyBaseLogger) {
   const row = (event: SecurityEvent) => ({
     type: event.type,
@@ -27,17 +38,37 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
     address: event.address ?? null,
     entity: event.entity ?? null,
     entityId: event.entityId === undefined ? null : String(event.entityId),
-    details: (event.details ?? undefined) as Prisma.InputJsonValue | undefined,
+    details: event.details ?? null,
   });
   return {
-    /** How many events of this type this actor had in the last `withinMs` (a per-person limit). */
-    count: (type: SecurityEventType, actor: string, withinMs: number) =>
-      db.securityEvent.count({ where: { type, actor, at: { gt: new Date(Date.now() - withinMs) } } }),
-
     /** Logs and stores an event. Storing never fails the request that caused it: a failure to store is logged instead. */
     async record(event: SecurityEvent): Promise<void> {
-      log.warn({ securityEvent: row(event) }, `security event: ${event.type}`);
-      await db.securityEvent.create({ data: row(event), select: { id: true } }).catch((error: Error) => {
+      const stored = row(event);
+      log.warn({ securityEvent: stored }, `security event: ${event.type}`);
+      const details = stored.details === null ? null : JSON.stringify(stored.details);
+      await db.$executeRaw`
+        WITH slot AS (
+          SELECT date_bin(${`${EVENT_WINDOW_MINUTES} minutes`}::interval, localtimestamp, timestamp '2000-01-01') AS bucket
+        ), crowded AS (
+          SELECT NOT EXISTS (
+                   SELECT 1 FROM security_events e, slot
+                   WHERE e.type = ${stored.type} AND e.bucket = slot.bucket
+                     AND coalesce(e.address, '') = coalesce(${stored.address}, '') AND coalesce(e.actor, '') = coalesce(${stored.actor}, ''))
+                 AND (SELECT count(*) FROM (SELECT 1 FROM security_events e, slot
+                                            WHERE e.type = ${stored.type} AND e.bucket = slot.bucket LIMIT ${CROWDED_AFTER}) AS kept) >= ${CROWDED_AFTER}
+                 AS yes
+        )
+        INSERT INTO security_events AS e (type, actor, address, entity, entity_id, details, bucket)
+        SELECT ${stored.type},
+               CASE WHEN crowded.yes THEN ${MANY} ELSE ${stored.actor} END,
+               CASE WHEN crowded.yes THEN ${MANY} ELSE ${stored.address} END,
+               CASE WHEN crowded.yes THEN NULL ELSE ${stored.entity} END,
+               CASE WHEN crowded.yes THEN NULL ELSE ${stored.entityId} END,
+               CASE WHEN crowded.yes THEN NULL ELSE ${details}::jsonb END,
+               slot.bucket
+        FROM slot, crowded
+        ON CONFLICT (type, bucket, (coalesce(address, '')), (coalesce(actor, ''))) WHERE bucket IS NOT NULL
+        DO UPDATE SET count = e.count + 1, last_at = excluded.last_at`.catch((error: Error) => {
         log.error({ err: error, securityEvent: event.type }, 'could not store a security event');
       });
     },

@@ -9,7 +9,13 @@
 //   failed on it; an address that has not failed on it still signs in with the right password.
 // - An address is locked after `perAddress` failures, whatever accounts it tries.
 // Counters expire with their window; old rows are purged periodically.
+// - Every statement that touches several counters locks them in key order (address < account <
+//   pair), so concurrent attempts on one account queue instead of deadlocking; a statement that
+//   still loses a race (a deadlock or serialization failure) runs once more, as each is idempotent
+//   in effect for the attempt it serves.
+import { retryLostRace } from '../../lib/database-errors.ts';
 import { AppError } from '../../lib/errors.ts';
+import { escapeLike } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 
 export interface ThrottleLimits {
@@ -43,7 +49,12 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
 
   async function refund(keys: string[]) {
     if (!keys.length) return;
-    await db.$executeRaw`UPDATE throttle_counters SET hits = greatest(hits - 1, 0) WHERE key = ANY(${keys}::text[]) AND window_ends_at > now()`;
+    await retryLostRace(
+      () => db.$executeRaw`
+        UPDATE throttle_counters t SET hits = greatest(t.hits - 1, 0)
+        FROM (SELECT key FROM throttle_counters WHERE key = ANY(${keys}::text[]) AND window_ends_at > now() ORDER BY key FOR UPDATE) AS locked
+        WHERE t.key = locked.key`,
+    );
   }
 
   return {
@@ -55,7 +66,8 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
       const addressKey = `address:${address}`;
       const accountKey = `account:${account}`;
       // One statement, keys in a fixed order: concurrent reservations serialize per row without deadlock.
-      const reserved = await db.$queryRaw<{ key: string; hits: number }[]>`
+      const reserved = await retryLostRace(
+        () => db.$queryRaw<{ key: string; hits: number }[]>`
         INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
         SELECT k, 1, now() + ${windowMs} * interval '1 millisecond', now() FROM unnest(${[addressKey, pairKey].sort()}::text[]) AS k
         ON CONFLICT (key) DO UPDATE SET
@@ -64,7 +76,8 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
           last_hit_at = now()
         WHERE t.window_ends_at <= now()
            OR t.hits < CASE WHEN t.key LIKE 'pair:%' THEN ${limits.perPair}::int ELSE ${limits.perAddress}::int END
-        RETURNING key, hits`;
+        RETURNING key, hits`,
+      );
       const got = new Map(reserved.map((r) => [r.key, r.hits]));
       if (got.size < 2) {
         await refund([...got.keys()]);
@@ -92,22 +105,37 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
 
       return {
         async succeeded() {
-          await db.$executeRaw`DELETE FROM throttle_counters WHERE key = ANY(${[pairKey, accountKey]}::text[])`;
+          await retryLostRace(
+            () => db.$executeRaw`
+              DELETE FROM throttle_counters
+              WHERE key IN (SELECT key FROM throttle_counters WHERE key = ANY(${[pairKey, accountKey]}::text[]) ORDER BY key FOR UPDATE)`,
+          );
           await refund([addressKey]);
         },
         async failed() {
-          await db.$executeRaw`
+          await retryLostRace(
+            () => db.$executeRaw`
             INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
             VALUES (${accountKey}, 1, now() + ${windowMs} * interval '1 millisecond', now())
             ON CONFLICT (key) DO UPDATE SET
               hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
               window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
-              last_hit_at = now()`;
+              last_hit_at = now()`,
+          );
           return { locked: (got.get(pairKey) ?? 0) >= limits.perPair };
         },
         release: () => refund([pairKey, addressKey]),
       };
     },
+
+    /** Forgets every failure on an account (its password was reset): it is locked out from nowhere. */
+    forgetAccount: (account: string) =>
+      retryLostRace(
+        () => db.$executeRaw`
+          DELETE FROM throttle_counters
+          WHERE key IN (SELECT key FROM throttle_counters WHERE key = ${`account:${account}`} OR key LIKE ${`pair:${escapeLike(account)}|%`}
+                        ORDER BY key FOR UPDATE)`,
+      ),
 
     /** Deletes counters whose window ended more than an hour ago. */
     purge: () => db.$executeRaw`DELETE FROM throttle_counters WHERE window_ends_at < now() - interval '1 hour'`,

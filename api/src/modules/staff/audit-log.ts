@@ -1,6 +1,7 @@
 // The audit log (beyond the spec): security events and back-office writes, newest first, filtered
 // by entity, event type, person and day, paged by id (the log only grows, so a page never shifts).
-// Read-only: no route changes or removes an entry, and the table refuses it (security_events_append_only).
+// Read-only: no route changes or removes an entry, and the table refuses it (security_events_append_only)
+// but for a repeated event's count and the retention job (plugins/retention.ts).
 
 import type { Static } from 'typebox';
 import type { Prisma } from '../../generated/prisma/client.ts';
@@ -59,6 +60,8 @@ export function auditLog(db: Db) {
           entity: r.entity,
           entityId: r.entityId,
           details: (r.details as Record<string, unknown> | null) ?? null,
+          count: r.count,
+          lastAt: r.lastAt.toISOString(),
         })),
         nextBefore: rows.length > take ? Number(page.at(-1)!.id) : null,
       };

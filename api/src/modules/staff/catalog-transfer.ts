@@ -1,7 +1,10 @@
 // Bulk export and import of books with their copies (beyond the spec).
 // - Export: CSV read in batches by book id and streamed out, so a catalog of any size never sits
 //   in memory.
-// - Import: a CSV of isbn, price, stock and available. The dry run checks every row, looks up the
+// - Import: a CSV of isbn, price, stock and available, and the export's exported_stock when the file
+//   came from an export. With it, a row's stock is a change (stock - exported_stock) applied on top
+//   of the stock at the run, so sales made since the export stand (decision record 12); without it,
+//   the stock is written as the file says, and the dry run warns. The dry run checks every row, looks up the
 //   ISBNs the shop lacks through Add Book's lookup, and stores the plan; nothing is written. The
 //   run, on the Admin's word, writes the plan in one transaction as a background job whose progress
 //   any instance can read (import_jobs). A failure writes nothing; the audit trigger records every
@@ -20,9 +23,14 @@ import { IMPORT_MAX_ROWS, IMPORT_REPORTED_INVALID } from '../../schemas/staff.ts
 import type { CatalogAdminService } from '../backoffice/catalog-admin-service.ts';
 import type { IsbnLookup, IsbnRecord } from '../backoffice/isbn-lookup.ts';
 import { type AuditActor, auditContext, auditedTransaction } from '../security/audit.ts';
+import { nameStockReason } from './stock-reason.ts';
 
-export const EXPORT_COLUMNS = ['isbn', 'title', 'author', 'category', 'price', 'stock', 'available'] as const;
+/** exported_stock repeats the stock the export saw, for the import to compare: edit stock, not it. */
+export const EXPORT_COLUMNS = ['isbn', 'title', 'author', 'category', 'price', 'stock', 'available', 'exported_stock'] as const;
 export const IMPORT_COLUMNS = ['isbn', 'price', 'stock', 'available'] as const;
+const EXPORTED_STOCK = 'exported_stock';
+export const NO_EXPORTED_STOCK_WARNING =
+  "The file has no exported_stock column, so each row's stock replaces the copy's stock as it is when the import runs: copies sold since the file was made come back. Export the catalog again and edit that file to keep them sold.";
 
 const EXPORT_BATCH = 1000;
 const LOOKUP_BATCH = 1000;
@@ -51,6 +59,8 @@ interface PlannedRow {
   price: string;
   stock: number;
   available: boolean;
+  /** The stock the export saw, when the file says: the row then changes the stock by stock - exportedStock. */
+  exportedStock?: number;
   kind: Kind;
   /** A new book's looked-up facts and category, so the run looks up nothing again. */
   found?: IsbnRecord & { typeId: number };
@@ -60,6 +70,13 @@ interface InvalidRow {
   isbn: string;
   reason: string;
 }
+interface MovedRow {
+  line: number;
+  isbn: string;
+  exportedStock: number;
+  stockNow: number;
+  stockAfter: number;
+}
 interface Summary {
   rows: number;
   new: number;
@@ -67,6 +84,9 @@ interface Summary {
   unchanged: number;
   invalid: number;
   invalidRows: InvalidRow[];
+  moved: number;
+  movedRows: MovedRow[];
+  warnings: string[];
 }
 
 /** A cell a spreadsheet would run as a formula gets a leading apostrophe (CSV injection). */
@@ -114,6 +134,10 @@ export function catalogTransfer(
       id: job.id,
       status: stale ? ('failed' as const) : (job.status as 'checked' | 'running' | 'done' | 'failed'),
       ...summary,
+      // Jobs checked before the ledger (decision record 12) have no moved rows or warnings.
+      moved: summary.moved ?? 0,
+      movedRows: summary.movedRows ?? [],
+      warnings: summary.warnings ?? [],
       skipInvalid: job.skipInvalid,
       total: job.total,
       processed: stale ? 0 : job.processed,
@@ -152,32 +176,42 @@ export function catalogTransfer(
     }
     if (!rows.length) throw refuse.form('The file has no rows under its header.');
     if (rows.length > IMPORT_MAX_ROWS) throw refuse.form(`A file can hold at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows.`);
-    return rows.map(({ record, info }) => ({
-      line: info.lines,
-      isbn: record[at.isbn] ?? '',
-      price: record[at.price] ?? '',
-      stock: record[at.stock] ?? '',
-      available: (record[at.available] ?? '').toLowerCase(),
-    }));
+    const exportedAt = columns.indexOf(EXPORTED_STOCK);
+    return {
+      hasExportedStock: exportedAt >= 0,
+      rows: rows.map(({ record, info }) => ({
+        line: info.lines,
+        isbn: record[at.isbn] ?? '',
+        price: record[at.price] ?? '',
+        stock: record[at.stock] ?? '',
+        available: (record[at.available] ?? '').toLowerCase(),
+        exportedStock: exportedAt >= 0 ? (record[exportedAt] ?? '') : '',
+      })),
+    };
   }
+
+  /** Why a row cannot be imported, or null. */
+  const rowProblem = (row: ReturnType<typeof readRows>['rows'][number], isbn13: string | null, lineOfIsbn: Map<string, number>) => {
+    if (!isbn13) return 'This is not a valid ISBN.';
+    if (lineOfIsbn.has(isbn13)) return `This ISBN is on line ${lineOfIsbn.get(isbn13)} too.`;
+    if (!PRICE.test(row.price)) return refuse.copyPrice().message;
+    const stockRange = `must be a whole number from 0 to ${STOCK_MAX.toLocaleString('en-US')}.`;
+    if (!STOCK.test(row.stock) || Number(row.stock) > STOCK_MAX) return `Stock ${stockRange}`;
+    if (row.exportedStock !== '' && (!STOCK.test(row.exportedStock) || Number(row.exportedStock) > STOCK_MAX)) {
+      return `Exported stock ${stockRange} Leave it as the export wrote it, or empty.`;
+    }
+    if (!AVAILABLE.has(row.available)) return 'Available must be true or false.';
+    return null;
+  };
 
   async function plan(text: string) {
     const invalid: InvalidRow[] = [];
     const valid: Omit<PlannedRow, 'kind'>[] = [];
     const lineOfIsbn = new Map<string, number>();
-    for (const row of readRows(text)) {
+    const file = readRows(text);
+    for (const row of file.rows) {
       const isbn13 = toIsbn13(row.isbn);
-      const reason = !isbn13
-        ? 'This is not a valid ISBN.'
-        : lineOfIsbn.has(isbn13)
-          ? `This ISBN is on line ${lineOfIsbn.get(isbn13)} too.`
-          : !PRICE.test(row.price)
-            ? refuse.copyPrice().message
-            : !STOCK.test(row.stock) || Number(row.stock) > STOCK_MAX
-              ? `Stock must be a whole number from 0 to ${STOCK_MAX.toLocaleString('en-US')}.`
-              : !AVAILABLE.has(row.available)
-                ? 'Available must be true or false.'
-                : null;
+      const reason = rowProblem(row, isbn13, lineOfIsbn);
       if (reason || !isbn13) {
         invalid.push({ line: row.line, isbn: row.isbn, reason: reason ?? '' });
         continue;
@@ -189,6 +223,7 @@ export function catalogTransfer(
         price: Number(row.price).toFixed(2),
         stock: Number(row.stock),
         available: AVAILABLE.get(row.available)!,
+        ...(row.exportedStock === '' ? {} : { exportedStock: Number(row.exportedStock) }),
       });
     }
 
@@ -202,12 +237,26 @@ export function catalogTransfer(
     }
 
     const planned: PlannedRow[] = [];
+    const moved: MovedRow[] = [];
     let newBooks = 0;
     await inParallel(valid, LOOKUPS_AT_ONCE, async (row) => {
       if (inShop.has(row.isbn13)) {
         const copy = inShop.get(row.isbn13);
+        const relative = copy && row.exportedStock !== undefined;
+        const stockAfter = relative ? copy.quantity + row.stock - row.exportedStock! : row.stock;
+        if (relative && copy.quantity !== row.exportedStock) {
+          if (stockAfter < 0 || stockAfter > STOCK_MAX) {
+            invalid.push({
+              line: row.line,
+              isbn: row.isbn13,
+              reason: `The stock moved since the export (${row.exportedStock} then, ${copy.quantity} now): the file's change would leave ${stockAfter}.`,
+            });
+            return;
+          }
+          moved.push({ line: row.line, isbn: row.isbn13, exportedStock: row.exportedStock!, stockNow: copy.quantity, stockAfter });
+        }
         const same =
-          copy && toCents(copy.price) === toCents(row.price) && copy.quantity === row.stock && copy.isAvailable === row.available;
+          copy && toCents(copy.price) === toCents(row.price) && copy.quantity === stockAfter && copy.isAvailable === row.available;
         planned.push({ ...row, kind: same ? 'unchanged' : 'changed' });
         return;
       }
@@ -231,6 +280,7 @@ export function catalogTransfer(
     });
     planned.sort((a, b) => a.line - b.line);
     invalid.sort((a, b) => a.line - b.line);
+    moved.sort((a, b) => a.line - b.line);
     const count = (kind: Kind) => planned.filter((r) => r.kind === kind).length;
     const summary: Summary = {
       rows: planned.length + invalid.length,
@@ -239,6 +289,9 @@ export function catalogTransfer(
       unchanged: count('unchanged'),
       invalid: invalid.length,
       invalidRows: invalid.slice(0, IMPORT_REPORTED_INVALID),
+      moved: moved.length,
+      movedRows: moved.slice(0, IMPORT_REPORTED_INVALID),
+      warnings: file.hasExportedStock ? [] : [NO_EXPORTED_STOCK_WARNING],
     };
     return { summary, rows: planned.filter((r) => r.kind !== 'unchanged') };
   }
@@ -255,8 +308,17 @@ export function catalogTransfer(
     if (bookId === null) throw refuse.form(`The book of line ${row.line} is no longer in the shop; check the file again.`);
     const data = { price: row.price, quantity: row.stock, isAvailable: row.available };
     const copyId = existing?.copies[0]?.id;
-    if (copyId) await tx.bookCopy.update({ where: { id: copyId }, data, select: { id: true } });
-    else await tx.bookCopy.create({ data: { ...data, bookId }, select: { id: true } });
+    if (!copyId) await tx.bookCopy.create({ data: { ...data, bookId }, select: { id: true } });
+    else if (row.exportedStock === undefined) await tx.bookCopy.update({ where: { id: copyId }, data, select: { id: true } });
+    else {
+      // The file's change on top of the stock now: sales since the export (and since the dry run) stand.
+      // A stock that sold below the change since the dry run stops at 0 rather than failing the file.
+      const change = row.stock - row.exportedStock;
+      await tx.$executeRaw`
+        UPDATE book_copies SET price = ${row.price}::numeric, is_available = ${row.available},
+          quantity = least(greatest(quantity + ${change}::int, 0), ${STOCK_MAX}::int)
+        WHERE id = ${copyId}`;
+    }
   }
 
   async function execute(jobId: number, who: AuditActor) {
@@ -271,6 +333,7 @@ export function catalogTransfer(
           async (tx) => {
             const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}) AS locked`;
             if (!locked) throw refuse.importBusy();
+            await nameStockReason(tx, 'import', `import:${jobId}`);
             for (const [index, row] of rows.entries()) {
               await writeRow(tx, row);
               if ((index + 1) % PROGRESS_EVERY === 0) await progress(index + 1);
@@ -331,8 +394,10 @@ export function catalogTransfer(
             spreadsheetSafe(book.author.fullName),
             spreadsheetSafe(book.type.name),
           ];
-          if (!book.copies.length) yield [...fields, '', '', ''];
-          for (const copy of book.copies) yield [...fields, copy.price.toFixed(2), String(copy.quantity), String(copy.isAvailable)];
+          if (!book.copies.length) yield [...fields, '', '', '', ''];
+          for (const copy of book.copies) {
+            yield [...fields, copy.price.toFixed(2), String(copy.quantity), String(copy.isAvailable), String(copy.quantity)];
+          }
         }
         after = books.at(-1)!.id;
       }

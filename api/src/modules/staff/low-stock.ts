@@ -1,12 +1,15 @@
 // The Low Stock report (beyond the spec): copies at or below the Admin's threshold, the fastest
 // sellers of the last 30 days first, and a restock from the row. A restock is one atomic increment
-// through the audited client, so the audit log records it and the back-in-stock trigger
-// (book_copies_back_in_stock) tells the clients who wish for the copy.
+// in an audited transaction that names its reason, so the audit log records it, the stock ledger
+// says "restock", and the back-in-stock trigger (book_copies_back_in_stock) tells the clients who
+// wish for the copy.
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
+import { auditedTransaction } from '../security/audit.ts';
 import { WINDOW_START } from './sales-charts.ts';
+import { nameStockReason } from './stock-reason.ts';
 
 const DEFAULT_PAGE_SIZE = 25;
 
@@ -66,9 +69,12 @@ export function lowStock(db: Db) {
 
     /** Adds units to a copy's stock, up to the most a copy may hold; answers the new stock. */
     async restock(copyId: number, add: number) {
-      const { count: restocked } = await db.bookCopy.updateMany({
-        where: { id: copyId, quantity: { lte: STOCK_MAX - add } },
-        data: { quantity: { increment: add } },
+      const { count: restocked } = await auditedTransaction(db, async (tx) => {
+        await nameStockReason(tx, 'restock');
+        return tx.bookCopy.updateMany({
+          where: { id: copyId, quantity: { lte: STOCK_MAX - add } },
+          data: { quantity: { increment: add } },
+        });
       });
       const copy = await db.bookCopy.findUnique({ where: { id: copyId }, select: { quantity: true } });
       if (!copy) throw refuse.noCopy();

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CopyBody, CopyFields } from '../../schemas/backoffice-catalog.ts';
-import { Body, PositiveInt, responses } from '../../schemas/common.ts';
+import { refuse } from '../../lib/refusals.ts';
+import { CopyBody, CopyFields, IfMatchHeader, readVersion, versionTag } from '../../schemas/backoffice-catalog.ts';
+import { Body, OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { pagedListRoute } from './schemas.ts';
 
@@ -28,13 +29,21 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'updateBookCopy',
         summary: 'Update a copy',
+        description:
+          'Send the ETag of the copy as read (If-Match) and a copy changed since is refused with 412, the copy now in `error.details.current`. ' +
+          'Without If-Match, a quantity the copy has had since staff last set its stock leaves the stock as sales made it (decision record 12).',
+        headers: IfMatchHeader,
         body: Body({ id: PositiveInt, ...CopyFields }),
-        response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404),
+        response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404, 412),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id, ...input } = request.body;
-      return { data: await app.catalogAdmin.updateCopy(id, input) };
+      const version = readVersion(request.headers['if-match']);
+      if (version === null) throw refuse.form('If-Match must be the ETag the copy was read with, such as "3".');
+      const copy = await app.catalogAdmin.updateCopy(id, input, version);
+      reply.header('etag', versionTag(copy.version));
+      return { data: copy };
     },
   );
 
@@ -64,7 +73,34 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404),
       },
     },
-    async (request) => ({ data: await app.catalogAdmin.copyById(request.params.id) }),
+    async (request, reply) => {
+      const copy = await app.catalogAdmin.copyById(request.params.id);
+      reply.header('etag', versionTag(copy.version));
+      return { data: copy };
+    },
+  );
+
+  app.get(
+    '/:id/stock-movements',
+    {
+      schema: {
+        operationId: 'listStockMovements',
+        summary: "A page of a copy's stock movements, newest first: each change of its stock and why",
+        params: Type.Object({ id: PositiveInt }),
+        querystring: OptionalPaging,
+        response: responses(
+          Type.Object({ movements: Type.Array(Type.Ref('StockMovement')), totalPages: Type.Integer() }),
+          400,
+          401,
+          403,
+          404,
+        ),
+      },
+    },
+    async (request) => {
+      const { pageNumber = 1, pageSize = 20 } = request.query;
+      return { data: await app.catalogAdmin.stockMovements(request.params.id, pageNumber, pageSize) };
+    },
   );
 };
 

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.ts';
 import { publicOrigin } from '../../lib/public-origin.ts';
+import { countHit } from '../../modules/security/counters.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -43,10 +44,10 @@ const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const address = app.clientAddress(request);
         const actor = `client:${clientId}`;
         void (async () => {
-          // Recorded first and then counted, so requests racing each other can only send fewer.
+          // Counted atomically before sending, so requests racing each other can only send fewer.
           await app.securityEvents.record({ type: 'password_reset_requested', actor, address });
-          const recent = await app.securityEvents.count('password_reset_requested', actor, ONE_HOUR_MS);
-          if (recent <= RESET_EMAILS_PER_CLIENT_PER_HOUR) await app.sendPasswordResetEmail(account, continueUrl);
+          const { hits } = await countHit(app.prisma, `reset-mail:${actor}`, ONE_HOUR_MS);
+          if (hits <= RESET_EMAILS_PER_CLIENT_PER_HOUR) await app.sendPasswordResetEmail(account, continueUrl);
         })().catch((error: Error) => request.log.warn({ err: error }, 'could not send a password-reset e-mail'));
       }
       return { data: FORM_MESSAGES.resetRequested };
@@ -74,9 +75,12 @@ const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const clientId = await app.accounts.clientIdByAccount(email);
       if (clientId === null) throw badRequest(FORM_MESSAGES.resetNotForEmployees, 'NOT_A_CLIENT');
       const newPassword = app.accounts.acceptableNewPassword(request.body.newPassword, email);
-      await app.confirmPasswordReset(oobCode, newPassword);
-      await app.accounts.setClientPassword(clientId, newPassword);
-      await app.sessions.revokeAllSessions('client', clientId);
+      // The code is spent last, inside the shop's transaction: a refusal there leaves the shop as it was.
+      await app.accounts.resetClientPassword(clientId, newPassword, async () => {
+        await app.confirmPasswordReset(oobCode, newPassword);
+      });
+      // Whoever reset the password proved they own the e-mail: no lockout stands between them and it.
+      await app.loginThrottle.forgetAccount(email.toLowerCase());
       await app.securityEvents.record({ type: 'password_reset', actor: `client:${clientId}`, address: app.clientAddress(request) });
       return { data: FORM_MESSAGES.passwordReset };
     },

@@ -1,4 +1,5 @@
 import { useForm } from 'react-hook-form';
+import { ApiError } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
@@ -12,6 +13,19 @@ import { useUpdateCopy } from './api/update-copy';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
 import { useAdminList } from './use-admin-list';
+
+type Copy = Schemas['BookCopyAdmin'];
+const EDITABLE = ['bookId', 'quantity', 'price', 'isAvailable'] as const;
+
+/**
+ * After a 412 (the copy changed since the row was opened): the copy as it is now, with the edits the
+ * person made on top, so Save again keeps their changes and no one else's is lost.
+ */
+function onTopOf(current: Copy, opened: Copy, draft: Copy): Copy {
+  const rebased = { ...current };
+  for (const key of EDITABLE) if (draft[key] !== opened[key]) Object.assign(rebased, { [key]: draft[key] });
+  return rebased;
+}
 
 const EMPTY_FORM = { bookId: '', quantity: '', price: '', isAvailable: true };
 const NEW_COPY_FIELDS = [
@@ -65,7 +79,7 @@ export default function CopiesPage() {
         }}
         onReset={list.reset}
       />
-      <EditTable<Schemas['BookCopyAdmin']>
+      <EditTable<Copy>
         rows={list.rows}
         empty={list.isPending ? 'Loading...' : 'No book copy found.'}
         columns={[
@@ -76,18 +90,25 @@ export default function CopiesPage() {
           { key: 'isAvailable', label: 'Available', edit: 'checkbox', show: (c) => (c.isAvailable ? 'Yes' : 'No') },
         ]}
         deleteQuestion="Are you sure you want to delete this book copy?"
-        onSave={(_row, d) => {
+        onSave={async (opened, d) => {
           const copy = {
             id: d.id,
             bookId: Number(d.bookId),
             quantity: Number(d.quantity),
             price: Number(d.price),
             isAvailable: d.isAvailable,
+            version: d.version,
           };
-          return list.write(() => updateCopy.mutateAsync(copy), {
-            success: 'Book copy updated successfully.',
-            failure: 'Failed to update book copy.',
-          });
+          let changedMeanwhile: Copy | undefined;
+          const saved = await list.write(
+            () =>
+              updateCopy.mutateAsync(copy).catch((error: unknown) => {
+                if (error instanceof ApiError && error.status === 412) changedMeanwhile = error.details?.current as Copy;
+                throw error;
+              }),
+            { success: 'Book copy updated successfully.', failure: 'Failed to update book copy.' },
+          );
+          return changedMeanwhile ? { opened: changedMeanwhile, draft: onTopOf(changedMeanwhile, opened, { ...d, ...copy }) } : saved;
         }}
         onDelete={(row) =>
           list.write(() => deleteCopy.mutateAsync(row.id), {

@@ -23,12 +23,17 @@ export function EditTable<Row extends { id: number }>({
   rows: Row[];
   columns: Column<Row>[];
   deleteQuestion: string;
-  onSave: (row: Row, draft: Row) => Promise<boolean>;
+  /**
+   * Saves the draft of the row as it was opened: true when saved, false when refused, or the row as
+   * it is now with a new draft to keep editing on top of it (it changed since it was opened).
+   */
+  onSave: (opened: Row, draft: Row) => Promise<boolean | { opened: Row; draft: Row }>;
   onDelete: (row: Row) => void;
   empty: string;
 }) {
   const [editing, setEditing] = useState<number | null>(null);
   const [draft, setDraft] = useState<Row | null>(null);
+  const [opened, setOpened] = useState<Row | null>(null);
   if (!rows.length) return <p className="empty">{empty}</p>;
 
   const input = (col: Column<Row>, editedRow: Row) => {
@@ -48,13 +53,18 @@ export function EditTable<Row extends { id: number }>({
 
   const actions = (row: Row) => (
     <div className="row-actions">
-      {editing === row.id && draft ? (
+      {editing === row.id && draft && opened ? (
         <>
           <button
             type="button"
             className="primary"
             onClick={async () => {
-              if (await onSave(row, draft)) setEditing(null);
+              const saved = await onSave(opened, draft);
+              if (saved === true) setEditing(null);
+              else if (saved) {
+                setOpened(saved.opened);
+                setDraft(saved.draft);
+              }
             }}
           >
             Save
@@ -69,6 +79,7 @@ export function EditTable<Row extends { id: number }>({
             type="button"
             onClick={() => {
               setEditing(row.id);
+              setOpened(row);
               setDraft(row);
             }}
           >

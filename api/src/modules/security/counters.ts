@@ -1,0 +1,19 @@
+// Hit counters over the shared throttle_counters table, so every API instance counts together: a
+// key's hits in its current window, the window starting again once it has ended. The request rate
+// limits and the per-person limits (a client's reset e-mails) share this one statement; the login
+// throttle keeps its own, which reserves before it counts. Expired rows are purged with the login
+// throttle's (modules/sessions/login-throttle.ts).
+import type { Db } from '../../plugins/prisma.ts';
+
+/** Counts one hit on `key` and returns the hits in its window and the milliseconds left of it. */
+export async function countHit(db: Db, key: string, windowMs: number): Promise<{ hits: number; ttlMs: number }> {
+  const [row] = await db.$queryRaw<{ hits: number; ttl: number }[]>`
+    INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
+    VALUES (${key}, 1, now() + ${windowMs} * interval '1 millisecond', now())
+    ON CONFLICT (key) DO UPDATE SET
+      hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
+      window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
+      last_hit_at = now()
+    RETURNING hits, greatest(extract(epoch FROM window_ends_at - now()) * 1000, 0)::float8 AS ttl`;
+  return { hits: row?.hits ?? 1, ttlMs: Math.ceil(row?.ttl ?? windowMs) };
+}

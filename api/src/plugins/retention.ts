@@ -1,0 +1,91 @@
+// Append-only records are kept for RETENTION_DAYS (90 by default), then purged: security events
+// (the audit log's back-office writes excepted), import jobs and their plans. The audit log keeps
+// its back-office writes, but the rows about a person (an employee, a contact message's sender)
+// deleted longer ago than the retention lose their values, keeping only what was done and which
+// fields changed: erasure, as privacy law asks.
+//
+// Every instance runs the job hourly; a transaction-level advisory lock lets one at a time do the
+// work, and the transaction names itself (bookshop.retention) to the append-only trigger, which
+// refuses the same statements from anyone else.
+import fp from 'fastify-plugin';
+import type { Db } from './prisma.ts';
+
+const RETENTION_LOCK = 16_017;
+const RUN_EVERY_MS = 60 * 60_000;
+/** The first run waits so a starting instance serves first. */
+const FIRST_RUN_AFTER_MS = 60_000;
+/** Rows one statement removes, so a big backlog is many short statements, not one long one. */
+const BATCH = 5_000;
+/** A checked import that was never run is worth nothing after a day (its check expires in 30 minutes). */
+const UNRUN_IMPORTS_KEPT = '1 day';
+/** The audited entities whose rows are about a person. */
+export const PERSONAL_ENTITIES = ['Employee', 'ContactMessage'];
+
+export interface RetentionReport {
+  ran: boolean;
+  securityEvents: number;
+  importJobs: number;
+  erased: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    retention: {
+      /** Runs the job now (also hourly); ran is false when another instance held the lock. */
+      run(): Promise<RetentionReport>;
+    };
+  }
+}
+
+async function purgeOnce(db: Db, days: number): Promise<RetentionReport> {
+  return db.$transaction(
+    async (tx) => {
+      const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS locked`;
+      if (!locked) return { ran: false, securityEvents: 0, importJobs: 0, erased: 0 };
+      await tx.$executeRaw`SELECT set_config('bookshop.retention', 'on', true)`;
+      const before = `${days} days`;
+      let securityEvents = 0;
+      for (let removed = BATCH; removed === BATCH; securityEvents += removed) {
+        removed = await tx.$executeRaw`
+          DELETE FROM security_events WHERE id IN (
+            SELECT id FROM security_events
+            WHERE type <> 'backoffice_write' AND last_at < localtimestamp - ${before}::interval LIMIT ${BATCH})`;
+      }
+      const importJobs = await tx.$executeRaw`
+        DELETE FROM import_jobs
+        WHERE (status IN ('done', 'failed') AND coalesce(finished_at, updated_at) < localtimestamp - ${before}::interval)
+           OR (status = 'checked' AND created_at < localtimestamp - ${UNRUN_IMPORTS_KEPT}::interval)`;
+      const erased = await tx.$executeRaw`
+        UPDATE security_events e
+        SET details = jsonb_build_object('operation', e.details -> 'operation', 'changed', e.details -> 'changed', 'erased', true)
+        FROM (
+          SELECT DISTINCT entity, entity_id FROM security_events
+          WHERE type = 'backoffice_write' AND entity = ANY(${PERSONAL_ENTITIES}::text[])
+            AND details ->> 'operation' = 'delete' AND at < localtimestamp - ${before}::interval
+        ) AS gone
+        WHERE e.type = 'backoffice_write' AND e.entity = gone.entity AND e.entity_id = gone.entity_id
+          AND NOT coalesce((e.details ->> 'erased')::boolean, false)`;
+      return { ran: true, securityEvents, importJobs, erased };
+    },
+    { timeout: 10 * 60_000 },
+  );
+}
+
+export default fp(
+  async (app) => {
+    const run = () => purgeOnce(app.prisma, app.config.retentionDays);
+    app.decorate('retention', { run });
+    const runLogged = () =>
+      run().then(
+        (report) => report.ran && app.log.info({ retention: report }, 'retention job done'),
+        (error: Error) => app.log.warn({ err: error }, 'retention job failed; the next run tries again'),
+      );
+    const first = setTimeout(runLogged, FIRST_RUN_AFTER_MS).unref();
+    const hourly = setInterval(runLogged, RUN_EVERY_MS).unref();
+    app.addHook('onClose', async () => {
+      clearTimeout(first);
+      clearInterval(hourly);
+    });
+  },
+  { name: 'retention', dependencies: ['prisma', 'config'] },
+);

@@ -1,0 +1,134 @@
+// No stranger can fill the database or break sign-in: refused requests are recorded once per kind,
+// address and window with a count (and a crowded window shares one row), nothing is recorded for a
+// path that does not exist, old records leave after RETENTION_DAYS, and a burst of wrong passwords
+// on one account gets 401s and 429s, never a deadlock.
+import { describe, expect, it } from 'vitest';
+import { CROWDED_AFTER } from '../src/modules/security/security-events.ts';
+import { createTestApp, DEMO } from './helpers.ts';
+
+const t = await createTestApp();
+
+const eventRows = async () => Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM security_events'))[0]!.n);
+const countedSince = async (id: number) =>
+  Number(
+    (
+      await t.db.query<{ n: string }>(
+        "SELECT coalesce(sum(count), 0) AS n FROM security_events WHERE id > $1 AND type <> 'backoffice_write'",
+        [id],
+      )
+    )[0]!.n,
+  );
+const lastId = async () => Number((await t.db.query<{ id: string }>('SELECT coalesce(max(id), 0) AS id FROM security_events'))[0]!.id);
+
+/** Sends `total` requests, `atOnce` at a time. */
+async function flood(total: number, atOnce: number, send: (i: number) => Promise<{ statusCode: number }>) {
+  const statuses = new Map<number, number>();
+  for (let i = 0; i < total; i += atOnce) {
+    const answers = await Promise.all(Array.from({ length: Math.min(atOnce, total - i) }, (_, k) => send(i + k)));
+    for (const { statusCode } of answers) statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
+  }
+  return statuses;
+}
+
+const crossSite = (remoteAddress: string, url = '/api/public/contact/') =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    remoteAddress,
+    headers: { origin: 'https://evil.example' },
+    payload: { userName: 'a', account: 'a@b.co', message: 'x' },
+  });
+
+describe('refused requests', () => {
+  it('10,000 from one address and 10,000 from as many addresses add a bounded number of rows whose counts add up; the shop keeps answering', {
+    timeout: 180_000,
+  }, async () => {
+    const rowsBefore = await eventRows();
+    const since = await lastId();
+    const fromOne = await flood(10_000, 50, () => crossSite('203.0.113.9'));
+    // The contact form's rate limit answers first once it is reached, so most are 429s: throttled before they are recorded.
+    expect([...fromOne.keys()].sort()).toEqual([403, 429]);
+    const fromMany = await flood(10_000, 50, (i) => crossSite(`198.${18 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`));
+    expect([...fromMany.keys()]).toEqual([403]);
+
+    // At most two windows (the flood may cross a boundary), two kinds, and a crowded window's shared row.
+    expect((await eventRows()) - rowsBefore).toBeLessThanOrEqual(2 * 2 * (CROWDED_AFTER + 2));
+    expect(await countedSince(since)).toBe(20_000);
+    const health = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+  });
+
+  it('records nothing for a path that does not exist', async () => {
+    const before = await lastId();
+    expect((await crossSite('203.0.113.10', '/api/public/no-such-thing')).statusCode).toBe(404);
+    expect(await lastId()).toBe(before);
+  });
+});
+
+describe('retention', () => {
+  it('purges security events and finished imports past RETENTION_DAYS, erases the data of people deleted that long ago, and keeps the rest', async () => {
+    await t.db.query(`SELECT set_config('bookshop.retention', 'on', false)`);
+    const [old] = await t.db.query<{ id: string }>(
+      `INSERT INTO security_events (type, actor, address, at, last_at, bucket) VALUES ('login_failed', 'x@y.z', '1.2.3.4', now() - interval '100 days', now() - interval '100 days', now() - interval '100 days') RETURNING id`,
+    );
+    const [recent] = await t.db.query<{ id: string }>(
+      `INSERT INTO security_events (type, actor, address, bucket) VALUES ('login_failed', 'x@y.z', '1.2.3.5', now()) RETURNING id`,
+    );
+    const employee = `{"operation": "delete", "changed": ["email"], "before": {"email": "gone@shop.example", "first_name": "Gone"}, "after": null}`;
+    const [deleted] = await t.db.query<{ id: string }>(
+      `INSERT INTO security_events (type, actor, entity, entity_id, details, at) VALUES ('backoffice_write', 'employee:1', 'Employee', '999', $1::jsonb, now() - interval '100 days') RETURNING id`,
+      [employee],
+    );
+    const [created] = await t.db.query<{ id: string }>(
+      `INSERT INTO security_events (type, actor, entity, entity_id, details, at) VALUES ('backoffice_write', 'employee:1', 'Employee', '999', $1::jsonb, now() - interval '200 days') RETURNING id`,
+      [employee.replace('"delete"', '"insert"')],
+    );
+    await t.db.query(`SELECT set_config('bookshop.retention', '', false)`);
+    // Nobody else may change or remove an entry.
+    await expect(t.db.query('DELETE FROM security_events WHERE id = $1', [old!.id])).rejects.toThrow(/append-only/);
+
+    const report = await t.app.retention.run();
+    expect(report).toMatchObject({ ran: true });
+    const left = await t.db.query<{ id: string; details: Record<string, unknown> | null }>(
+      'SELECT id, details FROM security_events WHERE id = ANY($1::bigint[]) ORDER BY id',
+      [[old!.id, recent!.id, deleted!.id, created!.id]],
+    );
+    expect(left.map((r) => r.id)).toEqual([recent!.id, deleted!.id, created!.id]);
+    for (const row of left.slice(1)) {
+      expect(row.details).toMatchObject({ erased: true, changed: ['email'] });
+      expect(JSON.stringify(row.details)).not.toMatch(/gone@shop/);
+    }
+  });
+});
+
+describe('sign-in under a burst', () => {
+  it('240 concurrent wrong passwords on one account (12 addresses at once, then one address 8 at a time): only 401s and 429s', {
+    timeout: 120_000,
+  }, async () => {
+    const login = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/public/authentication/login',
+        remoteAddress,
+        payload: { account: DEMO.client.account, password: 'wrong-password' },
+      });
+    const spread = await Promise.all(Array.from({ length: 12 }, (_, i) => login(`192.0.2.${i}`)));
+    const burst = await flood(228, 8, () => login('192.0.2.200'));
+    const statuses = new Set([...spread.map((r) => r.statusCode), ...burst.keys()]);
+    expect([...statuses].sort()).toEqual([401, 429]);
+    // A password change under the same burst of wrong current passwords: the same.
+    const employee = await t.login(DEMO.seller);
+    const changes = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/api/employee/password/',
+          headers: { cookie: employee },
+          payload: { oldPassword: 'wrong-password', newPassword: 'Another-Password-42' },
+        }),
+      ),
+    );
+    const codes = new Set(changes.map((r) => r.json().error.code));
+    expect([...codes].sort()).toEqual(['TOO_MANY_ATTEMPTS', 'WRONG_PASSWORD']);
+  });
+});

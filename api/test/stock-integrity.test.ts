@@ -1,0 +1,265 @@
+// No edit undoes a sale (decision record 12): a copy's save says which version it read, the spec's
+// own client (no version) leaves a stock it saw as sales made it, the import applies its change on
+// top of the stock now, and every stock change is a movement whose sum is the stock.
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, DEMO } from './helpers.ts';
+
+const t = await createTestApp();
+const admin = await t.login(DEMO.admin);
+const shopper = await t.newClient();
+
+type Method = 'GET' | 'POST' | 'PUT';
+const call = (method: Method, url: string, cookie: string, payload?: object | string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method, url, headers: { cookie, ...headers }, payload });
+
+interface Copy {
+  id: number;
+  bookId: number;
+  quantity: number;
+  price: number;
+  isAvailable: boolean;
+  version: number;
+}
+
+/** A fresh book with an ISBN and one copy: the test's own row. */
+async function newCopy(quantity = 54) {
+  const isbn = `979${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
+  const digits = [...isbn].map(Number);
+  const check = (10 - (digits.reduce((sum, d, i) => sum + d * (i % 2 ? 3 : 1), 0) % 10)) % 10;
+  const [row] = await t.db.query<{ id: number }>(
+    `WITH b AS (
+       INSERT INTO books (name, search_text, author_id, type_id, isbn13)
+       SELECT 'Ledger test', 'ledger test', (SELECT min(id) FROM authors), (SELECT min(id) FROM book_types), $2 RETURNING id
+     )
+     INSERT INTO book_copies (book_id, quantity, price) SELECT id, $1, 9.99 FROM b RETURNING id`,
+    [quantity, `${isbn}${check}`],
+  );
+  return { id: row!.id, isbn13: `${isbn}${check}` };
+}
+
+/** A shopper buys `units` of the copy through the storefront's real calls. */
+async function sell(copyId: number, units = 1) {
+  const line = (await call('POST', `/api/client/cart/${copyId}`, shopper.cookie)).json().data as number;
+  if (units > 1) await call('PUT', '/api/client/cart/', shopper.cookie, { cartItemId: line, quantity: units });
+  const price = (await t.db.query<{ price: string }>('SELECT price::text FROM book_copies WHERE id = $1', [copyId]))[0]!.price;
+  const res = await t.checkout(shopper.cookie, { cartItemsIds: [line], totalPrice: Number(price) * units, totalQuantity: units });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+const stockOf = async (copyId: number) =>
+  (await t.db.query<{ quantity: number; price: string }>('SELECT quantity, price::text FROM book_copies WHERE id = $1', [copyId]))[0]!;
+
+/** The copy as the back-office screen reads it: from the list page holding it. */
+async function readAsScreen(copyId: number): Promise<Copy> {
+  const res = await call('GET', `/api/employee/book-copy/by-id/${copyId}`, admin);
+  expect(res.statusCode).toBe(200);
+  expect(res.headers.etag).toBe(`"${res.json().data.version}"`);
+  return res.json().data;
+}
+
+const save = (copy: Copy, headers: Record<string, string> = {}) =>
+  call(
+    'PUT',
+    '/api/employee/book-copy',
+    admin,
+    { id: copy.id, bookId: copy.bookId, quantity: copy.quantity, price: copy.price, isAvailable: copy.isAvailable },
+    headers,
+  );
+
+/** Copies whose stock is not the sum of their movements: none, ever. */
+const unexplained = () =>
+  t.db.query(
+    `SELECT c.id, c.quantity, coalesce(sum(m.change), 0) AS moved FROM book_copies c LEFT JOIN stock_movements m ON m.copy_id = c.id
+     GROUP BY c.id HAVING c.quantity <> coalesce(sum(m.change), 0)`,
+  );
+
+describe('a staff save and a sale on one copy', () => {
+  it('our screen (If-Match): a save made before a sale is refused with 412, what changed and the copy now; saved again, the sale stands', async () => {
+    const { id } = await newCopy(54);
+    const opened = await readAsScreen(id);
+    await sell(id);
+    const stale = await save({ ...opened, price: 12.5 }, { 'if-match': `"${opened.version}"` });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error.message).toBe('1 copy was sold since you opened this: stock is now 53. Check your changes and save again.');
+    const current = stale.json().error.details.current as Copy;
+    expect(current).toMatchObject({ id, quantity: 53, price: 9.99 });
+    expect(current.version).toBeGreaterThan(opened.version);
+    expect(await stockOf(id)).toEqual({ quantity: 53, price: '9.99' });
+
+    const saved = await save({ ...current, price: 12.5 }, { 'if-match': `"${current.version}"` });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.headers.etag).toBe(`"${saved.json().data.version}"`);
+    expect(await stockOf(id)).toEqual({ quantity: 53, price: '12.50' });
+    expect(await unexplained()).toEqual([]);
+  });
+
+  it("the spec's own client (no version): the full body with the stock it read changes the price only; the sale stands", async () => {
+    const { id } = await newCopy(54);
+    const opened = await readAsScreen(id);
+    await sell(id);
+    await sell(id, 2);
+    const res = await save({ ...opened, price: 11 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ quantity: 51, price: 11 });
+    expect(await stockOf(id)).toEqual({ quantity: 51, price: '11.00' });
+  });
+
+  it('without a version, a stock the copy never had since staff last set it is a new count, written as sent', async () => {
+    const { id } = await newCopy(54);
+    const opened = await readAsScreen(id);
+    await sell(id);
+    expect((await save({ ...opened, quantity: 70 })).json().data.quantity).toBe(70);
+    // 70 is now what staff set: a sale after it, then the old 54 again, is a deliberate count too.
+    await sell(id);
+    expect((await save({ ...opened, quantity: 54 })).json().data.quantity).toBe(54);
+    const reasons = await t.db.query<{ reason: string; change: number; actor: string | null }>(
+      'SELECT reason, change, actor FROM stock_movements WHERE copy_id = $1 ORDER BY id',
+      [id],
+    );
+    expect(reasons.map((m) => [m.reason, m.change])).toEqual([
+      ['new_copy', 54],
+      ['sale', -1],
+      ['staff_edit', 17],
+      ['sale', -1],
+      ['staff_edit', -15],
+    ]);
+    expect(reasons.filter((m) => m.reason === 'staff_edit').every((m) => /^employee:\d+$/.test(m.actor ?? ''))).toBe(true);
+  });
+
+  it('a version that is not an ETag is a 400; one that is no longer current a 412 even when nothing was sold', async () => {
+    const { id } = await newCopy(5);
+    const opened = await readAsScreen(id);
+    expect((await save(opened, { 'if-match': 'three' })).statusCode).toBe(400);
+    expect((await save({ ...opened, isAvailable: false }, { 'if-match': `W/"${opened.version}"` })).statusCode).toBe(200);
+    const stale = await save({ ...opened, price: 1 }, { 'if-match': `"${opened.version}"` });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error.message).toBe(
+      'Someone else changed this copy since you opened it: stock is now 5, price 9.99, not available. Check your changes and save again.',
+    );
+    expect((await save({ ...opened, price: 1 }, { 'if-match': '*' })).statusCode).toBe(200);
+  });
+
+  it("lists a copy's movements with their reasons, newest first", async () => {
+    const { id } = await newCopy(3);
+    await sell(id);
+    expect((await call('POST', `/api/employee/low-stock/${id}/restock`, admin, { add: 4 })).statusCode).toBe(200);
+    const res = await call('GET', `/api/employee/book-copy/${id}/stock-movements?pageSize=10`, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(
+      res.json().data.movements.map((m: { reason: string; change: number; stockAfter: number }) => [m.reason, m.change, m.stockAfter]),
+    ).toEqual([
+      ['restock', 4, 6],
+      ['sale', -1, 2],
+      ['new_copy', 3, 3],
+    ]);
+    expect((await call('GET', '/api/employee/book-copy/999999999/stock-movements', admin)).statusCode).toBe(404);
+  });
+});
+
+describe('the import and sales made since the export', () => {
+  const importFile = async (text: string) => {
+    const checked = await call('POST', '/api/employee/catalog/import', admin, text, { 'content-type': 'text/csv' });
+    expect(checked.statusCode, checked.body).toBe(200);
+    return checked.json().data;
+  };
+  const run = async (jobId: number) => {
+    expect((await call('POST', `/api/employee/catalog/import/${jobId}/run`, admin, { skipInvalid: false })).statusCode).toBe(200);
+    for (let i = 0; i < 200; i++) {
+      const job = (await call('GET', `/api/employee/catalog/import/${jobId}`, admin)).json().data;
+      if (job.status !== 'running') return job;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the import did not finish');
+  };
+  const exportedRow = async (isbn13: string) => {
+    const rows = parse((await call('GET', '/api/employee/catalog/export.csv', admin)).body, { columns: true }) as Record<string, string>[];
+    return rows.find((r) => r.isbn === isbn13)!;
+  };
+  const asCsv = (row: Record<string, string>) =>
+    `${Object.keys(row).join(',')}\n${Object.values(row)
+      .map((v) => JSON.stringify(v))
+      .join(',')}`;
+
+  it('export, sell, import the file unchanged: the stock is the stock after the sale', async () => {
+    const { id, isbn13 } = await newCopy(20);
+    const row = await exportedRow(isbn13);
+    expect(row).toMatchObject({ stock: '20', exported_stock: '20' });
+    await sell(id, 3);
+    const job = await importFile(asCsv(row));
+    expect(job).toMatchObject({ unchanged: 1, changed: 0, moved: 1, warnings: [] });
+    expect(job.movedRows).toEqual([{ line: 2, isbn: isbn13, exportedStock: 20, stockNow: 17, stockAfter: 17 }]);
+    expect((await stockOf(id)).quantity).toBe(17);
+  });
+
+  it("export, sell, import with more stock: the file's change lands on top; sales between dry run and run stand too", async () => {
+    const { id, isbn13 } = await newCopy(20);
+    const row = await exportedRow(isbn13);
+    await sell(id, 2);
+    const job = await importFile(asCsv({ ...row, stock: '30' }));
+    expect(job.movedRows).toEqual([{ line: 2, isbn: isbn13, exportedStock: 20, stockNow: 18, stockAfter: 28 }]);
+    await sell(id);
+    expect((await run(job.id)).status).toBe('done');
+    expect((await stockOf(id)).quantity).toBe(27);
+    const last = await t.db.query<{ reason: string; reference: string }>(
+      'SELECT reason, reference FROM stock_movements WHERE copy_id = $1 ORDER BY id DESC LIMIT 1',
+      [id],
+    );
+    expect(last).toEqual([{ reason: 'import', reference: `import:${job.id}` }]);
+  });
+
+  it('a change that the sales since the export made impossible is refused with a clear line; a file without exported_stock is warned of', async () => {
+    const { id, isbn13 } = await newCopy(5);
+    const row = await exportedRow(isbn13);
+    await sell(id, 4);
+    const job = await importFile(asCsv({ ...row, stock: '0' }));
+    expect(job.invalidRows).toEqual([
+      { line: 2, isbn: isbn13, reason: "The stock moved since the export (5 then, 1 now): the file's change would leave -4." },
+    ]);
+    const { exported_stock: _gone, ...withoutColumn } = row;
+    const blind = await importFile(asCsv(withoutColumn));
+    expect(blind.warnings).toEqual([expect.stringMatching(/^The file has no exported_stock column/)]);
+    expect(blind).toMatchObject({ changed: 1, moved: 0 });
+  });
+});
+
+describe('the ledger', () => {
+  it('re-counts every copy from its movements after a burst of concurrent sales, edits, restocks and an import, and finds no difference', async () => {
+    const copies = await Promise.all([newCopy(40), newCopy(40), newCopy(40)]);
+    const buyers = await Promise.all(Array.from({ length: 6 }, () => t.newClient()));
+    const sale = async (buyer: (typeof buyers)[number], copyId: number) => {
+      const line = (await call('POST', `/api/client/cart/${copyId}`, buyer.cookie)).json().data as number;
+      return t.checkout(buyer.cookie, { cartItemsIds: [line], totalPrice: 9.99, totalQuantity: 1 });
+    };
+    const rows = parse((await call('GET', '/api/employee/catalog/export.csv', admin)).body, { columns: true }) as Record<string, string>[];
+    const mine = rows.filter((r) => copies.some((c) => c.isbn13 === r.isbn)).map((r) => ({ ...r, stock: String(Number(r.stock) + 5) }));
+    const file = `${Object.keys(mine[0]!).join(',')}\n${mine
+      .map((r) =>
+        Object.values(r)
+          .map((v) => JSON.stringify(v))
+          .join(','),
+      )
+      .join('\n')}`;
+    const job = (await call('POST', '/api/employee/catalog/import', admin, file, { 'content-type': 'text/csv' })).json().data;
+    const work: Promise<unknown>[] = [call('POST', `/api/employee/catalog/import/${job.id}/run`, admin, { skipInvalid: false })];
+    for (const [i, copy] of copies.entries()) {
+      const opened = await readAsScreen(copy.id);
+      for (const buyer of buyers) work.push(sale(buyer, copy.id));
+      work.push(save({ ...opened, price: 10 + i }));
+      work.push(save({ ...opened, quantity: 44 }, { 'if-match': `"${opened.version}"` }));
+      work.push(call('POST', `/api/employee/low-stock/${copy.id}/restock`, admin, { add: 2 }));
+    }
+    const answers = (await Promise.all(work)) as { statusCode: number }[];
+    expect(answers.filter((a) => a.statusCode >= 500)).toEqual([]);
+    for (let i = 0; i < 200; i++) {
+      if ((await call('GET', `/api/employee/catalog/import/${job.id}`, admin)).json().data.status !== 'running') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await unexplained()).toEqual([]);
+    const reasons = await t.db.query<{ reason: string }>(
+      'SELECT DISTINCT reason FROM stock_movements WHERE copy_id = ANY($1::int[]) ORDER BY reason',
+      [copies.map((c) => c.id)],
+    );
+    expect(reasons.map((r) => r.reason)).toEqual(expect.arrayContaining(['import', 'new_copy', 'restock', 'sale']));
+  });
+});
