@@ -1,9 +1,10 @@
 # syntax=docker/dockerfile:1
-# Three stages: `build` installs everything, builds the web app and the Prisma client, and compiles
-# the server (API, production entry point, migrations, seed) to JavaScript with tsc; `runtime` is
-# the shop (API + web on one origin) on Node.js 24 LTS with production dependencies only, running
-# that JavaScript with plain `node`; `identity` is the Firebase Auth emulator used by
-# docker-compose.yml in place of a real Firebase project.
+# Four stages: `build` installs everything, builds the web app and the Prisma client, and compiles
+# the server (API, production entry point, migrations, seed) to JavaScript with tsc; `modules` installs
+# the API's production dependencies and keeps only what the server loads (docker/prune-modules.mjs);
+# `runtime` is the shop (API + web on one origin) on Node.js 24 LTS, running that JavaScript with plain
+# `node`; `identity` is the Firebase Auth emulator used by docker-compose.yml in place of a real
+# Firebase project. `npm run image:check` builds and runs them all (docs/operations.md).
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
@@ -18,23 +19,32 @@ RUN npm rebuild esbuild \
  && npm run build -w web \
  && node_modules/.bin/tsc -p tsconfig.build.json
 
-FROM node:24-bookworm-slim AS runtime
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 WEB_DIST=/app/web/dist
+FROM node:24-bookworm-slim AS modules
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY api/package.json api/
 COPY web/package.json web/
 COPY packages/rules/package.json packages/rules/
-# Only the API's production dependencies; no install scripts are needed (bcrypt ships prebuilt).
-RUN npm ci --omit=dev --ignore-scripts --workspace api && npm cache clean --force
+# Only the API's production dependencies; no install scripts are needed (bcrypt ships prebuilt). npm
+# also installs @prisma/client's optional peers (the Prisma CLI, TypeScript): the prune removes them
+# and everything else the server never loads. The shared rules package is compiled as well: its
+# exports name the JavaScript.
+COPY docker/prune-modules.mjs /tmp/
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace api \
+ && node /tmp/prune-modules.mjs /app api \
+ && sed -i 's/\.ts"/.js"/g' packages/rules/package.json
+
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 WEB_DIST=/app/web/dist
+WORKDIR /app
+# The workspaces' package.json files and node_modules, nothing else, from `modules`.
+COPY --from=modules /app/ ./
 # The compiled server keeps the repository's layout (api/src, scripts, seed, packages/rules/src), so
 # the paths it computes from its own location (migrations, books.csv) hold as they do in a checkout.
 COPY --from=build /app/dist/server/ ./
 COPY --from=build /app/web/dist web/dist
 COPY --from=build /app/prisma prisma
 COPY --from=build /app/seed/books.csv seed/
-# The shared rules package is compiled as well: its exports name the JavaScript.
-RUN sed -i 's/\.ts"/.js"/g' packages/rules/package.json
 USER node
 EXPOSE 3000
 # Readiness: the database answers and has every migration of this image.
@@ -42,9 +52,13 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD node 
 CMD ["node", "scripts/serve.js"]
 
 FROM node:24-bookworm-slim AS identity
-RUN npm install -g firebase-tools@15 && npm cache clean --force
+ENV NO_UPDATE_NOTIFIER=1 FIREBASE_CLI_DISABLE_UPDATE_CHECK=true
+RUN npm install -g --no-audit --no-fund firebase-tools@15 && npm cache clean --force
+# The emulator writes its log (firebase-debug.log) beside its config, as the user it runs as.
+RUN install -d -o node -g node /srv
 WORKDIR /srv
 COPY docker/firebase.json firebase.json
 USER node
 EXPOSE 9099
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD node -e "fetch('http://127.0.0.1:9099/').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["firebase", "emulators:start", "--only", "auth", "--project", "demo-bookshop"]

@@ -4,16 +4,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { stringify } from 'csv-stringify';
 import { Type } from 'typebox';
 import { EXPORT_COLUMNS, IMPORT_COLUMNS } from '../../modules/staff/catalog-transfer.ts';
+import { CHECK_TIME_LIMIT_MS, IMPORT_BODY_LIMIT } from '../../request-limits.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { RunImportInput } from '../../schemas/staff.ts';
 import { documentRoutes } from '../document-routes.ts';
 
-/** An import file of 100,000 rows of isbn, price, stock and available fits well within this. */
-const IMPORT_BODY_LIMIT = 8 * 1024 * 1024;
 /** A download of the whole catalog outlasts the usual request budget; it stops when the client leaves. */
 const EXPORT_TIME_LIMIT_MS = 30 * 60_000;
-/** A dry run looks up at most IMPORT_MAX_NEW_BOOKS new ISBNs, which can take a while at Open Library. */
-const CHECK_TIME_LIMIT_MS = 2 * 60_000;
 const errors = (...statuses: number[]) => Object.fromEntries([...statuses, 500].map((status) => [status, Type.Ref('ErrorBody')]));
 
 /** Bulk export and import of books with their copies (Admin, beyond the spec). */
