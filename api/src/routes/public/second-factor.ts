@@ -4,6 +4,7 @@ import { Body, responses } from '../../schemas/common.ts';
 import { PasskeyAssertion, PasskeyRequestOptions, SecondFactorOptions, SecondFactorProof } from '../../schemas/second-factor.ts';
 import { documentRoutes } from '../document-routes.ts';
 
+const PASSKEY_SIGN_INS_PER_HOUR = 60;
 const Role = Type.String({ description: "'Admin' or 'Seller': the back-office session has started" });
 
 /**
@@ -56,10 +57,12 @@ const secondFactorSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/passkey/options',
     {
+      // Each answer stores a challenge for a few minutes: an address gets a bounded number of them.
+      config: { rateLimit: { max: PASSKEY_SIGN_INS_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'passkeySignInOptions',
         summary: 'A passkey sign-in without the password: the challenge for any passkey of the shop',
-        response: responses(PasskeyRequestOptions),
+        response: responses(PasskeyRequestOptions, 429),
       },
     },
     async (request, reply) => {
