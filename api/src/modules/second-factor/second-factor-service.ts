@@ -15,7 +15,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Db } from '../../plugins/prisma.ts';
-import type { SecurityEvents } from '../security/security-events.ts';
+import type { SecurityEvents, SecurityEventType } from '../security/security-events.ts';
 import type { LoginThrottle } from '../sessions/login-throttle.ts';
 import {
   acceptedTotpStep,
@@ -77,14 +77,24 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
     if (factors.role === 'Admin' && (await repo.otherAdminsWithFactor(employeeId)) === 0) throw refuse.lastAdminFactor();
   }
 
-  async function afterRemoval(employeeId: number, method: FactorMethod, by: { actor: string; address: string }) {
+  /** An event about an employee's second factor, by them unless `by` names another (an Admin's reset). */
+  const recordAbout = (type: SecurityEventType, employeeId: number, address: string, details?: Record<string, unknown>, by = employeeId) =>
+    events.record({ type, actor: actor(by), address, entity: 'Employee', entityId: employeeId, details });
+
+  async function afterRemoval(employeeId: number, method: FactorMethod, address: string) {
     const factors = await factorsOf(employeeId);
     if (!factors.hasFactor) await repo.removeRecoveryCodes(employeeId);
-    await events.record({ type: 'second_factor_removed', ...by, entity: 'Employee', entityId: employeeId, details: { method } });
+    await recordAbout('second_factor_removed', employeeId, address, { method });
   }
 
   /** Checks a proof against the employee's factors; the method it used, or null when it is wrong. */
-  async function check(employeeId: number, proof: Proof, challengeKey: string, rp: RelyingParty): Promise<FactorMethod | null> {
+  async function check(
+    employeeId: number,
+    proof: Proof,
+    challengeKey: string,
+    rp: RelyingParty,
+    address: string,
+  ): Promise<FactorMethod | null> {
     const factors = await factorsOf(employeeId);
     if (proof.passkey) {
       const challenge = await repo.findChallenge(challengeKey);
@@ -97,14 +107,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
     if (!code) return null;
     if (looksLikeRecoveryCode(code)) {
       if (!(await repo.spendRecoveryCode(employeeId, recoveryCodeHash(code)))) return null;
-      const left = (await factorsOf(employeeId)).recoveryCodesLeft;
-      await events.record({
-        type: 'recovery_code_used',
-        actor: actor(employeeId),
-        entity: 'Employee',
-        entityId: employeeId,
-        details: { left },
-      });
+      await recordAbout('recovery_code_used', employeeId, address, { left: (await factorsOf(employeeId)).recoveryCodesLeft });
       return 'recovery_code';
     }
     if (!factors.totp?.secret) return null;
@@ -173,14 +176,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
       const step = acceptedTotpStep(secret, code, 0);
       if (step === null) throw refuse.wrongSetupCode();
       await repo.confirmTotp(employeeId, factors.totp.pendingSecret, step);
-      await events.record({
-        type: 'second_factor_enrolled',
-        actor: actor(employeeId),
-        address,
-        entity: 'Employee',
-        entityId: employeeId,
-        details: { method: 'totp' },
-      });
+      await recordAbout('second_factor_enrolled', employeeId, address, { method: 'totp' });
       return { recoveryCodes: factors.hasFactor ? null : await renewCodes(employeeId) };
     },
 
@@ -189,7 +185,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
       if (!factors.totp?.secret && !factors.totp?.pendingSecret) throw refuse.noFactor();
       await assertNotLastAdminFactor(employeeId, !!factors.totp?.secret && factors.passkeys.length === 0);
       await repo.removeTotp(employeeId);
-      if (factors.totp?.secret) await afterRemoval(employeeId, 'totp', { actor: actor(employeeId), address });
+      if (factors.totp?.secret) await afterRemoval(employeeId, 'totp', address);
     },
 
     /** Options for the browser to create a passkey (a discoverable one, so it can sign in without the password). */
@@ -239,14 +235,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
         transports: credential.transports ?? [],
         name: name.trim() || 'Passkey',
       });
-      await events.record({
-        type: 'second_factor_enrolled',
-        actor: actor(employeeId),
-        address,
-        entity: 'Employee',
-        entityId: employeeId,
-        details: { method: 'passkey', passkeyId: passkey.id },
-      });
+      await recordAbout('second_factor_enrolled', employeeId, address, { method: 'passkey', passkeyId: passkey.id });
       return {
         passkey: { id: passkey.id, name: passkey.name, createdAt: passkey.createdAt.toISOString(), lastUsedAt: null },
         recoveryCodes: hadFactor ? null : await renewCodes(employeeId),
@@ -262,14 +251,14 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
       if (!factors.passkeys.some((p) => p.id === id)) throw refuse.noPasskey();
       await assertNotLastAdminFactor(employeeId, !factors.totp?.secret && factors.passkeys.length === 1);
       await repo.removePasskey(employeeId, id);
-      await afterRemoval(employeeId, 'passkey', { actor: actor(employeeId), address });
+      await afterRemoval(employeeId, 'passkey', address);
     },
 
     /** Ten new recovery codes in place of the old ones (which stop working). */
     async renewRecoveryCodes(employeeId: number, address: string) {
       if (!(await repo.hasFactor(employeeId))) throw refuse.noFactor();
       const codes = await renewCodes(employeeId);
-      await events.record({ type: 'recovery_codes_renewed', actor: actor(employeeId), address, entity: 'Employee', entityId: employeeId });
+      await recordAbout('recovery_codes_renewed', employeeId, address);
       return codes;
     },
 
@@ -281,7 +270,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
       if (!factors.hasFactor && !factors.totp) throw refuse.noFactor();
       await assertNotLastAdminFactor(employeeId, factors.hasFactor);
       await repo.removeAll(employeeId);
-      await events.record({ type: 'second_factor_reset', actor: actor(adminId), address, entity: 'Employee', entityId: employeeId });
+      await recordAbout('second_factor_reset', employeeId, address, undefined, adminId);
     },
 
     // The sign-in's second step: a single-purpose token the browser holds (a cookie), good for a
@@ -340,7 +329,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
       const key = ctx.signInToken ? tokenKey(ctx.signInToken) : employeeKey('step_up', employeeId);
       let method: FactorMethod | null;
       try {
-        method = await check(employeeId, proof, key, ctx.rp);
+        method = await check(employeeId, proof, key, ctx.rp, ctx.address);
       } catch (error) {
         await attempt.release();
         throw error;

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
+import { SecondFactorForm } from '../../components/second-factor-form';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import type { LoginState } from '../../lib/login-redirect';
@@ -19,7 +20,6 @@ export default function SecondFactorPage() {
   const navigate = useNavigate();
   const options = useSecondFactorOptions();
   const give = useGiveSecondFactor();
-  const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
 
   if (options.isError) {
@@ -45,35 +45,13 @@ export default function SecondFactorPage() {
       {options.isPending ? (
         <p className="muted">Loading...</p>
       ) : (
-        <>
-          <form
-            className="form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void answer({ code });
-            }}
-          >
-            <label>
-              Code from your authenticator app, or a recovery code
-              <input value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required />
-            </label>
-            {problem && (
-              <p role="alert" className="notice notice-error">
-                {problem}
-              </p>
-            )}
-            <button type="submit" className="primary" disabled={give.isPending}>
-              Verify
-            </button>
-          </form>
-          {passkey && (
-            <p>
-              <button type="button" disabled={give.isPending} onClick={() => void answer({ passkey })}>
-                Use a passkey
-              </button>
-            </p>
-          )}
-        </>
+        <SecondFactorForm
+          submitLabel="Verify"
+          busy={give.isPending}
+          problem={problem}
+          onCode={(code) => void answer({ code })}
+          onPasskey={passkey ? () => void answer({ passkey }) : undefined}
+        />
       )}
     </div>
   );

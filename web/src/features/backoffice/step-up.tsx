@@ -5,6 +5,7 @@
 import { type ReactNode, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { Modal } from '../../components/modal';
+import { SecondFactorForm } from '../../components/second-factor-form';
 import { failureReason } from '../../lib/failure-reason';
 import { useSecondFactor } from './api/get-second-factor';
 import { useStepUp } from './api/step-up';
@@ -15,7 +16,6 @@ export const needsStepUp = (error: unknown) => error instanceof ApiError && erro
 export function StepUpDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const { data: status } = useSecondFactor();
   const stepUp = useStepUp();
-  const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const confirm = (proof: { code: string } | { passkey: true }) =>
     stepUp.mutateAsync(proof).then(onDone, (error) => setProblem(failureReason(error) ?? 'The passkey was not used.'));
@@ -23,36 +23,17 @@ export function StepUpDialog({ onDone, onCancel }: { onDone: () => void; onCance
     <Modal title="Confirm it's you" onClose={onCancel}>
       <h2>Confirm it's you</h2>
       <p>This needs your second factor, used within the last 10 minutes.</p>
-      <form
-        className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void confirm({ code });
-        }}
+      <SecondFactorForm
+        submitLabel="Confirm"
+        busy={stepUp.isPending}
+        problem={problem}
+        onCode={(code) => void confirm({ code })}
+        onPasskey={status?.passkeys.length ? () => void confirm({ passkey: true }) : undefined}
       >
-        <label>
-          Code from your authenticator app, or a recovery code
-          <input value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required />
-        </label>
-        {problem && (
-          <p role="alert" className="notice notice-error">
-            {problem}
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" className="primary" disabled={stepUp.isPending}>
-            Confirm
-          </button>
-          {!!status?.passkeys.length && (
-            <button type="button" disabled={stepUp.isPending} onClick={() => void confirm({ passkey: true })}>
-              Use a passkey
-            </button>
-          )}
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </form>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </SecondFactorForm>
     </Modal>
   );
 }

@@ -1,0 +1,53 @@
+// The second factor asked for (sign-in's second step, a step-up): the code of an authenticator app
+// or a recovery code, typed; or, for someone with passkeys, a passkey through the browser's dialog.
+import { type ReactNode, useState } from 'react';
+
+export function SecondFactorForm({
+  submitLabel,
+  busy,
+  problem,
+  onCode,
+  onPasskey,
+  children,
+}: {
+  submitLabel: string;
+  busy: boolean;
+  problem: string | null;
+  onCode: (code: string) => void;
+  /** Offered when the person has passkeys. */
+  onPasskey?: () => void;
+  /** More actions beside them (Cancel). */
+  children?: ReactNode;
+}) {
+  const [code, setCode] = useState('');
+  return (
+    <form
+      className="form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onCode(code);
+      }}
+    >
+      <label>
+        Code from your authenticator app, or a recovery code
+        <input value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required />
+      </label>
+      {problem && (
+        <p role="alert" className="notice notice-error">
+          {problem}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {submitLabel}
+        </button>
+        {onPasskey && (
+          <button type="button" disabled={busy} onClick={onPasskey}>
+            Use a passkey
+          </button>
+        )}
+        {children}
+      </div>
+    </form>
+  );
+}
