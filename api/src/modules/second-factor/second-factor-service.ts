@@ -120,6 +120,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
     response: AuthenticationResponseJSON,
     expectedChallenge: string,
     rp: RelyingParty,
+    requireUserVerification = false,
   ): Promise<boolean> {
     try {
       const { verified, authenticationInfo } = await verifyAuthenticationResponse({
@@ -133,7 +134,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
           counter: Number(passkey.counter),
           transports: passkey.transports as never,
         },
-        requireUserVerification: false,
+        requireUserVerification,
       });
       if (verified) await repo.passkeyUsed(passkey.id, authenticationInfo.newCounter);
       return verified;
@@ -381,8 +382,11 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
         throw refuse.challengeExpired();
       }
       const passkey = await repo.passkeyByCredential(response.id);
-      const verified = passkey ? await verifyPasskey(passkey, response, challenge.webauthn, rp) : false;
-      if (!passkey || !verified || !response.response.userHandle) {
+      // Without the password, the passkey must have verified its user (a PIN, a fingerprint), and
+      // name the same employee it was created for.
+      const sameUser = !!passkey && response.response.userHandle === Buffer.from(userHandle(passkey.employeeId)).toString('base64url');
+      const verified = sameUser && (await verifyPasskey(passkey, response, challenge.webauthn, rp, true));
+      if (!passkey || !verified) {
         await events.record({
           type: 'second_factor_failed',
           actor: passkey ? actor(passkey.employeeId) : null,
