@@ -80,7 +80,7 @@ describe('back in stock', () => {
     expect((await notices(other.cookie)).unread).toBe(1);
     expect((await notices(bystander.cookie)).unread).toBe(0);
     const outbox = await t.db.query<{ client_id: number }>(
-      'SELECT n.client_id FROM notice_outbox o JOIN notices n ON n.id = o.notice_id WHERE n.book_copy_id = $1 AND o.sent_at IS NULL ORDER BY n.client_id',
+      "SELECT client_id FROM mail_outbox WHERE kind = 'back_in_stock' AND copy_id = $1 AND sent_at IS NULL ORDER BY client_id",
       [copy],
     );
     expect(outbox.map((o) => o.client_id)).toEqual([me.id, other.id].sort((x, y) => x - y));
