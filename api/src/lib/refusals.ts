@@ -34,6 +34,31 @@ export const refuse = {
   deleteSelf: () => forbidden('You cannot delete your own account.'),
   noEmployee: () => missing('This employee does not exist.'),
   deleteAdmin: () => forbidden('An Admin cannot be deleted.'),
+  changeOwnRole: () => forbidden('You cannot change your own role.'),
+  lastAdmin: () => conflicting('The shop must keep at least one Admin.'),
+
+  // Staff second factor (modules/second-factor, beyond the spec)
+  /** The sign-in's step after the password is missing, used, or older than its few minutes. */
+  signInStepExpired: () => refusal(401, 'SECOND_FACTOR_EXPIRED', 'This sign-in has expired. Please sign in again.'),
+  wrongSecondFactor: () => invalid('That code or passkey was not accepted. Please try again.', 'WRONG_SECOND_FACTOR'),
+  wrongSetupCode: () =>
+    invalid('That code does not match. Check the time on your phone, then type the code your app shows now.', 'WRONG_SECOND_FACTOR'),
+  noPendingTotpSetup: () => conflicting('Start the authenticator app setup first.'),
+  passkeyNotRegistered: () => invalid('The passkey could not be registered. Please try again.', 'WRONG_SECOND_FACTOR'),
+  noPasskey: () => missing('No such passkey.'),
+  noSecondFactor: () => missing('This employee has no second factor.'),
+  /** The screen turns this code into a prompt for the second factor. */
+  stepUpRequired: (minutes: number) =>
+    refusal(403, 'STEP_UP_REQUIRED', `Confirm it is you: this needs your second factor, used within the last ${minutes} minutes.`),
+  secondFactorEnrolmentRequired: () =>
+    refusal(
+      403,
+      'SECOND_FACTOR_ENROLMENT_REQUIRED',
+      'Admins must set up a second factor (an authenticator app or a passkey) before anything else.',
+    ),
+  lastAdminSecondFactor: () =>
+    conflicting('No Admin would have a second factor left. Add another factor first, or another Admin must set one up.'),
+  resetOwnSecondFactor: () => forbidden('Remove your own second factors on your Account screen.'),
 
   // Catalog, as the storefront reads it
   noCategory: (name: string) => missing(`There is no category named '${name}'.`),

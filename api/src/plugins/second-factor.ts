@@ -5,11 +5,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { publicOrigin } from '../lib/public-origin.ts';
-import { refuseSecondFactor } from '../modules/second-factor/refusals.ts';
+import { refuse } from '../lib/refusals.ts';
 import {
   CHALLENGE_SECONDS,
   type RelyingParty,
   type SecondFactorService,
+  STEP_UP_MINUTES,
   secondFactorService,
 } from '../modules/second-factor/second-factor-service.ts';
 import { REFRESH_COOKIE_PATH, signedInEmployee } from './auth.ts';
@@ -84,13 +85,13 @@ export default fp(
     app.decorate('secondFactorPolicy', async (request: FastifyRequest) => {
       if (app.config.staffMfa !== 'required' || request.routeOptions.config.beforeSecondFactor) return;
       const employee = signedInEmployee(request);
-      if (employee.role === 'Admin' && !(await service.hasFactor(employee.id))) throw refuseSecondFactor.enrolmentRequired();
+      if (employee.role === 'Admin' && !(await service.hasFactor(employee.id))) throw refuse.secondFactorEnrolmentRequired();
     });
 
     app.decorate('requireStepUp', async (request: FastifyRequest) => {
       if (!request.routeOptions.config.stepUp) return;
       const employee = signedInEmployee(request);
-      if (!(await service.steppedUp(employee.id, employee.familyId))) throw refuseSecondFactor.stepUpRequired();
+      if (!(await service.steppedUp(employee.id, employee.familyId))) throw refuse.stepUpRequired(STEP_UP_MINUTES);
     });
 
     const purge = setInterval(() => {

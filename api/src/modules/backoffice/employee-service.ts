@@ -1,7 +1,6 @@
 import { EMAIL, EMPLOYEE_ROLES, GENDERS, isFilled } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
-import { conflict, forbidden } from '../../lib/errors.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { PersonInput } from '../../schemas/people.ts';
@@ -83,11 +82,11 @@ export function employeeService(db: Db, passwords: PasswordHasher) {
     /** Another employee's role; the shop always keeps an Admin. */
     async changeRole(actorId: number, id: number, role: string | undefined) {
       if (!isRole(role)) throw refuse.role();
-      if (id === actorId) throw forbidden('You cannot change your own role.');
+      if (id === actorId) throw refuse.changeOwnRole();
       const target = await repo.employeeRole(id);
       if (!target) throw refuse.noEmployee();
       if (target.role === 'Admin' && role !== 'Admin' && (await repo.adminCount()) <= 1) {
-        throw conflict('The shop must keep at least one Admin.');
+        throw refuse.lastAdmin();
       }
       return toEmployee(await repo.setRole(id, role));
     },

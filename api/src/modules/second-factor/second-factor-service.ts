@@ -14,6 +14,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { SecurityEvents, SecurityEventType } from '../security/security-events.ts';
 import type { LoginThrottle } from '../sessions/login-throttle.ts';
@@ -27,7 +28,6 @@ import {
   secretBox,
   TOTP_ISSUER,
 } from './codes.ts';
-import { refuseSecondFactor as refuse, STEP_UP_MINUTES } from './refusals.ts';
 import { secondFactorRepository } from './second-factor-repository.ts';
 
 /** Where the browser's WebAuthn calls are bound: the shop's host name and origin. */
@@ -44,6 +44,8 @@ export type FactorMethod = 'totp' | 'passkey' | 'recovery_code';
 
 /** How long the step between the password and the second factor, or a WebAuthn challenge, lasts. */
 export const CHALLENGE_SECONDS = 5 * 60;
+/** How long a proved second factor opens the sensitive actions. */
+export const STEP_UP_MINUTES = 10;
 const STEP_UP_MS = STEP_UP_MINUTES * 60_000;
 
 const tokenKey = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -59,7 +61,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
 
   async function factorsOf(employeeId: number) {
     const factors = await repo.factors(employeeId);
-    if (!factors) throw refuse.challengeExpired();
+    if (!factors) throw refuse.signInStepExpired();
     return factors;
   }
 
@@ -74,7 +76,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
   async function assertNotLastAdminFactor(employeeId: number, leavesNone: boolean) {
     if (!leavesNone) return;
     const factors = await factorsOf(employeeId);
-    if (factors.role === 'Admin' && (await repo.otherAdminsWithFactor(employeeId)) === 0) throw refuse.lastAdminFactor();
+    if (factors.role === 'Admin' && (await repo.otherAdminsWithFactor(employeeId)) === 0) throw refuse.lastAdminSecondFactor();
   }
 
   /** An event about an employee's second factor, by them unless `by` names another (an Admin's reset). */
@@ -172,7 +174,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
     /** The first code makes the pending secret the app's. The first factor also brings the recovery codes, shown once. */
     async confirmTotp(employeeId: number, code: string, address: string) {
       const factors = await factorsOf(employeeId);
-      if (!factors.totp?.pendingSecret) throw refuse.noPendingSetup();
+      if (!factors.totp?.pendingSecret) throw refuse.noPendingTotpSetup();
       const secret = box.open(factors.totp.pendingSecret);
       const step = acceptedTotpStep(secret, code, 0);
       if (step === null) throw refuse.wrongSetupCode();
@@ -183,7 +185,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
 
     async removeTotp(employeeId: number, address: string) {
       const factors = await factorsOf(employeeId);
-      if (!factors.totp?.secret && !factors.totp?.pendingSecret) throw refuse.noFactor();
+      if (!factors.totp?.secret && !factors.totp?.pendingSecret) throw refuse.noSecondFactor();
       await assertNotLastAdminFactor(employeeId, !!factors.totp?.secret && factors.passkeys.length === 0);
       await repo.removeTotp(employeeId);
       if (factors.totp?.secret) await afterRemoval(employeeId, 'totp', address);
@@ -257,7 +259,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
 
     /** Ten new recovery codes in place of the old ones (which stop working). */
     async renewRecoveryCodes(employeeId: number, address: string) {
-      if (!(await repo.hasFactor(employeeId))) throw refuse.noFactor();
+      if (!(await repo.hasFactor(employeeId))) throw refuse.noSecondFactor();
       const codes = await renewCodes(employeeId);
       await recordAbout('recovery_codes_renewed', employeeId, address);
       return codes;
@@ -265,10 +267,10 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
 
     /** An Admin's reset of another employee's second factor: every factor and code goes, and their sessions end. */
     async reset(adminId: number, employeeId: number, address: string) {
-      if (adminId === employeeId) throw refuse.resetSelf();
+      if (adminId === employeeId) throw refuse.resetOwnSecondFactor();
       const factors = await repo.factors(employeeId);
-      if (!factors) throw refuse.noFactor();
-      if (!factors.hasFactor && !factors.totp) throw refuse.noFactor();
+      if (!factors) throw refuse.noSecondFactor();
+      if (!factors.hasFactor && !factors.totp) throw refuse.noSecondFactor();
       await assertNotLastAdminFactor(employeeId, factors.hasFactor);
       await repo.removeAll(employeeId);
       await recordAbout('second_factor_reset', employeeId, address, undefined, adminId);
@@ -288,7 +290,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
     async signInEmployee(token: string | undefined) {
       const challenge = token ? await repo.findChallenge(tokenKey(token)) : null;
       if (challenge?.purpose !== 'second_factor' || !challenge.employeeId || challenge.expiresAt.getTime() < Date.now()) {
-        throw refuse.challengeExpired();
+        throw refuse.signInStepExpired();
       }
       return challenge.employeeId;
     },
@@ -324,7 +326,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
      */
     async prove(employeeId: number, proof: Proof, ctx: { rp: RelyingParty; address: string; signInToken?: string }) {
       const factors = await factorsOf(employeeId);
-      if (!factors.hasFactor) throw refuse.noFactor();
+      if (!factors.hasFactor) throw refuse.noSecondFactor();
       const account = `second-factor:${factors.email}`;
       const attempt = await throttle.reserve(account, ctx.address);
       const key = ctx.signInToken ? tokenKey(ctx.signInToken) : employeeKey('step_up', employeeId);
@@ -347,11 +349,11 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
         });
         if (locked)
           await events.record({ type: 'login_locked', actor: account, address: ctx.address, details: { limits: throttle.limits } });
-        throw refuse.wrongCode();
+        throw refuse.wrongSecondFactor();
       }
       await attempt.succeeded();
       // A sign-in step and a passkey challenge are used once: of two racing answers, one wins.
-      if ((ctx.signInToken || method === 'passkey') && !(await repo.takeChallenge(key))) throw refuse.challengeExpired();
+      if ((ctx.signInToken || method === 'passkey') && !(await repo.takeChallenge(key))) throw refuse.signInStepExpired();
       return method;
     },
 
@@ -379,7 +381,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
         challenge.expiresAt.getTime() < Date.now() ||
         !(await repo.takeChallenge(key))
       ) {
-        throw refuse.challengeExpired();
+        throw refuse.signInStepExpired();
       }
       const passkey = await repo.passkeyByCredential(response.id);
       // Without the password, the passkey must have verified its user (a PIN, a fingerprint), and
@@ -393,7 +395,7 @@ export function secondFactorService(db: Db, deps: { jwtSecret: string; events: S
           address,
           details: { method: 'passkey', stage: 'passkey_sign_in' },
         });
-        throw refuse.wrongCode();
+        throw refuse.wrongSecondFactor();
       }
       return passkey.employeeId;
     },
