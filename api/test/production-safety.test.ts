@@ -497,6 +497,15 @@ describe('production configuration', () => {
     expect(problem({ PUBLIC_URL: '' })).toMatch(/PUBLIC_URL must be set in production/);
   });
 
+  it('requires a second factor of Admins (STAFF_MFA) in production, not in the local demo (SEED_DEMO), development or the tests', () => {
+    expect(loadConfig(production).staffMfa).toBe('required');
+    expect(loadConfig({ ...production, SEED_DEMO: 'true' }).staffMfa).toBe('optional');
+    expect(loadConfig({ ...production, STAFF_MFA: 'optional' }).staffMfa).toBe('optional');
+    expect(loadConfig({ DATABASE_URL: production.DATABASE_URL }).staffMfa).toBe('optional');
+    expect(loadConfig({ NODE_ENV: 'test', DATABASE_URL: production.DATABASE_URL, STAFF_MFA: 'required' }).staffMfa).toBe('required');
+    expect(problem({ STAFF_MFA: 'sometimes' })).toMatch(/STAFF_MFA/);
+  });
+
   it('refuses the identity emulator unless explicitly allowed', () => {
     expect(problem({ FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' })).toMatch(/ALLOW_IDENTITY_EMULATOR=true/);
     expect(problem({ FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099', ALLOW_IDENTITY_EMULATOR: 'true' })).toBeNull();

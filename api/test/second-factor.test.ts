@@ -2,7 +2,6 @@
 // sign-in's second step, the STAFF_MFA policy, the step-up of sensitive actions, an Admin's reset,
 // and security events without secrets. Passkeys run in a real Chromium (e2e/second-factor.spec.ts).
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../src/config.ts';
 import { TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
 
@@ -64,24 +63,6 @@ async function passwordStep(app: TestApp, who: { account: string; password: stri
 
 const secondStep = (app: TestApp, cookie: string, code: string) =>
   app.app.inject({ method: 'POST', url: SECOND_STEP, headers: { cookie }, payload: { code } });
-
-describe('STAFF_MFA', () => {
-  const production = {
-    NODE_ENV: 'production',
-    DATABASE_URL: 'postgresql://x@localhost/x',
-    JWT_SECRET: 'a'.repeat(40),
-    FIREBASE_PROJECT_ID: 'real-shop',
-    PUBLIC_URL: 'https://shop.example.com',
-  };
-  it('is required in production, optional in the local demo (SEED_DEMO), development and the tests, and as set', () => {
-    expect(loadConfig(production).staffMfa).toBe('required');
-    expect(loadConfig({ ...production, SEED_DEMO: 'true' }).staffMfa).toBe('optional');
-    expect(loadConfig({ ...production, STAFF_MFA: 'optional' }).staffMfa).toBe('optional');
-    expect(loadConfig({ DATABASE_URL: production.DATABASE_URL }).staffMfa).toBe('optional');
-    expect(loadConfig({ NODE_ENV: 'test', DATABASE_URL: production.DATABASE_URL, STAFF_MFA: 'required' }).staffMfa).toBe('required');
-    expect(() => loadConfig({ ...production, STAFF_MFA: 'sometimes' })).toThrow(/STAFF_MFA/);
-  });
-});
 
 describe("the spec's login in the demo (STAFF_MFA optional)", () => {
   it("signs in every demo account with the spec's body alone", async () => {

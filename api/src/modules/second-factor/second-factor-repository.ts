@@ -1,7 +1,10 @@
 // The second factor's rows: the authenticator app, passkeys, recovery codes, the short-lived
 // challenges, and the moment a session last proved a factor.
+import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 
+/** An employee with a confirmed authenticator app or a passkey. */
+const HAS_FACTOR = { OR: [{ totp: { secret: { not: null } } }, { passkeys: { some: {} } }] } satisfies Prisma.EmployeeWhereInput;
 const passkeySelect = { id: true, name: true, createdAt: true, lastUsedAt: true } as const;
 
 export function secondFactorRepository(db: Db) {
@@ -29,10 +32,8 @@ export function secondFactorRepository(db: Db) {
       };
     },
 
-    /** Whether the employee has a confirmed app or a passkey: one round trip for the gates. */
-    hasFactor: async (employeeId: number) =>
-      (await db.employeeTotp.count({ where: { employeeId, secret: { not: null } } })) > 0 ||
-      (await db.employeePasskey.count({ where: { employeeId } })) > 0,
+    /** Whether the employee has a confirmed app or a passkey: one statement, for the gates. */
+    hasFactor: async (employeeId: number) => (await db.employee.count({ where: { id: employeeId, ...HAS_FACTOR } })) > 0,
 
     /** Admins other than this one who have a second factor. */
     otherAdminsWithFactor: (employeeId: number) =>
@@ -40,7 +41,7 @@ export function secondFactorRepository(db: Db) {
         where: {
           id: { not: employeeId },
           role: 'Admin',
-          OR: [{ totp: { secret: { not: null } } }, { passkeys: { some: {} } }],
+          ...HAS_FACTOR,
         },
       }),
 
