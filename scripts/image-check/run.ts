@@ -10,7 +10,8 @@
 // Docker DNS). The app's environment is compose's own, read from docker-compose.yml.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -182,7 +183,12 @@ async function main() {
 
   step("nginx (Debian's) with docker/nginx.conf in front of both");
   const nginxDir = path.join(work, 'nginx');
-  await mkdir(path.join(nginxDir, 'temp'), { recursive: true });
+  await mkdir(nginxDir, { recursive: true });
+  // nginx's workers run as an unprivileged user, which writes large request bodies (the import's
+  // file) to its temporary folder: one of their own, outside the run's private folder.
+  const temp = await mkdtemp(path.join(os.tmpdir(), 'bookshop-nginx-'));
+  await chmod(temp, 0o777);
+  stops.push(() => rm(temp, { recursive: true, force: true }));
   const shipped = await readFile(path.join(rootDir, 'docker/nginx.conf'), 'utf8');
   const site = shipped
     .replace(/^resolver .*$/m, '# (resolver: Docker DNS only)')
@@ -193,7 +199,6 @@ async function main() {
     'docker/nginx.conf changed shape',
   );
   await writeFile(path.join(nginxDir, 'site.conf'), site);
-  const temp = path.join(nginxDir, 'temp');
   await writeFile(
     path.join(nginxDir, 'nginx.conf'),
     `daemon off;\npid ${nginxDir}/nginx.pid;\nerror_log ${nginxDir}/error.log warn;\nevents {}\nhttp {\n` +
