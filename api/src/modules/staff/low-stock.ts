@@ -5,11 +5,11 @@
 // wish for the copy.
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
+import { nameStockReason } from '../../lib/stock-reason.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
 import { auditedTransaction } from '../security/audit.ts';
 import { WINDOW_START } from './sales-charts.ts';
-import { nameStockReason } from './stock-reason.ts';
 
 const DEFAULT_PAGE_SIZE = 25;
 
