@@ -94,6 +94,9 @@ export const refuse = {
   importBusy: () => conflicting('Another import is running. Wait for it to finish.'),
   importCheckExpired: () =>
     conflicting('This check is more than 30 minutes old, and the shop may have changed since. Check the file again.'),
+  noDeadLetter: () => missing('There is no such undelivered e-mail.'),
+  badUnsubscribeLink: () => invalid('This unsubscribe link is not valid. Change your e-mail choices on your account page.'),
+
   /** A save made on a version of the copy that is no longer current (412): what moved, and the copy now. */
   copyChanged: (current: { quantity: number; price: number; isAvailable: boolean }, soldSince: number) => {
     const units = (n: number) => (n === 1 ? '1 copy was' : `${n} copies were`);
@@ -125,4 +128,23 @@ export const refuse = {
     refusal(409, 'OUT_OF_STOCK', `Sorry, '${name}' is out of stock in the quantity you chose.`, { bookCopyId }),
   status: (allowed: readonly string[]) => invalid(`Status must be one of: ${allowed.join(', ')}.`),
   noOrder: () => missing('This order does not exist.'),
+  // Cancelling an order (beyond the spec)
+  /** Only a pending or Processing order can be cancelled; `status` is the order's now. */
+  orderNotCancellable: (status: string) =>
+    refusal(
+      409,
+      'ORDER_NOT_CANCELLABLE',
+      status === 'cancelled'
+        ? 'This order is already cancelled.'
+        : status === 'failed'
+          ? 'This order failed, so there is nothing to cancel.'
+          : `This order is ${status} and can no longer be cancelled.`,
+      { status },
+    ),
+  cancelReasonRequired: () => invalid('Please give the reason for cancelling this order.', 'CANCEL_REASON_REQUIRED'),
+  /** The spec's status buttons never bring a cancelled order back: its stock has been returned. */
+  orderCancelled: () =>
+    refusal(409, 'ORDER_NOT_CANCELLABLE', 'This order was cancelled and its stock returned; its status can no longer change.', {
+      status: 'cancelled',
+    }),
 };

@@ -39,3 +39,8 @@ export const CheckoutBody = Body({
   cartItemsIds: Type.Array(PositiveInt, { maxItems: 200 }),
 });
 export type CheckoutInput = Static<typeof CheckoutBody>;
+
+/** Staff cancel an order with a reason, which the audit log and the client's e-mail carry (beyond the spec). */
+export const CancelOrderBody = Body({
+  reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why the shop cancels the order; the client reads it in the e-mail' }),
+});

@@ -6,6 +6,15 @@ export const ClientInfo = Type.Object(
   { $id: 'ClientInfo' },
 );
 
+const mailPreferenceFields = {
+  statusEmails: Type.Boolean({ description: "An e-mail when an order's status changes (Processing, Shipped, cancelled)" }),
+  backInStockEmails: Type.Boolean({ description: 'An e-mail when a book on the wishlist is back in stock' }),
+};
+/** Which e-mails a client gets beyond the order confirmations, which always go (beyond the spec). */
+export const MailPreferences = Type.Object(mailPreferenceFields);
+export const MailPreferencesBody = Body(mailPreferenceFields);
+export type MailPreferencesInput = Static<typeof MailPreferencesBody>;
+
 export const ClientRow = Type.Object(
   {
     id: Type.Integer(),

@@ -25,9 +25,25 @@ export function accountRepository(db: Db) {
     clientInfo: (id: number) => db.client.findUnique({ where: { id }, select: clientInfoSelect }),
     updateClient: (id: number, data: { firstName: string; lastName: string; phoneNumber: string }) =>
       db.client.update({ where: { id }, data, select: clientInfoSelect }),
+    /** The client's e-mail choices; `data` changes them first (a client who is gone reads null). */
+    mailPreferences: async (id: number, data?: { statusEmails: boolean; backInStockEmails: boolean }) => {
+      const select = { statusEmails: true, backInStockEmails: true } satisfies Prisma.ClientSelect;
+      if (!data) return db.client.findUnique({ where: { id }, select });
+      return (await db.client.updateManyAndReturn({ where: { id }, data, select }))[0] ?? null;
+    },
     clientPasswordHash: (id: number) => db.client.findUnique({ where: { id }, select: { passwordHash: true } }),
     setClientPassword: (id: number, passwordHash: string) =>
       db.client.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
+    /** A password change, and its security notice e-mail in the same transaction. */
+    changePassword: (audience: 'client' | 'employee', id: number, passwordHash: string) =>
+      db.$transaction(async (tx) => {
+        if (audience === 'client') await tx.client.update({ where: { id }, data: { passwordHash }, select: { id: true } });
+        else await tx.employee.update({ where: { id }, data: { passwordHash }, select: { id: true } });
+        await tx.mailOutbox.create({
+          data: { kind: 'password_changed', ...(audience === 'client' ? { clientId: id } : { employeeId: id }) },
+          select: { id: true },
+        });
+      }),
     /**
      * A reset's shop side in one transaction: the new password, and every session of the client
      * ended. `finish` runs last, inside it (the identity provider spending the reset code): when it

@@ -89,6 +89,13 @@ export function accountService(db: Db, passwords: PasswordHasher) {
       return info;
     },
 
+    /** Which e-mails the client gets beyond order confirmations; `choices` sets them first. */
+    async mailPreferences(id: number, choices?: { statusEmails: boolean; backInStockEmails: boolean }) {
+      const preferences = await repo.mailPreferences(id, choices);
+      if (!preferences) throw refuse.accountGone();
+      return preferences;
+    },
+
     /** The sign-in name (e-mail) of an account, which password checks are throttled under. */
     async loginName(audience: 'client' | 'employee', id: number) {
       const name = audience === 'client' ? (await repo.clientInfo(id))?.account : (await repo.employeeInfo(id))?.email;
@@ -109,8 +116,7 @@ export function accountService(db: Db, passwords: PasswordHasher) {
         throw refuse.wrongCurrentPassword();
       }
       assertAcceptablePassword(newPassword, await this.loginName(audience, id));
-      const hash = await passwords.hash(newPassword);
-      await (audience === 'client' ? repo.setClientPassword(id, hash) : repo.setEmployeePassword(id, hash));
+      await repo.changePassword(audience, id, await passwords.hash(newPassword));
     },
 
     /** Forgot password: the request's e-mail, checked by the form's rule; a bad one is refused in its words. */

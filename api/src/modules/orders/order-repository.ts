@@ -1,5 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
+import { nameStockReason } from '../../lib/stock-reason.ts';
 import type { Db, SqlReader, SqlWriter } from '../../plugins/prisma.ts';
+import { auditedTransaction } from '../security/audit.ts';
 import {
   type CheckoutLine,
   type ClientOrderRow,
@@ -73,6 +75,38 @@ export function orderRepository(db: Db, sql: SqlWriter) {
       return { total, orders };
     },
 
-    setStatus: async (id: number, status: string) => (await db.order.updateMany({ where: { id }, data: { status } })).count === 1,
+    /**
+     * A status change by the spec's buttons. A cancelled order stays cancelled: its stock is back on
+     * the shelf, and selling it again would take none. Answers false for no such order.
+     */
+    async setStatus(id: number, status: string): Promise<boolean | 'cancelled'> {
+      const { count } = await db.order.updateMany({ where: { id, status: { not: 'cancelled' } }, data: { status } });
+      if (count === 1) return true;
+      return (await db.order.count({ where: { id } })) === 1 ? 'cancelled' : false;
+    },
+
+    /**
+     * Cancelling, in one transaction (in a back-office request, audited as the employee's): the order
+     * is locked (only its client's, when `clientId` is given), and `decide` sees its status; then the
+     * stock of its lines goes back, copies locked in id order like checkout's, so the two never
+     * deadlock, and the order becomes cancelled with the reason. Units sold fall with it, which the
+     * ledger's trigger records as a cancellation, named for the order. Null: no such order.
+     */
+    cancel: (orderId: number, clientId: number | null, reason: string | null, decide: (status: string) => void) =>
+      auditedTransaction(db, async (tx) => {
+        const [order] = await tx.$queryRaw<{ status: string }[]>`
+          SELECT status FROM orders WHERE id = ${orderId} AND (${clientId}::int IS NULL OR client_id = ${clientId}::int) FOR UPDATE`;
+        if (!order) return null;
+        decide(order.status);
+        await nameStockReason(tx, 'cancellation', `order:${orderId}`);
+        await tx.$queryRaw`
+          SELECT c.id FROM book_copies c WHERE c.id IN (SELECT book_copy_id FROM order_items WHERE order_id = ${orderId})
+          ORDER BY c.id FOR UPDATE OF c`;
+        await tx.$executeRaw`
+          UPDATE book_copies c SET quantity = c.quantity + v.quantity, units_sold = greatest(c.units_sold - v.quantity, 0)
+          FROM (SELECT book_copy_id, sum(quantity)::int AS quantity FROM order_items WHERE order_id = ${orderId} GROUP BY book_copy_id) v
+          WHERE c.id = v.book_copy_id`;
+        return tx.order.update({ where: { id: orderId }, data: { status: 'cancelled', cancelReason: reason }, select: clientOrderSelect });
+      }),
   };
 }

@@ -14,6 +14,8 @@ import type { CheckoutInput } from '../../schemas/orders.ts';
 import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
 
 export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
+/** The statuses an order can be cancelled in, by its client or by staff: it has not shipped yet. */
+export const CANCELLABLE_STATUSES: readonly string[] = ['pending', 'Processing'];
 
 type ClientOrderRow = Prisma.OrderGetPayload<{ select: typeof clientOrderSelect }>;
 type BackofficeOrderRow = Prisma.OrderGetPayload<{ select: typeof backofficeOrderSelect }>;
@@ -133,8 +135,25 @@ export function orderService(db: Db, sql: SqlWriter) {
     async setStatus(orderId: number, requested: string) {
       const status = BACKOFFICE_STATUSES.find((s) => s.toLowerCase() === requested.toLowerCase());
       if (!status) throw refuse.status(BACKOFFICE_STATUSES);
-      if (!(await repo.setStatus(orderId, status))) throw refuse.noOrder();
+      const set = await repo.setStatus(orderId, status);
+      if (set === 'cancelled') throw refuse.orderCancelled();
+      if (!set) throw refuse.noOrder();
       return status;
+    },
+
+    /**
+     * Cancels an unshipped order and puts its stock back, in one transaction; the order's client
+     * gets the status e-mail (a trigger writes it to the outbox). A client cancels only their own
+     * order (another's is 404, as if it did not exist); staff cancel any, with a reason.
+     */
+    async cancel(orderId: number, by: { clientId: number } | { reason: string }) {
+      const reason = 'reason' in by ? by.reason.trim() : null;
+      if (reason === '') throw refuse.cancelReasonRequired();
+      const order = await repo.cancel(orderId, 'clientId' in by ? by.clientId : null, reason, (status) => {
+        if (!CANCELLABLE_STATUSES.includes(status)) throw refuse.orderNotCancellable(status);
+      });
+      if (!order) throw refuse.noOrder();
+      return toClientOrder(order);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { signedInClient } from '../../plugins/auth.ts';
 import { Body, responses } from '../../schemas/common.ts';
+import { MailPreferences, MailPreferencesBody } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
 
 const text = Type.Optional(Type.String({ maxLength: 100 }));
@@ -31,6 +32,32 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({ data: await app.accounts.updateClientProfile(signedInClient(request).id, request.body) }),
+  );
+
+  app.get(
+    '/mail-preferences',
+    {
+      schema: {
+        operationId: 'getMailPreferences',
+        summary: 'Which e-mails I get besides order confirmations',
+        description: 'Order confirmations always go; order status and back-in-stock e-mails follow these choices.',
+        response: responses(MailPreferences, 401, 404),
+      },
+    },
+    async (request) => ({ data: await app.accounts.mailPreferences(signedInClient(request).id) }),
+  );
+
+  app.put(
+    '/mail-preferences',
+    {
+      schema: {
+        operationId: 'setMailPreferences',
+        summary: 'Choose whether I get order status and back-in-stock e-mails',
+        body: MailPreferencesBody,
+        response: responses(MailPreferences, 400, 401, 404),
+      },
+    },
+    async (request) => ({ data: await app.accounts.mailPreferences(signedInClient(request).id, request.body) }),
   );
 
   app.put(

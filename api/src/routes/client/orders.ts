@@ -32,6 +32,28 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.post(
+    '/:orderId/cancel',
+    {
+      schema: {
+        operationId: 'cancelMyOrder',
+        summary: 'Cancel my order while it is pending or Processing',
+        description:
+          "Puts the stock back in the same transaction and sends the status e-mail. Another client's order is a 404; " +
+          'an order already cancelled, or shipped, is a 409 whose message says why (error.details.status is its status).',
+        params: Type.Object({ orderId: PositiveInt }),
+        response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409),
+      },
+    },
+    async (request) => {
+      const order = await app.orders.cancel(request.params.orderId, { clientId: signedInClient(request).id });
+      // As after a checkout: units sold and stock moved back.
+      app.catalogProjections.changed(['home_list_candidates']);
+      app.catalogCache.stockChanged();
+      return { data: order };
+    },
+  );
+
   app.get(
     '/:pageNumber,:pageSize',
     {

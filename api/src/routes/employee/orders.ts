@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PositiveInt, responses } from '../../schemas/common.ts';
+import { CancelOrderBody } from '../../schemas/orders.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { pagedListRoute } from './schemas.ts';
 
@@ -16,10 +17,32 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'setOrderStatus',
         summary: 'Set an order to Processing or Shipped',
         params: Type.Object({ orderId: PositiveInt, status: Type.String({ maxLength: 40 }) }),
-        response: responses(Type.String(), 400, 401, 403, 404),
+        response: responses(Type.String(), 400, 401, 403, 404, 409),
       },
     },
     async (request) => ({ data: await app.orders.setStatus(request.params.orderId, request.params.status) }),
+  );
+
+  app.post(
+    '/:orderId/cancel',
+    {
+      schema: {
+        operationId: 'cancelOrder',
+        summary: 'Cancel an order that has not shipped, with a reason',
+        description:
+          'Beyond the spec. For a pending or Processing order: puts its stock back in the same transaction, and the ' +
+          "reason goes into the audit log and the client's status e-mail. A cancelled or shipped order is a 409.",
+        params: Type.Object({ orderId: PositiveInt }),
+        body: CancelOrderBody,
+        response: responses(Type.Ref('ClientOrder'), 400, 401, 403, 404, 409),
+      },
+    },
+    async (request) => {
+      const order = await app.orders.cancel(request.params.orderId, { reason: request.body.reason });
+      app.catalogProjections.changed(['home_list_candidates']);
+      app.catalogCache.stockChanged();
+      return { data: order };
+    },
   );
 };
 

@@ -1,0 +1,278 @@
+// An order a client can cancel (beyond the spec): the client's own pending or Processing order, or
+// staff's any unshipped one with a reason; the stock goes back in the same transaction as a
+// 'cancellation' movement, the status e-mail waits in the outbox, and cancels racing checkouts on
+// the same copies leave every copy's stock what its orders and its ledger say. Also the client's
+// e-mail choices.
+import { describe, expect, it } from 'vitest';
+import { createTestApp, DEMO } from './helpers.ts';
+
+const t = await createTestApp();
+const seller = await t.login(DEMO.seller);
+const admin = await t.login(DEMO.admin);
+
+type Method = 'GET' | 'POST' | 'PUT';
+const call = (method: Method, url: string, cookie: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, payload });
+
+/** A copy of the test's own, at 10.00 each. */
+async function newCopy(quantity: number) {
+  const [row] = await t.db.query<{ id: number }>(
+    "INSERT INTO book_copies (book_id, quantity, price) VALUES (1, $1, '10.00') RETURNING id",
+    [quantity],
+  );
+  return row!.id;
+}
+
+/** Puts `lines` (copy id → units) in the client's cart; answers the cart line ids and the totals to check out. */
+async function fillCart(cookie: string, lines: [copyId: number, units: number][]) {
+  const cartItemsIds: number[] = [];
+  for (const [copyId, units] of lines) {
+    const added = await call('POST', `/api/client/cart/${copyId}`, cookie);
+    expect(added.statusCode, added.body).toBe(200);
+    const line = added.json().data as number;
+    if (units > 1) expect((await call('PUT', '/api/client/cart/', cookie, { cartItemId: line, quantity: units })).statusCode).toBe(200);
+    cartItemsIds.push(line);
+  }
+  const totalQuantity = lines.reduce((sum, [, units]) => sum + units, 0);
+  return { cartItemsIds, totalQuantity, totalPrice: totalQuantity * 10 };
+}
+
+/** The client orders `lines`; answers the order's id. */
+async function order(cookie: string, lines: [copyId: number, units: number][]) {
+  const res = await t.checkout(cookie, await fillCart(cookie, lines));
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.id as number;
+}
+
+const cancelAsClient = (cookie: string, orderId: number) => call('POST', `/api/client/orders/${orderId}/cancel`, cookie);
+const cancelAsStaff = (cookie: string, orderId: number, reason: string) =>
+  call('POST', `/api/employee/order/${orderId}/cancel`, cookie, { reason });
+
+const copyRow = async (id: number) =>
+  (await t.db.query<{ quantity: number; units_sold: number }>('SELECT quantity, units_sold FROM book_copies WHERE id = $1', [id]))[0]!;
+const movements = (copyId: number) =>
+  t.db.query<{ change: number; reason: string; actor: string | null; reference: string | null }>(
+    'SELECT change, reason, actor, reference FROM stock_movements WHERE copy_id = $1 ORDER BY id',
+    [copyId],
+  );
+const statusMails = (orderId: number) =>
+  t.db.query<{ client_id: number; payload: { status: string; reason: string | null } }>(
+    "SELECT client_id, payload FROM mail_outbox WHERE kind = 'order_status' AND order_id = $1 ORDER BY id",
+    [orderId],
+  );
+
+describe('a client cancels their own order', () => {
+  it('a pending order: cancelled, its stock back as a cancellation movement, the status e-mail in the outbox', async () => {
+    const client = await t.newClient();
+    const [a, b] = [await newCopy(10), await newCopy(10)];
+    const orderId = await order(client.cookie, [
+      [a, 3],
+      [b, 1],
+    ]);
+    expect(await copyRow(a)).toEqual({ quantity: 7, units_sold: 3 });
+
+    const res = await cancelAsClient(client.cookie, orderId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ id: orderId, status: 'cancelled', totalQuantity: 4, totalPrice: 40 });
+    expect(await copyRow(a)).toEqual({ quantity: 10, units_sold: 0 });
+    expect(await copyRow(b)).toEqual({ quantity: 10, units_sold: 0 });
+    expect((await movements(a)).at(-1)).toEqual({ change: 3, reason: 'cancellation', actor: null, reference: `order:${orderId}` });
+    expect(await statusMails(orderId)).toEqual([{ client_id: client.id, payload: { status: 'cancelled', reason: null } }]);
+
+    const page = (await call('GET', '/api/client/orders/1,5', client.cookie)).json().data;
+    expect(page.orders[0]).toMatchObject({ id: orderId, status: 'cancelled' });
+    // The sales charts leave it out: no units of these copies sold today.
+    const [sold] = await t.db.query<{ units: number | null }>(
+      'SELECT sum(units)::int AS units FROM sales_daily_copies WHERE book_copy_id = ANY($1::int[])',
+      [[a, b]],
+    );
+    expect(sold!.units ?? 0).toBe(0);
+  });
+
+  it('a Processing order can be cancelled too', async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, 2]]);
+    expect((await call('PUT', `/api/employee/order/set-status/${orderId},Processing`, seller)).statusCode).toBe(200);
+    expect((await cancelAsClient(client.cookie, orderId)).json().data.status).toBe('cancelled');
+    expect((await copyRow(copy)).quantity).toBe(5);
+  });
+
+  it('cancelling twice: the second is a 409 that says so, and the stock comes back once', async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, 2]]);
+    expect((await cancelAsClient(client.cookie, orderId)).statusCode).toBe(200);
+    const again = await cancelAsClient(client.cookie, orderId);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toMatchObject({
+      code: 'ORDER_NOT_CANCELLABLE',
+      message: 'This order is already cancelled.',
+      details: { status: 'cancelled' },
+    });
+    expect((await copyRow(copy)).quantity).toBe(5);
+    expect(await statusMails(orderId)).toHaveLength(1);
+  });
+
+  it('a shipped order is a 409, and nothing moves', async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, 2]]);
+    expect((await call('PUT', `/api/employee/order/set-status/${orderId},Shipped`, seller)).statusCode).toBe(200);
+    const res = await cancelAsClient(client.cookie, orderId);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toBe('This order is Shipped and can no longer be cancelled.');
+    expect(await copyRow(copy)).toEqual({ quantity: 3, units_sold: 2 });
+    const staff = await cancelAsStaff(seller, orderId, 'Too late');
+    expect(staff.statusCode).toBe(409);
+  });
+
+  it("another client's order is a 404, as is an order that does not exist; no session is a 401", async () => {
+    const owner = await t.newClient();
+    const other = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(owner.cookie, [[copy, 1]]);
+    const res = await cancelAsClient(other.cookie, orderId);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.message).toBe('This order does not exist.');
+    expect((await cancelAsClient(other.cookie, 2147483647)).statusCode).toBe(404);
+    expect((await cancelAsClient('', orderId)).statusCode).toBe(401);
+    expect((await cancelAsClient(seller, orderId)).statusCode).toBe(401);
+    expect((await copyRow(copy)).quantity).toBe(4);
+    expect(await statusMails(orderId)).toEqual([]);
+  });
+});
+
+describe('staff cancel an unshipped order with a reason', () => {
+  it('the audit log and the status e-mail carry the reason; the movement is a cancellation by the employee', async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(8);
+    const orderId = await order(client.cookie, [[copy, 3]]);
+    const reason = 'The book arrived damaged from the distributor.';
+    const res = await cancelAsStaff(seller, orderId, `  ${reason} `);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ id: orderId, status: 'cancelled' });
+    expect((await copyRow(copy)).quantity).toBe(8);
+
+    const [sellerRow] = await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [DEMO.seller.account]);
+    expect((await movements(copy)).at(-1)).toEqual({
+      change: 3,
+      reason: 'cancellation',
+      actor: `employee:${sellerRow!.id}`,
+      reference: `order:${orderId}`,
+    });
+    expect(await statusMails(orderId)).toEqual([{ client_id: client.id, payload: { status: 'cancelled', reason } }]);
+
+    const log = (await call('GET', '/api/employee/audit-log/?entity=Order', admin)).json().data;
+    const entry = log.entries.find((e: { entityId: string }) => e.entityId === String(orderId));
+    expect(entry).toMatchObject({
+      type: 'backoffice_write',
+      actor: `employee:${sellerRow!.id}`,
+      details: { operation: 'update', after: { status: 'cancelled', cancel_reason: reason } },
+    });
+    expect(entry.details.changed).toEqual(expect.arrayContaining(['cancel_reason', 'status']));
+  });
+
+  it('a reason is required (not blank) and at most 500 characters; a Seller may, a client may not', async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, 1]]);
+    const blank = await cancelAsStaff(seller, orderId, '   ');
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().error.message).toBe('Please give the reason for cancelling this order.');
+    expect((await call('POST', `/api/employee/order/${orderId}/cancel`, seller, {})).statusCode).toBe(400);
+    expect((await cancelAsStaff(seller, orderId, 'x'.repeat(501))).statusCode).toBe(400);
+    expect((await cancelAsStaff(client.cookie, orderId, 'mine')).statusCode).toBe(401);
+    expect((await cancelAsStaff(seller, 2147483647, 'gone')).statusCode).toBe(404);
+    expect((await copyRow(copy)).quantity).toBe(4);
+    expect((await cancelAsStaff(admin, orderId, 'x'.repeat(500))).statusCode).toBe(200);
+  });
+
+  it("the spec's status buttons leave a cancelled order cancelled (its stock is back on the shelf)", async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, 1]]);
+    expect((await cancelAsClient(client.cookie, orderId)).statusCode).toBe(200);
+    const res = await call('PUT', `/api/employee/order/set-status/${orderId},Shipped`, seller);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toMatch(/was cancelled/);
+    const [row] = await t.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
+    expect(row!.status).toBe('cancelled');
+  });
+});
+
+describe('cancels racing checkouts', () => {
+  it('50 concurrent cancels and checkouts on the same copies leave each stock what the orders explain and what the ledger sums to', async () => {
+    const initial = 25;
+    const copies = [await newCopy(initial), await newCopy(initial), await newCopy(initial)];
+    // A cart line is one per client and copy: each checkout of the burst has a client of its own.
+    const clients = await Promise.all(Array.from({ length: 30 }, () => t.newClient()));
+    // Each order crosses two of the copies, in either order in the cart, so cancels and checkouts lock overlapping rows.
+    const linesFor = (i: number): [number, number][] => [
+      [copies[(i + 1) % 3]!, 1 + (i % 2)],
+      [copies[i % 3]!, 1],
+    ];
+    const placed: { cookie: string; id: number }[] = [];
+    for (let i = 0; i < 16; i++) placed.push({ cookie: clients[i]!.cookie, id: await order(clients[i]!.cookie, linesFor(i)) });
+    // The checkouts' carts are filled beforehand: the burst is the checkouts themselves.
+    const carts = [];
+    for (const [i, client] of clients.entries())
+      carts.push({ cookie: client.cookie, cart: await fillCart(client.cookie, linesFor(i + 1)) });
+
+    // 20 cancels (16 orders, four of them cancelled twice at once; every fourth by staff) and 30 checkouts, interleaved.
+    const work: Promise<{ statusCode: number; body: string }>[] = [];
+    for (const [i, c] of carts.entries()) {
+      const p = placed[i];
+      if (p) {
+        work.push(i % 4 === 3 ? cancelAsStaff(seller, p.id, 'Racing test') : cancelAsClient(p.cookie, p.id));
+        if (i % 4 === 0) work.push(cancelAsClient(p.cookie, p.id));
+      }
+      work.push(t.checkout(c.cookie, c.cart));
+    }
+    expect(work).toHaveLength(50);
+    const answers = await Promise.all(work);
+    expect(answers.filter((a) => a.statusCode >= 500 || ![200, 409].includes(a.statusCode)).map((a) => a.body)).toEqual([]);
+    // Each doubled cancel: one 200 and one 409.
+    const cancelled = await t.db.query<{ id: number }>("SELECT id FROM orders WHERE id = ANY($1::int[]) AND status = 'cancelled'", [
+      placed.map((p) => p.id),
+    ]);
+    expect(cancelled).toHaveLength(16);
+
+    const explained = await t.db.query<{ id: number; quantity: number; units_sold: number; ordered: number; moved: number }>(
+      `SELECT c.id, c.quantity, c.units_sold,
+         (SELECT coalesce(sum(oi.quantity), 0)::int FROM order_items oi JOIN orders o ON o.id = oi.order_id
+          WHERE oi.book_copy_id = c.id AND o.status <> 'cancelled') AS ordered,
+         (SELECT coalesce(sum(m.change), 0)::int FROM stock_movements m WHERE m.copy_id = c.id) AS moved
+       FROM book_copies c WHERE c.id = ANY($1::int[]) ORDER BY c.id`,
+      [copies],
+    );
+    for (const copy of explained) {
+      expect(copy.quantity).toBe(initial - copy.ordered);
+      expect(copy.moved).toBe(copy.quantity);
+      expect(copy.units_sold).toBe(copy.ordered);
+    }
+    const [mails] = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM mail_outbox WHERE kind = 'order_status' AND order_id = ANY($1::int[])",
+      [placed.map((p) => p.id)],
+    );
+    expect(mails!.n).toBe(16);
+  });
+});
+
+describe("the client's e-mail choices", () => {
+  it('read both on by default, set, read back; both are required', async () => {
+    const client = await t.newClient();
+    const url = '/api/client/manage/mail-preferences';
+    expect((await call('GET', url, client.cookie)).json().data).toEqual({ statusEmails: true, backInStockEmails: true });
+    const set = await call('PUT', url, client.cookie, { statusEmails: false, backInStockEmails: true });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data).toEqual({ statusEmails: false, backInStockEmails: true });
+    expect((await call('GET', url, client.cookie)).json().data).toEqual({ statusEmails: false, backInStockEmails: true });
+    await call('PUT', url, client.cookie, { statusEmails: true, backInStockEmails: false });
+    expect(await t.db.query('SELECT status_emails, back_in_stock_emails FROM clients WHERE id = $1', [client.id])).toEqual([
+      { status_emails: true, back_in_stock_emails: false },
+    ]);
+    expect((await call('PUT', url, client.cookie, { statusEmails: false })).statusCode).toBe(400);
+    expect((await call('GET', url, '')).statusCode).toBe(401);
+    expect((await call('GET', url, seller)).statusCode).toBe(401);
+  });
+});
