@@ -1,7 +1,9 @@
-// Staff second factor with passkeys in a real Chromium: the DevTools virtual authenticator (CDP's
-// WebAuthn domain) stands in for a platform authenticator with user verification. An Admin adds a
-// passkey on the Account screen, then signs in with it after the password, and without it.
+// Staff second factor in a real Chromium. Passkeys: the DevTools virtual authenticator (CDP's
+// WebAuthn domain) stands in for a platform authenticator with user verification; an Admin adds a
+// passkey on the Account screen, then signs in with it after the password, and without it. An
+// authenticator app: its codes are computed from the secret the screen shows, as the app would.
 import type { CDPSession, Page } from '@playwright/test';
+import { totpCode } from '../api/src/modules/second-factor/codes.ts';
 import { DEMO, expect, logIn, query, test } from './fixtures.ts';
 
 // WebAuthn binds a passkey to a host name, which an IP address (the shop's 127.0.0.1) cannot be:
@@ -10,7 +12,7 @@ test.use({ baseURL: process.env.E2E_BASE_URL?.replace('127.0.0.1', 'localhost') 
 
 /** A new Admin of this story's own (the demo Admin keeps signing in with a password alone). */
 async function newAdmin() {
-  const email = `passkey-admin-${Date.now()}@bookshop.test`;
+  const email = `mfa-admin-${Date.now()}@bookshop.test`;
   const [row] = await query<{ id: number }>(
     `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
      SELECT 'Pia', 'Passkey', 'Female', '1988-03-04', $1, '0555000001', '2 Main Street', password_hash, 'Admin'
@@ -107,4 +109,50 @@ test('an Admin adds a passkey on the Account screen, then signs in with it after
   );
   expect(used).toMatchObject({ name: 'Office laptop' });
   expect(used?.last_used_at).not.toBeNull();
+});
+
+test('an Admin sets up an authenticator app from its QR code and secret, signs in with its code, and confirms it is them with a recovery code when the clients ask again', async ({
+  page,
+}) => {
+  const admin = await newAdmin();
+  await logIn(page, admin);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Back-office' }).getByRole('link', { name: 'Account', exact: true }).click();
+  await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await page.getByLabel('Code from the app').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  const codes = page.getByRole('region', { name: 'Your recovery codes' });
+  await expect(codes.getByRole('listitem')).toHaveCount(10);
+  const recoveryCode = (await codes.getByRole('listitem').first().textContent())?.trim() ?? '';
+  await codes.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(page.getByText('An authenticator app is set up.')).toBeVisible();
+  await logOut(page);
+
+  // The password, then the app's code (the next one: the code that confirmed the app is spent).
+  await logIn(page, admin);
+  await expect(page.getByRole('heading', { level: 1, name: 'Confirm your sign-in' })).toBeVisible();
+  await page.getByLabel('Code from your authenticator app, or a recovery code').fill(totpCode(secret, Date.now() + 30_000));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+
+  // Eleven minutes later (the session's proof moved back), the clients' details ask for the second factor again.
+  await query(
+    `UPDATE session_families SET second_factor_at = second_factor_at - interval '11 minutes' WHERE audience = 'employee' AND subject_id = $1`,
+    [admin.id],
+  );
+  await page.getByRole('navigation', { name: 'Back-office' }).getByRole('link', { name: 'Clients', exact: true }).click();
+  await page.getByRole('button', { name: "Confirm it's you" }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await dialog.getByLabel('Code from your authenticator app, or a recovery code').fill(recoveryCode);
+  await page.screenshot({ path: 'e2e/screenshots/backoffice-desktop-step-up.png' });
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('table').first()).toBeVisible();
+  const [left] = await query<{ n: string }>('SELECT count(*) n FROM employee_recovery_codes WHERE employee_id = $1 AND used_at IS NULL', [
+    admin.id,
+  ]);
+  expect(Number(left?.n)).toBe(9);
 });
