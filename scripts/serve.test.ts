@@ -37,6 +37,7 @@ describe('the production entry point (the Docker image command)', () => {
     const { output } = serve({
       NODE_ENV: 'production',
       PUBLIC_URL: 'https://shop.example.com',
+      MAIL_DISABLED: 'true',
       DATABASE_URL: await emptyDatabase(),
       JWT_SECRET: randomBytes(32).toString('hex'),
       PORT: String(port),
@@ -88,6 +89,7 @@ describe('the production entry point (the Docker image command)', () => {
     const env = {
       NODE_ENV: 'production',
       PUBLIC_URL: 'https://shop.example.com',
+      MAIL_DISABLED: 'true',
       DATABASE_URL: url,
       JWT_SECRET: randomBytes(32).toString('hex'),
       FIREBASE_PROJECT_ID: 'bookshop-production',
@@ -110,6 +112,7 @@ describe('the production entry point (the Docker image command)', () => {
     const { exited, output } = serve({
       NODE_ENV: 'production',
       PUBLIC_URL: 'https://shop.example.com',
+      MAIL_DISABLED: 'true',
       DATABASE_URL: await emptyDatabase(),
       JWT_SECRET: randomBytes(32).toString('hex'),
       FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),

@@ -18,6 +18,7 @@ import corsPlugin from './plugins/cors.ts';
 import csrf from './plugins/csrf.ts';
 import errors, { frameworkErrors } from './plugins/errors.ts';
 import identity from './plugins/identity.ts';
+import mail from './plugins/mail.ts';
 import metrics from './plugins/metrics.ts';
 import openapi from './plugins/openapi.ts';
 import prisma from './plugins/prisma.ts';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(rateLimit);
   await app.register(csrf);
   await app.register(retention);
+  await app.register(mail);
   await app.register(services);
   await app.register(sharedSchemas);
 

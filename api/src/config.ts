@@ -70,9 +70,18 @@ export interface Config {
    * 'optional' leaves it to each employee. Either way, an employee who has one is asked for it.
    */
   staffMfa: 'required' | 'optional';
+  /**
+   * Where e-mail goes: an SMTP URL (SMTP_URL, or SMTP_HOST/PORT/USER/PASSWORD/SECURE), the sender
+   * (MAIL_FROM), or null when the shop sends none (MAIL_DISABLED=true, or no SMTP setting outside
+   * production): the outbox then keeps every message until a sender is configured.
+   */
+  mail: { smtp: SmtpSettings; from: string; pollMs: number; maxAttempts: number; retryBaseMs: number } | null;
   /** RETENTION_DAYS: how long security events and finished imports are kept, and after which a deleted person's data leaves the audit log. */
   retentionDays: number;
 }
+
+/** nodemailer's transport settings: a URL, or the parts. */
+export type SmtpSettings = { url: string } | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } };
 
 /** How long the catalog cache keeps an answer outside the tests, unless CATALOG_CACHE_MS says otherwise. */
 export const DEFAULT_CATALOG_CACHE_MS = 5_000;
@@ -137,6 +146,17 @@ export const EnvSchema = Type.Object({
   ADMIN_PASSWORD: Type.Optional(Type.String()),
   STAFF_MFA: Type.Optional(Type.Enum(['required', 'optional'])),
   RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90 }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  SMTP_HOST: Type.Optional(Type.String()),
+  SMTP_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  SMTP_USER: Type.Optional(Type.String()),
+  SMTP_PASSWORD: Type.Optional(Type.String()),
+  SMTP_SECURE: Type.Optional(Type.Enum(['true', 'false'])),
+  MAIL_FROM: Type.Optional(Type.String({ maxLength: 200 })),
+  MAIL_DISABLED: Type.Optional(Type.Enum(['true', 'false'])),
+  MAIL_POLL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 2000 }),
+  MAIL_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 50, default: 8 }),
+  MAIL_RETRY_BASE_MS: Type.Integer({ minimum: 1, maximum: 3_600_000, default: 30_000 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -154,6 +174,39 @@ function readEnv(raw: NodeJS.ProcessEnv): Env {
     );
     throw new ConfigError(`Invalid configuration:\n- ${(problems.length ? problems : [(error as Error).message]).join('\n- ')}`);
   }
+}
+
+/** The e-mail settings, or null for none; production must choose (an SMTP setting, or MAIL_DISABLED=true). */
+function mailSettings(env: Env, mode: Config['env'], problems: string[]): Config['mail'] {
+  if (env.MAIL_DISABLED === 'true') return null;
+  let smtp: SmtpSettings | null = null;
+  if (env.SMTP_URL) smtp = { url: env.SMTP_URL };
+  else if (env.SMTP_HOST) {
+    const secure = env.SMTP_SECURE === 'true';
+    smtp = {
+      host: env.SMTP_HOST,
+      port: env.SMTP_PORT ?? (secure ? 465 : 587),
+      secure,
+      ...(env.SMTP_USER ? { auth: { user: env.SMTP_USER, pass: env.SMTP_PASSWORD ?? '' } } : {}),
+    };
+  }
+  if (!smtp) {
+    if (mode === 'production') {
+      problems.push(
+        'SMTP_URL (or SMTP_HOST) must be set in production so the shop can write to its customers, or MAIL_DISABLED=true to send no e-mail',
+      );
+    }
+    return null;
+  }
+  if (mode === 'production' && !env.MAIL_FROM)
+    problems.push('MAIL_FROM must be set in production, such as "Bookshop <orders@shop.example.com>"');
+  return {
+    smtp,
+    from: env.MAIL_FROM ?? 'Bookshop <shop@bookshop.test>',
+    pollMs: env.MAIL_POLL_MS,
+    maxAttempts: env.MAIL_MAX_ATTEMPTS,
+    retryBaseMs: env.MAIL_RETRY_BASE_MS,
+  };
 }
 
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
@@ -228,6 +281,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     // second factor) and for development and the tests, so the spec's own client signs in with a password.
     staffMfa: env.STAFF_MFA ?? (mode === 'production' && env.SEED_DEMO !== 'true' ? 'required' : 'optional'),
     retentionDays: env.RETENTION_DAYS,
+    mail: mailSettings(env, mode, problems),
   };
   if (config.initialAdmin && !(config.initialAdmin.email && config.initialAdmin.password)) {
     problems.push('ADMIN_EMAIL and ADMIN_PASSWORD go together: set both to create the first Admin, or neither');

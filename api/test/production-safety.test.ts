@@ -481,6 +481,7 @@ describe('production configuration', () => {
     JWT_SECRET: 'a'.repeat(40),
     FIREBASE_PROJECT_ID: 'real-shop',
     PUBLIC_URL: 'https://shop.example.com',
+    MAIL_DISABLED: 'true',
   };
   const problem = (env: Record<string, string>) => {
     try {
@@ -491,6 +492,27 @@ describe('production configuration', () => {
       return (error as Error).message;
     }
   };
+
+  it('refuses to start without an SMTP setting unless mail is explicitly turned off', () => {
+    expect(problem({ MAIL_DISABLED: '' })).toMatch(/SMTP_URL \(or SMTP_HOST\) must be set in production/);
+    expect(problem({ MAIL_DISABLED: '', SMTP_URL: 'smtp://mail:1025' })).toMatch(/MAIL_FROM must be set in production/);
+    expect(problem({ MAIL_DISABLED: '', SMTP_URL: 'smtp://mail:1025', MAIL_FROM: 'Shop <orders@shop.example.com>' })).toBeNull();
+    expect(
+      loadConfig({
+        ...production,
+        MAIL_DISABLED: '',
+        SMTP_HOST: 'smtp.example.com',
+        SMTP_USER: 'u',
+        SMTP_PASSWORD: 'p',
+        MAIL_FROM: 'x@y.z',
+      }).mail?.smtp,
+    ).toEqual({
+      host: 'smtp.example.com',
+      port: 587,
+      secure: false,
+      auth: { user: 'u', pass: 'p' },
+    });
+  });
 
   it("refuses to start without PUBLIC_URL: links must never come from a request's Host header", () => {
     expect(problem({})).toBeNull();

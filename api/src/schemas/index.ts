@@ -3,6 +3,7 @@
 import { Author, Book, Copy, StockMovement } from './backoffice-catalog.ts';
 import { CartItem } from './cart.ts';
 import { AuthorPage, BookCard, BookDetail, BookType } from './catalog.ts';
+import { DeadLetter } from './mail.ts';
 import { BackofficeOrder, ClientOrder } from './orders.ts';
 import { ClientInfo, ClientRow, EmployeeRow } from './people.ts';
 import { BackofficeReview, MyReview, Review, ReviewPage } from './reviews.ts';
@@ -38,4 +39,5 @@ export const namedSchemas = [
   LowStockCopy,
   LowStockPage,
   ImportJobView,
+  DeadLetter,
 ];

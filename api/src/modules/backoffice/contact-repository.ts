@@ -4,7 +4,12 @@ const messageSelect = { id: true, userName: true, account: true, message: true, 
 
 export function contactRepository(db: Db) {
   return {
-    create: (data: { userName: string; account: string; message: string }) => db.contactMessage.create({ data, select: { id: true } }),
+    /** The message, and the e-mail telling its sender it arrived, in one transaction. */
+    create: (data: { userName: string; account: string; message: string }) =>
+      db.$transaction(async (tx) => {
+        const { id } = await tx.contactMessage.create({ data, select: { id: true } });
+        await tx.mailOutbox.create({ data: { kind: 'contact_received', contactMessageId: id }, select: { id: true } });
+      }),
     async page(skip: number, take: number) {
       const [total, messages] = await db.$transaction([
         db.contactMessage.count(),

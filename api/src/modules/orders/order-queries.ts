@@ -44,6 +44,9 @@ export const CREATE_ORDER_SQL = `
     ORDER BY v.n
   ), emptied AS (
     DELETE FROM cart_items WHERE client_id = $1 AND id = ANY($12::int[])
+  ), confirmation AS (
+    -- The order's confirmation e-mail, in its transaction: a rolled-back checkout sends none.
+    INSERT INTO mail_outbox (kind, client_id, order_id) SELECT 'order_placed', $1, id FROM new_order
   )
   SELECT ${CLIENT_ORDER_COLUMNS} FROM new_order`;
 

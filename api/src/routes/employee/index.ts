@@ -10,6 +10,7 @@ import clientsRoutes from './clients.ts';
 import contactRoutes from './contact.ts';
 import employeesRoutes from './employees.ts';
 import { lowStockRoutes, lowStockThresholdRoutes } from './low-stock.ts';
+import mailRoutes from './mail.ts';
 import orderRoutes from './orders.ts';
 import reviewRoutes from './reviews.ts';
 import secondFactorRoutes from './second-factor.ts';
@@ -64,6 +65,7 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
     await adminOnly.register(lowStockThresholdRoutes, { prefix: '/employee/low-stock' });
     await adminOnly.register(auditLogRoutes, { prefix: '/employee/audit-log' });
     await adminOnly.register(catalogTransferRoutes, { prefix: '/employee/catalog' });
+    await adminOnly.register(mailRoutes, { prefix: '/employee/mail' });
   });
 };
 

@@ -7,6 +7,7 @@ import passwordResetRoutes from './password-reset.ts';
 import publicReviewRoutes from './reviews.ts';
 import secondFactorSignInRoutes from './second-factor.ts';
 import signUpRoutes from './sign-up.ts';
+import unsubscribeRoutes from './unsubscribe.ts';
 
 /** Anonymous routes: the catalog, the contact form, sign-up and sign-in. */
 const publicRoutes: FastifyPluginAsync = async (app) => {
@@ -18,6 +19,7 @@ const publicRoutes: FastifyPluginAsync = async (app) => {
   await app.register(authenticationRoutes, { prefix: '/authentication' });
   await app.register(secondFactorSignInRoutes, { prefix: '/authentication' });
   await app.register(passwordResetRoutes, { prefix: '/password-reset' });
+  await app.register(unsubscribeRoutes, { prefix: '/unsubscribe' });
 };
 
 export default publicRoutes;

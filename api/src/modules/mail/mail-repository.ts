@@ -1,0 +1,202 @@
+// The outbox as the sender and the Admin's dead-letter screen read and write it (mail_outbox). Rows
+// are written by the code (or the trigger) that makes the change they tell, in its transaction.
+import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../plugins/prisma.ts';
+import type { MailFacts, OrderFacts } from './mail-templates.ts';
+
+export type MailKind = MailFacts['kind'];
+
+export interface ClaimedMail {
+  id: bigint;
+  kind: MailKind;
+  client_id: number | null;
+  employee_id: number | null;
+  order_id: number | null;
+  copy_id: number | null;
+  contact_message_id: number | null;
+  payload: { status?: string; reason?: string | null } | null;
+  attempts: number;
+}
+
+/** Who a message goes to, what it says, and whether it may be turned off (and by whom). */
+export interface Addressed {
+  to: { name: string; address: string };
+  facts: MailFacts;
+  /** The client and the list a one-click unsubscribe turns off, for the kinds that have one. */
+  list?: { clientId: number; list: 'status' | 'back_in_stock' };
+  /** Why it is not sent after all (the client turned it off). */
+  skip?: string;
+}
+
+/** The columns a row of the outbox is written with. */
+export type MailRow = Pick<
+  Prisma.MailOutboxUncheckedCreateInput,
+  'kind' | 'clientId' | 'employeeId' | 'orderId' | 'copyId' | 'contactMessageId'
+>;
+
+const orderFacts = async (db: Db, orderId: number) => {
+  const order = await db.order.findUnique({
+    where: { id: orderId },
+    select: {
+      id: true,
+      status: true,
+      shipmentAddress: true,
+      totalQuantity: true,
+      totalPrice: true,
+      client: { select: { id: true, firstName: true, lastName: true, account: true, statusEmails: true } },
+      items: { select: { name: true, quantity: true, unitPrice: true }, orderBy: { id: 'asc' } },
+    },
+  });
+  if (!order) return null;
+  const facts: OrderFacts = {
+    id: order.id,
+    status: order.status,
+    shipmentAddress: order.shipmentAddress,
+    totalQuantity: order.totalQuantity,
+    totalPrice: order.totalPrice.toFixed(2),
+    items: order.items.map((i) => ({ name: i.name, quantity: i.quantity, unitPrice: i.unitPrice.toFixed(2) })),
+  };
+  return { facts, client: order.client };
+};
+
+export function mailRepository(db: Db) {
+  return {
+    /** Claims up to `batch` due rows for `leaseMs`: rows another sender holds are skipped, never waited for. */
+    claim: (batch: number, leaseMs: number) =>
+      db.$queryRaw<ClaimedMail[]>`
+        UPDATE mail_outbox m SET claimed_until = localtimestamp + ${leaseMs} * interval '1 millisecond', attempts = m.attempts + 1
+        WHERE m.id IN (
+          SELECT id FROM mail_outbox
+          WHERE sent_at IS NULL AND dead_at IS NULL AND next_attempt_at <= localtimestamp
+            AND (claimed_until IS NULL OR claimed_until < localtimestamp)
+          ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+        RETURNING m.id, m.kind, m.client_id, m.employee_id, m.order_id, m.copy_id, m.contact_message_id, m.payload, m.attempts`,
+
+    /** The recipient and the facts of a claimed row, or null when what it tells is gone (deleted since). */
+    async address(row: ClaimedMail): Promise<Addressed | null> {
+      const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
+      switch (row.kind) {
+        case 'order_placed':
+        case 'order_status': {
+          const found = row.order_id === null ? null : await orderFacts(db, row.order_id);
+          if (!found) return null;
+          const to = { name: fullName(found.client), address: found.client.account };
+          if (row.kind === 'order_placed') return { to, facts: { kind: 'order_placed', name: to.name, order: found.facts } };
+          const status = row.payload?.status ?? found.facts.status;
+          return {
+            to,
+            facts: { kind: 'order_status', name: to.name, order: found.facts, status, reason: row.payload?.reason ?? null },
+            // A cancellation always goes: it is about money. Other status news can be turned off.
+            ...(status === 'cancelled' ? {} : { list: { clientId: found.client.id, list: 'status' as const } }),
+            ...(status !== 'cancelled' && !found.client.statusEmails ? { skip: 'The client turned order status e-mails off.' } : {}),
+          };
+        }
+        case 'back_in_stock': {
+          if (row.client_id === null || row.copy_id === null) return null;
+          const [client, copy] = await Promise.all([
+            db.client.findUnique({
+              where: { id: row.client_id },
+              select: { firstName: true, lastName: true, account: true, backInStockEmails: true },
+            }),
+            db.bookCopy.findUnique({ where: { id: row.copy_id }, select: { book: { select: { name: true } } } }),
+          ]);
+          if (!client || !copy) return null;
+          const to = { name: fullName(client), address: client.account };
+          return {
+            to,
+            facts: { kind: 'back_in_stock', name: to.name, copyId: row.copy_id, bookName: copy.book.name },
+            list: { clientId: row.client_id, list: 'back_in_stock' },
+            ...(client.backInStockEmails ? {} : { skip: 'The client turned back-in-stock e-mails off.' }),
+          };
+        }
+        case 'contact_received': {
+          if (row.contact_message_id === null) return null;
+          const message = await db.contactMessage.findUnique({
+            where: { id: row.contact_message_id },
+            select: { userName: true, account: true, message: true },
+          });
+          if (!message) return null;
+          return {
+            to: { name: message.userName, address: message.account },
+            facts: { kind: 'contact_received', name: message.userName, message: message.message },
+          };
+        }
+        case 'password_changed': {
+          if (row.client_id !== null) {
+            const client = await db.client.findUnique({
+              where: { id: row.client_id },
+              select: { firstName: true, lastName: true, account: true },
+            });
+            if (!client) return null;
+            return {
+              to: { name: fullName(client), address: client.account },
+              facts: { kind: 'password_changed', name: fullName(client), audience: 'client' },
+            };
+          }
+          if (row.employee_id === null) return null;
+          const employee = await db.employee.findUnique({
+            where: { id: row.employee_id },
+            select: { firstName: true, lastName: true, email: true },
+          });
+          if (!employee) return null;
+          return {
+            to: { name: fullName(employee), address: employee.email },
+            facts: { kind: 'password_changed', name: fullName(employee), audience: 'employee' },
+          };
+        }
+      }
+    },
+
+    /** Sent, or settled without sending (`note` says why). */
+    settled: (id: bigint, note: string | null = null) =>
+      db.$executeRaw`UPDATE mail_outbox SET sent_at = localtimestamp, claimed_until = NULL, last_error = ${note} WHERE id = ${id}`,
+
+    /** A failed try: due again after `retryInMs`, or a dead letter when it was the last. */
+    failed: (id: bigint, error: string, retryInMs: number | null) =>
+      retryInMs === null
+        ? db.$executeRaw`UPDATE mail_outbox SET dead_at = localtimestamp, claimed_until = NULL, last_error = ${error} WHERE id = ${id}`
+        : db.$executeRaw`
+            UPDATE mail_outbox SET next_attempt_at = localtimestamp + ${retryInMs} * interval '1 millisecond', claimed_until = NULL, last_error = ${error}
+            WHERE id = ${id}`,
+
+    async deadLetters(skip: number, take: number) {
+      const where = { deadAt: { not: null }, sentAt: null } satisfies Prisma.MailOutboxWhereInput;
+      const [total, letters] = await db.$transaction([
+        db.mailOutbox.count({ where }),
+        db.mailOutbox.findMany({
+          where,
+          orderBy: { id: 'desc' },
+          skip,
+          take,
+          select: {
+            id: true,
+            kind: true,
+            clientId: true,
+            employeeId: true,
+            orderId: true,
+            createdAt: true,
+            attempts: true,
+            deadAt: true,
+            lastError: true,
+          },
+        }),
+      ]);
+      return { total, letters };
+    },
+
+    /** A dead letter back in the queue, due now with its tries counted afresh; false when there is no such dead letter. */
+    retry: async (id: bigint) =>
+      (
+        await db.mailOutbox.updateMany({
+          where: { id, deadAt: { not: null }, sentAt: null },
+          data: { deadAt: null, attempts: 0, nextAttemptAt: new Date(), claimedUntil: null },
+        })
+      ).count === 1,
+
+    /** One-click unsubscribe: the client stops getting this list. */
+    unsubscribe: (clientId: number, list: 'status' | 'back_in_stock') =>
+      db.client.updateMany({ where: { id: clientId }, data: list === 'status' ? { statusEmails: false } : { backInStockEmails: false } }),
+  };
+}
+
+export type MailRepository = ReturnType<typeof mailRepository>;

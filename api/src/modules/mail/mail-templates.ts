@@ -1,0 +1,130 @@
+// What each e-mail says, as plain text and HTML: pure functions of the facts a message needs, so
+// they are read and tested without SMTP. Every message names the shop and the client, links to the
+// shop at PUBLIC_URL, and carries no secret and no more personal data than it needs.
+import { bookPagePath } from '@bookshop/rules/page-addresses';
+import { fromCents, toCents } from '../../lib/money.ts';
+
+export const SHOP_NAME = 'Bookshop';
+
+export interface OrderFacts {
+  id: number;
+  status: string;
+  shipmentAddress: string;
+  totalQuantity: number;
+  totalPrice: string;
+  items: { name: string; quantity: number; unitPrice: string }[];
+}
+
+export type MailFacts =
+  | { kind: 'order_placed'; name: string; order: OrderFacts }
+  | { kind: 'order_status'; name: string; order: OrderFacts; status: string; reason: string | null }
+  | { kind: 'back_in_stock'; name: string; copyId: number; bookName: string }
+  | { kind: 'contact_received'; name: string; message: string }
+  | { kind: 'password_changed'; name: string; audience: 'client' | 'employee' };
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const money = (amount: string | number) => `$${fromCents(toCents(amount)).toFixed(2)}`;
+
+/** How a status reads in a sentence. */
+export const statusWords = (status: string) =>
+  ({ pending: 'received', Processing: 'being prepared', Shipped: 'on its way', cancelled: 'cancelled', delivered: 'delivered' })[status] ??
+  status.toLowerCase();
+
+/** A message as paragraphs, a table of lines (optional) and a closing link, in both forms. */
+function compose(
+  subject: string,
+  name: string,
+  paragraphs: string[],
+  link: { label: string; url: string },
+  table?: { head: string[]; rows: string[][]; foot: string[] },
+  footer: string[] = [],
+): RenderedMail {
+  const hello = `Hello ${name},`;
+  const textTable = table ? [...table.rows.map((r) => `- ${r.join('  ')}`), `${table.foot.filter(Boolean).join('  ')}`].join('\n') : '';
+  const text = [hello, ...paragraphs, textTable, `${link.label}: ${link.url}`, `${SHOP_NAME}`, ...footer].filter(Boolean).join('\n\n');
+  const cell = (tag: 'td' | 'th', v: string) => `<${tag} style="padding:4px 8px;text-align:left">${escapeHtml(v)}</${tag}>`;
+  const htmlTable = table
+    ? `<table style="border-collapse:collapse"><thead><tr>${table.head.map((h) => cell('th', h)).join('')}</tr></thead><tbody>${table.rows
+        .map((r) => `<tr>${r.map((v) => cell('td', v)).join('')}</tr>`)
+        .join('')}</tbody><tfoot><tr>${table.foot.map((v) => cell('th', v)).join('')}</tr></tfoot></table>`
+    : '';
+  const html = `<!doctype html><html><body style="font-family:sans-serif;color:#222">
+<p>${escapeHtml(hello)}</p>
+${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n')}
+${htmlTable}
+<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>
+<p>${SHOP_NAME}</p>
+${footer.map((f) => `<p style="font-size:small;color:#666">${escapeHtml(f)}</p>`).join('\n')}
+</body></html>`;
+  return { subject, text, html };
+}
+
+const orderTable = (order: OrderFacts) => ({
+  head: ['Book', 'Quantity', 'Price'],
+  rows: order.items.map((i) => [i.name, String(i.quantity), money((toCents(i.unitPrice) * i.quantity) / 100)]),
+  foot: ['Total', String(order.totalQuantity), money(order.totalPrice)],
+});
+
+/** Renders a message; `unsubscribeUrl` is given for the kinds a client may turn off. */
+export function renderMail(facts: MailFacts, publicUrl: string, unsubscribeUrl?: string): RenderedMail {
+  const myOrders = { label: 'See your orders', url: `${publicUrl}/orders` };
+  const unsubscribe = unsubscribeUrl ? [`You get these e-mails because you asked to. Unsubscribe: ${unsubscribeUrl}`] : [];
+  switch (facts.kind) {
+    case 'order_placed':
+      return compose(
+        `Your order #${facts.order.id} at ${SHOP_NAME}`,
+        facts.name,
+        [`Thank you for your order #${facts.order.id}. We will send it to:\n${facts.order.shipmentAddress}`],
+        myOrders,
+        orderTable(facts.order),
+      );
+    case 'order_status':
+      return compose(
+        `Your order #${facts.order.id} is ${statusWords(facts.status)}`,
+        facts.name,
+        [
+          `Your order #${facts.order.id} is ${statusWords(facts.status)}.`,
+          ...(facts.reason ? [`Reason: ${facts.reason}`] : []),
+          ...(facts.status === 'cancelled' ? ['You will not be charged for it, and its books are back on our shelves.'] : []),
+        ],
+        myOrders,
+        orderTable(facts.order),
+        unsubscribe,
+      );
+    case 'back_in_stock':
+      return compose(
+        `${facts.bookName} is back in stock`,
+        facts.name,
+        [`${facts.bookName}, which you wished for, is back in stock.`],
+        { label: 'See the book', url: `${publicUrl}${bookPagePath(facts.copyId, facts.bookName)}` },
+        undefined,
+        unsubscribe,
+      );
+    case 'contact_received':
+      return compose(
+        `We received your message`,
+        facts.name,
+        ['Thank you for writing to us. We read every message and answer as soon as we can. You wrote:', facts.message],
+        { label: `Visit ${SHOP_NAME}`, url: publicUrl },
+      );
+    case 'password_changed':
+      return compose(
+        `Your ${SHOP_NAME} password was changed`,
+        facts.name,
+        [
+          'The password of your account was just changed, and your other sessions were signed out.',
+          'If you did not do this, reset your password at once and tell us.',
+        ],
+        facts.audience === 'client'
+          ? { label: 'Reset your password', url: `${publicUrl}/forgot-password` }
+          : { label: 'Sign in', url: `${publicUrl}/login` },
+      );
+  }
+}

@@ -1,0 +1,202 @@
+// The shop writes to its customers over real SMTP: each e-mail is an outbox row written with what it
+// tells, a sender drains it (two instances never send one twice), retries a refusing server, and
+// leaves a dead letter an Admin can retry; status and back-in-stock e-mails carry a one-click
+// unsubscribe (RFC 8058). A real SMTP server (smtp-server) receives, mailparser reads.
+import { afterAll, describe, expect, it } from 'vitest';
+import { startMailCatcher } from '../../scripts/lib/mail-catcher.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createTestApp, DEMO } from './helpers.ts';
+
+const catcher = await startMailCatcher();
+afterAll(() => catcher.stop());
+const mailEnv = {
+  SMTP_URL: catcher.smtpUrl,
+  MAIL_FROM: 'Bookshop <orders@bookshop.test>',
+  PUBLIC_URL: 'https://shop.example.com',
+  // The tests drain the outbox themselves, and retry at once.
+  MAIL_POLL_MS: '600000',
+  MAIL_RETRY_BASE_MS: '1',
+  MAIL_MAX_ATTEMPTS: '3',
+};
+const t = await createTestApp({ env: mailEnv });
+const admin = await t.login(DEMO.admin);
+await t.app.mail.drain();
+
+const outbox = (where = 'true') =>
+  t.db.query<{ id: string; kind: string; attempts: number; sent_at: Date | null; dead_at: Date | null; last_error: string | null }>(
+    `SELECT * FROM mail_outbox WHERE ${where} ORDER BY id`,
+  );
+const mailTo = (address: string) => catcher.messages.filter((m) => m.to.includes(address));
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A contact message from `account`: the simplest e-mail the shop writes. */
+const contact = (account: string, message = 'Hello there') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/public/contact/',
+    payload: { userName: 'Ann Reader', account, message },
+    remoteAddress: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+  });
+
+/** A client's order of one copy, through the storefront's own calls. */
+async function order(client: { cookie: string }, units = 2) {
+  const [copy] = await t.db.query<{ id: number; price: string }>(
+    'SELECT id, price::text FROM book_copies WHERE is_available AND quantity > 5 ORDER BY id LIMIT 1',
+  );
+  const line = (await t.app.inject({ method: 'POST', url: `/api/client/cart/${copy!.id}`, headers: { cookie: client.cookie } })).json()
+    .data;
+  await t.app.inject({
+    method: 'PUT',
+    url: '/api/client/cart/',
+    headers: { cookie: client.cookie },
+    payload: { cartItemId: line, quantity: units },
+  });
+  const total = Math.round(Number(copy!.price) * 100 * units) / 100;
+  return { line, total, placed: await t.checkout(client.cookie, { cartItemsIds: [line], totalPrice: total, totalQuantity: units }) };
+}
+
+describe('order e-mails', () => {
+  it('a checkout sends exactly one confirmation, with the order number, the lines, the totals, the address and a link to My Orders', async () => {
+    const client = await t.newClient({ firstName: 'Olive', lastName: 'Order' });
+    const { total, placed } = await order(client, 2);
+    expect(placed.statusCode, placed.body).toBe(200);
+    const orderId = placed.json().data.id as number;
+    await t.app.mail.drain();
+    await t.app.mail.drain();
+    const mails = mailTo(client.account);
+    expect(mails).toHaveLength(1);
+    const mail = mails[0]!.parsed;
+    expect(mail.subject).toBe(`Your order #${orderId} at Bookshop`);
+    expect(mail.from?.value[0]).toMatchObject({ name: 'Bookshop', address: 'orders@bookshop.test' });
+    expect(mail.text).toContain('Hello Olive Order,');
+    expect(mail.text).toContain(`Total  2  $${total.toFixed(2)}`);
+    expect(mail.text).toContain('1 Main Street');
+    expect(mail.text).toContain('https://shop.example.com/orders');
+    expect(mail.html).toContain(`$${total.toFixed(2)}`);
+    expect(mail.headerLines.some((h) => h.key === 'list-unsubscribe')).toBe(false); // confirmations always go
+  });
+
+  it('a checkout that is refused writes no e-mail', async () => {
+    const client = await t.newClient();
+    const { line } = await order(client, 1).then(async (o) => o);
+    const before = (await outbox()).length;
+    const refused = await t.checkout(client.cookie, { cartItemsIds: [line], totalPrice: 0.01, totalQuantity: 9 });
+    expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+    expect((await outbox()).length).toBe(before);
+  });
+
+  it('a status change is an e-mail with a one-click unsubscribe; after it, status e-mails stop (a cancellation would still go)', async () => {
+    const client = await t.newClient({ firstName: 'Stan', lastName: 'Status' });
+    const orderId = (await order(client, 1)).placed.json().data.id as number;
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/employee/order/set-status/${orderId},Processing`, headers: { cookie: admin } }))
+        .statusCode,
+    ).toBe(200);
+    await t.app.mail.drain();
+    const status = mailTo(client.account).find((m) => m.parsed.subject === `Your order #${orderId} is being prepared`)!;
+    expect(status).toBeDefined();
+    const header = (key: string) => status.parsed.headerLines.find((h) => h.key === key)?.line ?? '';
+    const oneClick = { url: /<([^>]+)>/.exec(header('list-unsubscribe'))?.[1] ?? '' };
+    expect(oneClick.url).toMatch(/^https:\/\/shop\.example\.com\/api\/public\/unsubscribe\?client=\d+&list=status&token=/);
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    expect(status.parsed.text).toMatch(/Unsubscribe: https:\/\/shop\.example\.com\/unsubscribe\?/);
+
+    const path = oneClick.url.replace('https://shop.example.com', '');
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: path.replace(/token=[^&]+/, 'token=forged'),
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(forged.statusCode).toBe(400);
+    const done = await t.app.inject({
+      method: 'POST',
+      url: path,
+      payload: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+
+    const sent = mailTo(client.account).length;
+    await t.app.inject({ method: 'PUT', url: `/api/employee/order/set-status/${orderId},Shipped`, headers: { cookie: admin } });
+    await t.app.mail.drain();
+    expect(mailTo(client.account)).toHaveLength(sent);
+    expect((await outbox(`order_id = ${orderId} AND kind = 'order_status'`)).at(-1)!.last_error).toBe(
+      'Not sent: The client turned order status e-mails off.',
+    );
+  });
+});
+
+describe('the sender', () => {
+  it('two instances draining one outbox send each message once', async () => {
+    const second = await buildApp(
+      loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, FIREBASE_AUTH_EMULATOR_HOST: t.config.firebaseAuthEmulatorHost!, ...mailEnv }),
+    );
+    await second.ready();
+    try {
+      const addresses = Array.from({ length: 30 }, (_, i) => `twice-${i}-${Date.now()}@example.com`);
+      for (const address of addresses) expect((await contact(address)).statusCode).toBe(200);
+      await Promise.all([t.app.mail.drain(), second.mail.drain(), t.app.mail.drain(), second.mail.drain()]);
+      for (const address of addresses) expect(mailTo(address), address).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a server that refuses the first two tries still gets the message; one down for good leaves a dead letter the Admin retries', async () => {
+    catcher.refusing.next = 2;
+    const patient = `patient-${Date.now()}@example.com`;
+    await contact(patient, 'Third time lucky');
+    for (let i = 0; i < 3 && !mailTo(patient).length; i++) {
+      await t.app.mail.drain();
+      await pause(20);
+    }
+    expect(mailTo(patient)).toHaveLength(1);
+    expect(mailTo(patient)[0]!.parsed.text).toContain('Third time lucky');
+
+    catcher.refusing.all = true;
+    const unlucky = `unlucky-${Date.now()}@example.com`;
+    await contact(unlucky);
+    for (let i = 0; i < 5; i++) {
+      await t.app.mail.drain();
+      await pause(20);
+    }
+    const [dead] = await outbox(`kind = 'contact_received' AND dead_at IS NOT NULL AND sent_at IS NULL`);
+    expect(dead).toMatchObject({ attempts: 3, last_error: expect.stringMatching(/Try again later/) });
+    const letters = (await t.app.inject({ method: 'GET', url: '/api/employee/mail/dead-letters', headers: { cookie: admin } })).json().data
+      .letters;
+    expect(letters[0]).toMatchObject({ id: Number(dead!.id), kind: 'contact_received', attempts: 3 });
+    const seller = await t.login(DEMO.seller);
+    expect((await t.app.inject({ method: 'GET', url: '/api/employee/mail/dead-letters', headers: { cookie: seller } })).statusCode).toBe(
+      403,
+    );
+
+    catcher.refusing.all = false;
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/employee/mail/dead-letters/${dead!.id}/retry`, headers: { cookie: admin } }))
+        .statusCode,
+    ).toBe(200);
+    await t.app.mail.drain();
+    expect(mailTo(unlucky)).toHaveLength(1);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/employee/mail/dead-letters/${dead!.id}/retry`, headers: { cookie: admin } }))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('a password change is a security notice to its owner', async () => {
+    const client = await t.newClient({ firstName: 'Pat', lastName: 'Word' });
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/client/manage/password/',
+      headers: { cookie: client.cookie },
+      payload: { oldPassword: DEMO.client.password, newPassword: 'A-much-better-passphrase-7' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    await t.app.mail.drain();
+    const [notice] = mailTo(client.account);
+    expect(notice!.parsed.subject).toBe('Your Bookshop password was changed');
+    expect(notice!.parsed.text).not.toContain('A-much-better-passphrase-7');
+  });
+});
