@@ -19,7 +19,9 @@ it('sets up an authenticator app with a QR code and the secret in text, confirme
     ...SIGNED_IN_ADMIN,
     'GET /api/employee/second-factor': [status({ required: true }), status({ totp: true, recoveryCodesLeft: 10 })],
     'POST /api/employee/second-factor/totp': {
-      body: { data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Bookshop:admin?secret=JBSWY3DPEHPK3PXP', issuer: 'Bookshop' } },
+      body: {
+        data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Bookshop:admin?secret=JBSWY3DPEHPK3PXP', issuer: 'Bookshop' },
+      },
     },
     'POST /api/employee/second-factor/totp/confirm': { body: { data: { recoveryCodes: CODES } } },
   });
