@@ -53,7 +53,11 @@ CMD ["node", "scripts/serve.js"]
 
 FROM node:24-bookworm-slim AS identity
 ENV NO_UPDATE_NOTIFIER=1 FIREBASE_CLI_DISABLE_UPDATE_CHECK=true
-RUN npm install -g --no-audit --no-fund firebase-tools@15 && npm cache clean --force
+# The emulator the tests and `npm start` run: firebase-tools at the version package-lock.json holds.
+COPY package-lock.json /tmp/
+RUN npm install -g --no-audit --no-fund \
+      "firebase-tools@$(node -p "require('/tmp/package-lock.json').packages['node_modules/firebase-tools'].version")" \
+ && rm /tmp/package-lock.json && npm cache clean --force
 # The emulator writes its log (firebase-debug.log) beside its config, as the user it runs as.
 RUN install -d -o node -g node /srv
 WORKDIR /srv

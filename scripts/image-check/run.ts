@@ -328,7 +328,21 @@ async function main() {
   must(job.status === 'done', `the import ended ${job.status}: ${job.error}`);
   say(`imported: ${job.processed} rows written`);
 
-  step('one container is stopped: the shop keeps answering through the proxy');
+  step('both containers answered calls through the proxy; one is stopped, and the shop keeps answering');
+  // Each container's own count of the calls it answered (its metrics, read beside the proxy).
+  const served = await Promise.all(
+    ports.map(async (port) => {
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/api/metrics`)).text();
+      return [...metrics.matchAll(/^http_request_duration_seconds_count\{([^}]*)\} (\d+)$/gm)]
+        .filter(([, labels]) => !/route="\/api\/(health|metrics)/.test(labels!))
+        .reduce((sum, [, , count]) => sum + Number(count), 0);
+    }),
+  );
+  must(
+    served.every((n) => n > 0),
+    `the proxy sent calls to one container only: ${served.join(' and ')}`,
+  );
+  say(`app1 answered ${served[0]} calls, app2 ${served[1]}`);
   await podman('stop', '-t', '10', apps[1]!);
   for (let i = 0; i < 20; i++) {
     const cartNow = await client.call('GET', '/api/client/cart');
