@@ -11,6 +11,7 @@ import { seedDatabase } from '../seed/seed.ts';
 import { findChromium, noBrowserMessage } from './lib/browser.ts';
 import { freePort, startTestCluster } from './lib/database.ts';
 import { FIREBASE_PROJECT_ID, startIdentityEmulator } from './lib/identity-emulator.ts';
+import { startMailCatcher } from './lib/mail-catcher.ts';
 import { applyMigrations, rootDir } from './lib/schema-engine.ts';
 import { ensureWebBuild, webDist } from './lib/web-build.ts';
 
@@ -58,10 +59,22 @@ try {
   cleanups.push(emulator.stop);
   process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
 
+  log('starting the mail catcher');
+  const catcher = await startMailCatcher();
+  cleanups.push(catcher.stop);
+
   const serve = async (env: Record<string, string>) => {
     const port = await freePort();
     const app = await buildApp(
-      loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, FIREBASE_PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST: emulator.host, ...env }),
+      loadConfig({
+        NODE_ENV: 'test',
+        DATABASE_URL: databaseUrl,
+        FIREBASE_PROJECT_ID,
+        FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+        SMTP_URL: catcher.smtpUrl,
+        MAIL_POLL_MS: '200',
+        ...env,
+      }),
     );
     cleanups.unshift(() => app.close());
     await app.listen({ port, host: '127.0.0.1' });
@@ -91,6 +104,7 @@ try {
         E2E_CROSS_SITE_API_URL: crossSiteApiUrl,
         E2E_CROSS_SITE_ORIGIN: allowedFrontend.origin,
         E2E_UNLISTED_ORIGIN: otherFrontend.origin,
+        E2E_MAIL_PAGE: catcher.webUrl,
       },
     },
   );

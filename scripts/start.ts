@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort, startDevelopmentDatabase } from './lib/database.ts';
 import { FIREBASE_PROJECT_ID, startIdentityEmulator } from './lib/identity-emulator.ts';
+import { startMailCatcher } from './lib/mail-catcher.ts';
 import { applyMigrations, rootDir } from './lib/schema-engine.ts';
 import { ensureWebBuild, webDist } from './lib/web-build.ts';
 
@@ -48,6 +49,16 @@ try {
     process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
   }
 
+  // A local mail catcher stands in for a mail provider: the shop's e-mails are read on its page.
+  let mailPage: string | null = null;
+  if (!process.env.SMTP_URL && !process.env.SMTP_HOST && process.env.MAIL_DISABLED !== 'true') {
+    step('starting the mail catcher');
+    const catcher = await startMailCatcher({ webPort: Number(process.env.MAIL_CATCHER_PORT ?? 8025) }).catch(() => startMailCatcher());
+    stops.push(catcher.stop);
+    process.env.SMTP_URL = catcher.smtpUrl;
+    mailPage = catcher.webUrl.replace('127.0.0.1', 'localhost');
+  }
+
   if (!dev) ensureWebBuild(step);
 
   const apiPort = dev ? await freePort() : port;
@@ -77,7 +88,7 @@ try {
   console.log(`
   Bookshop is running at \u001b[1mhttp://localhost:${port}\u001b[0m  (API docs: http://localhost:${port}/api/docs)
 
-  Demo accounts:
+${mailPage ? `  E-mail the shop sends: ${mailPage}\n\n` : ''}  Demo accounts:
     Admin   admin@bookshop.test   / Admin123!
     Seller  seller@bookshop.test  / Seller123!
     Client  client@bookshop.test  / Client123!
