@@ -21,7 +21,11 @@ export const clientKeys = {
   /** Everything of the signed-in client. */
   all: ['client'] as const,
   info: ['client', 'info'] as const,
+  /** Which e-mails the client gets besides order confirmations. */
+  mailPreferences: ['client', 'mail-preferences'] as const,
   cart: ['client', 'cart'] as const,
+  /** Every page of My Orders. */
+  orders: ['client', 'orders'] as const,
   ordersPage: (pageNumber: number) => ['client', 'orders', pageNumber] as const,
   wishlist: ['client', 'wishlist'] as const,
   notices: ['client', 'notices'] as const,

@@ -11,6 +11,8 @@ import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { useChangePassword } from './api/change-password';
 import { useClientInfo } from './api/get-client-info';
+import { useMailPreferences } from './api/get-mail-preferences';
+import { type MailPreferences, useSetMailPreferences } from './api/set-mail-preferences';
 import { useUpdateProfile } from './api/update-profile';
 
 type Profile = { firstName: string; lastName: string; phoneNumber: string };
@@ -52,6 +54,54 @@ function ProfileForm({ saved, account, show }: { saved: Profile; account: string
         Save Changes
       </button>
     </form>
+  );
+}
+
+/** The client's e-mail choices (beyond the spec), each saved as it is ticked. */
+function MailChoices() {
+  const { data, isError, error, refetch } = useMailPreferences();
+  const set = useSetMailPreferences();
+  const [notice, show] = useNotice();
+  // While a change is being saved, the boxes show it.
+  const shown = set.isPending ? set.variables : data;
+  const choose = (change: Partial<MailPreferences>) => {
+    if (!shown) return;
+    set.mutate(
+      { ...shown, ...change },
+      {
+        onSuccess: () => show('E-mail choices saved.'),
+        onError: (failure) => show('Failed to save your e-mail choices.', 'error', failureReason(failure)),
+      },
+    );
+  };
+  return (
+    <fieldset className="form mail-choices">
+      <legend>E-mails</legend>
+      {shown ? (
+        <>
+          <label>
+            <input type="checkbox" checked={shown.statusEmails} onChange={(e) => choose({ statusEmails: e.target.checked })} />
+            Order status e-mails
+          </label>
+          <label>
+            <input type="checkbox" checked={shown.backInStockEmails} onChange={(e) => choose({ backInStockEmails: e.target.checked })} />
+            Back-in-stock e-mails
+          </label>
+          <p className="muted">Order confirmations always go, whatever you choose here.</p>
+        </>
+      ) : isError ? (
+        <div role="alert">
+          <p>Could not load your e-mail choices.</p>
+          <p className="muted">{failureReason(error)}</p>
+          <button type="button" onClick={() => void refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : (
+        <p className="muted">Loading...</p>
+      )}
+      <Notice notice={notice} />
+    </fieldset>
   );
 }
 
@@ -112,6 +162,7 @@ export default function AccountPage() {
           </button>
         </form>
       )}
+      <MailChoices />
     </div>
   );
 }

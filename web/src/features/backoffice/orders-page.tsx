@@ -1,18 +1,77 @@
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { BookCover } from '../../components/book-cover';
+import { Modal } from '../../components/modal';
 import { Notice, type NoticeState, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
+import { useCancelOrder } from './api/cancel-order';
 import { useOrdersPage } from './api/get-orders';
 import { type SettableStatus, useSetOrderStatus } from './api/set-order-status';
 
 type Tell = ReturnType<typeof useNotice>[1];
 
+/** Staff cancel an order until it ships (beyond the spec); the reason goes to the audit log and the client's e-mail. */
+const cancellable = (status: string) => ['pending', 'processing'].includes(status.toLowerCase());
+const REASON_MAX = 500;
+
+/** Asks for the reason; nothing is cancelled until it is given and confirmed. */
+function CancelOrderDialog({ order, onClose, show }: { order: Schemas['BackofficeOrder']; onClose: () => void; show: Tell }) {
+  const cancel = useCancelOrder();
+  const [reason, setReason] = useState('');
+  const [missing, setMissing] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!reason.trim()) return setMissing(true);
+    cancel.mutate(
+      { orderId: order.id, reason: reason.trim() },
+      {
+        onSuccess: () => show('Order cancelled; its stock is back.'),
+        onError: (error) => show('Failed to cancel the order.', 'error', failureReason(error)),
+        onSettled: onClose,
+      },
+    );
+  };
+  return (
+    <Modal title={`Cancel order ${order.id}`} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate>
+        <h2>Cancel order #{order.id}</h2>
+        <p>Its stock goes back on sale, and the client gets an e-mail with your reason.</p>
+        <label>
+          Reason
+          <textarea
+            rows={3}
+            maxLength={REASON_MAX}
+            value={reason}
+            aria-invalid={missing}
+            aria-describedby={`cancel-reason-${order.id}`}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setMissing(false);
+            }}
+          />
+        </label>
+        <p id={`cancel-reason-${order.id}`} className={missing ? 'field-error' : 'muted'} role={missing ? 'alert' : undefined}>
+          {missing ? 'Please give the reason for cancelling this order.' : `Required, up to ${REASON_MAX} characters.`}
+        </p>
+        <div className="actions">
+          <button type="button" onClick={onClose} disabled={cancel.isPending}>
+            Keep order
+          </button>
+          <button type="submit" className="danger" disabled={cancel.isPending}>
+            {cancel.isPending ? 'Cancelling...' : 'Cancel order'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
 function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder']; notice: NoticeState | null; show: Tell }) {
   const setStatus = useSetOrderStatus();
+  const [cancelling, setCancelling] = useState(false);
   // The status shown is the server's: the change refetches the page it is on.
   const set = (status: SettableStatus) =>
     setStatus.mutateAsync({ orderId: order.id, status }).then(
@@ -55,7 +114,13 @@ function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder'];
         <button type="button" className="primary" onClick={() => set('Shipped')} disabled={setStatus.isPending}>
           Mark as Shipped
         </button>
+        {cancellable(order.status) && (
+          <button type="button" className="danger" onClick={() => setCancelling(true)}>
+            Cancel Order
+          </button>
+        )}
       </div>
+      {cancelling && <CancelOrderDialog order={order} onClose={() => setCancelling(false)} show={show} />}
     </article>
   );
 }

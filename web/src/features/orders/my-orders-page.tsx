@@ -1,11 +1,16 @@
 import { useState } from 'react';
+import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
+import { Modal } from '../../components/modal';
+import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
+import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
 import { LoginRedirect } from '../../lib/login-redirect';
 import { useSession } from '../../lib/session';
+import { useCancelMyOrder } from './api/cancel-my-order';
 import { useMyOrders } from './api/get-my-orders';
 
 /** Spec 2.12: pending yellow; delivered or success green; failed or cancelled red; else grey. */
@@ -17,15 +22,52 @@ export function statusColour(status: string): 'yellow' | 'green' | 'red' | 'grey
   return 'grey';
 }
 
+type Order = Schemas['ClientOrder'];
+
+/** An order can be cancelled until it ships: while it is pending or Processing (beyond the spec). */
+export const isCancellable = (status: string) => ['pending', 'processing'].includes(status.toLowerCase());
+
+/** The confirmation step: nothing is cancelled until the client says yes here. */
+function ConfirmCancel({ order, onClose, onDone }: { order: Order; onClose: () => void; onDone: (error?: unknown) => void }) {
+  const cancel = useCancelMyOrder();
+  const confirm = () => cancel.mutate(order.id, { onSuccess: () => onDone(), onError: (error) => onDone(error) });
+  const items = order.totalQuantity === 1 ? '1 item' : `${order.totalQuantity} items`;
+  return (
+    <Modal title={`Cancel order ${order.id}`} onClose={onClose}>
+      <h2>Cancel order #{order.id}?</h2>
+      <p>
+        {items}, {money(order.totalPrice)}, placed {dateTime(order.createdAt)}. The books go back on sale and we send you an e-mail. This
+        cannot be undone.
+      </p>
+      <div className="actions">
+        <button type="button" onClick={onClose} disabled={cancel.isPending}>
+          Keep order
+        </button>
+        <button type="button" className="danger" onClick={confirm} disabled={cancel.isPending}>
+          {cancel.isPending ? 'Cancelling...' : 'Yes, cancel order'}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
 export default function MyOrdersPage() {
   useDocumentTitle('My Orders');
   const { loggedIn, ready } = useSession();
   const [page, setPage] = useState(1);
   const { data, isPending, isError, error, refetch } = useMyOrders(page);
+  const [confirming, setConfirming] = useState<Order | null>(null);
+  const [notice, show] = useNotice();
   if (ready && !loggedIn) return <LoginRedirect />;
+  const cancelled = (order: Order) => (failure?: unknown) => {
+    setConfirming(null);
+    if (failure === undefined) show(`Order #${order.id} was cancelled.`);
+    else show(`Order #${order.id} could not be cancelled.`, 'error', failureReason(failure));
+  };
   return (
     <div>
       <h1>My Orders</h1>
+      <Notice notice={notice} />
       {isPending ? (
         <p className="muted">Loading orders...</p>
       ) : isError ? (
@@ -43,8 +85,18 @@ export default function MyOrdersPage() {
               { label: 'Items', cell: (o) => o.totalQuantity },
               { label: 'Total', cell: (o) => money(o.totalPrice) },
               { label: 'Shipment', cell: (o) => o.shipmentAddress },
+              {
+                label: 'Actions',
+                cell: (o) =>
+                  isCancellable(o.status) && (
+                    <button type="button" className="danger" aria-label={`Cancel order ${o.id}`} onClick={() => setConfirming(o)}>
+                      Cancel
+                    </button>
+                  ),
+              },
             ]}
           />
+          {confirming && <ConfirmCancel order={confirming} onClose={() => setConfirming(null)} onDone={cancelled(confirming)} />}
           <Paging page={page} totalPages={data.totalPages} onPage={setPage} />
         </>
       )}

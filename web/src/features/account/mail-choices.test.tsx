@@ -1,0 +1,27 @@
+// The account page's e-mail choices: two boxes read from the shop, each saved as it is ticked.
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it } from 'vitest';
+import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
+import AccountPage from './account-page';
+
+it('shows both choices and the note that confirmations always go; unticking one saves it', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_CLIENT,
+    'GET /api/client/manage': { body: { data: { firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'c@x.test' } } },
+    'GET /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: true } } },
+    'PUT /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: false } } },
+  });
+  renderWithProviders(<AccountPage />, { route: '/account' });
+  const status = await screen.findByRole('checkbox', { name: 'Order status e-mails' });
+  const backInStock = screen.getByRole('checkbox', { name: 'Back-in-stock e-mails' });
+  expect(status).toBeChecked();
+  expect(backInStock).toBeChecked();
+  expect(screen.getByText('Order confirmations always go, whatever you choose here.')).toBeInTheDocument();
+
+  await userEvent.click(backInStock);
+  expect(await screen.findByText('E-mail choices saved.')).toBeInTheDocument();
+  expect(backInStock).not.toBeChecked();
+  expect(status).toBeChecked();
+  expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ statusEmails: true, backInStockEmails: false });
+});
