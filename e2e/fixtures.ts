@@ -40,6 +40,7 @@ const BACKOFFICE_SCREENS = {
   'Low Stock': 'Low Stock',
   'Import & Export': 'Import & Export',
   'Audit Log': 'Audit Log',
+  'E-mail': 'E-mail',
 } as const;
 
 /**

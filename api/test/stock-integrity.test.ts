@@ -144,7 +144,7 @@ describe('a staff save and a sale on one copy', () => {
     const { id } = await newCopy(3);
     await sell(id);
     expect((await call('POST', `/api/employee/low-stock/${id}/restock`, admin, { add: 4 })).statusCode).toBe(200);
-    const res = await call('GET', `/api/employee/book-copy/${id}/stock-movements?pageSize=10`, admin);
+    const res = await call('GET', `/api/employee/low-stock/${id}/movements?pageSize=10`, admin);
     expect(res.statusCode, res.body).toBe(200);
     expect(
       res.json().data.movements.map((m: { reason: string; change: number; stockAfter: number }) => [m.reason, m.change, m.stockAfter]),
@@ -153,7 +153,7 @@ describe('a staff save and a sale on one copy', () => {
       ['sale', -1, 2],
       ['new_copy', 3, 3],
     ]);
-    expect((await call('GET', '/api/employee/book-copy/999999999/stock-movements', admin)).statusCode).toBe(404);
+    expect((await call('GET', '/api/employee/low-stock/999999999/movements', admin)).statusCode).toBe(404);
   });
 });
 

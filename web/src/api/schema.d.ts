@@ -191,6 +191,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/book-copy/browse/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of a category in any sort and filters, with the total and facet counts (beyond the spec) */
+        get: operations["browseCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/book-copy/search/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search results, paged, in any sort and filters, with the total and facet counts (beyond the spec) */
+        get: operations["browseSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/book-copy/suggestions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Authors and books whose name begins with the text, at most 8, from 2 letters on (beyond the spec) */
+        get: operations["suggest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/authors/{id}": {
         parameters: {
             query?: never;
@@ -932,6 +983,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/employee/low-stock/{copyId}/movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of a copy's stock movements, newest first: each change of its stock and why (decision record 12) */
+        get: operations["listStockMovements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/employee/low-stock/{copyId}/restock": {
         parameters: {
             query?: never;
@@ -1424,23 +1492,6 @@ export interface paths {
         };
         /** One copy */
         get: operations["getBookCopyAdmin"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/employee/book-copy/{id}/stock-movements": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A page of a copy's stock movements, newest first: each change of its stock and why */
-        get: operations["listStockMovements"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2508,6 +2559,247 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["BookDetail"][];
                     };
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    browseCategory: {
+        parameters: {
+            query?: {
+                pageNumber?: number;
+                pageSize?: number;
+                /** @description 'relevance' (a search's best match first; a category's most-rated first, its default order), 'bestselling', 'top-rated', 'newest', 'price-asc' or 'price-desc' */
+                sort?: "relevance" | "bestselling" | "top-rated" | "newest" | "price-asc" | "price-desc";
+                priceMin?: number;
+                priceMax?: number;
+                /** @description Only copies in stock */
+                inStock?: boolean;
+                /** @description Lowest average rating, as shown (two decimals) */
+                minRating?: number;
+                yearFrom?: number;
+                yearTo?: number;
+                authorId?: number;
+            };
+            header?: never;
+            path: {
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BrowsePage */
+                        data: {
+                            booksCopies: components["schemas"]["BookDetail"][];
+                            pageNumber: number;
+                            /** @description How many books pass the filters; only the first 10,000 are paged */
+                            total: number;
+                            /** @description The total is an estimate (over 10,000 on a large catalog) */
+                            totalEstimated: boolean;
+                            totalPages: number;
+                            /** @description How many books each value would leave, under the other dimensions' filters */
+                            facets: {
+                                /** @description The counts are scaled from a uniform sample of the category's copies (a category over 5,000 copies); else exact */
+                                estimated: boolean;
+                                price: {
+                                    min: number | null;
+                                    max: number | null;
+                                    count: number;
+                                }[];
+                                rating: {
+                                    min: number;
+                                    count: number;
+                                }[];
+                                year: {
+                                    from: number | null;
+                                    to: number | null;
+                                    count: number;
+                                }[];
+                                inStock: number;
+                                authors: {
+                                    id: number;
+                                    name: string;
+                                    count: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    browseSearch: {
+        parameters: {
+            query: {
+                text: string;
+                pageNumber?: number;
+                pageSize?: number;
+                /** @description 'relevance' (a search's best match first; a category's most-rated first, its default order), 'bestselling', 'top-rated', 'newest', 'price-asc' or 'price-desc' */
+                sort?: "relevance" | "bestselling" | "top-rated" | "newest" | "price-asc" | "price-desc";
+                priceMin?: number;
+                priceMax?: number;
+                /** @description Only copies in stock */
+                inStock?: boolean;
+                /** @description Lowest average rating, as shown (two decimals) */
+                minRating?: number;
+                yearFrom?: number;
+                yearTo?: number;
+                authorId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** BrowsePage */
+                        data: {
+                            booksCopies: components["schemas"]["BookDetail"][];
+                            pageNumber: number;
+                            /** @description How many books pass the filters; only the first 10,000 are paged */
+                            total: number;
+                            /** @description The total is an estimate (over 10,000 on a large catalog) */
+                            totalEstimated: boolean;
+                            totalPages: number;
+                            /** @description How many books each value would leave, under the other dimensions' filters */
+                            facets: {
+                                /** @description The counts are scaled from a uniform sample of the category's copies (a category over 5,000 copies); else exact */
+                                estimated: boolean;
+                                price: {
+                                    min: number | null;
+                                    max: number | null;
+                                    count: number;
+                                }[];
+                                rating: {
+                                    min: number;
+                                    count: number;
+                                }[];
+                                year: {
+                                    from: number | null;
+                                    to: number | null;
+                                    count: number;
+                                }[];
+                                inStock: number;
+                                authors: {
+                                    id: number;
+                                    name: string;
+                                    count: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    suggest: {
+        parameters: {
+            query: {
+                text: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Suggestions */
+                        data: {
+                            authors: {
+                                id: number;
+                                name: string;
+                            }[];
+                            books: {
+                                id: number;
+                                name: string;
+                                authorName: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */
@@ -5479,6 +5771,81 @@ export interface operations {
             };
         };
     };
+    listStockMovements: {
+        parameters: {
+            query?: {
+                pageNumber?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                copyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            movements: components["schemas"]["StockMovement"][];
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     restockCopy: {
         parameters: {
             query?: never;
@@ -7695,81 +8062,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["BookCopyAdmin"];
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Default Response */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Default Response */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listStockMovements: {
-        parameters: {
-            query?: {
-                pageNumber?: number;
-                pageSize?: number;
-            };
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            movements: components["schemas"]["StockMovement"][];
-                            totalPages: number;
-                        };
                     };
                 };
             };

@@ -19,6 +19,7 @@ const ReviewsPage = lazy(() => import('../features/backoffice/reviews-page'));
 const LowStockPage = lazy(() => import('../features/backoffice/low-stock-page'));
 const AuditLogPage = lazy(() => import('../features/backoffice/audit-log-page'));
 const ImportExportPage = lazy(() => import('../features/backoffice/import-export-page'));
+const MailPage = lazy(() => import('../features/backoffice/mail-page'));
 
 const MENU = [
   { to: paths.backoffice.dashboard, label: 'Dashboard', seller: true },
@@ -32,6 +33,7 @@ const MENU = [
   { to: paths.backoffice.lowStock, label: 'Low Stock', seller: true },
   { to: paths.backoffice.importExport, label: 'Import & Export', seller: false },
   { to: paths.backoffice.auditLog, label: 'Audit Log', seller: false },
+  { to: paths.backoffice.mail, label: 'E-mail', seller: false },
 ];
 
 function BackOfficeLayout() {
@@ -97,6 +99,7 @@ export default function BackOffice() {
         <Route path={paths.backoffice.lowStock} element={<LowStockPage />} />
         <Route path={paths.backoffice.importExport} element={adminOnly(<ImportExportPage />)} />
         <Route path={paths.backoffice.auditLog} element={adminOnly(<AuditLogPage />)} />
+        <Route path={paths.backoffice.mail} element={adminOnly(<MailPage />)} />
         <Route path={paths.backoffice.account} element={<EmployeeAccountPage />} />
         <Route path="*" element={<Navigate to={paths.backoffice.dashboard} replace />} />
       </Route>

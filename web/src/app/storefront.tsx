@@ -20,6 +20,7 @@ const AuthorPage = lazy(() => import('../features/catalog/routes/author-page'));
 const WishlistPage = lazy(() => import('../features/wishlist/wishlist-page'));
 const MyOrdersPage = lazy(() => import('../features/orders/my-orders-page'));
 const AccountPage = lazy(() => import('../features/account/account-page'));
+const UnsubscribePage = lazy(() => import('../features/account/unsubscribe-page'));
 const SearchResultsPage = lazy(() => import('../features/catalog/routes/search-results'));
 const CategoryRoute = lazy(() => import('../features/catalog/routes/category'));
 
@@ -52,6 +53,7 @@ export default function Storefront() {
         <Route path={paths.signup} element={<SignUpPage />} />
         <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
         <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
         <Route path={paths.cart} element={<CartPage />} />
         <Route path={paths.detail} element={<DetailPage />} />
         <Route path={paths.bookRoute} element={<BookPage />} />

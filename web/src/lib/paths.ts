@@ -26,6 +26,8 @@ export const paths = {
   authorRoute: '/authors/:authorRef',
   orders: '/orders',
   account: '/account',
+  /** An e-mail's unsubscribe link: asks before turning a list of e-mails off (beyond the spec). */
+  unsubscribe: '/unsubscribe',
   /** The copies a client wishes for (beyond the spec). */
   wishlist: '/wishlist',
   searchResult: '/searchresult',
@@ -48,5 +50,7 @@ export const paths = {
     auditLog: '/auditlog',
     /** Books with their copies as CSV, out and in (Admin, beyond the spec). */
     importExport: '/importexport',
+    /** The e-mails the shop could not deliver, sent again on the Admin's word (beyond the spec). */
+    mail: '/mail',
   },
 } as const;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { refuse } from '../../lib/refusals.ts';
 import { CopyBody, CopyFields, IfMatchHeader, readVersion, versionTag } from '../../schemas/backoffice-catalog.ts';
-import { Body, OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
+import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { pagedListRoute } from './schemas.ts';
 
@@ -77,29 +77,6 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const copy = await app.catalogAdmin.copyById(request.params.id);
       reply.header('etag', versionTag(copy.version));
       return { data: copy };
-    },
-  );
-
-  app.get(
-    '/:id/stock-movements',
-    {
-      schema: {
-        operationId: 'listStockMovements',
-        summary: "A page of a copy's stock movements, newest first: each change of its stock and why",
-        params: Type.Object({ id: PositiveInt }),
-        querystring: OptionalPaging,
-        response: responses(
-          Type.Object({ movements: Type.Array(Type.Ref('StockMovement')), totalPages: Type.Integer() }),
-          400,
-          401,
-          403,
-          404,
-        ),
-      },
-    },
-    async (request) => {
-      const { pageNumber = 1, pageSize = 20 } = request.query;
-      return { data: await app.catalogAdmin.stockMovements(request.params.id, pageNumber, pageSize) };
     },
   );
 };

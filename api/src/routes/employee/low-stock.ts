@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PositiveInt, responses } from '../../schemas/common.ts';
+import { OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
 import { LowStockQuery, RestockInput, ThresholdInput } from '../../schemas/staff.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -18,6 +18,29 @@ export const lowStockRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({ data: await app.lowStock.page(request.query.pageNumber, request.query.pageSize) }),
+  );
+
+  app.get(
+    '/:copyId/movements',
+    {
+      schema: {
+        operationId: 'listStockMovements',
+        summary: "A page of a copy's stock movements, newest first: each change of its stock and why (decision record 12)",
+        params: Type.Object({ copyId: PositiveInt }),
+        querystring: OptionalPaging,
+        response: responses(
+          Type.Object({ movements: Type.Array(Type.Ref('StockMovement')), totalPages: Type.Integer() }),
+          400,
+          401,
+          403,
+          404,
+        ),
+      },
+    },
+    async (request) => {
+      const { pageNumber = 1, pageSize = 20 } = request.query;
+      return { data: await app.catalogAdmin.stockMovements(request.params.copyId, pageNumber, pageSize) };
+    },
   );
 
   app.post(

@@ -1,5 +1,5 @@
 // Low Stock: both roles restock from the row; only the Admin sees the threshold form.
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
 import { renderWithProviders, SIGNED_IN_ADMIN, SIGNED_IN_SELLER, stubApi } from '../../../test/render';
@@ -61,4 +61,37 @@ it('an Admin changes the threshold, which starts from the current one; an empty 
   expect(await screen.findByRole('status')).toHaveTextContent('Threshold saved.');
   expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ threshold: 2 });
   expect(await screen.findByText(/Copies with 2 or fewer/)).toBeInTheDocument();
+});
+
+it("shows a copy's stock history, newest first, with why each change was made", async () => {
+  const movement = (id: number, reason: string, change: number, stockAfter: number, actor: string | null = null) => ({
+    id,
+    at: '2026-11-25T10:00:00.000Z',
+    change,
+    stockAfter,
+    reason,
+    actor,
+    reference: reason === 'import' ? 'import:4' : null,
+  });
+  stubApi({
+    ...SIGNED_IN_SELLER,
+    'GET /api/employee/low-stock': page(5, [copy(7, 1, 30)]),
+    'GET /api/employee/low-stock/7/movements': {
+      body: {
+        data: {
+          movements: [movement(3, 'sale', -2, 1), movement(2, 'import', 3, 3, 'employee:1'), movement(1, 'new_copy', 0, 0)],
+          totalPages: 1,
+        },
+      },
+    },
+  });
+  storage.setUserType('Seller');
+  renderWithProviders(<LowStockPage />, { route: '/lowstock' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Stock history of Book 7' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Stock history of Book 7' });
+  expect(await within(dialog).findByRole('cell', { name: 'Sale' })).toBeInTheDocument();
+  expect(within(dialog).getByRole('cell', { name: '-2' })).toBeInTheDocument();
+  expect(within(dialog).getByRole('cell', { name: 'Import (import:4)' })).toBeInTheDocument();
+  expect(within(dialog).getByRole('cell', { name: '+3' })).toBeInTheDocument();
+  expect(within(dialog).getByRole('cell', { name: 'employee:1' })).toBeInTheDocument();
 });

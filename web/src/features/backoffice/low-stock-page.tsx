@@ -10,6 +10,7 @@ import { useSession } from '../../lib/session';
 import { useLowStock } from './api/get-low-stock';
 import { useRestockCopy } from './api/restock-copy';
 import { useSetLowStockThreshold } from './api/set-low-stock-threshold';
+import { StockHistory } from './stock-history';
 
 /** The threshold form, for the Admin: shown once the current threshold is known, starting from it. */
 function ThresholdForm({ threshold, onSaved }: { threshold: number; onSaved: (text: string, failed?: unknown) => void }) {
@@ -77,6 +78,7 @@ export default function LowStockPage() {
   const list = useLowStock(page);
   const [notice, show] = useNotice();
   const report = (text: string, failed?: unknown) => (failed ? show(text, 'error', failureReason(failed)) : show(text));
+  const [historyOf, setHistoryOf] = useState<{ copyId: number; bookName: string } | null>(null);
 
   return (
     <section>
@@ -107,12 +109,21 @@ export default function LowStockPage() {
                 { label: 'Price', cell: (c) => money(c.price) },
                 { label: 'Available', cell: (c) => (c.isAvailable ? 'Yes' : 'No') },
                 { label: 'Restock', cell: (c) => <RestockCell copyId={c.copyId} onDone={report} /> },
+                {
+                  label: 'History',
+                  cell: (c) => (
+                    <button type="button" onClick={() => setHistoryOf(c)} aria-label={`Stock history of ${c.bookName}`}>
+                      History
+                    </button>
+                  ),
+                },
               ]}
             />
           )}
         </>
       )}
       <Paging page={page} totalPages={list.data?.totalPages ?? 1} onPage={setPage} label="Low stock pages" />
+      {historyOf && <StockHistory copyId={historyOf.copyId} bookName={historyOf.bookName} onClose={() => setHistoryOf(null)} />}
     </section>
   );
 }

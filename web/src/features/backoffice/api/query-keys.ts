@@ -27,6 +27,7 @@ export const backofficeKeys = {
   imports: queryKeysFactory('imports'),
   me: queryKeysFactory('me'),
   secondFactor: queryKeysFactory('secondFactor'),
+  mail: queryKeysFactory('mail'),
 };
 
 export type BackofficeResource = keyof typeof backofficeKeys;

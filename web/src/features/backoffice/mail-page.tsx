@@ -1,0 +1,86 @@
+// /mail (Admin, beyond the spec): the e-mails the shop could not deliver after every try (dead
+// letters), with the mail server's last answer, each sent again on the Admin's word.
+import { useState } from 'react';
+import type { Schemas } from '../../api/types';
+import { DataTable } from '../../components/data-table';
+import { LoadError } from '../../components/load-error';
+import { Notice, useNotice } from '../../components/notice';
+import { Paging } from '../../components/paging';
+import { useDocumentTitle } from '../../lib/document-title';
+import { failureReason } from '../../lib/failure-reason';
+import { useDeadLetters } from './api/get-dead-letters';
+import { useRetryDeadLetter } from './api/retry-dead-letter';
+
+type DeadLetter = Schemas['DeadLetter'];
+
+const KINDS: Record<DeadLetter['kind'], string> = {
+  order_placed: 'Order confirmation',
+  order_status: 'Order status',
+  back_in_stock: 'Back in stock',
+  contact_received: 'Contact message received',
+  password_changed: 'Password changed',
+};
+
+const about = (letter: DeadLetter) =>
+  letter.orderId
+    ? `Order #${letter.orderId}`
+    : letter.clientId
+      ? `Client #${letter.clientId}`
+      : letter.employeeId
+        ? `Employee #${letter.employeeId}`
+        : '';
+
+export default function MailPage() {
+  useDocumentTitle('E-mail');
+  const [page, setPage] = useState(1);
+  const letters = useDeadLetters(page);
+  const retry = useRetryDeadLetter();
+  const [notice, show] = useNotice();
+
+  return (
+    <section>
+      <h1>E-mail</h1>
+      <Notice notice={notice} />
+      <p className="muted">E-mails the mail server did not take after every try. Send one again once the server is back.</p>
+      {letters.isPending ? (
+        <p className="muted">Loading...</p>
+      ) : letters.isError ? (
+        <LoadError what="the undelivered e-mails" error={letters.error} onRetry={() => void letters.refetch()} />
+      ) : !letters.data.letters.length ? (
+        <p className="empty">Every e-mail was delivered.</p>
+      ) : (
+        <>
+          <DataTable<DeadLetter>
+            rows={letters.data.letters}
+            columns={[
+              { label: 'E-mail', cell: (l) => KINDS[l.kind] },
+              { label: 'About', cell: about },
+              { label: 'Written', cell: (l) => new Date(l.createdAt).toLocaleString('en-GB', { timeZone: 'UTC' }) },
+              { label: 'Tries', cell: (l) => l.attempts },
+              { label: 'Last answer', cell: (l) => l.lastError ?? '' },
+              {
+                label: 'Send again',
+                cell: (l) => (
+                  <button
+                    type="button"
+                    disabled={retry.isPending}
+                    aria-label={`Send e-mail ${l.id} again`}
+                    onClick={() =>
+                      retry.mutate(l.id, {
+                        onSuccess: () => show('The e-mail is queued to be sent again.'),
+                        onError: (error) => show('The e-mail could not be queued.', 'error', failureReason(error)),
+                      })
+                    }
+                  >
+                    Send again
+                  </button>
+                ),
+              },
+            ]}
+          />
+          <Paging page={page} totalPages={letters.data.totalPages} onPage={setPage} />
+        </>
+      )}
+    </section>
+  );
+}
