@@ -128,6 +128,32 @@ describe('order e-mails', () => {
   });
 });
 
+describe('back in stock', () => {
+  it('a restock e-mails the clients who wish for the copy, with a link to the book and a one-click unsubscribe', async () => {
+    const fan = await t.newClient({ firstName: 'Wendy', lastName: 'Wish' });
+    const [copy] = await t.db.query<{ id: number }>('INSERT INTO book_copies (book_id, quantity, price) VALUES (1, 0, 12.5) RETURNING id');
+    const [book] = await t.db.query<{ name: string }>('SELECT name FROM books WHERE id = 1');
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/client/wishlist/${copy!.id}`, headers: { cookie: fan.cookie } })).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/employee/low-stock/${copy!.id}/restock`,
+          headers: { cookie: admin },
+          payload: { add: 3 },
+        })
+      ).statusCode,
+    ).toBe(200);
+    await t.app.mail.drain();
+    const [mail] = mailTo(fan.account);
+    expect(mail!.parsed.subject).toBe(`${book!.name} is back in stock`);
+    expect(mail!.parsed.text).toMatch(new RegExp(`https://shop\\.example\\.com/books/${copy!.id}-`));
+    expect(mail!.parsed.headerLines.some((h) => h.key === 'list-unsubscribe' && h.line.includes('list=back_in_stock'))).toBe(true);
+  });
+});
+
 describe('the sender', () => {
   it('two instances draining one outbox send each message once', async () => {
     const second = await buildApp(
