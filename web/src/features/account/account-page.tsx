@@ -1,6 +1,7 @@
 import { FORM_MESSAGES, profileProblem } from '@bookshop/rules';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -90,13 +91,7 @@ function MailChoices() {
           <p className="muted">Order confirmations always go, whatever you choose here.</p>
         </>
       ) : isError ? (
-        <div role="alert">
-          <p>Could not load your e-mail choices.</p>
-          <p className="muted">{failureReason(error)}</p>
-          <button type="button" onClick={() => void refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadError what="your e-mail choices" error={error} onRetry={() => void refetch()} />
       ) : (
         <p className="muted">Loading...</p>
       )}
