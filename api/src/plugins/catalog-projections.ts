@@ -14,6 +14,12 @@ export const PROJECTION_REFRESH_DELAYS_MS = {
   // Also every word of every book. A word new to the catalog is found at once as typed (a search
   // always tries the word itself); only its misspellings wait for this refresh.
   search_vocabulary: 120_000,
+  // Sorts and filters of category pages (issue 30): refreshed whenever category_listing is.
+  browse_listing: 15_000,
+  // Counted from browse_listing: always refreshed right after it, never on its own timer.
+  browse_counts: 15_000,
+  // Suggestions as a shopper types: every book on sale and every author's name, so like the shortcuts.
+  search_suggestions: 120_000,
 } as const;
 const REFRESH_TIMEOUT_MS = 15 * 60_000;
 const REFRESH_TIMEOUT = `${REFRESH_TIMEOUT_MS}ms`;
@@ -21,6 +27,18 @@ export type Projection = keyof typeof PROJECTION_REFRESH_DELAYS_MS;
 export const ALL_PROJECTIONS = Object.keys(PROJECTION_REFRESH_DELAYS_MS) as Projection[];
 /** The projections that order books by their ratings: a review that moves a book's ratings reorders them. */
 export const ORDERED_BY_RATINGS: Projection[] = ['home_list_candidates', 'category_listing', 'author_listing'];
+/** A projection marked stale takes these along: they order or count the same rows. */
+const FOLLOWERS: Partial<Record<Projection, Projection[]>> = { category_listing: ['browse_listing'], browse_listing: ['browse_counts'] };
+const withFollowers = (projections: Projection[]) => {
+  const out = new Set<Projection>();
+  const add = (view: Projection) => {
+    if (out.has(view)) return;
+    out.add(view);
+    for (const next of FOLLOWERS[view] ?? []) add(next);
+  };
+  for (const view of projections) add(view);
+  return [...out];
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,7 +57,9 @@ export default fp(
     const refresh = async (projections: Projection[] = ALL_PROJECTIONS) => {
       // A refresh is background work that may outlast the per-request statement timeout at scale:
       // it gets its own, in its own transaction. The names are this module's constants, never input.
-      for (const view of projections) {
+      // browse_counts is counted from browse_listing, so it follows it in every refresh.
+      const views = projections.includes('browse_listing') ? [...new Set([...projections, 'browse_counts' as const])] : projections;
+      for (const view of views) {
         await app.prisma.$transaction(
           [
             app.prisma.$executeRawUnsafe(`SET LOCAL statement_timeout = '${REFRESH_TIMEOUT}'`),
@@ -55,8 +75,9 @@ export default fp(
     };
     app.decorate('catalogProjections', {
       changed(projections: Projection[] = ALL_PROJECTIONS) {
-        for (const view of projections) {
-          if (pending.has(view)) continue;
+        for (const view of withFollowers(projections)) {
+          // Refreshed with browse_listing, so never before it.
+          if (view === 'browse_counts' || pending.has(view)) continue;
           const timer = setTimeout(() => {
             pending.delete(view);
             refresh([view]).catch((error: Error) => app.log.warn({ err: error, view }, 'could not refresh a catalog projection'));

@@ -158,7 +158,8 @@ const BOOK_WORDS = "string_to_array(b.search_text, ' ')";
 const bySpellings = (wordCount: number, column: 'spellings' | 'likeliest') =>
   Array.from({ length: wordCount }, (_, i) => `${BOOK_WORDS} && (SELECT ${column} FROM word_spellings WHERE ord = ${i + 1})`);
 
-const buildSearchSql = (wordCount: number) => `
+/** The search's common table expressions, ending with `hits` (copy ids and their ranks); browse-queries.ts reads them too. */
+const buildSearchCtes = (wordCount: number) => `
   WITH shortcut AS (SELECT book_ids FROM search_shortcuts WHERE term = $1),
   by_shortcut AS (
     SELECT c.id, u.rank::float8 AS rank1, 0::float8 AS rank2, 0 AS rank3
@@ -212,10 +213,14 @@ const buildSearchSql = (wordCount: number) => `
     ORDER BY m.rank1, m.rank2, m.rank3, c.id
     LIMIT $5
   ),
-  hits AS (SELECT * FROM by_shortcut UNION ALL SELECT * FROM by_words)
+  hits AS (SELECT * FROM by_shortcut UNION ALL SELECT * FROM by_words)`;
+const buildSearchSql = (wordCount: number) => `${buildSearchCtes(wordCount)}
   SELECT ${DETAIL_COLUMNS} FROM hits h JOIN book_copies c ON c.id = h.id ${DETAIL_JOINS}
   ORDER BY h.rank1, h.rank2, h.rank3, h.id`;
 
+const SEARCH_CTES_BY_WORD_COUNT = Array.from({ length: SEARCH_MAX_WORDS + 1 }, (_, n) => buildSearchCtes(n));
+/** The search's CTEs for these terms (values: searchValues), ending with `hits`. */
+export const searchCtes = (terms: SearchTerms) => SEARCH_CTES_BY_WORD_COUNT[terms.words.length]!;
 const SEARCH_SQL_BY_WORD_COUNT = Array.from({ length: SEARCH_MAX_WORDS + 1 }, (_, n) => buildSearchSql(n));
 /** The search statement for these terms: one per number of words, each a prepared statement. */
 export const searchSql = (terms: SearchTerms) => SEARCH_SQL_BY_WORD_COUNT[terms.words.length]!;

@@ -1,6 +1,16 @@
 // Every read of the storefront catalog, one statement each (see catalog-queries.ts). Only available
 // copies are ever listed.
+import { escapeLike } from '../../lib/text.ts';
 import type { SqlReader } from '../../plugins/prisma.ts';
+import {
+  type BrowseFilters,
+  type BrowseRow,
+  type BrowseSort,
+  categoryBrowseSql,
+  SUGGESTIONS_SQL,
+  type SuggestionRow,
+  searchBrowseSql,
+} from './browse-queries.ts';
 import {
   AUTHOR_BOOKS_SQL,
   AUTHOR_SQL,
@@ -66,5 +76,21 @@ export function catalogRepository(sql: SqlReader) {
     purchasedCategories: (clientId: number) => query<{ typeId: number }>(PURCHASED_CATEGORIES_SQL, clientId),
 
     search: (terms: SearchTerms, take: number) => query<DetailRow>(searchSql(terms), ...searchValues(terms, take)),
+
+    /** A category page or a search's results, sorted, filtered and paged, with its counts: one statement, one row. */
+    async browseCategory(typeName: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number) {
+      const { text, values } = categoryBrowseSql(typeName, sort, filters, skip, take);
+      return (await query<BrowseRow>(text, ...values))[0]!;
+    },
+    async browseSearch(terms: SearchTerms, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number) {
+      const { text, values } = searchBrowseSql(terms, sort, filters, skip, take);
+      return (await query<BrowseRow>(text, ...values))[0]!;
+    },
+
+    /** Suggestions for a normalized prefix of 2 letters or more. */
+    suggest(prefix: string, authors: number, take: number) {
+      const letters = prefix.length >= 5 ? 5 : prefix.length >= 3 ? 3 : 2;
+      return query<SuggestionRow>(SUGGESTIONS_SQL[letters], `${escapeLike(prefix)}%`, prefix.slice(0, letters), authors, take);
+    },
   };
 }

@@ -5,6 +5,16 @@ import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { normalizeForSearch } from '../../lib/text.ts';
 import type { SqlReader } from '../../plugins/prisma.ts';
+import {
+  BROWSE_EXACT_TOTAL,
+  BROWSE_MAX_RESULTS,
+  type BrowseFilters,
+  type BrowseRow,
+  type BrowseSort,
+  PRICE_BANDS,
+  RATING_FLOORS,
+  YEAR_BANDS,
+} from './browse-queries.ts';
 import { type CardRow, type DetailRow, SEARCH_MAX_WORDS, type SearchTerms } from './catalog-queries.ts';
 import { catalogRepository } from './catalog-repository.ts';
 
@@ -49,6 +59,14 @@ export const toDetail = (row: DetailRow) => ({
  * to the precomputed shortcuts (ranking their many matches per request grows with the catalog);
  * anything else is searched by its words, the short ones only as word prefixes.
  */
+/** A search text, normalized; refused when empty or too long. */
+function searchText(text: string) {
+  const normalized = normalizeForSearch(text);
+  if (!normalized) throw refuse.emptySearch();
+  if (normalized.length > 200) throw refuse.searchTooLong();
+  return normalized;
+}
+
 export function searchTerms(normalized: string): SearchTerms {
   const words = [...new Set(normalized.split(' '))];
   const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
@@ -62,6 +80,52 @@ export function searchTerms(normalized: string): SearchTerms {
     normalized,
     shortcutOnly: false,
   };
+}
+
+/** Suggestions are asked for from this many letters on; at most this many come back, authors first. */
+export const SUGGEST_MIN_LETTERS = 2;
+export const SUGGESTIONS = 8;
+const SUGGESTED_AUTHORS = 3;
+
+export interface BrowseOptions extends BrowseFilters {
+  sort?: BrowseSort;
+  pageNumber: number;
+  pageSize: number;
+}
+
+/**
+ * A browse answer from its statement's row: the page, the total (exact, or estimated past
+ * BROWSE_EXACT_TOTAL), and the facet counts (exact, or scaled from the sample when the category has
+ * more copies than BROWSE_FACET_SAMPLE). `size` is how many rows the facets could have counted.
+ */
+function browseAnswer(row: BrowseRow, options: BrowseOptions, size: number) {
+  const sampled = Number(row.sampled);
+  const estimated = size > sampled;
+  const scale = (n: number | string) => (estimated && sampled ? Math.round((Number(n) * size) / sampled) : Number(n));
+  const exact = row.exact === undefined ? Number(row.matching) : Number(row.exact);
+  const totalEstimated = exact > BROWSE_EXACT_TOTAL;
+  const total = totalEstimated ? Math.max(BROWSE_EXACT_TOTAL + 1, scale(row.matching)) : exact;
+  return {
+    booksCopies: row.rows.map((r) => toDetail(r)),
+    pageNumber: options.pageNumber,
+    total,
+    totalEstimated,
+    totalPages: Math.ceil(Math.min(total, BROWSE_MAX_RESULTS) / options.pageSize),
+    facets: {
+      estimated,
+      price: PRICE_BANDS.map((band, i) => ({ ...band, count: scale(row.price[i]!) })),
+      rating: RATING_FLOORS.map((min, i) => ({ min, count: scale(row.rating[i]!) })),
+      year: YEAR_BANDS.map((band, i) => ({ ...band, count: scale(row.year[i]!) })),
+      inStock: scale(row.inStock),
+      authors: row.authors.map((a) => ({ ...a, count: scale(a.count) })),
+    },
+  };
+}
+
+/** The rows to skip and take for a page, never past BROWSE_MAX_RESULTS. */
+function pageWindow({ pageNumber, pageSize }: BrowseOptions) {
+  const skip = Math.min((pageNumber - 1) * pageSize, BROWSE_MAX_RESULTS);
+  return { skip, take: Math.max(0, Math.min(pageSize, BROWSE_MAX_RESULTS - skip)) };
 }
 
 export function catalogService(sql: SqlReader) {
@@ -121,10 +185,35 @@ export function catalogService(sql: SqlReader) {
     },
 
     async search(text: string) {
-      const normalized = normalizeForSearch(text);
-      if (!normalized) throw refuse.emptySearch();
-      if (normalized.length > 200) throw refuse.searchTooLong();
-      return (await repo.search(searchTerms(normalized), SEARCH_LIMIT)).map(toDetail);
+      return (await repo.search(searchTerms(searchText(text)), SEARCH_LIMIT)).map(toDetail);
+    },
+
+    /** A category page in any sort, narrowed by any filters, with the total and facet counts. */
+    async browseCategory(typeName: string, options: BrowseOptions) {
+      const { skip, take } = pageWindow(options);
+      const row = await repo.browseCategory(typeName, options.sort ?? 'relevance', options, skip, take);
+      if (row.typeId == null) throw refuse.noCategory(typeName);
+      return browseAnswer(row, options, Number(row.size ?? 0));
+    },
+
+    /** A search's results (its best matches) in any sort, narrowed by any filters, paged, with exact counts. */
+    async browseSearch(text: string, options: BrowseOptions) {
+      const { skip, take } = pageWindow(options);
+      const row = await repo.browseSearch(searchTerms(searchText(text)), options.sort ?? 'relevance', options, skip, take);
+      return browseAnswer(row, options, Number(row.sampled));
+    },
+
+    /** Type-ahead: up to 3 authors and the books to make 8, heaviest first, for 2 letters or more. */
+    async suggest(text: string) {
+      const normalized = normalizeForSearch(text).slice(0, 100);
+      if (normalized.length < SUGGEST_MIN_LETTERS) return { authors: [], books: [] };
+      const rows = await repo.suggest(normalized, SUGGESTED_AUTHORS, SUGGESTIONS);
+      const authors = rows.filter((r) => r.kind === 'author').map((r) => ({ id: r.id, name: r.name }));
+      const books = rows
+        .filter((r) => r.kind === 'book')
+        .slice(0, SUGGESTIONS - authors.length)
+        .map((r) => ({ id: r.id, name: r.name, authorName: r.authorName ?? '' }));
+      return { authors, books };
     },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import authenticationRoutes from './authentication.ts';
 import authorRoutes from './authors.ts';
 import bookCopyRoutes from './book-copy.ts';
+import browseRoutes from './browse.ts';
 import contactRoutes from './contact.ts';
 import passwordResetRoutes from './password-reset.ts';
 import publicReviewRoutes from './reviews.ts';
@@ -12,6 +13,7 @@ import unsubscribeRoutes from './unsubscribe.ts';
 /** Anonymous routes: the catalog, the contact form, sign-up and sign-in. */
 const publicRoutes: FastifyPluginAsync = async (app) => {
   await app.register(bookCopyRoutes, { prefix: '/book-copy' });
+  await app.register(browseRoutes, { prefix: '/book-copy' });
   await app.register(authorRoutes, { prefix: '/authors' });
   await app.register(publicReviewRoutes, { prefix: '/book-copy' });
   await app.register(contactRoutes, { prefix: '/contact' });

@@ -1,0 +1,151 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type Static, Type } from 'typebox';
+import { BROWSE_MAX_RESULTS, BROWSE_SORTS, type BrowseSort } from '../../modules/catalog/browse-queries.ts';
+import type { BrowseOptions } from '../../modules/catalog/catalog-service.ts';
+import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+import { documentRoutes } from '../document-routes.ts';
+
+const Money = Type.Number({ minimum: 0, maximum: 99_999_999 });
+const Year = Type.Integer({ minimum: 1, maximum: 9999 });
+
+/** The sort and filters of a listing, all optional (beyond the spec). */
+const Browsing = {
+  pageNumber: Type.Optional(PositiveInt),
+  pageSize: Type.Optional(PageSize),
+  sort: Type.Optional(
+    Type.Union(
+      BROWSE_SORTS.map((s) => Type.Literal(s)),
+      {
+        description:
+          "'relevance' (a search's best match first; a category's most-rated first, its default order), 'bestselling', 'top-rated', 'newest', 'price-asc' or 'price-desc'",
+      },
+    ),
+  ),
+  priceMin: Type.Optional(Money),
+  priceMax: Type.Optional(Money),
+  inStock: Type.Optional(Type.Boolean({ description: 'Only copies in stock' })),
+  minRating: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: 'Lowest average rating, as shown (two decimals)' })),
+  yearFrom: Type.Optional(Year),
+  yearTo: Type.Optional(Year),
+  authorId: Type.Optional(PositiveInt),
+};
+const BrowseQuery = Type.Object(Browsing, { additionalProperties: false });
+const SearchQuery = Type.Object({ text: Type.String({ minLength: 1, maxLength: 200 }), ...Browsing }, { additionalProperties: false });
+
+const Count = Type.Integer({ minimum: 0 });
+const BrowsePage = Type.Object(
+  {
+    booksCopies: Type.Array(Type.Ref('BookDetail')),
+    pageNumber: Type.Integer(),
+    total: Type.Integer({
+      description: `How many books pass the filters; only the first ${BROWSE_MAX_RESULTS.toLocaleString('en')} are paged`,
+    }),
+    totalEstimated: Type.Boolean({ description: 'The total is an estimate (over 10,000 on a large catalog)' }),
+    totalPages: Type.Integer(),
+    facets: Type.Object(
+      {
+        estimated: Type.Boolean({
+          description: "The counts are scaled from a uniform sample of the category's copies (a category over 5,000 copies); else exact",
+        }),
+        price: Type.Array(
+          Type.Object({ min: Type.Union([Type.Number(), Type.Null()]), max: Type.Union([Type.Number(), Type.Null()]), count: Count }),
+        ),
+        rating: Type.Array(Type.Object({ min: Type.Number(), count: Count })),
+        year: Type.Array(
+          Type.Object({ from: Type.Union([Type.Integer(), Type.Null()]), to: Type.Union([Type.Integer(), Type.Null()]), count: Count }),
+        ),
+        inStock: Count,
+        authors: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), count: Count })),
+      },
+      { description: "How many books each value would leave, under the other dimensions' filters" },
+    ),
+  },
+  { title: 'BrowsePage' },
+);
+const Suggestions = Type.Object(
+  {
+    authors: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
+    books: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), authorName: Type.String() })),
+  },
+  { title: 'Suggestions' },
+);
+
+/** The options in a fixed order, so one listing has one cache key however its URL spells it. */
+function browseOptions(query: Static<typeof BrowseQuery>): BrowseOptions {
+  return {
+    pageNumber: query.pageNumber ?? 1,
+    pageSize: query.pageSize ?? 15,
+    sort: (query.sort ?? 'relevance') as BrowseSort,
+    priceMin: query.priceMin,
+    priceMax: query.priceMax,
+    inStock: query.inStock || undefined,
+    minRating: query.minRating,
+    yearFrom: query.yearFrom,
+    yearTo: query.yearTo,
+    authorId: query.authorId,
+  };
+}
+
+/**
+ * Finding a book as shoppers do (beyond the spec; the spec's category and search routes are unchanged):
+ * a category page or a search's results in any sort and filters, with the total and facet counts, and
+ * suggestions as one types. Everyone's answers are the same, so the catalog cache keeps them, keyed
+ * by every parameter.
+ */
+const browseRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  documentRoutes(app, { tags: ['Public catalog'] });
+  const cached = app.catalogCache.read;
+  app.addHook('onSend', async (request, reply) => {
+    if (request.method === 'GET' && reply.statusCode === 200) reply.header('cache-control', 'public, max-age=60');
+  });
+
+  app.get(
+    '/browse/:type',
+    {
+      schema: {
+        operationId: 'browseCategory',
+        summary: 'A page of a category in any sort and filters, with the total and facet counts (beyond the spec)',
+        params: Type.Object({ type: Type.String({ minLength: 1, maxLength: 100 }) }),
+        querystring: BrowseQuery,
+        response: responses(BrowsePage, 400, 404),
+      },
+    },
+    async (request) => {
+      const options = browseOptions(request.query);
+      const key = `browse ${request.params.type.toLowerCase()} ${JSON.stringify(options)}`;
+      return { data: await cached(key, () => app.catalog.browseCategory(request.params.type, options)) };
+    },
+  );
+
+  app.get(
+    '/search/',
+    {
+      schema: {
+        operationId: 'browseSearch',
+        summary: 'Search results, paged, in any sort and filters, with the total and facet counts (beyond the spec)',
+        querystring: SearchQuery,
+        response: responses(BrowsePage, 400),
+      },
+    },
+    async (request) => {
+      const options = browseOptions(request.query);
+      const key = `search ${request.query.text} ${JSON.stringify(options)}`;
+      return { data: await cached(key, () => app.catalog.browseSearch(request.query.text, options)) };
+    },
+  );
+
+  app.get(
+    '/suggestions/',
+    {
+      schema: {
+        operationId: 'suggest',
+        summary: 'Authors and books whose name begins with the text, at most 8, from 2 letters on (beyond the spec)',
+        querystring: Type.Object({ text: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+        response: responses(Suggestions, 400),
+      },
+    },
+    async (request) => ({ data: await cached(`suggest ${request.query.text}`, () => app.catalog.suggest(request.query.text)) }),
+  );
+};
+
+export default browseRoutes;
