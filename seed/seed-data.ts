@@ -1,5 +1,6 @@
-// Everything the seed writes, derived deterministically (fixed PRNG seed, fixed anchor date) from
-// books.csv, so seeding twice gives the same data.
+// Everything the seed writes, derived deterministically (fixed PRNG seed) from books.csv and the day
+// the seed runs, so seeding twice on one day gives the same data. The people's dates count back from
+// that day, so the dashboard's 30-day charts are full on a fresh start.
 
 import { bookSearchText } from '../api/src/lib/text.ts';
 import { passwordHasher } from '../api/src/modules/accounts/passwords.ts';
@@ -17,8 +18,14 @@ export const CATEGORIES = [
   'Biology',
   'Spirituality',
 ];
-export const SEED_ANCHOR = new Date('2026-11-01T12:00:00Z');
 const DAY = 24 * 60 * 60 * 1000;
+
+/** The seed's dates count back from the start (00:00 UTC) of the day it runs, or of `day` when given. */
+export function seedAnchor(day: Date | string = new Date()) {
+  const at = new Date(day);
+  if (Number.isNaN(at.getTime())) throw new Error(`Not a day: ${String(day)}`);
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+}
 
 export const DEMO_ACCOUNTS = {
   admin: { email: 'admin@bookshop.test', password: 'Admin123!' },
@@ -141,7 +148,9 @@ const STATUSES: [string, number][] = [
   ['failed', 2],
 ];
 
-export function planSeed(csv: CsvBook[], clientCount = 300, orderCount = 3000): SeedPlan {
+/** `day`: the day the seed counts back from (default today); the orders end the day before it. */
+export function planSeed(csv: CsvBook[], { day, clientCount = 300, orderCount = 3000 }: { day?: Date | string; clientCount?: number; orderCount?: number } = {}): SeedPlan {
+  const SEED_ANCHOR = seedAnchor(day);
   const rnd = prng(20261122);
   const authors = [...new Set(csv.map((b) => b.mainAuthor))].sort();
   const authorIndex = new Map(authors.map((a, i) => [a, i]));

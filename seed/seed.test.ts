@@ -1,7 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { emptyTestDatabase } from '../scripts/empty-test-database.ts';
 import { applyMigrations } from '../scripts/lib/schema-engine.ts';
+import { parseBooksCsv } from './books-csv.ts';
+import { planSeed } from './seed-data.ts';
 import { seedDatabase } from './seed.ts';
 
 /** A fingerprint of every seeded table's content (password hashes aside: bcrypt salts them). */
@@ -38,17 +42,39 @@ describe('seed', () => {
     try {
       const { url } = database;
       await applyMigrations(url);
-      await seedDatabase(url, () => {});
+      const day = '2026-11-01';
+      await seedDatabase(url, () => {}, { day });
       const first = await fingerprint(url);
       expect(first.books!.rows).toBe(5143);
       expect(first.book_copies!.rows).toBe(5143);
       expect(first.book_types!.rows).toBe(10);
       expect(first.clients!.rows).toBeGreaterThanOrEqual(200);
       expect(first.orders!.rows).toBeGreaterThanOrEqual(2000);
-      await seedDatabase(url, () => {});
+      await seedDatabase(url, () => {}, { day });
       expect(await fingerprint(url)).toEqual(first);
     } finally {
       await database.drop();
     }
+  });
+});
+
+describe('seed plan', () => {
+  const DAY = 86_400_000;
+  const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+
+  it('counts its orders back from the day it runs: the same for one day, the 30 days before it full, none on or after it', async () => {
+    const csv = parseBooksCsv(await readFile(path.join(import.meta.dirname, 'books.csv'), 'utf8'));
+    const plan = planSeed(csv, { day: '2026-11-25T16:00:00Z' });
+    expect(planSeed(csv, { day: '2026-11-25T03:00:00Z' })).toEqual(plan);
+
+    const start = Date.parse('2026-11-25T00:00:00Z');
+    expect(plan.orders.every((o) => o.createdAt.getTime() < start && o.createdAt.getTime() >= start - 366 * DAY)).toBe(true);
+    const days = new Set(plan.orders.map((o) => dayOf(o.createdAt)));
+    for (let n = 1; n <= 29; n++) expect(days).toContain(dayOf(new Date(start - n * DAY)));
+
+    // Another day moves every date by the days between and nothing else.
+    const later = planSeed(csv, { day: '2026-12-05' });
+    expect(later.orders.map((o) => o.createdAt.getTime() - 10 * DAY)).toEqual(plan.orders.map((o) => o.createdAt.getTime()));
+    expect(later.orders.map((o) => o.items)).toEqual(plan.orders.map((o) => o.items));
   });
 });

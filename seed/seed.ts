@@ -41,11 +41,16 @@ async function insertBatches<T>(rows: T[], write: (batch: T[], offset: number) =
 /**
  * `people: false` seeds the catalog only (categories, authors, books, copies): what a production
  * database starts with. The demo people (the demo accounts, 300 clients, their orders and messages)
- * carry published passwords, so they are seeded only on request.
+ * carry published passwords, so they are seeded only on request. `day` pins the day the people's
+ * dates count back from (default today): the orders fill the year before it.
  */
-export async function seedDatabase(url: string, progress: Progress = console.log, { people = true }: { people?: boolean } = {}) {
+export async function seedDatabase(
+  url: string,
+  progress: Progress = console.log,
+  { people = true, day }: { people?: boolean; day?: Date | string } = {},
+) {
   const csv = parseBooksCsv(await readFile(path.join(import.meta.dirname, 'books.csv'), 'utf8'));
-  const plan = planSeed(csv);
+  const plan = planSeed(csv, { day });
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
