@@ -149,7 +149,10 @@ const STATUSES: [string, number][] = [
 ];
 
 /** `day`: the day the seed counts back from (default today); the orders end the day before it. */
-export function planSeed(csv: CsvBook[], { day, clientCount = 300, orderCount = 3000 }: { day?: Date | string; clientCount?: number; orderCount?: number } = {}): SeedPlan {
+export function planSeed(
+  csv: CsvBook[],
+  { day, clientCount = 300, orderCount = 3000 }: { day?: Date | string; clientCount?: number; orderCount?: number } = {},
+): SeedPlan {
   const SEED_ANCHOR = seedAnchor(day);
   const rnd = prng(20261122);
   const authors = [...new Set(csv.map((b) => b.mainAuthor))].sort();

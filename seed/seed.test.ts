@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { emptyTestDatabase } from '../scripts/empty-test-database.ts';
 import { applyMigrations } from '../scripts/lib/schema-engine.ts';
 import { parseBooksCsv } from './books-csv.ts';
-import { planSeed } from './seed-data.ts';
 import { seedDatabase } from './seed.ts';
+import { planSeed } from './seed-data.ts';
 
 /** A fingerprint of every seeded table's content (password hashes aside: bcrypt salts them). */
 async function fingerprint(url: string) {
