@@ -1,7 +1,7 @@
 // Every refusal the services give, declared once: its status, its code and the message a screen
 // shows (the spec's own words where the spec has them, from @bookshop/rules where the forms check
 // the same rule). Services `throw refuse.x(...)`; plugins/errors.ts sends `{ data: null, error }`.
-import { FORM_MESSAGES } from '@bookshop/rules';
+import { CANCEL_REASON_REQUIRED, FORM_MESSAGES } from '@bookshop/rules';
 import { AppError } from './errors.ts';
 import { ORDER_TOO_LARGE_MESSAGE } from './money.ts';
 
@@ -141,7 +141,7 @@ export const refuse = {
           : `This order is ${status} and can no longer be cancelled.`,
       { status },
     ),
-  cancelReasonRequired: () => invalid('Please give the reason for cancelling this order.', 'CANCEL_REASON_REQUIRED'),
+  cancelReasonRequired: () => invalid(CANCEL_REASON_REQUIRED, 'CANCEL_REASON_REQUIRED'),
   /** The spec's status buttons never bring a cancelled order back: its stock has been returned. */
   orderCancelled: () =>
     refusal(409, 'ORDER_NOT_CANCELLABLE', 'This order was cancelled and its stock returned; its status can no longer change.', {

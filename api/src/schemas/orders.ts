@@ -1,3 +1,4 @@
+import { CANCEL_REASON_MAX } from '@bookshop/rules';
 import { type Static, Type } from 'typebox';
 import { Body, ImageUrl, PositiveInt } from './common.ts';
 
@@ -42,5 +43,9 @@ export type CheckoutInput = Static<typeof CheckoutBody>;
 
 /** Staff cancel an order with a reason, which the audit log and the client's e-mail carry (beyond the spec). */
 export const CancelOrderBody = Body({
-  reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why the shop cancels the order; the client reads it in the e-mail' }),
+  reason: Type.String({
+    minLength: 1,
+    maxLength: CANCEL_REASON_MAX,
+    description: 'Why the shop cancels the order; the client reads it in the e-mail',
+  }),
 });

@@ -1,3 +1,4 @@
 export * from './forms.ts';
+export * from './orders.ts';
 export * from './page-addresses.ts';
 export * from './password.ts';

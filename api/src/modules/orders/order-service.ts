@@ -4,7 +4,7 @@
 // rolls everything back.
 
 import { createHash } from 'node:crypto';
-import { shippingAddressProblem } from '@bookshop/rules';
+import { isCancellable, shippingAddressProblem } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { coverUrl } from '../../lib/cover.ts';
 import { fromCents, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
@@ -14,8 +14,6 @@ import type { CheckoutInput } from '../../schemas/orders.ts';
 import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
 
 export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
-/** The statuses an order can be cancelled in, by its client or by staff: it has not shipped yet. */
-export const CANCELLABLE_STATUSES: readonly string[] = ['pending', 'Processing'];
 
 type ClientOrderRow = Prisma.OrderGetPayload<{ select: typeof clientOrderSelect }>;
 type BackofficeOrderRow = Prisma.OrderGetPayload<{ select: typeof backofficeOrderSelect }>;
@@ -150,7 +148,7 @@ export function orderService(db: Db, sql: SqlWriter) {
       const reason = 'reason' in by ? by.reason.trim() : null;
       if (reason === '') throw refuse.cancelReasonRequired();
       const order = await repo.cancel(orderId, 'clientId' in by ? by.clientId : null, reason, (status) => {
-        if (!CANCELLABLE_STATUSES.includes(status)) throw refuse.orderNotCancellable(status);
+        if (!isCancellable(status)) throw refuse.orderNotCancellable(status);
       });
       if (!order) throw refuse.noOrder();
       return toClientOrder(order);

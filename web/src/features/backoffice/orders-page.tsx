@@ -1,3 +1,4 @@
+import { CANCEL_REASON_MAX, CANCEL_REASON_REQUIRED, isCancellable } from '@bookshop/rules';
 import { type FormEvent, useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { BookCover } from '../../components/book-cover';
@@ -13,11 +14,10 @@ import { type SettableStatus, useSetOrderStatus } from './api/set-order-status';
 
 type Tell = ReturnType<typeof useNotice>[1];
 
-/** Staff cancel an order until it ships (beyond the spec); the reason goes to the audit log and the client's e-mail. */
-const cancellable = (status: string) => ['pending', 'processing'].includes(status.toLowerCase());
-const REASON_MAX = 500;
-
-/** Asks for the reason; nothing is cancelled until it is given and confirmed. */
+/**
+ * Staff cancel an order until it ships (beyond the spec): this asks for the reason, which the audit
+ * log and the client's e-mail carry; nothing is cancelled until it is given and confirmed.
+ */
 function CancelOrderDialog({ order, onClose, show }: { order: Schemas['BackofficeOrder']; onClose: () => void; show: Tell }) {
   const cancel = useCancelOrder();
   const [reason, setReason] = useState('');
@@ -43,7 +43,7 @@ function CancelOrderDialog({ order, onClose, show }: { order: Schemas['Backoffic
           Reason
           <textarea
             rows={3}
-            maxLength={REASON_MAX}
+            maxLength={CANCEL_REASON_MAX}
             value={reason}
             aria-invalid={missing}
             aria-describedby={`cancel-reason-${order.id}`}
@@ -54,7 +54,7 @@ function CancelOrderDialog({ order, onClose, show }: { order: Schemas['Backoffic
           />
         </label>
         <p id={`cancel-reason-${order.id}`} className={missing ? 'field-error' : 'muted'} role={missing ? 'alert' : undefined}>
-          {missing ? 'Please give the reason for cancelling this order.' : `Required, up to ${REASON_MAX} characters.`}
+          {missing ? CANCEL_REASON_REQUIRED : `Required, up to ${CANCEL_REASON_MAX} characters.`}
         </p>
         <div className="actions">
           <button type="button" onClick={onClose} disabled={cancel.isPending}>
@@ -114,7 +114,7 @@ function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder'];
         <button type="button" className="primary" onClick={() => set('Shipped')} disabled={setStatus.isPending}>
           Mark as Shipped
         </button>
-        {cancellable(order.status) && (
+        {isCancellable(order.status) && (
           <button type="button" className="danger" onClick={() => setCancelling(true)}>
             Cancel Order
           </button>

@@ -1,3 +1,4 @@
+import { isCancellable } from '@bookshop/rules';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
@@ -23,9 +24,6 @@ export function statusColour(status: string): 'yellow' | 'green' | 'red' | 'grey
 }
 
 type Order = Schemas['ClientOrder'];
-
-/** An order can be cancelled until it ships: while it is pending or Processing (beyond the spec). */
-export const isCancellable = (status: string) => ['pending', 'processing'].includes(status.toLowerCase());
 
 /** The confirmation step: nothing is cancelled until the client says yes here. */
 function ConfirmCancel({ order, onClose, onDone }: { order: Order; onClose: () => void; onDone: (error?: unknown) => void }) {

@@ -1,0 +1,8 @@
+// Cancelling an order (beyond the spec): only until it ships. The API refuses any other status, and
+// the screens offer Cancel only where the API would accept it; staff give a reason the client reads.
+
+export const CANCELLABLE_STATUSES: readonly string[] = ['pending', 'Processing'];
+export const isCancellable = (status: string) => CANCELLABLE_STATUSES.includes(status);
+
+export const CANCEL_REASON_MAX = 500;
+export const CANCEL_REASON_REQUIRED = 'Please give the reason for cancelling this order.';
