@@ -1,9 +1,12 @@
 // What a shopper can share and a search engine can read, served with the web app (not API calls, so
-// not in openapi.yaml): a book's page at /books/{id}-{slug}, with the book in its head; the sitemap,
+// not in openapi.yaml): a book's page at /books/{id}-{slug}, with the book in its head; an author's
+// page at /authors/{id}-{slug}, with the author in its head and body; the sitemap,
 // in files of a fixed size; and robots.txt.
-import { bookPagePath, idFromPageAddress } from '@bookshop/rules';
+import { authorPagePath, bookPagePath, idFromPageAddress } from '@bookshop/rules';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.ts';
 import { publicOrigin } from '../lib/public-origin.ts';
+import { AUTHOR_PAGE_SIZE, authorPageBody, authorPageHead, missingAuthorHead, withRootContent } from '../modules/pages/author-page.ts';
 import { bookPageHead, missingBookHead, withHead } from '../modules/pages/book-page.ts';
 import { CATEGORIES_SITEMAP_PATH, robotsTxt, sitemapIndex, urlSet } from '../modules/pages/sitemap.ts';
 
@@ -29,6 +32,25 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     const canonicalPath = bookPagePath(book.id, book.name);
     if (request.url.split('?')[0] !== canonicalPath) return reply.redirect(canonicalPath, 301);
     return withHead(shell(), bookPageHead(book, origin(request) + canonicalPath));
+  });
+
+  // An author's page: the author in the head, and the heading and first page of books in the body.
+  app.get<{ Params: { ref: string } }>('/authors/:ref', hidden, async (request, reply) => {
+    const id = idFromPageAddress(request.params.ref);
+    // No such author is a 404 page; any other failure (the database down) answers as an error does.
+    const author =
+      id === null
+        ? null
+        : await app.catalog.authorPage(id, 1, AUTHOR_PAGE_SIZE).catch((error: unknown) => {
+            if (error instanceof AppError && error.statusCode === 404) return null;
+            throw error;
+          });
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    if (!author) return reply.code(404).send(withHead(shell(), missingAuthorHead()));
+    const canonicalPath = authorPagePath(author.id, author.name);
+    if (request.url.split('?')[0] !== canonicalPath) return reply.redirect(canonicalPath, 301);
+    const page = withHead(shell(), authorPageHead(author, origin(request) + canonicalPath, origin(request)));
+    return withRootContent(page, authorPageBody(author));
   });
 
   app.get('/sitemap.xml', hidden, async (request, reply) => {

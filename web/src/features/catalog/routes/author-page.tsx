@@ -1,5 +1,5 @@
 import { idFromPageAddress } from '@bookshop/rules/page-addresses';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { ApiError } from '../../../api/client';
 import { clampPage, Paging } from '../../../components/paging';
@@ -19,6 +19,14 @@ function AuthorPage({ authorId }: { authorId: number | null }) {
   const [page, setPage] = useState(1);
   const { data, isPending, isError, error, isPlaceholderData } = useAuthorPage(authorId, page, CATEGORY_PAGE_SIZE);
   useDocumentTitle(data?.name ?? 'Author');
+  // A first visit arrives with the server's head for this author (canonical link, Open Graph,
+  // JSON-LD); they describe no other screen, so they leave with this one.
+  useEffect(
+    () => () => {
+      for (const tag of document.head.querySelectorAll('[data-author-page]')) tag.remove();
+    },
+    [],
+  );
 
   const missing = authorId === null || (error instanceof ApiError && error.status === 404);
   if (missing) return <p className="empty">No author found.</p>;
