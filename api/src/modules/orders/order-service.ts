@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isCancellable, shippingAddressProblem } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { coverUrl } from '../../lib/cover.ts';
-import { fromCents, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
+import { fromCents, orderTotalCents, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 import type { CheckoutInput } from '../../schemas/orders.ts';
@@ -80,7 +80,7 @@ export function orderService(db: Db, sql: SqlWriter) {
           throw refuse.lineWithdrawn(withdrawn.name, withdrawn.book_copy_id);
         }
 
-        const totalCents = lines.reduce((sum, l) => sum + toCents(l.price) * l.quantity, 0);
+        const totalCents = orderTotalCents(lines);
         const totalQuantity = lines.reduce((sum, l) => sum + l.quantity, 0);
         if (tooLargeForAnOrder(totalCents)) throw refuse.orderTooLarge();
         if (toCents(input.totalPrice) !== totalCents || input.totalQuantity !== totalQuantity) {

@@ -1,4 +1,5 @@
 import { FORM_MESSAGES, shippingAddressProblem } from '@bookshop/rules';
+import { fromCents, orderTotalCents } from '@bookshop/rules/money';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiError } from '../../api/client';
@@ -17,9 +18,9 @@ import { usePlaceOrder } from './api/place-order';
 import { useRemoveCartLine } from './api/remove-cart-line';
 import { useUpdateCartLine } from './api/update-cart-line';
 
-/** The order total: unit price times quantity, summed in cents, 2 decimals (spec 9). */
+/** The order total by the API's rule (spec 9): unit price times quantity, summed in cents. */
 export const cartTotal = (items: Pick<CartLine, 'totalPrice' | 'totalQuantity'>[]) =>
-  items.reduce((cents, i) => cents + Math.round(i.totalPrice * 100) * i.totalQuantity, 0) / 100;
+  fromCents(orderTotalCents(items.map((i) => ({ price: i.totalPrice, quantity: i.totalQuantity }))));
 
 type ShippingForm = { address: string };
 /** The shipping address rule the API applies to a checkout. */
