@@ -22,6 +22,7 @@ const ROUTES: [Method, string, boolean][] = [
   ['GET', '/api/employee/statistics/clients/', false],
   ['GET', '/api/employee/order/1,5', true],
   ['PUT', '/api/employee/order/set-status/999999,Shipped', true],
+  ['POST', '/api/employee/order/999999/cancel', true],
   ['GET', '/api/employee/employee/', true],
   ['PUT', '/api/employee/', true],
   ['PUT', '/api/employee/password/', true],

@@ -13,7 +13,6 @@ const mailPreferenceFields = {
 /** Which e-mails a client gets beyond the order confirmations, which always go (beyond the spec). */
 export const MailPreferences = Type.Object(mailPreferenceFields);
 export const MailPreferencesBody = Body(mailPreferenceFields);
-export type MailPreferencesInput = Static<typeof MailPreferencesBody>;
 
 export const ClientRow = Type.Object(
   {
