@@ -129,17 +129,20 @@ describe('the production entry point (the Docker image command)', () => {
 });
 
 describe('docker-compose.yml', () => {
-  it('wires PostgreSQL, the identity emulator and the shop built from the Dockerfile', async () => {
+  it('wires PostgreSQL, the identity emulator, the mail catcher and the shop built from the Dockerfile', async () => {
     const compose = parse(await readFile(path.join(root, 'docker-compose.yml'), 'utf8'));
     const dockerfile = await readFile(path.join(root, 'Dockerfile'), 'utf8');
-    expect(Object.keys(compose.services).sort()).toEqual(['app', 'db', 'identity', 'proxy']); // proxy: scripts/scale-out.test.ts
+    expect(Object.keys(compose.services).sort()).toEqual(['app', 'db', 'identity', 'mail', 'proxy']); // proxy: scripts/scale-out.test.ts
     for (const target of [compose.services.app.build.target, compose.services.identity.build.target]) {
       expect(dockerfile).toMatch(new RegExp(`^FROM .+ AS ${target}$`, 'm'));
     }
     const env = compose.services.app.environment;
     const db = compose.services.db.environment;
-    expect(env.DATABASE_URL).toBe(`postgresql://${db.POSTGRES_USER}:${db.POSTGRES_PASSWORD}@db:5432/${db.POSTGRES_DB}`);
+    // The same password variable on both sides, with no default: compose stops when it is not set.
+    expect(db.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    expect(env.DATABASE_URL).toBe(`postgresql://${db.POSTGRES_USER}:\${POSTGRES_PASSWORD:?Set POSTGRES_PASSWORD}@db:5432/${db.POSTGRES_DB}`);
     expect(env.FIREBASE_AUTH_EMULATOR_HOST).toBe('identity:9099');
+    expect(env.SMTP_URL).toBe('smtp://mail:1025');
     expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?/); // no default secret ships
     expect(dockerfile).toMatch(/^USER node$/m);
     // Every variable the app is given is one the configuration reads.
