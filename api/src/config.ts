@@ -4,82 +4,6 @@
 import envSchema from 'env-schema';
 import { type Static, Type } from 'typebox';
 
-export interface Config {
-  env: 'development' | 'test' | 'production';
-  port: number;
-  host: string;
-  databaseUrl: string;
-  /** A read replica for the public catalog's reads (DATABASE_REPLICA_URL), or null to read the primary. */
-  databaseReplicaUrl: string | null;
-  /**
-   * The database pool's size and time limits (plugins/prisma.ts): waiting longer for a connection, a
-   * row lock or one statement fails the call with 503 instead of letting it hang.
-   */
-  database: { poolSize: number; connectTimeoutMs: number; lockTimeoutMs: number; statementTimeoutMs: number };
-  /** The time budget of one request in milliseconds; past it the request answers 503. */
-  requestTimeoutMs: number;
-  /**
-   * How long the public catalog's answers may be kept in this process (plugins/catalog-cache.ts); any
-   * catalog change clears them at once. 0 turns the cache off, as the tests have it unless they test it.
-   */
-  catalogCacheMs: number;
-  jwtSecret: string;
-  /** Cookies carry `Secure` (set automatically when the request came over https). */
-  cookieSecure: boolean;
-  /**
-   * Which X-Forwarded-* hops to believe: false (none), the number of proxies in front of the API, or
-   * their addresses (IPs or CIDRs). Never "all": a client can write X-Forwarded-For itself.
-   */
-  trustProxy: false | number | string[];
-  /** Origins (scheme://host[:port]) allowed to send state-changing calls besides the API's own. */
-  trustedOrigins: string[];
-  /**
-   * Frontends on other sites (scheme://host[:port]) that may call the API with credentials: CORS
-   * answers them, the Origin check accepts them, and session cookies become SameSite=None; Secure.
-   * Empty: same origin only, SameSite=Strict.
-   */
-  corsOrigins: string[];
-  bcryptCost: number;
-  firebaseProjectId: string;
-  /** What the browser's identity SDK needs: the Web API key, auth domain and, in development, the emulator. */
-  firebaseWebApiKey: string;
-  firebaseAuthDomain: string;
-  firebaseAuthEmulatorUrl: string | null;
-  /** host:port of the Auth emulator the API itself calls, or null for the real provider. */
-  firebaseAuthEmulatorHost: string | null;
-  /** 'bundled' reads the seed catalog; 'openlibrary' asks Open Library's public API. */
-  isbnLookup: 'bundled' | 'openlibrary';
-  openLibraryUrl: string;
-  /** Folder of the built web app to serve at '/', or '' to serve none. */
-  webDist: string;
-  /**
-   * The shop's address as shoppers reach it (scheme://host[:port]): book pages' canonical links,
-   * Open Graph URLs, the sitemap and robots.txt are written with it. Null: the address each request
-   * came to, as the trusted proxies report it (development; set it in production).
-   */
-  publicUrl: string | null;
-  logLevel: string;
-  /** Production only uses the identity emulator when this is set (firebase-admin trusts its tokens unsigned). */
-  allowIdentityEmulator: boolean;
-  /** Seed the demo people (published passwords) into an empty database; the catalog is always seeded. */
-  seedDemo: boolean;
-  /** The first Admin of a deployment, created at first start when no employee exists. */
-  initialAdmin: { email: string; password: string } | null;
-  /**
-   * STAFF_MFA: 'required' makes every Admin set up a second factor before anything else answers;
-   * 'optional' leaves it to each employee. Either way, an employee who has one is asked for it.
-   */
-  staffMfa: 'required' | 'optional';
-  /**
-   * Where e-mail goes: an SMTP URL (SMTP_URL, or SMTP_HOST/PORT/USER/PASSWORD/SECURE), the sender
-   * (MAIL_FROM), or null when the shop sends none (MAIL_DISABLED=true, or no SMTP setting outside
-   * production): the outbox then keeps every message until a sender is configured.
-   */
-  mail: { smtp: SmtpSettings; from: string; pollMs: number; maxAttempts: number; retryBaseMs: number } | null;
-  /** RETENTION_DAYS: how long security events and finished imports are kept, and after which a deleted person's data leaves the audit log. */
-  retentionDays: number;
-}
-
 /** nodemailer's transport settings: a URL, or the parts. */
 export type SmtpSettings = { url: string } | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } };
 
@@ -89,8 +13,15 @@ export const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456
 
 export class ConfigError extends Error {}
 
+/**
+ * The configuration the API runs with: what loadConfig builds from the variables (each field's
+ * meaning is written where loadConfig sets it), so the type and the schema can't drift apart.
+ */
+export type Config = ReturnType<typeof loadConfig>;
+type Mode = 'development' | 'test' | 'production';
+
 /** TRUST_PROXY: unset or false, a hop count (1 behind one proxy), or comma-separated IPs/CIDRs of the proxies. */
-function trustProxy(raw: string | undefined, problems: string[]): Config['trustProxy'] {
+function trustProxy(raw: string | undefined, problems: string[]): false | number | string[] {
   const value = raw?.trim() ?? '';
   if (value === '' || value === 'false') return false;
   if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 10) return Number(value);
@@ -177,7 +108,7 @@ function readEnv(raw: NodeJS.ProcessEnv): Env {
 }
 
 /** The e-mail settings, or null for none; production must choose (an SMTP setting, or MAIL_DISABLED=true). */
-function mailSettings(env: Env, mode: Config['env'], problems: string[]): Config['mail'] {
+function mailSettings(env: Env, mode: Mode, problems: string[]) {
   if (env.MAIL_DISABLED === 'true') return null;
   let smtp: SmtpSettings | null = null;
   if (env.SMTP_URL) smtp = { url: env.SMTP_URL };
@@ -209,9 +140,9 @@ function mailSettings(env: Env, mode: Config['env'], problems: string[]): Config
   };
 }
 
-export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   const env = readEnv(raw);
-  const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const mode: Mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
   const problems: string[] = [];
 
   const origins = (name: 'TRUSTED_ORIGINS' | 'CORS_ORIGINS') => {
@@ -239,48 +170,91 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     problems.push('JWT_SECRET must be set to a secret of at least 32 characters in production (the development default is refused)');
   }
 
-  const config: Config = {
+  const config = {
     env: mode,
     port: env.PORT,
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,
+    /** A read replica for the public catalog's reads (DATABASE_REPLICA_URL), or null to read the primary. */
     databaseReplicaUrl: env.DATABASE_REPLICA_URL ?? null,
+    /**
+     * The database pool's size and time limits (plugins/prisma.ts): waiting longer for a connection, a
+     * row lock or one statement fails the call with 503 instead of letting it hang.
+     */
     database: {
       poolSize: env.DATABASE_POOL_SIZE,
       connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       lockTimeoutMs: env.DATABASE_LOCK_TIMEOUT_MS,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     },
+    /** The time budget of one request in milliseconds; past it the request answers 503. */
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    /**
+     * How long the public catalog's answers may be kept in this process (plugins/catalog-cache.ts); any
+     * catalog change clears them at once. 0 turns the cache off, as the tests have it unless they test it.
+     */
     // Off with a read replica unless asked for: a notice can arrive before the replica has the change,
     // and the old answer would then be kept for the whole lifetime.
     catalogCacheMs: env.CATALOG_CACHE_MS ?? (mode === 'test' || env.DATABASE_REPLICA_URL ? 0 : DEFAULT_CATALOG_CACHE_MS),
     jwtSecret,
+    /** Cookies carry `Secure` (set automatically when the request came over https). */
     // Secure cookies by default in production; plain-http local stacks opt out with COOKIE_SECURE=false.
     // Cross-site frontends need SameSite=None, which browsers accept only with Secure.
     cookieSecure: env.COOKIE_SECURE ? env.COOKIE_SECURE === 'true' : mode === 'production' || !!env.CORS_ORIGINS?.trim(),
+    /**
+     * Which X-Forwarded-* hops to believe: false (none), the number of proxies in front of the API, or
+     * their addresses (IPs or CIDRs). Never "all": a client can write X-Forwarded-For itself.
+     */
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
+    /** Origins (scheme://host[:port]) allowed to send state-changing calls besides the API's own. */
     trustedOrigins: origins('TRUSTED_ORIGINS'),
+    /**
+     * Frontends on other sites (scheme://host[:port]) that may call the API with credentials: CORS
+     * answers them, the Origin check accepts them, and session cookies become SameSite=None; Secure.
+     * Empty: same origin only, SameSite=Strict.
+     */
     corsOrigins: origins('CORS_ORIGINS'),
     bcryptCost: env.BCRYPT_COST ?? (mode === 'test' ? 10 : 12),
     firebaseProjectId: env.FIREBASE_PROJECT_ID,
+    /** What the browser's identity SDK needs: the Web API key, auth domain and, in development, the emulator. */
     firebaseWebApiKey: env.FIREBASE_WEB_API_KEY,
     firebaseAuthDomain: env.FIREBASE_AUTH_DOMAIN ?? `${env.FIREBASE_PROJECT_ID}.firebaseapp.com`,
     firebaseAuthEmulatorUrl:
       env.FIREBASE_AUTH_EMULATOR_PUBLIC_URL ?? (env.FIREBASE_AUTH_EMULATOR_HOST ? `http://${env.FIREBASE_AUTH_EMULATOR_HOST}` : null),
+    /** host:port of the Auth emulator the API itself calls, or null for the real provider. */
     firebaseAuthEmulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST ?? null,
-    isbnLookup: env.ISBN_LOOKUP ?? (mode === 'production' ? 'openlibrary' : 'bundled'),
+    /** 'bundled' reads the seed catalog; 'openlibrary' asks Open Library's public API. */
+    isbnLookup: env.ISBN_LOOKUP ?? (mode === 'production' ? ('openlibrary' as const) : ('bundled' as const)),
     openLibraryUrl: env.OPEN_LIBRARY_URL,
+    /** Folder of the built web app to serve at '/', or '' to serve none. */
     webDist: env.WEB_DIST,
+    /**
+     * The shop's address as shoppers reach it (scheme://host[:port]): book pages' canonical links,
+     * Open Graph URLs, the sitemap and robots.txt are written with it. Null: the address each request
+     * came to, as the trusted proxies report it (development; set it in production).
+     */
     publicUrl: env.PUBLIC_URL ?? null,
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+    /** Production only uses the identity emulator when this is set (firebase-admin trusts its tokens unsigned). */
     allowIdentityEmulator: env.ALLOW_IDENTITY_EMULATOR === 'true',
+    /** Seed the demo people (published passwords) into an empty database; the catalog is always seeded. */
     seedDemo: env.SEED_DEMO === 'true',
+    /** The first Admin of a deployment, created at first start when no employee exists. */
     initialAdmin: env.ADMIN_EMAIL || env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL ?? '', password: env.ADMIN_PASSWORD ?? '' } : null,
+    /**
+     * STAFF_MFA: 'required' makes every Admin set up a second factor before anything else answers;
+     * 'optional' leaves it to each employee. Either way, an employee who has one is asked for it.
+     */
     // Required in production; optional for the local demo (SEED_DEMO: its published accounts have no
     // second factor) and for development and the tests, so the spec's own client signs in with a password.
-    staffMfa: env.STAFF_MFA ?? (mode === 'production' && env.SEED_DEMO !== 'true' ? 'required' : 'optional'),
+    staffMfa: env.STAFF_MFA ?? (mode === 'production' && env.SEED_DEMO !== 'true' ? ('required' as const) : ('optional' as const)),
+    /** RETENTION_DAYS: how long security events and finished imports are kept, and after which a deleted person's data leaves the audit log. */
     retentionDays: env.RETENTION_DAYS,
+    /**
+     * Where e-mail goes: an SMTP URL (SMTP_URL, or SMTP_HOST/PORT/USER/PASSWORD/SECURE), the sender
+     * (MAIL_FROM), or null when the shop sends none (MAIL_DISABLED=true, or no SMTP setting outside
+     * production): the outbox then keeps every message until a sender is configured.
+     */
     mail: mailSettings(env, mode, problems),
   };
   if (config.initialAdmin && !(config.initialAdmin.email && config.initialAdmin.password)) {
