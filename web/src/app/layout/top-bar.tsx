@@ -1,12 +1,12 @@
-import { type FormEvent, type RefObject, useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useClientInfo } from '../../features/account/api/get-client-info';
 import { useCart } from '../../features/cart/api/get-cart';
 import { useBookTypes } from '../../features/catalog/api/get-types';
+import { SearchCombobox } from '../../features/catalog/browse/search-combobox';
 import { NoticeBell } from '../../features/wishlist/components/notice-bell';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
-import { storage } from '../../lib/storage';
 
 const BookIcon = () => (
   <svg className="icon" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
@@ -76,31 +76,8 @@ function CategoriesMenu() {
   );
 }
 
-function SearchBox() {
-  const [text, setText] = useState('');
-  const navigate = useNavigate();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const q = text.trim();
-    if (!q) return; // empty input is ignored (spec 2.2)
-    storage.setSearchQuery(q);
-    navigate(paths.searchResult, { state: { q } });
-  };
-  return (
-    <search className="search">
-      <form onSubmit={submit}>
-        <input
-          type="search"
-          aria-label="Search books"
-          placeholder="Search titles or authors"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <button type="submit">Search</button>
-      </form>
-    </search>
-  );
-}
+/** The search box: a combobox with suggestions as one types (features/catalog/browse). */
+const SearchBox = SearchCombobox;
 
 function AccountMenu() {
   const { loggedIn, signOut } = useSession();

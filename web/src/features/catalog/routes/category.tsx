@@ -1,40 +1,61 @@
-import { useState } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { paths } from '../../../lib/paths';
-import { useCategoryPage } from '../api/get-category-page';
 import { useBookTypes } from '../api/get-types';
+import { useBrowseCategory } from '../browse/browse-api';
+import { BrowseControls } from '../browse/browse-controls';
+import { hasFilters } from '../browse/browse-state';
+import { useBrowseState } from '../browse/use-browse-state';
 import { BookCard } from '../components/book-card';
 
-/** One category page (spec 2.5): a grid of 15, Prev/Next and 'Page X of Y'. */
+const CATEGORY_SORTS = ['relevance', 'bestselling', 'top-rated', 'newest', 'price-asc', 'price-desc'] as const;
+
+/**
+ * One category page (spec 2.5): a grid of 15, Prev/Next and 'Page X of Y'; beyond the spec, a sort
+ * and filters with counts, all in the address (shareable; Back undoes the last choice).
+ */
 function CategoryPage({ category }: { category: string }) {
   useDocumentTitle(category);
-  const [page, setPage] = useState(1);
-  const { data, isPending, isError, isPlaceholderData } = useCategoryPage(category, page, CATEGORY_PAGE_SIZE);
-  const totalPages = data?.totalPages ?? 1;
+  const [state, setState] = useBrowseState();
+  const page = state.page ?? 1;
+  const { data, isPending, isError, isPlaceholderData } = useBrowseCategory(category, state, CATEGORY_PAGE_SIZE);
+  const totalPages = Math.max(1, data?.totalPages ?? 1);
   return (
-    <div className="category">
+    <div className="category browse">
       <h1 id="category-heading">{category}</h1>
-      {isPending && <p className="muted">Loading...</p>}
-      {isError && <p className="empty">This category is not available right now.</p>}
-      {data && data.booksCopies.length === 0 && <p className="empty">No books in this category yet.</p>}
-      {data && data.booksCopies.length > 0 && (
-        <section className="grid" aria-labelledby="category-heading" aria-busy={isPlaceholderData}>
-          {data.booksCopies.map((book) => (
-            <BookCard key={book.id} book={book} headingLevel={2} />
-          ))}
-        </section>
-      )}
-      <Paging
-        page={page}
-        totalPages={totalPages}
-        onPage={(p) => {
-          setPage(clampPage(p, totalPages));
-          window.scrollTo({ top: 0 });
-        }}
+      <BrowseControls
+        state={state}
+        facets={data?.facets}
+        total={data?.total}
+        totalEstimated={data?.totalEstimated ?? false}
+        sorts={[...CATEGORY_SORTS]}
+        relevanceLabel="Most rated"
+        onChange={setState}
       />
+      <div className="browse-results">
+        {isPending && <p className="muted">Loading...</p>}
+        {isError && <p className="empty">This category is not available right now.</p>}
+        {data && data.booksCopies.length === 0 && (
+          <p className="empty">{hasFilters(state) ? 'No books match these filters.' : 'No books in this category yet.'}</p>
+        )}
+        {data && data.booksCopies.length > 0 && (
+          <section className="grid" aria-labelledby="category-heading" aria-busy={isPlaceholderData}>
+            {data.booksCopies.map((book) => (
+              <BookCard key={book.id} book={book} headingLevel={2} />
+            ))}
+          </section>
+        )}
+        <Paging
+          page={page}
+          totalPages={totalPages}
+          onPage={(p) => {
+            setState({ ...state, page: clampPage(p, totalPages) });
+            window.scrollTo({ top: 0 });
+          }}
+        />
+      </div>
     </div>
   );
 }

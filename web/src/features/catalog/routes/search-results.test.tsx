@@ -6,17 +6,26 @@ import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../../test/rende
 import { storage } from '../../../lib/storage';
 import SearchResultsPage from './search-results';
 
+const EMPTY_PAGE = {
+  booksCopies: [],
+  pageNumber: 1,
+  total: 0,
+  totalEstimated: false,
+  totalPages: 0,
+  facets: { estimated: false, price: [], rating: [], year: [], inStock: 0, authors: [] },
+};
+
 it('a search that fails says so and can be retried; one that finds nothing says so', async () => {
   storage.setSearchQuery('dune');
   stubApi({
     ...SIGNED_OUT,
-    'GET /api/public/book-copy/by-name/dune': { status: 503, body: { data: null, error: { code: 'TIMEOUT', message: 'Too slow.' } } },
+    'GET /api/public/book-copy/search/': { status: 503, body: { data: null, error: { code: 'TIMEOUT', message: 'Too slow.' } } },
   });
   renderWithProviders(<SearchResultsPage />, { route: '/searchresult' });
   expect(await screen.findByText('Could not load the search results.')).toBeInTheDocument();
   expect(screen.queryByText(/No results found/)).not.toBeInTheDocument();
 
-  stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/by-name/dune': { body: { data: [] } } });
+  stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/search/': { body: { data: EMPTY_PAGE } } });
   await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
   expect(await screen.findByText(/No results found for/)).toBeInTheDocument();
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();

@@ -1,57 +1,94 @@
-import { useLocation } from 'react-router-dom';
+import { useEffect } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
 import { LoadError } from '../../../components/load-error';
+import { clampPage, Paging } from '../../../components/paging';
+import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { money, rating } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
-import { useSearchBooks } from '../api/search-books';
+import { useBrowseSearch } from '../browse/browse-api';
+import { BrowseControls } from '../browse/browse-controls';
+import { hasFilters, SORTS } from '../browse/browse-state';
+import { useBrowseState } from '../browse/use-browse-state';
 import { AuthorLink } from '../components/author-link';
 import { useOpenBook } from '../components/book-card';
 import { WishAction } from '../components/wish-action';
 
-/** /searchresult (spec 2.6): reads the search text from storage. */
+/**
+ * /searchresult (spec 2.6): the text from the address (?q=, so results can be shared), else the one
+ * the top bar passed, else storage. Beyond the spec: paged, with a sort and filters with counts, all
+ * in the address.
+ */
 export default function SearchResultsPage() {
   const openBook = useOpenBook();
-  // The top bar passes the text along too, so a new search re-renders this page.
-  const query = (useLocation().state as { q?: string } | null)?.q ?? storage.getSearchQuery();
-  const { data, isPending, isError, error, refetch } = useSearchBooks(query);
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+  const query = params.get('q') ?? (location.state as { q?: string } | null)?.q ?? storage.getSearchQuery();
+  const [state, setState] = useBrowseState(['q']);
+  // The address names the text, so a copied link searches it again.
+  useEffect(() => {
+    if (params.get('q') === null && query.trim()) setParams({ q: query }, { replace: true, state: location.state });
+  }, [params, query, setParams, location.state]);
+  const { data, isPending, isError, error, refetch, isPlaceholderData } = useBrowseSearch(query, state, CATEGORY_PAGE_SIZE);
   useDocumentTitle(query.trim() ? `Search: ${query.trim()}` : 'Search');
   if (!query.trim()) return <p className="empty">Type a title or an author in the search box.</p>;
   if (isPending) return <p className="muted">Searching for books...</p>;
   if (isError) return <LoadError what="the search results" error={error} onRetry={() => void refetch()} />;
-  if (data.length === 0) {
+  if (data.total === 0 && !hasFilters(state)) {
     return (
       <p className="empty">
         No results found for <strong>{query}</strong>
       </p>
     );
   }
+  const totalPages = Math.max(1, data.totalPages);
   return (
-    <div className="search-results">
+    <div className="search-results browse">
       <h1>
         Search Results for <q>{query}</q>
       </h1>
-      <div className="result-grid">
-        {data.map((book) => (
-          <article key={book.id} className="result-card">
-            <button type="button" className="cover-button" aria-label={`Open ${book.name}`} onClick={() => openBook(book.id)}>
-              <BookCover src={book.imageUrl} title={book.name} author={book.author} />
-            </button>
-            <WishAction bookCopyId={book.id} name={book.name} />
-            <div>
-              <h2>{book.name}</h2>
-              <p>
-                Author: <AuthorLink id={book.authorId} name={book.author} />
-              </p>
-              <p>Category: {book.category}</p>
-              <p className="clamp-2">{book.description}</p>
-              <p className="book-price">{money(book.price)}</p>
-              <p className="book-rating">
-                ★ {rating(book.averageRating)} <span className="muted">({book.ratingsCount.toLocaleString('en-US')} reviews)</span>
-              </p>
-            </div>
-          </article>
-        ))}
+      <BrowseControls
+        state={state}
+        facets={data.facets}
+        total={data.total}
+        totalEstimated={data.totalEstimated}
+        sorts={[...SORTS]}
+        relevanceLabel="Best match"
+        onChange={setState}
+      />
+      <div className="browse-results">
+        {data.booksCopies.length === 0 && <p className="empty">No books match these filters.</p>}
+        <div className="result-grid" aria-busy={isPlaceholderData}>
+          {data.booksCopies.map((book) => (
+            <article key={book.id} className="result-card">
+              <button type="button" className="cover-button" aria-label={`Open ${book.name}`} onClick={() => openBook(book.id)}>
+                <BookCover src={book.imageUrl} title={book.name} author={book.author} />
+              </button>
+              <WishAction bookCopyId={book.id} name={book.name} />
+              <div>
+                <h2>{book.name}</h2>
+                <p>
+                  Author: <AuthorLink id={book.authorId} name={book.author} />
+                </p>
+                <p>Category: {book.category}</p>
+                <p className="clamp-2">{book.description}</p>
+                <p className="book-price">{money(book.price)}</p>
+                <p className="book-rating">
+                  ★ {rating(book.averageRating)} <span className="muted">({book.ratingsCount.toLocaleString('en-US')} reviews)</span>
+                </p>
+              </div>
+            </article>
+          ))}
+        </div>
+        <Paging
+          page={state.page ?? 1}
+          totalPages={totalPages}
+          onPage={(p) => {
+            setState({ ...state, page: clampPage(p, totalPages) });
+            window.scrollTo({ top: 0 });
+          }}
+        />
       </div>
     </div>
   );
