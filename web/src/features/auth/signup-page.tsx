@@ -2,6 +2,7 @@ import { FORM_MESSAGES, signUpProblem } from '@bookshop/rules';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
@@ -9,7 +10,7 @@ import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
 import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
-import { useSignUp } from './api/sign-up';
+import { useFinishSignUp } from './api/sign-up';
 
 type Fields = { firstName: string; lastName: string; account: string; password: string; phoneNumber: string };
 const EMPTY: Fields = { firstName: '', lastName: '', account: '', password: '', phoneNumber: '' };
@@ -26,16 +27,39 @@ export default function SignUpPage() {
   useDocumentTitle('Sign up');
   const { signedIn } = useSession();
   const navigate = useNavigate();
-  const signUp = useSignUp();
-  const { register, handleSubmit, getValues } = useForm<Fields>({ defaultValues: EMPTY, resolver: signUpResolver });
+  const { register, handleSubmit, getValues, formState } = useForm<Fields>({ defaultValues: EMPTY, resolver: signUpResolver });
+  const finish = useFinishSignUp(() => {
+    const fields = getValues();
+    return {
+      firstName: fields.firstName,
+      lastName: fields.lastName,
+      phoneNumber: fields.phoneNumber,
+      account_informations: { account: fields.account, password: fields.password },
+    };
+  });
   const [step, setStep] = useState<'form' | 'verify'>('form');
-  const [busy, setBusy] = useState(false);
+  // Busy while the form is sent to the provider or the shop's account is asked for.
+  const busy = formState.isSubmitting || finish.isPending;
   // Spec 4: messages disappear after 3 s.
   const [notice, show] = useNotice();
 
+  const checkVerified = () =>
+    finish.mutateAsync().then(
+      (userType) => {
+        if (!userType) return show('Email is not verified yet.', 'error');
+        signedIn(userType);
+        navigate(paths.home);
+      },
+      (error: unknown) => {
+        const reason = failureReason(error);
+        // 409: the e-mail is already a client's; the server's message says so.
+        const conflict = error instanceof ApiError && error.status === 409;
+        show(conflict ? error.message : `Failed to check verification.${reason ? ` ${reason}` : ''}`, 'error');
+      },
+    );
+
   const submit = handleSubmit(
     async (fields) => {
-      setBusy(true);
       let verified: boolean;
       try {
         const { createOrResumeIdentity } = await sdk();
@@ -47,47 +71,14 @@ export default function SignUpPage() {
       } catch (error) {
         const { providerMessage } = await sdk();
         show(providerMessage(error), 'error');
-        setBusy(false);
         return;
       }
       setStep('verify');
       // Verified already (a sign-up finished with the provider but not with the shop): straight on.
       if (verified) await checkVerified();
-      else setBusy(false);
     },
     (errors) => show(errors.root?.message ?? FORM_MESSAGES.allFieldsRequired, 'error'),
   );
-
-  const checkVerified = async () => {
-    setBusy(true);
-    try {
-      const { verifiedIdToken } = await sdk();
-      const token = await verifiedIdToken();
-      if (!token) return show('Email is not verified yet.', 'error');
-      const fields = getValues();
-      const userType = await signUp.mutateAsync({
-        idToken: token,
-        body: {
-          firstName: fields.firstName,
-          lastName: fields.lastName,
-          phoneNumber: fields.phoneNumber,
-          account_informations: { account: fields.account, password: fields.password },
-        },
-      });
-      signedIn(userType);
-      navigate(paths.home);
-    } catch (error) {
-      const reason = failureReason(error);
-      show(
-        (error as { status?: number }).status === 409
-          ? (error as Error).message
-          : `Failed to check verification.${reason ? ` ${reason}` : ''}`,
-        'error',
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const resend = async () => {
     try {

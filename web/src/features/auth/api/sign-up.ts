@@ -7,4 +7,16 @@ import type { BodyOf } from '../../../api/types';
 const signUp = ({ idToken, body }: { idToken: string; body: BodyOf<'signUp'> }) =>
   unwrap(api.POST('/api/public/sign-up', { headers: { authorization: `Bearer ${idToken}` }, body }));
 
-export const useSignUp = () => useMutation({ mutationFn: signUp });
+/**
+ * The shop's account for the identity just created, once the provider says its e-mail is verified:
+ * null (nothing sent) while it is not yet. `body` reads the form when the check runs.
+ */
+export const useFinishSignUp = (body: () => BodyOf<'signUp'>) =>
+  useMutation({
+    mutationFn: async () => {
+      // The SDK is imported on demand so the storefront's first load does not carry it.
+      const { verifiedIdToken } = await import('../identity');
+      const idToken = await verifiedIdToken();
+      return idToken ? signUp({ idToken, body: body() }) : null;
+    },
+  });
