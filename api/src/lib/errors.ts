@@ -13,8 +13,12 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, code = 'BAD_REQUEST') => new AppError(400, code, message);
-export const unauthorized = (message = 'You must be signed in.') => new AppError(401, 'UNAUTHORIZED', message);
-export const forbidden = (message = 'You are not allowed to do this.') => new AppError(403, 'FORBIDDEN', message);
-export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
-export const conflict = (message: string, details?: Record<string, unknown>) => new AppError(409, 'CONFLICT', message, {}, details);
+// The helpers by status, one name each: lib/refusals.ts declares the services' refusals with them.
+/** Any refusal: its status, its code, the message, and details the screen may use. */
+export const refusal = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
+  new AppError(status, code, message, {}, details);
+export const badRequest = (message: string, code = 'BAD_REQUEST') => refusal(400, code, message);
+export const unauthorized = (message = 'You must be signed in.') => refusal(401, 'UNAUTHORIZED', message);
+export const forbidden = (message = 'You are not allowed to do this.') => refusal(403, 'FORBIDDEN', message);
+export const notFound = (message: string) => refusal(404, 'NOT_FOUND', message);
+export const conflict = (message: string, details?: Record<string, unknown>) => refusal(409, 'CONFLICT', message, details);

@@ -2,51 +2,44 @@
 // shows (the spec's own words where the spec has them, from @bookshop/rules where the forms check
 // the same rule). Services `throw refuse.x(...)`; plugins/errors.ts sends `{ data: null, error }`.
 import { CANCEL_REASON_REQUIRED, FORM_MESSAGES } from '@bookshop/rules';
-import { AppError } from './errors.ts';
+import { badRequest, conflict, forbidden, notFound, refusal } from './errors.ts';
 import { ORDER_TOO_LARGE_MESSAGE } from './money.ts';
-
-const refusal = (status: number, code: string, message: string, details?: Record<string, unknown>) =>
-  new AppError(status, code, message, {}, details);
-const invalid = (message: string, code = 'BAD_REQUEST') => refusal(400, code, message);
-const missing = (message: string) => refusal(404, 'NOT_FOUND', message);
-const conflicting = (message: string, details?: Record<string, unknown>) => refusal(409, 'CONFLICT', message, details);
-const forbidden = (message: string) => refusal(403, 'FORBIDDEN', message);
 
 export const refuse = {
   // Forms (spec 5)
-  form: (message: string, code?: string) => invalid(message, code),
-  allFieldsRequired: () => invalid(FORM_MESSAGES.allFieldsRequired),
+  form: (message: string, code?: string) => badRequest(message, code),
+  allFieldsRequired: () => badRequest(FORM_MESSAGES.allFieldsRequired),
 
   // Accounts and employees
   invalidLogin: () => refusal(401, 'INVALID_CREDENTIALS', FORM_MESSAGES.invalidLogin),
   emailNotVerified: () => forbidden('Email is not verified yet.'),
   verifiedEmailMismatch: () => forbidden('The verified e-mail does not match the account.'),
   /** One message wherever an e-mail is already a client's or an employee's sign-in name. */
-  emailTaken: () => conflicting('An account with this e-mail already exists.'),
-  accountGone: () => missing('Your account no longer exists.'),
-  passwordsMissing: () => invalid(FORM_MESSAGES.passwordsMissing),
-  wrongCurrentPassword: () => invalid('The current password is incorrect.', 'WRONG_PASSWORD'),
-  weakPassword: (message: string) => invalid(message, 'WEAK_PASSWORD'),
-  gender: () => invalid('Gender must be Male or Female.'),
-  employeeEmail: () => invalid(FORM_MESSAGES.emailInvalid),
-  birthDate: () => invalid('Birth date must be a real past date (YYYY-MM-DD), from 1900 on.'),
-  role: () => invalid('Role must be Admin or Seller.'),
+  emailTaken: () => conflict('An account with this e-mail already exists.'),
+  accountGone: () => notFound('Your account no longer exists.'),
+  passwordsMissing: () => badRequest(FORM_MESSAGES.passwordsMissing),
+  wrongCurrentPassword: () => badRequest('The current password is incorrect.', 'WRONG_PASSWORD'),
+  weakPassword: (message: string) => badRequest(message, 'WEAK_PASSWORD'),
+  gender: () => badRequest('Gender must be Male or Female.'),
+  employeeEmail: () => badRequest(FORM_MESSAGES.emailInvalid),
+  birthDate: () => badRequest('Birth date must be a real past date (YYYY-MM-DD), from 1900 on.'),
+  role: () => badRequest('Role must be Admin or Seller.'),
   deleteSelf: () => forbidden('You cannot delete your own account.'),
-  noEmployee: () => missing('This employee does not exist.'),
+  noEmployee: () => notFound('This employee does not exist.'),
   deleteAdmin: () => forbidden('An Admin cannot be deleted.'),
   changeOwnRole: () => forbidden('You cannot change your own role.'),
-  lastAdmin: () => conflicting('The shop must keep at least one Admin.'),
+  lastAdmin: () => conflict('The shop must keep at least one Admin.'),
 
   // Staff second factor (modules/second-factor, beyond the spec)
   /** The sign-in's step after the password is missing, used, or older than its few minutes. */
   signInStepExpired: () => refusal(401, 'SECOND_FACTOR_EXPIRED', 'This sign-in has expired. Please sign in again.'),
-  wrongSecondFactor: () => invalid('That code or passkey was not accepted. Please try again.', 'WRONG_SECOND_FACTOR'),
+  wrongSecondFactor: () => badRequest('That code or passkey was not accepted. Please try again.', 'WRONG_SECOND_FACTOR'),
   wrongSetupCode: () =>
-    invalid('That code does not match. Check the time on your phone, then type the code your app shows now.', 'WRONG_SECOND_FACTOR'),
-  noPendingTotpSetup: () => conflicting('Start the authenticator app setup first.'),
-  passkeyNotRegistered: () => invalid('The passkey could not be registered. Please try again.', 'WRONG_SECOND_FACTOR'),
-  noPasskey: () => missing('No such passkey.'),
-  noSecondFactor: () => missing('This employee has no second factor.'),
+    badRequest('That code does not match. Check the time on your phone, then type the code your app shows now.', 'WRONG_SECOND_FACTOR'),
+  noPendingTotpSetup: () => conflict('Start the authenticator app setup first.'),
+  passkeyNotRegistered: () => badRequest('The passkey could not be registered. Please try again.', 'WRONG_SECOND_FACTOR'),
+  noPasskey: () => notFound('No such passkey.'),
+  noSecondFactor: () => notFound('This employee has no second factor.'),
   /** The screen turns this code into a prompt for the second factor. */
   stepUpRequired: (minutes: number) =>
     refusal(403, 'STEP_UP_REQUIRED', `Confirm it is you: this needs your second factor, used within the last ${minutes} minutes.`),
@@ -57,45 +50,44 @@ export const refuse = {
       'Admins must set up a second factor (an authenticator app or a passkey) before anything else.',
     ),
   lastAdminSecondFactor: () =>
-    conflicting('No Admin would have a second factor left. Add another factor first, or another Admin must set one up.'),
+    conflict('No Admin would have a second factor left. Add another factor first, or another Admin must set one up.'),
   resetOwnSecondFactor: () => forbidden('Remove your own second factors on your Account screen.'),
 
   // Catalog, as the storefront reads it
-  noCategory: (name: string) => missing(`There is no category named '${name}'.`),
-  bookUnavailable: () => missing('This book is not available.'),
+  noCategory: (name: string) => notFound(`There is no category named '${name}'.`),
+  bookUnavailable: () => notFound('This book is not available.'),
   reviewNotAllowed: () => forbidden('You can rate a book once an order of it has shipped.'),
-  noReview: () => missing('No review found.'),
-  wishlistFull: (max: number) => conflicting(`Your wishlist is full (${max} books). Remove one to add another.`),
-  emptySearch: () => invalid('Please enter a title or an author to search for.'),
-  searchTooLong: () => invalid('The search text is too long.'),
+  noReview: () => notFound('No review found.'),
+  wishlistFull: (max: number) => conflict(`Your wishlist is full (${max} books). Remove one to add another.`),
+  emptySearch: () => badRequest('Please enter a title or an author to search for.'),
+  searchTooLong: () => badRequest('The search text is too long.'),
 
   // Catalog, as the back-office edits it
-  emptyName: (what: string) => invalid(`The ${what} name must not be empty.`),
-  nameTooLong: (what: string, max: number) => invalid(`The ${what} name is too long (at most ${max} characters).`),
-  copyPrice: () => invalid('Price must be 0 or more, with at most 2 decimals.'),
-  noAuthor: () => missing('No author found.'),
+  emptyName: (what: string) => badRequest(`The ${what} name must not be empty.`),
+  nameTooLong: (what: string, max: number) => badRequest(`The ${what} name is too long (at most ${max} characters).`),
+  copyPrice: () => badRequest('Price must be 0 or more, with at most 2 decimals.'),
+  noAuthor: () => notFound('No author found.'),
   authorHasBooks: (books: number) =>
-    conflicting(`This author still has ${books} book${books === 1 ? '' : 's'}; delete or reassign them first.`),
-  noBook: () => missing('No book found.'),
-  invalidIsbn: () => invalid('This is not a valid ISBN-10 or ISBN-13.', 'INVALID_ISBN'),
-  isbnExists: () => conflicting('A book with this ISBN already exists.'),
-  isbnNotFound: () => missing('No book was found for this ISBN.'),
-  noCategories: () => conflicting('The shop has no categories yet.'),
-  noAuthorWithId: (id: number) => invalid(`There is no author with ID ${id}.`),
-  noCategoryWithId: (id: number) => invalid(`There is no category with ID ${id}.`),
-  publishedDate: () => invalid('Published must be a real date (YYYY-MM-DD), from year 1 to 9999.'),
-  bookOrdered: () => conflicting('Copies of this book have been ordered, so it cannot be deleted.'),
-  noCopy: () => missing('No book copy found.'),
-  noBookWithId: (id: number) => invalid(`There is no book with ID ${id}.`),
+    conflict(`This author still has ${books} book${books === 1 ? '' : 's'}; delete or reassign them first.`),
+  noBook: () => notFound('No book found.'),
+  invalidIsbn: () => badRequest('This is not a valid ISBN-10 or ISBN-13.', 'INVALID_ISBN'),
+  isbnExists: () => conflict('A book with this ISBN already exists.'),
+  isbnNotFound: () => notFound('No book was found for this ISBN.'),
+  noCategories: () => conflict('The shop has no categories yet.'),
+  noAuthorWithId: (id: number) => badRequest(`There is no author with ID ${id}.`),
+  noCategoryWithId: (id: number) => badRequest(`There is no category with ID ${id}.`),
+  publishedDate: () => badRequest('Published must be a real date (YYYY-MM-DD), from year 1 to 9999.'),
+  bookOrdered: () => conflict('Copies of this book have been ordered, so it cannot be deleted.'),
+  noCopy: () => notFound('No book copy found.'),
+  noBookWithId: (id: number) => badRequest(`There is no book with ID ${id}.`),
   // Bulk import (beyond the spec)
-  noImport: () => missing('No such import.'),
-  importAlreadyRun: () => conflicting('This import has already run. Check the file again to import it once more.'),
-  importHasInvalidRows: () => conflicting('The file has invalid rows. Fix them, or choose to skip them.'),
-  importBusy: () => conflicting('Another import is running. Wait for it to finish.'),
-  importCheckExpired: () =>
-    conflicting('This check is more than 30 minutes old, and the shop may have changed since. Check the file again.'),
-  noDeadLetter: () => missing('There is no such undelivered e-mail.'),
-  badUnsubscribeLink: () => invalid('This unsubscribe link is not valid. Change your e-mail choices on your account page.'),
+  noImport: () => notFound('No such import.'),
+  importAlreadyRun: () => conflict('This import has already run. Check the file again to import it once more.'),
+  importHasInvalidRows: () => conflict('The file has invalid rows. Fix them, or choose to skip them.'),
+  importBusy: () => conflict('Another import is running. Wait for it to finish.'),
+  importCheckExpired: () => conflict('This check is more than 30 minutes old, and the shop may have changed since. Check the file again.'),
+  noDeadLetter: () => notFound('There is no such undelivered e-mail.'),
+  badUnsubscribeLink: () => badRequest('This unsubscribe link is not valid. Change your e-mail choices on your account page.'),
 
   /** A save made on a version of the copy that is no longer current (412): what moved, and the copy now. */
   copyChanged: (current: { quantity: number; price: number; isAvailable: boolean }, soldSince: number) => {
@@ -108,26 +100,26 @@ export const refuse = {
           : `Someone else changed this copy since you opened it: stock is now ${current.quantity}, price ${current.price.toFixed(2)}, ${current.isAvailable ? 'available' : 'not available'}.`;
     return refusal(412, 'STALE_VERSION', `${what} Check your changes and save again.`, { current });
   },
-  copyOrdered: () => conflicting('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.'),
-  noMessage: () => missing('This message does not exist.'),
+  copyOrdered: () => conflict('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.'),
+  noMessage: () => notFound('This message does not exist.'),
 
   // Cart and checkout
   outOfStock: () => refusal(409, 'OUT_OF_STOCK', FORM_MESSAGES.outOfStock),
-  notInCart: () => missing('This item is not in your cart.'),
-  onlyLeft: (left: number) => conflicting(`Only ${left} left in stock.`),
+  notInCart: () => notFound('This item is not in your cart.'),
+  onlyLeft: (left: number) => conflict(`Only ${left} left in stock.`),
   orderTooLarge: () => refusal(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE),
-  emptyOrder: () => invalid('Your cart is empty.', 'EMPTY_ORDER'),
+  emptyOrder: () => badRequest('Your cart is empty.', 'EMPTY_ORDER'),
   idempotencyKeyReused: () =>
     refusal(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different order; use a new key.'),
-  linesGone: () => missing('Some of these items are no longer in your cart.'),
+  linesGone: () => notFound('Some of these items are no longer in your cart.'),
   lineWithdrawn: (name: string, bookCopyId: number) =>
     refusal(409, 'UNAVAILABLE', `Sorry, '${name}' is no longer available: remove it from your cart to order the rest.`, { bookCopyId }),
   cartChanged: (current: { totalPrice: number; totalQuantity: number }) =>
-    conflicting('Your cart has changed: please review the new total.', current),
+    conflict('Your cart has changed: please review the new total.', current),
   lineShort: (name: string, bookCopyId: number) =>
     refusal(409, 'OUT_OF_STOCK', `Sorry, '${name}' is out of stock in the quantity you chose.`, { bookCopyId }),
-  status: (allowed: readonly string[]) => invalid(`Status must be one of: ${allowed.join(', ')}.`),
-  noOrder: () => missing('This order does not exist.'),
+  status: (allowed: readonly string[]) => badRequest(`Status must be one of: ${allowed.join(', ')}.`),
+  noOrder: () => notFound('This order does not exist.'),
   // Cancelling an order (beyond the spec)
   /** Only a pending or Processing order can be cancelled; `status` is the order's now. */
   orderNotCancellable: (status: string) =>
@@ -141,7 +133,7 @@ export const refuse = {
           : `This order is ${status} and can no longer be cancelled.`,
       { status },
     ),
-  cancelReasonRequired: () => invalid(CANCEL_REASON_REQUIRED, 'CANCEL_REASON_REQUIRED'),
+  cancelReasonRequired: () => badRequest(CANCEL_REASON_REQUIRED, 'CANCEL_REASON_REQUIRED'),
   /** The spec's status buttons never bring a cancelled order back: its stock has been returned. */
   orderCancelled: () =>
     refusal(409, 'ORDER_NOT_CANCELLABLE', 'This order was cancelled and its stock returned; its status can no longer change.', {
