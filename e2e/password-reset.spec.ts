@@ -36,7 +36,7 @@ async function resetCode(email: string) {
 async function resetLink(email: string) {
   await expect.poll(() => resetCode(email), { message: `a password-reset e-mail for ${email}` }).toBeDefined();
   const code = (await resetCode(email))!;
-  // The provider's e-mail template points its action URL at /reset-password (see the README).
+  // The provider's e-mail template points its action URL at /reset-password (see docs/security.md).
   return `/reset-password?mode=resetPassword&oobCode=${encodeURIComponent(code)}&lang=en`;
 }
 

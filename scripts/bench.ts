@@ -130,7 +130,12 @@ if (JSON_OUT) {
     JSON_OUT,
     `${JSON.stringify(
       {
+        // When, on what, and how: scripts/bench/write-performance-doc.ts writes docs/performance.md from this.
+        date: new Date().toISOString(),
+        arguments: process.argv.slice(2),
         machine: machine(),
+        books: GROW_TO || null,
+        orders: ORDERS_TO || null,
         throughput: throughputRows,
         checkout: checkoutRow,
         largestContentfulPaint: lcp,
@@ -303,7 +308,14 @@ async function largestContentfulPaintRow(server: Server) {
 }
 
 function machine() {
-  return { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
+  return {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    // The shared environment variables that change what a run measures.
+    settings: Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_'))),
+  };
 }
 
 /** p50 and p95 of a call, in ms, over `rounds` requests after a warm-up. */
