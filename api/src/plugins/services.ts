@@ -1,8 +1,10 @@
 // The domain services, each built once with what it depends on and decorated on the app, so every
-// route reads the same instance (fastify/demo's recipe). Writes go through the audited client:
+// route reads the same instance (fastify/demo's recipe). Services take their repositories, built here
+// on the handles (decision 14). Writes go through the audited client:
 // it records a write only inside an employee's request (modules/security/audit.ts), so storefront
 // calls are not audited and back-office ones always are.
 import fp from 'fastify-plugin';
+import { accountRepository } from '../modules/accounts/account-repository.ts';
 import { type AccountService, accountService } from '../modules/accounts/account-service.ts';
 import { type CatalogAdminService, catalogAdminService } from '../modules/backoffice/catalog-admin-service.ts';
 import { type ClientListService, clientListService } from '../modules/backoffice/client-list-service.ts';
@@ -10,14 +12,19 @@ import { type ContactService, contactService } from '../modules/backoffice/conta
 import { type DashboardService, dashboardService } from '../modules/backoffice/dashboard-service.ts';
 import { type EmployeeService, employeeService } from '../modules/backoffice/employee-service.ts';
 import { bundledCatalogLookup, openLibraryLookup } from '../modules/backoffice/isbn-lookup.ts';
+import { peopleRepository } from '../modules/backoffice/people-repository.ts';
+import { cartRepository } from '../modules/cart/cart-repository.ts';
 import { type CartService, cartService } from '../modules/cart/cart-service.ts';
 import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
+import { orderRepository } from '../modules/orders/order-repository.ts';
 import { type OrderService, orderService } from '../modules/orders/order-service.ts';
+import { reviewRepository } from '../modules/reviews/review-repository.ts';
 import { type ReviewService, reviewService } from '../modules/reviews/review-service.ts';
 import { type AuditLog, auditLog } from '../modules/staff/audit-log.ts';
 import { type CatalogTransfer, catalogTransfer } from '../modules/staff/catalog-transfer.ts';
 import { type LowStock, lowStock } from '../modules/staff/low-stock.ts';
 import { type SalesCharts, salesCharts } from '../modules/staff/sales-charts.ts';
+import { wishlistRepository } from '../modules/wishlist/wishlist-repository.ts';
 import { type WishlistService, wishlistService } from '../modules/wishlist/wishlist-service.ts';
 
 declare module 'fastify' {
@@ -49,14 +56,15 @@ export default fp(
     app.decorate('catalog', catalogService(app.catalogSql));
     app.decorate('catalogAdmin', catalogAdminService(db, lookup));
     app.decorate('accounts', accountService(db, app.passwords));
-    app.decorate('dashboard', dashboardService(db));
-    app.decorate('clientList', clientListService(db));
-    app.decorate('employees', employeeService(db, app.passwords));
-    app.decorate('cart', cartService(db));
-    app.decorate('orders', orderService(db, app.primarySql));
+    const people = peopleRepository(db);
+    app.decorate('dashboard', dashboardService(people));
+    app.decorate('clientList', clientListService(people));
+    app.decorate('employees', employeeService(people, accountRepository(db), app.passwords));
+    app.decorate('cart', cartService(cartRepository(db)));
+    app.decorate('orders', orderService(orderRepository(db, app.primarySql)));
     app.decorate('contact', contactService(db));
-    app.decorate('reviews', reviewService(db));
-    app.decorate('wishlist', wishlistService(db));
+    app.decorate('reviews', reviewService(reviewRepository(db)));
+    app.decorate('wishlist', wishlistService(wishlistRepository(db)));
     app.decorate('salesCharts', salesCharts(db));
     app.decorate('auditLog', auditLog(db));
     app.decorate('lowStock', lowStock(db));

@@ -1,9 +1,7 @@
-import type { Db } from '../../plugins/prisma.ts';
-import { peopleRepository } from './people-repository.ts';
+import type { PeopleRepository } from './people-repository.ts';
 
 /** All Clients (spec 6.7): newest first, `total` counting them all. */
-export function clientListService(db: Db) {
-  const repo = peopleRepository(db);
+export function clientListService(repo: PeopleRepository) {
   return {
     async clientRows(skip: number, take: number) {
       const { total, clients } = await repo.clientPage(skip, take);

@@ -1,12 +1,10 @@
 import { toMoney } from '../../lib/money.ts';
-import type { Db } from '../../plugins/prisma.ts';
-import { peopleRepository } from './people-repository.ts';
+import type { PeopleRepository } from './people-repository.ts';
 
 export const DASHBOARD_LIST_SIZE = 10;
 
 /** The dashboard (spec 6.1): the four totals, the latest orders and the newest clients. */
-export function dashboardService(db: Db) {
-  const repo = peopleRepository(db);
+export function dashboardService(repo: PeopleRepository) {
   return {
     async summary() {
       const [totalOrders, totalBooks, totalBooksCopies, totalClients] = await repo.totals();

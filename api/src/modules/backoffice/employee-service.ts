@@ -1,15 +1,11 @@
 import { EMAIL, EMPLOYEE_ROLES, GENDERS, isFilled } from '@bookshop/rules';
-import type { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { refuse } from '../../lib/refusals.ts';
-import type { Db } from '../../plugins/prisma.ts';
 import type { PersonInput } from '../../schemas/people.ts';
-import { accountRepository, type employeeInfoSelect } from '../accounts/account-repository.ts';
+import type { accountRepository } from '../accounts/account-repository.ts';
 import { isLoginNameClash } from '../accounts/account-service.ts';
 import { assertAcceptablePassword, type PasswordHasher } from '../accounts/passwords.ts';
-import { peopleRepository } from './people-repository.ts';
-
-type EmployeeRow = Prisma.EmployeeGetPayload<{ select: typeof employeeInfoSelect }>;
+import type { EmployeeRow, PeopleRepository } from './people-repository.ts';
 
 export const toEmployee = ({ role, birthDate, ...e }: EmployeeRow) => ({
   ...e,
@@ -55,9 +51,7 @@ const refuseTakenEmail = (error: unknown): never => {
 };
 
 /** The Admin's Employees screen and every employee's own account. */
-export function employeeService(db: Db, passwords: PasswordHasher) {
-  const repo = peopleRepository(db);
-  const accounts = accountRepository(db);
+export function employeeService(repo: PeopleRepository, accounts: ReturnType<typeof accountRepository>, passwords: PasswordHasher) {
   return {
     listEmployees: async () => (await repo.listEmployees()).map(toEmployee),
 

@@ -14,6 +14,8 @@ export const clientSelect = {
   createdAt: true,
 } satisfies Prisma.ClientSelect;
 
+export type EmployeeRow = Prisma.EmployeeGetPayload<{ select: typeof employeeInfoSelect }>;
+
 export function peopleRepository(db: Db) {
   return {
     totals: () => db.$transaction([db.order.count(), db.book.count(), db.bookCopy.count(), db.client.count()]),
@@ -50,3 +52,5 @@ export function peopleRepository(db: Db) {
       }),
   };
 }
+
+export type PeopleRepository = ReturnType<typeof peopleRepository>;

@@ -1,11 +1,9 @@
 import { toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
-import type { Db } from '../../plugins/prisma.ts';
 import { copyLineCover } from '../catalog/copy-line.ts';
-import { cartRepository } from './cart-repository.ts';
+import type { cartRepository } from './cart-repository.ts';
 
-export function cartService(db: Db) {
-  const repo = cartRepository(db);
+export function cartService(repo: ReturnType<typeof cartRepository>) {
   return {
     async list(clientId: number) {
       const lines = await repo.list(clientId);

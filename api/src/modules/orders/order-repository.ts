@@ -29,6 +29,10 @@ export const backofficeOrderSelect = {
   items: { select: { id: true, name: true, imageUrl: true, quantity: true, unitPrice: true }, orderBy: { id: 'asc' } },
 } satisfies Prisma.OrderSelect;
 
+/** An order as the client's and the back-office's pages read it (Prisma). */
+export type ClientOrderPage = Prisma.OrderGetPayload<{ select: typeof clientOrderSelect }>;
+export type BackofficeOrderPage = Prisma.OrderGetPayload<{ select: typeof backofficeOrderSelect }>;
+
 /** Checkout runs as plain SQL on the primary (order-queries.ts); the pages and statuses through Prisma. */
 export function orderRepository(db: Db, sql: SqlWriter) {
   return {
@@ -110,3 +114,5 @@ export function orderRepository(db: Db, sql: SqlWriter) {
       }),
   };
 }
+
+export type OrderRepository = ReturnType<typeof orderRepository>;

@@ -5,25 +5,20 @@
 
 import { createHash } from 'node:crypto';
 import { isCancellable, shippingAddressProblem } from '@bookshop/rules';
-import type { Prisma } from '../../generated/prisma/client.ts';
 import { coverUrl } from '../../lib/cover.ts';
 import { fromCents, orderTotalCents, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
-import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 import type { CheckoutInput } from '../../schemas/orders.ts';
-import { type backofficeOrderSelect, type clientOrderSelect, orderRepository } from './order-repository.ts';
+import type { BackofficeOrderPage, ClientOrderPage, OrderRepository } from './order-repository.ts';
 
 export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
 
-type ClientOrderRow = Prisma.OrderGetPayload<{ select: typeof clientOrderSelect }>;
-type BackofficeOrderRow = Prisma.OrderGetPayload<{ select: typeof backofficeOrderSelect }>;
-
-export const toClientOrder = (o: Omit<ClientOrderRow, 'totalPrice'> & { totalPrice: { toString(): string } }) => ({
+export const toClientOrder = (o: Omit<ClientOrderPage, 'totalPrice'> & { totalPrice: { toString(): string } }) => ({
   ...o,
   totalPrice: toMoney(o.totalPrice),
 });
 
-export const toBackofficeOrder = (o: BackofficeOrderRow) => ({
+export const toBackofficeOrder = (o: BackofficeOrderPage) => ({
   ...toClientOrder(o),
   clientId: o.clientId,
   items: o.items.map((i) => ({
@@ -44,9 +39,7 @@ function checkoutRequestHash(address: string, input: CheckoutInput, ids: number[
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-export function orderService(db: Db, sql: SqlWriter) {
-  const repo = orderRepository(db, sql);
-
+export function orderService(repo: OrderRepository) {
   async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string) {
     const address = input.shipmentAddress?.trim() ?? '';
     const addressProblem = shippingAddressProblem(address);

@@ -5,47 +5,25 @@
 // (a trigger keeps them in step), so every average in the shop, Top Rated's order included, is the
 // combined one without a join.
 import { refuse } from '../../lib/refusals.ts';
-import type { Db } from '../../plugins/prisma.ts';
-
-/** Order statuses that prove the client received (or is receiving) the book; stored in either case. */
-const RECEIVED = ['shipped', 'delivered', 'success'];
+import type { ReviewRepository } from './review-repository.ts';
 
 /** 'Nadia R.': the first name and the last name's first character (a whole one, emoji and accents included). */
 const reviewer = (client: { firstName: string; lastName: string }) => `${client.firstName} ${[...client.lastName][0] ?? ''}.`;
 const pages = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
 
-export function reviewService(db: Db) {
+export function reviewService(repo: ReviewRepository) {
   /** The book a copy belongs to, on sale or not (a client may rate what they bought and it since left the shelves). */
   async function bookOf(copyId: number) {
-    const copy = await db.bookCopy.findUnique({ where: { id: copyId }, select: { bookId: true } });
-    if (!copy) throw refuse.bookUnavailable();
-    return copy.bookId;
-  }
-
-  async function hasReceived(clientId: number, bookId: number) {
-    const [row] = await db.$queryRaw<{ received: boolean }[]>`
-      SELECT EXISTS (
-        SELECT 1 FROM orders o JOIN order_items oi ON oi.order_id = o.id JOIN book_copies c ON c.id = oi.book_copy_id
-        WHERE o.client_id = ${clientId} AND c.book_id = ${bookId} AND lower(o.status) = ANY(${RECEIVED}::text[])
-      ) AS received`;
-    return row?.received === true;
+    const bookId = await repo.bookOf(copyId);
+    if (bookId === null) throw refuse.bookUnavailable();
+    return bookId;
   }
 
   return {
     /** A book's visible reviews, newest first, a page at a time. */
     async forBook(copyId: number, pageNumber: number, pageSize: number) {
       const bookId = await bookOf(copyId);
-      const where = { bookId, hiddenAt: null };
-      const [totalReviews, rows] = await Promise.all([
-        db.bookReview.count({ where }),
-        db.bookReview.findMany({
-          where,
-          orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-          skip: (pageNumber - 1) * pageSize,
-          take: pageSize,
-          select: { id: true, stars: true, review: true, updatedAt: true, client: { select: { firstName: true, lastName: true } } },
-        }),
-      ]);
+      const [totalReviews, rows] = await repo.visibleForBook(bookId, (pageNumber - 1) * pageSize, pageSize);
       return {
         reviews: rows.map((r) => ({
           id: r.id,
@@ -62,13 +40,7 @@ export function reviewService(db: Db) {
     /** The client's own rating of the copy's book, and whether they may write one. */
     async mine(clientId: number, copyId: number) {
       const bookId = await bookOf(copyId);
-      const [mine, canReview] = await Promise.all([
-        db.bookReview.findUnique({
-          where: { bookId_clientId: { bookId, clientId } },
-          select: { stars: true, review: true, hiddenAt: true },
-        }),
-        hasReceived(clientId, bookId),
-      ]);
+      const [mine, canReview] = await Promise.all([repo.mine(bookId, clientId), repo.hasReceived(clientId, bookId)]);
       return { canReview, stars: mine?.stars ?? 0, review: mine?.review ?? '', hidden: mine?.hiddenAt != null };
     },
 
@@ -78,18 +50,10 @@ export function reviewService(db: Db) {
      */
     async write(clientId: number, copyId: number, input: { stars: number; review?: string }) {
       const bookId = await bookOf(copyId);
-      if (!(await hasReceived(clientId, bookId))) throw refuse.reviewNotAllowed();
+      if (!(await repo.hasReceived(clientId, bookId))) throw refuse.reviewNotAllowed();
       const review = (input.review ?? '').trim();
-      const before = await db.bookReview.findUnique({
-        where: { bookId_clientId: { bookId, clientId } },
-        select: { stars: true, hiddenAt: true },
-      });
-      const saved = await db.bookReview.upsert({
-        where: { bookId_clientId: { bookId, clientId } },
-        create: { bookId, clientId, stars: input.stars, review },
-        update: { stars: input.stars, review, updatedAt: new Date() },
-        select: { stars: true, review: true, hiddenAt: true },
-      });
+      const before = await repo.mine(bookId, clientId);
+      const saved = await repo.save(bookId, clientId, input.stars, review);
       const ratingsMoved = !before || (before.hiddenAt === null && before.stars !== input.stars);
       // The client may rate (checked above), so the answer is the saved row: no second lookup of book and orders.
       const mine = { canReview: true, stars: saved.stars, review: saved.review, hidden: saved.hiddenAt !== null };
@@ -98,25 +62,7 @@ export function reviewService(db: Db) {
 
     /** The back-office's list: every review, hidden ones too, newest first. */
     async list(pageNumber: number, pageSize: number) {
-      const [total, rows] = await Promise.all([
-        db.bookReview.count(),
-        db.bookReview.findMany({
-          orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-          skip: (pageNumber - 1) * pageSize,
-          take: pageSize,
-          select: {
-            id: true,
-            bookId: true,
-            clientId: true,
-            stars: true,
-            review: true,
-            updatedAt: true,
-            hiddenAt: true,
-            book: { select: { name: true } },
-            client: { select: { firstName: true, lastName: true } },
-          },
-        }),
-      ]);
+      const [total, rows] = await repo.all((pageNumber - 1) * pageSize, pageSize);
       return {
         reviews: rows.map((r) => ({
           id: r.id,
@@ -135,10 +81,10 @@ export function reviewService(db: Db) {
 
     /** Hides a review from the storefront (its stars leave the book's ratings), or shows it again; says whether it changed. */
     async setHidden(id: number, hidden: boolean) {
-      const found = await db.bookReview.findUnique({ where: { id }, select: { hiddenAt: true } });
+      const found = await repo.hiddenAt(id);
       if (!found) throw refuse.noReview();
       if ((found.hiddenAt !== null) === hidden) return false;
-      await db.bookReview.update({ where: { id }, data: { hiddenAt: hidden ? new Date() : null }, select: { id: true } });
+      await repo.setHidden(id, hidden);
       return true;
     },
   };

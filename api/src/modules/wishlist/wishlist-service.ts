@@ -3,24 +3,19 @@
 // a notice and its outbox row in the restock's own transaction. Here the client reads and clears them.
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
-import type { Db } from '../../plugins/prisma.ts';
-import { copyLineCover, copyLineSelect } from '../catalog/copy-line.ts';
+import { copyLineCover } from '../catalog/copy-line.ts';
+import type { WishlistRepository } from './wishlist-repository.ts';
 
 /** A wishlist's most copies: every card's heart reads the whole list, so it stays small. */
 export const WISHLIST_MAX = 200;
 /** The bell lists the newest notices only. */
 export const NOTICES_SHOWN = 20;
 
-export function wishlistService(db: Db) {
+export function wishlistService(repo: WishlistRepository) {
   return {
     /** The client's wished-for copies, newest first. */
     async list(clientId: number) {
-      const rows = await db.wishlistItem.findMany({
-        where: { clientId },
-        orderBy: [{ createdAt: 'desc' }, { bookCopyId: 'desc' }],
-        take: WISHLIST_MAX,
-        select: { bookCopy: { select: copyLineSelect } },
-      });
+      const rows = await repo.list(clientId, WISHLIST_MAX);
       return rows.map(({ bookCopy: c }) => ({
         id: c.id,
         name: c.book.name,
@@ -35,34 +30,20 @@ export function wishlistService(db: Db) {
 
     /** Adds a copy (again is no change); refused past WISHLIST_MAX or for a copy that does not exist. */
     async add(clientId: number, bookCopyId: number) {
-      if (!(await db.bookCopy.findUnique({ where: { id: bookCopyId }, select: { id: true } }))) throw refuse.bookUnavailable();
-      if (await db.wishlistItem.findUnique({ where: { clientId_bookCopyId: { clientId, bookCopyId } }, select: { bookCopyId: true } }))
-        return;
+      if (!(await repo.copyExists(bookCopyId))) throw refuse.bookUnavailable();
+      if (await repo.isWished(clientId, bookCopyId)) return;
       // A soft cap: two adds at the very same moment may pass it by one, which harms nothing.
-      if ((await db.wishlistItem.count({ where: { clientId } })) >= WISHLIST_MAX) throw refuse.wishlistFull(WISHLIST_MAX);
-      await db.wishlistItem.upsert({
-        where: { clientId_bookCopyId: { clientId, bookCopyId } },
-        create: { clientId, bookCopyId },
-        update: {},
-        select: { bookCopyId: true },
-      });
+      if ((await repo.count(clientId)) >= WISHLIST_MAX) throw refuse.wishlistFull(WISHLIST_MAX);
+      await repo.add(clientId, bookCopyId);
     },
 
     async remove(clientId: number, bookCopyId: number) {
-      await db.wishlistItem.deleteMany({ where: { clientId, bookCopyId } });
+      await repo.remove(clientId, bookCopyId);
     },
 
     /** The bell: how many notices are unread, and the newest ones. */
     async notices(clientId: number) {
-      const [unread, rows] = await Promise.all([
-        db.notice.count({ where: { clientId, readAt: null } }),
-        db.notice.findMany({
-          where: { clientId },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          take: NOTICES_SHOWN,
-          select: { id: true, bookCopyId: true, createdAt: true, readAt: true, bookCopy: { select: { book: { select: { name: true } } } } },
-        }),
-      ]);
+      const [unread, rows] = await repo.notices(clientId, NOTICES_SHOWN);
       return {
         unread,
         notices: rows.map((n) => ({
@@ -79,7 +60,7 @@ export function wishlistService(db: Db) {
 
     /** Marks every notice of the client read (the bell was opened). */
     async markAllRead(clientId: number) {
-      await db.notice.updateMany({ where: { clientId, readAt: null }, data: { readAt: new Date() } });
+      await repo.markAllRead(clientId);
     },
   };
 }

@@ -1,0 +1,84 @@
+// The reviews' reads and writes (decision 14: every Prisma and SQL call of a module lives in its
+// repository; review-service.ts decides, this file asks the database).
+import type { Db } from '../../plugins/prisma.ts';
+
+/** Order statuses that prove the client received (or is receiving) the book; stored in either case. */
+const RECEIVED = ['shipped', 'delivered', 'success'];
+const reviewerSelect = { select: { firstName: true, lastName: true } } as const;
+const newestFirst = [{ updatedAt: 'desc' as const }, { id: 'desc' as const }];
+const mineWhere = (bookId: number, clientId: number) => ({ bookId_clientId: { bookId, clientId } });
+
+export function reviewRepository(db: Db) {
+  return {
+    /** The book a copy belongs to, on sale or not; null for no such copy. */
+    bookOf: async (copyId: number) => (await db.bookCopy.findUnique({ where: { id: copyId }, select: { bookId: true } }))?.bookId ?? null,
+
+    /** Whether the client has a shipped, delivered or successful order of the book. */
+    async hasReceived(clientId: number, bookId: number) {
+      const [row] = await db.$queryRaw<{ received: boolean }[]>`
+        SELECT EXISTS (
+          SELECT 1 FROM orders o JOIN order_items oi ON oi.order_id = o.id JOIN book_copies c ON c.id = oi.book_copy_id
+          WHERE o.client_id = ${clientId} AND c.book_id = ${bookId} AND lower(o.status) = ANY(${RECEIVED}::text[])
+        ) AS received`;
+      return row?.received === true;
+    },
+
+    /** A book's visible reviews, newest first, a page at a time, and how many there are. */
+    visibleForBook: (bookId: number, skip: number, take: number) => {
+      const where = { bookId, hiddenAt: null };
+      return Promise.all([
+        db.bookReview.count({ where }),
+        db.bookReview.findMany({
+          where,
+          orderBy: newestFirst,
+          skip,
+          take,
+          select: { id: true, stars: true, review: true, updatedAt: true, client: reviewerSelect },
+        }),
+      ]);
+    },
+
+    /** The client's own review of the book, or null. */
+    mine: (bookId: number, clientId: number) =>
+      db.bookReview.findUnique({ where: mineWhere(bookId, clientId), select: { stars: true, review: true, hiddenAt: true } }),
+
+    /** Writes the client's review of the book, new or changed. */
+    save: (bookId: number, clientId: number, stars: number, review: string) =>
+      db.bookReview.upsert({
+        where: mineWhere(bookId, clientId),
+        create: { bookId, clientId, stars, review },
+        update: { stars, review, updatedAt: new Date() },
+        select: { stars: true, review: true, hiddenAt: true },
+      }),
+
+    /** Every review, hidden ones too, newest first, a page at a time, and how many there are. */
+    all: (skip: number, take: number) =>
+      Promise.all([
+        db.bookReview.count(),
+        db.bookReview.findMany({
+          orderBy: newestFirst,
+          skip,
+          take,
+          select: {
+            id: true,
+            bookId: true,
+            clientId: true,
+            stars: true,
+            review: true,
+            updatedAt: true,
+            hiddenAt: true,
+            book: { select: { name: true } },
+            client: reviewerSelect,
+          },
+        }),
+      ]),
+
+    hiddenAt: async (id: number) => db.bookReview.findUnique({ where: { id }, select: { hiddenAt: true } }),
+
+    setHidden: async (id: number, hidden: boolean) => {
+      await db.bookReview.update({ where: { id }, data: { hiddenAt: hidden ? new Date() : null }, select: { id: true } });
+    },
+  };
+}
+
+export type ReviewRepository = ReturnType<typeof reviewRepository>;
