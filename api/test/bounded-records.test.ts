@@ -83,12 +83,22 @@ describe('retention', () => {
       `INSERT INTO security_events (type, actor, entity, entity_id, details, at) VALUES ('backoffice_write', 'employee:1', 'Employee', '999', $1::jsonb, now() - interval '200 days') RETURNING id`,
       [employee.replace('"delete"', '"insert"')],
     );
+    const [sentLongAgo] = await t.db.query<{ id: string }>(
+      `INSERT INTO mail_outbox (kind, client_id, sent_at) VALUES ('password_changed', 1, now() - interval '100 days') RETURNING id`,
+    );
+    const [waiting] = await t.db.query<{ id: string }>(
+      `INSERT INTO mail_outbox (kind, client_id) VALUES ('password_changed', 1) RETURNING id`,
+    );
     await t.db.query(`SELECT set_config('bookshop.retention', '', false)`);
     // Nobody else may change or remove an entry.
     await expect(t.db.query('DELETE FROM security_events WHERE id = $1', [old!.id])).rejects.toThrow(/append-only/);
 
     const report = await t.app.retention.run();
     expect(report).toMatchObject({ ran: true });
+    const mails = await t.db.query<{ id: string }>('SELECT id FROM mail_outbox WHERE id = ANY($1::bigint[])', [
+      [sentLongAgo!.id, waiting!.id],
+    ]);
+    expect(mails.map((m) => m.id)).toEqual([waiting!.id]);
     const left = await t.db.query<{ id: string; details: Record<string, unknown> | null }>(
       'SELECT id, details FROM security_events WHERE id = ANY($1::bigint[]) ORDER BY id',
       [[old!.id, recent!.id, deleted!.id, created!.id]],

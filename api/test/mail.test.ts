@@ -211,6 +211,14 @@ describe('the sender', () => {
     ).toBe(404);
   });
 
+  it('the contact form sends one address at most two receipts a day, whoever writes: no one can make the shop mail anyone', async () => {
+    const target = `target-${Date.now()}@example.com`;
+    for (let i = 0; i < 4; i++) expect((await contact(target, `Message ${i}`)).statusCode).toBe(200);
+    await t.app.mail.drain();
+    expect(mailTo(target)).toHaveLength(2);
+    expect((await t.db.query('SELECT 1 FROM contact_messages WHERE account = $1', [target])).length).toBe(4);
+  });
+
   it('a password change is a security notice to its owner', async () => {
     const client = await t.newClient({ firstName: 'Pat', lastName: 'Word' });
     const changed = await t.app.inject({

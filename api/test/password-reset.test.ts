@@ -178,6 +178,12 @@ describe('a reset and what stood before it', () => {
     const [code] = await resetCodesSoon(email, 1);
     expect((await reset(code!, NEW_PASSWORD)).statusCode).toBe(200);
     expect((await attempt(NEW_PASSWORD)).statusCode).toBe(200);
+    // The reset's security notice was written with it.
+    const notices = await t.db.query(
+      "SELECT 1 FROM mail_outbox m JOIN clients c ON c.id = m.client_id WHERE m.kind = 'password_changed' AND c.account = $1",
+      [email],
+    );
+    expect(notices).toHaveLength(1);
   });
 
   it('is all or nothing: when the identity provider refuses to spend the code, the shop keeps the old password and every session', async () => {

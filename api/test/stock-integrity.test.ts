@@ -105,14 +105,18 @@ describe('a staff save and a sale on one copy', () => {
     expect(await stockOf(id)).toEqual({ quantity: 51, price: '11.00' });
   });
 
-  it('without a version, a stock the copy never had since staff last set it is a new count, written as sent', async () => {
+  it('without a version, a stock the copy had before a later count is refused as stale; one it never had is a new count', async () => {
     const { id } = await newCopy(54);
     const opened = await readAsScreen(id);
     await sell(id);
     expect((await save({ ...opened, quantity: 70 })).json().data.quantity).toBe(70);
-    // 70 is now what staff set: a sale after it, then the old 54 again, is a deliberate count too.
+    // 70 is now what staff set. The old 54 again was read before that count: refused, as a stale
+    // version is, rather than undoing it; a count the copy never had is written.
     await sell(id);
-    expect((await save({ ...opened, quantity: 54 })).json().data.quantity).toBe(54);
+    const stale = await save({ ...opened, quantity: 54 });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error.details.current).toMatchObject({ quantity: 69 });
+    expect((await save({ ...opened, quantity: 60 })).json().data.quantity).toBe(60);
     const reasons = await t.db.query<{ reason: string; change: number; actor: string | null }>(
       'SELECT reason, change, actor FROM stock_movements WHERE copy_id = $1 ORDER BY id',
       [id],
@@ -122,9 +126,22 @@ describe('a staff save and a sale on one copy', () => {
       ['sale', -1],
       ['staff_edit', 17],
       ['sale', -1],
-      ['staff_edit', -15],
+      ['staff_edit', -9],
     ]);
     expect(reasons.filter((m) => m.reason === 'staff_edit').every((m) => /^employee:\d+$/.test(m.actor ?? ''))).toBe(true);
+  });
+
+  it("the spec's own client (no version) never undoes a restock made after it read the copy", async () => {
+    const { id } = await newCopy(2);
+    const opened = await readAsScreen(id);
+    expect((await call('POST', `/api/employee/low-stock/${id}/restock`, admin, { add: 10 })).statusCode).toBe(200);
+    await sell(id);
+    const res = await save({ ...opened, price: 15 });
+    expect(res.statusCode).toBe(412);
+    expect(res.json().error.message).toBe(
+      'Someone else changed this copy since you opened it: stock is now 11, price 9.99, available. Check your changes and save again.',
+    );
+    expect(await stockOf(id)).toEqual({ quantity: 11, price: '9.99' });
   });
 
   it('a version that is not an ETag is a 400; one that is no longer current a 412 even when nothing was sold', async () => {

@@ -22,8 +22,11 @@ const UNAVAILABLE_SQLSTATES = new Set([
 /** @prisma/adapter-pg's names for socket-level failures. */
 const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
-/** Prisma's codes for an unreachable server, a timed-out connect, a closed connection and a pool timeout. */
-const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/**
+ * Prisma's codes for an unreachable server, a timed-out connect, a closed connection, a pool timeout,
+ * and a transaction that ran past its time (P2028).
+ */
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 
 /** node-postgres and pg-pool raise these as plain Errors, without a code. */
 const UNAVAILABLE_MESSAGES = [
@@ -63,6 +66,8 @@ export async function retryLostRace<T>(statement: () => Promise<T>): Promise<T> 
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
+  // A deadlock or serialization failure that got this far: the same request a moment later succeeds.
+  if (depth === 0 && isLostRace(error)) return true;
   const e = error as MaybeDatabaseError;
   if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_PRISMA_CODES.has(e.code))) return true;
   if (typeof e.originalCode === 'string' && UNAVAILABLE_SQLSTATES.has(e.originalCode)) return true;

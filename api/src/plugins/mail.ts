@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import nodemailer from 'nodemailer';
 import { refuse } from '../lib/refusals.ts';
 import { mailRepository } from '../modules/mail/mail-repository.ts';
-import { mailSender } from '../modules/mail/mail-sender.ts';
+import { mailSender, SMTP_TIMEOUTS } from '../modules/mail/mail-sender.ts';
 import { type UnsubscribeList, validUnsubscribe } from '../modules/mail/unsubscribe.ts';
 
 declare module 'fastify' {
@@ -51,7 +51,7 @@ export default fp(
           : 'e-mail is off (no SMTP_URL): the outbox keeps every message',
       );
     } else {
-      const transport = nodemailer.createTransport('url' in settings.smtp ? settings.smtp.url : settings.smtp);
+      const transport = nodemailer.createTransport({ ...settings.smtp, ...SMTP_TIMEOUTS });
       const sender = mailSender(repo, transport, { ...settings, publicUrl, secret: jwtSecret }, app.log);
       let running: Promise<number> | null = null;
       // One drain at a time per instance; a call while one runs joins it.

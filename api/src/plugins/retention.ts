@@ -1,5 +1,6 @@
 // Append-only records are kept for RETENTION_DAYS (90 by default), then purged: security events
-// (the audit log's back-office writes excepted), import jobs and their plans. The audit log keeps
+// (the audit log's back-office writes excepted), import jobs and their plans, and e-mails sent or
+// given up on. The audit log keeps
 // its back-office writes, but the rows about a person (an employee, a contact message's sender)
 // deleted longer ago than the retention lose their values, keeping only what was done and which
 // fields changed: erasure, as privacy law asks.
@@ -25,6 +26,7 @@ export interface RetentionReport {
   ran: boolean;
   securityEvents: number;
   importJobs: number;
+  mails: number;
   erased: number;
 }
 
@@ -41,7 +43,7 @@ async function purgeOnce(db: Db, days: number): Promise<RetentionReport> {
   return db.$transaction(
     async (tx) => {
       const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS locked`;
-      if (!locked) return { ran: false, securityEvents: 0, importJobs: 0, erased: 0 };
+      if (!locked) return { ran: false, securityEvents: 0, importJobs: 0, mails: 0, erased: 0 };
       await tx.$executeRaw`SELECT set_config('bookshop.retention', 'on', true)`;
       const before = `${days} days`;
       let securityEvents = 0;
@@ -55,6 +57,8 @@ async function purgeOnce(db: Db, days: number): Promise<RetentionReport> {
         DELETE FROM import_jobs
         WHERE (status IN ('done', 'failed') AND coalesce(finished_at, updated_at) < localtimestamp - ${before}::interval)
            OR (status = 'checked' AND created_at < localtimestamp - ${UNRUN_IMPORTS_KEPT}::interval)`;
+      const mails = await tx.$executeRaw`
+        DELETE FROM mail_outbox WHERE coalesce(sent_at, dead_at) < localtimestamp - ${before}::interval`;
       const erased = await tx.$executeRaw`
         UPDATE security_events e
         SET details = jsonb_build_object('operation', e.details -> 'operation', 'changed', e.details -> 'changed', 'erased', true)
@@ -65,7 +69,7 @@ async function purgeOnce(db: Db, days: number): Promise<RetentionReport> {
         ) AS gone
         WHERE e.type = 'backoffice_write' AND e.entity = gone.entity AND e.entity_id = gone.entity_id
           AND NOT coalesce((e.details ->> 'erased')::boolean, false)`;
-      return { ran: true, securityEvents, importJobs, erased };
+      return { ran: true, securityEvents, importJobs, mails, erased };
     },
     { timeout: 10 * 60_000 },
   );

@@ -14,6 +14,9 @@ export const employeeInfoSelect = {
   role: true,
 } satisfies Prisma.EmployeeSelect;
 
+/** A reset's transaction waits on the identity provider, which may take up to 10 s. */
+const RESET_TRANSACTION_TIMEOUT_MS = 15_000;
+
 export function accountRepository(db: Db) {
   return {
     findClientCredentials: (account: string) => db.client.findUnique({ where: { account }, select: { id: true, passwordHash: true } }),
@@ -50,14 +53,20 @@ export function accountRepository(db: Db) {
      * fails, the shop keeps the old password and the sessions.
      */
     resetClientPassword: (id: number, passwordHash: string, finish: () => Promise<void>) =>
-      db.$transaction(async (tx) => {
-        await tx.client.update({ where: { id }, data: { passwordHash }, select: { id: true } });
-        await tx.sessionFamily.updateMany({
-          where: { audience: 'client', subjectId: id, revokedAt: null },
-          data: { revokedAt: new Date() },
-        });
-        await finish();
-      }),
+      db.$transaction(
+        async (tx) => {
+          await tx.client.update({ where: { id }, data: { passwordHash }, select: { id: true } });
+          await tx.sessionFamily.updateMany({
+            where: { audience: 'client', subjectId: id, revokedAt: null },
+            data: { revokedAt: new Date() },
+          });
+          await tx.mailOutbox.create({ data: { kind: 'password_changed', clientId: id }, select: { id: true } });
+          await finish();
+          // Longer than the provider's own time limit (plugins/identity.ts), so its answer, when it
+          // comes, is not lost to a transaction that gave up first.
+        },
+        { timeout: RESET_TRANSACTION_TIMEOUT_MS },
+      ),
     employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
     employeeInfo: (id: number) => db.employee.findUnique({ where: { id }, select: employeeInfoSelect }),
     updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput) =>

@@ -107,19 +107,24 @@ export function catalogAdminRepository(db: Db) {
     updateCopy: (tx: Prisma.TransactionClient, id: number, data: Prisma.BookCopyUncheckedUpdateInput) =>
       tx.bookCopy.update({ where: { id }, data, select: copySelect }),
     /**
-     * Whether the copy's stock was `quantity` at some point since the last time someone at the shop
-     * set it (an edit, an import, a restock, the copy's creation): only sales and cancellations moved
-     * it since. A save without a version that sends such a quantity sends what its writer saw.
+     * When the copy last had `quantity` as its stock: 'sinceLastSet' when it had it at some point since
+     * someone at the shop last set its stock (an edit, an import, a restock, its creation), so only
+     * sales and cancellations moved it since; 'beforeLastSet' when it had it (within a day) before
+     * such a change; null when it had it neither way.
      */
-    async stockSeenSinceLastSet(tx: Prisma.TransactionClient, copyId: number, quantity: number) {
-      const [row] = await tx.$queryRaw<{ seen: boolean }[]>`
-        SELECT EXISTS (
-          SELECT 1 FROM stock_movements m
-          WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity}
-            AND m.id >= (SELECT coalesce(max(id), 0) FROM stock_movements
-                         WHERE copy_id = ${copyId} AND reason NOT IN ('sale', 'cancellation'))
-        ) AS seen`;
-      return row?.seen ?? false;
+    async whenStockWas(tx: Prisma.TransactionClient, copyId: number, quantity: number) {
+      const [row] = await tx.$queryRaw<{ seen: 'sinceLastSet' | 'beforeLastSet' | null }[]>`
+        WITH last_set AS (
+          SELECT coalesce(max(id), 0) AS id FROM stock_movements WHERE copy_id = ${copyId} AND reason NOT IN ('sale', 'cancellation')
+        )
+        SELECT CASE
+          WHEN EXISTS (SELECT 1 FROM stock_movements m, last_set WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.id >= last_set.id)
+            THEN 'sinceLastSet'
+          WHEN EXISTS (SELECT 1 FROM stock_movements m, last_set WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.id < last_set.id
+                         AND m.at > localtimestamp - interval '1 day')
+            THEN 'beforeLastSet'
+        END AS seen`;
+      return row?.seen ?? null;
     },
     /** Units sold (less cancelled) since the copy had this version. */
     async soldSinceVersion(copyId: number, version: number) {

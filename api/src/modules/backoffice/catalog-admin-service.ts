@@ -173,8 +173,10 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
      * Saves a copy (decision record 12). With the version its writer read (If-Match), a copy that
      * changed since is refused with 412 and its current values. Without one (the spec's own client),
      * a quantity the copy has had since staff last set it is what its writer saw, so the stock is left
-     * as sales made it; any other quantity is a new count, written as sent. A save that leaves the
-     * stock as it is never writes it, so no sale made meanwhile is undone.
+     * as sales made it; a quantity it had only before a later restock, import or edit (within a day)
+     * was read before that change, so the save is refused with 412 as a stale one is; any other
+     * quantity is a new count, written as sent. A save that leaves the stock as it is never writes
+     * it, so no sale made meanwhile is undone.
      */
     async updateCopy(id: number, input: CopyInput, readVersion?: number) {
       validateCopy(input);
@@ -185,12 +187,14 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
         if (!current) throw refuse.noCopy();
         if (readVersion !== undefined && readVersion !== current.version) return { stale: toCopy(current) };
         const { quantity, ...rest } = copyData(input);
-        const stockUnchanged =
-          quantity === current.quantity || (readVersion === undefined && (await repo.stockSeenSinceLastSet(tx, id, quantity)));
-        return { copy: toCopy(await repo.updateCopy(tx, id, stockUnchanged ? rest : { ...rest, quantity })) };
+        const seen =
+          quantity === current.quantity ? 'sinceLastSet' : readVersion === undefined ? await repo.whenStockWas(tx, id, quantity) : null;
+        if (seen === 'beforeLastSet') return { stale: toCopy(current) };
+        return { copy: toCopy(await repo.updateCopy(tx, id, seen === 'sinceLastSet' ? rest : { ...rest, quantity })) };
       });
       if (saved.copy) return saved.copy;
-      throw refuse.copyChanged(saved.stale, await repo.soldSinceVersion(id, readVersion ?? 0));
+      // Without a version, what moved since the writer read is not known: the message says so.
+      throw refuse.copyChanged(saved.stale, readVersion === undefined ? 0 : await repo.soldSinceVersion(id, readVersion));
     },
     async stockMovements(copyId: number, pageNumber: number, pageSize: number) {
       if (!(await repo.copyById(copyId))) throw refuse.noCopy();

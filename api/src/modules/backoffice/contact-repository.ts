@@ -4,11 +4,11 @@ const messageSelect = { id: true, userName: true, account: true, message: true, 
 
 export function contactRepository(db: Db) {
   return {
-    /** The message, and the e-mail telling its sender it arrived, in one transaction. */
-    create: (data: { userName: string; account: string; message: string }) =>
+    /** The message, and (when `receipt`) the e-mail telling its sender it arrived, in one transaction. */
+    create: (data: { userName: string; account: string; message: string }, receipt: boolean) =>
       db.$transaction(async (tx) => {
         const { id } = await tx.contactMessage.create({ data, select: { id: true } });
-        await tx.mailOutbox.create({ data: { kind: 'contact_received', contactMessageId: id }, select: { id: true } });
+        if (receipt) await tx.mailOutbox.create({ data: { kind: 'contact_received', contactMessageId: id }, select: { id: true } });
       }),
     async page(skip: number, take: number) {
       const [total, messages] = await db.$transaction([

@@ -1,7 +1,15 @@
 import { contactProblems } from '@bookshop/rules';
 import { refuse } from '../../lib/refusals.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import { countHit } from '../security/counters.ts';
 import { contactRepository } from './contact-repository.ts';
+
+/**
+ * Receipts one address may get per day, whoever writes: the form takes any e-mail, so without this a
+ * stranger could have the shop mail anyone, from its own domain, as often as they liked.
+ */
+export const CONTACT_RECEIPTS_PER_DAY = 2;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function contactService(db: Db) {
   const repo = contactRepository(db);
@@ -10,7 +18,8 @@ export function contactService(db: Db) {
     async send({ userName = '', account = '', message = '' }: { userName?: string; account?: string; message?: string }) {
       const [problem] = contactProblems({ name: userName, email: account, message });
       if (problem) throw refuse.form(problem.message, problem.code);
-      await repo.create({ userName: userName.trim(), account: account.trim(), message: message.trim() });
+      const { hits } = await countHit(db, `contact-receipt:${account.trim().toLowerCase()}`, DAY_MS);
+      await repo.create({ userName: userName.trim(), account: account.trim(), message: message.trim() }, hits <= CONTACT_RECEIPTS_PER_DAY);
     },
     /** Newest first; `total` counts them all. */
     async rows(skip: number, take: number) {

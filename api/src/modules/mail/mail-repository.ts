@@ -16,6 +16,9 @@ export interface ClaimedMail {
   contact_message_id: number | null;
   payload: { status?: string; reason?: string | null } | null;
   attempts: number;
+  created_at: Date;
+  /** The lease this claim holds: a later write about the row is this sender's only while it still holds it. */
+  claimed_until: Date;
 }
 
 /** Who a message goes to, what it says, and whether it may be turned off (and by whom). */
@@ -69,8 +72,9 @@ export function mailRepository(db: Db) {
           SELECT id FROM mail_outbox
           WHERE sent_at IS NULL AND dead_at IS NULL AND next_attempt_at <= localtimestamp
             AND (claimed_until IS NULL OR claimed_until < localtimestamp)
-          ORDER BY id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
-        RETURNING m.id, m.kind, m.client_id, m.employee_id, m.order_id, m.copy_id, m.contact_message_id, m.payload, m.attempts`,
+          ORDER BY next_attempt_at, id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+        RETURNING m.id, m.kind, m.client_id, m.employee_id, m.order_id, m.copy_id, m.contact_message_id, m.payload, m.attempts,
+          m.created_at, m.claimed_until`,
 
     /** The recipient and the facts of a claimed row, or null when what it tells is gone (deleted since). */
     async address(row: ClaimedMail): Promise<Addressed | null> {
@@ -147,17 +151,21 @@ export function mailRepository(db: Db) {
       }
     },
 
-    /** Sent, or settled without sending (`note` says why). */
-    settled: (id: bigint, note: string | null = null) =>
-      db.$executeRaw`UPDATE mail_outbox SET sent_at = localtimestamp, claimed_until = NULL, last_error = ${note} WHERE id = ${id}`,
+    /** Sent, or settled without sending (`note` says why); only while `row`'s lease is still this sender's. */
+    settled: (row: ClaimedMail, note: string | null = null) =>
+      db.$executeRaw`
+        UPDATE mail_outbox SET sent_at = localtimestamp, claimed_until = NULL, last_error = ${note}
+        WHERE id = ${row.id} AND claimed_until = ${row.claimed_until}`,
 
-    /** A failed try: due again after `retryInMs`, or a dead letter when it was the last. */
-    failed: (id: bigint, error: string, retryInMs: number | null) =>
+    /** A failed try: due again after `retryInMs`, or a dead letter when it was the last; only while the lease holds. */
+    failed: (row: ClaimedMail, error: string, retryInMs: number | null) =>
       retryInMs === null
-        ? db.$executeRaw`UPDATE mail_outbox SET dead_at = localtimestamp, claimed_until = NULL, last_error = ${error} WHERE id = ${id}`
+        ? db.$executeRaw`
+            UPDATE mail_outbox SET dead_at = localtimestamp, claimed_until = NULL, last_error = ${error}
+            WHERE id = ${row.id} AND claimed_until = ${row.claimed_until}`
         : db.$executeRaw`
             UPDATE mail_outbox SET next_attempt_at = localtimestamp + ${retryInMs} * interval '1 millisecond', claimed_until = NULL, last_error = ${error}
-            WHERE id = ${id}`,
+            WHERE id = ${row.id} AND claimed_until = ${row.claimed_until}`,
 
     async deadLetters(skip: number, take: number) {
       const where = { deadAt: { not: null }, sentAt: null } satisfies Prisma.MailOutboxWhereInput;

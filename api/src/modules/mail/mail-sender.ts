@@ -1,8 +1,8 @@
-// The outbox's sender: claims due rows (FOR UPDATE SKIP LOCKED, then a lease), renders and sends
-// each over SMTP, and settles it. Every instance runs one; two never send one row twice, since a
-// claim is atomic and a row stays claimed while it is sent. An instance that dies mid-send leaves
-// at most the rows it held, which the lease's end frees for another: that one message may go twice,
-// nothing is lost. A failed send is due again after a backoff that doubles per try; after the last
+// The outbox's sender: claims one due row at a time (FOR UPDATE SKIP LOCKED, then a lease), renders
+// and sends it over SMTP, and settles it. Every instance runs one; two never send one row twice,
+// since a claim is atomic, a send gives up (SMTP_TIMEOUTS) long before the lease ends, and a row is
+// settled only by the sender whose lease it still is. An instance that dies mid-send leaves the one
+// row it held, which the lease's end frees for another: that one message may go twice, none is lost. A failed send is due again after a backoff that doubles per try; after the last
 // try it is a dead letter an Admin sees and can retry. Nothing here runs inside a request.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
@@ -10,10 +10,14 @@ import type { ClaimedMail, MailRepository } from './mail-repository.ts';
 import { renderMail } from './mail-templates.ts';
 import { unsubscribeUrls } from './unsubscribe.ts';
 
-/** Rows one sender claims at a time. */
-const BATCH = 10;
-/** How long a claimed row is this sender's: far longer than a send, short enough to resend soon after a crash. */
+/** Rows one sender claims at a time: one, so no row waits claimed behind another's slow send. */
+const BATCH = 1;
+/** How long a claimed row is this sender's: far longer than a send may take, short enough to resend soon after a crash. */
 export const LEASE_MS = 2 * 60_000;
+/** nodemailer's limits for one send, well inside the lease (its defaults allow 10 minutes). */
+export const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 40_000 };
+/** A message that waited longer than this (the shop had mail turned off, say) is news no more: settled unsent. */
+const MAX_AGE_MS = 3 * 24 * 60 * 60_000;
 /** The longest wait between two tries. */
 const MAX_BACKOFF_MS = 6 * 60 * 60_000;
 
@@ -32,9 +36,10 @@ export function mailSender(
   log: FastifyBaseLogger,
 ) {
   async function deliver(row: ClaimedMail) {
+    if (Date.now() - row.created_at.getTime() > MAX_AGE_MS) return repo.settled(row, 'Not sent: it waited more than 3 days to be sent.');
     const addressed = await repo.address(row);
-    if (!addressed) return repo.settled(row.id, 'Not sent: what it told of no longer exists.');
-    if (addressed.skip) return repo.settled(row.id, `Not sent: ${addressed.skip}`);
+    if (!addressed) return repo.settled(row, 'Not sent: what it told of no longer exists.');
+    if (addressed.skip) return repo.settled(row, `Not sent: ${addressed.skip}`);
     const unsubscribe =
       addressed.list && unsubscribeUrls(settings.publicUrl, settings.secret, addressed.list.clientId, addressed.list.list);
     const mail = renderMail(addressed.facts, settings.publicUrl, unsubscribe?.page);
@@ -57,9 +62,9 @@ export function mailSender(
       const last = row.attempts >= settings.maxAttempts;
       const backoff = Math.min(settings.retryBaseMs * 2 ** (row.attempts - 1), MAX_BACKOFF_MS);
       log.warn({ mail: String(row.id), kind: row.kind, attempt: row.attempts, last, err: reason }, 'an e-mail could not be sent');
-      return repo.failed(row.id, reason, last ? null : backoff);
+      return repo.failed(row, reason, last ? null : backoff);
     }
-    return repo.settled(row.id);
+    return repo.settled(row);
   }
 
   return {

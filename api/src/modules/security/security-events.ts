@@ -3,10 +3,11 @@
 // the table, written by the audit trigger in their own transaction (modules/security/audit.ts).
 // Never a password or a token: callers pass identifiers and field values only.
 //
-// Nothing a stranger sends may grow the table without bound: an event repeated by the same
-// address (and account) in one window is one row whose count rises, and once a kind has
-// CROWDED_AFTER rows in a window, the rest of that window's events of the kind share one row for
-// "many addresses". The retention job (plugins/retention.ts) removes rows past RETENTION_DAYS.
+// Nothing a stranger sends may grow the table without bound: an event a stranger can repeat
+// (REPEATABLE) from the same address (and account) in one window is one row whose count rises, and
+// once a kind has CROWDED_AFTER rows in a window, the rest of that window's events of the kind share
+// one row for "many addresses" (each is still a log line of its own). The retention job
+// (plugins/retention.ts) removes rows past RETENTION_DAYS.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../plugins/prisma.ts';
 import type { AUDIT_EVENT_TYPES } from '../../schemas/staff.ts';
@@ -30,6 +31,19 @@ export const EVENT_WINDOW_MINUTES = 10;
 export const CROWDED_AFTER = 100;
 /** The address and actor of the row that holds a crowded window's overflow. */
 export const MANY = '*';
+/**
+ * The kinds a stranger can repeat at will, grouped per window. Every other kind (a reset, an
+ * enrolment, a token reuse) is one row each, so no event of the kind can hide behind another.
+ */
+export const REPEATABLE: ReadonlySet<SecurityEventType> = new Set<SecurityEventType>([
+  'csrf_refused',
+  'rate_limited',
+  'login_failed',
+  'login_locked',
+  'password_check_failed',
+  'second_factor_failed',
+  'authorization_refused',
+]);
 
 export function securityEvents(db: Db, log: FastifyBaseLogger) {
   const row = (event: SecurityEvent) => ({
@@ -46,6 +60,15 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
       const stored = row(event);
       log.warn({ securityEvent: stored }, `security event: ${event.type}`);
       const details = stored.details === null ? null : JSON.stringify(stored.details);
+      const failed = (error: Error) => log.error({ err: error, securityEvent: event.type }, 'could not store a security event');
+      if (!REPEATABLE.has(event.type)) {
+        await db.$executeRaw`
+          INSERT INTO security_events (type, actor, address, entity, entity_id, details)
+          VALUES (${stored.type}, ${stored.actor}, ${stored.address}, ${stored.entity}, ${stored.entityId}, ${details}::jsonb)`.catch(
+          failed,
+        );
+        return;
+      }
       await db.$executeRaw`
         WITH slot AS (
           SELECT date_bin(${`${EVENT_WINDOW_MINUTES} minutes`}::interval, localtimestamp, timestamp '2000-01-01') AS bucket
@@ -68,9 +91,7 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
                slot.bucket
         FROM slot, crowded
         ON CONFLICT (type, bucket, (coalesce(address, '')), (coalesce(actor, ''))) WHERE bucket IS NOT NULL
-        DO UPDATE SET count = e.count + 1, last_at = excluded.last_at`.catch((error: Error) => {
-        log.error({ err: error, securityEvent: event.type }, 'could not store a security event');
-      });
+        DO UPDATE SET count = e.count + 1, last_at = excluded.last_at`.catch(failed);
     },
   };
 }

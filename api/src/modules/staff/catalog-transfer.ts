@@ -334,6 +334,11 @@ export function catalogTransfer(
             const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}) AS locked`;
             if (!locked) throw refuse.importBusy();
             await nameStockReason(tx, 'import', `import:${jobId}`);
+            // The copies it will write, locked first and in id order, as checkout and cancel lock
+            // theirs: a long import and a checkout then wait on each other, never deadlock.
+            await tx.$queryRaw`
+              SELECT c.id FROM book_copies c JOIN books b ON b.id = c.book_id
+              WHERE b.isbn13 = ANY(${rows.map((r) => r.isbn13)}::text[]) ORDER BY c.id FOR UPDATE OF c`;
             for (const [index, row] of rows.entries()) {
               await writeRow(tx, row);
               if ((index + 1) % PROGRESS_EVERY === 0) await progress(index + 1);
