@@ -140,7 +140,9 @@ describe('docker-compose.yml', () => {
     const db = compose.services.db.environment;
     // The same password variable on both sides, with no default: compose stops when it is not set.
     expect(db.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
-    expect(env.DATABASE_URL).toBe(`postgresql://${db.POSTGRES_USER}:\${POSTGRES_PASSWORD:?Set POSTGRES_PASSWORD}@db:5432/${db.POSTGRES_DB}`);
+    expect(env.DATABASE_URL).toBe(
+      `postgresql://${db.POSTGRES_USER}:\${POSTGRES_PASSWORD:?Set POSTGRES_PASSWORD}@db:5432/${db.POSTGRES_DB}`,
+    );
     expect(env.FIREBASE_AUTH_EMULATOR_HOST).toBe('identity:9099');
     expect(env.SMTP_URL).toBe('smtp://mail:1025');
     expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?/); // no default secret ships
