@@ -7,21 +7,18 @@ import { addressKey } from '../lib/client-address.ts';
 import { AppError, forbidden } from '../lib/errors.ts';
 import { accountRepository } from '../modules/accounts/account-repository.ts';
 import { type PasswordHasher, passwordHasher } from '../modules/accounts/passwords.ts';
-import { type AuditActor, auditContext, auditedClient } from '../modules/security/audit.ts';
+import { type AuditActor, auditContext } from '../modules/security/audit.ts';
 import { type SecurityEvents, securityEvents } from '../modules/security/security-events.ts';
 import { type LoginThrottle, loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
 import type { Audience } from '../modules/sessions/session-repository.ts';
 import { type IssuedSession, type SessionService, sessionService } from '../modules/sessions/session-service.ts';
 import { ACCESS_TOKEN_SECONDS } from '../modules/sessions/tokens.ts';
-import type { Db } from './prisma.ts';
 
 export type EmployeeRole = 'Admin' | 'Seller';
 
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionService;
-    /** The database client of the back-office routes: every write on it is audited (modules/security/audit.ts). */
-    backofficeDb: Db;
     passwords: PasswordHasher;
     loginThrottle: LoginThrottle;
     securityEvents: SecurityEvents;
@@ -90,7 +87,6 @@ export default fp<{ throttle?: ThrottleLimits }>(
     const accounts = accountRepository(app.prisma);
     app.decorate('securityEvents', events);
     app.decorate('sessions', sessions);
-    app.decorate('backofficeDb', auditedClient(app.prisma));
     app.decorate('passwords', passwordHasher(app.config.bcryptCost));
     app.decorate('loginThrottle', loginThrottle(app.prisma, opts.throttle));
     app.decorate('clientAddress', (request: FastifyRequest) => addressKey(request.ip));

@@ -1,6 +1,7 @@
 // The database: one explicit pg.Pool per process, handed to Prisma's pg adapter, with limits so that
 // nothing waits forever (a pooled connection, a row lock, a statement) and an error listener on every
-// connection so that a connection the server ends cannot crash the process.
+// connection so that a connection the server ends cannot crash the process. This plugin owns every
+// handle (decision 14): Prisma, the audited client of the back-office, and the SQL reader and writer.
 import crypto from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { FastifyBaseLogger } from 'fastify';
@@ -8,10 +9,13 @@ import fp from 'fastify-plugin';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { auditedClient } from '../modules/security/audit.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     prisma: PrismaClient;
+    /** The database client of the back-office routes: every write on it is audited (modules/security/audit.ts). */
+    backofficeDb: Db;
     /** The public catalog's reads, as plain SQL (see catalog-queries.ts): the read replica when DATABASE_REPLICA_URL is set, else the primary. */
     catalogSql: SqlReader;
     /** Plain SQL on the primary, for the few hot paths Prisma slows down (checkout, the session check). */
@@ -140,6 +144,7 @@ export default fp<PrismaPluginOptions>(
     if (onQuery) (prisma as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));
     await prisma.$connect();
     app.decorate('prisma', prisma);
+    app.decorate('backofficeDb', auditedClient(prisma));
     app.decorate('databasePool', pool);
     app.decorate('primarySql', sqlWriter(pool, onQuery));
 
