@@ -13,6 +13,7 @@ import { DEFAULT_CATALOG_CACHE_MS, loadConfig } from '../api/src/config.ts';
 import { SITEMAP_BOOKS_PER_FILE } from '../api/src/modules/catalog/catalog-service.ts';
 import { seedDatabase } from '../seed/seed.ts';
 import { bareCatalog } from './bench/bare-catalog.ts';
+import { browseCalls, reportBrowsePlans } from './bench/browse.ts';
 import { homePageLcp } from './bench/largest-contentful-paint.ts';
 import { percentile } from './bench/stats.ts';
 import { compareThroughput, type Server, startServer } from './bench/throughput.ts';
@@ -122,6 +123,8 @@ console.log(
 );
 await db.end();
 
+/** Issue 30's calls at the grown size: statements per request and plan shape (set by growth()). */
+let browsePlans: Awaited<ReturnType<typeof reportBrowsePlans>> = [];
 const staffRows = ORDERS_TO > 0 ? await staffReportsGrowth(ORDERS_TO) : [];
 const growthRows = GROW_TO > 0 ? await growth(GROW_TO) : [];
 if (JSON_OUT) {
@@ -141,6 +144,7 @@ if (JSON_OUT) {
         largestContentfulPaint: lcp,
         growth: growthRows,
         staffReports: staffRows,
+        browsePlans,
       },
       null,
       2,
@@ -341,7 +345,7 @@ async function growth(books: number) {
   const lastPage = async (type: string) =>
     ((await app.inject({ method: 'GET', url: `/api/public/book-copy/by-type/${type},1,15` })).json() as { data: { totalPages: number } })
       .data.totalPages;
-  type Call = { label: string; path: () => Promise<string>; goal: (seedP95: number) => number };
+  type Call = { label: string; path: () => Promise<string | string[]>; goal: (seedP95: number) => number };
   const scalar = async (sql: string) => {
     const db = new pg.Client({ connectionString: url });
     await db.connect();
@@ -354,6 +358,12 @@ async function growth(books: number) {
   const busiestAuthor = async () =>
     Number(await scalar('SELECT author_id FROM books GROUP BY author_id ORDER BY count(*) DESC, author_id LIMIT 1'));
   const searchGoal = (seedP95: number) => Math.max(3 * seedP95, 50);
+  const fantasyAuthor = async () =>
+    Number(
+      await scalar(
+        "SELECT b.author_id FROM books b JOIN book_types t ON t.id = b.type_id WHERE t.name = 'Fantasy' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1",
+      ),
+    );
   const calls: Call[] = [
     ...['a', 'x', 'ab', 'the', 'of', 'tolkien', 'harry poter'].map((q) => ({
       label: `search "${q}"`,
@@ -393,10 +403,21 @@ async function growth(books: number) {
         `/sitemaps/books-${Math.ceil(Number(await scalar('SELECT max(id) FROM book_copies')) / SITEMAP_BOOKS_PER_FILE)}.xml`,
       goal: searchGoal,
     },
+    // Issue 30: sorts, filters and facet counts, a filtered search, suggestions (scripts/bench/browse.ts).
+    ...browseCalls(fantasyAuthor),
   ];
+  // A call of several addresses (one per combination) reports its worst address's p95.
+  const worstOf = async (paths: string[]) => {
+    const each = [];
+    for (const path of paths) each.push(await percentiles(path, Math.ceil(rounds / 2)));
+    return { p50: Math.max(...each.map((e) => e.p50)), p95: Math.max(...each.map((e) => e.p95)) };
+  };
   const measure = async () => {
     const out = new Map<string, { p50: number; p95: number }>();
-    for (const call of calls) out.set(call.label, await percentiles(await call.path(), rounds));
+    for (const call of calls) {
+      const path = await call.path();
+      out.set(call.label, Array.isArray(path) ? await worstOf(path) : await percentiles(path, rounds));
+    }
     return out;
   };
   const growthStarted = performance.now();
@@ -444,6 +465,12 @@ async function growth(books: number) {
   await db.end();
 
   const rows = growthTable(books, calls, seed, await measure());
+  const statementsOf = async (path: string) => {
+    statements = 0;
+    await app.inject({ method: 'GET', url: path });
+    return statements;
+  };
+  browsePlans = await reportBrowsePlans(url, statementsOf, await fantasyAuthor());
   console.log(
     `\n${rows.filter((r) => r.met).length} of ${rows.length} growth goals met; catalog generated in ${generatedSeconds.toFixed(0)} s,` +
       ` the growth run (both catalogs measured) took ${((performance.now() - growthStarted) / 1000).toFixed(0)} s`,

@@ -34,6 +34,8 @@ export interface BenchRun {
   largestContentfulPaint: { ours: number; staticTwin: number; ratio: number; met: boolean } | null;
   growth: GrowthRow[];
   staffReports: GrowthRow[];
+  /** Issue 30's calls at the grown size: statements of one request, the indexes read, catalog tables scanned. */
+  browsePlans?: { call: string; statements: number; reads: string[]; scans: string[] }[];
   /** Set on results copied from a run's printed tables rather than written by --json. */
   note?: string;
 }
@@ -130,6 +132,18 @@ export function growthSection(run: BenchRun, rows: GrowthRow[], size: number | n
   ].join('\n');
 }
 
+export function browsePlansSection(run: BenchRun) {
+  const rows = run.browsePlans ?? [];
+  return [
+    runLine(run),
+    '',
+    table(
+      ['call (at the grown size)', 'statements', 'catalog tables scanned', 'indexes read'],
+      rows.map((r) => [r.call, String(r.statements), r.scans.length ? r.scans.join(', ') : 'none', r.reads.join(', ')]),
+    ),
+  ].join('\n');
+}
+
 /** The sections and the run each is taken from: the last file that has it. */
 export function sections(runs: BenchRun[]) {
   const last = (has: (run: BenchRun) => boolean) => runs.findLast(has);
@@ -140,6 +154,8 @@ export function sections(runs: BenchRun[]) {
   if (checkout) out.checkout = checkoutSection(checkout);
   const growth = last((r) => r.growth.length > 0);
   if (growth) out.growth = growthSection(growth, growth.growth, growth.books, 'books');
+  const plans = last((r) => (r.browsePlans ?? []).length > 0);
+  if (plans) out['browse-plans'] = browsePlansSection(plans);
   const staff = last((r) => r.staffReports.length > 0);
   if (staff) out.staff = growthSection(staff, staff.staffReports, staff.orders, 'orders');
   return out;

@@ -20,13 +20,15 @@ CREATE INDEX browse_listing_newest ON browse_listing (type_id, published_at DESC
 CREATE INDEX browse_listing_price_asc ON browse_listing (type_id, price, copy_id);
 CREATE INDEX browse_listing_price_desc ON browse_listing (type_id, price DESC, copy_id);
 CREATE INDEX browse_listing_sample ON browse_listing (type_id, sample_key, copy_id);
-CREATE INDEX browse_listing_author ON browse_listing (author_id, type_id);
+CREATE INDEX browse_listing_author ON browse_listing (author_id, type_id, sample_key, copy_id);
 
--- How many copies each category has on sale: whether facet counts can be exact (all of them fit in
--- the sample), and what a sample's counts scale to when not.
+-- How many copies each category has on sale, and each author in it (author_id 0: the whole
+-- category): whether a listing's counts can be exact (all of its copies fit in the sample), and what
+-- a sample's counts scale to when not.
 CREATE MATERIALIZED VIEW browse_counts AS
-SELECT type_id, count(*)::int AS n FROM browse_listing GROUP BY type_id;
-CREATE UNIQUE INDEX browse_counts_key ON browse_counts (type_id);
+SELECT type_id, coalesce(author_id, 0) AS author_id, count(*)::int AS n
+FROM browse_listing GROUP BY GROUPING SETS ((type_id), (type_id, author_id));
+CREATE UNIQUE INDEX browse_counts_key ON browse_counts (type_id, author_id);
 
 -- Suggestions: each book on sale (its first copy) by its search text, and each author with books on
 -- sale by every word-start of their name ("king" finds Stephen King), weighted by ratings. The

@@ -215,7 +215,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search results, paged, in any sort and filters, with the total and facet counts (beyond the spec) */
+        /** The best 300 search results, paged, in any sort and filters, with the total and facet counts (beyond the spec) */
         get: operations["browseSearch"];
         put?: never;
         post?: never;
@@ -2610,12 +2610,12 @@ export interface operations {
                             pageNumber: number;
                             /** @description How many books pass the filters; only the first 10,000 are paged */
                             total: number;
-                            /** @description The total is an estimate (over 10,000 on a large catalog) */
+                            /** @description The total is an estimate, scaled from a uniform sample of 2,500 copies (a category, or a chosen author's books in it, with more); never below what the pages shown prove */
                             totalEstimated: boolean;
                             totalPages: number;
                             /** @description How many books each value would leave, under the other dimensions' filters */
                             facets: {
-                                /** @description The counts are scaled from a uniform sample of the category's copies (a category over 5,000 copies); else exact */
+                                /** @description The counts are scaled from a uniform sample of 2,500 copies, as the total is; else exact */
                                 estimated: boolean;
                                 price: {
                                     min: number | null;
@@ -2708,12 +2708,12 @@ export interface operations {
                             pageNumber: number;
                             /** @description How many books pass the filters; only the first 10,000 are paged */
                             total: number;
-                            /** @description The total is an estimate (over 10,000 on a large catalog) */
+                            /** @description The total is an estimate, scaled from a uniform sample of 2,500 copies (a category, or a chosen author's books in it, with more); never below what the pages shown prove */
                             totalEstimated: boolean;
                             totalPages: number;
                             /** @description How many books each value would leave, under the other dimensions' filters */
                             facets: {
-                                /** @description The counts are scaled from a uniform sample of the category's copies (a category over 5,000 copies); else exact */
+                                /** @description The counts are scaled from a uniform sample of 2,500 copies, as the total is; else exact */
                                 estimated: boolean;
                                 price: {
                                     min: number | null;

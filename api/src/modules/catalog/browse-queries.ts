@@ -4,10 +4,10 @@
 // there are a bounded number of texts, each a prepared statement; values travel as $n parameters.
 //
 // A category page reads the browse_listing projection (migration browse_and_suggestions): one index
-// per sort, led by the category, so a page is an index range in its order. Its total is an exact
-// count up to BROWSE_EXACT_TOTAL; its facet counts are exact over the category's first
-// BROWSE_FACET_SAMPLE rows in a fixed pseudo-random order, which is all of them on the seed catalog
-// and a uniform sample at scale (then scaled, and the answer says they are estimates). A search reads
+// per sort, led by the category, so a page is an index range in its order. Its total and facet
+// counts are counted over the category's (or its chosen author's) first BROWSE_FACET_SAMPLE copies in
+// a fixed pseudo-random order: all of them on the seed catalog, so exact, and a uniform sample at
+// scale, scaled to the whole (the answer then says they are estimates). A search reads
 // its best SEARCH_CANDIDATES matches (catalog-queries.ts), live, and filters, sorts, counts and pages
 // those exactly.
 import { type SearchTerms, searchCtes, searchValues } from './catalog-queries.ts';
@@ -33,12 +33,10 @@ export interface BrowseFilters {
 
 /** Past this many results a listing is not paged further: narrow the filters instead. */
 export const BROWSE_MAX_RESULTS = 10_000;
-/** A category's total is counted exactly up to this; above it, it is estimated from the sample. */
-export const BROWSE_EXACT_TOTAL = 10_000;
 /** Facet counts are counted over at most this many of a category's copies (all of them on the seed catalog). */
-export const BROWSE_FACET_SAMPLE = 5_000;
+export const BROWSE_FACET_SAMPLE = 2_500;
 /** A search filters, sorts and pages its best this many matches. */
-export const SEARCH_CANDIDATES = 1_000;
+export const SEARCH_CANDIDATES = 300;
 
 /** The facets' fixed values: price bands (inclusive, prices have cents), rating floors, year bands (inclusive). */
 export const PRICE_BANDS: { min: number | null; max: number | null }[] = [
@@ -117,7 +115,7 @@ const yearBand = (a: string, band: (typeof YEAR_BANDS)[number]) =>
  * dimensions' filters (so choosing a value shows what the others would leave), the authors the ten
  * commonest. Also the rows counted ("sampled") and how many pass every filter ("matching").
  */
-function facetsSql(conds: Partial<Record<Dimension, string>>, from: string, f: string) {
+function facetsSql(conds: Partial<Record<Dimension, string>>, from: string, f: string, authorsFrom = from) {
   const count = (c: string) => `count(*) FILTER (WHERE ${c})`;
   const priceOthers = except(conds, 'price');
   const ratingOthers = except(conds, 'rating');
@@ -134,8 +132,8 @@ function facetsSql(conds: Partial<Record<Dimension, string>>, from: string, f: s
   ),
   author_counts AS (
     SELECT coalesce(json_agg(json_build_object('id', x.author_id, 'name', au.full_name, 'count', x.n) ORDER BY x.n DESC, x.author_id), '[]') AS authors
-    FROM (SELECT ${f}.author_id, count(*) AS n FROM ${from} ${f} WHERE ${except(conds, 'author')} GROUP BY ${f}.author_id ORDER BY 2 DESC, 1 LIMIT 10) x
-    JOIN authors au ON au.id = x.author_id
+    FROM (SELECT ${f}.author_id, count(*) AS n FROM ${authorsFrom} ${f} WHERE ${except(conds, 'author')} GROUP BY ${f}.author_id ORDER BY 2 DESC, 1 LIMIT 10) x
+    CROSS JOIN LATERAL (SELECT au.full_name FROM authors au WHERE au.id = x.author_id) au
   )`;
 }
 
@@ -163,29 +161,37 @@ export interface BrowseStatement {
 
 /**
  * A category page: $1 the category's name (any letter case). One row: typeId (null: no such
- * category), size (the copies the facets are counted over), exact (the total, counted up to
- * BROWSE_EXACT_TOTAL + 1), sampled, matching, the facet counts and the page's rows.
+ * category), size (how many copies the counts are over: the category's, or its author's in it when
+ * one is chosen), sampled, matching, the facet counts and the page's rows. The counts are over the
+ * first BROWSE_FACET_SAMPLE of those copies in sample order: all of them when size fits, else a
+ * uniform sample whose counts the service scales (and says so). The author facet counts the
+ * category's own sample, so other authors stay choosable once one is chosen.
  */
 export function categoryBrowseSql(category: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number): BrowseStatement {
   const params = new Params([category]);
   const conds = conditions(filters, params, 'l');
+  const author = filters.authorId !== undefined ? params.add(filters.authorId, 'int') : null;
   const where = all(['l.type_id = (SELECT id FROM category)', ...Object.values(conds)]);
+  const sample = (byAuthor: boolean) => `
+    SELECT l.author_id, l.price, l.in_stock, l.rating, l.published_at FROM browse_listing l
+    WHERE ${byAuthor ? `l.author_id = ${author} AND ` : ''}l.type_id = (SELECT id FROM category)
+    ORDER BY l.sample_key, l.copy_id LIMIT ${BROWSE_FACET_SAMPLE}`;
   const text = `
   WITH category AS (SELECT id FROM book_types WHERE lower(name) = lower($1) LIMIT 1),
-  sample AS (
-    SELECT * FROM browse_listing l
-    WHERE l.type_id = (SELECT id FROM category)
-    ORDER BY l.sample_key, l.copy_id LIMIT ${BROWSE_FACET_SAMPLE}
-  ),
-  exact AS (SELECT count(*) AS n FROM (SELECT 1 FROM browse_listing l WHERE ${where} LIMIT ${BROWSE_EXACT_TOTAL + 1}) x),
+  sample AS MATERIALIZED (${sample(false)}),${
+    author
+      ? `
+  author_sample AS MATERIALIZED (${sample(true)}),`
+      : ''
+  }
   page AS (
     SELECT l.copy_id, row_number() OVER () AS ord
     FROM (SELECT l.copy_id FROM browse_listing l WHERE ${where} ORDER BY ${ORDER[sort]('l', false)}
           LIMIT ${params.add(take, 'int')} OFFSET ${params.add(skip, 'int')}) l
-  ),${facetsSql(conds, 'sample', 'l')},${pageRowsSql(filters, params)}
+  ),${facetsSql(conds, author ? 'author_sample' : 'sample', 'l', 'sample')},${pageRowsSql(filters, params)}
   SELECT (SELECT id FROM category) AS "typeId",
-         (SELECT n FROM browse_counts WHERE type_id = (SELECT id FROM category)) AS size,
-         (SELECT n FROM exact) AS exact, counts.*, author_counts.authors, rows.rows
+         (SELECT n FROM browse_counts WHERE type_id = (SELECT id FROM category) AND author_id = ${author ?? 0}) AS size,
+         counts.*, author_counts.authors, rows.rows
   FROM counts, author_counts, rows`;
   return { text, values: params.values };
 }
@@ -218,7 +224,6 @@ export function searchBrowseSql(terms: SearchTerms, sort: BrowseSort, filters: B
 export interface BrowseRow {
   typeId?: number | null;
   size?: number | null;
-  exact?: string | number;
   sampled: string | number;
   matching: string | number;
   price: number[];

@@ -6,7 +6,6 @@ import { refuse } from '../../lib/refusals.ts';
 import { normalizeForSearch } from '../../lib/text.ts';
 import type { SqlReader } from '../../plugins/prisma.ts';
 import {
-  BROWSE_EXACT_TOTAL,
   BROWSE_MAX_RESULTS,
   type BrowseFilters,
   type BrowseRow,
@@ -94,22 +93,21 @@ export interface BrowseOptions extends BrowseFilters {
 }
 
 /**
- * A browse answer from its statement's row: the page, the total (exact, or estimated past
- * BROWSE_EXACT_TOTAL), and the facet counts (exact, or scaled from the sample when the category has
- * more copies than BROWSE_FACET_SAMPLE). `size` is how many rows the facets could have counted.
+ * A browse answer from its statement's row: the page, the total and the facet counts, exact when
+ * the counts covered every copy they are about (`size`), else scaled from the sample and said to be
+ * estimates. An estimated total is never below what the pages shown so far prove there is.
  */
-function browseAnswer(row: BrowseRow, options: BrowseOptions, size: number) {
+function browseAnswer(row: BrowseRow, options: BrowseOptions, size: number, skip: number, take: number) {
   const sampled = Number(row.sampled);
   const estimated = size > sampled;
   const scale = (n: number | string) => (estimated && sampled ? Math.round((Number(n) * size) / sampled) : Number(n));
-  const exact = row.exact === undefined ? Number(row.matching) : Number(row.exact);
-  const totalEstimated = exact > BROWSE_EXACT_TOTAL;
-  const total = totalEstimated ? Math.max(BROWSE_EXACT_TOTAL + 1, scale(row.matching)) : exact;
+  const seen = skip + row.rows.length + (row.rows.length === take && take > 0 ? 1 : 0);
+  const total = estimated ? Math.max(scale(row.matching), row.rows.length ? seen : 0) : Number(row.matching);
   return {
     booksCopies: row.rows.map((r) => toDetail(r)),
     pageNumber: options.pageNumber,
     total,
-    totalEstimated,
+    totalEstimated: estimated,
     totalPages: Math.ceil(Math.min(total, BROWSE_MAX_RESULTS) / options.pageSize),
     facets: {
       estimated,
@@ -193,14 +191,14 @@ export function catalogService(sql: SqlReader) {
       const { skip, take } = pageWindow(options);
       const row = await repo.browseCategory(typeName, options.sort ?? 'relevance', options, skip, take);
       if (row.typeId == null) throw refuse.noCategory(typeName);
-      return browseAnswer(row, options, Number(row.size ?? 0));
+      return browseAnswer(row, options, Number(row.size ?? 0), skip, take);
     },
 
     /** A search's results (its best matches) in any sort, narrowed by any filters, paged, with exact counts. */
     async browseSearch(text: string, options: BrowseOptions) {
       const { skip, take } = pageWindow(options);
       const row = await repo.browseSearch(searchTerms(searchText(text)), options.sort ?? 'relevance', options, skip, take);
-      return browseAnswer(row, options, Number(row.sampled));
+      return browseAnswer(row, options, Number(row.sampled), skip, take);
     },
 
     /** Type-ahead: up to 3 authors and the books to make 8, heaviest first, for 2 letters or more. */

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
-import { BROWSE_MAX_RESULTS, BROWSE_SORTS, type BrowseSort } from '../../modules/catalog/browse-queries.ts';
+import {
+  BROWSE_FACET_SAMPLE,
+  BROWSE_MAX_RESULTS,
+  BROWSE_SORTS,
+  type BrowseSort,
+  SEARCH_CANDIDATES,
+} from '../../modules/catalog/browse-queries.ts';
 import type { BrowseOptions } from '../../modules/catalog/catalog-service.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
@@ -40,12 +46,14 @@ const BrowsePage = Type.Object(
     total: Type.Integer({
       description: `How many books pass the filters; only the first ${BROWSE_MAX_RESULTS.toLocaleString('en')} are paged`,
     }),
-    totalEstimated: Type.Boolean({ description: 'The total is an estimate (over 10,000 on a large catalog)' }),
+    totalEstimated: Type.Boolean({
+      description: `The total is an estimate, scaled from a uniform sample of ${BROWSE_FACET_SAMPLE.toLocaleString('en')} copies (a category, or a chosen author's books in it, with more); never below what the pages shown prove`,
+    }),
     totalPages: Type.Integer(),
     facets: Type.Object(
       {
         estimated: Type.Boolean({
-          description: "The counts are scaled from a uniform sample of the category's copies (a category over 5,000 copies); else exact",
+          description: `The counts are scaled from a uniform sample of ${BROWSE_FACET_SAMPLE.toLocaleString('en')} copies, as the total is; else exact`,
         }),
         price: Type.Array(
           Type.Object({ min: Type.Union([Type.Number(), Type.Null()]), max: Type.Union([Type.Number(), Type.Null()]), count: Count }),
@@ -122,7 +130,7 @@ const browseRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'browseSearch',
-        summary: 'Search results, paged, in any sort and filters, with the total and facet counts (beyond the spec)',
+        summary: `The best ${SEARCH_CANDIDATES} search results, paged, in any sort and filters, with the total and facet counts (beyond the spec)`,
         querystring: SearchQuery,
         response: responses(BrowsePage, 400),
       },

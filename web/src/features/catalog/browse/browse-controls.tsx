@@ -33,12 +33,15 @@ function ChoiceGroup({
   legend,
   choices,
   any,
+  estimated,
   onChange,
 }: {
   name: string;
   legend: string;
   choices: Choice[];
   any: BrowseState;
+  /** The counts are estimates (a large category's sample). */
+  estimated: boolean;
   onChange: (s: BrowseState) => void;
 }) {
   const nothingChosen = !choices.some((c) => c.selected);
@@ -49,11 +52,14 @@ function ChoiceGroup({
         <input type="radio" name={name} checked={nothingChosen} onChange={() => onChange(any)} /> Any
       </label>
       {choices.map((c) => {
-        const none = c.count === 0 && !c.selected;
+        // An estimated zero may still hide a few books: only an exact one closes a value.
+        const none = c.count === 0 && !c.selected && !estimated;
         return (
           <label key={c.key} className={none ? 'facet-none' : undefined}>
             <input type="radio" name={name} checked={c.selected} disabled={none} onChange={() => onChange(c.next)} /> {c.label}
-            {c.count !== undefined && <span className="muted"> ({none ? 'none' : c.count.toLocaleString('en-US')})</span>}
+            {c.count !== undefined && (
+              <span className="muted"> ({none ? 'none' : `${estimated ? 'about ' : ''}${c.count.toLocaleString('en-US')}`})</span>
+            )}
           </label>
         );
       })}
@@ -134,6 +140,7 @@ export function BrowseControls({
             name="price"
             legend="Price"
             any={{ ...state, ...without('priceMin', 'priceMax', 'page') }}
+            estimated={facets.estimated}
             onChange={onChange}
             choices={facets.price.map((band) => ({
               key: `${band.min}-${band.max}`,
@@ -150,6 +157,7 @@ export function BrowseControls({
             name="rating"
             legend="Rating"
             any={{ ...state, ...without('minRating', 'page') }}
+            estimated={facets.estimated}
             onChange={onChange}
             choices={facets.rating.map((r) => ({
               key: String(r.min),
@@ -163,6 +171,7 @@ export function BrowseControls({
             name="year"
             legend="Published"
             any={{ ...state, ...without('yearFrom', 'yearTo', 'page') }}
+            estimated={facets.estimated}
             onChange={onChange}
             choices={facets.year.map((band) => ({
               key: `${band.from}-${band.to}`,
@@ -179,6 +188,7 @@ export function BrowseControls({
             name="author"
             legend="Author"
             any={{ ...state, ...without('authorId', 'page') }}
+            estimated={facets.estimated}
             onChange={onChange}
             choices={[
               ...(state.authorId !== undefined && !facets.authors.some((a) => a.id === state.authorId)
