@@ -17,8 +17,6 @@ const NOT_YET: Record<string, string> = {
   'backoffice/catalog-admin-service.ts': 'passes its transaction client to the repository (Prisma.TransactionClient)',
   'backoffice/contact-service.ts': 'takes the audited client; its repository is being changed with the e-mail work',
   'catalog/catalog-service.ts': 'takes the catalog reader; the catalog module is being reworked (browse and search)',
-  'second-factor/second-factor-service.ts': 'built by plugins/second-factor.ts on app.prisma, with the auth plugins split',
-  'sessions/session-service.ts': 'built by plugins/auth.ts on app.prisma and app.primarySql, with the auth plugins split',
 };
 
 /** What a service may not hold: an import of the database's client or a handle, or a call of its own. */

@@ -10,7 +10,7 @@ import { type PasswordHasher, passwordHasher } from '../modules/accounts/passwor
 import { type AuditActor, auditContext } from '../modules/security/audit.ts';
 import { type SecurityEvents, securityEvents } from '../modules/security/security-events.ts';
 import { type LoginThrottle, loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
-import type { Audience } from '../modules/sessions/session-repository.ts';
+import { type Audience, sessionRepository } from '../modules/sessions/session-repository.ts';
 import { type IssuedSession, type SessionService, sessionService } from '../modules/sessions/session-service.ts';
 import { ACCESS_TOKEN_SECONDS } from '../modules/sessions/tokens.ts';
 
@@ -83,7 +83,7 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 export default fp<{ throttle?: ThrottleLimits }>(
   async (app, opts) => {
     const events = securityEvents(app.prisma, app.log);
-    const sessions = sessionService(app.prisma, app.primarySql, app.config.jwtSecret, events);
+    const sessions = sessionService(sessionRepository(app.prisma, app.primarySql), app.config.jwtSecret, events);
     const accounts = accountRepository(app.prisma);
     app.decorate('securityEvents', events);
     app.decorate('sessions', sessions);

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { publicOrigin } from '../lib/public-origin.ts';
 import { refuse } from '../lib/refusals.ts';
+import { secondFactorRepository } from '../modules/second-factor/second-factor-repository.ts';
 import {
   CHALLENGE_SECONDS,
   type RelyingParty,
@@ -44,7 +45,7 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 export default fp(
   async (app) => {
-    const service = secondFactorService(app.prisma, {
+    const service = secondFactorService(secondFactorRepository(app.prisma), {
       jwtSecret: app.config.jwtSecret,
       events: app.securityEvents,
       throttle: app.loginThrottle,

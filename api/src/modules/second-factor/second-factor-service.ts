@@ -15,7 +15,6 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { refuse } from '../../lib/refusals.ts';
-import type { Db } from '../../plugins/prisma.ts';
 import type { SecurityEvents, SecurityEventType } from '../security/security-events.ts';
 import type { LoginThrottle } from '../sessions/login-throttle.ts';
 import {
@@ -28,7 +27,7 @@ import {
   secretBox,
   TOTP_ISSUER,
 } from './codes.ts';
-import { secondFactorRepository } from './second-factor-repository.ts';
+import type { SecondFactorRepository } from './second-factor-repository.ts';
 
 /** Where the browser's WebAuthn calls are bound: the shop's host name and origin. */
 export interface RelyingParty {
@@ -52,8 +51,10 @@ const tokenKey = (token: string) => createHash('sha256').update(token).digest('h
 const employeeKey = (purpose: string, employeeId: number) => `${purpose}:employee:${employeeId}`;
 const userHandle = (employeeId: number) => new TextEncoder().encode(`employee:${employeeId}`);
 
-export function secondFactorService(db: Db, deps: { jwtSecret: string; events: SecurityEvents; throttle: LoginThrottle }) {
-  const repo = secondFactorRepository(db);
+export function secondFactorService(
+  repo: SecondFactorRepository,
+  deps: { jwtSecret: string; events: SecurityEvents; throttle: LoginThrottle },
+) {
   const box = secretBox(deps.jwtSecret);
   const { events, throttle } = deps;
   const actor = (employeeId: number) => `employee:${employeeId}`;

@@ -10,9 +10,8 @@
 // abandoned session alive.
 import { createHmac, randomUUID } from 'node:crypto';
 import { unauthorized } from '../../lib/errors.ts';
-import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 import type { SecurityEvents } from '../security/security-events.ts';
-import { type Audience, sessionRepository } from './session-repository.ts';
+import type { Audience, sessionRepository } from './session-repository.ts';
 import { type AccessClaims, hashToken, newRefreshToken, REFRESH_TOKEN_SECONDS, signAccessToken, verifyAccessToken } from './tokens.ts';
 
 export interface IssuedSession {
@@ -45,8 +44,7 @@ export function endedBecause(family: Family | null, audience: Audience, now = Da
   return null;
 }
 
-export function sessionService(db: Db, sql: SqlWriter, secret: string, events: SecurityEvents) {
-  const repo = sessionRepository(db, sql);
+export function sessionService(repo: ReturnType<typeof sessionRepository>, secret: string, events: SecurityEvents) {
   const successorOf = (presented: string) => createHmac('sha256', secret).update(`refresh-successor:${presented}`).digest('base64url');
   const signAccess = (audience: Audience, subjectId: number, familyId: string) =>
     signAccessToken(secret, { subjectId, familyId, audience });
