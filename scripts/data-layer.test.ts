@@ -13,9 +13,8 @@ const modules = path.resolve(import.meta.dirname, '../api/src/modules');
  * shrinks: a service listed here that keeps the rule fails too, so it leaves the list).
  */
 const NOT_YET: Record<string, string> = {
-  'accounts/account-service.ts': 'takes the audited client; its repository is being changed with the e-mail work',
   'backoffice/catalog-admin-service.ts': 'passes its transaction client to the repository (Prisma.TransactionClient)',
-  'backoffice/contact-service.ts': 'takes the audited client; its repository is being changed with the e-mail work',
+  'backoffice/contact-service.ts': 'hands the audited client to the contact counter (security/counters.ts countHit)',
   'catalog/catalog-service.ts': 'takes the catalog reader; the catalog module is being reworked (browse and search)',
 };
 

@@ -55,7 +55,7 @@ export default fp(
     const lookup = isbnLookup === 'openlibrary' ? openLibraryLookup(openLibraryUrl) : bundledCatalogLookup();
     app.decorate('catalog', catalogService(app.catalogSql));
     app.decorate('catalogAdmin', catalogAdminService(db, lookup));
-    app.decorate('accounts', accountService(db, app.passwords));
+    app.decorate('accounts', accountService(accountRepository(db), app.passwords));
     const people = peopleRepository(db);
     app.decorate('dashboard', dashboardService(people));
     app.decorate('clientList', clientListService(people));

@@ -1,8 +1,7 @@
 // Sign-in for clients and employees, client sign-up, and both kinds of own-account maintenance.
 import { checkProfile, checkResetRequest, checkSignUp, FORM_MESSAGES, isFilled } from '@bookshop/rules';
 import { refuse } from '../../lib/refusals.ts';
-import type { Db } from '../../plugins/prisma.ts';
-import { accountRepository } from './account-repository.ts';
+import type { accountRepository } from './account-repository.ts';
 import { assertAcceptablePassword, type PasswordHasher } from './passwords.ts';
 
 export type LoginResult =
@@ -31,8 +30,7 @@ export const isLoginNameClash = (error: unknown) => {
   return e?.code === 'P2002' || /login_names_pkey/.test(String(e?.message ?? '')) || /login_names/.test(JSON.stringify(e?.meta ?? {}));
 };
 
-export function accountService(db: Db, passwords: PasswordHasher) {
-  const repo = accountRepository(db);
+export function accountService(repo: ReturnType<typeof accountRepository>, passwords: PasswordHasher) {
 
   return {
     async login(accountInput: string, password: string): Promise<LoginResult> {
