@@ -31,7 +31,6 @@ export const isLoginNameClash = (error: unknown) => {
 };
 
 export function accountService(repo: ReturnType<typeof accountRepository>, passwords: PasswordHasher) {
-
   return {
     async login(accountInput: string, password: string): Promise<LoginResult> {
       const account = normalizeAccount(accountInput);
