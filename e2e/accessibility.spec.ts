@@ -16,6 +16,8 @@ async function expectNoViolations(page: Page, screen: string) {
 }
 
 test('a visitor using assistive technology meets no accessibility problem axe can find on any storefront screen', async ({ page }) => {
+  // A dozen screens, each loaded and analysed: more than the default minute on a busy 2-core machine.
+  test.setTimeout(180_000);
   const [copy] = await query<{ id: number; author: string }>(
     `SELECT c.id, a.full_name AS author FROM book_copies c JOIN books b ON b.id = c.book_id JOIN authors a ON a.id = b.author_id
      WHERE c.is_available AND c.quantity > 0 ORDER BY c.id LIMIT 1`,

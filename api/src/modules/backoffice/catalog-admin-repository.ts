@@ -107,10 +107,12 @@ export function catalogAdminRepository(db: Db) {
     updateCopy: (tx: Prisma.TransactionClient, id: number, data: Prisma.BookCopyUncheckedUpdateInput) =>
       tx.bookCopy.update({ where: { id }, data, select: copySelect }),
     /**
-     * When the copy last had `quantity` as its stock: 'sinceLastSet' when it had it at some point since
+     * When the copy had `quantity` as its stock: 'sinceLastSet' when it had it at some point since
      * someone at the shop last set its stock (an edit, an import, a restock, its creation), so only
-     * sales and cancellations moved it since; 'beforeLastSet' when it had it (within a day) before
-     * such a change; null when it had it neither way.
+     * sales and cancellations moved it since; 'beforeLastSet' when it had it (within a day) before a
+     * change made by someone else than the employee saving now (a restock, an import, a correction
+     * by hand, another employee's edit); null otherwise. The saving employee is the one the audit
+     * names for this transaction.
      */
     async whenStockWas(tx: Prisma.TransactionClient, copyId: number, quantity: number) {
       const [row] = await tx.$queryRaw<{ seen: 'sinceLastSet' | 'beforeLastSet' | null }[]>`
@@ -120,8 +122,13 @@ export function catalogAdminRepository(db: Db) {
         SELECT CASE
           WHEN EXISTS (SELECT 1 FROM stock_movements m, last_set WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.id >= last_set.id)
             THEN 'sinceLastSet'
-          WHEN EXISTS (SELECT 1 FROM stock_movements m, last_set WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.id < last_set.id
-                         AND m.at > localtimestamp - interval '1 day')
+          WHEN EXISTS (
+            SELECT 1 FROM stock_movements m
+            WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.at > localtimestamp - interval '1 day'
+              AND EXISTS (
+                SELECT 1 FROM stock_movements later
+                WHERE later.copy_id = ${copyId} AND later.id > m.id AND later.reason NOT IN ('sale', 'cancellation')
+                  AND (later.reason <> 'staff_edit' OR later.actor IS DISTINCT FROM nullif(current_setting('bookshop.audit_actor', true), ''))))
             THEN 'beforeLastSet'
         END AS seen`;
       return row?.seen ?? null;

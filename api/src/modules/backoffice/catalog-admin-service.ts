@@ -173,9 +173,10 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
      * Saves a copy (decision record 12). With the version its writer read (If-Match), a copy that
      * changed since is refused with 412 and its current values. Without one (the spec's own client),
      * a quantity the copy has had since staff last set it is what its writer saw, so the stock is left
-     * as sales made it; a quantity it had only before a later restock, import or edit (within a day)
-     * was read before that change, so the save is refused with 412 as a stale one is; any other
-     * quantity is a new count, written as sent. A save that leaves the stock as it is never writes
+     * as sales made it; a quantity it had only before a later restock, import or another employee's
+     * edit (within a day) was read before that change, so the save is refused with 412 as a stale one
+     * is; any other quantity is a new count, written as sent (the same employee setting 5, 0, then 5
+     * again means it). A save that leaves the stock as it is never writes
      * it, so no sale made meanwhile is undone.
      */
     async updateCopy(id: number, input: CopyInput, readVersion?: number) {
