@@ -191,6 +191,8 @@ export function categoryBrowseSql(category: string, sort: BrowseSort, filters: B
   ),${facetsSql(conds, author ? 'author_sample' : 'sample', 'l', 'sample')},${pageRowsSql(filters, params)}
   SELECT (SELECT id FROM category) AS "typeId",
          (SELECT n FROM browse_counts WHERE type_id = (SELECT id FROM category) AND author_id = ${author ?? 0}) AS size,
+         (SELECT n FROM browse_counts WHERE type_id = (SELECT id FROM category) AND author_id = 0) AS "categorySize",
+         ${author ? '(SELECT count(*) FROM sample)' : 'counts.sampled'} AS "categorySampled",
          counts.*, author_counts.authors, rows.rows
   FROM counts, author_counts, rows`;
   return { text, values: params.values };
@@ -224,6 +226,9 @@ export function searchBrowseSql(terms: SearchTerms, sort: BrowseSort, filters: B
 export interface BrowseRow {
   typeId?: number | null;
   size?: number | null;
+  /** The category's copies and how many of them its sample holds: what the author facet is counted over. */
+  categorySize?: number | null;
+  categorySampled?: string | number;
   sampled: string | number;
   matching: string | number;
   price: number[];

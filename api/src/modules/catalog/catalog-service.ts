@@ -98,9 +98,15 @@ export interface BrowseOptions extends BrowseFilters {
  * estimates. An estimated total is never below what the pages shown so far prove there is.
  */
 function browseAnswer(row: BrowseRow, options: BrowseOptions, size: number, skip: number, take: number) {
+  const scaler = (whole: number, sampled: number) => (n: number | string) =>
+    whole > sampled && sampled ? Math.round((Number(n) * whole) / sampled) : Number(n);
   const sampled = Number(row.sampled);
+  const scale = scaler(size, sampled);
+  // The author facet counts the category's own sample (the same as the others' unless an author is chosen).
+  const categorySize = Number(row.categorySize ?? size);
+  const categorySampled = Number(row.categorySampled ?? sampled);
+  const scaleAuthors = scaler(categorySize, categorySampled);
   const estimated = size > sampled;
-  const scale = (n: number | string) => (estimated && sampled ? Math.round((Number(n) * size) / sampled) : Number(n));
   const seen = skip + row.rows.length + (row.rows.length === take && take > 0 ? 1 : 0);
   const total = estimated ? Math.max(scale(row.matching), row.rows.length ? seen : 0) : Number(row.matching);
   return {
@@ -110,12 +116,12 @@ function browseAnswer(row: BrowseRow, options: BrowseOptions, size: number, skip
     totalEstimated: estimated,
     totalPages: Math.ceil(Math.min(total, BROWSE_MAX_RESULTS) / options.pageSize),
     facets: {
-      estimated,
+      estimated: estimated || categorySize > categorySampled,
       price: PRICE_BANDS.map((band, i) => ({ ...band, count: scale(row.price[i]!) })),
       rating: RATING_FLOORS.map((min, i) => ({ min, count: scale(row.rating[i]!) })),
       year: YEAR_BANDS.map((band, i) => ({ ...band, count: scale(row.year[i]!) })),
       inStock: scale(row.inStock),
-      authors: row.authors.map((a) => ({ ...a, count: scale(a.count) })),
+      authors: row.authors.map((a) => ({ ...a, count: scaleAuthors(a.count) })),
     },
   };
 }

@@ -1,0 +1,52 @@
+// Browsing with the catalog cache on (issue 30): every sort, filter and page is part of an answer's
+// key, so two listings never share an answer, while the same listing spelled in another order is
+// one answer; a repeated read costs no statement, and a catalog change is seen at once.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect, it } from 'vitest';
+import { createTestApp } from './helpers.ts';
+
+let statements = 0;
+const t = await createTestApp({ env: { CATALOG_CACHE_MS: '60000' }, onQuery: () => statements++ });
+for (let waited = 0; !t.app.catalogCache.active && waited < 2_000; waited += 20) await sleep(20);
+
+async function read(url: string) {
+  statements = 0;
+  const res = await t.app.inject({ url });
+  expect(res.statusCode, res.body).toBe(200);
+  return { statements, data: res.json().data };
+}
+const ids = (data: { booksCopies: { id: number }[] }) => data.booksCopies.map((b) => b.id);
+
+it('keys each answer by every parameter, answers a repeat from memory, and forgets on a change', async () => {
+  expect(t.app.catalogCache.active).toBe(true);
+  const cheap = await read('/api/public/book-copy/browse/Fantasy?sort=price-asc&inStock=true');
+  const dear = await read('/api/public/book-copy/browse/Fantasy?sort=price-desc&inStock=true');
+  expect(cheap.statements).toBe(1);
+  expect(dear.statements).toBe(1);
+  expect(ids(cheap.data)).not.toEqual(ids(dear.data));
+  const rated = await read('/api/public/book-copy/browse/Fantasy?sort=price-asc&inStock=true&minRating=4');
+  expect(rated.statements).toBe(1);
+  const page2 = await read('/api/public/book-copy/browse/Fantasy?sort=price-asc&inStock=true&pageNumber=2');
+  expect(ids(page2.data)).not.toEqual(ids(cheap.data));
+
+  // The same listing, its parameters in another order and the category in another case: one answer.
+  const again = await read('/api/public/book-copy/browse/FANTASY?inStock=true&sort=price-asc');
+  expect(again.statements).toBe(0);
+  expect(again.data).toEqual(cheap.data);
+  const search = await read('/api/public/book-copy/search/?text=harry&sort=newest');
+  expect((await read('/api/public/book-copy/search/?text=harry&sort=newest')).statements).toBe(0);
+  expect(ids((await read('/api/public/book-copy/search/?text=harry&sort=price-asc')).data)).not.toEqual(ids(search.data));
+  expect((await read('/api/public/book-copy/suggestions/?text=harr')).statements).toBe(1);
+  expect((await read('/api/public/book-copy/suggestions/?text=harr')).statements).toBe(0);
+
+  // A price change anywhere in the catalog: the next read goes to the database.
+  const first = cheap.data.booksCopies[0];
+  await t.db.query('UPDATE book_copies SET price = price + 100 WHERE id = $1', [first.id]);
+  let fresh = await read('/api/public/book-copy/browse/Fantasy?sort=price-asc&inStock=true');
+  for (let waited = 0; fresh.statements === 0 && waited < 2_000; waited += 20) {
+    await sleep(20);
+    fresh = await read('/api/public/book-copy/browse/Fantasy?sort=price-asc&inStock=true');
+  }
+  expect(fresh.statements).toBe(1);
+  expect(fresh.data.booksCopies.find((b: { id: number }) => b.id === first.id)?.price ?? first.price + 100).toBe(first.price + 100);
+});
