@@ -10,26 +10,10 @@
 // scale, scaled to the whole (the answer then says they are estimates). A search reads
 // its best SEARCH_CANDIDATES matches (catalog-queries.ts), live, and filters, sorts, counts and pages
 // those exactly.
+import type { BrowseFilters, BrowseSort } from '@bookshop/rules/browse';
 import { type SearchTerms, searchCtes, searchValues } from './catalog-queries.ts';
 
-export const BROWSE_SORTS = ['relevance', 'bestselling', 'top-rated', 'newest', 'price-asc', 'price-desc'] as const;
-export type BrowseSort = (typeof BROWSE_SORTS)[number];
-
-export interface BrowseFilters {
-  /** Lowest price, inclusive. */
-  priceMin?: number;
-  /** Highest price, inclusive. */
-  priceMax?: number;
-  /** Only copies with stock. */
-  inStock?: boolean;
-  /** Lowest average rating (as shown, to two decimals). */
-  minRating?: number;
-  /** First publication year, inclusive. */
-  yearFrom?: number;
-  /** Last publication year, inclusive. */
-  yearTo?: number;
-  authorId?: number;
-}
+export { BROWSE_SORTS, type BrowseFilters, type BrowseSort } from '@bookshop/rules/browse';
 
 /** Past this many results a listing is not paged further: narrow the filters instead. */
 export const BROWSE_MAX_RESULTS = 10_000;

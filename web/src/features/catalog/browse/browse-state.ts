@@ -2,24 +2,19 @@
 // shared and bookmarked and Back returns to the previous choice. Parsing drops anything it does not
 // understand, so a hand-edited address still shows a page.
 
-export const SORTS = ['relevance', 'bestselling', 'top-rated', 'newest', 'price-asc', 'price-desc'] as const;
-export type Sort = (typeof SORTS)[number];
+import { BROWSE_FILTER_KEYS, BROWSE_SORTS, type BrowseFilters, type BrowseSort } from '@bookshop/rules/browse';
 
-export interface BrowseState {
+export const SORTS = BROWSE_SORTS;
+export type Sort = BrowseSort;
+
+export interface BrowseState extends BrowseFilters {
   sort?: Sort;
-  priceMin?: number;
-  priceMax?: number;
-  inStock?: boolean;
-  minRating?: number;
-  yearFrom?: number;
-  yearTo?: number;
-  authorId?: number;
   /** From 1; left out of the address on the first page. */
   page?: number;
 }
 
 /** The filters (not the sort or page): what Clear filters removes. */
-export const FILTER_KEYS = ['priceMin', 'priceMax', 'inStock', 'minRating', 'yearFrom', 'yearTo', 'authorId'] as const;
+export const FILTER_KEYS = BROWSE_FILTER_KEYS;
 
 const number = (value: string | null, { min, max, integer }: { min: number; max: number; integer?: boolean }) => {
   if (value === null || !/^\d+(\.\d+)?$/.test(value)) return undefined;
