@@ -14,7 +14,6 @@ const modules = path.resolve(import.meta.dirname, '../api/src/modules');
  */
 const NOT_YET: Record<string, string> = {
   'backoffice/catalog-admin-service.ts': 'passes its transaction client to the repository (Prisma.TransactionClient)',
-  'backoffice/contact-service.ts': 'hands the audited client to the contact counter (security/counters.ts countHit)',
   'catalog/catalog-service.ts': 'takes the catalog reader; the catalog module is being reworked (browse and search)',
 };
 

@@ -8,6 +8,7 @@ import { accountRepository } from '../modules/accounts/account-repository.ts';
 import { type AccountService, accountService } from '../modules/accounts/account-service.ts';
 import { type CatalogAdminService, catalogAdminService } from '../modules/backoffice/catalog-admin-service.ts';
 import { type ClientListService, clientListService } from '../modules/backoffice/client-list-service.ts';
+import { contactRepository } from '../modules/backoffice/contact-repository.ts';
 import { type ContactService, contactService } from '../modules/backoffice/contact-service.ts';
 import { type DashboardService, dashboardService } from '../modules/backoffice/dashboard-service.ts';
 import { type EmployeeService, employeeService } from '../modules/backoffice/employee-service.ts';
@@ -62,7 +63,7 @@ export default fp(
     app.decorate('employees', employeeService(people, accountRepository(db), app.passwords));
     app.decorate('cart', cartService(cartRepository(db)));
     app.decorate('orders', orderService(orderRepository(db, app.primarySql)));
-    app.decorate('contact', contactService(db));
+    app.decorate('contact', contactService(contactRepository(db)));
     app.decorate('reviews', reviewService(reviewRepository(db)));
     app.decorate('wishlist', wishlistService(wishlistRepository(db)));
     app.decorate('salesCharts', salesCharts(db));

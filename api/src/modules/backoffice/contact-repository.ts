@@ -1,9 +1,14 @@
 import type { Db } from '../../plugins/prisma.ts';
+import { countHit } from '../security/counters.ts';
 
 const messageSelect = { id: true, userName: true, account: true, message: true, createdAt: true } as const;
 
+export type ContactRepository = ReturnType<typeof contactRepository>;
+
 export function contactRepository(db: Db) {
   return {
+    /** Counts one receipt asked for `account` in its day-long window, shared by every instance: the hits so far. */
+    countReceipt: async (account: string, windowMs: number) => (await countHit(db, `contact-receipt:${account}`, windowMs)).hits,
     /** The message, and (when `receipt`) the e-mail telling its sender it arrived, in one transaction. */
     create: (data: { userName: string; account: string; message: string }, receipt: boolean) =>
       db.$transaction(async (tx) => {
