@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { toEmployee } from '../../modules/backoffice/employee-service.ts';
+import { toEmployee } from '../../modules/people/employee-service.ts';
 import { signedInEmployee } from '../../plugins/auth.ts';
 import { responses } from '../../schemas/common.ts';
 import { PasswordChange, PersonInformations } from '../../schemas/people.ts';

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { stringify } from 'csv-stringify';
 import { Type } from 'typebox';
-import { EXPORT_COLUMNS, IMPORT_COLUMNS } from '../../modules/staff/catalog-transfer.ts';
+import { EXPORT_COLUMNS, IMPORT_COLUMNS } from '../../modules/catalog-admin/catalog-transfer.ts';
 import { CHECK_TIME_LIMIT_MS, IMPORT_BODY_LIMIT } from '../../request-limits.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { RunImportInput } from '../../schemas/staff.ts';

@@ -1,4 +1,4 @@
-// Clients and employees as the back-office sees them, and the dashboard's counts.
+// Clients and employees as the back-office sees them.
 import type { EMPLOYEE_ROLES } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
@@ -18,14 +18,6 @@ export type EmployeeRow = Prisma.EmployeeGetPayload<{ select: typeof employeeInf
 
 export function peopleRepository(db: Db) {
   return {
-    totals: () => db.$transaction([db.order.count(), db.book.count(), db.bookCopy.count(), db.client.count()]),
-    recentOrders: (take: number) =>
-      db.order.findMany({
-        select: { id: true, clientId: true, totalQuantity: true, totalPrice: true, status: true, createdAt: true },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take,
-      }),
-    newClients: (take: number) => db.client.findMany({ select: clientSelect, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take }),
     async clientPage(skip: number, take: number) {
       const [total, clients] = await db.$transaction([
         db.client.count(),

@@ -21,9 +21,9 @@ import { nameStockReason } from '../../lib/stock-reason.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
 import { IMPORT_MAX_ROWS, IMPORT_REPORTED_INVALID } from '../../schemas/staff.ts';
-import type { CatalogAdminService } from '../backoffice/catalog-admin-service.ts';
-import type { IsbnLookup, IsbnRecord } from '../backoffice/isbn-lookup.ts';
 import { type AuditActor, auditContext, auditedTransaction } from '../security/audit.ts';
+import type { CatalogAdminService } from './catalog-admin-service.ts';
+import type { IsbnLookup, IsbnRecord } from './isbn-lookup.ts';
 
 /** exported_stock repeats the stock the export saw, for the import to compare: edit stock, not it. */
 export const EXPORT_COLUMNS = ['isbn', 'title', 'author', 'category', 'price', 'stock', 'available', 'exported_stock'] as const;

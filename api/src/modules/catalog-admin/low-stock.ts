@@ -8,8 +8,8 @@ import { refuse } from '../../lib/refusals.ts';
 import { nameStockReason } from '../../lib/stock-reason.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
+import { WINDOW_START } from '../reports/sales-charts.ts';
 import { auditedTransaction } from '../security/audit.ts';
-import { WINDOW_START } from './sales-charts.ts';
 
 const DEFAULT_PAGE_SIZE = 25;
 

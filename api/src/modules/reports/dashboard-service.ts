@@ -1,10 +1,10 @@
 import { toMoney } from '../../lib/money.ts';
-import type { PeopleRepository } from './people-repository.ts';
+import type { DashboardRepository } from './dashboard-repository.ts';
 
 export const DASHBOARD_LIST_SIZE = 10;
 
 /** The dashboard (spec 6.1): the four totals, the latest orders and the newest clients. */
-export function dashboardService(repo: PeopleRepository) {
+export function dashboardService(repo: DashboardRepository) {
   return {
     async summary() {
       const [totalOrders, totalBooks, totalBooksCopies, totalClients] = await repo.totals();
