@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { components } from '../../api/schema';
 import { DataTable } from '../../components/data-table';
-import { LoadError } from '../../components/load-error';
+import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { dateTime } from '../../lib/format';
 import { type AuditFilters, useAuditLog } from './api/get-audit-log';
@@ -144,25 +144,21 @@ export default function AuditLogPage() {
         </label>
         <button type="submit">Filter</button>
       </form>
-      {log.isPending ? (
-        <p className="muted">Loading...</p>
-      ) : log.isError ? (
-        <LoadError what="the audit log" error={log.error} onRetry={() => void log.refetch()} />
-      ) : !log.data.entries.length ? (
-        <p className="empty">No entries match.</p>
-      ) : (
-        <DataTable
-          rows={log.data.entries}
-          columns={[
-            { label: 'When', cell: (e) => dateTime(e.at) },
-            { label: 'Who', cell: (e) => e.actorName ?? e.actor ?? '—' },
-            { label: 'Event', cell: (e) => EVENTS[e.type as EventType] ?? e.type },
-            { label: 'Entity', cell: (e) => (e.entity ? `${ENTITIES[e.entity as Entity] ?? e.entity} ${e.entityId ?? ''}` : '—') },
-            { label: 'Changes', cell: (e) => <Changes entry={e} /> },
-            { label: 'Address', cell: (e) => e.address ?? '—' },
-          ]}
-        />
-      )}
+      <QueryView query={log} what="the audit log" empty={{ text: 'No entries match.', when: (data) => !data.entries.length }}>
+        {(data) => (
+          <DataTable
+            rows={data.entries}
+            columns={[
+              { label: 'When', cell: (e) => dateTime(e.at) },
+              { label: 'Who', cell: (e) => e.actorName ?? e.actor ?? '—' },
+              { label: 'Event', cell: (e) => EVENTS[e.type as EventType] ?? e.type },
+              { label: 'Entity', cell: (e) => (e.entity ? `${ENTITIES[e.entity as Entity] ?? e.entity} ${e.entityId ?? ''}` : '—') },
+              { label: 'Changes', cell: (e) => <Changes entry={e} /> },
+              { label: 'Address', cell: (e) => e.address ?? '—' },
+            ]}
+          />
+        )}
+      </QueryView>
       <nav className="paging" aria-label="Audit log pages">
         <button type="button" disabled={!cursors.length} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Newer

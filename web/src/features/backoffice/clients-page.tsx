@@ -4,6 +4,7 @@ import { DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
@@ -59,32 +60,28 @@ export default function ClientsPage() {
       <Paging page={clientPage} totalPages={clients.data?.totalPages ?? 1} onPage={setClientPage} label="Client pages" />
       <h2>Client Messages</h2>
       <Notice notice={notice} />
-      {messages.isPending ? (
-        <p className="muted">Loading...</p>
-      ) : messages.isError ? (
-        <LoadError what="the messages" error={messages.error} onRetry={() => void messages.refetch()} />
-      ) : !messages.data.messages.length ? (
-        <p className="empty">No messages found.</p>
-      ) : (
-        <DataTable
-          rows={messages.data.messages}
-          columns={[
-            { label: 'ID', cell: (m) => m.id },
-            { label: 'Username', cell: (m) => m.userName },
-            { label: 'Account', cell: (m) => m.account },
-            { label: 'Message', cell: (m) => m.message },
-            { label: 'Created At', cell: (m) => dateTime(m.createdAt) },
-            {
-              label: 'Action',
-              cell: (m) => (
-                <button type="button" className="danger" onClick={() => remove(m.id)}>
-                  Delete
-                </button>
-              ),
-            },
-          ]}
-        />
-      )}
+      <QueryView query={messages} what="the messages" empty={{ text: 'No messages found.', when: (data) => !data.messages.length }}>
+        {(data) => (
+          <DataTable
+            rows={data.messages}
+            columns={[
+              { label: 'ID', cell: (m) => m.id },
+              { label: 'Username', cell: (m) => m.userName },
+              { label: 'Account', cell: (m) => m.account },
+              { label: 'Message', cell: (m) => m.message },
+              { label: 'Created At', cell: (m) => dateTime(m.createdAt) },
+              {
+                label: 'Action',
+                cell: (m) => (
+                  <button type="button" className="danger" onClick={() => remove(m.id)}>
+                    Delete
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
       <Paging page={messagePage} totalPages={messages.data?.totalPages ?? 1} onPage={setMessagePage} label="Message pages" />
     </section>
   );

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { ChoiceField } from '../../components/choice-field';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
+import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
@@ -32,7 +33,7 @@ export default function EmployeesPage() {
   useDocumentTitle('Employees');
   const [notice, show] = useNotice();
   const { register, handleSubmit, reset } = useForm<EmployeeForm>({ defaultValues: EMPTY });
-  const { data: employees, isPending } = useEmployees();
+  const employees = useEmployees();
   const addEmployee = useAddEmployee();
   const deleteEmployee = useDeleteEmployee();
   const changeRole = useChangeRole();
@@ -98,44 +99,42 @@ export default function EmployeesPage() {
           Add Employee
         </button>
       </form>
-      {isPending ? (
-        <p className="muted">Loading...</p>
-      ) : !employees?.length ? (
-        <p className="empty">No employees found.</p>
-      ) : (
-        <DataTable
-          rows={employees}
-          columns={[
-            { label: '#', cell: (e) => e.id },
-            { label: 'First', cell: (e) => e.firstName },
-            { label: 'Last', cell: (e) => e.lastName },
-            { label: 'Type', cell: (e) => e.type },
-            { label: 'Gender', cell: (e) => e.gender },
-            { label: 'Birth', cell: (e) => e.birthDate },
-            { label: 'Email', cell: (e) => e.email },
-            { label: 'Phone', cell: (e) => e.phoneNumber },
-            { label: 'Address', cell: (e) => e.address },
-            {
-              label: 'Actions',
-              cell: (e) => (
-                <div className="actions">
-                  <button type="button" onClick={() => switchRole(e.id, e.type === 'Admin' ? 'Seller' : 'Admin')}>
-                    {e.type === 'Admin' ? 'Make Seller' : 'Make Admin'}
-                  </button>
-                  <button type="button" onClick={() => resetFactor(e.id)}>
-                    Reset second factor
-                  </button>
-                  {e.type !== 'Admin' && (
-                    <button type="button" className="danger" onClick={() => remove(e.id)}>
-                      Delete
+      <QueryView query={employees} what="the employees" empty={{ text: 'No employees found.', when: (data) => !data.length }}>
+        {(data) => (
+          <DataTable
+            rows={data}
+            columns={[
+              { label: '#', cell: (e) => e.id },
+              { label: 'First', cell: (e) => e.firstName },
+              { label: 'Last', cell: (e) => e.lastName },
+              { label: 'Type', cell: (e) => e.type },
+              { label: 'Gender', cell: (e) => e.gender },
+              { label: 'Birth', cell: (e) => e.birthDate },
+              { label: 'Email', cell: (e) => e.email },
+              { label: 'Phone', cell: (e) => e.phoneNumber },
+              { label: 'Address', cell: (e) => e.address },
+              {
+                label: 'Actions',
+                cell: (e) => (
+                  <div className="actions">
+                    <button type="button" onClick={() => switchRole(e.id, e.type === 'Admin' ? 'Seller' : 'Admin')}>
+                      {e.type === 'Admin' ? 'Make Seller' : 'Make Admin'}
                     </button>
-                  )}
-                </div>
-              ),
-            },
-          ]}
-        />
-      )}
+                    <button type="button" onClick={() => resetFactor(e.id)}>
+                      Reset second factor
+                    </button>
+                    {e.type !== 'Admin' && (
+                      <button type="button" className="danger" onClick={() => remove(e.id)}>
+                        Delete
+                      </button>
+                    )}
+                  </div>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
     </section>
   );
 }

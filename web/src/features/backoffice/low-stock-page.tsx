@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { DataTable } from '../../components/data-table';
-import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { money } from '../../lib/format';
@@ -84,44 +84,42 @@ export default function LowStockPage() {
     <section>
       <h1>Low Stock</h1>
       <Notice notice={notice} />
-      {list.isPending ? (
-        <p className="muted">Loading...</p>
-      ) : list.isError ? (
-        <LoadError what="the low-stock copies" error={list.error} onRetry={() => void list.refetch()} />
-      ) : (
-        <>
-          {userType === 'Admin' && <ThresholdForm key={list.data.threshold} threshold={list.data.threshold} onSaved={report} />}
-          <p className="muted">
-            Copies with {list.data.threshold} or fewer units in stock, the fastest sellers of the last 30 days first (
-            {list.data.totalCopies.toLocaleString('en-US')} in all).
-          </p>
-          {!list.data.copies.length ? (
-            <p className="empty">No copy is at or below the threshold.</p>
-          ) : (
-            <DataTable
-              rows={list.data.copies.map((c) => ({ ...c, id: c.copyId }))}
-              columns={[
-                { label: 'Copy ID', cell: (c) => c.copyId },
-                { label: 'Book', cell: (c) => c.bookName },
-                { label: 'Author', cell: (c) => c.authorName },
-                { label: 'In Stock', cell: (c) => c.quantity },
-                { label: 'Sold (30 days)', cell: (c) => c.unitsSold30Days },
-                { label: 'Price', cell: (c) => money(c.price) },
-                { label: 'Available', cell: (c) => (c.isAvailable ? 'Yes' : 'No') },
-                { label: 'Restock', cell: (c) => <RestockCell copyId={c.copyId} onDone={report} /> },
-                {
-                  label: 'History',
-                  cell: (c) => (
-                    <button type="button" onClick={() => setHistoryOf(c)} aria-label={`Stock history of ${c.bookName}`}>
-                      History
-                    </button>
-                  ),
-                },
-              ]}
-            />
-          )}
-        </>
-      )}
+      <QueryView query={list} what="the low-stock copies">
+        {(data) => (
+          <>
+            {userType === 'Admin' && <ThresholdForm key={data.threshold} threshold={data.threshold} onSaved={report} />}
+            <p className="muted">
+              Copies with {data.threshold} or fewer units in stock, the fastest sellers of the last 30 days first (
+              {data.totalCopies.toLocaleString('en-US')} in all).
+            </p>
+            {!data.copies.length ? (
+              <p className="empty">No copy is at or below the threshold.</p>
+            ) : (
+              <DataTable
+                rows={data.copies.map((c) => ({ ...c, id: c.copyId }))}
+                columns={[
+                  { label: 'Copy ID', cell: (c) => c.copyId },
+                  { label: 'Book', cell: (c) => c.bookName },
+                  { label: 'Author', cell: (c) => c.authorName },
+                  { label: 'In Stock', cell: (c) => c.quantity },
+                  { label: 'Sold (30 days)', cell: (c) => c.unitsSold30Days },
+                  { label: 'Price', cell: (c) => money(c.price) },
+                  { label: 'Available', cell: (c) => (c.isAvailable ? 'Yes' : 'No') },
+                  { label: 'Restock', cell: (c) => <RestockCell copyId={c.copyId} onDone={report} /> },
+                  {
+                    label: 'History',
+                    cell: (c) => (
+                      <button type="button" onClick={() => setHistoryOf(c)} aria-label={`Stock history of ${c.bookName}`}>
+                        History
+                      </button>
+                    ),
+                  },
+                ]}
+              />
+            )}
+          </>
+        )}
+      </QueryView>
       <Paging page={page} totalPages={list.data?.totalPages ?? 1} onPage={setPage} label="Low stock pages" />
       {historyOf && <StockHistory copyId={historyOf.copyId} bookName={historyOf.bookName} onClose={() => setHistoryOf(null)} />}
     </section>

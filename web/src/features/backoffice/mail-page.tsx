@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
-import { LoadError } from '../../components/load-error';
+import { QueryView } from '../../components/query-view';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -21,14 +21,13 @@ const KINDS: Record<DeadLetter['kind'], string> = {
   password_changed: 'Password changed',
 };
 
-const about = (letter: DeadLetter) =>
-  letter.orderId
-    ? `Order #${letter.orderId}`
-    : letter.clientId
-      ? `Client #${letter.clientId}`
-      : letter.employeeId
-        ? `Employee #${letter.employeeId}`
-        : '';
+/** What a letter was about: its order, else the client or employee it was for. */
+function about(letter: DeadLetter) {
+  if (letter.orderId) return `Order #${letter.orderId}`;
+  if (letter.clientId) return `Client #${letter.clientId}`;
+  if (letter.employeeId) return `Employee #${letter.employeeId}`;
+  return '';
+}
 
 export default function MailPage() {
   useDocumentTitle('E-mail');
@@ -42,45 +41,45 @@ export default function MailPage() {
       <h1>E-mail</h1>
       <Notice notice={notice} />
       <p className="muted">E-mails the mail server did not take after every try. Send one again once the server is back.</p>
-      {letters.isPending ? (
-        <p className="muted">Loading...</p>
-      ) : letters.isError ? (
-        <LoadError what="the undelivered e-mails" error={letters.error} onRetry={() => void letters.refetch()} />
-      ) : !letters.data.letters.length ? (
-        <p className="empty">Every e-mail was delivered.</p>
-      ) : (
-        <>
-          <DataTable<DeadLetter>
-            rows={letters.data.letters}
-            columns={[
-              { label: 'E-mail', cell: (l) => KINDS[l.kind] },
-              { label: 'About', cell: about },
-              { label: 'Written', cell: (l) => new Date(l.createdAt).toLocaleString('en-GB', { timeZone: 'UTC' }) },
-              { label: 'Tries', cell: (l) => l.attempts },
-              { label: 'Last answer', cell: (l) => l.lastError ?? '' },
-              {
-                label: 'Send again',
-                cell: (l) => (
-                  <button
-                    type="button"
-                    disabled={retry.isPending}
-                    aria-label={`Send e-mail ${l.id} again`}
-                    onClick={() =>
-                      retry.mutate(l.id, {
-                        onSuccess: () => show('The e-mail is queued to be sent again.'),
-                        onError: (error) => show('The e-mail could not be queued.', 'error', failureReason(error)),
-                      })
-                    }
-                  >
-                    Send again
-                  </button>
-                ),
-              },
-            ]}
-          />
-          <Paging page={page} totalPages={letters.data.totalPages} onPage={setPage} />
-        </>
-      )}
+      <QueryView
+        query={letters}
+        what="the undelivered e-mails"
+        empty={{ text: 'Every e-mail was delivered.', when: (data) => !data.letters.length }}
+      >
+        {(data) => (
+          <>
+            <DataTable<DeadLetter>
+              rows={data.letters}
+              columns={[
+                { label: 'E-mail', cell: (l) => KINDS[l.kind] },
+                { label: 'About', cell: about },
+                { label: 'Written', cell: (l) => new Date(l.createdAt).toLocaleString('en-GB', { timeZone: 'UTC' }) },
+                { label: 'Tries', cell: (l) => l.attempts },
+                { label: 'Last answer', cell: (l) => l.lastError ?? '' },
+                {
+                  label: 'Send again',
+                  cell: (l) => (
+                    <button
+                      type="button"
+                      disabled={retry.isPending}
+                      aria-label={`Send e-mail ${l.id} again`}
+                      onClick={() =>
+                        retry.mutate(l.id, {
+                          onSuccess: () => show('The e-mail is queued to be sent again.'),
+                          onError: (error) => show('The e-mail could not be queued.', 'error', failureReason(error)),
+                        })
+                      }
+                    >
+                      Send again
+                    </button>
+                  ),
+                },
+              ]}
+            />
+            <Paging page={page} totalPages={data.totalPages} onPage={setPage} />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

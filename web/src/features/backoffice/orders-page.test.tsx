@@ -66,3 +66,19 @@ it('a Seller cancels an unshipped order: the reason is required, then sent; a sh
   expect(await within(card).findByText('cancelled')).toBeInTheDocument();
   expect(within(card).queryByRole('button', { name: 'Cancel Order' })).not.toBeInTheDocument();
 });
+
+it('a list that cannot be loaded says so and offers Retry, never "No orders found."', async () => {
+  stubApi({
+    ...SIGNED_IN_SELLER,
+    'GET /api/employee/order/1,5': [
+      { status: 503, body: { message: 'The shop is busy: please try again in a moment.' } },
+      { body: { data: { orders: [order(9)], totalPages: 1 } } },
+    ],
+  });
+  renderWithProviders(<OrdersPage />, { route: '/orders' });
+  const failure = await screen.findByRole('alert');
+  expect(failure).toHaveTextContent('Could not load the orders.');
+  expect(screen.queryByText('No orders found.')).not.toBeInTheDocument();
+  await userEvent.click(within(failure).getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByRole('article', { name: 'Order 9' })).toBeInTheDocument();
+});

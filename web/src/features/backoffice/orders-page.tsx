@@ -5,6 +5,7 @@ import { BookCover } from '../../components/book-cover';
 import { Modal } from '../../components/modal';
 import { Notice, type NoticeState, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
@@ -128,7 +129,7 @@ function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder'];
 export default function OrdersPage() {
   useDocumentTitle('Orders');
   const [page, setPage] = useState(1);
-  const { data, isPending } = useOrdersPage(page);
+  const orders = useOrdersPage(page);
   // The notice of a status change lives here, not in its card: the refetch after the change can
   // move the order off this page (a newer order pushes it down), and the notice must still show.
   const [notice, show] = useNotice();
@@ -139,23 +140,21 @@ export default function OrdersPage() {
       setToldAbout(orderId);
       show(text, kind, reason);
     };
-  const cardShown = data?.orders.some((o) => o.id === toldAbout) ?? false;
+  const cardShown = orders.data?.orders.some((o) => o.id === toldAbout) ?? false;
   return (
     <section>
       <h1>Orders</h1>
       {!cardShown && <Notice notice={notice} />}
-      {isPending ? (
-        <p className="muted">Loading...</p>
-      ) : !data?.orders.length ? (
-        <p className="empty">No orders found.</p>
-      ) : (
-        <div className="order-cards">
-          {data.orders.map((o) => (
-            <OrderCard key={o.id} order={o} notice={toldAbout === o.id ? notice : null} show={tell(o.id)} />
-          ))}
-        </div>
-      )}
-      <Paging page={page} totalPages={data?.totalPages ?? 1} onPage={setPage} prevLabel="Previous" />
+      <QueryView query={orders} what="the orders" empty={{ text: 'No orders found.', when: (data) => !data.orders.length }}>
+        {(data) => (
+          <div className="order-cards">
+            {data.orders.map((o) => (
+              <OrderCard key={o.id} order={o} notice={toldAbout === o.id ? notice : null} show={tell(o.id)} />
+            ))}
+          </div>
+        )}
+      </QueryView>
+      <Paging page={page} totalPages={orders.data?.totalPages ?? 1} onPage={setPage} prevLabel="Previous" />
     </section>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { DataTable } from '../../components/data-table';
-import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
@@ -30,39 +30,35 @@ export default function ReviewsPage() {
     <section>
       <h1>Reviews</h1>
       <Notice notice={notice} />
-      {reviews.isPending ? (
-        <p className="muted">Loading...</p>
-      ) : reviews.isError ? (
-        <LoadError what="the reviews" error={reviews.error} onRetry={() => void reviews.refetch()} />
-      ) : !reviews.data.reviews.length ? (
-        <p className="empty">No reviews yet.</p>
-      ) : (
-        <DataTable
-          rows={reviews.data.reviews}
-          columns={[
-            { label: 'ID', cell: (r) => r.id },
-            { label: 'Book', cell: (r) => r.bookName },
-            { label: 'Reviewer', cell: (r) => `${r.reviewer} (client ${r.clientId})` },
-            { label: 'Stars', cell: (r) => r.stars },
-            { label: 'Review', cell: (r) => r.review || '—' },
-            { label: 'Updated At', cell: (r) => dateTime(r.updatedAt) },
-            { label: 'Status', cell: (r) => (r.hidden ? 'Hidden' : 'Shown') },
-            {
-              label: 'Action',
-              cell: (r) => (
-                <button
-                  type="button"
-                  className={r.hidden ? undefined : 'danger'}
-                  aria-label={`${r.hidden ? 'Show' : 'Hide'} review ${r.id}`}
-                  onClick={() => toggle(r.id, !r.hidden)}
-                >
-                  {r.hidden ? 'Show' : 'Hide'}
-                </button>
-              ),
-            },
-          ]}
-        />
-      )}
+      <QueryView query={reviews} what="the reviews" empty={{ text: 'No reviews yet.', when: (data) => !data.reviews.length }}>
+        {(data) => (
+          <DataTable
+            rows={data.reviews}
+            columns={[
+              { label: 'ID', cell: (r) => r.id },
+              { label: 'Book', cell: (r) => r.bookName },
+              { label: 'Reviewer', cell: (r) => `${r.reviewer} (client ${r.clientId})` },
+              { label: 'Stars', cell: (r) => r.stars },
+              { label: 'Review', cell: (r) => r.review || '—' },
+              { label: 'Updated At', cell: (r) => dateTime(r.updatedAt) },
+              { label: 'Status', cell: (r) => (r.hidden ? 'Hidden' : 'Shown') },
+              {
+                label: 'Action',
+                cell: (r) => (
+                  <button
+                    type="button"
+                    className={r.hidden ? undefined : 'danger'}
+                    aria-label={`${r.hidden ? 'Show' : 'Hide'} review ${r.id}`}
+                    onClick={() => toggle(r.id, !r.hidden)}
+                  >
+                    {r.hidden ? 'Show' : 'Hide'}
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryView>
       <Paging page={page} totalPages={reviews.data?.totalPages ?? 1} onPage={setPage} label="Review pages" />
     </section>
   );

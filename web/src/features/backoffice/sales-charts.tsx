@@ -19,7 +19,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { LoadError } from '../../components/load-error';
+import { QueryView } from '../../components/query-view';
 import { money } from '../../lib/format';
 import { useCategoryUnits, useDailySales, useStatusMix } from './api/get-sales-charts';
 
@@ -45,49 +45,45 @@ function ChartFigure<Row>({
       <figcaption>
         <h2>{title}</h2>
       </figcaption>
-      {query.isPending ? (
-        <p className="muted">Loading...</p>
-      ) : query.isError ? (
-        <LoadError what={`the chart “${title}”`} error={query.error} onRetry={() => void query.refetch()} />
-      ) : !query.data.length ? (
-        <p className="empty">{empty}</p>
-      ) : (
-        <>
-          <div aria-hidden="true" className="chart-drawing">
-            <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
-              {chart(query.data)}
-            </ResponsiveContainer>
-          </div>
-          <details>
-            <summary>The numbers behind “{title}”</summary>
-            <div className="table-wrap">
-              <table>
-                <caption className="sr-only">{title}</caption>
-                <thead>
-                  <tr>
-                    {columns.map(([label]) => (
-                      <th key={label} scope="col">
-                        {label}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {query.data.map((row, index) => (
-                    // The rows are the chart's own, in order, and never reordered.
-                    // biome-ignore lint/suspicious/noArrayIndexKey: see above
-                    <tr key={index}>
-                      {columns.map(([label, cell]) => (
-                        <td key={label}>{cell(row)}</td>
+      <QueryView query={query} what={`the chart “${title}”`} empty={{ text: empty, when: (data) => !data.length }}>
+        {(data) => (
+          <>
+            <div aria-hidden="true" className="chart-drawing">
+              <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
+                {chart(data)}
+              </ResponsiveContainer>
+            </div>
+            <details>
+              <summary>The numbers behind “{title}”</summary>
+              <div className="table-wrap">
+                <table>
+                  <caption className="sr-only">{title}</caption>
+                  <thead>
+                    <tr>
+                      {columns.map(([label]) => (
+                        <th key={label} scope="col">
+                          {label}
+                        </th>
                       ))}
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
-        </>
-      )}
+                  </thead>
+                  <tbody>
+                    {data.map((row, index) => (
+                      // The rows are the chart's own, in order, and never reordered.
+                      // biome-ignore lint/suspicious/noArrayIndexKey: see above
+                      <tr key={index}>
+                        {columns.map(([label, cell]) => (
+                          <td key={label}>{cell(row)}</td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </details>
+          </>
+        )}
+      </QueryView>
     </figure>
   );
 }

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
-import { LoadError } from '../../components/load-error';
+import { QueryView } from '../../components/query-view';
 import { Modal } from '../../components/modal';
 import { Paging } from '../../components/paging';
 import { useStockMovements } from './api/get-stock-movements';
@@ -27,25 +27,23 @@ export function StockHistory({ copyId, bookName, onClose }: { copyId: number; bo
   return (
     <Modal title={`Stock history of ${bookName}`} onClose={onClose}>
       <h2>Stock history of {bookName}</h2>
-      {history.isPending ? (
-        <p className="muted">Loading...</p>
-      ) : history.isError ? (
-        <LoadError what="the stock history" error={history.error} onRetry={() => void history.refetch()} />
-      ) : (
-        <>
-          <DataTable<Movement>
-            rows={history.data.movements}
-            columns={[
-              { label: 'When', cell: (m) => new Date(m.at).toLocaleString('en-GB', { timeZone: 'UTC' }) },
-              { label: 'Why', cell: (m) => `${REASONS[m.reason]}${m.reference ? ` (${m.reference})` : ''}` },
-              { label: 'Change', cell: (m) => (m.change > 0 ? `+${m.change}` : String(m.change)) },
-              { label: 'Stock after', cell: (m) => m.stockAfter },
-              { label: 'By', cell: (m) => m.actor ?? '' },
-            ]}
-          />
-          <Paging page={page} totalPages={history.data.totalPages} onPage={setPage} />
-        </>
-      )}
+      <QueryView query={history} what="the stock history">
+        {(data) => (
+          <>
+            <DataTable<Movement>
+              rows={data.movements}
+              columns={[
+                { label: 'When', cell: (m) => new Date(m.at).toLocaleString('en-GB', { timeZone: 'UTC' }) },
+                { label: 'Why', cell: (m) => `${REASONS[m.reason]}${m.reference ? ` (${m.reference})` : ''}` },
+                { label: 'Change', cell: (m) => (m.change > 0 ? `+${m.change}` : String(m.change)) },
+                { label: 'Stock after', cell: (m) => m.stockAfter },
+                { label: 'By', cell: (m) => m.actor ?? '' },
+              ]}
+            />
+            <Paging page={page} totalPages={data.totalPages} onPage={setPage} />
+          </>
+        )}
+      </QueryView>
     </Modal>
   );
 }

@@ -2,10 +2,10 @@ import { isCancellable } from '@bookshop/rules';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
-import { LoadError } from '../../components/load-error';
 import { Modal } from '../../components/modal';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
@@ -53,7 +53,7 @@ export default function MyOrdersPage() {
   useDocumentTitle('My Orders');
   const { loggedIn, ready } = useSession();
   const [page, setPage] = useState(1);
-  const { data, isPending, isError, error, refetch } = useMyOrders(page);
+  const orders = useMyOrders(page);
   const [confirming, setConfirming] = useState<Order | null>(null);
   const [notice, show] = useNotice();
   if (ready && !loggedIn) return <LoginRedirect />;
@@ -66,38 +66,39 @@ export default function MyOrdersPage() {
     <div>
       <h1>My Orders</h1>
       <Notice notice={notice} />
-      {isPending ? (
-        <p className="muted">Loading orders...</p>
-      ) : isError ? (
-        <LoadError what="your orders" error={error} onRetry={() => void refetch()} />
-      ) : data.orders.length === 0 ? (
-        <p className="empty">No orders found.</p>
-      ) : (
-        <>
-          <DataTable
-            rows={data.orders}
-            columns={[
-              { label: '#', cell: (o) => o.id },
-              { label: 'Date', cell: (o) => dateTime(o.createdAt) },
-              { label: 'Status', cell: (o) => <span className={`status status-${statusColour(o.status)}`}>{o.status}</span> },
-              { label: 'Items', cell: (o) => o.totalQuantity },
-              { label: 'Total', cell: (o) => money(o.totalPrice) },
-              { label: 'Shipment', cell: (o) => o.shipmentAddress },
-              {
-                label: 'Actions',
-                cell: (o) =>
-                  isCancellable(o.status) && (
-                    <button type="button" className="danger" aria-label={`Cancel order ${o.id}`} onClick={() => setConfirming(o)}>
-                      Cancel
-                    </button>
-                  ),
-              },
-            ]}
-          />
-          {confirming && <ConfirmCancel order={confirming} onClose={() => setConfirming(null)} onDone={cancelled(confirming)} />}
-          <Paging page={page} totalPages={data.totalPages} onPage={setPage} />
-        </>
-      )}
+      <QueryView
+        query={orders}
+        what="your orders"
+        empty={{ text: 'No orders found.', when: (data) => data.orders.length === 0 }}
+        loadingText="Loading orders..."
+      >
+        {(data) => (
+          <>
+            <DataTable
+              rows={data.orders}
+              columns={[
+                { label: '#', cell: (o) => o.id },
+                { label: 'Date', cell: (o) => dateTime(o.createdAt) },
+                { label: 'Status', cell: (o) => <span className={`status status-${statusColour(o.status)}`}>{o.status}</span> },
+                { label: 'Items', cell: (o) => o.totalQuantity },
+                { label: 'Total', cell: (o) => money(o.totalPrice) },
+                { label: 'Shipment', cell: (o) => o.shipmentAddress },
+                {
+                  label: 'Actions',
+                  cell: (o) =>
+                    isCancellable(o.status) && (
+                      <button type="button" className="danger" aria-label={`Cancel order ${o.id}`} onClick={() => setConfirming(o)}>
+                        Cancel
+                      </button>
+                    ),
+                },
+              ]}
+            />
+            {confirming && <ConfirmCancel order={confirming} onClose={() => setConfirming(null)} onDone={cancelled(confirming)} />}
+            <Paging page={page} totalPages={data.totalPages} onPage={setPage} />
+          </>
+        )}
+      </QueryView>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { BookCover } from '../../components/book-cover';
-import { LoadError } from '../../components/load-error';
+import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { LoginRedirect } from '../../lib/login-redirect';
@@ -18,34 +18,34 @@ export default function WishlistPage() {
   return (
     <div className="wishlist">
       <h1>Wishlist</h1>
-      {wishlist.isPending ? (
-        <p className="muted">Loading...</p>
-      ) : wishlist.isError ? (
-        <LoadError what="your wishlist" error={wishlist.error} onRetry={() => void wishlist.refetch()} />
-      ) : wishlist.data.length === 0 ? (
-        <p className="empty">Your wishlist is empty. Tap the heart on a book to keep it here.</p>
-      ) : (
-        <ul className="wishlist-items">
-          {wishlist.data.map((book) => (
-            <li key={book.id}>
-              <BookCover src={book.imageUrl} title={book.name} author={book.authorName} className="tiny" />
-              <div>
-                <Link to={paths.book(book.id, book.name)}>{book.name}</Link>
-                <p className="muted">{book.authorName}</p>
-                <p>
-                  {money(book.price)} ·{' '}
-                  {book.available && book.quantity > 0 ? (
-                    <span className="stock">{book.quantity} available</span>
-                  ) : (
-                    <span className="stock out">Out of Stock: we will tell you when it is back</span>
-                  )}
-                </p>
-              </div>
-              <WishlistHeart bookCopyId={book.id} name={book.name} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={wishlist}
+        what="your wishlist"
+        empty={{ text: 'Your wishlist is empty. Tap the heart on a book to keep it here.', when: (data) => data.length === 0 }}
+      >
+        {(data) => (
+          <ul className="wishlist-items">
+            {data.map((book) => (
+              <li key={book.id}>
+                <BookCover src={book.imageUrl} title={book.name} author={book.authorName} className="tiny" />
+                <div>
+                  <Link to={paths.book(book.id, book.name)}>{book.name}</Link>
+                  <p className="muted">{book.authorName}</p>
+                  <p>
+                    {money(book.price)} ·{' '}
+                    {book.available && book.quantity > 0 ? (
+                      <span className="stock">{book.quantity} available</span>
+                    ) : (
+                      <span className="stock out">Out of Stock: we will tell you when it is back</span>
+                    )}
+                  </p>
+                </div>
+                <WishlistHeart bookCopyId={book.id} name={book.name} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </div>
   );
 }
