@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startMailCatcher } from '../../scripts/lib/mail-catcher.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { MAIL_KINDS } from '../src/modules/mail/mail-templates.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
 const catcher = await startMailCatcher();
@@ -232,5 +233,13 @@ describe('the sender', () => {
     const [notice] = mailTo(client.account);
     expect(notice!.parsed.subject).toBe('Your Bookshop password was changed');
     expect(notice!.parsed.text).not.toContain('A-much-better-passphrase-7');
+  });
+
+  it('the outbox accepts exactly the kinds the code writes (its CHECK constraint and MAIL_KINDS name the same ones)', async () => {
+    const [check] = await t.db.query<{ definition: string }>(
+      "SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = 'mail_outbox_kind_known'",
+    );
+    const allowed = [...check!.definition.matchAll(/'([a-z_]+)'::text/g)].map((match) => match[1]).sort();
+    expect(allowed).toEqual([...MAIL_KINDS].sort());
   });
 });

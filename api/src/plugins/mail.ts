@@ -8,6 +8,7 @@ import { refuse } from '../lib/refusals.ts';
 import { mailRepository } from '../modules/mail/mail-repository.ts';
 import { mailSender, SMTP_TIMEOUTS } from '../modules/mail/mail-sender.ts';
 import { type UnsubscribeList, validUnsubscribe } from '../modules/mail/unsubscribe.ts';
+import type { DeadLetterType } from '../schemas/mail.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,17 +19,7 @@ declare module 'fastify' {
         pageNumber: number,
         pageSize: number,
       ): Promise<{
-        letters: {
-          id: number;
-          kind: string;
-          clientId: number | null;
-          employeeId: number | null;
-          orderId: number | null;
-          createdAt: string;
-          attempts: number;
-          deadAt: string;
-          lastError: string | null;
-        }[];
+        letters: DeadLetterType[];
         totalPages: number;
       }>;
       retry(id: number): Promise<void>;

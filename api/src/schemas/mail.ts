@@ -1,11 +1,12 @@
 import { type Static, Type } from 'typebox';
+import { MAIL_KINDS } from '../modules/mail/mail-templates.ts';
 import { UNSUBSCRIBE_LISTS } from '../modules/mail/unsubscribe.ts';
 import { PositiveInt } from './common.ts';
 
 export const DeadLetter = Type.Object(
   {
     id: Type.Integer(),
-    kind: Type.Union(['order_placed', 'order_status', 'back_in_stock', 'contact_received', 'password_changed'].map((k) => Type.Literal(k))),
+    kind: Type.Enum(MAIL_KINDS, { type: 'string' }),
     clientId: Type.Union([Type.Integer(), Type.Null()]),
     employeeId: Type.Union([Type.Integer(), Type.Null()]),
     orderId: Type.Union([Type.Integer(), Type.Null()]),
@@ -16,6 +17,7 @@ export const DeadLetter = Type.Object(
   },
   { $id: 'DeadLetter' },
 );
+export type DeadLetterType = Static<typeof DeadLetter>;
 
 export const UnsubscribeQuery = Type.Object(
   {

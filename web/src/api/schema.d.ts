@@ -2120,6 +2120,7 @@ export interface components {
         };
         DeadLetter: {
             id: number;
+            /** @enum {string} */
             kind: "order_placed" | "order_status" | "back_in_stock" | "contact_received" | "password_changed";
             clientId: number | null;
             employeeId: number | null;

@@ -15,12 +15,21 @@ export interface OrderFacts {
   items: { name: string; quantity: number; unitPrice: string }[];
 }
 
+/** Every kind of message, once: the dead-letter schema lists them, and the outbox's CHECK constraint is tested against them. */
+export const MAIL_KINDS = ['order_placed', 'order_status', 'back_in_stock', 'contact_received', 'password_changed'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
 export type MailFacts =
   | { kind: 'order_placed'; name: string; order: OrderFacts }
   | { kind: 'order_status'; name: string; order: OrderFacts; status: string; reason: string | null }
   | { kind: 'back_in_stock'; name: string; copyId: number; bookName: string }
   | { kind: 'contact_received'; name: string; message: string }
   | { kind: 'password_changed'; name: string; audience: 'client' | 'employee' };
+
+// A kind added to the facts but not to MAIL_KINDS (or the other way) stops the build here.
+type Both<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const everyKindListed: Both<MailFacts['kind'], MailKind> = true;
+void everyKindListed;
 
 export interface RenderedMail {
   subject: string;
