@@ -1,5 +1,6 @@
 // A listing's sorts and filters (category pages and search results, beyond the spec): the API's
-// query parameters and the address the storefront keeps them in name them from here, so both agree.
+// query parameters, the address the storefront keeps them in, and the server's first paint of a
+// category page name and read them from here, so all three agree.
 
 export const BROWSE_SORTS = ['relevance', 'bestselling', 'top-rated', 'newest', 'price-asc', 'price-desc'] as const;
 export type BrowseSort = (typeof BROWSE_SORTS)[number];
@@ -30,3 +31,60 @@ export const BROWSE_FILTER_KEYS = [
   'yearTo',
   'authorId',
 ] as const satisfies readonly (keyof BrowseFilters)[];
+
+/** A listing's sort, filters and page, as the storefront's address holds them. */
+export interface BrowseState extends BrowseFilters {
+  sort?: BrowseSort;
+  /** From 1; left out of the address on the first page. */
+  page?: number;
+}
+
+const number = (value: string | null, { min, max, integer }: { min: number; max: number; integer?: boolean }) => {
+  if (value === null || !/^\d+(\.\d+)?$/.test(value)) return undefined;
+  const n = Number(value);
+  if (n < min || n > max || (integer && !Number.isInteger(n))) return undefined;
+  return n;
+};
+
+/**
+ * The state an address's query string names. Anything it does not understand (an unknown sort, a
+ * negative price, a rating of 9, 'yes' for in stock) is dropped, so a hand-edited or hostile
+ * address still shows a page: the storefront reads its address with this, and the server renders
+ * a category page's first paint from the same reading, so both show the same books.
+ */
+export function parseBrowseState(params: URLSearchParams): BrowseState {
+  const sort = params.get('sort');
+  const state: BrowseState = {
+    sort: (BROWSE_SORTS as readonly string[]).includes(sort ?? '') ? (sort as BrowseSort) : undefined,
+    priceMin: number(params.get('priceMin'), { min: 0, max: 99_999_999 }),
+    priceMax: number(params.get('priceMax'), { min: 0, max: 99_999_999 }),
+    inStock: params.get('inStock') === '1' || undefined,
+    minRating: number(params.get('minRating'), { min: 0, max: 5 }),
+    yearFrom: number(params.get('yearFrom'), { min: 1, max: 9999, integer: true }),
+    yearTo: number(params.get('yearTo'), { min: 1, max: 9999, integer: true }),
+    authorId: number(params.get('authorId'), { min: 1, max: 2147483647, integer: true }),
+    page: number(params.get('page'), { min: 2, max: 2147483647, integer: true }),
+  };
+  return Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined)) as BrowseState;
+}
+
+/** The state as query parameters, in a fixed order; `keep` carries others along (a search's text). */
+export function browseSearchParams(state: BrowseState, keep: Record<string, string> = {}): URLSearchParams {
+  const params = new URLSearchParams(keep);
+  if (state.sort) params.set('sort', state.sort);
+  for (const key of BROWSE_FILTER_KEYS) {
+    const value = state[key];
+    if (value === undefined || value === false) continue;
+    params.set(key, value === true ? '1' : String(value));
+  }
+  if (state.page && state.page > 1) params.set('page', String(state.page));
+  return params;
+}
+
+export const hasFilters = (state: BrowseState) => BROWSE_FILTER_KEYS.some((key) => state[key] !== undefined);
+
+/** The browse call's query for a state: its filters and sort, with the page and its size. */
+export function browseQuery(state: BrowseState, pageSize: number) {
+  const { page = 1, ...rest } = state;
+  return { ...rest, pageNumber: page, pageSize };
+}

@@ -1,7 +1,7 @@
+import { type BrowseState, browseQuery } from '@bookshop/rules/browse';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../../api/client';
-import { type BrowseState, browseQuery } from './browse-state';
 
 // Under catalogKeys.all (['catalog']), so whatever makes the catalog stale makes these stale too.
 const keys = {

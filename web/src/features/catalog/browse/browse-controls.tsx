@@ -1,7 +1,7 @@
 import './browse.css';
+import { type BrowseState, hasFilters, type BrowseSort as Sort } from '@bookshop/rules/browse';
 import type { ReactNode } from 'react';
 import type { Facets } from './browse-api';
-import { type BrowseState, hasFilters, type Sort } from './browse-state';
 
 const SORT_LABELS: Record<Sort, string> = {
   relevance: 'Relevance',

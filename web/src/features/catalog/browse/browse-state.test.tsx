@@ -1,45 +1,12 @@
-// A listing's sort, filters and page live in the address: any state survives a round trip through
-// the query string, the controls write it there (a new history entry, so Back undoes a choice), a
-// value that would leave no book says so, and Clear filters is one click.
+// A listing's sort, filters and page live in the address (read and written by @bookshop/rules/browse,
+// whose own test round-trips any state): the controls write it there (a new history entry, so Back
+// undoes a choice), a value that would leave no book says so, and Clear filters is one click.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import fc from 'fast-check';
 import { Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../../test/render';
 import CategoryRoute from '../routes/category';
-import { type BrowseState, browseSearchParams, parseBrowseState, SORTS } from './browse-state';
-
-describe('the address', () => {
-  it('round-trips any state: parse(serialize(state)) is the state, and the text is stable', () => {
-    const state = fc.record(
-      {
-        sort: fc.constantFrom(...SORTS),
-        priceMin: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100),
-        priceMax: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100),
-        inStock: fc.constant(true),
-        minRating: fc.integer({ min: 0, max: 500 }).map((c) => c / 100),
-        yearFrom: fc.integer({ min: 1, max: 9999 }),
-        yearTo: fc.integer({ min: 1, max: 9999 }),
-        authorId: fc.integer({ min: 1, max: 2147483647 }),
-        page: fc.integer({ min: 2, max: 100_000 }),
-      },
-      { requiredKeys: [] },
-    );
-    fc.assert(
-      fc.property(state, (s: BrowseState) => {
-        const text = browseSearchParams(s, { q: 'harry' }).toString();
-        const parsed = parseBrowseState(new URLSearchParams(text));
-        expect(parsed).toEqual(s);
-        expect(browseSearchParams(parsed, { q: 'harry' }).toString()).toBe(text);
-      }),
-    );
-  });
-
-  it('drops what it does not understand', () => {
-    expect(parseBrowseState(new URLSearchParams('sort=random&priceMin=-1&minRating=9&yearFrom=1e3&page=1&inStock=yes'))).toEqual({});
-  });
-});
 
 const TYPES = { body: { data: [{ id: 1, name: 'Fantasy' }] } };
 const card = (id: number, name: string) => ({

@@ -1,6 +1,6 @@
+import { type BrowseState, browseSearchParams, parseBrowseState } from '@bookshop/rules/browse';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { type BrowseState, browseSearchParams, parseBrowseState } from './browse-state';
 
 /**
  * The listing's state from the address, and a setter that writes a new entry to the history (so

@@ -1,3 +1,4 @@
+import { BROWSE_SORTS, hasFilters } from '@bookshop/rules/browse';
 import { useEffect } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
@@ -9,7 +10,6 @@ import { money, rating } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { useBrowseSearch } from '../browse/browse-api';
 import { BrowseControls } from '../browse/browse-controls';
-import { hasFilters, SORTS } from '../browse/browse-state';
 import { useBrowseState } from '../browse/use-browse-state';
 import { AuthorLink } from '../components/author-link';
 import { useOpenBook } from '../components/book-card';
@@ -53,7 +53,7 @@ export default function SearchResultsPage() {
         facets={data.facets}
         total={data.total}
         totalEstimated={data.totalEstimated}
-        sorts={[...SORTS]}
+        sorts={[...BROWSE_SORTS]}
         relevanceLabel="Best match"
         onChange={setState}
       />
