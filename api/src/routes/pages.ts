@@ -1,14 +1,28 @@
 // What a shopper can share and a search engine can read, served with the web app (not API calls, so
 // not in openapi.yaml): a book's page at /books/{id}-{slug}, with the book in its head; an author's
-// page at /authors/{id}-{slug}, with the author in its head and body; the sitemap,
-// in files of a fixed size; and robots.txt.
-import { authorPagePath, bookPagePath, idFromPageAddress } from '@bookshop/rules';
+// page at /authors/{id}-{slug}, and a category's at /{name} (any sort and filters in its query
+// string), each with its subject in its head and body; the sitemap, in files of a fixed size; and
+// robots.txt.
+import { authorPagePath, BACKOFFICE_SCREEN_SEGMENTS, bookPagePath, idFromPageAddress, STOREFRONT_SCREEN_SEGMENTS } from '@bookshop/rules';
+import { browseQuery, parseBrowseState } from '@bookshop/rules/browse';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { publicOrigin } from '../lib/public-origin.ts';
-import { AUTHOR_PAGE_SIZE, authorPageBody, authorPageHead, missingAuthorHead, withRootContent } from '../modules/pages/author-page.ts';
-import { bookPageHead, missingBookHead, withHead } from '../modules/pages/book-page.ts';
+import { browseCategoryListing } from '../modules/catalog/browse-listings.ts';
+import { AUTHOR_PAGE_SIZE, authorPageBody, authorPageHead, missingAuthorHead } from '../modules/pages/author-page.ts';
+import { bookPageHead, missingBookHead } from '../modules/pages/book-page.ts';
+import {
+  CATEGORY_PAGE_SIZE,
+  categoryPageBody,
+  categoryPageHead,
+  categoryPagePath,
+  missingCategoryHead,
+} from '../modules/pages/category-page.ts';
+import { withHead, withRootContent } from '../modules/pages/page-markup.ts';
 import { CATEGORIES_SITEMAP_PATH, robotsTxt, sitemapIndex, urlSet } from '../modules/pages/sitemap.ts';
+
+const storefrontScreens = new Set<string>(STOREFRONT_SCREEN_SEGMENTS);
+const backofficeScreens = new Set<string>(BACKOFFICE_SCREEN_SEGMENTS);
 
 const pageRoutes: FastifyPluginAsync = async (app) => {
   const shell = app.webShell;
@@ -53,6 +67,25 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     return withRootContent(page, authorPageBody(author));
   });
 
+  // A category's page: any one-segment address that is not one of the app's screens. The storefront
+  // reads the address's sort, filters and page with the same rules (anything it does not understand
+  // is dropped, never refused), and the books are the browse call's cached answer for that state.
+  app.get<{ Params: { segment: string } }>('/:segment', hidden, async (request, reply) => {
+    const segment = request.params.segment.toLowerCase();
+    // The storefront's own routes come before its category route; the API's prefix is no page at all.
+    if (segment === 'api' || storefrontScreens.has(segment)) return reply.callNotFound();
+    const types = await app.catalogCache.read('types', app.catalog.types);
+    const category = types.find((type) => type.name.toLowerCase() === segment);
+    if (!category && backofficeScreens.has(segment)) return reply.callNotFound();
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    if (!category) return reply.code(404).send(withHead(shell(), missingCategoryHead()));
+    const state = parseBrowseState(new URLSearchParams(request.url.split('?')[1] ?? ''));
+    const listing = await browseCategoryListing(app, category.name, browseQuery(state, CATEGORY_PAGE_SIZE));
+    const url = origin(request) + categoryPagePath(category.name);
+    const page = withHead(shell(), categoryPageHead(category.name, listing, state, url, origin(request)));
+    return withRootContent(page, categoryPageBody(category.name, listing, state));
+  });
+
   app.get('/sitemap.xml', hidden, async (request, reply) => {
     reply.type('application/xml; charset=utf-8').header('cache-control', sitemapCacheControl);
     return sitemapIndex(origin(request), await app.catalog.sitemapFileCount());
@@ -63,7 +96,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     const bookFile = /^books-([1-9]\d{0,6})\.xml$/.exec(file);
     let paths: string[];
     if (`/sitemaps/${file}` === CATEGORIES_SITEMAP_PATH) {
-      paths = (await app.catalog.types()).map((type) => `/${encodeURIComponent(type.name.toLowerCase())}`);
+      paths = (await app.catalog.types()).map((type) => categoryPagePath(type.name));
     } else if (bookFile && Number(bookFile[1]) <= (await app.catalog.sitemapFileCount())) {
       paths = (await app.catalog.sitemapBooks(Number(bookFile[1]))).map((book) => bookPagePath(book.id, book.name));
     } else {

@@ -32,3 +32,42 @@ export function idFromPageAddress(segment: string): number | null {
   const match = /^([1-9]\d{0,8})(?:-|$)/.exec(segment);
   return match ? Number(match[1]) : null;
 }
+
+/**
+ * The storefront's screens at a one-segment address (any letter case). Any other one-segment address
+ * is a category's page (/Fantasy): the server serves these the app's shell and reads anything else as
+ * a category's name, answering 404 when no category has it. web/src/lib/paths.test.ts holds these
+ * lists to the app's own paths.
+ */
+export const STOREFRONT_SCREEN_SEGMENTS = [
+  'about',
+  'contact',
+  'login',
+  'signup',
+  'forgot-password',
+  'reset-password',
+  'cart',
+  'detail',
+  'orders',
+  'account',
+  'unsubscribe',
+  'wishlist',
+  'searchresult',
+] as const;
+
+/** The back-office's screens at a one-segment address (an employee's browser shows these instead). */
+export const BACKOFFICE_SCREEN_SEGMENTS = [
+  'dashboard',
+  'clients',
+  'employees',
+  'authors',
+  'books',
+  'bookscopies',
+  'orders',
+  'employeeaccount',
+  'reviews',
+  'lowstock',
+  'auditlog',
+  'importexport',
+  'mail',
+] as const;

@@ -1,17 +1,13 @@
 // A book's page as a link preview or a crawler sees it without running JavaScript: the built app's
 // shell with the book's title, description, canonical link, Open Graph tags and schema.org Book
 // JSON-LD in its head. The browser then renders the same screen as /Detail from the by-id call.
-import { escapeMarkup } from '../../lib/text.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
+import { notFoundHead, pageHead } from './page-markup.ts';
 
 export type BookPage = NonNullable<Awaited<ReturnType<CatalogService['bookPage']>>>;
 
-const SHOP_NAME = 'Bookshop';
 const CURRENCY = 'USD';
 const DESCRIPTION_MAX_LENGTH = 160;
-
-/** JSON inside <script>: '<' escaped, so no text of a book can close the element or open a comment. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** Up to DESCRIPTION_MAX_LENGTH characters of the blurb, cut at a word; or what the card says. */
 function summary(book: BookPage): string {
@@ -60,51 +56,23 @@ export function bookJsonLd(book: BookPage, url: string) {
   };
 }
 
-/** The head of a book's page: what replaces the shell's title and description, and what joins them. */
+/** The head of a book's page, its tags marked with the book's id (the app drops them once it shows another book). */
 export function bookPageHead(book: BookPage, url: string) {
-  const title = `${book.name} by ${book.author} · ${SHOP_NAME}`;
-  const description = summary(book);
   const image = previewImage(book);
-  // Marked with the book's id: the app drops them once it shows another book (they would describe the wrong one).
-  const mark = `data-book-page="${book.id}"`;
-  const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeMarkup(content)}" ${mark} />`;
-  return {
-    title,
-    description,
-    tags: [
-      `<link rel="canonical" href="${escapeMarkup(url)}" ${mark} />`,
-      meta('og:type', 'book'),
-      meta('og:site_name', SHOP_NAME),
-      meta('og:title', `${book.name} by ${book.author}`),
-      meta('og:description', description),
-      meta('og:url', url),
-      ...(image ? [meta('og:image', image)] : []),
-      ...(book.isbn ? [meta('book:isbn', book.isbn)] : []),
-      `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}" ${mark} />`,
-      `<script type="application/ld+json" ${mark}>${scriptJson(bookJsonLd(book, url))}</script>`,
-    ],
-  };
+  const properties: [string, string][] = [];
+  if (image) properties.push(['og:image', image]);
+  if (book.isbn) properties.push(['book:isbn', book.isbn]);
+  return pageHead({
+    name: `${book.name} by ${book.author}`,
+    description: summary(book),
+    url,
+    mark: { attribute: 'data-book-page', value: book.id },
+    ogType: 'book',
+    properties,
+    twitterCard: image ? 'summary_large_image' : 'summary',
+    jsonLd: bookJsonLd(book, url),
+  });
 }
 
-/** The head of an address that names no book on sale: the shell, kept out of search results. */
-export const missingBookHead = () => ({
-  title: `Book not found · ${SHOP_NAME}`,
-  description: 'This book is not available.',
-  tags: ['<meta name="robots" content="noindex" />'],
-});
-
-/**
- * The shell with this head: its <title> and description replaced, the other tags added before
- * </head>. A shell without a title or description gets them added instead.
- */
-export function withHead(shell: string, head: { title: string; description: string; tags: string[] }): string {
-  const title = `<title>${escapeMarkup(head.title)}</title>`;
-  const description = `<meta name="description" content="${escapeMarkup(head.description)}" />`;
-  let page = shell;
-  const added: string[] = [];
-  if (/<title>[^<]*<\/title>/.test(page)) page = page.replace(/<title>[^<]*<\/title>/, () => title);
-  else added.push(title);
-  if (/<meta name="description"[^>]*>/.test(page)) page = page.replace(/<meta name="description"[^>]*>/, () => description);
-  else added.push(description);
-  return page.replace('</head>', () => `${[...added, ...head.tags].join('\n    ')}\n  </head>`);
-}
+/** The head of an address that names no book on sale. */
+export const missingBookHead = () => notFoundHead('Book not found', 'This book is not available.');

@@ -1,13 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type Static, Type } from 'typebox';
-import {
-  BROWSE_FACET_SAMPLE,
-  BROWSE_MAX_RESULTS,
-  BROWSE_SORTS,
-  type BrowseSort,
-  SEARCH_CANDIDATES,
-} from '../../modules/catalog/browse-queries.ts';
-import type { BrowseOptions } from '../../modules/catalog/catalog-service.ts';
+import { Type } from 'typebox';
+import { browseCategoryListing, browseSearchListing } from '../../modules/catalog/browse-listings.ts';
+import { BROWSE_FACET_SAMPLE, BROWSE_MAX_RESULTS, BROWSE_SORTS, SEARCH_CANDIDATES } from '../../modules/catalog/browse-queries.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -78,22 +72,6 @@ const Suggestions = Type.Object(
   { title: 'Suggestions' },
 );
 
-/** The options in a fixed order, so one listing has one cache key however its URL spells it. */
-function browseOptions(query: Static<typeof BrowseQuery>): BrowseOptions {
-  return {
-    pageNumber: query.pageNumber ?? 1,
-    pageSize: query.pageSize ?? 15,
-    sort: (query.sort ?? 'relevance') as BrowseSort,
-    priceMin: query.priceMin,
-    priceMax: query.priceMax,
-    inStock: query.inStock || undefined,
-    minRating: query.minRating,
-    yearFrom: query.yearFrom,
-    yearTo: query.yearTo,
-    authorId: query.authorId,
-  };
-}
-
 /**
  * Finding a book as shoppers do (beyond the spec; the spec's category and search routes are unchanged):
  * a category page or a search's results in any sort and filters, with the total and facet counts, and
@@ -119,9 +97,7 @@ const browseRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const options = browseOptions(request.query);
-      const key = `browse ${request.params.type.toLowerCase()} ${JSON.stringify(options)}`;
-      return { data: await cached(key, () => app.catalog.browseCategory(request.params.type, options)) };
+      return { data: await browseCategoryListing(app, request.params.type, request.query) };
     },
   );
 
@@ -136,9 +112,7 @@ const browseRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const options = browseOptions(request.query);
-      const key = `search ${request.query.text} ${JSON.stringify(options)}`;
-      return { data: await cached(key, () => app.catalog.browseSearch(request.query.text, options)) };
+      return { data: await browseSearchListing(app, request.query.text, request.query) };
     },
   );
 

@@ -1,3 +1,5 @@
+import { BROWSE_SORTS, hasFilters } from '@bookshop/rules/browse';
+import { useEffect } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
@@ -6,11 +8,8 @@ import { paths } from '../../../lib/paths';
 import { useBookTypes } from '../api/get-types';
 import { useBrowseCategory } from '../browse/browse-api';
 import { BrowseControls } from '../browse/browse-controls';
-import { hasFilters } from '../browse/browse-state';
 import { useBrowseState } from '../browse/use-browse-state';
 import { BookCard } from '../components/book-card';
-
-const CATEGORY_SORTS = ['relevance', 'bestselling', 'top-rated', 'newest', 'price-asc', 'price-desc'] as const;
 
 /**
  * One category page (spec 2.5): a grid of 15, Prev/Next and 'Page X of Y'; beyond the spec, a sort
@@ -18,6 +17,15 @@ const CATEGORY_SORTS = ['relevance', 'bestselling', 'top-rated', 'newest', 'pric
  */
 function CategoryPage({ category }: { category: string }) {
   useDocumentTitle(category);
+  // A first visit arrives with the server's head for this category (canonical link, Open Graph,
+  // JSON-LD; the canonical is the category's whatever the sort and filters, so it stays true while
+  // they change); they describe no other screen, so they leave with this category.
+  useEffect(
+    () => () => {
+      for (const tag of document.head.querySelectorAll('[data-category-page]')) tag.remove();
+    },
+    [],
+  );
   const [state, setState] = useBrowseState();
   const page = state.page ?? 1;
   const { data, isPending, isError, isPlaceholderData } = useBrowseCategory(category, state, CATEGORY_PAGE_SIZE);
@@ -30,7 +38,7 @@ function CategoryPage({ category }: { category: string }) {
         facets={data?.facets}
         total={data?.total}
         totalEstimated={data?.totalEstimated ?? false}
-        sorts={[...CATEGORY_SORTS]}
+        sorts={[...BROWSE_SORTS]}
         relevanceLabel="Most rated"
         onChange={setState}
       />
