@@ -10,7 +10,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { cookieNames } from '../src/plugins/auth.ts';
+import { cookieNames } from '../src/plugins/sessions.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);

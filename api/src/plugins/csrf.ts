@@ -37,5 +37,5 @@ export default fp(
       route.onRequest = [...[route.onRequest ?? []].flat(), refuseCrossSite];
     });
   },
-  { name: 'csrf', dependencies: ['config', 'auth', 'rate-limit'] },
+  { name: 'csrf', dependencies: ['config', 'security-events', 'rate-limit'] },
 );

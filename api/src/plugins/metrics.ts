@@ -1,7 +1,7 @@
 // Prometheus metrics at /api/metrics (fastify-metrics over prom-client): request rate and latency per
 // route, method and status (the `http_request_duration_seconds` histogram), Node's own vitals, the
 // database pool, checkout outcomes, and counters other modules increment through `app.shopMetrics`:
-//   app.shopMetrics.loginFailures and lockouts, counted by the sign-in throttle (plugins/auth.ts).
+//   app.shopMetrics.loginFailures and lockouts, counted by the sign-in throttle (plugins/password-check.ts).
 // Each app has its own registry, so several apps in one process (tests) never collide.
 import fastifyMetricsModule from 'fastify-metrics';
 import fp from 'fastify-plugin';

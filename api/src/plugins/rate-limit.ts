@@ -45,5 +45,5 @@ export default fp(
       },
     });
   },
-  { name: 'rate-limit', dependencies: ['prisma', 'auth'] },
+  { name: 'rate-limit', dependencies: ['prisma', 'security-events'] },
 );

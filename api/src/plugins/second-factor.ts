@@ -14,7 +14,7 @@ import {
   STEP_UP_MINUTES,
   secondFactorService,
 } from '../modules/second-factor/second-factor-service.ts';
-import { REFRESH_COOKIE_PATH, signedInEmployee } from './auth.ts';
+import { REFRESH_COOKIE_PATH, signedInEmployee } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -100,5 +100,5 @@ export default fp(
     }, PURGE_INTERVAL_MS).unref();
     app.addHook('onClose', async () => clearInterval(purge));
   },
-  { name: 'second-factor', dependencies: ['config', 'prisma', 'auth'] },
+  { name: 'second-factor', dependencies: ['config', 'prisma', 'security-events', 'password-check', 'sessions'] },
 );

@@ -10,7 +10,8 @@ import { cartRepository } from '../modules/cart/cart-repository.ts';
 import { type CartService, cartService } from '../modules/cart/cart-service.ts';
 import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
 import { type CatalogAdminService, catalogAdminService } from '../modules/catalog-admin/catalog-admin-service.ts';
-import { type CatalogTransfer, catalogTransfer } from '../modules/catalog-admin/catalog-transfer.ts';
+import { catalogTransferRepository } from '../modules/catalog-admin/catalog-transfer-repository.ts';
+import { type CatalogTransferService, catalogTransferService } from '../modules/catalog-admin/catalog-transfer-service.ts';
 import { bundledCatalogLookup, openLibraryLookup } from '../modules/catalog-admin/isbn-lookup.ts';
 import { type LowStock, lowStock } from '../modules/catalog-admin/low-stock.ts';
 import { contactRepository } from '../modules/contact/contact-repository.ts';
@@ -46,7 +47,7 @@ declare module 'fastify' {
     salesCharts: SalesCharts;
     auditLog: AuditLog;
     lowStock: LowStock;
-    catalogTransfer: CatalogTransfer;
+    catalogTransfer: CatalogTransferService;
   }
 }
 
@@ -72,8 +73,10 @@ export default fp(
     app.decorate('lowStock', lowStock(db));
     app.decorate(
       'catalogTransfer',
-      catalogTransfer(db, lookup, app.catalogAdmin, app.log, () => app.catalogProjections.changed()),
+      catalogTransferService(catalogTransferRepository(db, app.databasePool), lookup, app.catalogAdmin, app.log, () =>
+        app.catalogProjections.changed(),
+      ),
     );
   },
-  { name: 'services', dependencies: ['config', 'prisma', 'auth'] },
+  { name: 'services', dependencies: ['config', 'prisma', 'password-check'] },
 );

@@ -3,8 +3,8 @@
 // API only names the acting employee inside that transaction, with a transaction-local setting.
 // That naming happens once, in a Prisma query extension on the client the back-office uses, so no
 // write can forget it; the employee travels in AsyncLocalStorage from the role check
-// (plugins/auth.ts) to the query. A write with no employee named is not a back-office write
-// (checkout, ratings) and the trigger records nothing for it.
+// (plugins/sessions.ts, then plugins/audit-actor.ts) to the query. A write with no employee named is
+// not a back-office write (checkout, ratings) and the trigger records nothing for it.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';

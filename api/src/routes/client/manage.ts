@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { signedInClient } from '../../plugins/auth.ts';
+import { signedInClient } from '../../plugins/sessions.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { MailPreferences, MailPreferencesBody } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';

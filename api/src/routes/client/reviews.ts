@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { signedInClient } from '../../plugins/auth.ts';
 import { ORDERED_BY_RATINGS } from '../../plugins/catalog-projections.ts';
+import { signedInClient } from '../../plugins/sessions.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { ReviewInput } from '../../schemas/reviews.ts';
 import { documentRoutes } from '../document-routes.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toEmployee } from '../../modules/people/employee-service.ts';
-import { signedInEmployee } from '../../plugins/auth.ts';
+import { signedInEmployee } from '../../plugins/sessions.ts';
 import { responses } from '../../schemas/common.ts';
 import { PasswordChange, PersonInformations } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';

@@ -1,15 +1,10 @@
 // Two independent cookie sessions: the storefront's (client) and the back-office's (employee).
-// Access cookies go to all of /api; refresh cookies only to the authentication routes. Also the
-// pieces every sign-in shares: the password hasher, the login throttle and the security events.
+// Access cookies go to all of /api; refresh cookies only to the authentication routes. Each route
+// subtree is gated once, by requireClient or requireEmployee (routes/client, routes/employee).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { addressKey } from '../lib/client-address.ts';
-import { AppError, forbidden } from '../lib/errors.ts';
+import { forbidden } from '../lib/errors.ts';
 import { accountRepository } from '../modules/accounts/account-repository.ts';
-import { type PasswordHasher, passwordHasher } from '../modules/accounts/passwords.ts';
-import { type AuditActor, auditContext } from '../modules/security/audit.ts';
-import { type SecurityEvents, securityEvents } from '../modules/security/security-events.ts';
-import { type LoginThrottle, loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
 import { type Audience, sessionRepository } from '../modules/sessions/session-repository.ts';
 import { type IssuedSession, type SessionService, sessionService } from '../modules/sessions/session-service.ts';
 import { ACCESS_TOKEN_SECONDS } from '../modules/sessions/tokens.ts';
@@ -19,31 +14,12 @@ export type EmployeeRole = 'Admin' | 'Seller';
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionService;
-    passwords: PasswordHasher;
-    loginThrottle: LoginThrottle;
-    securityEvents: SecurityEvents;
-    /** The client's address as counted by limits: IPv4, or the IPv6 /64 (see lib/client-address.ts). */
-    clientAddress(request: FastifyRequest): string;
     /** The session cookie of this audience that the request carries, if any. */
     sessionCookie(request: FastifyRequest, audience: Audience, kind: 'access' | 'refresh'): string | undefined;
     setSessionCookies(request: FastifyRequest, reply: FastifyReply, audience: Audience, session: IssuedSession): void;
     clearSessionCookies(reply: FastifyReply, audience: Audience): void;
-    /**
-     * Runs a password check (sign-in, or the current password of a password change) under the login
-     * throttle of this account and address: reserved first (429 when locked), a wrong password
-     * recorded as a failure and a security event, a right one clearing the account's failures.
-     */
-    throttledPasswordCheck<T>(request: FastifyRequest, account: string, check: () => Promise<T>): Promise<T>;
     requireClient(request: FastifyRequest): Promise<void>;
     requireEmployee(roles: EmployeeRole[]): (request: FastifyRequest) => Promise<void>;
-    /**
-     * Runs the rest of the request with the signed-in employee as the audit actor (after
-     * requireEmployee). Callback-style on purpose: calling `done` inside AsyncLocalStorage.run is what
-     * carries the actor into the later hooks, the handler and every query they start.
-     */
-    asAuditActor(request: FastifyRequest, reply: FastifyReply, done: () => void): void;
-    /** The signed-in employee as the audit log names them, for work that outlives the request (an import). */
-    auditActor(request: FastifyRequest): AuditActor;
   }
   interface FastifyRequest {
     client: { id: number; familyId: string } | null;
@@ -77,24 +53,20 @@ export const cookieNames = (audience: Audience, secure = false) => {
 };
 export const REFRESH_COOKIE_PATH = '/api/public/authentication';
 
-/** How often expired counters and dead sessions are purged (by every instance; deletes are idempotent). */
+/** How often dead sessions are purged (by every instance; deletes are idempotent). */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
-export default fp<{ throttle?: ThrottleLimits }>(
-  async (app, opts) => {
-    const events = securityEvents(app.prisma, app.log);
+export default fp(
+  async (app) => {
+    const events = app.securityEvents;
     const sessions = sessionService(sessionRepository(app.prisma, app.primarySql), app.config.jwtSecret, events);
     const accounts = accountRepository(app.prisma);
-    app.decorate('securityEvents', events);
     app.decorate('sessions', sessions);
-    app.decorate('passwords', passwordHasher(app.config.bcryptCost));
-    app.decorate('loginThrottle', loginThrottle(app.prisma, opts.throttle));
-    app.decorate('clientAddress', (request: FastifyRequest) => addressKey(request.ip));
     app.decorateRequest('client', null);
     app.decorateRequest('employee', null);
 
     const purge = setInterval(() => {
-      Promise.all([app.loginThrottle.purge(), sessions.purge()]).catch((error: Error) => app.log.warn({ err: error }, 'purge failed'));
+      sessions.purge().catch((error: Error) => app.log.warn({ err: error }, 'session purge failed'));
     }, PURGE_INTERVAL_MS).unref();
     app.addHook('onClose', async () => clearInterval(purge));
 
@@ -123,41 +95,6 @@ export default fp<{ throttle?: ThrottleLimits }>(
       reply.clearCookie(refresh, { ...base, path: REFRESH_COOKIE_PATH });
     });
 
-    /** Refusals that mean "wrong password", as opposed to a check that could not run. */
-    const WRONG_PASSWORD_CODES = new Set(['INVALID_CREDENTIALS', 'WRONG_PASSWORD']);
-    app.decorate('throttledPasswordCheck', async <T>(request: FastifyRequest, account: string, check: () => Promise<T>): Promise<T> => {
-      const address = app.clientAddress(request);
-      const attempt = await app.loginThrottle.reserve(account, address);
-      let result: T;
-      try {
-        result = await check();
-      } catch (error) {
-        if (!(error instanceof AppError && WRONG_PASSWORD_CODES.has(error.code))) {
-          await attempt.release();
-          throw error;
-        }
-        const { locked } = await attempt.failed();
-        app.shopMetrics.loginFailures.inc();
-        if (locked) app.shopMetrics.lockouts.inc();
-        const type = error.code === 'INVALID_CREDENTIALS' ? 'login_failed' : 'password_check_failed';
-        await events.record({ type, actor: account, address });
-        if (locked) await events.record({ type: 'login_locked', actor: account, address, details: { limits: app.loginThrottle.limits } });
-        throw error;
-      }
-      await attempt.succeeded();
-      return result;
-    });
-
-    const auditActor = (request: FastifyRequest): AuditActor => {
-      if (!request.employee) throw new Error('auditActor needs an employee session (requireEmployee runs first)');
-      return { actor: `employee:${request.employee.id}`, address: app.clientAddress(request) };
-    };
-    app.decorate('auditActor', auditActor);
-    app.decorate('asAuditActor', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-      if (!request.employee) return done();
-      auditContext.run(auditActor(request), done);
-    });
-
     app.decorate('requireClient', async (request: FastifyRequest) => {
       const claims = await sessions.authenticate('client', app.sessionCookie(request, 'client', 'access'));
       request.client = { id: claims.subjectId, familyId: claims.familyId };
@@ -179,5 +116,5 @@ export default fp<{ throttle?: ThrottleLimits }>(
       request.employee = { id: claims.subjectId, role: employee.role, familyId: claims.familyId };
     });
   },
-  { name: 'auth', dependencies: ['prisma', 'config', 'metrics'] },
+  { name: 'sessions', dependencies: ['prisma', 'config', 'security-events'] },
 );

@@ -1,0 +1,63 @@
+// The password check every sign-in shares: the hasher, and the login throttle that a password check
+// (a sign-in, or the current password of a password change) runs under, per account and address.
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors.ts';
+import { type PasswordHasher, passwordHasher } from '../modules/accounts/passwords.ts';
+import { type LoginThrottle, loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    passwords: PasswordHasher;
+    loginThrottle: LoginThrottle;
+    /**
+     * Runs a password check (sign-in, or the current password of a password change) under the login
+     * throttle of this account and address: reserved first (429 when locked), a wrong password
+     * recorded as a failure and a security event, a right one clearing the account's failures.
+     */
+    throttledPasswordCheck<T>(request: FastifyRequest, account: string, check: () => Promise<T>): Promise<T>;
+  }
+}
+
+/** How often expired counters are purged (by every instance; deletes are idempotent). */
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+/** Refusals that mean "wrong password", as opposed to a check that could not run. */
+const WRONG_PASSWORD_CODES = new Set(['INVALID_CREDENTIALS', 'WRONG_PASSWORD']);
+
+export default fp<{ throttle?: ThrottleLimits }>(
+  async (app, opts) => {
+    const throttle = loginThrottle(app.prisma, opts.throttle);
+    const events = app.securityEvents;
+    app.decorate('passwords', passwordHasher(app.config.bcryptCost));
+    app.decorate('loginThrottle', throttle);
+
+    const purge = setInterval(() => {
+      throttle.purge().catch((error: Error) => app.log.warn({ err: error }, 'login throttle purge failed'));
+    }, PURGE_INTERVAL_MS).unref();
+    app.addHook('onClose', async () => clearInterval(purge));
+
+    app.decorate('throttledPasswordCheck', async <T>(request: FastifyRequest, account: string, check: () => Promise<T>): Promise<T> => {
+      const address = app.clientAddress(request);
+      const attempt = await throttle.reserve(account, address);
+      let result: T;
+      try {
+        result = await check();
+      } catch (error) {
+        if (!(error instanceof AppError && WRONG_PASSWORD_CODES.has(error.code))) {
+          await attempt.release();
+          throw error;
+        }
+        const { locked } = await attempt.failed();
+        app.shopMetrics.loginFailures.inc();
+        if (locked) app.shopMetrics.lockouts.inc();
+        const type = error.code === 'INVALID_CREDENTIALS' ? 'login_failed' : 'password_check_failed';
+        await events.record({ type, actor: account, address });
+        if (locked) await events.record({ type: 'login_locked', actor: account, address, details: { limits: throttle.limits } });
+        throw error;
+      }
+      await attempt.succeeded();
+      return result;
+    });
+  },
+  { name: 'password-check', dependencies: ['prisma', 'config', 'metrics', 'security-events'] },
+);
