@@ -2,9 +2,10 @@
 // identity emulator's verification links.
 import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
+import { DEMO_LOGINS } from '../seed/seed-data.ts';
 import { paths } from '../web/src/lib/paths.ts';
 
-export { DEMO_LOGINS as DEMO } from '../seed/seed-data.ts';
+export { DEMO_LOGINS as DEMO };
 
 export async function logIn(page: Page, who: { account: string; password: string }) {
   await page.goto('/login');
@@ -21,6 +22,30 @@ export async function signUp(page: Page, person: { firstName: string; lastName: 
   await page.getByLabel('Password').fill(person.password);
   await page.getByLabel('Algerian Phone Number').fill(person.phone);
   await page.getByRole('button', { name: 'Sign up' }).click();
+}
+
+/** A client of the calling test's own, with the demo client's password and an empty cart. */
+export async function newDemoPasswordClient(prefix: string, name: { firstName: string; lastName: string }) {
+  const account = `${prefix}-${Date.now()}@example.com`;
+  await query(
+    `INSERT INTO clients (first_name, last_name, phone_number, account, password_hash)
+     SELECT $1, $2, '0555000000', $3, password_hash FROM clients WHERE account = $4`,
+    [name.firstName, name.lastName, account, DEMO_LOGINS.client.account],
+  );
+  return { account, password: DEMO_LOGINS.client.password };
+}
+
+/** The signed-in client buys one copy from its page and checks out to `address`, through the storefront's screens. */
+export async function buyOneCopy(page: Page, copyId: number, address: string) {
+  await page.evaluate((id) => localStorage.setItem('BookId', String(id)), copyId);
+  await page.goto('/Detail');
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByText('Added to cart successfully!')).toBeVisible();
+  await page.goto('/cart');
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await page.getByRole('dialog').getByLabel('Address').fill(address);
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm Order' }).click();
+  await expect(page.getByText('Your cart is empty.')).toBeVisible();
 }
 
 /** Every back-office screen's address, from the app's own registry of paths: a new screen is visited by every test that walks them all. */

@@ -1,29 +1,16 @@
 // The shop writes to its customers: an order placed in the browser arrives as an e-mail in the
 // local mail catcher, whose page shows it (scripts/lib/mail-catcher.ts, started by scripts/e2e.ts).
-import { DEMO, expect, logIn, query, test } from './fixtures.ts';
+import { buyOneCopy, expect, logIn, newDemoPasswordClient, query, test } from './fixtures.ts';
 
 test('a client places an order and finds its confirmation, with the total, in the mail the shop sent', async ({ page }) => {
-  const account = `mail-${Date.now()}@example.com`;
-  await query(
-    `INSERT INTO clients (first_name, last_name, phone_number, account, password_hash)
-     SELECT 'Mia', 'Mailer', '0555000000', $1, password_hash FROM clients WHERE account = $2`,
-    [account, DEMO.client.account],
-  );
+  const { account, password } = await newDemoPasswordClient('mail', { firstName: 'Mia', lastName: 'Mailer' });
   const [copy] = await query<{ id: number; price: string }>(
     'SELECT c.id, c.price::text FROM book_copies c WHERE c.quantity BETWEEN 5 AND 50 AND c.is_available ORDER BY c.id LIMIT 1',
   );
-  await logIn(page, { account, password: DEMO.client.password });
+  await logIn(page, { account, password });
   // Signed in once the app has left /login.
   await expect(page).not.toHaveURL(/\/login$/);
-  await page.evaluate((id) => localStorage.setItem('BookId', String(id)), copy!.id);
-  await page.goto('/Detail');
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
-  await expect(page.getByText('Added to cart successfully!')).toBeVisible();
-  await page.goto('/cart');
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
-  await page.getByRole('dialog').getByLabel('Address').fill('7 Rue des Livres, Oran');
-  await page.getByRole('dialog').getByRole('button', { name: 'Confirm Order' }).click();
-  await expect(page.getByText('Your cart is empty.')).toBeVisible();
+  await buyOneCopy(page, copy!.id, '7 Rue des Livres, Oran');
   const [order] = await query<{ id: number }>('SELECT o.id FROM orders o JOIN clients c ON c.id = o.client_id WHERE c.account = $1', [
     account,
   ]);

@@ -1,17 +1,9 @@
 // Cancelling an order before it ships (beyond the spec): the client from My Orders after a
 // confirmation, staff from the back-office's Orders screen with a reason; the stock comes back.
 import type { Page } from '@playwright/test';
-import { DEMO, expect, logIn, openBackofficeScreen, query, test } from './fixtures.ts';
+import { buyOneCopy, DEMO, expect, logIn, newDemoPasswordClient, openBackofficeScreen, query, test } from './fixtures.ts';
 
-/** A client of this test's own (the demo password), with an empty cart. */
-async function newClient(name: string) {
-  const account = `${name}-${Date.now()}@example.com`;
-  await query(
-    "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'Cancel', 'Tester', '0555000000', $1, password_hash FROM clients WHERE account = $2",
-    [account, DEMO.client.account],
-  );
-  return { account, password: DEMO.client.password };
-}
+const newClient = (name: string) => newDemoPasswordClient(name, { firstName: 'Cancel', lastName: 'Tester' });
 
 const stockOf = async (copyId: number) =>
   (await query<{ quantity: number }>('SELECT quantity FROM book_copies WHERE id = $1', [copyId]))[0]!.quantity;
@@ -21,15 +13,7 @@ async function buyOne(page: Page, address: string) {
   const [copy] = await query<{ id: number; quantity: number }>(
     'SELECT id, quantity FROM book_copies WHERE quantity BETWEEN 5 AND 50 AND is_available ORDER BY id DESC LIMIT 1 OFFSET 3',
   );
-  await page.evaluate((id) => localStorage.setItem('BookId', String(id)), copy!.id);
-  await page.goto('/Detail');
-  await page.getByRole('button', { name: 'Add to Cart' }).click();
-  await expect(page.getByText('Added to cart successfully!')).toBeVisible();
-  await page.goto('/cart');
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
-  await page.getByRole('dialog').getByLabel('Address').fill(address);
-  await page.getByRole('dialog').getByRole('button', { name: 'Confirm Order' }).click();
-  await expect(page.getByText('Your cart is empty.')).toBeVisible();
+  await buyOneCopy(page, copy!.id, address);
   const [order] = await query<{ id: number }>('SELECT id FROM orders WHERE shipment_address = $1', [address]);
   expect(await stockOf(copy!.id)).toBe(copy!.quantity - 1);
   return { copyId: copy!.id, stockBefore: copy!.quantity, orderId: order!.id };
