@@ -1,17 +1,12 @@
 // The catalog shows books; buying one is the cart's business. The catalog renders the buy action the
-// app gives it through this context, so neither feature imports the other: the app composes them
-// (app/compose-features.tsx).
-import { type ComponentType, createContext, useContext } from 'react';
+// app gives it (Add to Cart in the storefront) through this slot.
+import { FilledSlot, featureSlot } from '../../../lib/feature-slot';
 
 export interface BuyActionProps {
   bookCopyId: number;
   stock: number;
 }
 
-export const BuyActionContext = createContext<ComponentType<BuyActionProps> | null>(null);
+export const BuyActionContext = featureSlot<BuyActionProps>();
 
-/** The app's buy action for this copy (Add to Cart in the storefront), or nothing without one. */
-export function BuyAction(props: BuyActionProps) {
-  const Action = useContext(BuyActionContext);
-  return Action ? <Action {...props} /> : null;
-}
+export const BuyAction = (props: BuyActionProps) => <FilledSlot slot={BuyActionContext} props={props} />;

@@ -1,16 +1,12 @@
 // A card's heart (beyond the spec) belongs to the wishlist; the catalog renders the one the app
-// gives it through this context, as it does the buy action, so neither feature imports the other.
-import { type ComponentType, createContext, useContext } from 'react';
+// gives it through this slot, as it does the buy action.
+import { FilledSlot, featureSlot } from '../../../lib/feature-slot';
 
 export interface WishActionProps {
   bookCopyId: number;
   name: string;
 }
 
-export const WishActionContext = createContext<ComponentType<WishActionProps> | null>(null);
+export const WishActionContext = featureSlot<WishActionProps>();
 
-/** The app's wish action for this copy (the wishlist's heart), or nothing without one. */
-export function WishAction(props: WishActionProps) {
-  const Action = useContext(WishActionContext);
-  return Action ? <Action {...props} /> : null;
-}
+export const WishAction = (props: WishActionProps) => <FilledSlot slot={WishActionContext} props={props} />;
