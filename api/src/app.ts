@@ -10,6 +10,7 @@ import { terminalLogFormat } from './lib/logging.ts';
 import type { ThrottleLimits } from './modules/sessions/login-throttle.ts';
 import auditActor from './plugins/audit-actor.ts';
 import catalogCache from './plugins/catalog-cache.ts';
+import catalogEvents from './plugins/catalog-events.ts';
 import catalogProjections from './plugins/catalog-projections.ts';
 import commaParams from './plugins/comma-params.ts';
 import compression from './plugins/compression.ts';
@@ -87,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(etag, { hashFn: (payload) => hash('sha1', payload, 'base64') });
   await app.register(prisma, { onQuery: options.onQuery });
   await app.register(metrics);
+  await app.register(catalogEvents);
   await app.register(catalogCache);
   await app.register(catalogProjections);
   await app.register(securityEvents);

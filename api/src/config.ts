@@ -55,6 +55,7 @@ export const EnvSchema = Type.Object({
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(5000, 100),
   REQUEST_TIMEOUT_MS: milliseconds(10_000, 1000),
   CATALOG_CACHE_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
+  SALES_REFRESH_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
   JWT_SECRET: Type.Optional(Type.String()),
   COOKIE_SECURE: Type.Optional(Type.Enum(['true', 'false'])),
   TRUST_PROXY: Type.Optional(Type.String()),
@@ -196,6 +197,8 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
     // Off with a read replica unless asked for: a notice can arrive before the replica has the change,
     // and the old answer would then be kept for the whole lifetime.
     catalogCacheMs: env.CATALOG_CACHE_MS ?? (mode === 'test' || env.DATABASE_REPLICA_URL ? 0 : DEFAULT_CATALOG_CACHE_MS),
+    /** The least time between two refreshes of browse_listing that sales alone cause (Bestselling, in-stock counts). */
+    salesRefreshSeconds: env.SALES_REFRESH_SECONDS,
     jwtSecret,
     /** Cookies carry `Secure` (set automatically when the request came over https). */
     // Secure cookies by default in production; plain-http local stacks opt out with COOKIE_SECURE=false.

@@ -9,6 +9,7 @@
 // While the listening connection is down, nothing is kept and every read goes to the database.
 import fp from 'fastify-plugin';
 import pg from 'pg';
+import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
 
 /** The channel the database's catalog triggers and the projection refresh notify. */
 export const CATALOG_CHANGED_CHANNEL = 'catalog_changed';
@@ -26,13 +27,6 @@ declare module 'fastify' {
     catalogCache: {
       /** The answer kept under `key`, or `load`'s, kept for the next reads until the catalog changes. */
       read<T>(key: string, load: () => Promise<T>): Promise<T>;
-      /** Forgets every answer: this instance's own catalog writes call it before their notice arrives. */
-      clear(): void;
-      /**
-       * After a committed change of stock alone (a checkout, a restock), which the triggers leave to
-       * the API: forgets here at once, and tells every instance within STOCK_NOTICE_DELAY_MS.
-       */
-      stockChanged(): void;
       /** True while answers are kept: the cache is on and this instance hears the catalog's changes. */
       readonly active: boolean;
     };
@@ -99,6 +93,10 @@ export default fp(
     }
 
     let stockNotice: NodeJS.Timeout | null = null;
+    /**
+     * After a committed change of stock alone (a checkout, a restock), which the triggers leave to
+     * the API: forgets here at once, and tells every instance within STOCK_NOTICE_DELAY_MS.
+     */
     const stockChanged = () => {
       clear();
       if (lifetimeMs === 0 || stockNotice || closing) return;
@@ -137,12 +135,14 @@ export default fp(
         if (loadedIn !== generation && entries.get(key) === entry) entries.delete(key);
         return answer;
       },
-      clear,
-      stockChanged,
       get active() {
         return listening;
       },
     });
+
+    // This instance's own changes are forgotten at once, before the request that made them answers,
+    // so its Admin's next read shows them; the database's notice brings them to the others.
+    app.catalogEvents.subscribe((event) => (STOCK_ONLY.has(event.type) ? stockChanged() : clear()));
 
     if (lifetimeMs > 0) {
       app.addHook('onReady', async () => {
@@ -159,5 +159,5 @@ export default fp(
       });
     }
   },
-  { name: 'catalog-cache', dependencies: ['config', 'prisma'] },
+  { name: 'catalog-cache', dependencies: ['config', 'prisma', 'catalog-events'] },
 );

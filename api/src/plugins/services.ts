@@ -9,6 +9,7 @@ import { type AccountService, accountService } from '../modules/accounts/account
 import { cartRepository } from '../modules/cart/cart-repository.ts';
 import { type CartService, cartService } from '../modules/cart/cart-service.ts';
 import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
+import { catalogAdminRepository } from '../modules/catalog-admin/catalog-admin-repository.ts';
 import { type CatalogAdminService, catalogAdminService } from '../modules/catalog-admin/catalog-admin-service.ts';
 import { catalogTransferRepository } from '../modules/catalog-admin/catalog-transfer-repository.ts';
 import { type CatalogTransferService, catalogTransferService } from '../modules/catalog-admin/catalog-transfer-service.ts';
@@ -54,29 +55,31 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const db = app.backofficeDb;
+    // Services that commit catalog changes announce them (plugins/catalog-events.ts).
+    const { emit } = app.catalogEvents;
     const { isbnLookup, openLibraryUrl } = app.config;
     const lookup = isbnLookup === 'openlibrary' ? openLibraryLookup(openLibraryUrl) : bundledCatalogLookup();
     app.decorate('catalog', catalogService(app.catalogSql));
-    app.decorate('catalogAdmin', catalogAdminService(db, lookup));
+    app.decorate('catalogAdmin', catalogAdminService(catalogAdminRepository(db), lookup, emit));
     app.decorate('accounts', accountService(accountRepository(db), app.passwords));
     const people = peopleRepository(db);
     app.decorate('dashboard', dashboardService(dashboardRepository(db)));
     app.decorate('clientList', clientListService(people));
     app.decorate('employees', employeeService(people, accountRepository(db), app.passwords));
     app.decorate('cart', cartService(cartRepository(db)));
-    app.decorate('orders', orderService(orderRepository(db, app.primarySql)));
+    app.decorate('orders', orderService(orderRepository(db, app.primarySql), emit));
     app.decorate('contact', contactService(contactRepository(db)));
-    app.decorate('reviews', reviewService(reviewRepository(db)));
+    app.decorate('reviews', reviewService(reviewRepository(db), emit));
     app.decorate('wishlist', wishlistService(wishlistRepository(db)));
     app.decorate('salesCharts', salesCharts(db));
     app.decorate('auditLog', auditLog(db));
-    app.decorate('lowStock', lowStock(db));
+    app.decorate('lowStock', lowStock(db, emit));
     app.decorate(
       'catalogTransfer',
       catalogTransferService(catalogTransferRepository(db, app.databasePool), lookup, app.catalogAdmin, app.log, () =>
-        app.catalogProjections.changed(),
+        emit({ type: 'catalog.imported' }),
       ),
     );
   },
-  { name: 'services', dependencies: ['config', 'prisma', 'password-check'] },
+  { name: 'services', dependencies: ['config', 'prisma', 'password-check', 'catalog-events'] },
 );

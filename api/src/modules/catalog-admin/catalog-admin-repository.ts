@@ -1,8 +1,11 @@
-// The back-office's writes and reads of authors, books and book copies.
+// The back-office's writes and reads of authors, books and book copies. A write of several rows is
+// one audited transaction here; the service decides, and never holds a transaction itself.
 import type { Prisma } from '../../generated/prisma/client.ts';
-import { escapeLike } from '../../lib/text.ts';
+import { parseCalendarDate } from '../../lib/dates.ts';
+import { bookSearchText, escapeLike } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { auditedTransaction } from '../security/audit.ts';
+import type { IsbnRecord } from './isbn-lookup.ts';
 
 const authorSelect = { id: true, fullName: true } satisfies Prisma.AuthorSelect;
 export const bookSelect = {
@@ -28,10 +31,38 @@ export type CopyRow = Prisma.BookCopyGetPayload<{ select: typeof copySelect }>;
 
 const byNameLimit = 50;
 
+/**
+ * Creates a looked-up book, and its author when new, in the transaction `tx`: Add Book's write, which
+ * the bulk import shares inside its own transaction.
+ */
+export async function createFoundBook(tx: Prisma.TransactionClient, isbn13: string, found: IsbnRecord, typeId: number) {
+  const author =
+    (await tx.author.findUnique({ where: { fullName: found.author }, select: authorSelect })) ??
+    (await tx.author.create({ data: { fullName: found.author }, select: authorSelect }));
+  return tx.book.create({
+    data: {
+      isbn13,
+      name: found.title,
+      pagesNumber: found.pagesNumber,
+      publishedAt: found.publishedYear ? parseCalendarDate(`${String(found.publishedYear).padStart(4, '0')}-01-01`) : null,
+      description: found.description,
+      imageUrl: found.imageUrl,
+      searchText: bookSearchText(found.title, author.fullName),
+      authorId: author.id,
+      typeId,
+    },
+    select: bookSelect,
+  });
+}
+
+/** A copy's stock history and its write, inside the transaction that holds the copy locked. */
+export interface LockedCopy {
+  whenStockWas(quantity: number): Promise<'sinceLastSet' | 'beforeLastSet' | null>;
+  update(data: Prisma.BookCopyUncheckedUpdateInput): Promise<CopyRow>;
+}
+
 export function catalogAdminRepository(db: Db) {
   return {
-    transaction: <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) => auditedTransaction(db, work),
-
     async authorPage(skip: number, take: number) {
       const [total, authors] = await db.$transaction([
         db.author.count(),
@@ -47,13 +78,16 @@ export function catalogAdminRepository(db: Db) {
         orderBy: { fullName: 'asc' },
         take: byNameLimit,
       }),
-    authorByExactName: (tx: Prisma.TransactionClient, fullName: string) =>
-      tx.author.findUnique({ where: { fullName }, select: authorSelect }),
-    createAuthor: (tx: Prisma.TransactionClient | Db, fullName: string) => tx.author.create({ data: { fullName }, select: authorSelect }),
-    renameAuthor: (tx: Prisma.TransactionClient, id: number, fullName: string) =>
-      tx.author.update({ where: { id }, data: { fullName }, select: authorSelect }),
-    booksOfAuthor: (tx: Prisma.TransactionClient, authorId: number) =>
-      tx.book.findMany({ where: { authorId }, select: { id: true, name: true } }),
+    createAuthor: (fullName: string) => db.author.create({ data: { fullName }, select: authorSelect }),
+    /** Renames an author and rewrites the search text of their books, in one transaction. */
+    renameAuthor: (id: number, fullName: string) =>
+      auditedTransaction(db, async (tx) => {
+        const author = await tx.author.update({ where: { id }, data: { fullName }, select: authorSelect });
+        for (const book of await tx.book.findMany({ where: { authorId: id }, select: { id: true, name: true } })) {
+          await tx.book.update({ where: { id: book.id }, data: { searchText: bookSearchText(book.name, fullName) }, select: { id: true } });
+        }
+        return author;
+      }),
     countBooksOfAuthor: (id: number) => db.book.count({ where: { authorId: id } }),
     deleteAuthor: async (id: number) => (await db.author.deleteMany({ where: { id } })).count === 1,
 
@@ -73,11 +107,10 @@ export function catalogAdminRepository(db: Db) {
         take: byNameLimit,
       }),
     bookExistsWithIsbn: async (isbn13: string) => (await db.book.count({ where: { isbn13 } })) > 0,
-    createBook: (tx: Prisma.TransactionClient, data: Prisma.BookUncheckedCreateInput) => tx.book.create({ data, select: bookSelect }),
-    updateBook: (tx: Prisma.TransactionClient, id: number, data: Prisma.BookUncheckedUpdateInput) =>
-      tx.book.update({ where: { id }, data, select: bookSelect }),
-    setSearchText: (tx: Prisma.TransactionClient, id: number, searchText: string) =>
-      tx.book.update({ where: { id }, data: { searchText }, select: { id: true } }),
+    /** Add Book's write (see createFoundBook) in a transaction of its own. */
+    addFoundBook: (isbn13: string, found: IsbnRecord, typeId: number) =>
+      auditedTransaction(db, (tx) => createFoundBook(tx, isbn13, found, typeId)),
+    updateBook: (id: number, data: Prisma.BookUncheckedUpdateInput) => db.book.update({ where: { id }, data, select: bookSelect }),
     typeById: (id: number) => db.bookType.findUnique({ where: { id }, select: { id: true } }),
     typeByName: (name: string) => db.bookType.findUnique({ where: { name }, select: { id: true } }),
     firstType: () => db.bookType.findFirst({ orderBy: { id: 'asc' }, select: { id: true } }),
@@ -99,40 +132,19 @@ export function catalogAdminRepository(db: Db) {
     copyById: (id: number) => db.bookCopy.findUnique({ where: { id }, select: copySelect }),
     bookExists: async (id: number) => (await db.book.count({ where: { id } })) > 0,
     createCopy: (data: Prisma.BookCopyUncheckedCreateInput) => db.bookCopy.create({ data, select: copySelect }),
-    /** The copy, locked until the transaction ends: a sale waits for the save, and the save sees the stock it changes. */
-    async lockCopy(tx: Prisma.TransactionClient, id: number) {
-      const [locked] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM book_copies WHERE id = ${id} FOR UPDATE`;
-      return locked ? tx.bookCopy.findUnique({ where: { id }, select: copySelect }) : null;
-    },
-    updateCopy: (tx: Prisma.TransactionClient, id: number, data: Prisma.BookCopyUncheckedUpdateInput) =>
-      tx.bookCopy.update({ where: { id }, data, select: copySelect }),
     /**
-     * When the copy had `quantity` as its stock: 'sinceLastSet' when it had it at some point since
-     * someone at the shop last set its stock (an edit, an import, a restock, its creation), so only
-     * sales and cancellations moved it since; 'beforeLastSet' when it had it (within a day) before a
-     * change made by someone else than the employee saving now (a restock, an import, a correction
-     * by hand, another employee's edit); null otherwise. The saving employee is the one the audit
-     * names for this transaction.
+     * Runs `work` in one audited transaction with the copy locked until it ends (null when the copy is
+     * gone): a sale waits for the save, and the save sees the stock it changes.
      */
-    async whenStockWas(tx: Prisma.TransactionClient, copyId: number, quantity: number) {
-      const [row] = await tx.$queryRaw<{ seen: 'sinceLastSet' | 'beforeLastSet' | null }[]>`
-        WITH last_set AS (
-          SELECT coalesce(max(id), 0) AS id FROM stock_movements WHERE copy_id = ${copyId} AND reason NOT IN ('sale', 'cancellation')
-        )
-        SELECT CASE
-          WHEN EXISTS (SELECT 1 FROM stock_movements m, last_set WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.id >= last_set.id)
-            THEN 'sinceLastSet'
-          WHEN EXISTS (
-            SELECT 1 FROM stock_movements m
-            WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.at > localtimestamp - interval '1 day'
-              AND EXISTS (
-                SELECT 1 FROM stock_movements later
-                WHERE later.copy_id = ${copyId} AND later.id > m.id AND later.reason NOT IN ('sale', 'cancellation')
-                  AND (later.reason <> 'staff_edit' OR later.actor IS DISTINCT FROM nullif(current_setting('bookshop.audit_actor', true), ''))))
-            THEN 'beforeLastSet'
-        END AS seen`;
-      return row?.seen ?? null;
-    },
+    withLockedCopy: <T>(id: number, work: (current: CopyRow | null, copy: LockedCopy) => Promise<T>) =>
+      auditedTransaction(db, async (tx) => {
+        const [locked] = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM book_copies WHERE id = ${id} FOR UPDATE`;
+        const current = locked ? await tx.bookCopy.findUnique({ where: { id }, select: copySelect }) : null;
+        return work(current, {
+          whenStockWas: (quantity) => whenStockWas(tx, id, quantity),
+          update: (data) => tx.bookCopy.update({ where: { id }, data, select: copySelect }),
+        });
+      }),
     /** Units sold (less cancelled) since the copy had this version. */
     async soldSinceVersion(copyId: number, version: number) {
       const [row] = await db.$queryRaw<{ sold: number }[]>`
@@ -158,3 +170,33 @@ export function catalogAdminRepository(db: Db) {
     deleteCopy: async (id: number) => (await db.bookCopy.deleteMany({ where: { id } })).count === 1,
   };
 }
+
+/**
+ * When the copy had `quantity` as its stock: 'sinceLastSet' when it had it at some point since
+ * someone at the shop last set its stock (an edit, an import, a restock, its creation), so only
+ * sales and cancellations moved it since; 'beforeLastSet' when it had it (within a day) before a
+ * change made by someone else than the employee saving now (a restock, an import, a correction
+ * by hand, another employee's edit); null otherwise. The saving employee is the one the audit
+ * names for this transaction.
+ */
+async function whenStockWas(tx: Prisma.TransactionClient, copyId: number, quantity: number) {
+  const [row] = await tx.$queryRaw<{ seen: 'sinceLastSet' | 'beforeLastSet' | null }[]>`
+    WITH last_set AS (
+      SELECT coalesce(max(id), 0) AS id FROM stock_movements WHERE copy_id = ${copyId} AND reason NOT IN ('sale', 'cancellation')
+    )
+    SELECT CASE
+      WHEN EXISTS (SELECT 1 FROM stock_movements m, last_set WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.id >= last_set.id)
+        THEN 'sinceLastSet'
+      WHEN EXISTS (
+        SELECT 1 FROM stock_movements m
+        WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.at > localtimestamp - interval '1 day'
+          AND EXISTS (
+            SELECT 1 FROM stock_movements later
+            WHERE later.copy_id = ${copyId} AND later.id > m.id AND later.reason NOT IN ('sale', 'cancellation')
+              AND (later.reason <> 'staff_edit' OR later.actor IS DISTINCT FROM nullif(current_setting('bookshop.audit_actor', true), ''))))
+        THEN 'beforeLastSet'
+    END AS seen`;
+  return row?.seen ?? null;
+}
+
+export type CatalogAdminRepository = ReturnType<typeof catalogAdminRepository>;

@@ -1,14 +1,14 @@
 // Authors, books and book copies as the back-office manages them. Every write that touches more
-// than one row is one transaction; refusals are 4xx with a message the screen can show.
-import type { Prisma } from '../../generated/prisma/client.ts';
+// than one row is one transaction (in the repository); refusals are 4xx with a message the screen
+// can show; each committed change is announced as a catalog event.
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { toIsbn13 } from '../../lib/isbn.ts';
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { bookSearchText } from '../../lib/text.ts';
-import type { Db } from '../../plugins/prisma.ts';
 import type { BookUpdate, CopyInput } from '../../schemas/backoffice-catalog.ts';
-import { type BookRow, type CopyRow, catalogAdminRepository } from './catalog-admin-repository.ts';
+import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
+import { type BookRow, type CatalogAdminRepository, type CopyRow, createFoundBook } from './catalog-admin-repository.ts';
 import type { IsbnLookup, IsbnRecord } from './isbn-lookup.ts';
 
 const toBook = ({ isbn13: _isbn, ...book }: BookRow) => ({
@@ -22,9 +22,7 @@ const NAME_MAX_CHARACTERS = 300;
 /** The columns a copy write may set, by name: never units sold, the id or a relation. */
 const copyData = ({ bookId, quantity, price, isAvailable }: CopyInput) => ({ bookId, quantity, price: price.toFixed(2), isAvailable });
 
-export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
-  const repo = catalogAdminRepository(db);
-
+export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: IsbnLookup, emit: EmitCatalogEvent) {
   const requireName = (raw: string | undefined, what: string) => {
     const name = raw?.trim() ?? '';
     if (!name) throw refuse.emptyName(what);
@@ -37,22 +35,6 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     const type = (found.category && (await repo.typeByName(found.category))) || (await repo.firstType());
     if (!type) throw refuse.noCategories();
     return type.id;
-  };
-
-  /** Creates a looked-up book (and its author when new): Add Book's write, which the bulk import shares. */
-  const createFoundBook = async (tx: Prisma.TransactionClient, isbn13: string, found: IsbnRecord, typeId: number) => {
-    const author = (await repo.authorByExactName(tx, found.author)) ?? (await repo.createAuthor(tx, found.author));
-    return repo.createBook(tx, {
-      isbn13,
-      name: found.title,
-      pagesNumber: found.pagesNumber,
-      publishedAt: found.publishedYear ? parseCalendarDate(`${String(found.publishedYear).padStart(4, '0')}-01-01`) : null,
-      description: found.description,
-      imageUrl: found.imageUrl,
-      searchText: bookSearchText(found.title, author.fullName),
-      authorId: author.id,
-      typeId,
-    });
   };
 
   const validateCopy = (input: CopyInput) => {
@@ -76,24 +58,23 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     },
     authorsByName: (name: string) => repo.authorsByName(name.trim()),
     async addAuthor(rawName: string) {
-      const fullName = requireName(rawName, 'author');
-      return repo.createAuthor(db, fullName);
+      const author = await repo.createAuthor(requireName(rawName, 'author'));
+      emit({ type: 'author.created', authorId: author.id });
+      return author;
     },
     /** Renaming also refreshes the search text of the author's books, in the same transaction. */
     async renameAuthor(id: number, rawName: string) {
       const fullName = requireName(rawName, 'author');
       if (!(await repo.authorById(id))) throw refuse.noAuthor();
-      return repo.transaction(async (tx) => {
-        const author = await repo.renameAuthor(tx, id, fullName);
-        for (const book of await repo.booksOfAuthor(tx, id)) await repo.setSearchText(tx, book.id, bookSearchText(book.name, fullName));
-        return author;
-      });
+      const author = await repo.renameAuthor(id, fullName);
+      emit({ type: 'author.renamed', authorId: id });
+      return author;
     },
     async deleteAuthor(id: number) {
       if (!(await repo.authorById(id))) throw refuse.noAuthor();
       const books = await repo.countBooksOfAuthor(id);
       if (books) throw refuse.authorHasBooks(books);
-      await repo.deleteAuthor(id);
+      if (await repo.deleteAuthor(id)) emit({ type: 'author.deleted', authorId: id });
     },
 
     async bookPage(pageNumber: number, pageSize: number) {
@@ -115,10 +96,12 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
       if (await repo.bookExistsWithIsbn(isbn13)) throw refuse.isbnExists();
       const found = await lookupIsbn(isbn13);
       if (!found) throw refuse.isbnNotFound();
-      const typeId = await categoryOf(found);
-      return repo.transaction(async (tx) => toBook(await createFoundBook(tx, isbn13, found, typeId)));
+      const book = await repo.addFoundBook(isbn13, found, await categoryOf(found));
+      emit({ type: 'book.created', bookId: book.id });
+      return toBook(book);
     },
     categoryOf,
+    /** Add Book's write, which the bulk import makes in its own transaction (the repository's). */
     createFoundBook,
 
     async updateBook(input: BookUpdate) {
@@ -135,24 +118,22 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
         publishedAt = parseCalendarDate(input.publishedAt);
         if (!publishedAt) throw refuse.publishedDate();
       }
-      return repo.transaction(async (tx) =>
-        toBook(
-          await repo.updateBook(tx, input.id, {
-            name,
-            pagesNumber: input.pagesNumber,
-            authorId,
-            typeId: input.typeId,
-            publishedAt,
-            searchText: bookSearchText(name, author.fullName),
-          }),
-        ),
-      );
+      const book = await repo.updateBook(input.id, {
+        name,
+        pagesNumber: input.pagesNumber,
+        authorId,
+        typeId: input.typeId,
+        publishedAt,
+        searchText: bookSearchText(name, author.fullName),
+      });
+      emit({ type: 'book.updated', bookId: book.id });
+      return toBook(book);
     },
 
     async deleteBook(id: number) {
       if (!(await repo.bookById(id))) throw refuse.noBook();
       if (await repo.countOrderedCopiesOfBook(id)) throw refuse.bookOrdered();
-      await repo.deleteBookWithCopies(id);
+      if (await repo.deleteBookWithCopies(id)) emit({ type: 'book.deleted', bookId: id });
     },
 
     async copyPage(pageNumber: number, pageSize: number) {
@@ -167,7 +148,9 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     async addCopy(input: CopyInput) {
       validateCopy(input);
       if (!(await repo.bookExists(input.bookId))) throw refuse.noBookWithId(input.bookId);
-      return toCopy(await repo.createCopy(copyData(input)));
+      const copy = await repo.createCopy(copyData(input));
+      emit({ type: 'copy.created', copyId: copy.id });
+      return toCopy(copy);
     },
     /**
      * Saves a copy (decision record 12). With the version its writer read (If-Match), a copy that
@@ -183,17 +166,18 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
       validateCopy(input);
       if (!(await repo.copyById(id))) throw refuse.noCopy();
       if (!(await repo.bookExists(input.bookId))) throw refuse.noBookWithId(input.bookId);
-      const saved = await repo.transaction(async (tx) => {
-        const current = await repo.lockCopy(tx, id);
+      const saved = await repo.withLockedCopy(id, async (current, copy) => {
         if (!current) throw refuse.noCopy();
         if (readVersion !== undefined && readVersion !== current.version) return { stale: toCopy(current) };
         const { quantity, ...rest } = copyData(input);
-        const seen =
-          quantity === current.quantity ? 'sinceLastSet' : readVersion === undefined ? await repo.whenStockWas(tx, id, quantity) : null;
+        const seen = quantity === current.quantity ? 'sinceLastSet' : readVersion === undefined ? await copy.whenStockWas(quantity) : null;
         if (seen === 'beforeLastSet') return { stale: toCopy(current) };
-        return { copy: toCopy(await repo.updateCopy(tx, id, seen === 'sinceLastSet' ? rest : { ...rest, quantity })) };
+        return { copy: toCopy(await copy.update(seen === 'sinceLastSet' ? rest : { ...rest, quantity })) };
       });
-      if (saved.copy) return saved.copy;
+      if (saved.copy) {
+        emit({ type: 'copy.updated', copyId: id });
+        return saved.copy;
+      }
       // Without a version, what moved since the writer read is not known: the message says so.
       throw refuse.copyChanged(saved.stale, readVersion === undefined ? 0 : await repo.soldSinceVersion(id, readVersion));
     },
@@ -208,7 +192,7 @@ export function catalogAdminService(db: Db, lookupIsbn: IsbnLookup) {
     async deleteCopy(id: number) {
       if (!(await repo.copyById(id))) throw refuse.noCopy();
       if (await repo.countOrdersOfCopy(id)) throw refuse.copyOrdered();
-      await repo.deleteCopy(id);
+      if (await repo.deleteCopy(id)) emit({ type: 'copy.deleted', copyId: id });
     },
   };
 }

@@ -8,6 +8,7 @@ import { refuse } from '../../lib/refusals.ts';
 import { nameStockReason } from '../../lib/stock-reason.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
+import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
 import { WINDOW_START } from '../reports/sales-charts.ts';
 import { auditedTransaction } from '../security/audit.ts';
 
@@ -25,7 +26,7 @@ interface LowStockRow {
   totalCopies: number;
 }
 
-export function lowStock(db: Db) {
+export function lowStock(db: Db, emit: EmitCatalogEvent) {
   const threshold = async () =>
     (await db.shopSettings.findUniqueOrThrow({ where: { id: true }, select: { lowStockThreshold: true } })).lowStockThreshold;
 
@@ -76,6 +77,7 @@ export function lowStock(db: Db) {
           data: { quantity: { increment: add } },
         });
       });
+      if (restocked) emit({ type: 'copy.restocked', copyId });
       const copy = await db.bookCopy.findUnique({ where: { id: copyId }, select: { quantity: true } });
       if (!copy) throw refuse.noCopy();
       if (!restocked) throw refuse.form(`A copy can hold at most ${STOCK_MAX.toLocaleString('en-US')} units in stock.`);

@@ -9,6 +9,7 @@ import { coverUrl } from '../../lib/cover.ts';
 import { fromCents, orderTotalCents, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { CheckoutInput } from '../../schemas/orders.ts';
+import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
 import type { BackofficeOrderPage, ClientOrderPage, OrderRepository } from './order-repository.ts';
 
 export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
@@ -39,7 +40,7 @@ function checkoutRequestHash(address: string, input: CheckoutInput, ids: number[
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-export function orderService(repo: OrderRepository) {
+export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
   async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string) {
     const address = input.shipmentAddress?.trim() ?? '';
     const addressProblem = shippingAddressProblem(address);
@@ -65,7 +66,7 @@ export function orderService(repo: OrderRepository) {
     }
 
     try {
-      return await repo.transaction(async (tx) => {
+      const placed = await repo.transaction(async (tx) => {
         const lines = await repo.lockCartLines(tx, clientId, ids);
         if (lines.length !== ids.length) throw refuse.linesGone();
         const withdrawn = lines.find((line) => !line.is_available);
@@ -98,8 +99,11 @@ export function orderService(repo: OrderRepository) {
           },
           lines,
         );
-        return toClientOrder(order);
+        return order;
       });
+      // Units sold and stock changed: Bestsellers, the Recommended pool and the shown stock follow.
+      emit({ type: 'order.placed', orderId: placed.id });
+      return toClientOrder(placed);
     } catch (error) {
       // A concurrent retry with the same key committed first: answer with its order.
       if (idempotencyKey) {
@@ -144,6 +148,8 @@ export function orderService(repo: OrderRepository) {
         if (!isCancellable(status)) throw refuse.orderNotCancellable(status);
       });
       if (!order) throw refuse.noOrder();
+      // Its stock is back and its units no longer sold.
+      emit({ type: 'order.cancelled', orderId: order.id });
       return toClientOrder(order);
     },
   };

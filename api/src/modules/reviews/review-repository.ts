@@ -73,7 +73,7 @@ export function reviewRepository(db: Db) {
         }),
       ]),
 
-    hiddenAt: async (id: number) => db.bookReview.findUnique({ where: { id }, select: { hiddenAt: true } }),
+    hiddenAt: async (id: number) => db.bookReview.findUnique({ where: { id }, select: { hiddenAt: true, bookId: true } }),
 
     setHidden: async (id: number, hidden: boolean) => {
       await db.bookReview.update({ where: { id }, data: { hiddenAt: hidden ? new Date() : null }, select: { id: true } });

@@ -5,13 +5,14 @@
 // (a trigger keeps them in step), so every average in the shop, Top Rated's order included, is the
 // combined one without a join.
 import { refuse } from '../../lib/refusals.ts';
+import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
 import type { ReviewRepository } from './review-repository.ts';
 
 /** 'Nadia R.': the first name and the last name's first character (a whole one, emoji and accents included). */
 const reviewer = (client: { firstName: string; lastName: string }) => `${client.firstName} ${[...client.lastName][0] ?? ''}.`;
 const pages = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
 
-export function reviewService(repo: ReviewRepository) {
+export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
   /** The book a copy belongs to, on sale or not (a client may rate what they bought and it since left the shelves). */
   async function bookOf(copyId: number) {
     const bookId = await repo.bookOf(copyId);
@@ -45,8 +46,8 @@ export function reviewService(repo: ReviewRepository) {
     },
 
     /**
-     * Rates the copy's book, or changes the rating; a hidden review stays hidden. Says whether the
-     * book's ratings moved (new stars, counted), which is when the lists ordered by them go stale.
+     * Rates the copy's book, or changes the rating; a hidden review stays hidden. When the book's
+     * ratings moved (new stars, counted), the lists ordered by them hear of it.
      */
     async write(clientId: number, copyId: number, input: { stars: number; review?: string }) {
       const bookId = await bookOf(copyId);
@@ -54,10 +55,9 @@ export function reviewService(repo: ReviewRepository) {
       const review = (input.review ?? '').trim();
       const before = await repo.mine(bookId, clientId);
       const saved = await repo.save(bookId, clientId, input.stars, review);
-      const ratingsMoved = !before || (before.hiddenAt === null && before.stars !== input.stars);
+      if (!before || (before.hiddenAt === null && before.stars !== input.stars)) emit({ type: 'book.ratings-moved', bookId });
       // The client may rate (checked above), so the answer is the saved row: no second lookup of book and orders.
-      const mine = { canReview: true, stars: saved.stars, review: saved.review, hidden: saved.hiddenAt !== null };
-      return { mine, ratingsMoved };
+      return { canReview: true, stars: saved.stars, review: saved.review, hidden: saved.hiddenAt !== null };
     },
 
     /** The back-office's list: every review, hidden ones too, newest first. */
@@ -79,13 +79,13 @@ export function reviewService(repo: ReviewRepository) {
       };
     },
 
-    /** Hides a review from the storefront (its stars leave the book's ratings), or shows it again; says whether it changed. */
+    /** Hides a review from the storefront (its stars leave the book's ratings), or shows it again. */
     async setHidden(id: number, hidden: boolean) {
       const found = await repo.hiddenAt(id);
       if (!found) throw refuse.noReview();
-      if ((found.hiddenAt !== null) === hidden) return false;
+      if ((found.hiddenAt !== null) === hidden) return;
       await repo.setHidden(id, hidden);
-      return true;
+      emit({ type: 'book.ratings-moved', bookId: found.bookId });
     },
   };
 }

@@ -25,9 +25,6 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const order = await app.orders.checkout(signedInClient(request).id, request.body, request.headers['idempotency-key']);
-      // Units sold and stock order the Bestsellers and the Recommended pool; the shown stock changed.
-      app.catalogProjections.changed(['home_list_candidates']);
-      app.catalogCache.stockChanged();
       return { data: order };
     },
   );
@@ -47,9 +44,6 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const order = await app.orders.cancel(request.params.orderId, { clientId: signedInClient(request).id });
-      // As after a checkout: units sold and stock moved back.
-      app.catalogProjections.changed(['home_list_candidates']);
-      app.catalogCache.stockChanged();
       return { data: order };
     },
   );

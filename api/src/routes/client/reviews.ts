@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ORDERED_BY_RATINGS } from '../../plugins/catalog-projections.ts';
 import { signedInClient } from '../../plugins/sessions.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { ReviewInput } from '../../schemas/reviews.ts';
@@ -39,12 +38,7 @@ const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('MyReview'), 400, 401, 403, 404),
       },
     },
-    async (request) => {
-      const { mine, ratingsMoved } = await app.reviews.write(signedInClient(request).id, request.params.copyId, request.body);
-      // The book's ratings changed: Top Rated and the category and author orders follow.
-      if (ratingsMoved) app.catalogProjections.changed(ORDERED_BY_RATINGS);
-      return { data: mine };
-    },
+    async (request) => ({ data: await app.reviews.write(signedInClient(request).id, request.params.copyId, request.body) }),
   );
 };
 

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { documentRoutes } from '../document-routes.ts';
 import accountRoutes from './account.ts';
 import auditLogRoutes from './audit-log.ts';
@@ -44,17 +44,6 @@ const employeeRoutes: FastifyPluginAsync = async (app) => {
     adminOnly.addHook('onRequest', app.secondFactorPolicy);
     adminOnly.addHook('preHandler', app.requireStepUp);
     adminOnly.addHook('onRequest', app.asAuditActor);
-    // Catalog writes (authors, books, copies) change what the storefront shows and what its projections order.
-    const changedCatalog = (request: FastifyRequest, reply: FastifyReply) =>
-      request.method !== 'GET' && reply.statusCode < 400 && /\/(author|book|book-copy)\//.test(request.url);
-    // The database tells every instance's catalog cache; this one forgets before it answers, so that
-    // its Admin's next read shows the change.
-    adminOnly.addHook('onSend', async (request, reply) => {
-      if (changedCatalog(request, reply)) app.catalogCache.clear();
-    });
-    adminOnly.addHook('onResponse', async (request, reply) => {
-      if (changedCatalog(request, reply)) app.catalogProjections.changed();
-    });
     await adminOnly.register(clientsRoutes, { prefix: '/employee/statistics' });
     await adminOnly.register(authorRoutes);
     await adminOnly.register(bookRoutes, { prefix: '/employee/book' });

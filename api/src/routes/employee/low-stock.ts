@@ -56,8 +56,6 @@ export const lowStockRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const quantity = await app.lowStock.restock(request.params.copyId, request.body.add);
-      app.catalogProjections.changed(['home_list_candidates', 'category_listing']);
-      app.catalogCache.stockChanged();
       return { data: { quantity } };
     },
   );

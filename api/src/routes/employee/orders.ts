@@ -39,8 +39,6 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const order = await app.orders.cancel(request.params.orderId, { reason: request.body.reason });
-      app.catalogProjections.changed(['home_list_candidates']);
-      app.catalogCache.stockChanged();
       return { data: order };
     },
   );

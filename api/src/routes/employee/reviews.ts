@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ORDERED_BY_RATINGS } from '../../plugins/catalog-projections.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { pagedListRoute } from './schemas.ts';
@@ -22,9 +21,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      if (await app.reviews.setHidden(request.params.id, request.body.hidden)) {
-        app.catalogProjections.changed(ORDERED_BY_RATINGS);
-      }
+      await app.reviews.setHidden(request.params.id, request.body.hidden);
       return { data: true };
     },
   );

@@ -1,0 +1,28 @@
+// The catalog's changes as the services that commit them announce them (Medusa's events in small):
+// each write emits one event after its transaction commits, and the listeners (the catalog cache,
+// the projections; plugins/catalog-events.ts) decide what it means for them. A service never calls
+// a cache or a projection itself, and a request's URL never has to be guessed at.
+
+/** One committed change of what the storefront shows or orders. */
+export type CatalogEvent =
+  | { type: 'author.created' | 'author.renamed' | 'author.deleted'; authorId: number }
+  | { type: 'book.created' | 'book.updated' | 'book.deleted'; bookId: number }
+  | { type: 'copy.created' | 'copy.updated' | 'copy.deleted'; copyId: number }
+  /** A bulk import wrote its rows (books, authors and copies) in its one transaction. */
+  | { type: 'catalog.imported' }
+  /** Stock alone: units added by hand. */
+  | { type: 'copy.restocked'; copyId: number }
+  /** Stock alone: a checkout sold units, or a cancellation put them back. */
+  | { type: 'order.placed' | 'order.cancelled'; orderId: number }
+  /** A review was written, changed, hidden or shown, and the book's ratings moved with it. */
+  | { type: 'book.ratings-moved'; bookId: number };
+
+export type CatalogEventType = CatalogEvent['type'];
+
+/** What a service is handed to announce its committed changes with. */
+export type EmitCatalogEvent = (event: CatalogEvent) => void;
+
+/** The events that change a copy's stock (and units sold) alone, which the database's triggers leave to the API. */
+export const STOCK_ONLY: ReadonlySet<CatalogEventType> = new Set(['copy.restocked', 'order.placed', 'order.cancelled']);
+/** The events of sales: they move Bestselling and the in-stock filter, and come in bursts. */
+export const SALES: ReadonlySet<CatalogEventType> = new Set(['order.placed', 'order.cancelled']);
