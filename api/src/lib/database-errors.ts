@@ -36,7 +36,9 @@ const UNAVAILABLE_MESSAGES = [
   'Client was closed and is not queryable',
 ];
 
-interface MaybeDatabaseError {
+/** The fields a database or ORM error may carry at any level of its chain. */
+export interface MaybeDatabaseError {
+  name?: unknown;
   code?: unknown;
   kind?: unknown;
   originalCode?: unknown;
@@ -45,13 +47,20 @@ interface MaybeDatabaseError {
   meta?: { driverAdapterError?: unknown };
 }
 
-/** A deadlock or a serialization failure: the statement lost a race and may be run again as it was. */
-export function isLostRace(error: unknown, depth = 0): boolean {
+/**
+ * Whether `test` holds for the error or for one it wraps: Prisma keeps the driver's error in
+ * meta.driverAdapterError, others in `cause`. Five levels at most, so a cycle cannot loop.
+ */
+export function someCause(error: unknown, test: (e: MaybeDatabaseError) => boolean, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
   const e = error as MaybeDatabaseError;
+  return test(e) || someCause(e.meta?.driverAdapterError, test, depth + 1) || someCause(e.cause, test, depth + 1);
+}
+
+/** A deadlock or a serialization failure: the statement lost a race and may be run again as it was. */
+export function isLostRace(error: unknown): boolean {
   const lost = (code: unknown) => code === '40P01' || code === '40001';
-  if (lost(e.code) || lost(e.originalCode)) return true;
-  return isLostRace(e.meta?.driverAdapterError, depth + 1) || isLostRace(e.cause, depth + 1);
+  return someCause(error, (e) => lost(e.code) || lost(e.originalCode));
 }
 
 /** Runs a statement that is safe to repeat, once more if it lost a race (deadlock, serialization). */
@@ -64,17 +73,18 @@ export async function retryLostRace<T>(statement: () => Promise<T>): Promise<T> 
   }
 }
 
-export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 5) return false;
-  // A deadlock or serialization failure that got this far: the same request a moment later succeeds.
-  if (depth === 0 && isLostRace(error)) return true;
-  const e = error as MaybeDatabaseError;
+/** One level of an error chain that says the database is out of reach (see the lists above). */
+function saysUnavailable(e: MaybeDatabaseError): boolean {
   if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_PRISMA_CODES.has(e.code))) return true;
   if (typeof e.originalCode === 'string' && UNAVAILABLE_SQLSTATES.has(e.originalCode)) return true;
   if (typeof e.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(e.kind)) return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => (e.message as string).startsWith(m))) return true;
-  if (typeof e.code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(e.code)) return true;
-  return isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);
+  return typeof e.code === 'string' && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(e.code);
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  // A deadlock or serialization failure that got this far: the same request a moment later succeeds.
+  return isLostRace(error) || someCause(error, saysUnavailable);
 }
 
 /** The innermost code and message of such an error: enough for a warn log line, without a stack. */

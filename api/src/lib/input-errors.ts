@@ -1,6 +1,7 @@
 // Which database and ORM errors mean "this input cannot be stored or compared" rather than "the code is
 // wrong". The routes check input first; this is the backstop: such an error answers 400 and is logged
 // at warn (plugins/errors.ts), so a client's odd input never becomes a 500 or an error-level alarm.
+import { someCause } from './database-errors.ts';
 
 /** SQLSTATEs of class 22 (data exception) that only a value can cause. */
 const INPUT_SQLSTATES = new Set([
@@ -16,20 +17,13 @@ const INPUT_SQLSTATES = new Set([
   '22P05', // untranslatable_character
 ]);
 
-interface MaybeDatabaseError {
-  name?: unknown;
-  code?: unknown;
-  originalCode?: unknown;
-  cause?: unknown;
-  meta?: { driverAdapterError?: unknown };
-}
-
-export function isCausedByInput(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 5) return false;
-  const e = error as MaybeDatabaseError;
-  // Prisma refuses arguments it cannot express (e.g. a non-finite number) before any SQL runs.
-  if (e.name === 'PrismaClientValidationError') return true;
-  if (typeof e.originalCode === 'string' && INPUT_SQLSTATES.has(e.originalCode)) return true;
-  if (typeof e.code === 'string' && INPUT_SQLSTATES.has(e.code)) return true;
-  return isCausedByInput(e.meta?.driverAdapterError, depth + 1) || isCausedByInput(e.cause, depth + 1);
+export function isCausedByInput(error: unknown): boolean {
+  return someCause(
+    error,
+    (e) =>
+      // Prisma refuses arguments it cannot express (e.g. a non-finite number) before any SQL runs.
+      e.name === 'PrismaClientValidationError' ||
+      (typeof e.originalCode === 'string' && INPUT_SQLSTATES.has(e.originalCode)) ||
+      (typeof e.code === 'string' && INPUT_SQLSTATES.has(e.code)),
+  );
 }
