@@ -51,6 +51,10 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
     return cookieHeader(res);
   }
 
+  /** The demo client's sign-in as a page of `origin` sends it (the CSRF check reads its Origin header). */
+  const loginFrom = (origin: string) =>
+    app.inject({ method: 'POST', url: '/api/public/authentication/login', headers: { origin }, payload: DEMO_LOGINS.client });
+
   /** A fresh client of this test's own, sharing the demo password, signed in: its id, account and session cookie. */
   async function newClient({ firstName = 'Test', lastName = 'Client' }: { firstName?: string; lastName?: string } = {}) {
     const account = `c-${randomUUID()}@example.com`;
@@ -74,7 +78,7 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
     });
   }
 
-  return { app, db, config, login, newClient, checkout };
+  return { app, db, config, login, loginFrom, newClient, checkout };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

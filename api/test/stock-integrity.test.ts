@@ -2,7 +2,9 @@
 // own client (no version) leaves a stock it saw as sales made it, the import applies its change on
 // top of the stock now, and every stock change is a movement whose sum is the stock.
 import { parse } from 'csv-parse/sync';
+import type { Static } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import type { Copy as CopySchema } from '../src/schemas/backoffice-catalog.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
 const t = await createTestApp();
@@ -13,14 +15,7 @@ type Method = 'GET' | 'POST' | 'PUT';
 const call = (method: Method, url: string, cookie: string, payload?: object | string, headers: Record<string, string> = {}) =>
   t.app.inject({ method, url, headers: { cookie, ...headers }, payload });
 
-interface Copy {
-  id: number;
-  bookId: number;
-  quantity: number;
-  price: number;
-  isAvailable: boolean;
-  version: number;
-}
+type Copy = Static<typeof CopySchema>;
 
 /** A fresh book with an ISBN and one copy: the test's own row. */
 async function newCopy(quantity = 54) {
