@@ -3,20 +3,18 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
+import { anEmployee } from '../../../test/people';
 import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import EmployeeAccountPage from './account-page';
 
-const saved = {
+const saved = anEmployee({
   id: 2,
   firstName: 'Samir',
-  lastName: 'Seller',
-  type: 'Seller',
-  gender: 'Male',
   birthDate: '1990-04-12',
   email: 'seller@bookshop.test',
   phoneNumber: '0661000000',
   address: '3 Rue Didouche Mourad, Algiers',
-};
+});
 
 it('Save Changes is enabled only by a change, Reset restores the saved values, and a save sends every field', async () => {
   const calls = stubApi({

@@ -2,6 +2,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
+import { anEmployee } from '../../../test/people';
 import { renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
 import AuditLogPage from './audit-log-page';
 
@@ -17,21 +18,7 @@ const entry = (id: number, details: object | null = null, type = 'backoffice_wri
   details,
 });
 const employees = {
-  body: {
-    data: [
-      {
-        id: 1,
-        firstName: 'Amina',
-        lastName: 'Admin',
-        type: 'Admin',
-        gender: 'Female',
-        birthDate: '1990-01-01',
-        email: 'a@example.com',
-        phoneNumber: '0555000000',
-        address: 'Algiers',
-      },
-    ],
-  },
+  body: { data: [anEmployee({ id: 1, firstName: 'Amina', lastName: 'Admin', type: 'Admin' })] },
 };
 
 it('shows who changed which fields from what to what, filters by entity and person, and pages back and forth', async () => {

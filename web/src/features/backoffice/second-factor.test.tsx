@@ -4,6 +4,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it, vi } from 'vitest';
+import { anEmployee } from '../../../test/people';
 import { refusal, renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
 import EmployeesPage from './employees-page';
 import { SecondFactorSection } from './second-factor-section';
@@ -44,17 +45,7 @@ it('sets up an authenticator app with a QR code and the secret in text, confirme
 
 it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, then deletes", async () => {
   vi.spyOn(window, 'confirm').mockReturnValue(true);
-  const seller = {
-    id: 7,
-    firstName: 'Sami',
-    lastName: 'Seller',
-    type: 'Seller',
-    gender: 'Male',
-    birthDate: '1990-01-01',
-    email: 's@bookshop.test',
-    phoneNumber: '0555000000',
-    address: 'Algiers',
-  };
+  const seller = anEmployee();
   const calls = stubApi({
     ...SIGNED_IN_ADMIN,
     'GET /api/employee/employees/': { body: { data: [seller] } },
