@@ -1,6 +1,6 @@
 // Beyond the spec, for staff: the dashboard's charts, the audit log, the low-stock report and the
 // bulk import of copies.
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { STOCK_MAX } from './backoffice-catalog.ts';
 import { Body, PageSize, PositiveInt } from './common.ts';
 
@@ -135,6 +135,19 @@ export const IMPORT_MAX_ROWS = 100000;
 /** The invalid rows an import reports by line (their count is always whole). */
 export const IMPORT_REPORTED_INVALID = 200;
 
+const InvalidImportRowView = Type.Object({
+  line: Type.Integer({ description: "The row's line in the file, the header being line 1" }),
+  isbn: Type.String(),
+  reason: Type.String(),
+});
+const MovedImportRowView = Type.Object({
+  line: Type.Integer(),
+  isbn: Type.String(),
+  exportedStock: Type.Integer({ description: 'The stock the export saw' }),
+  stockNow: Type.Integer({ description: 'The stock at the dry run' }),
+  stockAfter: Type.Integer({ description: "The stock now plus the file's change (stock - exported_stock)" }),
+});
+
 export const ImportJobView = Type.Object(
   {
     id: Type.Integer(),
@@ -146,28 +159,12 @@ export const ImportJobView = Type.Object(
     changed: Type.Integer({ description: "Rows that change a book's copy (or give it its first copy)" }),
     unchanged: Type.Integer(),
     invalid: Type.Integer(),
-    invalidRows: Type.Array(
-      Type.Object({
-        line: Type.Integer({ description: "The row's line in the file, the header being line 1" }),
-        isbn: Type.String(),
-        reason: Type.String(),
-      }),
-      { description: `The first ${IMPORT_REPORTED_INVALID} invalid rows` },
-    ),
+    invalidRows: Type.Array(InvalidImportRowView, { description: `The first ${IMPORT_REPORTED_INVALID} invalid rows` }),
     moved: Type.Integer({
       description:
         "Rows whose copy's stock moved (a sale, say) since the file's exported_stock: the file's change is applied on top of the stock now",
     }),
-    movedRows: Type.Array(
-      Type.Object({
-        line: Type.Integer(),
-        isbn: Type.String(),
-        exportedStock: Type.Integer({ description: 'The stock the export saw' }),
-        stockNow: Type.Integer({ description: 'The stock at the dry run' }),
-        stockAfter: Type.Integer({ description: "The stock now plus the file's change (stock - exported_stock)" }),
-      }),
-      { description: `The first ${IMPORT_REPORTED_INVALID} moved rows` },
-    ),
+    movedRows: Type.Array(MovedImportRowView, { description: `The first ${IMPORT_REPORTED_INVALID} moved rows` }),
     warnings: Type.Array(Type.String(), { description: 'What the person should know before running the import' }),
     skipInvalid: Type.Boolean(),
     total: Type.Integer({ description: 'Rows to write: new and changed' }),
@@ -178,6 +175,56 @@ export const ImportJobView = Type.Object(
   },
   { $id: 'ImportJob' },
 );
+export type InvalidImportRow = Static<typeof InvalidImportRowView>;
+export type MovedImportRow = Static<typeof MovedImportRowView>;
+
+/**
+ * An import's counts and reported rows as its check stores them (import_jobs.summary), read back
+ * through this schema; jobs checked before the stock ledger (decision record 12) have no moved rows
+ * or warnings.
+ */
+export const StoredImportSummary = Type.Object({
+  rows: Type.Integer(),
+  new: Type.Integer(),
+  changed: Type.Integer(),
+  unchanged: Type.Integer(),
+  invalid: Type.Integer(),
+  invalidRows: Type.Array(InvalidImportRowView),
+  moved: Type.Optional(Type.Integer()),
+  movedRows: Type.Optional(Type.Array(MovedImportRowView)),
+  warnings: Type.Optional(Type.Array(Type.String())),
+});
+export type ImportSummary = Required<Static<typeof StoredImportSummary>>;
+
+/**
+ * A row of an import's plan (import_jobs.plan): what the run writes, with a new book's looked-up
+ * facts and category, so the run looks up nothing again. Ranges are the check's business: the run
+ * lets the database refuse what the plan should not hold.
+ */
+export const ImportPlanRow = Type.Object({
+  line: Type.Integer(),
+  isbn13: Type.String(),
+  price: Type.String(),
+  stock: Type.Integer(),
+  available: Type.Boolean(),
+  /** The stock the export saw, when the file says: the row then changes the stock by stock - exportedStock. */
+  exportedStock: Type.Optional(Type.Integer()),
+  kind: Type.Union([Type.Literal('new'), Type.Literal('changed'), Type.Literal('unchanged')]),
+  found: Type.Optional(
+    Type.Object({
+      title: Type.String(),
+      author: Type.String(),
+      category: Type.Union([Type.String(), Type.Null()]),
+      publishedYear: Type.Union([Type.Integer(), Type.Null()]),
+      pagesNumber: Type.Union([Type.Integer(), Type.Null()]),
+      imageUrl: Type.Union([Type.String(), Type.Null()]),
+      description: Type.Union([Type.String(), Type.Null()]),
+      typeId: Type.Integer(),
+    }),
+  ),
+});
+export type ImportPlanRow = Static<typeof ImportPlanRow>;
+
 export const RunImportInput = Body({
   skipInvalid: Type.Boolean({ description: 'Write the valid rows of a file that has invalid ones; otherwise such a file writes nothing' }),
 });

@@ -1,0 +1,241 @@
+// The import's plan, worked out without the database: the file read and each row checked, then the
+// checked rows compared with the shop's copies as the repository found them and with the ISBN
+// lookups of the books the shop lacks. What is new, changed, unchanged, invalid or moved is decided
+// here, and only here; the repository reads and writes, the runner writes the plan.
+//
+// Stock and exported_stock (decision record 12): with exported_stock, a row's stock is a change
+// (stock - exported_stock) applied on top of the stock at the run, so sales made since the export
+// stand. The plan lists the rows whose stock moved since the export, and refuses a row whose change
+// those sales made impossible. Without the column, the stock is written as the file says, with a
+// warning.
+import { parse } from 'csv-parse/sync';
+import { toIsbn13 } from '../../lib/isbn.ts';
+import { toCents } from '../../lib/money.ts';
+import { refuse } from '../../lib/refusals.ts';
+import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
+import type { ImportPlanRow, ImportSummary, InvalidImportRow, MovedImportRow } from '../../schemas/staff.ts';
+import { IMPORT_MAX_ROWS, IMPORT_REPORTED_INVALID } from '../../schemas/staff.ts';
+import type { IsbnRecord } from './isbn-lookup.ts';
+
+export const IMPORT_COLUMNS = ['isbn', 'price', 'stock', 'available'] as const;
+const EXPORTED_STOCK = 'exported_stock';
+export const NO_EXPORTED_STOCK_WARNING =
+  "The file has no exported_stock column, so each row's stock replaces the copy's stock as it is when the import runs: copies sold since the file was made come back. Export the catalog again and edit that file to keep them sold.";
+/** ISBNs the shop lacks that one file may add: each is a lookup, at Open Library in production. */
+export const IMPORT_MAX_NEW_BOOKS = 200;
+
+const PRICE = /^\d{1,8}(\.\d{1,2})?$/;
+const STOCK = /^\d{1,7}$/;
+const AVAILABLE = new Map([
+  ['true', true],
+  ['yes', true],
+  ['1', true],
+  ['false', false],
+  ['no', false],
+  ['0', false],
+]);
+const STOCK_RANGE = `must be a whole number from 0 to ${STOCK_MAX.toLocaleString('en-US')}.`;
+
+/** A row that passed its own checks, before it is compared with the shop. */
+export type CheckedRow = Omit<ImportPlanRow, 'kind' | 'found'>;
+
+/** The file read: its rows that are fine on their own, and those that are not. */
+export interface ImportFile {
+  hasExportedStock: boolean;
+  checked: CheckedRow[];
+  invalid: InvalidImportRow[];
+}
+
+/** A book's first copy as the shop has it at the check, or null for a book without copies. */
+export interface ShopCopy {
+  price: string;
+  quantity: number;
+  isAvailable: boolean;
+}
+
+/** What the ISBN lookup said of a book the shop lacks. */
+export type LookupOutcome = { found: IsbnRecord & { typeId: number } } | 'not found' | 'failed';
+
+interface FileRow {
+  line: number;
+  isbn: string;
+  price: string;
+  stock: string;
+  available: string;
+  exportedStock: string;
+}
+
+/** The file's records with their line numbers; a 400 the screen shows when it is not usable CSV. */
+function records(text: string) {
+  const lines: number[] = [];
+  try {
+    const rows = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      max_record_size: 64 * 1024,
+      // One record past the most a file may hold is enough to refuse it: a file of millions of tiny
+      // lines is never held whole.
+      to: IMPORT_MAX_ROWS + 2,
+      on_record: (record, { lines: line }) => {
+        lines.push(line);
+        return record;
+      },
+    });
+    return rows.map((record, index) => ({ record, line: lines[index] ?? 0 }));
+  } catch (error) {
+    throw refuse.form(`The file is not valid CSV: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function fileRows(text: string) {
+  const [header, ...rows] = records(text);
+  const columns = header?.record.map((name) => name.toLowerCase()) ?? [];
+  const at = (name: (typeof IMPORT_COLUMNS)[number] | typeof EXPORTED_STOCK) => columns.indexOf(name);
+  const [isbnAt, priceAt, stockAt, availableAt, exportedStockAt] = [
+    at('isbn'),
+    at('price'),
+    at('stock'),
+    at('available'),
+    at(EXPORTED_STOCK),
+  ];
+  if ([isbnAt, priceAt, stockAt, availableAt].some((index) => index < 0)) {
+    throw refuse.form(`The file's first line must name the columns ${IMPORT_COLUMNS.join(', ')}.`);
+  }
+  if (!rows.length) throw refuse.form('The file has no rows under its header.');
+  if (rows.length > IMPORT_MAX_ROWS) throw refuse.form(`A file can hold at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows.`);
+  return {
+    hasExportedStock: exportedStockAt >= 0,
+    rows: rows.map(
+      ({ record, line }): FileRow => ({
+        line,
+        isbn: record[isbnAt] ?? '',
+        price: record[priceAt] ?? '',
+        stock: record[stockAt] ?? '',
+        available: (record[availableAt] ?? '').toLowerCase(),
+        exportedStock: exportedStockAt >= 0 ? (record[exportedStockAt] ?? '') : '',
+      }),
+    ),
+  };
+}
+
+const isStock = (text: string) => STOCK.test(text) && Number(text) <= STOCK_MAX;
+
+/** Why a row cannot be imported, whatever the shop holds, or null. */
+function rowProblem(row: FileRow, isbn13: string | null, lineOfIsbn: Map<string, number>) {
+  if (!isbn13) return 'This is not a valid ISBN.';
+  const earlier = lineOfIsbn.get(isbn13);
+  if (earlier !== undefined) return `This ISBN is on line ${earlier} too.`;
+  if (!PRICE.test(row.price)) return refuse.copyPrice().message;
+  if (!isStock(row.stock)) return `Stock ${STOCK_RANGE}`;
+  if (row.exportedStock !== '' && !isStock(row.exportedStock))
+    return `Exported stock ${STOCK_RANGE} Leave it as the export wrote it, or empty.`;
+  if (!AVAILABLE.has(row.available)) return 'Available must be true or false.';
+  return null;
+}
+
+/** Reads and checks the file row by row (a 400 when the file as a whole is unusable). */
+export function readImportFile(text: string): ImportFile {
+  const file = fileRows(text);
+  const checked: CheckedRow[] = [];
+  const invalid: InvalidImportRow[] = [];
+  const lineOfIsbn = new Map<string, number>();
+  for (const row of file.rows) {
+    const isbn13 = toIsbn13(row.isbn);
+    const reason = rowProblem(row, isbn13, lineOfIsbn);
+    const available = AVAILABLE.get(row.available);
+    if (reason !== null || isbn13 === null || available === undefined) {
+      invalid.push({ line: row.line, isbn: row.isbn, reason: reason ?? '' });
+      continue;
+    }
+    lineOfIsbn.set(isbn13, row.line);
+    checked.push({
+      line: row.line,
+      isbn13,
+      price: Number(row.price).toFixed(2),
+      stock: Number(row.stock),
+      available,
+      ...(row.exportedStock === '' ? {} : { exportedStock: Number(row.exportedStock) }),
+    });
+  }
+  return { hasExportedStock: file.hasExportedStock, checked, invalid };
+}
+
+/** The ISBNs to look up: those the shop lacks, the first IMPORT_MAX_NEW_BOOKS of them in the file's order. */
+export function isbnsToLookUp(file: ImportFile, inShop: ReadonlyMap<string, ShopCopy | null>) {
+  return file.checked
+    .filter((row) => !inShop.has(row.isbn13))
+    .slice(0, IMPORT_MAX_NEW_BOOKS)
+    .map((row) => row.isbn13);
+}
+
+type Verdict = { row: ImportPlanRow; moved?: MovedImportRow } | { invalid: InvalidImportRow };
+
+/** A row whose book the shop has: changed or unchanged, and with exported_stock, moved or refused. */
+function compareWithShop(row: CheckedRow, copy: ShopCopy | null): Verdict {
+  if (!copy) return { row: { ...row, kind: 'changed' } };
+  let stockAfter = row.stock;
+  let moved: MovedImportRow | undefined;
+  if (row.exportedStock !== undefined) {
+    stockAfter = copy.quantity + row.stock - row.exportedStock;
+    if (copy.quantity !== row.exportedStock) {
+      if (stockAfter < 0 || stockAfter > STOCK_MAX) {
+        const reason = `The stock moved since the export (${row.exportedStock} then, ${copy.quantity} now): the file's change would leave ${stockAfter}.`;
+        return { invalid: { line: row.line, isbn: row.isbn13, reason } };
+      }
+      moved = { line: row.line, isbn: row.isbn13, exportedStock: row.exportedStock, stockNow: copy.quantity, stockAfter };
+    }
+  }
+  const same = toCents(copy.price) === toCents(row.price) && copy.quantity === stockAfter && copy.isAvailable === row.available;
+  return { row: { ...row, kind: same ? 'unchanged' : 'changed' }, moved };
+}
+
+/** A row whose book the shop lacks: new when the lookup found it, else invalid with the reason. */
+function newBook(row: CheckedRow, outcome: LookupOutcome | undefined): Verdict {
+  const refused = (reason: string): Verdict => ({ invalid: { line: row.line, isbn: row.isbn13, reason } });
+  if (outcome === undefined) {
+    return refused(`One file may add at most ${IMPORT_MAX_NEW_BOOKS} books the shop does not have yet; import the rest in another file.`);
+  }
+  if (outcome === 'failed') return refused('The ISBN lookup failed; check the file again later.');
+  if (outcome === 'not found') return refused('No book was found for this ISBN.');
+  return { row: { ...row, kind: 'new', found: outcome.found } };
+}
+
+/**
+ * The plan: every checked row compared with the shop's copy of its book (`inShop`, by ISBN) or,
+ * for a book the shop lacks, with its lookup (`lookedUp`, by ISBN; a row not looked up is over the
+ * limit of new books). The summary counts every row; the plan keeps the rows to write.
+ */
+export function planImport(
+  file: ImportFile,
+  inShop: ReadonlyMap<string, ShopCopy | null>,
+  lookedUp: ReadonlyMap<string, LookupOutcome>,
+): { summary: ImportSummary; rows: ImportPlanRow[] } {
+  const planned: ImportPlanRow[] = [];
+  const invalid = [...file.invalid];
+  const moved: MovedImportRow[] = [];
+  for (const row of file.checked) {
+    const copy = inShop.get(row.isbn13);
+    const verdict = copy === undefined ? newBook(row, lookedUp.get(row.isbn13)) : compareWithShop(row, copy);
+    if ('invalid' in verdict) invalid.push(verdict.invalid);
+    else {
+      planned.push(verdict.row);
+      if (verdict.moved) moved.push(verdict.moved);
+    }
+  }
+  invalid.sort((a, b) => a.line - b.line);
+  const count = (kind: ImportPlanRow['kind']) => planned.filter((row) => row.kind === kind).length;
+  const summary: ImportSummary = {
+    rows: planned.length + invalid.length,
+    new: count('new'),
+    changed: count('changed'),
+    unchanged: count('unchanged'),
+    invalid: invalid.length,
+    invalidRows: invalid.slice(0, IMPORT_REPORTED_INVALID),
+    moved: moved.length,
+    movedRows: moved.slice(0, IMPORT_REPORTED_INVALID),
+    warnings: file.hasExportedStock ? [] : [NO_EXPORTED_STOCK_WARNING],
+  };
+  return { summary, rows: planned.filter((row) => row.kind !== 'unchanged') };
+}

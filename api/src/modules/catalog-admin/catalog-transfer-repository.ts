@@ -1,0 +1,223 @@
+// The export's and the import's reads and writes: the catalog's rows for the export, the shop's
+// copies the import's plan is compared with, the import jobs (import_jobs), and the run's
+// transaction. Decisions are the plan's (catalog-import-plan.ts) and the runner's.
+import type { Readable } from 'node:stream';
+import type pg from 'pg';
+import QueryStream from 'pg-query-stream';
+import { Compile } from 'typebox/compile';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import { refuse } from '../../lib/refusals.ts';
+import { nameStockReason } from '../../lib/stock-reason.ts';
+import type { Db } from '../../plugins/prisma.ts';
+import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
+import { ImportPlanRow, type ImportSummary, StoredImportSummary } from '../../schemas/staff.ts';
+import { type AuditActor, auditedTransaction } from '../security/audit.ts';
+import { createFoundBook } from './catalog-admin-repository.ts';
+import type { ShopCopy } from './catalog-import-plan.ts';
+import type { IsbnRecord } from './isbn-lookup.ts';
+
+/** One book and one of its copies, or the book alone (copy fields null) when it has none. */
+export interface ExportRow {
+  isbn13: string | null;
+  title: string;
+  author: string;
+  category: string;
+  /** As numeric(10,2) prints it: two decimals. */
+  price: string | null;
+  quantity: number | null;
+  isAvailable: boolean | null;
+}
+
+/** Books in id order, each book's copies in id order: the order of the export's file. */
+const EXPORT_ROWS = `
+  SELECT b.isbn13, b.name AS title, a.full_name AS author, t.name AS category,
+         c.price::text AS price, c.quantity, c.is_available AS "isAvailable"
+  FROM books b
+  JOIN authors a ON a.id = b.author_id
+  JOIN book_types t ON t.id = b.type_id
+  LEFT JOIN book_copies c ON c.book_id = b.id
+  ORDER BY b.id, c.id`;
+/** Rows fetched from the cursor at a time: what the export holds, whatever the catalog's size. */
+export const EXPORT_BATCH = 500;
+/** The longest a download of the whole catalog may take; it stops sooner when the reader leaves. */
+export const EXPORT_TIME_LIMIT_MS = 30 * 60_000;
+
+const LOOKUP_BATCH = 1000;
+/** One transaction writes the whole file: long enough for 100,000 rows on a small machine. */
+const IMPORT_TIMEOUT_MS = 30 * 60_000;
+/**
+ * The running import holds this transaction-level advisory lock: one import at a time across all
+ * instances, and a job marked running whose lock nobody holds died with its instance (its
+ * transaction rolled back with it).
+ */
+const IMPORT_LOCK = 16_016;
+
+const JOB_STATUSES = ['checked', 'running', 'done', 'failed'] as const;
+export type ImportJobStatus = (typeof JOB_STATUSES)[number];
+const isJobStatus = (status: string): status is ImportJobStatus => JOB_STATUSES.some((known) => known === status);
+
+const storedSummary = Compile(StoredImportSummary);
+const planRows = Compile(ImportPlanRow);
+
+/** An import job as the screen sees it: never its plan (tens of megabytes for a big file). */
+function toJob({ summary, status, ...job }: Omit<Prisma.ImportJobGetPayload<object>, 'plan'>) {
+  if (!storedSummary.Check(summary)) throw new Error(`import job ${job.id} holds a summary of another shape`);
+  if (!isJobStatus(status)) throw new Error(`import job ${job.id} has an unknown status ${status}`);
+  return { ...job, status, summary };
+}
+export type ImportJob = ReturnType<typeof toJob>;
+
+/** The writes of one planned row, inside the run's transaction. */
+export function importWrites(tx: Prisma.TransactionClient) {
+  return {
+    /** Add Book's write of a looked-up book, in this transaction. */
+    addFoundBook: (isbn13: string, found: IsbnRecord & { typeId: number }) => createFoundBook(tx, isbn13, found, found.typeId),
+    /** The book of an ISBN with its first copy's id. */
+    book: async (isbn13: string) => {
+      const book = await tx.book.findUnique({
+        where: { isbn13 },
+        select: { id: true, copies: { select: { id: true }, orderBy: { id: 'asc' }, take: 1 } },
+      });
+      return book && { id: book.id, firstCopyId: book.copies[0]?.id };
+    },
+    createCopy: (bookId: number, copy: { price: string; quantity: number; isAvailable: boolean }) =>
+      tx.bookCopy.create({ data: { ...copy, bookId }, select: { id: true } }),
+    setCopy: (copyId: number, copy: { price: string; quantity: number; isAvailable: boolean }) =>
+      tx.bookCopy.update({ where: { id: copyId }, data: copy, select: { id: true } }),
+    /**
+     * The file's change on top of the stock now, with its price and availability. A stock that sold
+     * below the change since the check stops at 0 rather than failing the file.
+     */
+    changeCopy: (copyId: number, copy: { price: string; isAvailable: boolean }, change: number) =>
+      tx.$executeRaw`
+        UPDATE book_copies SET price = ${copy.price}::numeric, is_available = ${copy.isAvailable},
+          quantity = least(greatest(quantity + ${change}::int, 0), ${STOCK_MAX}::int)
+        WHERE id = ${copyId}`,
+  };
+}
+export type ImportWrites = ReturnType<typeof importWrites>;
+
+export function catalogTransferRepository(db: Db, pool: pg.Pool) {
+  return {
+    /**
+     * The export's rows from a cursor on one connection of the pool, `EXPORT_BATCH` at a time as the
+     * reader takes them: the database sends no faster than the download goes, and nothing holds the
+     * whole catalog. Object mode: each chunk an ExportRow.
+     *
+     * A cursor's statement_timeout counts from its start however slowly the reader reads, so the
+     * pool's few seconds would cut a long download short: this connection gets the export's own
+     * limit instead (which also stops a stalled reader from holding the snapshot for good), and is
+     * closed when the stream closes (ended, failed, or destroyed by a reader that left) rather than
+     * handed back with that setting.
+     */
+    async exportRows(): Promise<Readable> {
+      const client = await pool.connect();
+      try {
+        await client.query(`SET statement_timeout = ${EXPORT_TIME_LIMIT_MS}`);
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
+      const rows = client.query(new QueryStream(EXPORT_ROWS, [], { batchSize: EXPORT_BATCH }));
+      rows.once('close', () => client.release(true));
+      return rows;
+    },
+
+    /** Each ISBN's book, if the shop has it, with its first copy (null when it has none). */
+    async shopCopies(isbns: string[]) {
+      const inShop = new Map<string, ShopCopy | null>();
+      for (let i = 0; i < isbns.length; i += LOOKUP_BATCH) {
+        const books = await db.book.findMany({
+          where: { isbn13: { in: isbns.slice(i, i + LOOKUP_BATCH) } },
+          select: { isbn13: true, copies: { select: { price: true, quantity: true, isAvailable: true }, orderBy: { id: 'asc' }, take: 1 } },
+        });
+        for (const { isbn13, copies } of books) {
+          const [copy] = copies;
+          if (isbn13) inShop.set(isbn13, copy ? { ...copy, price: copy.price.toFixed(2) } : null);
+        }
+      }
+      return inShop;
+    },
+
+    createJob: async (who: AuditActor, summary: ImportSummary, plan: ImportPlanRow[]) =>
+      toJob(
+        await db.importJob.create({
+          data: { actor: who.actor, address: who.address, total: plan.length, summary, plan },
+          omit: { plan: true },
+        }),
+      ),
+
+    async job(id: number) {
+      const job = await db.importJob.findUnique({ where: { id }, omit: { plan: true } });
+      return job && toJob(job);
+    },
+
+    /** The rows a checked job writes, as its check stored them. */
+    async plan(id: number) {
+      const { plan } = await db.importJob.findUniqueOrThrow({ where: { id }, select: { plan: true } });
+      if (!Array.isArray(plan) || !plan.every((row) => planRows.Check(row)))
+        throw new Error(`import job ${id} holds a plan of another shape`);
+      return plan;
+    },
+
+    /** Whether any instance's import holds the lock (is alive). */
+    importLockHeld: async () =>
+      (
+        await db.$queryRaw<{ held: boolean }[]>`
+          SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = ${IMPORT_LOCK} AND granted) AS held`
+      )[0]?.held === true,
+
+    /** Marks a checked job running; false when it is no longer checked (another request started it). */
+    start: async (id: number, skipInvalid: boolean, who: AuditActor) =>
+      (
+        await db.importJob.updateMany({
+          where: { id, status: 'checked' },
+          data: { status: 'running', skipInvalid, actor: who.actor, address: who.address, updatedAt: new Date() },
+        })
+      ).count === 1,
+
+    /** Rows written so far, outside the run's transaction so that every instance's screen sees it. */
+    progress: (id: number, processed: number) =>
+      db.importJob.update({ where: { id }, data: { processed, updatedAt: new Date() }, select: { id: true } }),
+
+    failed: (id: number, error: string) => {
+      const now = new Date();
+      return db.importJob.update({
+        where: { id },
+        data: { status: 'failed', processed: 0, error, updatedAt: now, finishedAt: now },
+        select: { id: true },
+      });
+    },
+
+    /**
+     * The run's one transaction, audited as the acting employee: the import lock (or a 409 when
+     * another import holds it), the ledger's reason, the copies of `isbns` locked in id order, then
+     * `work`; the job is marked done with the rows, so a crash after the commit cannot leave it
+     * saying otherwise.
+     */
+    writeInOneTransaction: (id: number, isbns: string[], work: (writes: ImportWrites) => Promise<void>) =>
+      auditedTransaction(
+        db,
+        async (tx) => {
+          const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}) AS locked`;
+          if (!lock?.locked) throw refuse.importBusy();
+          await nameStockReason(tx, 'import', `import:${id}`);
+          // Locked first and in id order, as checkout and cancel lock theirs: a long import and a
+          // checkout then wait on each other, never deadlock.
+          await tx.$queryRaw`
+            SELECT c.id FROM book_copies c JOIN books b ON b.id = c.book_id
+            WHERE b.isbn13 = ANY(${isbns}::text[]) ORDER BY c.id FOR UPDATE OF c`;
+          await work(importWrites(tx));
+          const now = new Date();
+          await tx.importJob.update({
+            where: { id },
+            data: { status: 'done', processed: isbns.length, updatedAt: now, finishedAt: now },
+            select: { id: true },
+          });
+        },
+        { timeout: IMPORT_TIMEOUT_MS, maxWait: 10_000 },
+      ),
+  };
+}
+
+export type CatalogTransferRepository = ReturnType<typeof catalogTransferRepository>;

@@ -1,0 +1,140 @@
+// Bulk export and import of books with their copies (beyond the spec).
+// - Export: CSV streamed from a database cursor as the download takes it (the repository), so a
+//   catalog of any size never sits in memory and the first line leaves at once.
+// - Import: a CSV of isbn, price, stock and available, and the export's exported_stock when the file
+//   came from an export (decision record 12). The check reads the file, compares it with the shop and
+//   looks up the ISBNs the shop lacks through Add Book's lookup (catalog-import-plan.ts decides), and
+//   stores the plan as a job; nothing is written. The run, on the Admin's word, writes the plan as a
+//   background job whose progress any instance can read (catalog-import-runner.ts).
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import pLimit from 'p-limit';
+import { refuse } from '../../lib/refusals.ts';
+import type { AuditActor } from '../security/audit.ts';
+import type { CatalogAdminService } from './catalog-admin-service.ts';
+import { isbnsToLookUp, type LookupOutcome, planImport, readImportFile } from './catalog-import-plan.ts';
+import { catalogImportRunner } from './catalog-import-runner.ts';
+import type { CatalogTransferRepository, ExportRow, ImportJob } from './catalog-transfer-repository.ts';
+import type { IsbnLookup } from './isbn-lookup.ts';
+
+export { IMPORT_COLUMNS } from './catalog-import-plan.ts';
+export { EXPORT_TIME_LIMIT_MS } from './catalog-transfer-repository.ts';
+/** exported_stock repeats the stock the export saw, for the import to compare: edit stock, not it. */
+export const EXPORT_COLUMNS = ['isbn', 'title', 'author', 'category', 'price', 'stock', 'available', 'exported_stock'] as const;
+
+/** ISBN lookups at once: enough to be quick, few enough to be polite to Open Library. */
+const LOOKUPS_AT_ONCE = 8;
+/** A check older than this is checked again before it runs: the shop may have moved since. */
+const CHECK_VALID_MS = 30 * 60_000;
+/** How long a job may show running before its lock is taken (the run's first statements). */
+const START_GRACE_MS = 30_000;
+const DIED = 'The import stopped before it finished, and nothing was written. Check the file again to retry.';
+
+/** A cell a spreadsheet would run as a formula gets a leading apostrophe (CSV injection). */
+const spreadsheetSafe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+/** The export's record of a row, in EXPORT_COLUMNS' order; a book without copies has empty copy fields. */
+export function exportRecord(row: ExportRow): string[] {
+  const book = [row.isbn13 ?? '', spreadsheetSafe(row.title), spreadsheetSafe(row.author), spreadsheetSafe(row.category)];
+  if (row.price === null || row.quantity === null || row.isAvailable === null) return [...book, '', '', '', ''];
+  return [...book, row.price, String(row.quantity), String(row.isAvailable), String(row.quantity)];
+}
+
+export function catalogTransferService(
+  repo: CatalogTransferRepository,
+  lookupIsbn: IsbnLookup,
+  catalogAdmin: CatalogAdminService,
+  log: FastifyBaseLogger,
+  onWritten: () => void,
+) {
+  const runImport = catalogImportRunner(repo, log, onWritten);
+
+  /** The job as the screen shows it; a job marked running whose lock nobody holds died with its instance. */
+  const view = async ({ summary, ...job }: ImportJob) => {
+    const died = job.status === 'running' && Date.now() - job.updatedAt.getTime() > START_GRACE_MS && !(await repo.importLockHeld());
+    return {
+      id: job.id,
+      status: died ? ('failed' as const) : job.status,
+      ...summary,
+      // Jobs checked before the ledger (decision record 12) have no moved rows or warnings.
+      moved: summary.moved ?? 0,
+      movedRows: summary.movedRows ?? [],
+      warnings: summary.warnings ?? [],
+      skipInvalid: job.skipInvalid,
+      total: job.total,
+      processed: died ? 0 : job.processed,
+      error: died ? DIED : job.error,
+      createdAt: job.createdAt.toISOString(),
+      finishedAt: job.finishedAt?.toISOString() ?? null,
+    };
+  };
+
+  /** What the lookup says of each ISBN, a few at a time; a new book's category is Add Book's choice. */
+  async function lookUp(isbns: string[]) {
+    const limit = pLimit(LOOKUPS_AT_ONCE);
+    const outcomes = await Promise.all(
+      isbns.map((isbn13) =>
+        limit(async (): Promise<[string, LookupOutcome]> => {
+          const found = await lookupIsbn(isbn13).catch(() => 'failed' as const);
+          if (found === 'failed') return [isbn13, 'failed'];
+          if (!found) return [isbn13, 'not found'];
+          return [isbn13, { found: { ...found, typeId: await catalogAdmin.categoryOf(found) } }];
+        }),
+      ),
+    );
+    return new Map(outcomes);
+  }
+
+  async function job(id: number) {
+    const found = await repo.job(id);
+    if (!found) throw refuse.noImport();
+    return found;
+  }
+
+  return {
+    /**
+     * The export as CSV records, the header first, one per copy (a book without copies: one with empty
+     * copy fields). The cursor is open before this answers, so an unreachable database is a 503 and
+     * not a file cut short; a reader that leaves ends the cursor (the pipeline destroys both).
+     */
+    async exportRecords(): Promise<Readable> {
+      const rows = await repo.exportRows();
+      const records = new Transform({
+        objectMode: true,
+        transform(row: ExportRow, _encoding, done) {
+          done(null, exportRecord(row));
+        },
+      });
+      records.push([...EXPORT_COLUMNS]);
+      // A failure reaches the reader through `records`, which the pipeline destroys with it.
+      pipeline(rows, records).catch(() => {});
+      return records;
+    },
+
+    /** The check: reads the file, compares it with the shop and stores the plan as a job; writes nothing to the catalog. */
+    async check(text: string, who: AuditActor) {
+      const file = readImportFile(text);
+      const inShop = await repo.shopCopies(file.checked.map((row) => row.isbn13));
+      const { summary, rows } = planImport(file, inShop, await lookUp(isbnsToLookUp(file, inShop)));
+      return view(await repo.createJob(who, summary, rows));
+    },
+
+    job: async (id: number) => view(await job(id)),
+
+    /** Starts a checked import in the background; answers at once with the job, now running. */
+    async run(id: number, skipInvalid: boolean, who: AuditActor) {
+      const checked = await job(id);
+      if (checked.status !== 'checked') throw refuse.importAlreadyRun();
+      if (Date.now() - checked.createdAt.getTime() > CHECK_VALID_MS) throw refuse.importCheckExpired();
+      if (checked.summary.invalid > 0 && !skipInvalid) throw refuse.importHasInvalidRows();
+      if (await repo.importLockHeld()) throw refuse.importBusy();
+      if (!(await repo.start(id, skipInvalid, who))) throw refuse.importAlreadyRun();
+      void runImport(id, who);
+      return view(await job(id));
+    },
+  };
+}
+
+export type CatalogTransferService = ReturnType<typeof catalogTransferService>;

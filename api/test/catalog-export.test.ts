@@ -1,0 +1,89 @@
+// The catalog export (beyond the spec): the file it writes, and that it reads the catalog from a
+// database cursor at the reader's pace instead of holding it whole. The statements' timeout is
+// short here, so a download that outlasts it shows that the cursor is not cut off by it.
+import { stringify } from 'csv-stringify/sync';
+import { expect, it, vi } from 'vitest';
+import { EXPORT_COLUMNS } from '../src/modules/catalog-admin/catalog-transfer-service.ts';
+import { createTestApp, DEMO } from './helpers.ts';
+
+const STATEMENT_TIMEOUT_MS = 500;
+const t = await createTestApp({ env: { DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) } });
+const admin = await t.login(DEMO.admin);
+
+/**
+ * The file as the export has always written it, worked out here another way (two plain queries
+ * joined in memory): every book in id order, each copy of it in id order with its stock twice (stock
+ * and exported_stock), a book without copies as one row with empty copy fields, and a cell a
+ * spreadsheet would run as a formula with a leading apostrophe.
+ */
+async function expectedFile() {
+  const books = await t.db.query<{ id: number; isbn13: string | null; name: string; author: string; category: string }>(
+    `SELECT b.id, b.isbn13, b.name, a.full_name AS author, bt.name AS category
+     FROM books b, authors a, book_types bt WHERE a.id = b.author_id AND bt.id = b.type_id ORDER BY b.id`,
+  );
+  const copies = await t.db.query<{ book_id: number; price: string; quantity: number; is_available: boolean }>(
+    'SELECT book_id, price, quantity, is_available FROM book_copies ORDER BY id',
+  );
+  const copiesOf = new Map<number, typeof copies>();
+  for (const copy of copies) copiesOf.set(copy.book_id, [...(copiesOf.get(copy.book_id) ?? []), copy]);
+  const cell = (text: string) => (['=', '+', '-', '@', '\t', '\r'].includes(text[0] ?? '') ? `'${text}` : text);
+  const records = books.flatMap((book) => {
+    const fields = [book.isbn13 ?? '', cell(book.name), cell(book.author), cell(book.category)];
+    const own = copiesOf.get(book.id) ?? [];
+    if (!own.length) return [[...fields, '', '', '', '']];
+    return own.map((c) => [...fields, Number(c.price).toFixed(2), String(c.quantity), String(c.is_available), String(c.quantity)]);
+  });
+  return stringify([[...EXPORT_COLUMNS], ...records]);
+}
+
+/** The export's statements still open in the database (a cursor being read), other than this test's own. */
+const openExports = async () =>
+  Number(
+    (
+      await t.db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'
+           AND query LIKE '%LEFT JOIN book_copies c ON c.book_id = b.id%'`,
+      )
+    )[0]?.n,
+  );
+
+it('answers the whole catalog as the CSV it has always written, as a download', async () => {
+  await t.db.query(
+    `INSERT INTO books (name, search_text, author_id, type_id)
+     SELECT '=HYPERLINK("http://evil.example")', 'hyperlink', min(a.id), min(bt.id) FROM authors a, book_types bt`,
+  );
+  const res = await t.app.inject({ method: 'GET', url: '/api/employee/catalog/export.csv', headers: { cookie: admin } });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+  expect(res.headers['content-disposition']).toMatch(/^attachment; filename="bookshop-books-\d{4}-\d{2}-\d{2}\.csv"$/);
+  const expected = await expectedFile();
+  expect(expected.split('\n').length).toBeGreaterThan(5000);
+  expect(res.body).toBe(expected);
+});
+
+it('reads from a cursor as the reader reads: the statement stays open while the reader waits, past the statement timeout', async () => {
+  const records = await t.app.catalogTransfer.exportRecords();
+  const reader = records[Symbol.asyncIterator]();
+  expect((await reader.next()).value).toEqual([...EXPORT_COLUMNS]);
+  expect((await reader.next()).value).toHaveLength(EXPORT_COLUMNS.length);
+  await new Promise((resolve) => setTimeout(resolve, STATEMENT_TIMEOUT_MS * 2));
+  // The catalog (over 5,000 rows) was not read whole: the cursor is still open, waiting for the reader.
+  expect(await openExports()).toBe(1);
+  let read = 2;
+  while (!(await reader.next()).done) read++;
+  expect(read).toBe((await expectedFile()).trimEnd().split('\n').length);
+  await vi.waitFor(async () => expect(await openExports()).toBe(0));
+});
+
+it('closes the cursor and its connection when the reader leaves half-way', async () => {
+  const pool = t.app.databasePool;
+  const records = await t.app.catalogTransfer.exportRecords();
+  const reader = records[Symbol.asyncIterator]();
+  await reader.next();
+  await reader.next();
+  expect(await openExports()).toBe(1);
+  await reader.return?.();
+  await vi.waitFor(async () => expect(await openExports()).toBe(0));
+  await vi.waitFor(() => expect(pool.totalCount - pool.idleCount).toBe(0));
+});
