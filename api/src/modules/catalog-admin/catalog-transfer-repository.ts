@@ -102,7 +102,9 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
     /**
      * The export's rows from a cursor on one connection of the pool, `EXPORT_BATCH` at a time as the
      * reader takes them: the database sends no faster than the download goes, and nothing holds the
-     * whole catalog. Object mode: each chunk an ExportRow.
+     * whole catalog. Object mode: each chunk an ExportRow. A cursor rather than batches by keyset: one
+     * statement and one snapshot for the whole file, and one connection taken once, where each batch
+     * would wait for the pool again (under load, most of the export's time).
      *
      * A cursor's statement_timeout counts from its start however slowly the reader reads, so the
      * pool's few seconds would cut a long download short: this connection gets the export's own
