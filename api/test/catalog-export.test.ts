@@ -7,7 +7,14 @@ import { EXPORT_COLUMNS } from '../src/modules/catalog-admin/catalog-transfer-se
 import { createTestApp, DEMO } from './helpers.ts';
 
 const STATEMENT_TIMEOUT_MS = 500;
-const t = await createTestApp({ env: { DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) } });
+const POOL_SIZE = 2;
+const t = await createTestApp({
+  env: {
+    DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    DATABASE_CONNECT_TIMEOUT_MS: '200',
+  },
+});
 const admin = await t.login(DEMO.admin);
 
 /**
@@ -86,4 +93,15 @@ it('closes the cursor and its connection when the reader leaves half-way', async
   await reader.return?.();
   await vi.waitFor(async () => expect(await openExports()).toBe(0));
   await vi.waitFor(() => expect(pool.totalCount - pool.idleCount).toBe(0));
+});
+
+it('answers 503 with Retry-After, not a file cut short, when no connection is free for the cursor', async () => {
+  const downloads = await Promise.all(Array.from({ length: POOL_SIZE }, () => t.app.catalogTransfer.exportRecords()));
+  const res = await t.app.inject({ method: 'GET', url: '/api/employee/catalog/export.csv', headers: { cookie: admin } });
+  expect(res.statusCode).toBe(503);
+  expect(res.headers['retry-after']).toBeDefined();
+  expect(res.json().error.code).toBe('DATABASE_UNAVAILABLE');
+  for (const download of downloads) download.destroy();
+  await vi.waitFor(() => expect(t.app.databasePool.totalCount - t.app.databasePool.idleCount).toBe(0));
+  expect((await t.app.inject({ method: 'GET', url: '/api/employee/catalog/export.csv', headers: { cookie: admin } })).statusCode).toBe(200);
 });

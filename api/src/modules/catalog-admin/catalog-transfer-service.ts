@@ -36,7 +36,7 @@ const DIED = 'The import stopped before it finished, and nothing was written. Ch
 const spreadsheetSafe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 /** The export's record of a row, in EXPORT_COLUMNS' order; a book without copies has empty copy fields. */
-export function exportRecord(row: ExportRow): string[] {
+function exportRecord(row: ExportRow): string[] {
   const book = [row.isbn13 ?? '', spreadsheetSafe(row.title), spreadsheetSafe(row.author), spreadsheetSafe(row.category)];
   if (row.price === null || row.quantity === null || row.isAvailable === null) return [...book, '', '', '', ''];
   return [...book, row.price, String(row.quantity), String(row.isAvailable), String(row.quantity)];
