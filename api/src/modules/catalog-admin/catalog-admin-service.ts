@@ -8,7 +8,7 @@ import { refuse } from '../../lib/refusals.ts';
 import { bookSearchText } from '../../lib/text.ts';
 import type { BookUpdate, CopyInput } from '../../schemas/backoffice-catalog.ts';
 import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
-import { type BookRow, type CatalogAdminRepository, type CopyRow, createFoundBook } from './catalog-admin-repository.ts';
+import type { BookRow, CatalogAdminRepository, CopyRow } from './catalog-admin-repository.ts';
 import type { IsbnLookup, IsbnRecord } from './isbn-lookup.ts';
 
 const toBook = ({ isbn13: _isbn, ...book }: BookRow) => ({
@@ -101,8 +101,6 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
       return toBook(book);
     },
     categoryOf,
-    /** Add Book's write, which the bulk import makes in its own transaction (the repository's). */
-    createFoundBook,
 
     async updateBook(input: BookUpdate) {
       const current = await repo.bookById(input.id);
