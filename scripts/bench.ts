@@ -5,7 +5,6 @@
 // - the signed-in calls' latency against a trivial call of the same app;
 // - the search's word index against scanning every book;
 // - with `--books N`, p50/p95 on the seed catalog against a generated catalog of N books.
-import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { buildApp } from '../api/src/app.ts';
@@ -14,8 +13,9 @@ import { SITEMAP_BOOKS_PER_FILE } from '../api/src/modules/catalog/catalog-servi
 import { seedDatabase } from '../seed/seed.ts';
 import { bareCatalog } from './bench/bare-catalog.ts';
 import { browseCalls, reportBrowsePlans } from './bench/browse.ts';
+import { growCatalog, growOrders } from './bench/grow.ts';
 import { homePageLcp } from './bench/largest-contentful-paint.ts';
-import { percentile } from './bench/stats.ts';
+import { percentile, writeBenchJson } from './bench/stats.ts';
 import { compareThroughput, type Server, startServer } from './bench/throughput.ts';
 import { findChromium } from './lib/browser.ts';
 import { startTestCluster } from './lib/database.ts';
@@ -32,6 +32,11 @@ const argument = (name: string) => {
 const GROW_TO = Number(argument('books') ?? 0);
 /** `--orders N`: grow the order history to N orders and compare the staff reports (see staffReportsGrowth() below). */
 const ORDERS_TO = Number(argument('orders') ?? 0);
+// Issue 32's day of traffic (the mix, the scale-out, the soak, the long calls) is a bench of its own.
+if (['--mix', '--soak', '--transfer'].some((name) => process.argv.includes(name))) {
+  await import('./bench/day.ts');
+  process.exit(0);
+}
 const JSON_OUT = process.argv.includes('--json') ? (argument('json') ?? 'bench-results.json') || 'bench-results.json' : null;
 const cluster = await startTestCluster();
 const url = `${cluster.baseUrl}/bench_${process.pid}`;
@@ -128,29 +133,16 @@ let browsePlans: Awaited<ReturnType<typeof reportBrowsePlans>> = [];
 const staffRows = ORDERS_TO > 0 ? await staffReportsGrowth(ORDERS_TO) : [];
 const growthRows = GROW_TO > 0 ? await growth(GROW_TO) : [];
 if (JSON_OUT) {
-  const { writeFile } = await import('node:fs/promises');
-  await writeFile(
-    JSON_OUT,
-    `${JSON.stringify(
-      {
-        // When, on what, and how: scripts/bench/write-performance-doc.ts writes docs/performance.md from this.
-        date: new Date().toISOString(),
-        arguments: process.argv.slice(2),
-        machine: machine(),
-        books: GROW_TO || null,
-        orders: ORDERS_TO || null,
-        throughput: throughputRows,
-        checkout: checkoutRow,
-        largestContentfulPaint: lcp,
-        growth: growthRows,
-        staffReports: staffRows,
-        browsePlans,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  console.log(`\nwrote ${JSON_OUT}`);
+  await writeBenchJson(JSON_OUT, {
+    books: GROW_TO || null,
+    orders: ORDERS_TO || null,
+    throughput: throughputRows,
+    checkout: checkoutRow,
+    largestContentfulPaint: lcp,
+    growth: growthRows,
+    staffReports: staffRows,
+    browsePlans,
+  });
 }
 
 console.log(`\nthe bench took ${((performance.now() - benchStarted) / 60_000).toFixed(1)} min`);
@@ -311,17 +303,6 @@ async function largestContentfulPaintRow(server: Server) {
   return { ...result, met: result.ratio <= 1.2 };
 }
 
-function machine() {
-  return {
-    cpus: os.cpus().length,
-    cpu: os.cpus()[0]?.model,
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-    // The shared environment variables that change what a run measures.
-    settings: Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_'))),
-  };
-}
-
 /** p50 and p95 of a call, in ms, over `rounds` requests after a warm-up. */
 async function percentiles(path: string, rounds: number, cookie = '') {
   const times: number[] = [];
@@ -428,33 +409,7 @@ async function growth(books: number) {
   const started = performance.now();
   const [{ n: base }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM books')).rows as [{ n: number }];
   console.log(`\ngrowing the catalog from ${base} to ${books} books`);
-  // The GIN indexes (trigrams, words) are built once after the insert: maintaining them row by row costs far more.
-  const { rows: ginIndexes } = await db.query<{ indexdef: string; indexname: string }>(
-    "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'books' AND indexdef LIKE '%USING gin%'",
-  );
-  for (const index of ginIndexes) await db.query(`DROP INDEX ${index.indexname}`);
-  // Titles mix the first half of one seed title with the second half of another, so a search
-  // matches about as often as in a real catalog instead of repeating every title.
-  await db.query(
-    `INSERT INTO books (name, search_text, ratings_count, ratings_sum, author_id, type_id, published_at, description, image_url)
-     SELECT t.name, trim(regexp_replace(lower(t.name || ' ' || a.full_name), '[^[:alnum:]]+', ' ', 'g')),
-            (b1.ratings_count * k.f)::int, (b1.ratings_sum * k.f)::bigint, b2.author_id, b1.type_id,
-            b1.published_at - (g % 3650), b1.description, b1.image_url
-     FROM generate_series(0, $1 - 1) g
-     CROSS JOIN LATERAL (SELECT (g % 97 + 1) / 98.0 AS f) k
-     JOIN books b1 ON b1.id = 1 + g % $2
-     JOIN books b2 ON b2.id = 1 + (g::bigint * 7919 + g / $2) % $2
-     JOIN authors a ON a.id = b2.author_id
-     CROSS JOIN LATERAL (SELECT split_part(b1.name, ' ', 1) || ' ' || split_part(b1.name, ' ', 2) || ' ' ||
-                                split_part(b2.name, ' ', 3) || ' ' || split_part(b2.name, ' ', 4) || ' ' || (g / $2 + 1) AS name) t`,
-    [books - base, base],
-  );
-  await db.query(
-    `INSERT INTO book_copies (book_id, price, quantity, is_available)
-     SELECT id, 5 + (id % 40) + 0.99, id % 25, true FROM books WHERE id > $1`,
-    [base],
-  );
-  for (const index of ginIndexes) await db.query(index.indexdef);
+  await growCatalog(db, base, books);
   await db.query('VACUUM ANALYZE');
   await app.catalogProjections.refresh();
   // The load leaves hundreds of megabytes of dirty pages for the checkpointer to write while the reads are
@@ -506,24 +461,7 @@ async function staffReportsGrowth(orders: number) {
   const started = performance.now();
   const [{ n: base }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders')).rows as [{ n: number }];
   console.log(`\ngrowing the order history from ${base} to ${orders} orders`);
-  // Loaded with the row triggers off (the daily aggregates are rebuilt once after, as the GIN indexes are in growth()).
-  await db.query('ALTER TABLE orders DISABLE TRIGGER USER; ALTER TABLE order_items DISABLE TRIGGER USER');
-  await db.query(
-    `WITH made AS (
-       INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, created_at)
-       SELECT c.id, (ARRAY['pending','Processing','Shipped','delivered','success','failed','cancelled'])[1 + g % 7],
-              'Generated 1', 1 + g % 3, 20, (now() AT TIME ZONE 'UTC') - make_interval(secs => (g::bigint * 7919) % (730 * 86400))
-       FROM generate_series(1, $1) g
-       JOIN clients c ON c.id = 1 + g % (SELECT count(*) FROM clients)
-       RETURNING id, total_quantity
-     )
-     INSERT INTO order_items (order_id, book_copy_id, name, unit_price, quantity)
-     SELECT m.id, 1 + (m.id::bigint * 31 + line) % (SELECT count(*) FROM book_copies), 'Generated', 10, 1
-     FROM made m CROSS JOIN LATERAL generate_series(1, m.total_quantity) line`,
-    [orders - base],
-  );
-  await db.query('ALTER TABLE orders ENABLE TRIGGER USER; ALTER TABLE order_items ENABLE TRIGGER USER');
-  await db.query('SELECT sales_daily_rebuild()');
+  await growOrders(db, base, orders);
   await db.query('VACUUM ANALYZE orders, order_items, sales_daily, sales_daily_categories, sales_daily_copies');
   const generatedSeconds = (performance.now() - started) / 1000;
   console.log(`generated in ${generatedSeconds.toFixed(0)} s`);

@@ -20,9 +20,10 @@ import {
 } from '../../api/src/modules/catalog/catalog-service.ts';
 import { preparedStatement } from '../../api/src/plugins/prisma.ts';
 import { apiSecurityHeaders } from '../../api/src/plugins/security-headers.ts';
-import { bareCheckout } from './bare-checkout.ts';
+import { bareCheckout, bareSession } from './bare-checkout.ts';
+import { bareMix } from './bare-mix.ts';
 
-/** With `jwtSecret`, the server also answers checkout (bare-checkout.ts). */
+/** With `jwtSecret`, the server also answers checkout (bare-checkout.ts) and the rest of issue 32's mix (bare-mix.ts). */
 export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql: string) => void = () => {}, jwtSecret?: string) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   pool.on('error', () => {}); // an idle client's error must not end the bench
@@ -46,7 +47,11 @@ export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql
     }
     done(null, payload);
   });
-  if (jwtSecret) bareCheckout(app, pool, jwtSecret, onQuery);
+  if (jwtSecret) {
+    bareCheckout(app, pool, jwtSecret, onQuery);
+    bareMix(app, pool, jwtSecret, onQuery);
+  }
+  const signedIn = jwtSecret ? bareSession(pool, jwtSecret, onQuery) : async () => null;
 
   app.get(`${base}/types/`, async () => ({ data: await query(catalogSql.TYPES_SQL) }));
   app.get<{ Params: { spec: string } }>(`${base}/by-type/:spec`, async (request) => {
@@ -74,9 +79,19 @@ export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql
   homeList('new-releases', catalogSql.HOME_CARDS_SQL, toCard);
   homeList('best-sellers', catalogSql.HOME_CARDS_SQL, toCard);
   homeList('top-rated', catalogSql.HOME_DETAILS_SQL, toDetail);
-  app.get(`${base}/recommended/`, async () => {
+  app.get(`${base}/recommended/`, async (request) => {
     const day = new Date().toISOString().slice(0, 10);
-    const rows = await query<catalogSql.DetailRow>(catalogSql.RECOMMENDED_SQL, [[], [], RECOMMENDED_PER_CATEGORY, day, HOME_LIST_SIZE]);
+    // A signed-in client's list leans to the categories they buy from, as ours does (catalog-service.ts).
+    const clientId = await signedIn('client', request.headers.cookie);
+    const favourites = clientId === null ? [] : await query<{ typeId: number }>(catalogSql.PURCHASED_CATEGORIES_SQL, [clientId]);
+    const quota = favourites.map((_, i) => [6, 4, 3][i] ?? RECOMMENDED_PER_CATEGORY);
+    const rows = await query<catalogSql.DetailRow>(catalogSql.RECOMMENDED_SQL, [
+      favourites.map((f) => f.typeId),
+      quota,
+      RECOMMENDED_PER_CATEGORY,
+      day,
+      HOME_LIST_SIZE,
+    ]);
     return { data: rows.map(toDetail) };
   });
   return app;

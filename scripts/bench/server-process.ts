@@ -3,7 +3,7 @@
 // it; `bare` is the baseline (bare-catalog.ts). Both get the same database and pool size. Tells its
 // parent the port it listens on.
 import { buildApp } from '../../api/src/app.ts';
-import { loadConfig } from '../../api/src/config.ts';
+import { DEVELOPMENT_JWT_SECRET, loadConfig } from '../../api/src/config.ts';
 import { bareCatalog } from './bare-catalog.ts';
 
 const kind = process.argv[2];
@@ -11,12 +11,13 @@ const databaseUrl = process.env.DATABASE_URL ?? '';
 const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 const app =
   kind === 'bare'
-    ? bareCatalog(databaseUrl, poolSize)
+    ? bareCatalog(databaseUrl, poolSize, undefined, process.env.JWT_SECRET ?? DEVELOPMENT_JWT_SECRET)
     : await buildApp(
         loadConfig({
           NODE_ENV: 'test',
           DATABASE_URL: databaseUrl,
           DATABASE_POOL_SIZE: String(poolSize),
+          DATABASE_REPLICA_URL: process.env.DATABASE_REPLICA_URL,
           WEB_DIST: process.env.WEB_DIST,
           CATALOG_CACHE_MS: process.env.CATALOG_CACHE_MS,
         }),

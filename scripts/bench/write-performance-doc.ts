@@ -9,6 +9,7 @@
 // table, an `--orders` run the staff reports'), so one run need not measure everything.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { KindStats } from './mix.ts';
 
 type Timing = { p50: number; p95: number };
 type GrowthRow = { call: string; seed: Timing; grown: Timing; goalP95: number; met: boolean };
@@ -38,7 +39,50 @@ export interface BenchRun {
   browsePlans?: { call: string; statements: number; reads: string[]; scans: string[] }[];
   /** Set on results copied from a run's printed tables rather than written by --json. */
   note?: string;
+  /** Issue 32's day of traffic (`--mix`, `--soak`, `--transfer`: scripts/bench/day.ts). */
+  mix?: {
+    ours: MixFound;
+    bare: MixFound;
+    ratio: number;
+    goal: number;
+    met: boolean;
+    /** The same search with no import beside the shoppers: the import's share of the gap. */
+    withoutImport?: { ours: MixFound; bare: MixFound; ratio: number };
+    loadAverage: number[];
+  };
+  scaleOut?: {
+    one: MixFound;
+    two: MixFound;
+    gain: number;
+    met: boolean;
+    replication: { state: string; replayLagBytes: number } | null;
+    loadAverage: number[];
+  };
+  soak?: {
+    rate: number;
+    minutes: number;
+    samples: { minute: number; heapMB: number; rssMB: number; idleInTransaction: number; p99: number; calls: number; failures: number }[];
+    drift: { p99: number; heap: number; rss: number };
+    goals: { p99: number; heap: number; rss: number };
+    tableGrowth: Record<string, number>;
+    /** Each table that grew, by how much the soak's writes allow, and whether it stayed within. */
+    tableGrowthExplained?: { table: string; rows: number; allowed: number; because: string; explained: boolean }[];
+    idleInTransactionMax: number;
+    loadAverage: number[];
+  };
+  transfer?: {
+    export: { status: number; firstByteMs: number; totalMs: number; bytes: number; heldMB: number };
+    import: { rows: number; checkStatus: number; checkMs: number; runMs: number; status: string; heldMB: number };
+    loadAverage: number[];
+  };
 }
+
+/** The highest rate a configuration sustained, its steps, and each kind's percentiles at that rate. */
+type MixFound = {
+  rate: number;
+  steps: { rate: number; p99: number; failures: number; passed: boolean }[];
+  stats: { all: KindStats; kinds: KindStats[] } | null;
+};
 
 const THROUGHPUT_GOAL = 0.9;
 const fixed = (n: number, digits: number) => n.toFixed(digits);
@@ -144,6 +188,128 @@ export function browsePlansSection(run: BenchRun) {
   ].join('\n');
 }
 
+const load = (average: number[] | undefined) => (average ? `load average ${average.map((l) => fixed(l, 2)).join(', ')}` : '');
+const percentiles = (k: KindStats | undefined) => (k ? [fixed(k.p50, 1), fixed(k.p95, 1), fixed(k.p99, 1)] : ['', '', '']);
+const steps = (found: MixFound) =>
+  found.steps.map((s) => `${Math.round(s.rate)}/s ${s.passed ? 'pass' : 'fail'} (p99 ${fixed(s.p99, 0)})`).join(', ');
+const verdict = (met: boolean, distance: string) => (met ? 'PASS' : `missed by ${distance}`);
+
+/** Two configurations' sustained rates side by side, with each kind's p50/p95/p99 at its own rate. */
+function kindsTable(a: MixFound, b: MixFound, [nameA, nameB]: [string, string]) {
+  const kinds = [...new Set([...(a.stats?.kinds ?? []), ...(b.stats?.kinds ?? [])].map((k) => k.kind))];
+  const of = (found: MixFound, kind: string) => found.stats?.kinds.find((k) => k.kind === kind);
+  return table(
+    ['kind', `${nameA} p50`, 'p95', 'p99', `${nameB} p50`, 'p95', 'p99', `calls ${nameA} / ${nameB}`],
+    [
+      ...kinds.map((kind) => [
+        kind,
+        ...percentiles(of(a, kind)),
+        ...percentiles(of(b, kind)),
+        `${of(a, kind)?.calls ?? 0} / ${of(b, kind)?.calls ?? 0}`,
+      ]),
+      [
+        'all but the import',
+        ...percentiles(a.stats?.all),
+        ...percentiles(b.stats?.all),
+        `${a.stats?.all.calls ?? 0} / ${b.stats?.all.calls ?? 0}`,
+      ],
+    ],
+  );
+}
+
+/** Two configurations' runs of the mix: the kinds' table, the verdict, and the steps that led to it. */
+function comparisonSection(run: BenchRun, [a, b]: [MixFound, MixFound], names: [string, string], loadAverage: number[], finding: string) {
+  return [
+    `${runLine(run)} Measured at ${load(loadAverage)}.`,
+    '',
+    kindsTable(a, b, names),
+    '',
+    finding,
+    '',
+    `Steps, ${names[0]}: ${steps(a)}. ${names[1]}: ${steps(b)}.`,
+  ].join('\n');
+}
+
+export function mixSection(run: BenchRun) {
+  const mix = run.mix!;
+  return comparisonSection(
+    run,
+    [mix.ours, mix.bare],
+    ['ours', 'bare'],
+    mix.loadAverage,
+    "Milliseconds from when each call was due, at each one's highest sustained rate (the import's dry run and start included). " +
+      `**Sustained: ours ${mix.ours.rate}/s, bare ${mix.bare.rate}/s, ratio ${fixed(mix.ratio, 2)}** ` +
+      `(goal ${fixed(mix.goal, 2)}: ${verdict(mix.met, fixed(mix.goal - mix.ratio, 2))}).` +
+      (mix.withoutImport
+        ? ` Without the import: ours ${mix.withoutImport.ours.rate}/s, bare ${mix.withoutImport.bare.rate}/s, ratio ${fixed(mix.withoutImport.ratio, 2)}` +
+          ` (steps, ours: ${steps(mix.withoutImport.ours)}; bare: ${steps(mix.withoutImport.bare)}).`
+        : ''),
+  );
+}
+
+export function scaleOutSection(run: BenchRun) {
+  const out = run.scaleOut!;
+  return comparisonSection(
+    run,
+    [out.one, out.two],
+    ['one', 'two'],
+    out.loadAverage,
+    `**Behind the proxy: one instance ${out.one.rate}/s, two instances with the catalog on the streaming standby ${out.two.rate}/s ` +
+      `(${fixed(out.gain, 2)}x: ${out.met ? 'PASS' : 'missed'})**; the standby after the run: ` +
+      `${out.replication ? `${out.replication.state}, replay ${out.replication.replayLagBytes} bytes behind` : 'not streaming'}.`,
+  );
+}
+
+export function soakSection(run: BenchRun) {
+  const soak = run.soak!;
+  const percent = (n: number) => `${fixed(n * 100, 1)} %`;
+  const goal = (name: 'p99' | 'heap' | 'rss') =>
+    `${percent(soak.drift[name])} (goal ${percent(soak.goals[name])}: ${verdict(Math.abs(soak.drift[name]) <= soak.goals[name], percent(Math.abs(soak.drift[name]) - soak.goals[name]))})`;
+  return [
+    `${runLine(run)} Measured at ${load(soak.loadAverage)}.`,
+    '',
+    table(
+      ['minute', 'p99 ms', 'calls', '5xx or unanswered', 'heap MB', 'RSS MB', 'idle in transaction'],
+      soak.samples.map((s) => [
+        String(s.minute),
+        fixed(s.p99, 1),
+        String(s.calls),
+        String(s.failures),
+        fixed(s.heapMB, 1),
+        fixed(s.rssMB, 1),
+        String(s.idleInTransaction),
+      ]),
+    ),
+    '',
+    `The mix at ${soak.rate}/s for ${soak.minutes} minutes. Drift after the warm-up (the mean of the last third of the minutes ` +
+      `against the first): p99 ${goal('p99')}, heap ${goal('heap')}, RSS ${goal('rss')}. Connections idle in transaction, at most: ` +
+      `${soak.idleInTransactionMax} (${soak.idleInTransactionMax === 0 ? 'PASS' : 'missed'}). Rows added: ` +
+      `${
+        (
+          soak.tableGrowthExplained ??
+          Object.entries(soak.tableGrowth).map(([table, rows]) => ({ table, rows, because: '', allowed: 0, explained: false }))
+        )
+          .map(
+            (t) =>
+              `${t.table} ${t.rows > 0 ? '+' : ''}${t.rows}${t.because ? ` (${t.allowed} ${t.because})` : ''}${t.explained ? '' : ' UNEXPLAINED'}`,
+          )
+          .join(', ') || 'none'
+      }.`,
+  ].join('\n');
+}
+
+export function transferSection(run: BenchRun) {
+  const { export: out, import: into, loadAverage } = run.transfer!;
+  return [
+    `${runLine(run)} Measured at ${load(loadAverage)}.`,
+    '',
+    `- **Export** of the whole catalog (${fixed(out.bytes / 2 ** 20, 1)} MB of CSV, status ${out.status}): the first byte after ` +
+      `${fixed(out.firstByteMs, 0)} ms, the whole file after ${fixed(out.totalMs / 1000, 1)} s; the server held ${fixed(out.heldMB, 1)} MB more RSS at its peak.`,
+    `- **Import** of ${thousands(into.rows)} rows: the dry run ${fixed(into.checkMs, 0)} ms (status ${into.checkStatus}), the run ` +
+      `${fixed(into.runMs / 1000, 1)} s (${into.status}); the server held ${fixed(into.heldMB, 1)} MB more RSS at its peak.`,
+  ].join('\n');
+}
+
 /** The sections and the run each is taken from: the last file that has it. */
 export function sections(runs: BenchRun[]) {
   const last = (has: (run: BenchRun) => boolean) => runs.findLast(has);
@@ -158,6 +324,14 @@ export function sections(runs: BenchRun[]) {
   if (plans) out['browse-plans'] = browsePlansSection(plans);
   const staff = last((r) => r.staffReports.length > 0);
   if (staff) out.staff = growthSection(staff, staff.staffReports, staff.orders, 'orders');
+  const mix = last((r) => !!r.mix);
+  if (mix) out.mix = mixSection(mix);
+  const scaleOut = last((r) => !!r.scaleOut);
+  if (scaleOut) out['scale-out'] = scaleOutSection(scaleOut);
+  const soak = last((r) => !!r.soak);
+  if (soak) out.soak = soakSection(soak);
+  const transfer = last((r) => !!r.transfer);
+  if (transfer) out.transfer = transferSection(transfer);
   return out;
 }
 

@@ -1,0 +1,68 @@
+// The compose proxy (docker/nginx.conf) in front of the bench's instances: the same server block,
+// with its upstream naming the instances' ports instead of Docker's `app` service, run by the
+// machine's nginx in a throwaway prefix.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../lib/database.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** nginx's configuration: the compose file's server block, its upstream the given instances. */
+export async function proxyConfig(instances: string[], port: number, prefix: string) {
+  const shop = await readFile(path.join(root, 'docker/nginx.conf'), 'utf8');
+  const servers = instances.map((url) => `    server ${new URL(url).host};`).join('\n');
+  const block = shop
+    .replace(/^resolver .*$/m, '')
+    .replace(/^ {4}server app:3000 resolve;$/m, servers)
+    .replace(/^ {4}listen 80;$/m, `    listen 127.0.0.1:${port};`);
+  if (!block.includes(servers) || !block.includes(`listen 127.0.0.1:${port}`))
+    throw new Error('docker/nginx.conf no longer has the upstream or listen line the bench replaces');
+  return [
+    'worker_processes 1;',
+    'daemon off;',
+    'master_process on;',
+    `pid ${prefix}/nginx.pid;`,
+    `error_log ${prefix}/error.log warn;`,
+    'events { worker_connections 4096; }',
+    'http {',
+    '  access_log off;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${prefix}/${kind};`),
+    block,
+    '}',
+    '',
+  ].join('\n');
+}
+
+export async function startProxy(instances: string[]) {
+  const prefix = path.join(os.tmpdir(), `bookshop-bench-proxy-${process.pid}-${Date.now()}`);
+  await mkdir(prefix, { recursive: true });
+  const port = await freePort();
+  const file = path.join(prefix, 'nginx.conf');
+  await writeFile(file, await proxyConfig(instances, port, prefix));
+  const child: ChildProcess = spawn('nginx', ['-p', prefix, '-c', file, '-e', `${prefix}/error.log`], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): see ${prefix}/error.log`);
+    if (
+      await fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (i > 100) throw new Error('nginx did not answer');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    async stop() {
+      const exited = once(child, 'exit');
+      child.kill('SIGQUIT');
+      await exited;
+      await rm(prefix, { recursive: true, force: true });
+    },
+  };
+}
