@@ -61,12 +61,48 @@ await seedDatabase(primaryUrl, () => {});
 await prepareData();
 
 const results: Record<string, unknown> = {};
+/** Writes what is measured so far: a long run that fails late keeps its first phases. */
+const save = async () => {
+  if (!JSON_OUT) return;
+  await writeBenchJson(
+    JSON_OUT,
+    {
+      books: BOOKS || null,
+      orders: ORDERS || null,
+      throughput: [],
+      checkout: null,
+      largestContentfulPaint: null,
+      growth: [],
+      staffReports: [],
+      ...results,
+    },
+    { loadAverage: { atStart: loadAtStart, atEnd: load() } },
+  );
+};
 const ours = await startServer('ours', primaryUrl, POOL_SIZE, { CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS) });
 const bare = await startServer('bare', primaryUrl, POOL_SIZE);
 const { world, keepSignedIn } = await mixWorld(primaryUrl, ours.url);
+/** The statements that took the database's time, from pg_stat_statements (reset before each search). */
+const topStatements = async () => {
+  const db = new pg.Client({ connectionString: primaryUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ query: string; calls: number; totalMs: number; meanMs: number; rows: number }>(
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query, calls::int, round(total_exec_time::numeric, 1)::float AS "totalMs",
+              round(mean_exec_time::numeric, 3)::float AS "meanMs", rows::int
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+       ORDER BY total_exec_time DESC LIMIT 12`,
+    );
+    await db.query('SELECT pg_stat_statements_reset()');
+    return rows;
+  } finally {
+    await db.end();
+  }
+};
 const search = async (label: string, base: string, withImport = true) => {
   await keepSignedIn();
-  return findSustainableRate(label, base, world, {
+  await topStatements();
+  const found = await findSustainableRate(label, base, world, {
     from: FROM_RATE,
     factor: FACTOR,
     seconds: STEP_SECONDS,
@@ -74,6 +110,13 @@ const search = async (label: string, base: string, withImport = true) => {
     seed: SEED,
     importEveryMs: withImport ? IMPORT_EVERY_MS : undefined,
   });
+  const statements = await topStatements();
+  console.log(`\n  the database's time during "${label}", by statement (pg_stat_statements):`);
+  for (const s of statements.slice(0, 6))
+    console.log(
+      `  ${s.totalMs.toFixed(0).padStart(8)} ms ${String(s.calls).padStart(7)} calls ${s.meanMs.toFixed(2).padStart(7)} ms each  ${s.query.slice(0, 90)}`,
+    );
+  return { ...found, statements };
 };
 
 let oursRate = 0;
@@ -109,34 +152,24 @@ if (flag('mix')) {
     withoutImport: { ours: oursAlone, bare: bareAlone, ratio: ratioAlone },
     loadAverage: load(),
   };
+  await save();
 }
 
 if (SOAK_MINUTES > 0) {
   if (!oursRate) oursRate = (await search('ours (one instance)', ours.url)).rate;
   results.soak = await soak(Math.max(1, Math.round(oursRate * 0.7)), SOAK_MINUTES);
+  await save();
 }
-if (flag('transfer')) results.transfer = await transfer();
+if (flag('transfer')) {
+  results.transfer = await transfer();
+  await save();
+}
 await ours.stop();
 await bare.stop();
 
 if (flag('mix')) results.scaleOut = await scaleOut();
 
-if (JSON_OUT) {
-  await writeBenchJson(
-    JSON_OUT,
-    {
-      books: BOOKS || null,
-      orders: ORDERS || null,
-      throughput: [],
-      checkout: null,
-      largestContentfulPaint: null,
-      growth: [],
-      staffReports: [],
-      ...results,
-    },
-    { loadAverage: { atStart: loadAtStart, atEnd: load() } },
-  );
-}
+await save();
 console.log(`\nthe bench took ${((performance.now() - started) / 60_000).toFixed(1)} min; load average now ${load().join(', ')}`);
 await cluster.stop();
 process.exit(0);
