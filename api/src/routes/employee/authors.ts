@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
-import { pagedListRoute } from './schemas.ts';
+import { deleteByIdRoute, getByIdRoute, pagedListRoute } from './schemas.ts';
 
 const Name = Type.String({ maxLength: 300 });
 
@@ -41,18 +41,7 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await app.catalogAdmin.renameAuthor(request.params.id, request.params.name) }),
   );
 
-  app.get(
-    '/employee/author/by-id/:id',
-    {
-      schema: {
-        operationId: 'getAuthor',
-        summary: 'One author',
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Ref('Author'), 400, 401, 403, 404),
-      },
-    },
-    async (request) => ({ data: await app.catalogAdmin.authorById(request.params.id) }),
-  );
+  getByIdRoute(app, ['getAuthor', 'One author', '/employee/author/by-id/:id'], 'Author', app.catalogAdmin.authorById);
 
   app.get(
     '/employee/author/by-name/:name',
@@ -72,21 +61,7 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ['/employee/author/:id', 'deleteAuthor'],
     ['/author/:id', 'deleteAuthorLegacyPath'],
   ] as const) {
-    app.delete(
-      url,
-      {
-        schema: {
-          operationId,
-          summary: 'Delete an author who has no books',
-          params: Type.Object({ id: PositiveInt }),
-          response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
-        },
-      },
-      async (request) => {
-        await app.catalogAdmin.deleteAuthor(request.params.id);
-        return { data: true };
-      },
-    );
+    deleteByIdRoute(app, [operationId, 'Delete an author who has no books', url], [404, 409], app.catalogAdmin.deleteAuthor);
   }
 };
 

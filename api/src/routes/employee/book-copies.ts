@@ -4,7 +4,7 @@ import { refuse } from '../../lib/refusals.ts';
 import { CopyBody, CopyFields, IfMatchHeader, readVersion, versionTag } from '../../schemas/backoffice-catalog.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
-import { pagedListRoute } from './schemas.ts';
+import { deleteByIdRoute, pagedListRoute } from './schemas.ts';
 
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Back-office book copies'] });
@@ -47,21 +47,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        operationId: 'deleteBookCopy',
-        summary: 'Delete a copy that was never ordered',
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
-      },
-    },
-    async (request) => {
-      await app.catalogAdmin.deleteCopy(request.params.id);
-      return { data: true };
-    },
-  );
+  deleteByIdRoute(app, ['deleteBookCopy', 'Delete a copy that was never ordered'], [404, 409], app.catalogAdmin.deleteCopy);
 
   app.get(
     '/by-id/:id',

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BookUpdateBody } from '../../schemas/backoffice-catalog.ts';
-import { PositiveInt, responses } from '../../schemas/common.ts';
+import { responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
-import { pagedListRoute } from './schemas.ts';
+import { deleteByIdRoute, getByIdRoute, pagedListRoute } from './schemas.ts';
 
 const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Back-office books'] });
@@ -35,34 +35,8 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await app.catalogAdmin.updateBook(request.body) }),
   );
 
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        operationId: 'deleteBook',
-        summary: 'Delete a book that was never ordered (with its copies)',
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
-      },
-    },
-    async (request) => {
-      await app.catalogAdmin.deleteBook(request.params.id);
-      return { data: true };
-    },
-  );
-
-  app.get(
-    '/by-id/:id',
-    {
-      schema: {
-        operationId: 'getBook',
-        summary: 'One book',
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Ref('Book'), 400, 401, 403, 404),
-      },
-    },
-    async (request) => ({ data: await app.catalogAdmin.bookById(request.params.id) }),
-  );
+  deleteByIdRoute(app, ['deleteBook', 'Delete a book that was never ordered (with its copies)'], [404, 409], app.catalogAdmin.deleteBook);
+  getByIdRoute(app, ['getBook', 'One book'], 'Book', app.catalogAdmin.bookById);
 
   app.get(
     '/by-name/:name',

@@ -8,6 +8,7 @@ import { CHECK_TIME_LIMIT_MS, IMPORT_BODY_LIMIT } from '../../request-limits.ts'
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { RunImportInput } from '../../schemas/staff.ts';
 import { documentRoutes } from '../document-routes.ts';
+import { getByIdRoute } from './schemas.ts';
 
 const errors = (...statuses: number[]) => Object.fromEntries([...statuses, 500].map((status) => [status, Type.Ref('ErrorBody')]));
 
@@ -62,17 +63,11 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await app.catalogTransfer.check(request.body, app.auditActor(request)) }),
   );
 
-  app.get(
-    '/import/:id',
-    {
-      schema: {
-        operationId: 'getCatalogImport',
-        summary: 'An import: its dry run, and while it runs, its progress',
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Ref('ImportJob'), 400, 401, 403, 404),
-      },
-    },
-    async (request) => ({ data: await app.catalogTransfer.job(request.params.id) }),
+  getByIdRoute(
+    app,
+    ['getCatalogImport', 'An import: its dry run, and while it runs, its progress', '/import/:id'],
+    'ImportJob',
+    app.catalogTransfer.job,
   );
 
   app.post(

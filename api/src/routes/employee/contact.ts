@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
+import { OptionalPaging, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
-import { OPTIONAL_PAGING_DESCRIPTION, optionalPage } from './schemas.ts';
+import { deleteByIdRoute, OPTIONAL_PAGING_DESCRIPTION, optionalPage } from './schemas.ts';
 
 const Message = Type.Object({
   id: Type.Integer(),
@@ -32,21 +32,7 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => ({ data: await optionalPage(request.query, reply, 'messages', app.contact.rows) }),
   );
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        operationId: 'deleteContactMessage',
-        summary: 'Delete a message',
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Boolean(), 400, 401, 403, 404),
-      },
-    },
-    async (request) => {
-      await app.contact.remove(request.params.id);
-      return { data: true };
-    },
-  );
+  deleteByIdRoute(app, ['deleteContactMessage', 'Delete a message'], [404], app.contact.remove);
 };
 
 export default contactRoutes;

@@ -4,8 +4,10 @@ import { signedInEmployee } from '../../plugins/sessions.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { PersonInformations } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
+import { deleteByIdRoute } from './schemas.ts';
 
 export const STEP_UP_NOTE = 'Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).';
+const stepUp = { config: { stepUp: true }, description: STEP_UP_NOTE };
 
 const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Back-office employees'] });
@@ -40,22 +42,12 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await app.employees.addEmployee(request.body) }),
   );
 
-  app.delete(
-    '/:id',
-    {
-      config: { stepUp: true },
-      schema: {
-        operationId: 'deleteEmployee',
-        summary: 'Delete an employee (never an Admin, never yourself)',
-        description: STEP_UP_NOTE,
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Boolean(), 400, 401, 403, 404),
-      },
-    },
-    async (request) => {
-      await app.employees.deleteEmployee(signedInEmployee(request).id, request.params.id);
-      return { data: true };
-    },
+  deleteByIdRoute(
+    app,
+    ['deleteEmployee', 'Delete an employee (never an Admin, never yourself)'],
+    [404],
+    (id, request) => app.employees.deleteEmployee(signedInEmployee(request).id, id),
+    stepUp,
   );
 
   app.put(
@@ -74,24 +66,19 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await app.employees.changeRole(signedInEmployee(request).id, request.params.id, request.body.role) }),
   );
 
-  app.delete(
-    '/:id/second-factor',
-    {
-      config: { stepUp: true },
-      schema: {
-        operationId: 'resetEmployeeSecondFactor',
-        summary: "Reset another employee's second factor: every app, passkey and recovery code goes, and their sessions end",
-        description: `Audited. Never the last second factor of the shop's Admins. ${STEP_UP_NOTE}`,
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
-      },
+  deleteByIdRoute(
+    app,
+    [
+      'resetEmployeeSecondFactor',
+      "Reset another employee's second factor: every app, passkey and recovery code goes, and their sessions end",
+      '/:id/second-factor',
+    ],
+    [404, 409],
+    async (id, request) => {
+      await app.secondFactor.reset(signedInEmployee(request).id, id, app.clientAddress(request));
+      await app.sessions.revokeAllSessions('employee', id);
     },
-    async (request) => {
-      const employee = signedInEmployee(request);
-      await app.secondFactor.reset(employee.id, request.params.id, app.clientAddress(request));
-      await app.sessions.revokeAllSessions('employee', request.params.id);
-      return { data: true };
-    },
+    { ...stepUp, description: `Audited. Never the last second factor of the shop's Admins. ${STEP_UP_NOTE}` },
   );
 };
 

@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { type OptionalPaging, Paging, responses } from '../../schemas/common.ts';
+import { type OptionalPaging, Paging, PositiveInt, responses } from '../../schemas/common.ts';
+
+type RoutesApp = Parameters<FastifyPluginAsyncTypebox>[0];
+/** A route's operationId and summary, and its path when it is not the shape's usual one. */
+type RouteNames = [operationId: string, summary: string, url?: string];
 
 /**
  * A paged back-office list as the spec writes them all: `<prefix>/:pageNumber,:pageSize` (or the `url`
@@ -9,8 +13,8 @@ import { type OptionalPaging, Paging, responses } from '../../schemas/common.ts'
  * as `{ authors: 'Author' }`.
  */
 export function pagedListRoute(
-  app: Parameters<FastifyPluginAsyncTypebox>[0],
-  [operationId, summary, url = '/:pageNumber,:pageSize']: [string, string, string?],
+  app: RoutesApp,
+  [operationId, summary, url = '/:pageNumber,:pageSize']: RouteNames,
   list: Record<string, string>,
   page: (pageNumber: number, pageSize: number) => Promise<unknown>,
 ): void {
@@ -26,6 +30,67 @@ export function pagedListRoute(
       },
     },
     async (request) => ({ data: (await page(request.params.pageNumber, request.params.pageSize)) as never }),
+  );
+}
+
+/**
+ * One row by its id: `GET <prefix>/by-id/:id` (or the `url` given) answering `{ data: row }`, the row's
+ * schema the component `item`. `find` refuses an id that names no row (404).
+ */
+export function getByIdRoute(
+  app: RoutesApp,
+  [operationId, summary, url = '/by-id/:id']: RouteNames,
+  item: string,
+  find: (id: number) => Promise<unknown>,
+): void {
+  app.get(
+    url,
+    {
+      schema: {
+        operationId,
+        summary,
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Ref(item), 400, 401, 403, 404),
+      },
+    },
+    async (request) => ({ data: await find(request.params.id) }),
+  );
+}
+
+/** What a route asks beyond its subtree's gate (such as a recent second factor), and the note that says so. */
+interface ExtraGate {
+  config: FastifyContextConfig;
+  description: string;
+}
+
+/**
+ * A delete by id: `DELETE <prefix>/:id` (or the `url` given) answering `{ data: true }` once `remove` is
+ * done. `refusals` lists the statuses `remove` may answer instead, beyond the 400, 401 and 403 every
+ * back-office route can.
+ */
+export function deleteByIdRoute(
+  app: RoutesApp,
+  [operationId, summary, url = '/:id']: RouteNames,
+  refusals: number[],
+  remove: (id: number, request: FastifyRequest) => Promise<unknown>,
+  gate?: ExtraGate,
+): void {
+  app.delete(
+    url,
+    {
+      ...(gate && { config: gate.config }),
+      schema: {
+        operationId,
+        summary,
+        ...(gate && { description: gate.description }),
+        params: Type.Object({ id: PositiveInt }),
+        response: responses(Type.Boolean(), 400, 401, 403, ...refusals),
+      },
+    },
+    async (request) => {
+      await remove(request.params.id, request);
+      return { data: true };
+    },
   );
 }
 

@@ -13,6 +13,7 @@ import {
   SecondFactorStatus,
 } from '../../schemas/second-factor.ts';
 import { documentRoutes } from '../document-routes.ts';
+import { deleteByIdRoute } from './schemas.ts';
 
 const STEP_UP_NOTE =
   'When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise).';
@@ -166,23 +167,15 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete(
-    '/passkeys/:id',
-    {
-      config: sensitive,
-      schema: {
-        operationId: 'removePasskey',
-        summary: 'Remove one of my passkeys',
-        description: STEP_UP_NOTE,
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Boolean(), 400, 401, 403, 404, 409),
-      },
-    },
-    async (request) => {
+  deleteByIdRoute(
+    app,
+    ['removePasskey', 'Remove one of my passkeys', '/passkeys/:id'],
+    [404, 409],
+    (passkeyId, request) => {
       const { id, address } = who(request);
-      await app.secondFactor.removePasskey(id, request.params.id, address);
-      return { data: true };
+      return app.secondFactor.removePasskey(id, passkeyId, address);
     },
+    { config: sensitive, description: STEP_UP_NOTE },
   );
 
   app.post(
