@@ -7,6 +7,7 @@
 // file with one lookup and writes it with one UPDATE in a transaction that locks its copies first.
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { catalogRepository } from '../../api/src/modules/catalog/catalog-repository.ts';
 import { catalogService } from '../../api/src/modules/catalog/catalog-service.ts';
 import { preparedStatement } from '../../api/src/plugins/prisma.ts';
 import { bareSession } from './bare-checkout.ts';
@@ -73,7 +74,7 @@ export function bareMix(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, 
     onQuery(sql);
     return (await pool.query<T>(preparedStatement(sql, values))).rows;
   };
-  const catalog = catalogService({ query: (sql, values) => query(sql, values) as never });
+  const catalog = catalogService(catalogRepository({ query: (sql, values) => query(sql, values) as never }));
   const signedIn = bareSession(pool, jwtSecret, onQuery);
   const base = '/api/public/book-copy';
 

@@ -8,6 +8,7 @@ import { accountRepository } from '../modules/accounts/account-repository.ts';
 import { type AccountService, accountService } from '../modules/accounts/account-service.ts';
 import { cartRepository } from '../modules/cart/cart-repository.ts';
 import { type CartService, cartService } from '../modules/cart/cart-service.ts';
+import { catalogRepository } from '../modules/catalog/catalog-repository.ts';
 import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
 import { catalogAdminRepository } from '../modules/catalog-admin/catalog-admin-repository.ts';
 import { type CatalogAdminService, catalogAdminService } from '../modules/catalog-admin/catalog-admin-service.ts';
@@ -59,7 +60,7 @@ export default fp(
     const { emit } = app.catalogEvents;
     const { isbnLookup, openLibraryUrl } = app.config;
     const lookup = isbnLookup === 'openlibrary' ? openLibraryLookup(openLibraryUrl) : bundledCatalogLookup();
-    app.decorate('catalog', catalogService(app.catalogSql));
+    app.decorate('catalog', catalogService(catalogRepository(app.catalogSql)));
     app.decorate('catalogAdmin', catalogAdminService(catalogAdminRepository(db), lookup, emit));
     app.decorate('accounts', accountService(accountRepository(db), app.passwords));
     const people = peopleRepository(db);

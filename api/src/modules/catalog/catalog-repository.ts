@@ -94,3 +94,5 @@ export function catalogRepository(sql: SqlReader) {
     },
   };
 }
+
+export type CatalogRepository = ReturnType<typeof catalogRepository>;

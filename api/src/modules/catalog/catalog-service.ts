@@ -4,7 +4,6 @@ import { coverUrl } from '../../lib/cover.ts';
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { normalizeForSearch } from '../../lib/text.ts';
-import type { SqlReader } from '../../plugins/prisma.ts';
 import {
   BROWSE_MAX_RESULTS,
   type BrowseFilters,
@@ -15,7 +14,7 @@ import {
   YEAR_BANDS,
 } from './browse-queries.ts';
 import { type CardRow, type DetailRow, SEARCH_MAX_WORDS, type SearchTerms } from './catalog-queries.ts';
-import { catalogRepository } from './catalog-repository.ts';
+import type { CatalogRepository } from './catalog-repository.ts';
 
 export const HOME_LIST_SIZE = 20;
 export const SEARCH_LIMIT = 50;
@@ -132,8 +131,7 @@ function pageWindow({ pageNumber, pageSize }: BrowseOptions) {
   return { skip, take: Math.max(0, Math.min(pageSize, BROWSE_MAX_RESULTS - skip)) };
 }
 
-export function catalogService(sql: SqlReader) {
-  const repo = catalogRepository(sql);
+export function catalogService(repo: CatalogRepository) {
   return {
     types: () => repo.listTypes(),
 
