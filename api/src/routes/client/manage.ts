@@ -4,6 +4,7 @@ import { signedInClient } from '../../plugins/sessions.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { MailPreferences, MailPreferencesBody } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
+import { ownPasswordRoute } from '../own-password.ts';
 
 const text = Type.Optional(Type.String({ maxLength: 100 }));
 
@@ -60,29 +61,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await app.accounts.mailPreferences(signedInClient(request).id, request.body) }),
   );
 
-  app.put(
-    '/password/',
-    {
-      schema: {
-        operationId: 'changeClientPassword',
-        summary: 'Change my password; my other sessions end',
-        body: Body({
-          oldPassword: Type.Optional(Type.String({ maxLength: 1000 })),
-          newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
-        }),
-        response: responses(Type.Boolean(), 400, 401, 429, 503),
-      },
-    },
-    async (request) => {
-      const { id, familyId } = signedInClient(request);
-      // The current password is guessable like a sign-in, so it is throttled like one.
-      await app.throttledPasswordCheck(request, await app.accounts.loginName('client', id), () =>
-        app.accounts.changePassword('client', id, request.body.oldPassword, request.body.newPassword),
-      );
-      await app.sessions.revokeOtherSessions('client', id, familyId);
-      return { data: true };
-    },
-  );
+  ownPasswordRoute(app, 'client', 'changeClientPassword', [400, 401, 429, 503]);
 };
 
 export default manageRoutes;

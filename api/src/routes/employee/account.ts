@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import { toEmployee } from '../../modules/people/employee-service.ts';
 import { signedInEmployee } from '../../plugins/sessions.ts';
 import { responses } from '../../schemas/common.ts';
-import { PasswordChange, PersonInformations } from '../../schemas/people.ts';
+import { PersonInformations } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
+import { ownPasswordRoute } from '../own-password.ts';
 
 /** The signed-in employee's own account (any role). */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -36,26 +37,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await app.employees.updateOwnInformation(signedInEmployee(request).id, request.body) }),
   );
 
-  app.put(
-    '/password/',
-    {
-      schema: {
-        operationId: 'changeEmployeePassword',
-        summary: 'Change my password; my other sessions end',
-        body: PasswordChange,
-        response: responses(Type.Boolean(), 400, 401, 403, 429, 503),
-      },
-    },
-    async (request) => {
-      const { id, familyId } = signedInEmployee(request);
-      // The current password is guessable like a sign-in, so it is throttled like one.
-      await app.throttledPasswordCheck(request, await app.accounts.loginName('employee', id), () =>
-        app.accounts.changePassword('employee', id, request.body.oldPassword, request.body.newPassword),
-      );
-      await app.sessions.revokeOtherSessions('employee', id, familyId);
-      return { data: true };
-    },
-  );
+  ownPasswordRoute(app, 'employee', 'changeEmployeePassword', [400, 401, 403, 429, 503]);
 };
 
 export default accountRoutes;
