@@ -31,6 +31,13 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const employee = signedInEmployee(request);
     return { ...employee, address: app.clientAddress(request) };
   };
+  /** Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped up. */
+  const proving = async <T>(request: Parameters<typeof who>[0], prove: (employee: ReturnType<typeof who>) => Promise<T>) => {
+    const employee = who(request);
+    const result = await prove(employee);
+    await app.secondFactor.markSecondFactor(employee.familyId);
+    return result;
+  };
 
   app.get(
     '/',
@@ -81,13 +88,9 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ recoveryCodes: RecoveryCodes }), 400, 401, 403, 409),
       },
     },
-    async (request) => {
-      const { id, familyId, address } = who(request);
-      const result = await app.secondFactor.confirmTotp(id, request.body.code, address);
-      // The code just typed proves the factor: the session counts as stepped up.
-      await app.secondFactor.markSecondFactor(familyId);
-      return { data: result };
-    },
+    async (request) => ({
+      data: await proving(request, ({ id, address }) => app.secondFactor.confirmTotp(id, request.body.code, address)),
+    }),
   );
 
   app.delete(
@@ -135,18 +138,11 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ passkey: Passkey, recoveryCodes: RecoveryCodes }), 400, 401, 403),
       },
     },
-    async (request) => {
-      const { id, familyId, address } = who(request);
-      const result = await app.secondFactor.registerPasskey(
-        id,
-        request.body.name,
-        request.body.response,
-        app.relyingParty(request),
-        address,
-      );
-      await app.secondFactor.markSecondFactor(familyId);
-      return { data: result };
-    },
+    async (request) => ({
+      data: await proving(request, ({ id, address }) =>
+        app.secondFactor.registerPasskey(id, request.body.name, request.body.response, app.relyingParty(request), address),
+      ),
+    }),
   );
 
   app.put(
@@ -220,9 +216,10 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { id, familyId, address } = who(request);
-      await app.secondFactor.prove(id, request.body, { rp: app.relyingParty(request), address });
-      await app.secondFactor.markSecondFactor(familyId);
+      const { familyId } = await proving(request, async (employee) => {
+        await app.secondFactor.prove(employee.id, request.body, { rp: app.relyingParty(request), address: employee.address });
+        return employee;
+      });
       return { data: { stepUpUntil: (await app.secondFactor.stepUpUntil(familyId)) ?? new Date().toISOString() } };
     },
   );
