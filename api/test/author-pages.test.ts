@@ -1,26 +1,14 @@
 // Author pages a crawler can read (issue 30): the author's name in the title, the heading and the
 // schema.org Person, the first page of their books as links, one canonical address.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { authorPagePath, bookPagePath } from '@bookshop/rules';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers.ts';
-
-const ORIGIN = 'https://shop.example.com';
-const SHELL =
-  '<!doctype html><html><head><meta name="description" content="Bookshop: thousands of books." /><title>Bookshop</title>' +
-  '</head><body><div id="root"></div></body></html>';
+import { createPagesTestApp, jsonLd, SHOP_ORIGIN as ORIGIN, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  const dist = mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
-  writeFileSync(path.join(dist, 'index.html'), SHELL);
-  writeFileSync(path.join(dist, 'shell.html'), SHELL);
-  t = await createTestApp({ env: { WEB_DIST: dist, PUBLIC_URL: ORIGIN } });
+  t = await createPagesTestApp();
 });
 const get = (url: string) => t.app.inject({ method: 'GET', url });
-const jsonLd = (html: string) => JSON.parse(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s.exec(html)![1]!);
 
 describe('an author page', () => {
   it("names the author in the server's HTML: title, heading, Person JSON-LD, canonical link and the first page of books", async () => {

@@ -1,15 +1,11 @@
 // Book pages a person can share and a crawler can read: the book in the page's head, one canonical
 // address, the sitemap in files of a fixed size, and robots.txt.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { bookPagePath } from '@bookshop/rules';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { SITEMAP_BOOKS_PER_FILE } from '../src/modules/catalog/catalog-service.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createPagesTestApp, createTestApp, jsonLd, SHOP_ORIGIN as ORIGIN, type TestApp } from './helpers.ts';
 
-const ORIGIN = 'https://shop.example.com';
 const SHELL =
   '<!doctype html><html><head><meta name="description" content="Bookshop: thousands of books." /><title>Bookshop</title>' +
   '<style>body{margin:0}</style></head><body><div id="root"></div></body></html>';
@@ -20,10 +16,7 @@ let hostile: { id: number; path: string };
 let withdrawnId: number;
 
 beforeAll(async () => {
-  const dist = mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
-  writeFileSync(path.join(dist, 'index.html'), SHELL);
-  writeFileSync(path.join(dist, 'shell.html'), SHELL);
-  t = await createTestApp({ env: { WEB_DIST: dist, PUBLIC_URL: ORIGIN } });
+  t = await createPagesTestApp(SHELL);
 
   const [book] = await t.db.query<{ id: number }>(
     `INSERT INTO books (name, description, isbn13, search_text, author_id, type_id, ratings_count, ratings_sum)
@@ -41,7 +34,6 @@ beforeAll(async () => {
 });
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
-const jsonLd = (html: string) => JSON.parse(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s.exec(html)![1]!);
 
 describe('a book page', () => {
   it("carries the book's title, description, canonical link, Open Graph tags and schema.org Book", async () => {

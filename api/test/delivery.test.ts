@@ -1,11 +1,10 @@
 // Compressed delivery: JSON answers above 1 KB leave brotli- or gzip-compressed, small ones plain.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, type TestApp, webDistOf } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,10 +39,8 @@ describe("the pages' inline stylesheet", () => {
   const styleSrc = (policy: unknown) => /style-src ([^;]*)/.exec(String(policy))?.[1];
 
   it('is allowed by its hash alone, and a rebuild under the running server is allowed at once', async () => {
-    const dist = mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
     const page = (css: string) => `<!doctype html><html><head><title>Bookshop</title><style>${css}</style></head><body></body></html>`;
-    writeFileSync(path.join(dist, 'index.html'), page('body{color:red}'));
-    writeFileSync(path.join(dist, 'shell.html'), page('body{color:red}'));
+    const dist = webDistOf(page('body{color:red}'));
     const web = await createTestApp({ env: { WEB_DIST: dist } });
 
     const first = await web.app.inject({ method: 'GET', url: '/' });

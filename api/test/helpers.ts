@@ -1,6 +1,9 @@
 // Test fixtures: a fresh database per test file (cloned from the seeded template) and the real app
 // on it, plus sign-in helpers that return the session cookies a browser would hold.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { DEMO_LOGINS } from '../../seed/seed-data.ts';
@@ -82,6 +85,27 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** The shop's public address in the tests of the pages the server writes (canonical links, sitemaps). */
+export const SHOP_ORIGIN = 'https://shop.example.com';
+/** A built storefront's page, as the server's own pages start from it. */
+export const PAGE_SHELL =
+  '<!doctype html><html><head><meta name="description" content="Bookshop: thousands of books." /><title>Bookshop</title>' +
+  '</head><body><div id="root"></div></body></html>';
+
+/** A web build of its own whose one page, `shell`, is both index.html and shell.html: the folder's path. */
+export function webDistOf(shell: string): string {
+  const dist = mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
+  writeFileSync(path.join(dist, 'index.html'), shell);
+  writeFileSync(path.join(dist, 'shell.html'), shell);
+  return dist;
+}
+
+/** The app serving a web build of `shell` at SHOP_ORIGIN, for the pages the server writes itself. */
+export const createPagesTestApp = (shell = PAGE_SHELL) => createTestApp({ env: { WEB_DIST: webDistOf(shell), PUBLIC_URL: SHOP_ORIGIN } });
+
+/** A page's schema.org block (its JSON-LD script), parsed. */
+export const jsonLd = (html: string) => JSON.parse(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s.exec(html)![1]!);
 
 /** Turns a response's Set-Cookie headers into a Cookie header (cleared cookies are left out). */
 export function cookieHeader(res: { cookies: { name: string; value: string }[] }, previous = ''): string {
