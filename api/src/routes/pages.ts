@@ -1,14 +1,21 @@
 // What a shopper can share and a search engine can read, served with the web app (not API calls, so
 // not in openapi.yaml): a book's page at /books/{id}-{slug}, with the book in its head; an author's
-// page at /authors/{id}-{slug}, and a category's at /{name} (any sort and filters in its query
-// string), each with its subject in its head and body; the sitemap, in files of a fixed size; and
-// robots.txt.
-import { authorPagePath, BACKOFFICE_SCREEN_SEGMENTS, bookPagePath, idFromPageAddress, STOREFRONT_SCREEN_SEGMENTS } from '@bookshop/rules';
-import { browseQuery, parseBrowseState } from '@bookshop/rules/browse';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+// page at /authors/{id}-{slug}, a category's at /{name} and a search's results at /searchresult?q=
+// (any sort, filters and page in the query string), each with its subject in its head and body; the
+// sitemap, in files of a fixed size; and robots.txt.
+import {
+  authorPagePath,
+  BACKOFFICE_SCREEN_SEGMENTS,
+  bookPagePath,
+  idFromPageAddress,
+  SEARCH_RESULTS_PATH,
+  STOREFRONT_SCREEN_SEGMENTS,
+} from '@bookshop/rules';
+import { type BrowseState, browseQuery, browseSearchParams, clampedPage, parseBrowseState, searchTextOf } from '@bookshop/rules/browse';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { publicOrigin } from '../lib/public-origin.ts';
-import { browseCategoryListing } from '../modules/catalog/browse-listings.ts';
+import { browseCategoryListing, browseSearchListing } from '../modules/catalog/browse-listings.ts';
 import { AUTHOR_PAGE_SIZE, authorPageBody, authorPageHead, missingAuthorHead } from '../modules/pages/author-page.ts';
 import { bookPageHead, missingBookHead } from '../modules/pages/book-page.ts';
 import {
@@ -18,7 +25,8 @@ import {
   categoryPagePath,
   missingCategoryHead,
 } from '../modules/pages/category-page.ts';
-import { withHead, withRootContent } from '../modules/pages/page-markup.ts';
+import { type ListingPage, notFoundHead, withHead, withRootContent } from '../modules/pages/page-markup.ts';
+import { SEARCH_PAGE_SIZE, searchPageBody, searchPageHead } from '../modules/pages/search-page.ts';
 import { CATEGORIES_SITEMAP_PATH, robotsTxt, sitemapIndex, urlSet } from '../modules/pages/sitemap.ts';
 
 const storefrontScreens = new Set<string>(STOREFRONT_SCREEN_SEGMENTS);
@@ -36,6 +44,42 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
 
   const origin = (request: FastifyRequest) => publicOrigin(app.config, request);
   const hidden = { schema: { hide: true } };
+  const queryOf = (request: FastifyRequest) => new URLSearchParams(request.url.split('?')[1] ?? '');
+
+  /**
+   * Where an address whose page is past its listing's last goes (spec 2.5 clamps paging to
+   * 1..totalPages): the same address at its last page, as the storefront moves it; null when the
+   * page is in range. A temporary redirect, as the last page moves when the catalog changes.
+   */
+  const pastLastPage = (path: string, state: BrowseState, listing: ListingPage, keep: Record<string, string> = {}) => {
+    const last = clampedPage(state, listing.totalPages);
+    if (last === undefined) return null;
+    const query = browseSearchParams({ ...state, page: last }, keep).toString();
+    return query ? `${path}?${query}` : path;
+  };
+
+  // A search's results: its text from ?q= read as the storefront reads it, and the search call's
+  // cached answer for that text and state. Without a text the app shows the one it kept, so the
+  // shell is served as it is.
+  const searchPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = queryOf(request);
+    const text = searchTextOf(query.get('q') ?? '');
+    if (!text) return reply.callNotFound();
+    const state = parseBrowseState(query);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    // A text the search refuses (no letter or digit in it) is refused here as the call refuses it.
+    const listing = await browseSearchListing(app, text, browseQuery(state, SEARCH_PAGE_SIZE)).catch((error: unknown) => {
+      if (error instanceof AppError && error.statusCode < 500) return error;
+      throw error;
+    });
+    if (listing instanceof AppError) {
+      return reply.code(listing.statusCode).send(withHead(shell(), notFoundHead('Search', listing.message)));
+    }
+    const lastPage = pastLastPage(SEARCH_RESULTS_PATH, state, listing, { q: text });
+    if (lastPage) return reply.redirect(lastPage, 302);
+    const page = withHead(shell(), searchPageHead(text, listing, state, origin(request)));
+    return withRootContent(page, searchPageBody(text, listing, state));
+  };
 
   app.get<{ Params: { ref: string } }>('/books/:ref', hidden, async (request, reply) => {
     const id = idFromPageAddress(request.params.ref);
@@ -72,6 +116,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
   // is dropped, never refused), and the books are the browse call's cached answer for that state.
   app.get<{ Params: { segment: string } }>('/:segment', hidden, async (request, reply) => {
     const segment = request.params.segment.toLowerCase();
+    if (`/${segment}` === SEARCH_RESULTS_PATH) return searchPage(request, reply);
     // The storefront's own routes come before its category route; the API's prefix is no page at all.
     if (segment === 'api' || storefrontScreens.has(segment)) return reply.callNotFound();
     const types = await app.catalogCache.read('types', app.catalog.types);
@@ -79,8 +124,10 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     if (!category && backofficeScreens.has(segment)) return reply.callNotFound();
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
     if (!category) return reply.code(404).send(withHead(shell(), missingCategoryHead()));
-    const state = parseBrowseState(new URLSearchParams(request.url.split('?')[1] ?? ''));
+    const state = parseBrowseState(queryOf(request));
     const listing = await browseCategoryListing(app, category.name, browseQuery(state, CATEGORY_PAGE_SIZE));
+    const lastPage = pastLastPage(`/${encodeURIComponent(request.params.segment)}`, state, listing);
+    if (lastPage) return reply.redirect(lastPage, 302);
     const url = origin(request) + categoryPagePath(category.name);
     const page = withHead(shell(), categoryPageHead(category.name, listing, state, url, origin(request)));
     return withRootContent(page, categoryPageBody(category.name, listing, state));

@@ -2,7 +2,16 @@
 // storefront does not understand still reads as a state (the server's first paint reads it too).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BROWSE_SORTS, type BrowseState, browseQuery, browseSearchParams, parseBrowseState } from './browse.ts';
+import {
+  BROWSE_SORTS,
+  type BrowseState,
+  browseQuery,
+  browseSearchParams,
+  clampedPage,
+  parseBrowseState,
+  SEARCH_TEXT_MAX_LENGTH,
+  searchTextOf,
+} from './browse.ts';
 
 describe('the address', () => {
   it('round-trips any state: parse(serialize(state)) is the state, and the text is stable', () => {
@@ -47,5 +56,26 @@ describe('the address', () => {
       pageSize: 15,
     });
     expect(browseQuery({}, 15)).toEqual({ pageNumber: 1, pageSize: 15 });
+  });
+});
+
+describe('a page past the end', () => {
+  it('moves to the last page, or the first when nothing is listed, and leaves a page in range alone', () => {
+    expect(clampedPage({ page: 99_999, sort: 'newest' }, 7)).toBe(7);
+    expect(clampedPage({ page: 8 }, 7)).toBe(7);
+    expect(clampedPage({ page: 7 }, 7)).toBeUndefined();
+    expect(clampedPage({}, 7)).toBeUndefined();
+    expect(clampedPage({ page: 3 }, 0)).toBe(1);
+    expect(clampedPage({}, 0)).toBeUndefined();
+  });
+});
+
+describe("a search's text", () => {
+  it('is trimmed and cut to what the search call takes, never in the middle of a character', () => {
+    expect(searchTextOf('  harry poter ')).toBe('harry poter');
+    expect(searchTextOf('x'.repeat(500))).toBe('x'.repeat(SEARCH_TEXT_MAX_LENGTH));
+    const cut = searchTextOf(`${'x'.repeat(SEARCH_TEXT_MAX_LENGTH - 1)}😀😀`);
+    expect(cut).toBe('x'.repeat(SEARCH_TEXT_MAX_LENGTH - 1));
+    expect(searchTextOf('   ')).toBe('');
   });
 });

@@ -88,3 +88,30 @@ export function browseQuery(state: BrowseState, pageSize: number) {
   const { page = 1, ...rest } = state;
   return { ...rest, pageNumber: page, pageSize };
 }
+
+/**
+ * Spec 2.5 clamps paging to 1..totalPages: the page an address past its listing's end (a page
+ * number typed or kept from when the listing was longer) shows instead, its last page, or undefined
+ * when the address's page is in range. The storefront moves such an address to that page without a
+ * history entry and the server redirects it there, so both show the same books.
+ */
+export function clampedPage(state: BrowseState, totalPages: number): number | undefined {
+  const last = Math.max(1, totalPages);
+  return (state.page ?? 1) > last ? last : undefined;
+}
+
+/** The longest search text the search call takes (its `text` parameter's maxLength). */
+export const SEARCH_TEXT_MAX_LENGTH = 200;
+
+/**
+ * The text a search address or the search box asks for: trimmed, and cut to what the search call
+ * takes (a pasted paragraph still searches its beginning rather than failing), never leaving half a
+ * surrogate pair at the cut. The storefront and the server's first paint read `?q=` with this, so
+ * both ask the search call the same question (and share its cached answer).
+ */
+export const searchTextOf = (text: string) =>
+  text
+    .trim()
+    .slice(0, SEARCH_TEXT_MAX_LENGTH)
+    .replace(/[\uD800-\uDBFF]$/, '')
+    .trim();

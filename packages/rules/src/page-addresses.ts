@@ -27,6 +27,9 @@ export const bookPagePath = pagePath('books');
 /** The canonical path of an author's page. */
 export const authorPagePath = pagePath('authors');
 
+/** The search results' screen (the spec's spelling); its text is in `?q=`, so a result can be shared. */
+export const SEARCH_RESULTS_PATH = '/searchresult';
+
 /** The id that a page address's last segment names ('42-the-hobbit', '42', or '42-an-old-title'), or null. */
 export function idFromPageAddress(segment: string): number | null {
   const match = /^([1-9]\d{0,8})(?:-|$)/.exec(segment);

@@ -2,7 +2,7 @@
 // as string literals. The spec's own spellings ('/Detail', '/searchresult'); routes match any
 // letter case, so '/Login' from the spec's screens reaches paths.login.
 // Its own entry point: the initial bundle takes this file, not the form rules.
-import { authorPagePath, bookPagePath } from '@bookshop/rules/page-addresses';
+import { authorPagePath, bookPagePath, SEARCH_RESULTS_PATH } from '@bookshop/rules/page-addresses';
 
 export const paths = {
   home: '/',
@@ -30,7 +30,7 @@ export const paths = {
   unsubscribe: '/unsubscribe',
   /** The copies a client wishes for (beyond the spec). */
   wishlist: '/wishlist',
-  searchResult: '/searchresult',
+  searchResult: SEARCH_RESULTS_PATH,
   /** A category's page (spec 2.1: the top bar goes to '/Fantasy', Show More to '/fantasy'; both reach it). */
   category: (name: string) => `/${name}`,
   backoffice: {

@@ -7,11 +7,10 @@
 //
 // Canonical: every state of a category (any sort, filters or page) names the category's plain
 // address, /fantasy, the one the sitemap lists (decision 15).
-import { bookPagePath } from '@bookshop/rules';
 import { type BrowseState, hasFilters } from '@bookshop/rules/browse';
 import { escapeMarkup } from '../../lib/text.ts';
 import type { CatalogService } from '../catalog/catalog-service.ts';
-import { bookLinkList, notFoundHead, pageHead, SHOP_NAME } from './page-markup.ts';
+import { bookCount, bookLinkList, listingJsonLd, notFoundHead, pageHead, SHOP_NAME } from './page-markup.ts';
 
 export type CategoryListing = Awaited<ReturnType<CatalogService['browseCategory']>>;
 
@@ -21,34 +20,9 @@ export const CATEGORY_PAGE_SIZE = 15;
 /** A category's one indexed address: its name in lower case, as the sitemap lists it. */
 export const categoryPagePath = (name: string) => `/${encodeURIComponent(name.toLowerCase())}`;
 
-/** "120 books", "about 4,100 books" (an estimate), "1 book". */
-const bookCount = (listing: CategoryListing) =>
-  `${listing.totalEstimated ? 'about ' : ''}${listing.total.toLocaleString('en-US')} book${listing.total === 1 ? '' : 's'}`;
-
 /** What the page lists: the category's books on sale, or those that pass the address's filters. */
 const listed = (listing: CategoryListing, state: BrowseState) =>
   hasFilters(state) ? `${bookCount(listing)} that match the chosen filters` : `${bookCount(listing)} on sale`;
-
-/** schema.org's CollectionPage, its main entity the list of the books shown, numbered from the page's first. */
-export function categoryJsonLd(name: string, listing: CategoryListing, url: string, origin: string) {
-  const first = (listing.pageNumber - 1) * CATEGORY_PAGE_SIZE;
-  return {
-    '@context': 'https://schema.org',
-    '@type': 'CollectionPage',
-    name,
-    url,
-    mainEntity: {
-      '@type': 'ItemList',
-      numberOfItems: listing.total,
-      itemListElement: listing.booksCopies.map((book, i) => ({
-        '@type': 'ListItem',
-        position: first + i + 1,
-        name: book.name,
-        url: origin + bookPagePath(book.id, book.name),
-      })),
-    },
-  };
-}
 
 /** The head of a category's page, its tags marked with the category so the app drops them on leaving it. */
 export const categoryPageHead = (name: string, listing: CategoryListing, state: BrowseState, url: string, origin: string) =>
@@ -58,7 +32,7 @@ export const categoryPageHead = (name: string, listing: CategoryListing, state: 
     url,
     mark: { attribute: 'data-category-page', value: name.toLowerCase() },
     ogType: 'website',
-    jsonLd: categoryJsonLd(name, listing, url, origin),
+    jsonLd: listingJsonLd('CollectionPage', { name, url, origin, pageSize: CATEGORY_PAGE_SIZE }, listing),
   });
 
 /** The body's first paint: the heading and the page of books, plain links a crawler follows. */

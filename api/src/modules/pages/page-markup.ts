@@ -22,8 +22,13 @@ export interface PageHeadFields {
   /** What the page shows (a book by its author, an author, a category): the title before the shop's name, and og:title. */
   name: string;
   description: string;
-  /** The canonical address, absolute: the canonical link and og:url. */
+  /** The page's address, absolute: og:url, and the canonical link unless the page is kept out of search results. */
   url: string;
+  /**
+   * Kept out of search results (a search's results): a robots noindex tag in place of the canonical
+   * link, which would name as the one to index a page we ask engines not to index.
+   */
+  noindex?: boolean;
   /**
    * The attribute each tag carries, as `data-book-page="12"`: the app drops the tags once it shows
    * another screen, which they would describe wrongly.
@@ -45,7 +50,9 @@ export function pageHead(page: PageHeadFields): PageHead {
     title: `${page.name} · ${SHOP_NAME}`,
     description: page.description,
     tags: [
-      `<link rel="canonical" href="${escapeMarkup(page.url)}" ${mark} />`,
+      page.noindex
+        ? `<meta name="robots" content="noindex" ${mark} />`
+        : `<link rel="canonical" href="${escapeMarkup(page.url)}" ${mark} />`,
       meta('og:type', page.ogType),
       meta('og:site_name', SHOP_NAME),
       meta('og:title', page.name),
@@ -84,6 +91,47 @@ export function withHead(shell: string, head: PageHead): string {
 /** The shell with this markup inside its (empty) root element, which the app replaces when it starts. */
 export const withRootContent = (shell: string, html: string) =>
   shell.replace('<div id="root"></div>', () => `<div id="root">${html}</div>`);
+
+/** A page of a listing (a category's, a search's), as the browse and search calls answer it. */
+export interface ListingPage {
+  booksCopies: { id: number; name: string; price: number }[];
+  pageNumber: number;
+  total: number;
+  totalEstimated: boolean;
+  totalPages: number;
+}
+
+/** "120 books", "about 4,100 books" (an estimate), "1 book". */
+export const bookCount = (listing: ListingPage) =>
+  `${listing.totalEstimated ? 'about ' : ''}${listing.total.toLocaleString('en-US')} book${listing.total === 1 ? '' : 's'}`;
+
+/**
+ * schema.org's CollectionPage or SearchResultsPage, its main entity the list of the books shown,
+ * numbered from the page's first.
+ */
+export function listingJsonLd(
+  type: 'CollectionPage' | 'SearchResultsPage',
+  page: { name: string; url: string; origin: string; pageSize: number },
+  listing: ListingPage,
+) {
+  const first = (listing.pageNumber - 1) * page.pageSize;
+  return {
+    '@context': 'https://schema.org',
+    '@type': type,
+    name: page.name,
+    url: page.url,
+    mainEntity: {
+      '@type': 'ItemList',
+      numberOfItems: listing.total,
+      itemListElement: listing.booksCopies.map((book, i) => ({
+        '@type': 'ListItem',
+        position: first + i + 1,
+        name: book.name,
+        url: page.origin + bookPagePath(book.id, book.name),
+      })),
+    },
+  };
+}
 
 /** Books as a list of plain links to their pages, with the price: a listing's first paint. */
 export const bookLinkList = (books: { id: number; name: string; price: number }[]) =>

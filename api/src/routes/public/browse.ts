@@ -1,3 +1,4 @@
+import { SEARCH_TEXT_MAX_LENGTH } from '@bookshop/rules/browse';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { browseCategoryListing, browseSearchListing } from '../../modules/catalog/browse-listings.ts';
@@ -30,7 +31,10 @@ const Browsing = {
   authorId: Type.Optional(PositiveInt),
 };
 const BrowseQuery = Type.Object(Browsing, { additionalProperties: false });
-const SearchQuery = Type.Object({ text: Type.String({ minLength: 1, maxLength: 200 }), ...Browsing }, { additionalProperties: false });
+const SearchQuery = Type.Object(
+  { text: Type.String({ minLength: 1, maxLength: SEARCH_TEXT_MAX_LENGTH }), ...Browsing },
+  { additionalProperties: false },
+);
 
 const Count = Type.Integer({ minimum: 0 });
 const BrowsePage = Type.Object(

@@ -8,7 +8,7 @@ import { paths } from '../../../lib/paths';
 import { useBookTypes } from '../api/get-types';
 import { useBrowseCategory } from '../browse/browse-api';
 import { BrowseControls } from '../browse/browse-controls';
-import { useBrowseState } from '../browse/use-browse-state';
+import { useBrowseState, useClampedToLastPage } from '../browse/use-browse-state';
 import { BookCard } from '../components/book-card';
 
 /**
@@ -29,6 +29,9 @@ function CategoryPage({ category }: { category: string }) {
   const [state, setState] = useBrowseState();
   const page = state.page ?? 1;
   const { data, isPending, isError, isPlaceholderData } = useBrowseCategory(category, state, CATEGORY_PAGE_SIZE);
+  // Only the answer for this very address says whether its page is past the end (not the previous
+  // one kept on screen meanwhile).
+  const pastEnd = useClampedToLastPage(state, setState, isPlaceholderData ? undefined : data?.totalPages);
   const totalPages = Math.max(1, data?.totalPages ?? 1);
   return (
     <div className="category browse">
@@ -43,9 +46,9 @@ function CategoryPage({ category }: { category: string }) {
         onChange={setState}
       />
       <div className="browse-results">
-        {isPending && <p className="muted">Loading...</p>}
+        {(isPending || pastEnd) && <p className="muted">Loading...</p>}
         {isError && <p className="empty">This category is not available right now.</p>}
-        {data && data.booksCopies.length === 0 && (
+        {data && !pastEnd && !isPlaceholderData && data.booksCopies.length === 0 && (
           <p className="empty">{hasFilters(state) ? 'No books match these filters.' : 'No books in this category yet.'}</p>
         )}
         {data && data.booksCopies.length > 0 && (
@@ -55,14 +58,21 @@ function CategoryPage({ category }: { category: string }) {
             ))}
           </section>
         )}
-        <Paging
-          page={page}
-          totalPages={totalPages}
-          onPage={(p) => {
-            setState({ ...state, page: clampPage(p, totalPages) });
-            window.scrollTo({ top: 0 });
-          }}
-        />
+        {/*
+          Not before an answer: until then the page count is unknown, and an address's page 2 is no
+          page past the end. The page is clamped above, in place, so Paging's own clamp never writes a
+          history entry for it.
+        */}
+        {data && !pastEnd && (
+          <Paging
+            page={Math.min(page, totalPages)}
+            totalPages={totalPages}
+            onPage={(p) => {
+              setState({ ...state, page: clampPage(p, totalPages) });
+              window.scrollTo({ top: 0 });
+            }}
+          />
+        )}
       </div>
     </div>
   );

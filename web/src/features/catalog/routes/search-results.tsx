@@ -1,4 +1,4 @@
-import { BROWSE_SORTS, hasFilters } from '@bookshop/rules/browse';
+import { BROWSE_SORTS, hasFilters, searchTextOf } from '@bookshop/rules/browse';
 import { useEffect } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
@@ -10,7 +10,7 @@ import { money, rating } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { useBrowseSearch } from '../browse/browse-api';
 import { BrowseControls } from '../browse/browse-controls';
-import { useBrowseState } from '../browse/use-browse-state';
+import { useBrowseState, useClampedToLastPage } from '../browse/use-browse-state';
 import { AuthorLink } from '../components/author-link';
 import { useOpenBook } from '../components/book-card';
 import { WishAction } from '../components/wish-action';
@@ -24,16 +24,26 @@ export default function SearchResultsPage() {
   const openBook = useOpenBook();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
-  const query = params.get('q') ?? (location.state as { q?: string } | null)?.q ?? storage.getSearchQuery();
+  // Read as the server's first paint reads ?q= (trimmed, cut to what the search call takes), so both
+  // ask the same question.
+  const query = searchTextOf(params.get('q') ?? (location.state as { q?: string } | null)?.q ?? storage.getSearchQuery());
   const [state, setState] = useBrowseState(['q']);
   // The address names the text, so a copied link searches it again.
   useEffect(() => {
-    if (params.get('q') === null && query.trim()) setParams({ q: query }, { replace: true, state: location.state });
+    if (params.get('q') === null && query) setParams({ q: query }, { replace: true, state: location.state });
   }, [params, query, setParams, location.state]);
   const { data, isPending, isError, error, refetch, isPlaceholderData } = useBrowseSearch(query, state, CATEGORY_PAGE_SIZE);
-  useDocumentTitle(query.trim() ? `Search: ${query.trim()}` : 'Search');
-  if (!query.trim()) return <p className="empty">Type a title or an author in the search box.</p>;
-  if (isPending) return <p className="muted">Searching for books...</p>;
+  const pastEnd = useClampedToLastPage(state, setState, isPlaceholderData ? undefined : data?.totalPages);
+  useDocumentTitle(query ? `Search: ${query}` : 'Search');
+  // The server's head for a shared search describes that search only: it leaves when the text does.
+  useEffect(() => {
+    if (!query) return; // the server sends its head only for a search's text
+    return () => {
+      for (const tag of document.head.querySelectorAll('[data-search-page]')) tag.remove();
+    };
+  }, [query]);
+  if (!query) return <p className="empty">Type a title or an author in the search box.</p>;
+  if (isPending || pastEnd) return <p className="muted">Searching for books...</p>;
   if (isError) return <LoadError what="the search results" error={error} onRetry={() => void refetch()} />;
   if (data.total === 0 && !hasFilters(state)) {
     return (
@@ -58,7 +68,7 @@ export default function SearchResultsPage() {
         onChange={setState}
       />
       <div className="browse-results">
-        {data.booksCopies.length === 0 && <p className="empty">No books match these filters.</p>}
+        {data.booksCopies.length === 0 && !isPlaceholderData && <p className="empty">No books match these filters.</p>}
         <div className="result-grid" aria-busy={isPlaceholderData}>
           {data.booksCopies.map((book) => (
             <article key={book.id} className="result-card">
@@ -81,8 +91,9 @@ export default function SearchResultsPage() {
             </article>
           ))}
         </div>
+        {/* Clamped above, in place, so Paging's own clamp never writes a history entry. */}
         <Paging
-          page={state.page ?? 1}
+          page={Math.min(state.page ?? 1, totalPages)}
           totalPages={totalPages}
           onPage={(p) => {
             setState({ ...state, page: clampPage(p, totalPages) });
