@@ -2,7 +2,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import LoginPage from './login-page';
 
 async function logIn() {
@@ -21,10 +21,7 @@ it('a network failure says the shop cannot be reached', async () => {
 it('refused credentials read as such', async () => {
   stubApi({
     ...SIGNED_OUT,
-    'POST /api/public/authentication/login': {
-      status: 401,
-      body: { data: null, error: { code: 'INVALID_CREDENTIALS', message: 'Wrong e-mail or password.' } },
-    },
+    'POST /api/public/authentication/login': refusal(401, 'INVALID_CREDENTIALS', 'Wrong e-mail or password.'),
   });
   await logIn();
   expect(await screen.findByRole('alert')).toHaveTextContent('Invalid account or password.');

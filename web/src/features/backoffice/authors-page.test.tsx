@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
-import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import AuthorsPage from './authors-page';
 
 const list = { 'GET /api/employee/author/1,10': { body: { data: { authors: [{ id: 7, fullName: 'Frank Herbert' }], totalPages: 1 } } } };
@@ -23,7 +23,7 @@ it("a refused delete shows 'Failed to delete author.' and the server's reason un
   vi.spyOn(window, 'confirm').mockReturnValue(true);
   const reason = 'This author still has 3 books; delete or reassign them first.';
   stubAuthors({
-    'DELETE /api/employee/author/7': { status: 409, body: { data: null, error: { code: 'CONFLICT', message: reason } } },
+    'DELETE /api/employee/author/7': refusal(409, 'CONFLICT', reason),
   });
   renderWithProviders(<AuthorsPage />, { route: '/authors' });
   await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
@@ -34,7 +34,7 @@ it("a refused delete shows 'Failed to delete author.' and the server's reason un
 
 it('a search that fails says so, not that no author was found', async () => {
   stubAuthors({
-    'GET /api/employee/author/by-name/herbert': { status: 503, body: { data: null, error: { code: 'TIMEOUT', message: 'Too slow.' } } },
+    'GET /api/employee/author/by-name/herbert': refusal(503, 'TIMEOUT', 'Too slow.'),
   });
   await searchFor('herbert');
   const alert = await screen.findByRole('alert');
@@ -68,7 +68,7 @@ it('a rename while a search is on screen shows the renamed row found again, and 
 
 it('an id that matches nothing says No author found., not that the search failed', async () => {
   stubAuthors({
-    'GET /api/employee/author/by-id/999': { status: 404, body: { data: null, error: { code: 'NOT_FOUND', message: 'Author not found.' } } },
+    'GET /api/employee/author/by-id/999': refusal(404, 'NOT_FOUND', 'Author not found.'),
   });
   await searchFor('999');
   expect(await screen.findByRole('alert')).toHaveTextContent('No author found.');

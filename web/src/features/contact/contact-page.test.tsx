@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import ContactPage, { contactResolver } from './contact-page';
 
 describe('contact form', () => {
@@ -49,7 +49,7 @@ describe('contact form', () => {
   it("shows 'Failed to send message.' when the shop refuses", async () => {
     stubApi({
       ...SIGNED_OUT,
-      'POST /api/public/contact': { status: 500, body: { data: null, error: { code: 'INTERNAL', message: 'x' } } },
+      'POST /api/public/contact': refusal(500, 'INTERNAL', 'x'),
     });
     renderWithProviders(<ContactPage />);
     await userEvent.type(screen.getByLabelText(/^Name/), 'Ann');

@@ -2,11 +2,11 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
+import { refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import MyOrdersPage from './my-orders-page';
 
 const ordersUrl = 'GET /api/client/orders/1,5';
-const outage = { status: 503, body: { data: null, error: { code: 'DATABASE_UNAVAILABLE', message: 'The shop is briefly unavailable.' } } };
+const outage = refusal(503, 'DATABASE_UNAVAILABLE', 'The shop is briefly unavailable.');
 
 describe('My Orders', () => {
   it('says the orders could not be loaded, with the reason, and loads them on Retry', async () => {

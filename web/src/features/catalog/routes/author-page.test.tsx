@@ -3,7 +3,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { renderRoute, SIGNED_OUT, stubApi } from '../../../../test/render';
+import { refusal, renderRoute, SIGNED_OUT, stubApi } from '../../../../test/render';
 import { paths } from '../../../lib/paths';
 import AuthorPage from './author-page';
 
@@ -61,7 +61,7 @@ it('says so when nothing of theirs is on sale, and when there is no such author'
 it('says No author found. for an address that names none', async () => {
   stubApi({
     ...SIGNED_OUT,
-    'GET /api/public/authors/6': { status: 404, body: { data: null, error: { code: 'NOT_FOUND', message: 'No author found.' } } },
+    'GET /api/public/authors/6': refusal(404, 'NOT_FOUND', 'No author found.'),
   });
   renderAt('/authors/6-gone');
   expect(await screen.findByText('No author found.')).toBeInTheDocument();

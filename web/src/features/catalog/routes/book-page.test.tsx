@@ -2,7 +2,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { renderRoute, SIGNED_OUT, stubApi } from '../../../../test/render';
+import { refusal, renderRoute, SIGNED_OUT, stubApi } from '../../../../test/render';
 import { paths } from '../../../lib/paths';
 import BookPage from './book-page';
 
@@ -83,10 +83,7 @@ it('opens a similar book at its own address', async () => {
 it('says a book is not available when the address names none or the copy is not on sale', async () => {
   stubApi({
     ...SIGNED_OUT,
-    'GET /api/public/book-copy/by-id/9': {
-      status: 404,
-      body: { data: null, error: { code: 'NOT_FOUND', message: 'This book is not available.' } },
-    },
+    'GET /api/public/book-copy/by-id/9': refusal(404, 'NOT_FOUND', 'This book is not available.'),
   });
   renderAt('/books/9-gone');
   expect(await screen.findByText('This book is not available.')).toBeInTheDocument();
