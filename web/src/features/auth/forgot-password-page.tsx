@@ -2,6 +2,7 @@ import { checkResetRequest, FORM_MESSAGES } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { Notice, useNotice } from '../../components/notice';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { paths } from '../../lib/paths';
@@ -47,9 +48,9 @@ export default function ForgotPasswordPage() {
               Email <input type="email" autoComplete="username" {...register('account')} />
             </label>
             <Notice notice={notice} />
-            <button type="submit" className="primary" disabled={request.isPending}>
-              {request.isPending ? 'Sending...' : 'Send reset link'}
-            </button>
+            <SubmitButton busy={request.isPending} busyLabel="Sending...">
+              Send reset link
+            </SubmitButton>
           </form>
           <p className="muted">Employees: please ask an Admin to reset your password.</p>
         </>

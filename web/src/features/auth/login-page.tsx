@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import type { LoginState } from '../../lib/login-redirect';
@@ -56,9 +57,9 @@ export default function LoginPage() {
           Password <input type="password" autoComplete="current-password" {...register('password')} required />
         </label>
         <Notice notice={notice} />
-        <button type="submit" className="primary" disabled={logIn.isPending}>
-          {logIn.isPending ? 'Logging in...' : 'Login'}
-        </button>
+        <SubmitButton busy={logIn.isPending} busyLabel="Logging in...">
+          Login
+        </SubmitButton>
       </form>
       <p>
         <button

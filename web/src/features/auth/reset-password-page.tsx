@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
@@ -81,9 +82,9 @@ export default function ResetPasswordPage() {
         </label>
         <p className="muted">{PASSWORD_HINT}</p>
         <Notice notice={notice} />
-        <button type="submit" className="primary" disabled={reset.isPending}>
-          {reset.isPending ? 'Saving...' : 'Set new password'}
-        </button>
+        <SubmitButton busy={reset.isPending} busyLabel="Saving...">
+          Set new password
+        </SubmitButton>
       </form>
     </div>
   );

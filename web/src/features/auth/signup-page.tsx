@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
@@ -130,9 +131,9 @@ export default function SignUpPage() {
           Algerian Phone Number <input type="tel" {...field('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />
         </label>
         {shown}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Signing up...' : 'Sign up'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Signing up...">
+          Sign up
+        </SubmitButton>
       </form>
     </div>
   );
