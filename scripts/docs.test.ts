@@ -49,7 +49,17 @@ describe('the docs', () => {
       .map((name) => JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as BenchRun);
     const document = readFileSync(path.join(root, 'docs/performance.md'), 'utf8');
     const filled = sections(runs);
-    expect(Object.keys(filled).sort()).toEqual(['browse-plans', 'checkout', 'growth', 'staff', 'throughput']);
+    expect(Object.keys(filled).sort()).toEqual([
+      'browse-plans',
+      'checkout',
+      'growth',
+      'mix',
+      'scale-out',
+      'soak',
+      'staff',
+      'throughput',
+      'transfer',
+    ]);
     expect(fillDocument(document, filled), 'run npx tsx scripts/bench/write-performance-doc.ts docs/bench-runs/*.json').toBe(document);
   });
 });
