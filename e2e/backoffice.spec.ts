@@ -1,4 +1,4 @@
-import { BACKOFFICE_PATHS, DEMO, expect, logIn, openBackofficeScreen, query, test } from './fixtures.ts';
+import { BACKOFFICE_PATHS, DEMO, expect, logIn, openBackofficeScreen, query, screenshotEachScreen, test } from './fixtures.ts';
 
 test.beforeEach(async ({ page }) => {
   page.on('dialog', (dialog) => dialog.accept());
@@ -88,16 +88,9 @@ test("a Seller marks a client's order Shipped and the client sees Shipped in My 
 
 test('screenshots of every back-office screen', async ({ page, loggedInAs }) => {
   await loggedInAs(DEMO.admin);
-  for (const [label, viewport] of [
-    ['desktop', { width: 1280, height: 900 }],
-    ['phone', { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    for (const screen of BACKOFFICE_PATHS) {
-      await page.goto(screen);
-      await page.waitForLoadState('networkidle');
-      await expect(page.getByText('Loading...')).toHaveCount(0);
-      await page.screenshot({ path: `e2e/screenshots/backoffice-${label}${screen.replace('/', '-')}.png` });
-    }
-  }
+  await screenshotEachScreen(
+    page,
+    BACKOFFICE_PATHS,
+    (width, screen) => `e2e/screenshots/backoffice-${width}${screen.replace('/', '-')}.png`,
+  );
 });

@@ -78,6 +78,29 @@ export async function openBackofficeScreen(page: Page, link: keyof typeof BACKOF
   await expect(page.getByRole('heading', { level: 1, name: BACKOFFICE_SCREENS[link], exact: true })).toBeVisible();
 }
 
+/**
+ * Screenshots of each of `screens` at desktop and then at phone width, each taken once the screen has
+ * loaded (no request left, no 'Loading...'), written where `path` says for that width and screen.
+ */
+export async function screenshotEachScreen(
+  page: Page,
+  screens: readonly string[],
+  path: (width: 'desktop' | 'phone', screen: string) => string,
+) {
+  for (const [width, viewport] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    for (const screen of screens) {
+      await page.goto(screen);
+      await page.waitForLoadState('networkidle');
+      await expect(page.getByText('Loading...')).toHaveCount(0);
+      await page.screenshot({ path: path(width, screen) });
+    }
+  }
+}
+
 export async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
   await client.connect();

@@ -1,5 +1,5 @@
 import { CATEGORIES } from '../seed/seed-data.ts';
-import { DEMO, expect, logIn, query, test } from './fixtures.ts';
+import { DEMO, expect, logIn, query, screenshotEachScreen, test } from './fixtures.ts';
 
 test('a visitor opens the home page and the Categories dropdown lists the ten categories', async ({ page }) => {
   const scripts: string[] = [];
@@ -117,21 +117,11 @@ test('screenshots of every storefront screen at phone and desktop width', async 
   await page.evaluate((id) => localStorage.setItem('BookId', String(id)), book!.id);
   await page.evaluate(() => localStorage.setItem('searchQuery', 'tolkien'));
   const screens = ['/', '/Fantasy', '/Detail', '/searchresult', '/contact', '/about', '/cart', '/orders', '/account'];
-  for (const [label, viewport] of [
-    ['desktop', { width: 1280, height: 900 }],
-    ['phone', { width: 390, height: 844 }],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    for (const screen of screens) {
-      await page.goto(screen);
-      await page.waitForLoadState('networkidle');
-      await expect(page.getByText('Loading...')).toHaveCount(0);
-      await page.screenshot({
-        path: `e2e/screenshots/storefront-${label}${screen === '/' ? '-home' : screen.replace('/', '-')}.png`,
-        fullPage: false,
-      });
-    }
-  }
+  await screenshotEachScreen(
+    page,
+    screens,
+    (width, screen) => `e2e/screenshots/storefront-${width}${screen === '/' ? '-home' : screen.replace('/', '-')}.png`,
+  );
   await page.context().clearCookies();
   for (const screen of ['/login', '/signup']) {
     await page.goto(screen);
