@@ -112,15 +112,34 @@ const query = (sort: BrowseSort, f: BrowseFilters, pageNumber: number, pageSize:
   return q.toString();
 };
 
+/**
+ * One of `listings` (a category, a search text), a sort, filters among that listing's `authors`, a page
+ * up to `maxPage` (0 stands for the last page) and a page size up to `maxPageSize`.
+ */
+const listingStateArb = <L extends string>(listings: readonly L[], authors: Map<L, number[]>, maxPage: number, maxPageSize: number) =>
+  fc
+    .constantFrom(...listings)
+    .chain((listing) =>
+      fc.tuple(
+        fc.constant(listing),
+        fc.constantFrom(...BROWSE_SORTS),
+        filtersArb(authors.get(listing)!),
+        fc.oneof(fc.integer({ min: 1, max: maxPage }), fc.constant(0)),
+        fc.integer({ min: 1, max: maxPageSize }),
+      ),
+    );
+
+/** The page `urlOf` answers for `asked` (0: the last page) is the reference's, with the reference's total and facets. */
 async function checkAgainstReference(
-  url: string,
+  urlOf: (pageNumber: number) => string,
   facts: Fact[],
   f: BrowseFilters,
-  pageNumber: number,
+  asked: number,
   pageSize: number,
   reference: { id: number; total: string }[],
 ) {
-  const res = await get(url);
+  const pageNumber = asked || Math.max(1, Math.ceil(reference.length / pageSize));
+  const res = await get(urlOf(pageNumber));
   expect(res.statusCode, res.body).toBe(200);
   const page = res.json().data;
   const total = reference.length;
@@ -158,26 +177,12 @@ describe('a category page in any sort and filters', () => {
       ]);
     }
     await fc.assert(
-      fc.asyncProperty(
-        fc
-          .constantFrom(...CATEGORIES)
-          .chain((category) =>
-            fc.tuple(
-              fc.constant(category),
-              fc.constantFrom(...BROWSE_SORTS),
-              filtersArb(authors.get(category)!),
-              fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant(0)),
-              fc.integer({ min: 1, max: 40 }),
-            ),
-          ),
-        async ([category, sort, f, page, pageSize]) => {
-          const reference = await t.db.query<{ id: number; total: string }>(referenceSql(sort, f, false), [category, null]);
-          // 0 stands for the last page.
-          const pageNumber = page || Math.max(1, Math.ceil(reference.length / pageSize));
-          const url = `/api/public/book-copy/browse/${encodeURIComponent(category.toUpperCase())}?${query(sort, f, pageNumber, pageSize)}`;
-          await checkAgainstReference(url, facts.get(category)!, f, pageNumber, pageSize, reference);
-        },
-      ),
+      fc.asyncProperty(listingStateArb(CATEGORIES, authors, 4, 40), async ([category, sort, f, page, pageSize]) => {
+        const reference = await t.db.query<{ id: number; total: string }>(referenceSql(sort, f, false), [category, null]);
+        const urlOf = (pageNumber: number) =>
+          `/api/public/book-copy/browse/${encodeURIComponent(category.toUpperCase())}?${query(sort, f, pageNumber, pageSize)}`;
+        await checkAgainstReference(urlOf, facts.get(category)!, f, page, pageSize, reference);
+      }),
       { numRuns: RUNS },
     );
   });
@@ -213,25 +218,12 @@ describe('search results in any sort and filters', () => {
       authors.set(text, [...new Set(rows.map((r) => r.authorId))].slice(0, 4).concat(803));
     }
     await fc.assert(
-      fc.asyncProperty(
-        fc
-          .constantFrom(...TEXTS)
-          .chain((text) =>
-            fc.tuple(
-              fc.constant(text),
-              fc.constantFrom(...BROWSE_SORTS),
-              filtersArb(authors.get(text)!),
-              fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constant(0)),
-              fc.integer({ min: 1, max: 30 }),
-            ),
-          ),
-        async ([text, sort, f, page, pageSize]) => {
-          const reference = await t.db.query<{ id: number; total: string }>(referenceSql(sort, f, true), [null, candidates.get(text)]);
-          const pageNumber = page || Math.max(1, Math.ceil(reference.length / pageSize));
-          const url = `/api/public/book-copy/search/?text=${encodeURIComponent(text)}&${query(sort, f, pageNumber, pageSize)}`;
-          await checkAgainstReference(url, facts.get(text)!, f, pageNumber, pageSize, reference);
-        },
-      ),
+      fc.asyncProperty(listingStateArb(TEXTS, authors, 3, 30), async ([text, sort, f, page, pageSize]) => {
+        const reference = await t.db.query<{ id: number; total: string }>(referenceSql(sort, f, true), [null, candidates.get(text)]);
+        const urlOf = (pageNumber: number) =>
+          `/api/public/book-copy/search/?text=${encodeURIComponent(text)}&${query(sort, f, pageNumber, pageSize)}`;
+        await checkAgainstReference(urlOf, facts.get(text)!, f, page, pageSize, reference);
+      }),
       { numRuns: RUNS },
     );
   });
