@@ -41,7 +41,7 @@ const ORDERS_PAGE_SQL = `
          coalesce((SELECT json_agg(json_build_object('id', i.id, 'name', i.name, 'imageUrl', i.image_url, 'quantity', i.quantity,
                                                      'unitPrice', i.unit_price) ORDER BY i.id)
                    FROM order_items i WHERE i.order_id = o.id), '[]') AS items,
-         count(*) OVER ()::int AS total
+         (SELECT count(*) FROM orders)::int AS total
   FROM orders o ORDER BY o.created_at DESC, o.id DESC LIMIT $2 OFFSET $1`;
 const DASHBOARD_SQL = `
   SELECT (SELECT count(*) FROM orders)::int AS "totalOrders", (SELECT count(*) FROM books)::int AS "totalBooks",
