@@ -60,6 +60,18 @@ const orderFacts = async (db: Db, orderId: number) => {
   return { facts, client: order.client };
 };
 
+/** The client or the employee whose password a row's notice is about, with the address they sign in with; null when gone. */
+const passwordOwner = async (db: Db, row: ClaimedMail) => {
+  const name = { firstName: true, lastName: true } as const;
+  if (row.client_id !== null) {
+    const client = await db.client.findUnique({ where: { id: row.client_id }, select: { ...name, account: true } });
+    return client && { ...client, address: client.account, audience: 'client' as const };
+  }
+  if (row.employee_id === null) return null;
+  const employee = await db.employee.findUnique({ where: { id: row.employee_id }, select: { ...name, email: true } });
+  return employee && { ...employee, address: employee.email, audience: 'employee' as const };
+};
+
 export function mailRepository(db: Db) {
   return {
     /** Claims up to `batch` due rows for `leaseMs`: rows another sender holds are skipped, never waited for. */
@@ -124,27 +136,10 @@ export function mailRepository(db: Db) {
           };
         }
         case 'password_changed': {
-          if (row.client_id !== null) {
-            const client = await db.client.findUnique({
-              where: { id: row.client_id },
-              select: { firstName: true, lastName: true, account: true },
-            });
-            if (!client) return null;
-            return {
-              to: { name: fullName(client), address: client.account },
-              facts: { kind: 'password_changed', name: fullName(client), audience: 'client' },
-            };
-          }
-          if (row.employee_id === null) return null;
-          const employee = await db.employee.findUnique({
-            where: { id: row.employee_id },
-            select: { firstName: true, lastName: true, email: true },
-          });
-          if (!employee) return null;
-          return {
-            to: { name: fullName(employee), address: employee.email },
-            facts: { kind: 'password_changed', name: fullName(employee), audience: 'employee' },
-          };
+          const owner = await passwordOwner(db, row);
+          if (!owner) return null;
+          const name = fullName(owner);
+          return { to: { name, address: owner.address }, facts: { kind: 'password_changed', name, audience: owner.audience } };
         }
       }
     },
