@@ -1,7 +1,7 @@
 // The back-office's paths beyond adding and shipping: inline Edit, Save and Cancel, search by id and
 // Reset, delete confirmations answered both ways, message and employee deletes, an employee's own
 // account, Mark as Processing, a double click, and a dashboard that cannot load.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { DEMO, expect, logIn, openBackofficeScreen, query, test } from './fixtures.ts';
 
 /** Answers the next confirm() with OK or Cancel, and remembers its question. */
@@ -22,6 +22,13 @@ async function searchRow(page: Page, searchLabel: string, id: number) {
   return rowOf(page, id);
 }
 
+/** Edits a table's row inline: Edit, `change` its fields, then Save or Cancel. */
+async function editRow(row: Locator, change: (row: Locator) => Promise<void>, finish: 'Save' | 'Cancel') {
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await change(row);
+  await row.getByRole('button', { name: finish }).click();
+}
+
 test('an Admin renames an author inline, cancels a second edit, finds it by id, resets the search, and deletes it only when confirming', async ({
   page,
   loggedInAs,
@@ -39,15 +46,11 @@ test('an Admin renames an author inline, cancels a second edit, finds it by id, 
   const row = rowOf(page, author!.id);
   await expect(row).toContainText(name);
 
-  await row.getByRole('button', { name: 'Edit' }).click();
-  await row.getByLabel('Full Name').fill(`${name} Renamed`);
-  await row.getByRole('button', { name: 'Save' }).click();
+  await editRow(row, (r) => r.getByLabel('Full Name').fill(`${name} Renamed`), 'Save');
   await expect(page.getByText('Author updated successfully.')).toBeVisible();
   await expect(row).toContainText(`${name} Renamed`);
 
-  await row.getByRole('button', { name: 'Edit' }).click();
-  await row.getByLabel('Full Name').fill('Not This Name');
-  await row.getByRole('button', { name: 'Cancel' }).click();
+  await editRow(row, (r) => r.getByLabel('Full Name').fill('Not This Name'), 'Cancel');
   await expect(row).toContainText(`${name} Renamed`);
   expect(await query('SELECT full_name FROM authors WHERE id = $1', [author!.id])).toEqual([{ full_name: `${name} Renamed` }]);
 
@@ -81,13 +84,9 @@ test('an Admin edits a book and a copy inline: Save writes, Cancel leaves them a
   await openBackofficeScreen(page, 'Books');
   await expect(page.getByRole('heading', { name: 'Books' })).toBeVisible();
   const book = await searchRow(page, 'Search by ID or name', copy!.book_id);
-  await book.getByRole('button', { name: 'Edit' }).click();
-  await book.getByLabel('Pages').fill('321');
-  await book.getByRole('button', { name: 'Save' }).click();
+  await editRow(book, (r) => r.getByLabel('Pages').fill('321'), 'Save');
   await expect(page.getByText('Book updated successfully.')).toBeVisible();
-  await book.getByRole('button', { name: 'Edit' }).click();
-  await book.getByLabel('Name').fill('A Title Nobody Saved');
-  await book.getByRole('button', { name: 'Cancel' }).click();
+  await editRow(book, (r) => r.getByLabel('Name').fill('A Title Nobody Saved'), 'Cancel');
   await expect(book).toContainText(copy!.name);
   expect(await query('SELECT name, pages_number FROM books WHERE id = $1', [copy!.book_id])).toEqual([
     { name: copy!.name, pages_number: 321 },
@@ -97,14 +96,10 @@ test('an Admin edits a book and a copy inline: Save writes, Cancel leaves them a
   // The Books screen's 'Search by ID or name' stays until this screen's code has loaded.
   await expect(page.getByRole('heading', { name: 'Book Copies' })).toBeVisible();
   const copyRow = await searchRow(page, 'Search by ID', copy!.id);
-  await copyRow.getByRole('button', { name: 'Edit' }).click();
-  await copyRow.getByLabel('Price').fill('17.25');
-  await copyRow.getByRole('button', { name: 'Save' }).click();
+  await editRow(copyRow, (r) => r.getByLabel('Price').fill('17.25'), 'Save');
   await expect(page.getByText('Book copy updated successfully.')).toBeVisible();
   await expect(copyRow).toContainText('$17.25');
-  await copyRow.getByRole('button', { name: 'Edit' }).click();
-  await copyRow.getByLabel('Available').uncheck();
-  await copyRow.getByRole('button', { name: 'Cancel' }).click();
+  await editRow(copyRow, (r) => r.getByLabel('Available').uncheck(), 'Cancel');
   await expect(copyRow).toContainText('Yes');
   expect(await query('SELECT price::text, is_available FROM book_copies WHERE id = $1', [copy!.id])).toEqual([
     { price: '17.25', is_available: true },
