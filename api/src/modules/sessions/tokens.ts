@@ -1,5 +1,5 @@
 // Access tokens are short-lived HS256 JWTs; refresh tokens are random strings stored only as hashes.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { unauthorized } from '../../lib/errors.ts';
 import type { Audience } from './session-repository.ts';
@@ -13,8 +13,23 @@ export interface AccessClaims {
   audience: Audience;
 }
 
+/**
+ * The secret as a key object, made once. Given the string, jsonwebtoken first tries to read it as a
+ * public (or private) key, which throws, on every call: 0.4 ms of CPU per signed-in request, against
+ * 0.01 ms with the key object (issue 32's profile of the mix).
+ */
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string) {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export function signAccessToken(secret: string, claims: AccessClaims): string {
-  return jwt.sign({ fam: claims.familyId }, secret, {
+  return jwt.sign({ fam: claims.familyId }, keyOf(secret), {
     algorithm: 'HS256',
     subject: String(claims.subjectId),
     audience: claims.audience,
@@ -26,7 +41,7 @@ export function signAccessToken(secret: string, claims: AccessClaims): string {
 /** Verifies signature (HS256 only: 'none' and other algorithms are refused), expiry and audience. */
 export function verifyAccessToken(secret: string, token: string, audience: Audience): AccessClaims {
   try {
-    const payload = jwt.verify(token, secret, { algorithms: ['HS256'], audience }) as jwt.JwtPayload;
+    const payload = jwt.verify(token, keyOf(secret), { algorithms: ['HS256'], audience }) as jwt.JwtPayload;
     const subjectId = Number(payload.sub);
     if (!Number.isInteger(subjectId) || typeof payload.fam !== 'string') throw new Error('malformed claims');
     return { subjectId, familyId: payload.fam, audience };
