@@ -4,8 +4,10 @@
 // stale the projections that order or count what it changed, and each is refreshed CONCURRENTLY
 // (reads never wait) once its delay has passed, so a burst of writes costs one refresh. Sales come in
 // bursts and move only Bestselling and the in-stock counts: they refresh browse_listing at most once
-// per SALES_REFRESH_SECONDS. One instance refreshes a projection at a time (an advisory lock); each
-// instance refreshes after its own changes, and the delays bound how long any list lags.
+// per SALES_REFRESH_SECONDS across all instances. One instance refreshes a projection at a time (an
+// advisory lock), and each records in projection_refreshes when its refresh began: an instance
+// refreshes after its own changes unless a refresh that began after them (whoever ran it) has
+// already taken them in, and the delays bound how long any list lags.
 import fp from 'fastify-plugin';
 import { type CatalogEventType, SALES } from '../modules/catalog/catalog-events.ts';
 import { CATALOG_CHANGED_CHANNEL } from './catalog-cache.ts';
@@ -28,6 +30,8 @@ export const PROJECTION_REFRESH_DELAYS_MS = {
 } as const;
 const REFRESH_TIMEOUT_MS = 15 * 60_000;
 const REFRESH_TIMEOUT = `${REFRESH_TIMEOUT_MS}ms`;
+/** A failed refresh is tried again after its delay, then twice as long each time, up to this. */
+const MAX_RETRY_DELAY_MS = 10 * 60_000;
 export type Projection = keyof typeof PROJECTION_REFRESH_DELAYS_MS;
 export const ALL_PROJECTIONS = Object.keys(PROJECTION_REFRESH_DELAYS_MS) as Projection[];
 /** The projections that order books by their ratings: a review that moves a book's ratings reorders them. */
@@ -55,7 +59,7 @@ const STALE_AFTER: Record<CatalogEventType, Projection[]> = {
   'book.ratings-moved': ORDERED_BY_RATINGS,
 };
 /** The advisory lock class of projection refreshes; the object is the view's place in ALL_PROJECTIONS. */
-const REFRESH_LOCK_CLASS = 0x70726f6a;
+export const REFRESH_LOCK_CLASS = 0x70726f6a;
 /** A projection marked stale takes these along: they order or count the same rows. */
 const FOLLOWERS: Partial<Record<Projection, Projection[]>> = { category_listing: ['browse_listing'], browse_listing: ['browse_counts'] };
 const withFollowers = (projections: Projection[]) => {
@@ -78,19 +82,32 @@ declare module 'fastify' {
   }
 }
 
+/** Why a refresh waits. */
+interface Cause {
+  /** When this instance saw the oldest change the refresh is for (performance.now()). */
+  since: number;
+  /** Sales alone asked: the refresh waits SALES_REFRESH_SECONDS after the last one any instance began. */
+  salesOnly: boolean;
+  /** How long to wait when another instance holds the lock, and the first retry after a failure. */
+  pace: number;
+  /** Failures in a row: each doubles the wait before the next try. */
+  failures: number;
+}
+type Waiting = Cause & { timer: NodeJS.Timeout; dueAt: number };
+
 export default fp(
   async (app) => {
     /** The refreshes waiting, each at the earliest time a change asked for. */
-    const pending = new Map<Projection, { timer: NodeJS.Timeout; dueAt: number }>();
-    /** When this instance last began refreshing browse_listing: sales wait for SALES_REFRESH_SECONDS after it. */
-    let browseRefreshedAt = Number.NEGATIVE_INFINITY;
+    const pending = new Map<Projection, Waiting>();
+    let closed = false;
     const salesIntervalMs = app.config.salesRefreshSeconds * 1000;
+    const salesGatherMs = Math.min(PROJECTION_REFRESH_DELAYS_MS.browse_listing, salesIntervalMs);
 
     /**
      * Refreshes one view in its own transaction, under the view's advisory lock: `wait` for it, or give
      * up (false) when another instance holds it. A refresh is background work that may outlast the
      * per-request statement timeout at scale: it gets its own. The names are this module's constants,
-     * never input.
+     * never input. When it began is recorded before its snapshot is taken, and only if it commits.
      */
     const refreshView = (view: Projection, wait: boolean) =>
       app.prisma.$transaction(
@@ -105,7 +122,8 @@ export default fp(
             >`SELECT pg_try_advisory_xact_lock(${lock[0]}::int, ${lock[1]}::int) AS locked`;
             if (!locked) return false;
           }
-          if (view === 'browse_listing') browseRefreshedAt = Date.now();
+          await tx.$executeRaw`INSERT INTO projection_refreshes (projection, started_at) VALUES (${view}, clock_timestamp())
+                               ON CONFLICT (projection) DO UPDATE SET started_at = excluded.started_at`;
           await tx.$executeRawUnsafe(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
           // Fresh statistics, or the planner guesses the view's size and may join it by scanning.
           await tx.$executeRawUnsafe(`ANALYZE ${view}`);
@@ -116,6 +134,17 @@ export default fp(
         { timeout: REFRESH_TIMEOUT_MS, maxWait: REFRESH_TIMEOUT_MS },
       );
 
+    /**
+     * How long ago the view's last committed refresh began, by any instance (Infinity: never), on the
+     * database's clock alone: compared with this instance's own elapsed times, never its clock.
+     */
+    const sinceLastRefreshMs = async (view: Projection) => {
+      const [row] = await app.prisma.$queryRaw<{ ms: number }[]>`
+        SELECT (extract(epoch FROM clock_timestamp() - started_at) * 1000)::float8 AS ms
+        FROM projection_refreshes WHERE projection = ${view}`;
+      return row?.ms ?? Number.POSITIVE_INFINITY;
+    };
+
     // browse_counts is counted from browse_listing, so it follows it in every refresh.
     const withCounts = (views: Projection[]) =>
       views.includes('browse_listing') ? [...new Set([...views, 'browse_counts' as const])] : views;
@@ -124,42 +153,86 @@ export default fp(
       for (const view of withCounts(projections)) await refreshView(view, true);
     };
 
-    /** Refreshes `view` in `delayMs`, unless a refresh already waits that will come sooner. */
-    const schedule = (view: Projection, delayMs: number) => {
-      const dueAt = Date.now() + delayMs;
+    /**
+     * Refreshes `view` in `delayMs` for `cause`, unless a refresh already waits that will come sooner
+     * (or, for sales, one that already waits for the sales' interval), which then answers for it too.
+     * Nothing is scheduled once the app is closing.
+     */
+    const schedule = (view: Projection, delayMs: number, cause: Cause) => {
+      if (closed) return;
+      const dueAt = performance.now() + delayMs;
       const waiting = pending.get(view);
-      if (waiting && waiting.dueAt <= dueAt) return;
-      if (waiting) clearTimeout(waiting.timer);
-      const timer = setTimeout(async () => {
-        pending.delete(view);
-        try {
-          for (const each of withCounts([view])) {
-            // Another instance is refreshing it, perhaps from before this change: try again later.
-            if (!(await refreshView(each, false))) return schedule(view, PROJECTION_REFRESH_DELAYS_MS[view]);
+      const merged: Cause = waiting
+        ? {
+            since: Math.min(waiting.since, cause.since),
+            salesOnly: waiting.salesOnly && cause.salesOnly,
+            pace: Math.min(waiting.pace, cause.pace),
+            failures: Math.max(waiting.failures, cause.failures),
           }
-        } catch (error) {
-          app.log.warn({ err: error, view }, 'could not refresh a catalog projection');
+        : cause;
+      if (waiting && (waiting.dueAt <= dueAt || (waiting.salesOnly && cause.salesOnly))) {
+        Object.assign(waiting, merged);
+        return;
+      }
+      if (waiting) clearTimeout(waiting.timer);
+      const timer = setTimeout(() => void run(view), delayMs).unref();
+      pending.set(view, { ...merged, timer, dueAt });
+    };
+
+    /** A waiting refresh's turn: skipped when another refresh already took its changes in. */
+    const run = async (view: Projection) => {
+      const waiting = pending.get(view);
+      if (!waiting) return;
+      pending.delete(view);
+      const { since, salesOnly, pace, failures } = waiting;
+      let current = view;
+      try {
+        // Read before the query, so the query's own time counts as after the changes (errs towards refreshing).
+        const seenAgoMs = performance.now() - since;
+        const lastMs = await sinceLastRefreshMs(view);
+        // A refresh that began after this instance saw the changes has them all (a change is announced
+        // after its commit, and the refresh's snapshot is taken after its start is recorded).
+        if (lastMs < seenAgoMs) return;
+        if (salesOnly && lastMs < salesIntervalMs) return schedule(view, salesIntervalMs - lastMs, { since, salesOnly, pace, failures });
+        for (const each of withCounts([view])) {
+          current = each;
+          // Another instance is refreshing it, perhaps from before these changes: look again later.
+          if (!(await refreshView(each, false))) {
+            const after = each === view ? { since, salesOnly } : { since: performance.now(), salesOnly: false };
+            return schedule(each, pace, { ...after, pace, failures: 0 });
+          }
         }
-      }, delayMs).unref();
-      pending.set(view, { timer, dueAt });
+      } catch (error) {
+        // The pool ends with the app: a refresh cut short by the close is not a failure to retry.
+        if (closed) return;
+        app.log.warn({ err: error, view: current }, 'could not refresh a catalog projection');
+        // Only what is left (browse_counts, when browse_listing itself was refreshed), from the same changes.
+        const retry = current === view ? { since, salesOnly } : { since: performance.now(), salesOnly: false };
+        const retryMs = Math.min(pace * 2 ** failures, MAX_RETRY_DELAY_MS);
+        schedule(current, retryMs, { ...retry, pace, failures: failures + 1 });
+      }
     };
 
     /** Marks projections stale; each is refreshed once its delay has passed. */
     const changed = (projections: Projection[]) => {
+      const since = performance.now();
       // browse_counts is refreshed with browse_listing, never before it.
-      for (const view of withFollowers(projections)) if (view !== 'browse_counts') schedule(view, PROJECTION_REFRESH_DELAYS_MS[view]);
+      for (const view of withFollowers(projections)) {
+        const delay = PROJECTION_REFRESH_DELAYS_MS[view];
+        if (view !== 'browse_counts') schedule(view, delay, { since, salesOnly: false, pace: delay, failures: 0 });
+      }
     };
 
     /**
      * A sale moves Bestselling and the in-stock counts of browse_listing: a million rows to refresh,
      * and orders come in bursts. The refresh gathers a burst (as a catalog write's would, or for the
-     * whole interval when that is shorter), and comes no sooner than SALES_REFRESH_SECONDS after this
-     * instance's last one, so a steady flow of orders costs one refresh per interval.
+     * whole interval when that is shorter), and comes no sooner than SALES_REFRESH_SECONDS after the
+     * last one any instance began (run() reads it when the gathering ends), and not at all if one
+     * began after the sales: a steady flow of orders costs one refresh per interval, however many
+     * instances take them.
      */
-    const sold = () => {
-      const gatherMs = Math.min(PROJECTION_REFRESH_DELAYS_MS.browse_listing, salesIntervalMs);
-      schedule('browse_listing', Math.max(gatherMs, browseRefreshedAt + salesIntervalMs - Date.now()));
-    };
+    const sold = () =>
+      schedule('browse_listing', salesGatherMs, { since: performance.now(), salesOnly: true, pace: salesGatherMs, failures: 0 });
 
     app.catalogEvents.subscribe((event) => {
       changed(STALE_AFTER[event.type]);
@@ -167,7 +240,9 @@ export default fp(
     });
     app.decorate('catalogProjections', { refresh });
     app.addHook('onClose', async () => {
+      closed = true;
       for (const { timer } of pending.values()) clearTimeout(timer);
+      pending.clear();
     });
   },
   { name: 'catalog-projections', dependencies: ['prisma', 'config', 'catalog-events'] },

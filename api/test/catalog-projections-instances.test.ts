@@ -1,0 +1,128 @@
+// The projections' refreshes with two instances on one database (decision 15): a burst of sales taken
+// by both costs one refresh of browse_listing, whoever runs it; a failed refresh is tried again; and
+// when another instance holds browse_counts, only browse_counts is tried again. The database itself
+// counts the refreshes (an event trigger on REFRESH MATERIALIZED VIEW), so the plugin cannot misreport.
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { ALL_PROJECTIONS, REFRESH_LOCK_CLASS } from '../src/plugins/catalog-projections.ts';
+import { createTestApp } from './helpers.ts';
+
+const SALES_REFRESH_SECONDS = 1;
+const env = { SALES_REFRESH_SECONDS: String(SALES_REFRESH_SECONDS) };
+const t = await createTestApp({ env });
+const second = await buildApp(
+  loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, FIREBASE_AUTH_EMULATOR_HOST: t.config.firebaseAuthEmulatorHost!, ...env }),
+);
+await second.ready();
+afterAll(() => second.close());
+
+beforeAll(async () => {
+  // refresh_attempts counts every REFRESH that ran, committed or not (a sequence ignores rollbacks);
+  // refreshes_done one row per committed one; while refresh_failing holds a row, each REFRESH fails.
+  await t.db.query(`
+    CREATE SEQUENCE refresh_attempts;
+    CREATE TABLE refreshes_done (projection text NOT NULL);
+    CREATE TABLE refresh_failing (projection text NOT NULL);
+    CREATE FUNCTION count_refresh() RETURNS event_trigger LANGUAGE plpgsql AS $$
+    DECLARE command record; BEGIN
+      FOR command IN SELECT * FROM pg_event_trigger_ddl_commands() LOOP
+        PERFORM nextval('refresh_attempts');
+        IF EXISTS (SELECT 1 FROM refresh_failing WHERE 'public.' || projection = command.object_identity) THEN
+          RAISE EXCEPTION 'refresh of % failed on purpose', command.object_identity;
+        END IF;
+        INSERT INTO refreshes_done VALUES (split_part(command.object_identity, '.', 2));
+      END LOOP;
+    END $$;
+    CREATE EVENT TRIGGER count_refreshes ON ddl_command_end WHEN TAG IN ('REFRESH MATERIALIZED VIEW') EXECUTE FUNCTION count_refresh();
+  `);
+});
+
+const refreshes = async (projection: string) =>
+  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refreshes_done WHERE projection = $1', [projection]))[0]!.n;
+const attempts = async () => (await t.db.query<{ n: number }>('SELECT last_value::int AS n FROM refresh_attempts'))[0]!.n;
+const sale = (app: typeof second, orderId: number) => app.catalogEvents.emit({ type: 'order.placed', orderId });
+/** Waits until `done` holds, up to `ms`; false if it never did. */
+const until = async (done: () => Promise<boolean>, ms: number) => {
+  for (const start = Date.now(); Date.now() - start < ms; await sleep(50)) if (await done()) return true;
+  return done();
+};
+/** How long a refresh asked for now can take at most: the gathering, a retry after the lock, the refresh. */
+const SETTLE_MS = SALES_REFRESH_SECONDS * 1000 * 4 + 2_000;
+
+it('a burst of sales alternating between two instances costs one refresh of browse_listing', async () => {
+  const before = await refreshes('browse_listing');
+  // The second instance's first sale comes halfway through the first's gathering, so its own
+  // gathering ends after the first's refresh has begun (and, on the seed catalog, ended).
+  for (let order = 1; order <= 6; order++) {
+    sale(order % 2 ? t.app : second, order);
+    await sleep(order === 1 ? SALES_REFRESH_SECONDS * 500 : 50);
+  }
+  expect(await until(async () => (await refreshes('browse_listing')) > before, SETTLE_MS)).toBe(true);
+  // Both instances' gatherings have ended (and any retry after the lock) by now: still one.
+  await sleep(SETTLE_MS);
+  expect(await refreshes('browse_listing')).toBe(before + 1);
+  expect(await refreshes('browse_counts')).toBeGreaterThan(0);
+});
+
+it('a sale after the last refresh began is not taken as covered by it: it refreshes again', async () => {
+  const before = await refreshes('browse_listing');
+  sale(second, 7);
+  expect(await until(async () => (await refreshes('browse_listing')) > before, SETTLE_MS)).toBe(true);
+  await sleep(SETTLE_MS);
+  expect(await refreshes('browse_listing')).toBe(before + 1);
+});
+
+it('a failed refresh is tried again, without another sale asking', async () => {
+  await t.db.query("INSERT INTO refresh_failing VALUES ('browse_listing')");
+  const tried = await attempts();
+  const before = await refreshes('browse_listing');
+  sale(t.app, 8);
+  expect(await until(async () => (await attempts()) > tried, SETTLE_MS)).toBe(true);
+  expect(await refreshes('browse_listing')).toBe(before);
+  const counts = await refreshes('browse_counts');
+  await t.db.query('DELETE FROM refresh_failing');
+  // Backoff from the sales' gathering: the second try comes within twice it, and its counts follow.
+  expect(await until(async () => (await refreshes('browse_listing')) > before, SETTLE_MS)).toBe(true);
+  expect(await until(async () => (await refreshes('browse_counts')) > counts, SETTLE_MS)).toBe(true);
+});
+
+it('when another instance holds browse_counts, only browse_counts is tried again', async () => {
+  const listing = await refreshes('browse_listing');
+  const counts = await refreshes('browse_counts');
+  const lock = ALL_PROJECTIONS.indexOf('browse_counts');
+  // The other instance, as far as the lock goes: a session of our own holding it.
+  const other = new pg.Client({ connectionString: t.db.url });
+  await other.connect();
+  try {
+    await other.query('SELECT pg_advisory_lock($1::int, $2::int)', [REFRESH_LOCK_CLASS, lock]);
+    sale(second, 9);
+    expect(await until(async () => (await refreshes('browse_listing')) > listing, SETTLE_MS)).toBe(true);
+    await sleep(SALES_REFRESH_SECONDS * 2000);
+    expect(await refreshes('browse_counts')).toBe(counts);
+    await other.query('SELECT pg_advisory_unlock($1::int, $2::int)', [REFRESH_LOCK_CLASS, lock]);
+    expect(await until(async () => (await refreshes('browse_counts')) > counts, SETTLE_MS)).toBe(true);
+    await sleep(SETTLE_MS);
+    expect(await refreshes('browse_listing')).toBe(listing + 1);
+    expect(await refreshes('browse_counts')).toBe(counts + 1);
+  } finally {
+    await other.end();
+  }
+});
+
+it('a closed instance schedules nothing more: a sale it hears while closing sets no timer for the ended pool', async () => {
+  const third = await buildApp(
+    loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, FIREBASE_AUTH_EMULATOR_HOST: t.config.firebaseAuthEmulatorHost!, ...env }),
+  );
+  await third.ready();
+  await third.close();
+  const timers = vi.spyOn(globalThis, 'setTimeout');
+  try {
+    sale(third, 10);
+    expect(timers).not.toHaveBeenCalled();
+  } finally {
+    timers.mockRestore();
+  }
+});
