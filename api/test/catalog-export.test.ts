@@ -1,13 +1,17 @@
 // The catalog export (beyond the spec): the file it writes, and that it reads the catalog from a
 // database cursor at the reader's pace instead of holding it whole. The statements' timeout is
-// short here, so a download that outlasts it shows that the cursor is not cut off by it.
+// short here, so a download that outlasts it shows that the cursor is not cut off by it. And what
+// an export may not do to the rest of the shop: keep a connection the database ended, take more
+// than its share of the pool, or hold up the shutdown.
 import { stringify } from 'csv-stringify/sync';
 import { expect, it, vi } from 'vitest';
-import { EXPORT_COLUMNS } from '../src/modules/catalog-admin/catalog-transfer-service.ts';
+import { EXPORT_COLUMNS, EXPORTS_AT_ONCE } from '../src/modules/catalog-admin/catalog-transfer-service.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
 const STATEMENT_TIMEOUT_MS = 500;
-const POOL_SIZE = 2;
+/** Room for the exports allowed at once and the calls beside them. */
+const POOL_SIZE = EXPORTS_AT_ONCE + 2;
+const EXPORT_URL = '/api/employee/catalog/export.csv';
 const t = await createTestApp({
   env: {
     DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
@@ -44,16 +48,35 @@ async function expectedFile() {
 }
 
 /** The export's statements still open in the database (a cursor being read), other than this test's own. */
-const openExports = async () =>
-  Number(
-    (
-      await t.db.query<{ n: string }>(
-        `SELECT count(*) AS n FROM pg_stat_activity
-         WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'
-           AND query LIKE '%LEFT JOIN book_copies c ON c.book_id = b.id%'`,
-      )
-    )[0]?.n,
-  );
+const EXPORT_BACKENDS = `FROM pg_stat_activity
+  WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'
+    AND query LIKE '%LEFT JOIN book_copies c ON c.book_id = b.id%'`;
+const openExports = async () => Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n ${EXPORT_BACKENDS}`))[0]?.n);
+const connectionsInUse = () => t.app.databasePool.totalCount - t.app.databasePool.idleCount;
+
+/** `promise`, or a failure naming what did not happen within `ms`: a hang fails the test rather than stalling it. */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** A download over HTTP read as far as its first chunk and then left waiting, as a stalled reader does. */
+async function stalledDownload() {
+  const res = await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin }, payloadAsStream: true });
+  expect(res.statusCode).toBe(200);
+  const chunks = res.stream()[Symbol.asyncIterator]();
+  expect((await chunks.next()).done).toBe(false);
+  return chunks;
+}
+/** Reads a download's rest: resolves when it ends as a whole file, rejects when it is cut off. */
+async function readRest(chunks: AsyncIterator<unknown>) {
+  while (!(await chunks.next()).done);
+}
+/** How a download cut off (the response destroyed) reaches the reader, unlike one that ends. */
+const CUT_OFF = { code: 'LIGHT_ECONNRESET' };
 
 it('answers the whole catalog as the CSV it has always written, as a download', async () => {
   await t.db.query(
@@ -96,12 +119,50 @@ it('closes the cursor and its connection when the reader leaves half-way', async
 });
 
 it('answers 503 with Retry-After, not a file cut short, when no connection is free for the cursor', async () => {
-  const downloads = await Promise.all(Array.from({ length: POOL_SIZE }, () => t.app.catalogTransfer.exportRecords()));
-  const res = await t.app.inject({ method: 'GET', url: '/api/employee/catalog/export.csv', headers: { cookie: admin } });
+  const held = await Promise.all(Array.from({ length: POOL_SIZE }, () => t.app.databasePool.connect()));
+  const res = await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin } });
   expect(res.statusCode).toBe(503);
   expect(res.headers['retry-after']).toBeDefined();
   expect(res.json().error.code).toBe('DATABASE_UNAVAILABLE');
-  for (const download of downloads) download.destroy();
-  await vi.waitFor(() => expect(t.app.databasePool.totalCount - t.app.databasePool.idleCount).toBe(0));
-  expect((await t.app.inject({ method: 'GET', url: '/api/employee/catalog/export.csv', headers: { cookie: admin } })).statusCode).toBe(200);
+  for (const client of held) client.release();
+  expect((await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin } })).statusCode).toBe(200);
+});
+
+it(`answers 503 with Retry-After while ${EXPORTS_AT_ONCE} exports stream, leaving the rest of the pool to the shop`, async () => {
+  const downloads = await Promise.all(Array.from({ length: EXPORTS_AT_ONCE }, () => t.app.catalogTransfer.exportRecords()));
+  const res = await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin } });
+  expect(res.statusCode).toBe(503);
+  expect(res.headers['retry-after']).toBe('60');
+  expect(res.json().error).toMatchObject({
+    code: 'BUSY',
+    message: `${EXPORTS_AT_ONCE} catalog exports are already running. Try again when one of them has finished.`,
+  });
+  expect(connectionsInUse()).toBe(EXPORTS_AT_ONCE);
+  // One ends: the next export is taken.
+  downloads[0]?.destroy();
+  await vi.waitFor(async () =>
+    expect((await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin } })).statusCode).toBe(200),
+  );
+  downloads[1]?.destroy();
+  await vi.waitFor(() => expect(connectionsInUse()).toBe(0));
+});
+
+it('cuts the download off at once and gives its connection back when the database ends the connection mid-export', async () => {
+  const download = await stalledDownload();
+  expect(await openExports()).toBe(1);
+  const [ended] = await t.db.query<{ ended: boolean }>(`SELECT pg_terminate_backend(pid) AS ended ${EXPORT_BACKENDS}`);
+  expect(ended?.ended).toBe(true);
+  // Cut off, not ended: a file short of its rows must not look whole.
+  await expect(within(5000, 'the download failing', readRest(download))).rejects.toMatchObject(CUT_OFF);
+  await vi.waitFor(() => expect(connectionsInUse()).toBe(0));
+  expect((await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin } })).body).toBe(await expectedFile());
+});
+
+// Last: it closes the app.
+it('closes promptly with a stalled download open: the download is cut off and its connection closed', async () => {
+  const download = await stalledDownload();
+  // The reader still waits: read on, it would end the download itself.
+  await within(5000, 'app.close()', t.app.close());
+  expect(t.app.databasePool.totalCount).toBe(0);
+  await expect(within(5000, 'the download failing', readRest(download))).rejects.toMatchObject(CUT_OFF);
 });

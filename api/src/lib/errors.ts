@@ -22,3 +22,6 @@ export const unauthorized = (message = 'You must be signed in.') => refusal(401,
 export const forbidden = (message = 'You are not allowed to do this.') => refusal(403, 'FORBIDDEN', message);
 export const notFound = (message: string) => refusal(404, 'NOT_FOUND', message);
 export const conflict = (message: string, details?: Record<string, unknown>) => refusal(409, 'CONFLICT', message, details);
+/** Busy for now (503): the client should try again after `retryAfterSeconds`. */
+export const unavailable = (message: string, retryAfterSeconds: number, code = 'BUSY') =>
+  new AppError(503, code, message, { 'retry-after': String(retryAfterSeconds) });

@@ -2,8 +2,11 @@
 // shows (the spec's own words where the spec has them, from @bookshop/rules where the forms check
 // the same rule). Services `throw refuse.x(...)`; plugins/errors.ts sends `{ data: null, error }`.
 import { CANCEL_REASON_REQUIRED, FORM_MESSAGES } from '@bookshop/rules';
-import { badRequest, conflict, forbidden, notFound, refusal } from './errors.ts';
+import { badRequest, conflict, forbidden, notFound, refusal, unavailable } from './errors.ts';
 import { ORDER_TOO_LARGE_MESSAGE } from './money.ts';
+
+/** An export takes minutes: asking again sooner would most likely be refused again. */
+const EXPORT_RETRY_AFTER_SECONDS = 60;
 
 export const refuse = {
   // Forms (spec 5)
@@ -86,6 +89,8 @@ export const refuse = {
   importHasInvalidRows: () => conflict('The file has invalid rows. Fix them, or choose to skip them.'),
   importBusy: () => conflict('Another import is running. Wait for it to finish.'),
   importCheckExpired: () => conflict('This check is more than 30 minutes old, and the shop may have changed since. Check the file again.'),
+  exportsBusy: (atOnce: number) =>
+    unavailable(`${atOnce} catalog exports are already running. Try again when one of them has finished.`, EXPORT_RETRY_AFTER_SECONDS),
   noDeadLetter: () => notFound('There is no such undelivered e-mail.'),
   badUnsubscribeLink: () => badRequest('This unsubscribe link is not valid. Change your e-mail choices on your account page.'),
 

@@ -81,6 +81,9 @@ export default fp(
         emit({ type: 'catalog.imported' }),
       ),
     );
+    // Before the server waits for open connections to finish (onClose would come after that wait):
+    // a download of the catalog may run for 30 minutes.
+    app.addHook('preClose', async () => app.catalogTransfer.stopExports());
   },
   { name: 'services', dependencies: ['config', 'prisma', 'password-check', 'catalog-events'] },
 );

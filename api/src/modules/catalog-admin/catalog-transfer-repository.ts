@@ -1,7 +1,8 @@
 // The export's and the import's reads and writes: the catalog's rows for the export, the shop's
 // copies the import's plan is compared with, the import jobs (import_jobs), and the run's
 // transaction. Decisions are the plan's (catalog-import-plan.ts) and the runner's.
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import { Compile } from 'typebox/compile';
@@ -111,6 +112,12 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
      * limit instead (which also stops a stalled reader from holding the snapshot for good), and is
      * closed when the stream closes (ended, failed, or destroyed by a reader that left) rather than
      * handed back with that setting.
+     *
+     * A connection that dies under the cursor (the server ending the backend, a failover) never lets
+     * the cursor's stream close: its close waits for an answer the dead connection never sends
+     * (node-postgres#2588, #2642). So the rows pass through a stream of our own, which the
+     * connection's 'error' or 'end' fails at once, and the connection is closed by whichever comes
+     * first, once.
      */
     async exportRows(): Promise<Readable> {
       const client = await pool.connect();
@@ -120,8 +127,23 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
         client.release(true);
         throw error;
       }
-      const rows = client.query(new QueryStream(EXPORT_ROWS, [], { batchSize: EXPORT_BATCH }));
-      rows.once('close', () => client.release(true));
+      const cursor = client.query(new QueryStream(EXPORT_ROWS, [], { batchSize: EXPORT_BATCH }));
+      const rows = new PassThrough({ objectMode: true });
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        client.off('error', connectionLost).off('end', connectionLost);
+        client.release(true);
+      };
+      function connectionLost(error?: Error) {
+        release();
+        rows.destroy(error ?? new Error('the database connection closed during the catalog export'));
+      }
+      client.once('error', connectionLost).once('end', connectionLost);
+      cursor.once('close', release);
+      // The reader leaving destroys the cursor through this pipeline, which closes it on a live connection.
+      pipeline(cursor, rows).catch(() => {});
       return rows;
     },
 

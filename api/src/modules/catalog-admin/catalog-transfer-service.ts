@@ -24,6 +24,13 @@ export { EXPORT_TIME_LIMIT_MS } from './catalog-transfer-repository.ts';
 /** exported_stock repeats the stock the export saw, for the import to compare: edit stock, not it. */
 export const EXPORT_COLUMNS = ['isbn', 'title', 'author', 'category', 'price', 'stock', 'available', 'exported_stock'] as const;
 
+/**
+ * Exports one instance streams at once. Each holds a connection of the primary pool for as long as its
+ * download runs (up to 30 minutes), so a few slow downloads would otherwise leave the shop's calls
+ * without connections (503 for everyone); beyond this, another export is refused for a while.
+ */
+export const EXPORTS_AT_ONCE = 2;
+
 /** ISBN lookups at once: enough to be quick, few enough to be polite to Open Library. */
 const LOOKUPS_AT_ONCE = 8;
 /** A check older than this is checked again before it runs: the shop may have moved since. */
@@ -50,6 +57,8 @@ export function catalogTransferService(
   onWritten: () => void,
 ) {
   const runImport = catalogImportRunner(repo, log, onWritten);
+  /** The exports streaming now, counted from before their connection is taken: the cap's count, and what shutdown cuts. */
+  const openExports = new Set<Readable>();
 
   /** The job as the screen shows it; a job marked running whose lock nobody holds died with its instance. */
   const view = async ({ summary, ...job }: ImportJob) => {
@@ -97,20 +106,38 @@ export function catalogTransferService(
     /**
      * The export as CSV records, the header first, one per copy (a book without copies: one with empty
      * copy fields). The cursor is open before this answers, so an unreachable database is a 503 and
-     * not a file cut short; a reader that leaves ends the cursor (the pipeline destroys both).
+     * not a file cut short; a reader that leaves ends the cursor (the pipeline destroys both). Beyond
+     * `EXPORTS_AT_ONCE` exports streaming on this instance, a 503 with Retry-After.
      */
     async exportRecords(): Promise<Readable> {
-      const rows = await repo.exportRows();
+      if (openExports.size >= EXPORTS_AT_ONCE) throw refuse.exportsBusy(EXPORTS_AT_ONCE);
       const records = new Transform({
         objectMode: true,
         transform(row: ExportRow, _encoding, done) {
           done(null, exportRecord(row));
         },
       });
+      openExports.add(records);
+      records.once('close', () => openExports.delete(records));
+      let rows: Readable;
+      try {
+        rows = await repo.exportRows();
+      } catch (error) {
+        records.destroy();
+        throw error;
+      }
       records.push([...EXPORT_COLUMNS]);
       // A failure reaches the reader through `records`, which the pipeline destroys with it.
       pipeline(rows, records).catch(() => {});
       return records;
+    },
+
+    /**
+     * Fails every export still streaming, so that shutdown need not wait for a slow or stalled
+     * download (up to 30 minutes): each reader sees its download cut off, never a complete-looking file.
+     */
+    stopExports() {
+      for (const records of openExports) records.destroy(new Error('the server is shutting down'));
     },
 
     /** The check: reads the file, compares it with the shop and stores the plan as a job; writes nothing to the catalog. */

@@ -28,7 +28,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           // Documented as the text that arrives; what the handler sends is that text's stream.
           200: { description: 'The CSV file', content: { 'text/csv': { schema: Type.Unsafe<Readable>({ type: 'string' }) } } },
-          ...errors(401, 403),
+          ...errors(401, 403, 503),
         },
       },
     },
