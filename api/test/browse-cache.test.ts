@@ -1,6 +1,7 @@
 // Browsing with the catalog cache on (issue 30): every sort, filter and page is part of an answer's
-// key, so two listings never share an answer, while the same listing spelled in another order is
-// one answer; a repeated read costs no statement, and a catalog change is seen at once.
+// key, so two listings never share an answer, while the same listing spelled in another order (or
+// its price and rating bounds with more decimals than they compare) is one answer; a repeated read
+// costs no statement, and a catalog change is seen at once.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { createTestApp } from './helpers.ts';
@@ -49,4 +50,34 @@ it('keys each answer by every parameter, answers a repeat from memory, and forge
   }
   expect(fresh.statements).toBe(1);
   expect(fresh.data.booksCopies.find((b: { id: number }) => b.id === first.id)?.price ?? first.price + 100).toBe(first.price + 100);
+});
+
+it('keeps a bound in hundredths: 10, 10.0 and 10.001 as a highest price are one answer, still the right one', async () => {
+  const listing = (bounds: string) => `/api/public/book-copy/browse/Art?sort=price-desc&${bounds}`;
+  const first = await read(listing('priceMax=10'));
+  expect(first.statements).toBe(1);
+  for (const spelling of ['10.0', '10.001', '10.009']) {
+    const again = await read(listing(`priceMax=${spelling}`));
+    expect(again.statements, spelling).toBe(0);
+    expect(again.data).toEqual(first.data);
+  }
+  // A lowest price or rating with more decimals selects what it does rounded up: checked against the
+  // projection compared with the value as asked, to the last decimal.
+  const [{ price }] = (await t.db.query<{ price: string }>(
+    "SELECT min(l.price)::text AS price FROM browse_listing l JOIN book_types ty ON ty.id = l.type_id WHERE ty.name = 'Art' AND l.price > 5",
+  )) as [{ price: string }];
+  const priceMin = `${price}1`;
+  const minRating = '3.5001';
+  const answer = await read(listing(`priceMin=${priceMin}&minRating=${minRating}`));
+  const rounded = await read(listing(`priceMin=${(Number(price) + 0.01).toFixed(2)}&minRating=3.51`));
+  expect(rounded.statements).toBe(0);
+  const [{ total }] = (await t.db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM browse_listing l JOIN book_types ty ON ty.id = l.type_id
+     WHERE ty.name = 'Art' AND l.price >= $1::numeric AND l.rating >= $2::numeric`,
+    [priceMin, minRating],
+  )) as [{ total: number }];
+  expect(total).toBeGreaterThan(0);
+  expect(answer.data.total).toBe(total);
+  expect(answer.data.totalEstimated).toBe(false);
+  for (const copy of answer.data.booksCopies) expect(copy.price).toBeGreaterThan(Number(price));
 });

@@ -8,6 +8,7 @@ import {
   browseQuery,
   browseSearchParams,
   clampedPage,
+  normalizedBrowseFilters,
   parseBrowseState,
   SEARCH_TEXT_MAX_LENGTH,
   searchTextOf,
@@ -56,6 +57,36 @@ describe('the address', () => {
       pageSize: 15,
     });
     expect(browseQuery({}, 15)).toEqual({ pageNumber: 1, pageSize: 15 });
+  });
+});
+
+describe('bounds in hundredths', () => {
+  it('spells each bound one way, rounding a lowest bound up and a highest down, so the same rows are selected', () => {
+    for (const spelling of ['10', '10.0', '10.001', '10.009']) {
+      expect(parseBrowseState(new URLSearchParams(`priceMax=${spelling}`)), spelling).toEqual({ priceMax: 10 });
+    }
+    expect(parseBrowseState(new URLSearchParams('priceMin=9.991&minRating=3.5001'))).toEqual({ priceMin: 10, minRating: 3.51 });
+    expect(normalizedBrowseFilters({ priceMin: 10.001, priceMax: 20.019, minRating: 4, inStock: true })).toEqual({
+      priceMin: 10.01,
+      priceMax: 20.01,
+      minRating: 4,
+      inStock: true,
+    });
+    // A lowest price past the highest the call takes, once in hundredths, is dropped rather than refused by the call.
+    expect(parseBrowseState(new URLSearchParams('priceMin=99999999.001'))).toEqual({});
+  });
+
+  it('leaves any value already in hundredths as it is, though its product by 100 is not exact', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9_999_999_999 }), (cents) => {
+        const value = cents / 100;
+        expect(normalizedBrowseFilters({ priceMin: value, priceMax: value, minRating: value })).toEqual({
+          priceMin: value,
+          priceMax: value,
+          minRating: value,
+        });
+      }),
+    );
   });
 });
 

@@ -39,9 +39,41 @@ export interface BrowseState extends BrowseFilters {
   page?: number;
 }
 
-const number = (value: string | null, { min, max, integer }: { min: number; max: number; integer?: boolean }) => {
+/**
+ * `value` in hundredths, rounded by `round` (Math.ceil, Math.floor) when it has more decimals. A
+ * value already in hundredths stays as it is, though its product by 100 is off in the last bit
+ * (0.07 * 100 is 7.000000000000001).
+ */
+const toHundredths = (value: number, round: (n: number) => number) => {
+  const scaled = value * 100;
+  const nearest = Math.round(scaled);
+  return (Math.abs(scaled - nearest) <= Math.abs(scaled) * 1e-15 ? nearest : round(scaled)) / 100;
+};
+
+/** The bounds kept in hundredths, each with the way that selects the same rows: lowest up, highest down. */
+const HUNDREDTHS_ROUNDING = { priceMin: Math.ceil, priceMax: Math.floor, minRating: Math.ceil };
+const HUNDREDTHS_BOUNDS = Object.keys(HUNDREDTHS_ROUNDING) as (keyof typeof HUNDREDTHS_ROUNDING)[];
+const inHundredths = (key: keyof typeof HUNDREDTHS_ROUNDING) => (n: number) => toHundredths(n, HUNDREDTHS_ROUNDING[key]);
+
+/**
+ * The filters with each bound in the precision of what it compares: prices are kept to the cent and
+ * ratings to two decimals (as shown; browse_listing rounds them so), so a lowest bound with more
+ * decimals selects what it does rounded up to hundredths, and a highest bound rounded down (a
+ * highest price of 10, 10.0 or 10.001 is 10; a lowest of 10.001 is 10.01). The answer is the same,
+ * and each filter has one spelling: the API keys its cached answers by these, the storefront asks
+ * for them and the server's first paint reads them, so a stranger cannot fill the catalog cache
+ * with spellings of one listing.
+ */
+export function normalizedBrowseFilters<T extends BrowseFilters>(filters: T): T {
+  const out = { ...filters };
+  for (const key of HUNDREDTHS_BOUNDS) if (out[key] !== undefined) out[key] = inHundredths(key)(out[key]);
+  return out;
+}
+
+type Bounds = { min: number; max: number; integer?: boolean };
+const number = (value: string | null, { min, max, integer }: Bounds, round = (n: number) => n) => {
   if (value === null || !/^\d+(\.\d+)?$/.test(value)) return undefined;
-  const n = Number(value);
+  const n = round(Number(value));
   if (n < min || n > max || (integer && !Number.isInteger(n))) return undefined;
   return n;
 };
@@ -56,10 +88,11 @@ export function parseBrowseState(params: URLSearchParams): BrowseState {
   const sort = params.get('sort');
   const state: BrowseState = {
     sort: (BROWSE_SORTS as readonly string[]).includes(sort ?? '') ? (sort as BrowseSort) : undefined,
-    priceMin: number(params.get('priceMin'), { min: 0, max: 99_999_999 }),
-    priceMax: number(params.get('priceMax'), { min: 0, max: 99_999_999 }),
+    // In the precision normalizedBrowseFilters gives them (checked against the range after it).
+    priceMin: number(params.get('priceMin'), { min: 0, max: 99_999_999 }, inHundredths('priceMin')),
+    priceMax: number(params.get('priceMax'), { min: 0, max: 99_999_999 }, inHundredths('priceMax')),
     inStock: params.get('inStock') === '1' || undefined,
-    minRating: number(params.get('minRating'), { min: 0, max: 5 }),
+    minRating: number(params.get('minRating'), { min: 0, max: 5 }, inHundredths('minRating')),
     yearFrom: number(params.get('yearFrom'), { min: 1, max: 9999, integer: true }),
     yearTo: number(params.get('yearTo'), { min: 1, max: 9999, integer: true }),
     authorId: number(params.get('authorId'), { min: 1, max: 2147483647, integer: true }),

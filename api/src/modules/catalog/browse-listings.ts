@@ -1,15 +1,19 @@
 // A listing's answer as the browse routes serve it, read through the catalog cache: the API's browse
 // call and the server's first paint of a category page both read here, so a category address's
 // HTML lists the very books (and the same cached answer) the storefront's call then receives.
+import { normalizedBrowseFilters } from '@bookshop/rules/browse';
 import type { FastifyInstance } from 'fastify';
 import type { BrowseOptions } from './catalog-service.ts';
 
 /** Without a page size, a listing's page holds this many books (the storefront's pages do). */
 export const BROWSE_PAGE_SIZE = 15;
 
-/** The options in a fixed order, so one listing has one cache key however its address spells it. */
+/**
+ * The options in a fixed order and their bounds in hundredths (normalizedBrowseFilters), so one
+ * listing has one cache key however its address spells it.
+ */
 export function browseOptions(query: Partial<BrowseOptions>): BrowseOptions {
-  return {
+  return normalizedBrowseFilters({
     pageNumber: query.pageNumber ?? 1,
     pageSize: query.pageSize ?? BROWSE_PAGE_SIZE,
     sort: query.sort ?? 'relevance',
@@ -20,7 +24,7 @@ export function browseOptions(query: Partial<BrowseOptions>): BrowseOptions {
     yearFrom: query.yearFrom,
     yearTo: query.yearTo,
     authorId: query.authorId,
-  };
+  });
 }
 
 type Readers = Pick<FastifyInstance, 'catalog' | 'catalogCache'>;
