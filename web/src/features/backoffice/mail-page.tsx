@@ -3,9 +3,9 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
-import { QueryView } from '../../components/query-view';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { useDeadLetters } from './api/get-dead-letters';

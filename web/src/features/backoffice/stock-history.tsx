@@ -3,9 +3,9 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
-import { QueryView } from '../../components/query-view';
 import { Modal } from '../../components/modal';
 import { Paging } from '../../components/paging';
+import { QueryView } from '../../components/query-view';
 import { useStockMovements } from './api/get-stock-movements';
 
 type Movement = Schemas['StockMovement'];
