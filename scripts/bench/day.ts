@@ -110,7 +110,7 @@ const topStatements = async () => {
   }
 };
 const search = async (label: string, base: string, withImport = true) => {
-  await keepSignedIn();
+  await keepSignedIn(base);
   await topStatements();
   const found = await findSustainableRate(label, base, world, {
     from: FROM_RATE,
@@ -238,6 +238,8 @@ async function scaleOut() {
   const one = await startServer('ours', primaryUrl, POOL_SIZE, production);
   let proxy = await startProxy([one.url]);
   const oneFound = await search('proxy + one instance', proxy.url);
+  // Without the import too: its dry run's stall caps both at the same rate.
+  const oneAlone = process.env.BENCH_MIX_WITHOUT_IMPORT !== '0' ? await search('proxy + one, no import', proxy.url, false) : null;
   await proxy.stop();
   await one.stop();
   // As production sets it up: with a replica the catalog cache is off unless asked for (config.ts).
@@ -245,6 +247,7 @@ async function scaleOut() {
   const two = [await startServer('ours', primaryUrl, POOL_SIZE, replicated), await startServer('ours', primaryUrl, POOL_SIZE, replicated)];
   proxy = await startProxy(two.map((s) => s.url));
   const twoFound = await search('proxy + two + standby', proxy.url);
+  const twoAlone = oneAlone ? await search('proxy + two, no import', proxy.url, false) : null;
   const replication = await cluster.replication();
   await proxy.stop();
   for (const server of two) await server.stop();
@@ -253,7 +256,11 @@ async function scaleOut() {
   console.log(
     `\nbehind the proxy: one instance ${oneFound.rate}/s, two instances with the standby ${twoFound.rate}/s (${gain.toFixed(2)}x) ${gain > 1 ? 'PASS' : 'MISSED'}; the standby after: ${JSON.stringify(replication)}`,
   );
-  return { one: oneFound, two: twoFound, gain, met: gain > 1, replication, loadAverage: load() };
+  const withoutImport =
+    oneAlone && twoAlone ? { one: oneAlone, two: twoAlone, gain: oneAlone.rate ? twoAlone.rate / oneAlone.rate : 0 } : undefined;
+  if (withoutImport)
+    console.log(`without the import: one instance ${oneAlone!.rate}/s, two ${twoAlone!.rate}/s (${withoutImport.gain.toFixed(2)}x)`);
+  return { one: oneFound, two: twoFound, gain, met: gain > 1, withoutImport, replication, loadAverage: load() };
 }
 
 /** The mix at `rate` for `minutes`, watched: p99 a minute, memory, tables, idle transactions. */
@@ -290,7 +297,7 @@ async function soak(rate: number, minutes: number) {
   /** The import's answered calls: its dry run and its start, two each. */
   let importCalls = 0;
   for (let minute = 1; minute <= minutes; minute++) {
-    await keepSignedIn();
+    await keepSignedIn(ours.url);
     // Idle-in-transaction connections sampled every 5 s while the minute runs.
     // Memory sampled with them: a minute's median, as one sample may fall just before or after a collection.
     const memorySamples: { heapMB: number; rssMB: number }[] = [];

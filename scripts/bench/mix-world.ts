@@ -24,6 +24,7 @@ async function signIn(base: string, account: string, password: string) {
     .join('; ');
 }
 
+/** `signInAt`: the server the shoppers first sign in at (later sign-ins go to the server measured then). */
 export async function mixWorld(databaseUrl: string, signInAt: string) {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
@@ -59,7 +60,7 @@ export async function mixWorld(databaseUrl: string, signInAt: string) {
     // Their carts start empty, as the mix's record of them does.
     await db.query('DELETE FROM cart_items WHERE client_id = ANY($1::int[])', [shoppers.map((s) => s.id)]);
     let imports = 0;
-    const world: MixWorld & { renew(): Promise<void> } = {
+    const world: MixWorld & { renew(at?: string): Promise<void> } = {
       categories,
       copyIds: open.map((c) => c.id),
       cartCopies: cart,
@@ -74,12 +75,12 @@ export async function mixWorld(databaseUrl: string, signInAt: string) {
           '\n',
         );
       },
-      async renew() {
+      async renew(at = signInAt) {
         // One at a time: the shop turns away a crowd of sign-ins (503 BUSY) to keep password hashing bounded.
         const signedIn: string[] = [];
-        for (const shopper of shoppers) signedIn.push(await signIn(signInAt, shopper.account, 'Client123!'));
+        for (const shopper of shoppers) signedIn.push(await signIn(at, shopper.account, 'Client123!'));
         world.clients.splice(0, world.clients.length, ...signedIn);
-        world.employee = await signIn(signInAt, 'admin@bookshop.test', 'Admin123!');
+        world.employee = await signIn(at, 'admin@bookshop.test', 'Admin123!');
         world.tally.signIns += shoppers.length + 1;
         renewedAt = Date.now();
       },
@@ -89,8 +90,8 @@ export async function mixWorld(databaseUrl: string, signInAt: string) {
     return {
       world,
       /** Signs everyone in again when their access tokens are near their end (call between runs). */
-      keepSignedIn: async () => {
-        if (Date.now() - renewedAt > RENEW_AFTER_MS) await world.renew();
+      keepSignedIn: async (at: string) => {
+        if (Date.now() - renewedAt > RENEW_AFTER_MS) await world.renew(at);
       },
     };
   } finally {

@@ -55,6 +55,8 @@ export interface BenchRun {
     two: MixFound;
     gain: number;
     met: boolean;
+    /** The same without the import, whose stall caps both configurations alike. */
+    withoutImport?: { one: MixFound; two: MixFound; gain: number };
     replication: { state: string; replayLagBytes: number } | null;
     loadAverage: number[];
   };
@@ -256,7 +258,11 @@ export function scaleOutSection(run: BenchRun) {
     out.loadAverage,
     `**Behind the proxy: one instance ${out.one.rate}/s, two instances with the catalog on the streaming standby ${out.two.rate}/s ` +
       `(${fixed(out.gain, 2)}x: ${out.met ? 'PASS' : 'missed'})**; the standby after the run: ` +
-      `${out.replication ? `${out.replication.state}, replay ${out.replication.replayLagBytes} bytes behind` : 'not streaming'}.`,
+      `${out.replication ? `${out.replication.state}, replay ${out.replication.replayLagBytes} bytes behind` : 'not streaming'}.` +
+      (out.withoutImport
+        ? ` Without the import: one instance ${out.withoutImport.one.rate}/s, two ${out.withoutImport.two.rate}/s (${fixed(out.withoutImport.gain, 2)}x;` +
+          ` steps, one: ${steps(out.withoutImport.one)}; two: ${steps(out.withoutImport.two)}).`
+        : ''),
   );
 }
 
