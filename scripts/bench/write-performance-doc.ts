@@ -82,7 +82,7 @@ export interface BenchRun {
 /** The highest rate a configuration sustained, its steps, and each kind's percentiles at that rate. */
 type MixFound = {
   rate: number;
-  steps: { rate: number; p99: number; failures: number; passed: boolean }[];
+  steps: { rate: number; p99: number; failures: number; passed: boolean; kinds?: { kind: string; calls: number; p99: number }[] }[];
   stats: { all: KindStats; kinds: KindStats[] } | null;
 };
 
@@ -198,6 +198,7 @@ const verdict = (met: boolean, distance: string) => (met ? 'PASS' : `missed by $
 
 /** Two configurations' sustained rates side by side, with each kind's p50/p95/p99 at its own rate. */
 function kindsTable(a: MixFound, b: MixFound, [nameA, nameB]: [string, string]) {
+  if (!a.stats && !b.stats) return lowestStepTable(a, b, [nameA, nameB]);
   const kinds = [...new Set([...(a.stats?.kinds ?? []), ...(b.stats?.kinds ?? [])].map((k) => k.kind))];
   const of = (found: MixFound, kind: string) => found.stats?.kinds.find((k) => k.kind === kind);
   return table(
@@ -216,6 +217,24 @@ function kindsTable(a: MixFound, b: MixFound, [nameA, nameB]: [string, string]) 
         `${a.stats?.all.calls ?? 0} / ${b.stats?.all.calls ?? 0}`,
       ],
     ],
+  );
+}
+
+/** When no rate passed: each kind's p99 and calls at the lowest rate tried, which says what kept every step from passing. */
+function lowestStepTable(a: MixFound, b: MixFound, [nameA, nameB]: [string, string]) {
+  const lowest = (found: MixFound) => found.steps.reduce((low, step) => (step.rate < low.rate ? step : low), found.steps[0]!);
+  const [stepA, stepB] = [lowest(a), lowest(b)];
+  const kinds = [...new Set([...(stepA.kinds ?? []), ...(stepB.kinds ?? [])].map((k) => k.kind))];
+  const of = (step: typeof stepA, kind: string) => step.kinds?.find((k) => k.kind === kind);
+  return table(
+    ['kind', `${nameA} p99 at ${stepA.rate}/s`, 'calls', `${nameB} p99 at ${stepB.rate}/s`, 'calls'],
+    kinds.map((kind) => [
+      kind,
+      fixed(of(stepA, kind)?.p99 ?? 0, 1),
+      String(of(stepA, kind)?.calls ?? 0),
+      fixed(of(stepB, kind)?.p99 ?? 0, 1),
+      String(of(stepB, kind)?.calls ?? 0),
+    ]),
   );
 }
 
