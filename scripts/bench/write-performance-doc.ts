@@ -220,10 +220,9 @@ function kindsTable(a: MixFound, b: MixFound, [nameA, nameB]: [string, string]) 
   );
 }
 
-/** When no rate passed: each kind's p99 and calls at the lowest rate tried, which says what kept every step from passing. */
+/** When no rate passed: each kind's p99 and calls at the first rate tried (the most calls), which says what kept the steps from passing. */
 function lowestStepTable(a: MixFound, b: MixFound, [nameA, nameB]: [string, string]) {
-  const lowest = (found: MixFound) => found.steps.reduce((low, step) => (step.rate < low.rate ? step : low), found.steps[0]!);
-  const [stepA, stepB] = [lowest(a), lowest(b)];
+  const [stepA, stepB] = [a.steps[0]!, b.steps[0]!];
   const kinds = [...new Set([...(stepA.kinds ?? []), ...(stepB.kinds ?? [])].map((k) => k.kind))];
   const of = (step: typeof stepA, kind: string) => step.kinds?.find((k) => k.kind === kind);
   return table(
@@ -258,7 +257,9 @@ export function mixSection(run: BenchRun) {
     [mix.ours, mix.bare],
     ['ours', 'bare'],
     mix.loadAverage,
-    "Milliseconds from when each call was due, at each one's highest sustained rate (the import's dry run and start included). " +
+    (mix.ours.stats || mix.bare.stats
+      ? "Milliseconds from when each call was due, at each one's highest sustained rate (the import's dry run and start included). "
+      : 'No rate passed, for either: the table shows each kind at the first rate tried. ') +
       `**Sustained: ours ${mix.ours.rate}/s, bare ${mix.bare.rate}/s, ratio ${fixed(mix.ratio, 2)}** ` +
       `(goal ${fixed(mix.goal, 2)}: ${verdict(mix.met, fixed(mix.goal - mix.ratio, 2))}).` +
       (mix.withoutImport
