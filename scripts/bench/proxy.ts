@@ -43,6 +43,10 @@ export async function startProxy(instances: string[]) {
   const file = path.join(prefix, 'nginx.conf');
   await writeFile(file, await proxyConfig(instances, port, prefix));
   const child: ChildProcess = spawn('nginx', ['-p', prefix, '-c', file, '-e', `${prefix}/error.log`], { stdio: 'ignore' });
+  // A bench that fails half-way must not leave nginx running: a graceful quit as the process exits.
+  const stopOnExit = () => child.kill('SIGQUIT');
+  process.once('exit', stopOnExit);
+  child.once('exit', () => process.off('exit', stopOnExit));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): see ${prefix}/error.log`);
