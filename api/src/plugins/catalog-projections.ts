@@ -3,8 +3,8 @@
 // docs/decisions/0007, 0008 and 0015) fresh. Each catalog event (plugins/catalog-events.ts) marks
 // stale the projections that order or count what it changed, and each is refreshed CONCURRENTLY
 // (reads never wait) once its delay has passed, so a burst of writes costs one refresh. Sales come in
-// bursts and move only Bestselling and the in-stock counts: they refresh browse_listing at most once
-// per SALES_REFRESH_SECONDS across all instances. One instance refreshes a projection at a time (an
+// bursts and move only Bestselling and the in-stock counts: they refresh the home lists and
+// browse_listing at most once per SALES_REFRESH_SECONDS across all instances. One instance refreshes a projection at a time (an
 // advisory lock), and each records in projection_refreshes when its refresh began: an instance
 // refreshes after its own changes unless a refresh that began after them (whoever ran it) has
 // already taken them in, and the delays bound how long any list lags.
@@ -54,10 +54,13 @@ const STALE_AFTER: Record<CatalogEventType, Projection[]> = {
   'copy.deleted': ALL_PROJECTIONS,
   'catalog.imported': ALL_PROJECTIONS,
   'copy.restocked': ['home_list_candidates', 'category_listing'],
-  'order.placed': ['home_list_candidates'],
-  'order.cancelled': ['home_list_candidates'],
+  // Paced as sales (SALES_PACED below), not by the projections' own delays.
+  'order.placed': [],
+  'order.cancelled': [],
   'book.ratings-moved': ORDERED_BY_RATINGS,
 };
+/** What sales make stale, refreshed at the sales' pace (SALES_REFRESH_SECONDS) rather than their own delays. */
+const SALES_PACED: Projection[] = ['home_list_candidates', 'browse_listing'];
 /** The advisory lock class of projection refreshes; the object is the view's place in ALL_PROJECTIONS. */
 export const REFRESH_LOCK_CLASS = 0x70726f6a;
 /** A projection marked stale takes these along: they order or count the same rows. */
@@ -84,7 +87,7 @@ declare module 'fastify' {
 
 /** Why a refresh waits. */
 interface Cause {
-  /** When this instance saw the oldest change the refresh is for (performance.now()). */
+  /** When this instance saw the newest change the refresh is for (performance.now()): a refresh that began after it has them all. */
   since: number;
   /** Sales alone asked: the refresh waits SALES_REFRESH_SECONDS after the last one any instance began. */
   salesOnly: boolean;
@@ -101,7 +104,6 @@ export default fp(
     const pending = new Map<Projection, Waiting>();
     let closed = false;
     const salesIntervalMs = app.config.salesRefreshSeconds * 1000;
-    const salesGatherMs = Math.min(PROJECTION_REFRESH_DELAYS_MS.browse_listing, salesIntervalMs);
 
     /**
      * Refreshes one view in its own transaction, under the view's advisory lock: `wait` for it, or give
@@ -164,7 +166,8 @@ export default fp(
       const waiting = pending.get(view);
       const merged: Cause = waiting
         ? {
-            since: Math.min(waiting.since, cause.since),
+            // The latest change: a refresh covers them all only if it began after the last one.
+            since: Math.max(waiting.since, cause.since),
             salesOnly: waiting.salesOnly && cause.salesOnly,
             pace: Math.min(waiting.pace, cause.pace),
             failures: Math.max(waiting.failures, cause.failures),
@@ -224,15 +227,21 @@ export default fp(
     };
 
     /**
-     * A sale moves Bestselling and the in-stock counts of browse_listing: a million rows to refresh,
-     * and orders come in bursts. The refresh gathers a burst (as a catalog write's would, or for the
+     * A sale moves Bestsellers on the home page and Bestselling and the in-stock counts of
+     * browse_listing. At a million books each refresh takes seconds (the home lists) to a minute
+     * (browse_listing), and orders come in a steady flow: refreshed at the projections' own delays, a
+     * flow of checkouts kept a core refreshing. Each refresh gathers a burst (its own delay, or the
      * whole interval when that is shorter), and comes no sooner than SALES_REFRESH_SECONDS after the
      * last one any instance began (run() reads it when the gathering ends), and not at all if one
      * began after the sales: a steady flow of orders costs one refresh per interval, however many
      * instances take them.
      */
-    const sold = () =>
-      schedule('browse_listing', salesGatherMs, { since: performance.now(), salesOnly: true, pace: salesGatherMs, failures: 0 });
+    const sold = () => {
+      for (const view of SALES_PACED) {
+        const gatherMs = Math.min(PROJECTION_REFRESH_DELAYS_MS[view], salesIntervalMs);
+        schedule(view, gatherMs, { since: performance.now(), salesOnly: true, pace: gatherMs, failures: 0 });
+      }
+    };
 
     app.catalogEvents.subscribe((event) => {
       changed(STALE_AFTER[event.type]);
