@@ -153,6 +153,23 @@ describe('authors', () => {
     expect(withBooks.json().error.message).toMatch(/still has/);
   });
 
+  it("renaming an author rewrites every one of their books' search text, so a search by the new name finds them all", async () => {
+    const [author] = await t.db.query<{ id: number; full_name: string; books: number }>(
+      'SELECT a.id, a.full_name, count(*)::int AS books FROM authors a JOIN books b ON b.author_id = a.id GROUP BY a.id HAVING count(*) > 2 ORDER BY a.id LIMIT 1',
+    );
+    const searchTexts = async () =>
+      (await t.db.query<{ search_text: string }>('SELECT search_text FROM books WHERE author_id = $1', [author!.id])).map(
+        (b) => b.search_text,
+      );
+    const rename = (name: string) => call('admin', 'PUT', `/api/employee/author/${author!.id},${encodeURIComponent(name)}`);
+    expect((await rename('Zephyrine Quillfeather')).statusCode).toBe(200);
+    const renamed = await searchTexts();
+    expect(renamed).toHaveLength(author!.books);
+    for (const text of renamed) expect(text).toContain('quillfeather');
+    expect((await rename(author!.full_name)).statusCode).toBe(200);
+    for (const text of await searchTexts()) expect(text).not.toContain('quillfeather');
+  });
+
   it('pages authors by 10', async () => {
     const page = (await call('admin', 'GET', '/api/employee/author/1,10')).json().data;
     expect(page.authors).toHaveLength(10);
