@@ -359,12 +359,13 @@ describe('bulk export and import', () => {
   it('writes nothing when a row fails half-way through the run', async () => {
     const books = await t.db.query<{ isbn13: string; quantity: number }>(
       `SELECT b.isbn13, c.quantity FROM books b JOIN book_copies c ON c.book_id = b.id
-       WHERE b.isbn13 IS NOT NULL AND c.id = (SELECT min(id) FROM book_copies WHERE book_id = b.id) ORDER BY b.id DESC LIMIT 150`,
+       WHERE b.isbn13 IS NOT NULL AND c.id = (SELECT min(id) FROM book_copies WHERE book_id = b.id) ORDER BY b.id DESC LIMIT 600`,
     );
     const job = await check(['isbn,price,stock,available', ...books.map((b) => `${b.isbn13},1.00,${b.quantity + 1},true`)].join('\n'));
-    expect(job).toMatchObject({ changed: 150, invalid: 0 });
-    // Fault injection: the 150th row now breaks the stock CHECK, after 149 rows (and a progress step) are written.
-    await t.db.query(`UPDATE import_jobs SET plan = jsonb_set(plan, '{149,stock}', '-5') WHERE id = $1`, [job.id]);
+    expect(job).toMatchObject({ changed: 600, invalid: 0 });
+    // Fault injection: the last row now breaks the stock CHECK, in the second statement of the run,
+    // after the first has written 500 rows and a progress step.
+    await t.db.query(`UPDATE import_jobs SET plan = jsonb_set(plan, '{599,stock}', '-5') WHERE id = $1`, [job.id]);
     await data('POST', `/api/employee/catalog/import/${job.id}/run`, admin, { skipInvalid: false });
     const finished = await until(job.id, (j) => j.status !== 'running');
     expect(finished).toMatchObject({ status: 'failed', processed: 0 });

@@ -43,7 +43,6 @@ export const EXPORT_BATCH = 500;
 /** The longest a download of the whole catalog may take; it stops sooner when the reader leaves. */
 export const EXPORT_TIME_LIMIT_MS = 30 * 60_000;
 
-const LOOKUP_BATCH = 1000;
 /** One transaction writes the whole file: long enough for 100,000 rows on a small machine. */
 const IMPORT_TIMEOUT_MS = 30 * 60_000;
 /**
@@ -68,32 +67,60 @@ function toJob({ summary, status, ...job }: Omit<Prisma.ImportJobGetPayload<obje
 }
 export type ImportJob = ReturnType<typeof toJob>;
 
-/** The writes of one planned row, inside the run's transaction. */
+/**
+ * One batch of planned rows written in one statement: each row's book found by ISBN, its first copy
+ * set (with exported_stock, the file's change on top of the stock now: sales since the export and
+ * since the check stand, and a stock that sold below the change stops at 0 rather than failing the
+ * file), or a first copy created for a book that has none. The audit and the stock ledger are the
+ * tables' triggers, so a row written here is recorded as one written by hand. The line of the first
+ * row whose book the shop no longer has comes back (the caller refuses the file), else null.
+ */
+const WRITE_COPIES = (max: number) => `
+  WITH file AS (
+    SELECT * FROM unnest($1::int[], $2::text[], $3::numeric[], $4::int[], $5::bool[], $6::int[])
+      AS f(line, isbn13, price, stock, available, exported_stock)
+  ), target AS (
+    SELECT f.*, b.id AS book_id, (SELECT min(c.id) FROM book_copies c WHERE c.book_id = b.id) AS copy_id
+    FROM file f LEFT JOIN books b ON b.isbn13 = f.isbn13
+  ), set_copies AS (
+    UPDATE book_copies c SET price = t.price, is_available = t.available,
+      quantity = CASE WHEN t.exported_stock IS NULL THEN t.stock
+                      ELSE least(greatest(c.quantity + t.stock - t.exported_stock, 0), ${max}) END
+    FROM target t WHERE c.id = t.copy_id
+    RETURNING c.id
+  ), first_copies AS (
+    INSERT INTO book_copies (book_id, price, quantity, is_available)
+    SELECT book_id, price, stock, available FROM target WHERE book_id IS NOT NULL AND copy_id IS NULL
+    RETURNING id
+  )
+  SELECT (SELECT min(line) FROM target WHERE book_id IS NULL) AS "missingLine",
+         (SELECT count(*) FROM set_copies)::int + (SELECT count(*) FROM first_copies)::int AS written`;
+
+/** The run's writes, inside its transaction. */
 export function importWrites(tx: Prisma.TransactionClient) {
   return {
     /** Add Book's write of a looked-up book, in this transaction. */
     addFoundBook: (isbn13: string, found: IsbnRecord & { typeId: number }) => createFoundBook(tx, isbn13, found, found.typeId),
-    /** The book of an ISBN with its first copy's id. */
-    book: async (isbn13: string) => {
-      const book = await tx.book.findUnique({
-        where: { isbn13 },
-        select: { id: true, copies: { select: { id: true }, orderBy: { id: 'asc' }, take: 1 } },
-      });
-      return book && { id: book.id, firstCopyId: book.copies[0]?.id };
+    /** Those of `isbns` whose book the shop does not have (now, in this transaction). */
+    async absentBooks(isbns: string[]) {
+      const rows = await tx.$queryRaw<{ isbn13: string }[]>`
+        SELECT f.isbn13 FROM unnest(${isbns}::text[]) AS f(isbn13)
+        WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.isbn13 = f.isbn13)`;
+      return new Set(rows.map((row) => row.isbn13));
     },
-    createCopy: (bookId: number, copy: { price: string; quantity: number; isAvailable: boolean }) =>
-      tx.bookCopy.create({ data: { ...copy, bookId }, select: { id: true } }),
-    setCopy: (copyId: number, copy: { price: string; quantity: number; isAvailable: boolean }) =>
-      tx.bookCopy.update({ where: { id: copyId }, data: copy, select: { id: true } }),
-    /**
-     * The file's change on top of the stock now, with its price and availability. A stock that sold
-     * below the change since the check stops at 0 rather than failing the file.
-     */
-    changeCopy: (copyId: number, copy: { price: string; isAvailable: boolean }, change: number) =>
-      tx.$executeRaw`
-        UPDATE book_copies SET price = ${copy.price}::numeric, is_available = ${copy.isAvailable},
-          quantity = least(greatest(quantity + ${change}::int, 0), ${STOCK_MAX}::int)
-        WHERE id = ${copyId}`,
+    /** Writes `rows` in one statement (WRITE_COPIES); the line of a row whose book is gone, else null. */
+    async writeCopies(rows: ImportPlanRow[]) {
+      const [result] = await tx.$queryRawUnsafe<{ missingLine: number | null; written: number }[]>(
+        WRITE_COPIES(STOCK_MAX),
+        rows.map((row) => row.line),
+        rows.map((row) => row.isbn13),
+        rows.map((row) => row.price),
+        rows.map((row) => row.stock),
+        rows.map((row) => row.available),
+        rows.map((row) => row.exportedStock ?? null),
+      );
+      return result?.missingLine ?? null;
+    },
   };
 }
 export type ImportWrites = ReturnType<typeof importWrites>;
@@ -147,40 +174,49 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
       return rows;
     },
 
-    /** Each ISBN's book, if the shop has it, with its first copy (null when it has none). */
+    /**
+     * Each ISBN's book, if the shop has it, with its first copy (null when it has none): one statement
+     * for the whole file, its ISBNs as one array parameter (the check runs on a serving instance, and
+     * a query builder's IN list of thousands of values cost it more than the database's work).
+     */
     async shopCopies(isbns: string[]) {
+      const books = await db.$queryRaw<{ isbn13: string; price: string | null; quantity: number | null; isAvailable: boolean | null }[]>`
+        SELECT b.isbn13, c.price::text AS price, c.quantity, c.is_available AS "isAvailable"
+        FROM books b
+        LEFT JOIN LATERAL (SELECT price, quantity, is_available FROM book_copies WHERE book_id = b.id ORDER BY id LIMIT 1) c ON true
+        WHERE b.isbn13 = ANY(${isbns}::text[])`;
       const inShop = new Map<string, ShopCopy | null>();
-      for (let i = 0; i < isbns.length; i += LOOKUP_BATCH) {
-        const books = await db.book.findMany({
-          where: { isbn13: { in: isbns.slice(i, i + LOOKUP_BATCH) } },
-          select: { isbn13: true, copies: { select: { price: true, quantity: true, isAvailable: true }, orderBy: { id: 'asc' }, take: 1 } },
-        });
-        for (const { isbn13, copies } of books) {
-          const [copy] = copies;
-          if (isbn13) inShop.set(isbn13, copy ? { ...copy, price: copy.price.toFixed(2) } : null);
-        }
+      for (const { isbn13, price, quantity, isAvailable } of books) {
+        inShop.set(isbn13, price !== null && quantity !== null && isAvailable !== null ? { price, quantity, isAvailable } : null);
       }
       return inShop;
     },
 
-    createJob: async (who: AuditActor, summary: ImportSummary, plan: ImportPlanRow[]) =>
-      toJob(
-        await db.importJob.create({
-          data: { actor: who.actor, address: who.address, total: plan.length, summary, plan },
-          omit: { plan: true },
-        }),
-      ),
+    /**
+     * Stores a checked plan (new and changed rows: thousands for a big file) as the job's JSON. The
+     * summary and plan go as JSON text parameters: a query builder walking every value of the plan
+     * stalled the serving instance for hundreds of milliseconds per thousand rows.
+     */
+    async createJob(who: AuditActor, summary: ImportSummary, plan: ImportPlanRow[]) {
+      const [created] = await db.$queryRaw<{ id: number }[]>`
+        INSERT INTO import_jobs (actor, address, total, summary, plan)
+        VALUES (${who.actor}, ${who.address}, ${plan.length}::int, ${JSON.stringify(summary)}::jsonb, ${JSON.stringify(plan)}::jsonb)
+        RETURNING id`;
+      if (!created) throw new Error('storing an import job returned no row');
+      return toJob(await db.importJob.findUniqueOrThrow({ where: { id: created.id }, omit: { plan: true } }));
+    },
 
     async job(id: number) {
       const job = await db.importJob.findUnique({ where: { id }, omit: { plan: true } });
       return job && toJob(job);
     },
 
-    /** The rows a checked job writes, as its check stored them. */
+    /** The rows a checked job writes, as its check stored them (read as text: parsed once, here). */
     async plan(id: number) {
-      const { plan } = await db.importJob.findUniqueOrThrow({ where: { id }, select: { plan: true } });
-      if (!Array.isArray(plan) || !plan.every((row) => planRows.Check(row)))
-        throw new Error(`import job ${id} holds a plan of another shape`);
+      const [stored] = await db.$queryRaw<{ plan: string }[]>`SELECT plan::text AS plan FROM import_jobs WHERE id = ${id}`;
+      if (!stored) throw new Error(`import job ${id} is gone`);
+      const plan: unknown = JSON.parse(stored.plan);
+      if (!Array.isArray(plan) || !plan.every((row) => planRows.Check(row))) throw new Error(`import job ${id} holds a plan of another shape`);
       return plan;
     },
 
