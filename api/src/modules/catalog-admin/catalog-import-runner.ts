@@ -38,7 +38,8 @@ export function catalogImportRunner(repo: CatalogTransferRepository, log: Fastif
             await addFoundBooks(writes, rows);
             for (let done = 0; done < rows.length; done += ROWS_PER_STATEMENT) {
               const missingLine = await writes.writeCopies(rows.slice(done, done + ROWS_PER_STATEMENT));
-              if (missingLine !== null) throw refuse.form(`The book of line ${missingLine} is no longer in the shop; check the file again.`);
+              if (missingLine !== null)
+                throw refuse.form(`The book of line ${missingLine} is no longer in the shop; check the file again.`);
               // Between statements only: the last one's count is the job's end, written in the transaction.
               // (Progress takes a second connection; sales waiting on the copies this transaction locks
               // can hold all of the pool's, so a step it need not take is one fewer wait on them.)

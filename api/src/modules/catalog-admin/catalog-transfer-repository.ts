@@ -216,7 +216,8 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
       const [stored] = await db.$queryRaw<{ plan: string }[]>`SELECT plan::text AS plan FROM import_jobs WHERE id = ${id}`;
       if (!stored) throw new Error(`import job ${id} is gone`);
       const plan: unknown = JSON.parse(stored.plan);
-      if (!Array.isArray(plan) || !plan.every((row) => planRows.Check(row))) throw new Error(`import job ${id} holds a plan of another shape`);
+      if (!Array.isArray(plan) || !plan.every((row) => planRows.Check(row)))
+        throw new Error(`import job ${id} holds a plan of another shape`);
       return plan;
     },
 
