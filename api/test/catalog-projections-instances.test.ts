@@ -2,12 +2,16 @@
 // by both costs one refresh of browse_listing, whoever runs it; a failed refresh is tried again; and
 // when another instance holds browse_counts, only browse_counts is tried again. The database itself
 // counts the refreshes (an event trigger on REFRESH MATERIALIZED VIEW), so the plugin cannot misreport.
+// Then the pacing by cost (decision 7): a long refresh recorded by any instance keeps the scheduled
+// ones waiting for its rest, they run one at a time, each leaving its own; a waiting refresh holds no
+// connection; an explicit refresh waits for none of it. Held by the times the database recorded, not
+// by how long the test slept.
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { ALL_PROJECTIONS, REFRESH_LOCK_CLASS } from '../src/plugins/catalog-projections.ts';
+import { ALL_PROJECTIONS, MAX_REFRESH_SHARE, REFRESH_LOCK_CLASS, REFRESH_TURN_LOCK } from '../src/plugins/catalog-projections.ts';
 import { createTestApp } from './helpers.ts';
 
 const SALES_REFRESH_SECONDS = 1;
@@ -109,6 +113,95 @@ it('when another instance holds browse_counts, only browse_counts is tried again
     expect(await refreshes('browse_counts')).toBe(counts + 1);
   } finally {
     await other.end();
+  }
+});
+
+/** Each projection's last refresh, as recorded: when it began, what it took and the rest it left (ms since the epoch). */
+const recorded = async () =>
+  t.db.query<{ projection: string; startedAt: number; tookMs: number | null; restUntil: number | null }>(
+    `SELECT projection, extract(epoch FROM started_at)::float8 * 1000 AS "startedAt", took_ms AS "tookMs",
+            extract(epoch FROM rest_until)::float8 * 1000 AS "restUntil"
+     FROM projection_refreshes ORDER BY started_at`,
+  );
+/** Records that `projection` began `agoMs` ago and took `tookMs`, as a refresh by another instance would have, with its rest. */
+const recordRefresh = async (projection: string, agoMs: number, tookMs: number) =>
+  (
+    await t.db.query<{ restUntil: number }>(
+      `INSERT INTO projection_refreshes AS r (projection, started_at, took_ms, rest_until)
+       SELECT $1, now, $3::int, now + $3::int * interval '1 ms' / $4::float8
+       FROM (SELECT clock_timestamp() - $2::int * interval '1 ms' AS now) n
+       ON CONFLICT (projection) DO UPDATE SET started_at = excluded.started_at, took_ms = excluded.took_ms, rest_until = excluded.rest_until
+       RETURNING extract(epoch FROM r.rest_until)::float8 * 1000 AS "restUntil"`,
+      [projection, agoMs, tookMs, MAX_REFRESH_SHARE],
+    )
+  )[0]!.restUntil;
+
+it('a long refresh by another instance keeps the scheduled refreshes waiting for its rest; they run one at a time, each leaving its own', async () => {
+  const listing = await refreshes('browse_listing');
+  const home = await refreshes('home_list_candidates');
+  // search_shortcuts began 1 s ago and took 1 s: the scheduled refreshes rest until 1 s / MAX_REFRESH_SHARE after it began.
+  const restUntil = await recordRefresh('search_shortcuts', 1000, 1000);
+  sale(t.app, 11);
+  sale(second, 12);
+  expect(await until(async () => (await refreshes('browse_listing')) > listing, SETTLE_MS + 4000)).toBe(true);
+  expect(await until(async () => (await refreshes('home_list_candidates')) > home, SETTLE_MS)).toBe(true);
+  expect(await until(async () => (await refreshes('browse_counts')) > 0, SETTLE_MS)).toBe(true);
+  const rows = (await recorded()).filter((row) => row.startedAt >= restUntil);
+  expect(rows.map((row) => row.projection).sort()).toEqual(['browse_counts', 'browse_listing', 'home_list_candidates']);
+  // None began before the rest ended, none overlapped, and each left a rest of its own time over the
+  // share, from the rest before it when that was later (browse_counts follows browse_listing at once).
+  let restBefore = restUntil;
+  let endBefore = restUntil;
+  for (const row of rows) {
+    expect(row.startedAt).toBeGreaterThanOrEqual(endBefore);
+    if (row.projection !== 'browse_counts') expect(row.startedAt).toBeGreaterThanOrEqual(restBefore);
+    const rest = Math.max(row.startedAt, restBefore) + row.tookMs! / MAX_REFRESH_SHARE;
+    expect(Math.abs(row.restUntil! - rest), row.projection).toBeLessThan(3);
+    restBefore = row.restUntil!;
+    endBefore = row.startedAt + row.tookMs!;
+  }
+  // And each once: the second instance found its sales taken in.
+  await sleep(SETTLE_MS);
+  expect(await refreshes('browse_listing')).toBe(listing + 1);
+  expect(await refreshes('home_list_candidates')).toBe(home + 1);
+});
+
+it('a scheduled refresh waits for the turn another holds without holding a connection, then refreshes', async () => {
+  const listing = await refreshes('browse_listing');
+  const other = new pg.Client({ connectionString: t.db.url });
+  await other.connect();
+  try {
+    await other.query('SELECT pg_advisory_lock($1::int, $2::int)', [REFRESH_LOCK_CLASS, REFRESH_TURN_LOCK]);
+    sale(second, 13);
+    await sleep(SALES_REFRESH_SECONDS * 3000);
+    expect(await refreshes('browse_listing')).toBe(listing);
+    // No session of the shop's is waiting for a lock, and none sits in a transaction meanwhile.
+    const [{ waiting }] = (await t.db.query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM pg_stat_activity
+       WHERE datname = current_database() AND (wait_event_type = 'Lock' OR state LIKE 'idle in transaction%')`,
+    )) as [{ waiting: number }];
+    expect(waiting).toBe(0);
+    await other.query('SELECT pg_advisory_unlock($1::int, $2::int)', [REFRESH_LOCK_CLASS, REFRESH_TURN_LOCK]);
+    expect(await until(async () => (await refreshes('browse_listing')) > listing, SETTLE_MS)).toBe(true);
+  } finally {
+    await other.end();
+  }
+});
+
+it('an explicit refresh runs at once during a rest, and leaves the rest as it was', async () => {
+  // A rest of an hour: no scheduled refresh would run.
+  const restUntil = await recordRefresh('search_vocabulary', 0, 15 * 60_000);
+  try {
+    const home = await refreshes('home_list_candidates');
+    await t.app.catalogProjections.refresh(['home_list_candidates']);
+    expect(await refreshes('home_list_candidates')).toBe(home + 1);
+    const rows = await recorded();
+    const refreshed = rows.find((row) => row.projection === 'home_list_candidates')!;
+    expect(refreshed.startedAt).toBeLessThan(restUntil);
+    expect(refreshed.tookMs).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...rows.map((row) => row.restUntil ?? 0))).toBe(restUntil);
+  } finally {
+    await t.db.query("UPDATE projection_refreshes SET rest_until = NULL WHERE projection = 'search_vocabulary'");
   }
 });
 

@@ -1,7 +1,10 @@
 // The catalog projections: short and common-word searches served by search_shortcuts, category
-// and author pages by positions, and live availability over a projection that may lag.
+// and author pages by positions, and live availability over a projection that may lag. And what a
+// change makes stale: held to the views' own definitions by rebuilding them all after the change.
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALL_PROJECTIONS } from '../src/plugins/catalog-projections.ts';
+import type { CatalogEvent } from '../src/modules/catalog/catalog-events.ts';
+import { ALL_PROJECTIONS, type Projection, staleAfter } from '../src/plugins/catalog-projections.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -149,4 +152,81 @@ describe('author pages from positions', () => {
 it('the API refreshes every projection the schema has', async () => {
   const views = await t.db.query<{ name: string }>('SELECT matviewname AS name FROM pg_matviews WHERE schemaname = current_schema()');
   expect(views.map((v) => v.name).sort()).toEqual([...ALL_PROJECTIONS].sort());
+});
+
+describe('what an import makes stale', () => {
+  const imported = (booksAdded: boolean, availabilityChanged: boolean): CatalogEvent => ({
+    type: 'catalog.imported',
+    changed: { booksAdded, availabilityChanged },
+  });
+  const sorted = (views: Projection[]) => [...views].sort();
+
+  /**
+   * Which projections `change` (SQL on the catalog) really changes: each one's rows rebuilt before and
+   * after the change, in a transaction rolled back after, so the other tests see the catalog as it was.
+   */
+  async function projectionsChangedBy(change: string) {
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    const fingerprints = async () => {
+      const out = new Map<Projection, string>();
+      for (const view of ALL_PROJECTIONS) {
+        const { rows } = await client.query<{ f: string }>(
+          `SELECT md5(coalesce(string_agg(v::text, '|' ORDER BY v::text), '')) AS f FROM ${view} v`,
+        );
+        out.set(view, rows[0]!.f);
+      }
+      return out;
+    };
+    // In the projections' own order: browse_counts is counted from browse_listing.
+    const rebuild = async () => {
+      for (const view of ALL_PROJECTIONS) await client.query(`REFRESH MATERIALIZED VIEW ${view}`);
+    };
+    try {
+      await client.query('BEGIN');
+      // From projections of the catalog as it is (other tests change it and refresh only what they read).
+      await rebuild();
+      const before = await fingerprints();
+      await client.query(change);
+      await rebuild();
+      const after = await fingerprints();
+      return sorted(ALL_PROJECTIONS.filter((view) => before.get(view) !== after.get(view)));
+    } finally {
+      await client.query('ROLLBACK');
+      await client.end();
+    }
+  }
+
+  it('an import of prices and stock alone makes stale the lists that sort, filter or pool by them, and nothing else', async () => {
+    const stale = staleAfter(imported(false, false));
+    expect(sorted(stale)).toEqual(['browse_counts', 'browse_listing', 'home_list_candidates']);
+    // What such an import writes: prices, and stock down to nothing for some copies and up for others.
+    const changed = await projectionsChangedBy(
+      'UPDATE book_copies SET price = price + 1, quantity = CASE WHEN id % 2 = 0 THEN 0 ELSE quantity + 5 END WHERE id % 3 = 0',
+    );
+    expect(changed).toContain('browse_listing');
+    for (const view of changed) expect(stale, `${view} changed`).toContain(view);
+  });
+
+  it('an import that puts copies on or off sale makes every list of what is on sale stale, but not the vocabulary', async () => {
+    const stale = staleAfter(imported(false, true));
+    expect(sorted(stale)).toEqual(sorted(ALL_PROJECTIONS.filter((view) => view !== 'search_vocabulary')));
+    const changed = await projectionsChangedBy('UPDATE book_copies SET is_available = NOT is_available WHERE id % 7 = 0');
+    expect(changed).toEqual(expect.arrayContaining(['category_listing', 'author_listing', 'search_suggestions']));
+    for (const view of changed) expect(stale, `${view} changed`).toContain(view);
+  });
+
+  it('an import that adds books, or does not say what it wrote, makes every projection stale', async () => {
+    expect(sorted(staleAfter(imported(true, false)))).toEqual(sorted(ALL_PROJECTIONS));
+    expect(sorted(staleAfter({ type: 'catalog.imported' }))).toEqual(sorted(ALL_PROJECTIONS));
+    const changed = await projectionsChangedBy(`
+      WITH book AS (INSERT INTO books (name, search_text, author_id, type_id)
+                    SELECT 'Quizzical Zephyrs', 'quizzical zephyrs ' || search_text, author_id, type_id FROM books ORDER BY id LIMIT 1 RETURNING id)
+      INSERT INTO book_copies (book_id, price, quantity, is_available) SELECT id, 9.99, 3, true FROM book`);
+    expect(changed).toContain('search_vocabulary');
+  });
+
+  it('a restock makes stale what stock orders or hides, as an import of stock does', () => {
+    expect(sorted(staleAfter({ type: 'copy.restocked', copyId: 1 }))).toEqual(sorted(staleAfter(imported(false, false))));
+  });
 });

@@ -4,12 +4,14 @@
 // stale the projections that order or count what it changed, and each is refreshed CONCURRENTLY
 // (reads never wait) once its delay has passed, so a burst of writes costs one refresh. Sales come in
 // bursts and move only Bestselling and the in-stock counts: they refresh the home lists and
-// browse_listing at most once per SALES_REFRESH_SECONDS across all instances. One instance refreshes a projection at a time (an
-// advisory lock), and each records in projection_refreshes when its refresh began: an instance
-// refreshes after its own changes unless a refresh that began after them (whoever ran it) has
-// already taken them in, and the delays bound how long any list lags.
+// browse_listing at most once per SALES_REFRESH_SECONDS across all instances. Each records in
+// projection_refreshes when its refresh began: an instance refreshes after its own changes unless a
+// refresh that began after them (whoever ran it) has already taken them in, and the delays bound how
+// long any list lags while refreshes are cheap. When they are not (a million books: 20 s to 2 minutes
+// each), their own cost paces them: one scheduled refresh at a time across all instances, each
+// followed by a rest that keeps them within MAX_REFRESH_SHARE of the database's time (decision 7).
 import fp from 'fastify-plugin';
-import { type CatalogEventType, SALES } from '../modules/catalog/catalog-events.ts';
+import { type CatalogEvent, type CatalogEventType, SALES } from '../modules/catalog/catalog-events.ts';
 import { CATALOG_CHANGED_CHANNEL } from './catalog-cache.ts';
 
 export const PROJECTION_REFRESH_DELAYS_MS = {
@@ -28,19 +30,46 @@ export const PROJECTION_REFRESH_DELAYS_MS = {
   // Suggestions as a shopper types: every book on sale and every author's name, so like the shortcuts.
   search_suggestions: 120_000,
 } as const;
+/**
+ * The most of the database's time the scheduled refreshes may take together, across instances. At a
+ * million books each refresh keeps a core busy for 20 s to 2 minutes, and with an import a minute
+ * one of the two cores refreshed all the time, so every read waited for the other (issue 32's day).
+ * Refreshes run one at a time, and each is followed by a rest of three times its own length before
+ * the next scheduled one of any projection: at most a quarter of one core's time, whatever the
+ * catalog's size or the rate of changes. What grows with the catalog is the lists' lag, not the
+ * readers' wait. On the seed catalog (refreshes of 50-800 ms) the rest is shorter than the delays.
+ */
+export const MAX_REFRESH_SHARE = 1 / 4;
 const REFRESH_TIMEOUT_MS = 15 * 60_000;
 const REFRESH_TIMEOUT = `${REFRESH_TIMEOUT_MS}ms`;
 /** A failed refresh is tried again after its delay, then twice as long each time, up to this. */
 const MAX_RETRY_DELAY_MS = 10 * 60_000;
+/**
+ * A scheduled refresh that finds another one running looks again this soon, then twice as long each
+ * time up to its own delay: a refresh of the seed catalog ends within it, one at a million books is
+ * not asked about every second for minutes.
+ */
+const FIRST_LOOK_WHEN_BUSY_MS = 250;
 export type Projection = keyof typeof PROJECTION_REFRESH_DELAYS_MS;
 export const ALL_PROJECTIONS = Object.keys(PROJECTION_REFRESH_DELAYS_MS) as Projection[];
 /** The projections that order books by their ratings: a review that moves a book's ratings reorders them. */
 const ORDERED_BY_RATINGS: Projection[] = ['home_list_candidates', 'category_listing', 'author_listing'];
 /**
+ * What prices and stock alone change (migrations *catalog_projections, *browse_and_suggestions):
+ * browse_listing sorts and filters by them, and Recommended's pool leaves out what is out of stock.
+ * The positions of category_listing and author_listing, and the search projections, read neither.
+ */
+const PRICE_AND_STOCK: Projection[] = ['home_list_candidates', 'browse_listing'];
+/**
+ * What a copy put on or taken off sale changes besides: every projection of what is on sale. Only
+ * search_vocabulary, every word of every book whether on sale or not, is left as it was.
+ */
+const ON_SALE: Projection[] = [...PRICE_AND_STOCK, 'category_listing', 'author_listing', 'search_shortcuts', 'search_suggestions'];
+/**
  * What each catalog event makes stale (a new event type must say, or this does not compile). Edits of
- * authors, books and copies, and imports, can change any order; stock alone changes the lists that
- * order by it or hide what is out of stock; a sale moves Bestsellers now and browse_listing at the
- * sales' own pace; ratings reorder the lists ordered by them.
+ * authors, books and copies, and imports that do not say what they wrote, can change any order;
+ * stock alone changes the lists that sort or filter by it or hide what is out of stock; a sale moves
+ * Bestsellers now and browse_listing at the sales' own pace; ratings reorder the lists ordered by them.
  */
 const STALE_AFTER: Record<CatalogEventType, Projection[]> = {
   'author.created': ALL_PROJECTIONS,
@@ -53,7 +82,7 @@ const STALE_AFTER: Record<CatalogEventType, Projection[]> = {
   'copy.updated': ALL_PROJECTIONS,
   'copy.deleted': ALL_PROJECTIONS,
   'catalog.imported': ALL_PROJECTIONS,
-  'copy.restocked': ['home_list_candidates', 'category_listing'],
+  'copy.restocked': PRICE_AND_STOCK,
   // Paced as sales (SALES_PACED below), not by the projections' own delays.
   'order.placed': [],
   'order.cancelled': [],
@@ -63,6 +92,8 @@ const STALE_AFTER: Record<CatalogEventType, Projection[]> = {
 const SALES_PACED: Projection[] = ['home_list_candidates', 'browse_listing'];
 /** The advisory lock class of projection refreshes; the object is the view's place in ALL_PROJECTIONS. */
 export const REFRESH_LOCK_CLASS = 0x70726f6a;
+/** The object, in REFRESH_LOCK_CLASS, of the turn: one scheduled refresh at a time, of any projection, across instances. */
+export const REFRESH_TURN_LOCK = -1;
 /** A projection marked stale takes these along: they order or count the same rows. */
 const FOLLOWERS: Partial<Record<Projection, Projection[]>> = { category_listing: ['browse_listing'], browse_listing: ['browse_counts'] };
 const withFollowers = (projections: Projection[]) => {
@@ -76,10 +107,24 @@ const withFollowers = (projections: Projection[]) => {
   return [...out];
 };
 
+/**
+ * The projections `event` makes stale, with their followers. An import that says what it wrote
+ * (ImportedChanges) makes stale only what reads it: prices and stock always, what is on sale when
+ * that changed, and everything when it added books.
+ */
+export function staleAfter(event: CatalogEvent): Projection[] {
+  if (event.type !== 'catalog.imported' || !event.changed) return withFollowers(STALE_AFTER[event.type]);
+  if (event.changed.booksAdded) return withFollowers(ALL_PROJECTIONS);
+  return withFollowers(event.changed.availabilityChanged ? ON_SALE : PRICE_AND_STOCK);
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     catalogProjections: {
-      /** Refreshes now, waiting for another instance's refresh to end (tests, the seed and the benchmark call this). */
+      /**
+       * Refreshes now, waiting only for another refresh of the same projection to end, never for the
+       * scheduled refreshes' turn or rest (tests, the seed and the benchmark call this).
+       */
       refresh(projections?: Projection[]): Promise<void>;
     };
   }
@@ -95,8 +140,25 @@ interface Cause {
   pace: number;
   /** Failures in a row: each doubles the wait before the next try. */
   failures: number;
+  /** Looks in a row that found another refresh running: each doubles the wait before the next, up to `pace`. */
+  busyLooks: number;
 }
 type Waiting = Cause & { timer: NodeJS.Timeout; dueAt: number };
+
+/**
+ * How a refresh is paced. `now`: an explicit refresh, which waits for the view's lock and nothing
+ * else, and is charged no rest (tests, the seed and the bench call it knowingly). `turn`: a scheduled
+ * refresh, which takes the cluster's turn or gives up, waits out the rest the last ones left, and
+ * leaves its own. `follower`: browse_counts right after browse_listing, in the same turn: it does not
+ * wait out browse_listing's rest, but adds its own time's rest to it.
+ */
+type Pacing = 'now' | 'turn' | 'follower';
+/** A refresh's attempt: done, given up because another holds the turn or the view, or not before `ms` from now. */
+type Attempt = { outcome: 'refreshed' } | { outcome: 'busy' } | { outcome: 'resting'; ms: number };
+const REFRESHED: Attempt = { outcome: 'refreshed' };
+const BUSY: Attempt = { outcome: 'busy' };
+/** The rest a scheduled refresh leaves, as a multiple of its own time: with the refresh, 1 / MAX_REFRESH_SHARE of it. */
+const REST_PER_REFRESH_TIME = 1 / MAX_REFRESH_SHARE;
 
 export default fp(
   async (app) => {
@@ -106,23 +168,33 @@ export default fp(
     const salesIntervalMs = app.config.salesRefreshSeconds * 1000;
 
     /**
-     * Refreshes one view in its own transaction, under the view's advisory lock: `wait` for it, or give
-     * up (false) when another instance holds it. A refresh is background work that may outlast the
-     * per-request statement timeout at scale: it gets its own. The names are this module's constants,
-     * never input. When it began is recorded before its snapshot is taken, and only if it commits.
+     * Refreshes one view in its own transaction, under the view's advisory lock (and, scheduled, the
+     * cluster's turn): an explicit refresh waits for it, a scheduled one gives up when another holds
+     * either, and waits out the rest (`resting`). No lock is ever waited for by a scheduled refresh,
+     * so a refresh waiting its turn holds no connection that requests could use. A refresh is
+     * background work that may outlast the per-request statement timeout at scale: it gets its own.
+     * The names are this module's constants, never input. When it began is recorded before its
+     * snapshot is taken, and what it took (and the rest it leaves) at its end, only if it commits.
      */
-    const refreshView = (view: Projection, wait: boolean) =>
+    const refreshView = (view: Projection, pacing: Pacing) =>
       app.prisma.$transaction(
-        async (tx) => {
+        async (tx): Promise<Attempt> => {
           await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = '${REFRESH_TIMEOUT}'`);
           await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${REFRESH_TIMEOUT}'`);
-          const lock = [REFRESH_LOCK_CLASS, ALL_PROJECTIONS.indexOf(view)];
-          if (wait) await tx.$executeRaw`SELECT pg_advisory_xact_lock(${lock[0]}::int, ${lock[1]}::int)`;
+          const viewLock = ALL_PROJECTIONS.indexOf(view);
+          if (pacing === 'now') await tx.$executeRaw`SELECT pg_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${viewLock}::int)`;
           else {
-            const [{ locked }] = await tx.$queryRaw<
-              [{ locked: boolean }]
-            >`SELECT pg_try_advisory_xact_lock(${lock[0]}::int, ${lock[1]}::int) AS locked`;
-            if (!locked) return false;
+            // The turn first: while another scheduled refresh runs, this view's lock is not touched.
+            const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`
+              SELECT CASE WHEN pg_try_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${REFRESH_TURN_LOCK}::int)
+                          THEN pg_try_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${viewLock}::int) ELSE false END AS locked`;
+            if (!locked) return BUSY;
+          }
+          if (pacing === 'turn') {
+            // Read under the turn, so no other scheduled refresh can have begun since.
+            const [{ ms }] = await tx.$queryRaw<[{ ms: number | null }]>`
+              SELECT (extract(epoch FROM max(rest_until) - clock_timestamp()) * 1000)::float8 AS ms FROM projection_refreshes`;
+            if (ms !== null && ms > 0) return { outcome: 'resting', ms };
           }
           await tx.$executeRaw`INSERT INTO projection_refreshes (projection, started_at) VALUES (${view}, clock_timestamp())
                                ON CONFLICT (projection) DO UPDATE SET started_at = excluded.started_at`;
@@ -131,7 +203,18 @@ export default fp(
           await tx.$executeRawUnsafe(`ANALYZE ${view}`);
           // Every instance's catalog cache forgets the answers the old projection ordered (at commit).
           await tx.$executeRawUnsafe(`NOTIFY ${CATALOG_CHANGED_CHANNEL}`);
-          return true;
+          // The rest starts from the latest one left (a follower's adds to its leader's), or from
+          // this refresh's start once that has passed; an explicit refresh keeps the rest as it was.
+          await tx.$executeRaw`
+            UPDATE projection_refreshes r
+            SET took_ms = round(extract(epoch FROM done.took) * 1000)::int,
+                rest_until = CASE WHEN ${pacing !== 'now'}
+                                  THEN greatest(r.started_at, done.rest_until) + done.took * ${REST_PER_REFRESH_TIME}::float8
+                                  ELSE r.rest_until END
+            FROM (SELECT clock_timestamp() - started_at AS took, (SELECT max(rest_until) FROM projection_refreshes) AS rest_until
+                  FROM projection_refreshes WHERE projection = ${view}) done
+            WHERE r.projection = ${view}`;
+          return REFRESHED;
         },
         { timeout: REFRESH_TIMEOUT_MS, maxWait: REFRESH_TIMEOUT_MS },
       );
@@ -152,7 +235,7 @@ export default fp(
       views.includes('browse_listing') ? [...new Set([...views, 'browse_counts' as const])] : views;
 
     const refresh = async (projections: Projection[] = ALL_PROJECTIONS) => {
-      for (const view of withCounts(projections)) await refreshView(view, true);
+      for (const view of withCounts(projections)) await refreshView(view, 'now');
     };
 
     /**
@@ -171,6 +254,7 @@ export default fp(
             salesOnly: waiting.salesOnly && cause.salesOnly,
             pace: Math.min(waiting.pace, cause.pace),
             failures: Math.max(waiting.failures, cause.failures),
+            busyLooks: Math.max(waiting.busyLooks, cause.busyLooks),
           }
         : cause;
       if (waiting && (waiting.dueAt <= dueAt || (waiting.salesOnly && cause.salesOnly))) {
@@ -182,13 +266,17 @@ export default fp(
       pending.set(view, { ...merged, timer, dueAt });
     };
 
-    /** A waiting refresh's turn: skipped when another refresh already took its changes in. */
+    /**
+     * A waiting refresh's time: skipped when another refresh already took its changes in, put off
+     * while the scheduled refreshes rest or another one runs.
+     */
     const run = async (view: Projection) => {
       const waiting = pending.get(view);
       if (!waiting) return;
       pending.delete(view);
-      const { since, salesOnly, pace, failures } = waiting;
+      const { since, salesOnly, pace, failures, busyLooks } = waiting;
       let current = view;
+      let attemptedAt = performance.now();
       try {
         // Read before the query, so the query's own time counts as after the changes (errs towards refreshing).
         const seenAgoMs = performance.now() - since;
@@ -196,14 +284,21 @@ export default fp(
         // A refresh that began after this instance saw the changes has them all (a change is announced
         // after its commit, and the refresh's snapshot is taken after its start is recorded).
         if (lastMs < seenAgoMs) return;
-        if (salesOnly && lastMs < salesIntervalMs) return schedule(view, salesIntervalMs - lastMs, { since, salesOnly, pace, failures });
+        if (salesOnly && lastMs < salesIntervalMs)
+          return schedule(view, salesIntervalMs - lastMs, { since, salesOnly, pace, failures, busyLooks });
         for (const each of withCounts([view])) {
           current = each;
-          // Another instance is refreshing it, perhaps from before these changes: look again later.
-          if (!(await refreshView(each, false))) {
-            const after = each === view ? { since, salesOnly } : { since: performance.now(), salesOnly: false };
-            return schedule(each, pace, { ...after, pace, failures: 0 });
-          }
+          attemptedAt = performance.now();
+          const leads = each === view;
+          const attempt = await refreshView(each, leads ? 'turn' : 'follower');
+          if (attempt.outcome === 'refreshed') continue;
+          // What is left waits for the same changes (browse_counts, once browse_listing took them in, for the refresh).
+          const after = leads ? { since, salesOnly } : { since: performance.now(), salesOnly: false };
+          // The database's share for refreshes is spent until then: the changes wait, merged with any that come.
+          if (attempt.outcome === 'resting') return schedule(each, attempt.ms, { ...after, pace, failures, busyLooks: 0 });
+          // Another refresh has the turn or the view, perhaps from before these changes: look again later.
+          const lookAgainMs = Math.min(pace, FIRST_LOOK_WHEN_BUSY_MS * 2 ** busyLooks);
+          return schedule(each, lookAgainMs, { ...after, pace, failures: 0, busyLooks: busyLooks + 1 });
         }
       } catch (error) {
         // The pool ends with the app: a refresh cut short by the close is not a failure to retry.
@@ -211,18 +306,20 @@ export default fp(
         app.log.warn({ err: error, view: current }, 'could not refresh a catalog projection');
         // Only what is left (browse_counts, when browse_listing itself was refreshed), from the same changes.
         const retry = current === view ? { since, salesOnly } : { since: performance.now(), salesOnly: false };
-        const retryMs = Math.min(pace * 2 ** failures, MAX_RETRY_DELAY_MS);
-        schedule(current, retryMs, { ...retry, pace, failures: failures + 1 });
+        // A failed refresh leaves no rest in the database (it rolled back): it rests here for the time it took.
+        const restMs = (performance.now() - attemptedAt) * REST_PER_REFRESH_TIME;
+        const retryMs = Math.max(Math.min(pace * 2 ** failures, MAX_RETRY_DELAY_MS), restMs);
+        schedule(current, retryMs, { ...retry, pace, failures: failures + 1, busyLooks: 0 });
       }
     };
 
-    /** Marks projections stale; each is refreshed once its delay has passed. */
+    /** Marks projections stale (with their followers); each is refreshed once its delay has passed. */
     const changed = (projections: Projection[]) => {
       const since = performance.now();
       // browse_counts is refreshed with browse_listing, never before it.
-      for (const view of withFollowers(projections)) {
+      for (const view of projections) {
         const delay = PROJECTION_REFRESH_DELAYS_MS[view];
-        if (view !== 'browse_counts') schedule(view, delay, { since, salesOnly: false, pace: delay, failures: 0 });
+        if (view !== 'browse_counts') schedule(view, delay, { since, salesOnly: false, pace: delay, failures: 0, busyLooks: 0 });
       }
     };
 
@@ -239,12 +336,12 @@ export default fp(
     const sold = () => {
       for (const view of SALES_PACED) {
         const gatherMs = Math.min(PROJECTION_REFRESH_DELAYS_MS[view], salesIntervalMs);
-        schedule(view, gatherMs, { since: performance.now(), salesOnly: true, pace: gatherMs, failures: 0 });
+        schedule(view, gatherMs, { since: performance.now(), salesOnly: true, pace: gatherMs, failures: 0, busyLooks: 0 });
       }
     };
 
     app.catalogEvents.subscribe((event) => {
-      changed(STALE_AFTER[event.type]);
+      changed(staleAfter(event));
       if (SALES.has(event.type)) sold();
     });
     app.decorate('catalogProjections', { refresh });

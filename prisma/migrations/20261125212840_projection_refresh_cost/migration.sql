@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "projection_refreshes" ADD COLUMN     "rest_until" TIMESTAMPTZ,
+ADD COLUMN     "took_ms" INTEGER;
