@@ -194,9 +194,8 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
      * How long the public catalog's answers may be kept in this process (plugins/catalog-cache.ts); any
      * catalog change clears them at once. 0 turns the cache off, as the tests have it unless they test it.
      */
-    // Off with a read replica unless asked for: a notice can arrive before the replica has the change,
-    // and the old answer would then be kept for the whole lifetime.
-    catalogCacheMs: env.CATALOG_CACHE_MS ?? (mode === 'test' || env.DATABASE_REPLICA_URL ? 0 : DEFAULT_CATALOG_CACHE_MS),
+    // With a read replica too: after a change nothing is kept until the replica has replayed it.
+    catalogCacheMs: env.CATALOG_CACHE_MS ?? (mode === 'test' ? 0 : DEFAULT_CATALOG_CACHE_MS),
     /** The least time between two refreshes of browse_listing that sales alone cause (Bestselling, in-stock counts). */
     salesRefreshSeconds: env.SALES_REFRESH_SECONDS,
     jwtSecret,

@@ -243,8 +243,8 @@ async function scaleOut() {
   const oneAlone = process.env.BENCH_MIX_WITHOUT_IMPORT !== '0' ? await search('proxy + one, no import', proxy.url, false) : null;
   await proxy.stop();
   await one.stop();
-  // As production sets it up: with a replica the catalog cache is off unless asked for (config.ts).
-  const replicated = { DATABASE_REPLICA_URL: replicaUrl };
+  // As production sets it up: the catalog cache on, keeping nothing after a change until the standby has replayed it.
+  const replicated = { ...production, DATABASE_REPLICA_URL: replicaUrl };
   const two = [await startServer('ours', primaryUrl, POOL_SIZE, replicated), await startServer('ours', primaryUrl, POOL_SIZE, replicated)];
   proxy = await startProxy(two.map((s) => s.url));
   const twoFound = await search('proxy + two + standby', proxy.url);

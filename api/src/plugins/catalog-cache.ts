@@ -7,6 +7,12 @@
 //
 // Only answers that are the same for everyone are kept: the routes ask for it (routes/public/book-copy.ts).
 // While the listening connection is down, nothing is kept and every read goes to the database.
+//
+// With a read replica (DATABASE_REPLICA_URL), a notice can arrive before the replica has replayed the
+// change, and an answer read from it then would be the old one, kept for the cache's lifetime. So
+// after every change, until the replica has replayed the primary's WAL as far as it reached when the
+// change was heard, answers are read but not kept; the replica's replay position is asked every
+// REPLICA_POLL_MS. A change is then seen as soon as the replica has it, as without a replica.
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
@@ -21,6 +27,16 @@ export const CATALOG_CACHE_ENTRIES = 500;
 const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
 /** Stock changes are announced at most this often per instance: a burst of checkouts sends one notice. */
 export const STOCK_NOTICE_DELAY_MS = 100;
+/** How often a replica that has not yet replayed a change is asked again (milliseconds). */
+const REPLICA_POLL_MS = 20;
+/**
+ * The primary's WAL position now, and whether the replica has replayed that far. The insert position,
+ * not the write position: with synchronous_commit off a commit can be inserted but not yet written,
+ * and the write position would be behind it. A replica that is not in recovery (a copy kept some
+ * other way) has no replay position, and is taken at its word.
+ */
+const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
+const REPLICA_HAS = 'SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, true) AS replayed';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,10 +64,54 @@ export default fp(
     let closing = false;
     let listener: pg.Client | null = null;
     let failures = 0;
+    const replica = app.config.databaseReplicaUrl !== null;
+    /** With a replica: a change was heard that the replica may not have replayed yet (nothing is kept meanwhile). */
+    let replicaBehind = false;
+    /** With a replica: a wait for it is running, and whether another change was heard since it began. */
+    let catchingUp = false;
+    let changedSinceCatchUp = false;
+
+    /**
+     * Waits until the replica has replayed the primary's WAL as far as it was after the last change
+     * heard, then lets answers be kept again. A change heard meanwhile is waited for too (the loop);
+     * a failure (either database unreachable) leaves nothing kept, and the next change or a retry
+     * tries again.
+     */
+    async function catchUp() {
+      if (catchingUp) {
+        changedSinceCatchUp = true;
+        return;
+      }
+      catchingUp = true;
+      try {
+        do {
+          changedSinceCatchUp = false;
+          const { rows } = await app.databasePool.query<{ lsn: string }>(PRIMARY_POSITION);
+          const target = rows[0]?.lsn;
+          while (!closing && !(await app.catalogSql.query<{ replayed: boolean }>(REPLICA_HAS, [target]))[0]?.replayed) {
+            await new Promise((done) => setTimeout(done, REPLICA_POLL_MS));
+          }
+        } while (changedSinceCatchUp && !closing);
+        // Answers loaded while the replica was behind are not kept (the generation moves on).
+        generation++;
+        replicaBehind = false;
+      } catch (error) {
+        if (!closing) {
+          app.log.warn({ err: error }, 'catalog cache: could not tell whether the read replica has a change; retrying');
+          setTimeout(() => void catchUp(), RECONNECT_DELAYS_MS[1]).unref();
+        }
+      } finally {
+        catchingUp = false;
+      }
+    }
 
     const clear = () => {
       generation++;
       entries.clear();
+      if (replica && lifetimeMs > 0 && !closing) {
+        replicaBehind = true;
+        void catchUp();
+      }
     };
 
     /** Opens the listening connection; whatever ends it, or keeps it from opening, tries again later. */
@@ -110,7 +170,7 @@ export default fp(
 
     app.decorate('catalogCache', {
       async read<T>(key: string, load: () => Promise<T>): Promise<T> {
-        if (!listening) return load();
+        if (!listening || replicaBehind) return load();
         const now = Date.now();
         const kept = entries.get(key);
         if (kept && kept.expiresAt > now) return kept.answer as Promise<T>;

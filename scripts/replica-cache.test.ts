@@ -1,0 +1,103 @@
+// The catalog cache with a real streaming standby as the catalog's read replica (the bench's
+// replica.ts: a copy of the stopped primary, streaming its WAL). A change's notice can arrive before
+// the standby has replayed the change: the answer read from the standby then is the old one, and must
+// not be kept. Here the standby's replay is paused across a change to make that moment last.
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../api/src/app.ts';
+import { loadConfig } from '../api/src/config.ts';
+import { type ReplicableCluster, startReplicableCluster } from './bench/replica.ts';
+import { applyMigrations } from './lib/schema-engine.ts';
+
+const DATABASE = 'replica_cache';
+let cluster: ReplicableCluster;
+let primary: pg.Client;
+let standby: pg.Client;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let copyId: number;
+
+const until = async (what: string, done: () => Promise<boolean>) => {
+  for (let i = 0; i < 300; i++) {
+    if (await done()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`waited 15 s for ${what}`);
+};
+const priceServed = async () => {
+  const answer = await app.inject({ url: `/api/public/book-copy/by-id/${copyId}` });
+  expect(answer.statusCode, answer.body).toBe(200);
+  return answer.json().data.price as number;
+};
+const standbyPrice = async () => Number((await standby.query('SELECT price FROM book_copies WHERE id = $1', [copyId])).rows[0].price);
+
+beforeAll(async () => {
+  cluster = await startReplicableCluster();
+  const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${DATABASE}`);
+  await admin.end();
+  const primaryUrl = `${cluster.baseUrl}/${DATABASE}`;
+  await applyMigrations(primaryUrl);
+  const standbyUrl = `${await cluster.startStandby()}/${DATABASE}`;
+  primary = new pg.Client({ connectionString: primaryUrl });
+  standby = new pg.Client({ connectionString: standbyUrl });
+  await Promise.all([primary.connect(), standby.connect()]);
+  const { rows } = await primary.query<{ id: number }>(`
+    WITH a AS (INSERT INTO authors (full_name) VALUES ('Ursula K. Le Guin') RETURNING id),
+         t AS (INSERT INTO book_types (name) VALUES ('Fantasy') RETURNING id),
+         b AS (INSERT INTO books (name, search_text, author_id, type_id)
+               SELECT 'A Wizard of Earthsea', 'a wizard of earthsea ursula k le guin', a.id, t.id FROM a, t RETURNING id)
+    INSERT INTO book_copies (book_id, quantity, price) SELECT id, 5, 10 FROM b RETURNING id`);
+  copyId = rows[0]!.id;
+  await until(
+    'the standby to have the book',
+    async () => (await standby.query('SELECT 1 FROM book_copies WHERE id = $1', [copyId])).rowCount === 1,
+  );
+  app = await buildApp(
+    loadConfig({ NODE_ENV: 'test', DATABASE_URL: primaryUrl, DATABASE_REPLICA_URL: standbyUrl, CATALOG_CACHE_MS: '60000' }),
+    { logger: false },
+  );
+  await app.ready();
+  await until('the cache to hear the notices', async () => app.catalogCache.active);
+}, 180_000);
+
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([primary?.end(), standby?.end()]);
+  await cluster?.stop();
+});
+
+it('keeps no answer the standby gave before it replayed a change, and keeps answers again once it has', {
+  timeout: 60_000,
+}, async () => {
+  expect(await priceServed()).toBe(10);
+  await standby.query('SELECT pg_wal_replay_pause()');
+  try {
+    await primary.query('UPDATE book_copies SET price = 20 WHERE id = $1', [copyId]);
+    // The notice is heard at once; the standby, paused, still has the old price, and serves it.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await standbyPrice()).toBe(10);
+    expect(await priceServed()).toBe(10);
+    // Nothing is kept while the standby is behind: every read goes to it.
+    let loads = 0;
+    const load = async () => ++loads;
+    await app.catalogCache.read('probe', load);
+    await app.catalogCache.read('probe', load);
+    expect(loads).toBe(2);
+  } finally {
+    await standby.query('SELECT pg_wal_replay_resume()');
+  }
+  await until('the standby to replay the change', async () => (await standbyPrice()) === 20);
+  // Once it has, the change is served (a kept old answer would say 10 for the cache's whole minute)...
+  await until('the new price to be served', async () => (await priceServed()) === 20);
+  // ... and answers are kept again.
+  let attempt = 0;
+  await until('answers to be kept again', async () => {
+    let loads = 0;
+    const load = async () => ++loads;
+    attempt++;
+    await app.catalogCache.read(`probe ${attempt}`, load);
+    await app.catalogCache.read(`probe ${attempt}`, load);
+    return loads === 1;
+  });
+});
