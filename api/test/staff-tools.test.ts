@@ -335,10 +335,15 @@ describe('bulk export and import', () => {
     expect(refused.json().error.message).toBe('The file has invalid rows. Fix them, or choose to skip them.');
     expect((await call('POST', `/api/employee/catalog/import/${job.id}/run`, seller, { skipInvalid: true })).statusCode).toBe(403);
 
+    const imported: unknown[] = [];
+    t.app.catalogEvents.subscribe((event) => {
+      if (event.type === 'catalog.imported') imported.push(event.changed);
+    });
     const started = await data('POST', `/api/employee/catalog/import/${job.id}/run`, admin, { skipInvalid: true });
     expect(['running', 'done']).toContain(started.status);
     const finished = await until(job.id, (j) => j.status !== 'running');
     expect(finished).toMatchObject({ status: 'done', processed: 2, total: 2, error: null, finishedAt: expect.any(String) });
+    expect(imported).toEqual([{ booksAdded: true, availabilityChanged: true }]);
     expect(await copyOf(changed!.isbn13)).toEqual({ price: '123.45', quantity: changed!.quantity + 5, is_available: false });
     expect(await copyOf(gone!.isbn13)).toEqual({ price: '8.50', quantity: 4, is_available: true });
     const [added] = await t.db.query<{ name: string }>('SELECT name FROM books WHERE isbn13 = $1', [gone!.isbn13]);
@@ -354,6 +359,30 @@ describe('bulk export and import', () => {
 
     const again = await call('POST', `/api/employee/catalog/import/${job.id}/run`, admin, { skipInvalid: true });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('tells the projections what an import changed: prices and stock alone, a copy taken off sale, a book added', async () => {
+    const imported: unknown[] = [];
+    t.app.catalogEvents.subscribe((event) => {
+      if (event.type === 'catalog.imported') imported.push(event.changed);
+    });
+    const [first, second] = await t.db.query<{ isbn13: string; quantity: number }>(
+      `SELECT b.isbn13, c.quantity FROM books b JOIN book_copies c ON c.book_id = b.id
+       WHERE b.isbn13 IS NOT NULL AND c.is_available AND c.id = (SELECT min(id) FROM book_copies WHERE book_id = b.id) ORDER BY b.id LIMIT 2`,
+    );
+    const runFile = async (text: string) => {
+      const job = await check(text);
+      await data('POST', `/api/employee/catalog/import/${job.id}/run`, admin, { skipInvalid: false });
+      expect(await until(job.id, (j) => j.status !== 'running')).toMatchObject({ status: 'done' });
+    };
+    await runFile(`isbn,price,stock,available\n${first!.isbn13},31.00,${first!.quantity + 1},true\n${second!.isbn13},32.00,3,true`);
+    await runFile(`isbn,price,stock,available\n${first!.isbn13},31.00,${first!.quantity + 1},false`);
+    await runFile(`isbn,price,stock,available\n${first!.isbn13},31.00,${first!.quantity + 1},true`);
+    expect(imported).toEqual([
+      { booksAdded: false, availabilityChanged: false },
+      { booksAdded: false, availabilityChanged: true },
+      { booksAdded: false, availabilityChanged: true },
+    ]);
   });
 
   it('writes nothing when a row fails half-way through the run', async () => {

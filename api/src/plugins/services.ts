@@ -77,8 +77,8 @@ export default fp(
     app.decorate('lowStock', lowStock(db, emit));
     app.decorate(
       'catalogTransfer',
-      catalogTransferService(catalogTransferRepository(db, app.databasePool), lookup, app.catalogAdmin, app.log, () =>
-        emit({ type: 'catalog.imported' }),
+      catalogTransferService(catalogTransferRepository(db, app.databasePool), lookup, app.catalogAdmin, app.log, (changed) =>
+        emit({ type: 'catalog.imported', changed }),
       ),
     );
     // Before the server waits for open connections to finish (onClose would come after that wait):

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { ImportPlanRow } from '../../schemas/staff.ts';
+import type { ImportedChanges } from '../catalog/catalog-events.ts';
 import { type AuditActor, auditContext } from '../security/audit.ts';
 import type { CatalogTransferRepository, ImportWrites } from './catalog-transfer-repository.ts';
 
@@ -16,7 +17,11 @@ import type { CatalogTransferRepository, ImportWrites } from './catalog-transfer
 const ROWS_PER_STATEMENT = 500;
 const FAILED = 'The import failed, and nothing was written. Check the file again to retry.';
 
-export function catalogImportRunner(repo: CatalogTransferRepository, log: FastifyBaseLogger, onWritten: () => void) {
+export function catalogImportRunner(
+  repo: CatalogTransferRepository,
+  log: FastifyBaseLogger,
+  onWritten: (changed: ImportedChanges) => void,
+) {
   /**
    * The books the check looked up and the shop still lacks, added as Add Book adds them (at most
    * IMPORT_MAX_NEW_BOOKS a file). A book added since the check is updated like any other; one
@@ -24,20 +29,31 @@ export function catalogImportRunner(repo: CatalogTransferRepository, log: Fastif
    */
   async function addFoundBooks(writes: ImportWrites, rows: ImportPlanRow[]) {
     const absent = await writes.absentBooks(rows.filter((row) => row.found).map((row) => row.isbn13));
-    for (const row of rows) if (row.found && absent.has(row.isbn13)) await writes.addFoundBook(row.isbn13, row.found);
+    let added = false;
+    for (const row of rows) {
+      if (row.found && absent.has(row.isbn13)) {
+        await writes.addFoundBook(row.isbn13, row.found);
+        added = true;
+      }
+    }
+    return added;
   }
 
   return async function runImport(jobId: number, who: AuditActor) {
     try {
       const rows = await repo.plan(jobId);
+      // What the projections need to know (catalog-projections.ts): an import of prices and stock alone
+      // leaves the search projections as they were.
+      const changed: ImportedChanges = { booksAdded: false, availabilityChanged: false };
       await auditContext.run(who, () =>
         repo.writeInOneTransaction(
           jobId,
           rows.map((row) => row.isbn13),
           async (writes) => {
-            await addFoundBooks(writes, rows);
+            changed.booksAdded = await addFoundBooks(writes, rows);
             for (let done = 0; done < rows.length; done += ROWS_PER_STATEMENT) {
-              const missingLine = await writes.writeCopies(rows.slice(done, done + ROWS_PER_STATEMENT));
+              const { missingLine, availabilityChanged } = await writes.writeCopies(rows.slice(done, done + ROWS_PER_STATEMENT));
+              changed.availabilityChanged ||= availabilityChanged;
               if (missingLine !== null)
                 throw refuse.form(`The book of line ${missingLine} is no longer in the shop; check the file again.`);
               // Between statements only: the last one's count is the job's end, written in the transaction.
@@ -48,7 +64,7 @@ export function catalogImportRunner(repo: CatalogTransferRepository, log: Fastif
           },
         ),
       );
-      onWritten();
+      onWritten(changed);
     } catch (error) {
       log.error({ err: error, importJob: jobId }, 'an import failed and wrote nothing');
       await repo

@@ -72,16 +72,18 @@ export type ImportJob = ReturnType<typeof toJob>;
  * set (with exported_stock, the file's change on top of the stock now: sales since the export and
  * since the check stand, and a stock that sold below the change stops at 0 rather than failing the
  * file), or a first copy created for a book that has none. The audit and the stock ledger are the
- * tables' triggers, so a row written here is recorded as one written by hand. The line of the first
- * row whose book the shop no longer has comes back (the caller refuses the file), else null.
+ * tables' triggers, so a row written here is recorded as one written by hand. Answers the line of the
+ * first row whose book the shop no longer has (the caller refuses the file), and whether a copy was put
+ * on or taken off sale (every part of the statement sees the copies as they were before it).
  */
 const WRITE_COPIES = (max: number) => `
   WITH file AS (
     SELECT * FROM unnest($1::int[], $2::text[], $3::numeric[], $4::int[], $5::bool[], $6::int[])
       AS f(line, isbn13, price, stock, available, exported_stock)
   ), target AS (
-    SELECT f.*, b.id AS book_id, (SELECT min(c.id) FROM book_copies c WHERE c.book_id = b.id) AS copy_id
+    SELECT f.*, b.id AS book_id, first.id AS copy_id, first.is_available AS was_available
     FROM file f LEFT JOIN books b ON b.isbn13 = f.isbn13
+    LEFT JOIN LATERAL (SELECT c.id, c.is_available FROM book_copies c WHERE c.book_id = b.id ORDER BY c.id LIMIT 1) first ON true
   ), set_copies AS (
     UPDATE book_copies c SET price = t.price, is_available = t.available,
       quantity = CASE WHEN t.exported_stock IS NULL THEN t.stock
@@ -94,6 +96,8 @@ const WRITE_COPIES = (max: number) => `
     RETURNING id
   )
   SELECT (SELECT min(line) FROM target WHERE book_id IS NULL) AS "missingLine",
+         (SELECT coalesce(bool_or(CASE WHEN copy_id IS NULL THEN available ELSE was_available <> available END), false)
+          FROM target WHERE book_id IS NOT NULL) AS "availabilityChanged",
          (SELECT count(*) FROM set_copies)::int + (SELECT count(*) FROM first_copies)::int AS written`;
 
 /** The run's writes, inside its transaction. */
@@ -108,9 +112,9 @@ export function importWrites(tx: Prisma.TransactionClient) {
         WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.isbn13 = f.isbn13)`;
       return new Set(rows.map((row) => row.isbn13));
     },
-    /** Writes `rows` in one statement (WRITE_COPIES); the line of a row whose book is gone, else null. */
+    /** Writes `rows` in one statement (WRITE_COPIES). */
     async writeCopies(rows: ImportPlanRow[]) {
-      const [result] = await tx.$queryRawUnsafe<{ missingLine: number | null; written: number }[]>(
+      const [result] = await tx.$queryRawUnsafe<{ missingLine: number | null; availabilityChanged: boolean; written: number }[]>(
         WRITE_COPIES(STOCK_MAX),
         rows.map((row) => row.line),
         rows.map((row) => row.isbn13),
@@ -119,7 +123,7 @@ export function importWrites(tx: Prisma.TransactionClient) {
         rows.map((row) => row.available),
         rows.map((row) => row.exportedStock ?? null),
       );
-      return result?.missingLine ?? null;
+      return { missingLine: result?.missingLine ?? null, availabilityChanged: result?.availabilityChanged ?? true };
     },
   };
 }

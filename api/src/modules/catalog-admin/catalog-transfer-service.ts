@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import { refuse } from '../../lib/refusals.ts';
+import type { ImportedChanges } from '../catalog/catalog-events.ts';
 import type { AuditActor } from '../security/audit.ts';
 import type { CatalogAdminService } from './catalog-admin-service.ts';
 import { isbnsToLookUp, type LookupOutcome, planImport, readImportFile } from './catalog-import-plan.ts';
@@ -54,7 +55,7 @@ export function catalogTransferService(
   lookupIsbn: IsbnLookup,
   catalogAdmin: CatalogAdminService,
   log: FastifyBaseLogger,
-  onWritten: () => void,
+  onWritten: (changed: ImportedChanges) => void,
 ) {
   const runImport = catalogImportRunner(repo, log, onWritten);
   /** The exports streaming now, counted from before their connection is taken: the cap's count, and what shutdown cuts. */
