@@ -98,6 +98,26 @@ describe('the request id', () => {
   });
 });
 
+describe('a database connection lost', () => {
+  it('is logged by what happened, never with the pg client: its connection settings and prepared statements', async () => {
+    // An idle connection of the pool, ended by the server: the pool's error listener logs it.
+    await t.app.inject({ url: '/api/public/book-copy/types/' });
+    const from = logLines.length;
+    await t.db.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'bookshop-api' AND state = 'idle'",
+    );
+    for (let i = 0; i < 100 && !logLines.slice(from).some((l) => l.msg === 'database connection lost; the pool replaces it'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const lost = logLines.slice(from).filter((l) => l.msg === 'database connection lost; the pool replaces it');
+    expect(lost.length).toBeGreaterThan(0);
+    for (const line of lost) {
+      expect(line.err).toMatchObject({ name: 'error', message: 'terminating connection due to administrator command', code: '57P01' });
+      expect(Object.keys(line.err as object)).not.toContain('client');
+      expect(JSON.stringify(line)).not.toMatch(/SELECT|connectionParameters/);
+    }
+  });
+});
+
 describe('log format', () => {
   it('is readable (pino-pretty) in a development terminal, JSON lines otherwise', async () => {
     expect(terminalLogFormat({ env: 'development' }, { isTTY: true })).toEqual({

@@ -16,6 +16,7 @@
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
+import { connectionError } from './prisma.ts';
 
 /** The channel the database's catalog triggers and the projection refresh notify. */
 export const CATALOG_CHANGED_CHANNEL = 'catalog_changed';
@@ -133,7 +134,10 @@ export default fp(
         client.end().catch(() => {});
         if (closing) return;
         if (failures++ === 0)
-          app.log.warn({ err: error }, 'catalog cache: lost the database notices; reads go to the database until they are back');
+          app.log.warn(
+            { err: error && connectionError(error) },
+            'catalog cache: lost the database notices; reads go to the database until they are back',
+          );
         setTimeout(connect, RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length) - 1]).unref();
       };
       listener = client;

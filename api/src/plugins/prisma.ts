@@ -129,12 +129,23 @@ export function createPool(url: string, limits: Config['database'], log: Fastify
     // now() and the plain SQL's comparisons must see UTC too, whatever the server's TimeZone.
     options: '-c TimeZone=UTC',
   });
-  const onConnectionError = (error: Error) => log.warn({ err: error }, 'database connection lost; the pool replaces it');
+  const onConnectionError = (error: Error) => log.warn({ err: connectionError(error) }, 'database connection lost; the pool replaces it');
   pool.on('connect', (client) => client.on('error', onConnectionError));
   // Errors of idle connections are re-emitted on the pool; the adapter's listener comes and goes with it.
   pool.on('error', onConnectionError);
   return pool;
 }
+
+/**
+ * A lost connection's error as the log keeps it: what happened, not the pg client node-postgres hangs
+ * on it (its connection settings and the text of every statement it prepared).
+ */
+export const connectionError = (error: Error & { code?: string; severity?: string }) => ({
+  name: error.name,
+  message: error.message,
+  code: error.code,
+  severity: error.severity,
+});
 
 export default fp<PrismaPluginOptions>(
   async (app, { onQuery }) => {
