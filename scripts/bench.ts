@@ -37,6 +37,13 @@ if (['--mix', '--soak', '--transfer'].some((name) => process.argv.includes(name)
   await import('./bench/day.ts');
   process.exit(0);
 }
+/**
+ * BENCH_ONLY=throughput,checkout: only those sections (throughput, lcp, checkout, signed-in, search-sql; --books and
+ * --orders add theirs), for a short measurement while working on one of them; BENCH_CALLS=categories,search picks the
+ * throughput table's calls whose label contains one of the words.
+ */
+const ONLY = process.env.BENCH_ONLY?.split(',').map((section) => section.trim());
+const runs = (section: string) => !ONLY || ONLY.includes(section);
 const JSON_OUT = process.argv.includes('--json') ? (argument('json') ?? 'bench-results.json') || 'bench-results.json' : null;
 const cluster = await startTestCluster();
 const url = `${cluster.baseUrl}/bench_${process.pid}`;
@@ -85,48 +92,55 @@ async function median(path: string, cookie = ''): Promise<number> {
 const ours = await startServer('ours', url, POOL_SIZE, { WEB_DIST: webDist, CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS) });
 const oursUncached = await startServer('ours', url, POOL_SIZE, { CATALOG_CACHE_MS: '0' });
 const bareServer = await startServer('bare', url, POOL_SIZE);
-const throughputRows = await catalogThroughput(ours, bareServer, oursUncached);
-const lcp = await largestContentfulPaintRow(ours);
+const throughputRows = runs('throughput') ? await catalogThroughput(ours, bareServer, oursUncached) : [];
+const lcp = runs('lcp') ? await largestContentfulPaintRow(ours) : null;
 await ours.stop();
 await oursUncached.stop();
 await bareServer.stop();
-const checkoutRow = await checkoutComparison(Math.max(20, Math.min(ROUNDS, 100)));
+const checkoutRow = runs('checkout') ? await checkoutComparison(Math.max(20, Math.min(ROUNDS, 100))) : null;
+if (runs('signed-in')) await signedInLatency();
+if (runs('search-sql')) await searchInSql();
 
-const baseline = await median('/api/health');
-const cases: [string, string, string?][] = [
-  ['recommended (signed in)', '/api/public/book-copy/recommended/', client],
-  ['my orders', '/api/client/orders/1,5', client],
-  ['back-office orders with items', '/api/employee/order/1,5', employee],
-  ['dashboard totals', '/api/employee/statistics/', employee],
-];
-console.log(`\nsigned-in calls against GET /api/health (one trivial query): median ${baseline.toFixed(2)} ms over ${ROUNDS} requests\n`);
-console.log('call'.padEnd(40), 'median ms'.padStart(10), 'x baseline'.padStart(11));
-for (const [label, path, cookie] of cases) {
-  const ms = await median(path, cookie);
-  console.log(label.padEnd(40), ms.toFixed(2).padStart(10), (ms / baseline).toFixed(1).padStart(11));
+/** The signed-in calls' median latency against a trivial call of the same app. */
+async function signedInLatency() {
+  const baseline = await median('/api/health');
+  const cases: [string, string, string?][] = [
+    ['recommended (signed in)', '/api/public/book-copy/recommended/', client],
+    ['my orders', '/api/client/orders/1,5', client],
+    ['back-office orders with items', '/api/employee/order/1,5', employee],
+    ['dashboard totals', '/api/employee/statistics/', employee],
+  ];
+  console.log(`\nsigned-in calls against GET /api/health (one trivial query): median ${baseline.toFixed(2)} ms over ${ROUNDS} requests\n`);
+  console.log('call'.padEnd(40), 'median ms'.padStart(10), 'x baseline'.padStart(11));
+  for (const [label, path, cookie] of cases) {
+    const ms = await median(path, cookie);
+    console.log(label.padEnd(40), ms.toFixed(2).padStart(10), (ms / baseline).toFixed(1).padStart(11));
+  }
 }
 
-// The books' word index against a forced sequential scan, in the database itself.
-const db = new pg.Client({ connectionString: url });
-await db.connect();
-const searchSql =
-  "SELECT id FROM books WHERE string_to_array(search_text, ' ') && '{harry,harris}' AND string_to_array(search_text, ' ') && '{potter}'";
-const executionMs = async () => {
-  let total = 0;
-  for (let i = 0; i < 20; i++) {
-    const { rows } = await db.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${searchSql}`);
-    total += rows[0]!['QUERY PLAN'][0]!['Execution Time'];
-  }
-  return total / 20;
-};
-await db.query('SET enable_seqscan = off');
-const indexed = await executionMs();
-await db.query('SET enable_seqscan = on; SET enable_bitmapscan = off; SET enable_indexscan = off');
-const scanned = await executionMs();
-console.log(
-  `\nsearch in SQL: word index ${indexed.toFixed(2)} ms, sequential scan ${scanned.toFixed(2)} ms: the index is ${(scanned / indexed).toFixed(1)}x faster`,
-);
-await db.end();
+/** The books' word index against a forced sequential scan, in the database itself. */
+async function searchInSql() {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const searchSql =
+    "SELECT id FROM books WHERE string_to_array(search_text, ' ') && '{harry,harris}' AND string_to_array(search_text, ' ') && '{potter}'";
+  const executionMs = async () => {
+    let total = 0;
+    for (let i = 0; i < 20; i++) {
+      const { rows } = await db.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${searchSql}`);
+      total += rows[0]!['QUERY PLAN'][0]!['Execution Time'];
+    }
+    return total / 20;
+  };
+  await db.query('SET enable_seqscan = off');
+  const indexed = await executionMs();
+  await db.query('SET enable_seqscan = on; SET enable_bitmapscan = off; SET enable_indexscan = off');
+  const scanned = await executionMs();
+  console.log(
+    `\nsearch in SQL: word index ${indexed.toFixed(2)} ms, sequential scan ${scanned.toFixed(2)} ms: the index is ${(scanned / indexed).toFixed(1)}x faster`,
+  );
+  await db.end();
+}
 
 /** Issue 30's calls at the grown size: statements per request and plan shape (set by growth()). */
 let browsePlans: Awaited<ReturnType<typeof reportBrowsePlans>> = [];
@@ -181,8 +195,9 @@ async function catalogThroughput(ours: Server, baseline: Server, uncached: Serve
     const { date: _date, connection: _connection, ...headers } = res.headers;
     return { body: res.body, headers: JSON.stringify(Object.entries(headers).sort()), statements };
   };
+  const wanted = process.env.BENCH_CALLS?.split(',').map((word) => word.trim());
   const checked = [];
-  for (const [label, path] of calls) {
+  for (const [label, path] of calls.filter(([label]) => !wanted || wanted.some((word) => label.includes(word)))) {
     const ourAnswer = await answer(app, path);
     const bareAnswer = await answer(bare, path);
     if (ourAnswer.body !== bareAnswer.body)
