@@ -238,6 +238,39 @@ describe('low stock', () => {
     expect(threshold!.actor).toBe(`employee:${adminId}`);
   });
 
+  it('pages exactly as ranking every low copy would: by 30 days of sales, then stock, then id, whatever the page', async () => {
+    // Ties in sales and stock, sales older than the window, and copies on both sides of the threshold.
+    const copies = await Promise.all([0, 1, 2, 2, 5, 5, 6].map((quantity) => newCopy({ quantity })));
+    await newOrder(copies[0]!.copyId, 7, 1, 'Shipped');
+    await newOrder(copies[2]!.copyId, 7, 1, 'Shipped', 3);
+    await newOrder(copies[3]!.copyId, 7, 1, 'pending', 29);
+    await newOrder(copies[4]!.copyId, 2, 1, 'Shipped', 45);
+    await newOrder(copies[6]!.copyId, 9, 1, 'Shipped');
+    expect((await data('PUT', '/api/employee/low-stock/threshold', admin, { threshold: 5 })).threshold).toBe(5);
+    const everyLowCopy = await t.db.query<{ copyId: number; units: number }>(
+      `SELECT c.id AS "copyId", coalesce((SELECT sum(s.units) FROM sales_daily_copies s
+                                          WHERE s.book_copy_id = c.id AND s.day >= (now() AT TIME ZONE 'UTC')::date - 29), 0)::int AS units,
+              c.quantity
+       FROM book_copies c WHERE c.quantity <= 5 ORDER BY units DESC, c.quantity, c.id`,
+    );
+    const pageSize = 7;
+    const served: { copyId: number; units: number }[] = [];
+    const first = await data('GET', `/api/employee/low-stock/?pageSize=${pageSize}`, seller);
+    expect(first.totalCopies).toBe(everyLowCopy.length);
+    for (let page = 1; page <= first.totalPages; page++) {
+      const answer = await data('GET', `/api/employee/low-stock/?pageSize=${pageSize}&pageNumber=${page}`, seller);
+      served.push(
+        ...answer.copies.map((c: { copyId: number; unitsSold30Days: number }) => ({ copyId: c.copyId, units: c.unitsSold30Days })),
+      );
+    }
+    expect(served).toEqual(everyLowCopy.map(({ copyId, units }) => ({ copyId, units })));
+    const servedIds = served.map((c) => c.copyId);
+    expect(servedIds).toEqual(expect.arrayContaining(copies.slice(0, 6).map((c) => c.copyId)));
+    expect(servedIds).not.toContain(copies[6]!.copyId);
+    expect(served.find((c) => c.copyId === copies[0]!.copyId)!.units).toBe(7);
+    expect(served.find((c) => c.copyId === copies[4]!.copyId)!.units).toBe(0);
+  });
+
   it('restocks from the row (Seller too): the audit log names them and wishing clients hear it is back', async () => {
     const { copyId } = await newCopy({ quantity: 0 });
     const fan = await t.newClient();
