@@ -9,6 +9,13 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 export default fp(
   async (app) => {
+    // A GET or HEAD has no body to inflate: its routes skip the request-decompression hook, which
+    // @fastify/compress would otherwise run on every catalog read (this onRoute runs before the plugin's).
+    app.addHook('onRoute', (route) => {
+      if (route.decompress === undefined && [route.method].flat().every((method) => method === 'GET' || method === 'HEAD')) {
+        route.decompress = false;
+      }
+    });
     await app.register(compress, {
       global: true,
       threshold: COMPRESSION_THRESHOLD_BYTES,

@@ -62,14 +62,28 @@ const PLACES = [
   ['body', 'body'],
 ] as const;
 
+/** Methods whose requests Fastify never parses a body for. */
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+type Checked = { params: unknown; query: unknown; body: unknown; headers: Record<string, unknown> };
+
+const appendHook = <T>(existing: T | T[] | undefined, hook: T, first = false): T | T[] => {
+  if (!existing) return hook;
+  const hooks = Array.isArray(existing) ? existing : [existing];
+  return first ? [hook, ...hooks] : [...hooks, hook];
+};
+
+// The hooks are synchronous and each route gets only the checks its input can fail: a catalog read
+// runs thousands of times a second, and an async hook costs a promise and a turn of the microtask queue.
 export default fp(
   async (app) => {
     app.addHook('onRoute', (route: RouteOptions) => {
       const params = numericFields(route.schema?.params);
       const query = numericFields(route.schema?.querystring);
       const headerNames = Object.keys((route.schema?.headers as JsonSchema | undefined)?.properties ?? {});
+      const hasBody = [route.method].flat().some((method) => !BODYLESS.has(method));
       // Runs after comma-params has split `{a},{b}` segments (it puts its hook first), before validation.
-      const beforeValidation = async (request: { params: unknown; query: unknown; body: unknown; headers: Record<string, unknown> }) => {
+      const beforeValidation = (request: Checked, _reply: unknown, done: () => void) => {
         checkSpelling(request.params, params, 'path parameter');
         checkSpelling(request.query, query, 'query parameter');
         for (const [place, label] of PLACES) {
@@ -79,16 +93,24 @@ export default fp(
           if (findProblem(request.headers[name], true))
             throw badRequest(`Invalid header ${name}: must not contain a NUL character.`, 'VALIDATION');
         }
+        done();
       };
-      const existing = route.preValidation;
-      route.preValidation = existing ? [...(Array.isArray(existing) ? existing : [existing]), beforeValidation] : beforeValidation;
-    });
+      route.preValidation = appendHook(route.preValidation, beforeValidation as never);
 
-    // After validation and coercion: whatever reaches a handler has finite numbers only.
-    app.addHook('preHandler', async (request) => {
-      for (const [place, label] of PLACES) {
-        if (findProblem(request[place], false)) throw badRequest(`Invalid ${label}: numbers must be finite.`, 'VALIDATION');
-      }
+      // After validation and coercion: whatever reaches a handler has finite numbers only. Path and
+      // query values are strings unless their schema coerced them; a JSON body's 1e999 parses to
+      // Infinity with or without a schema.
+      const places = PLACES.filter(([place]) =>
+        place === 'body' ? hasBody : place === 'params' ? route.schema?.params !== undefined : route.schema?.querystring !== undefined,
+      );
+      if (places.length === 0) return;
+      const afterValidation = (request: Checked, _reply: unknown, done: () => void) => {
+        for (const [place, label] of places) {
+          if (findProblem(request[place], false)) throw badRequest(`Invalid ${label}: numbers must be finite.`, 'VALIDATION');
+        }
+        done();
+      };
+      route.preHandler = appendHook(route.preHandler, afterValidation as never, true);
     });
   },
   { name: 'strict-input' },

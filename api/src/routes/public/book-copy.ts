@@ -13,10 +13,11 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const cached = app.catalogCache.read;
 
   // Catalog reads are the same for everyone for a minute; the ETag lets a browser revalidate cheaply.
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.method === 'GET' && reply.statusCode === 200 && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'public, max-age=60');
     }
+    done(null, payload);
   });
 
   app.get(

@@ -85,8 +85,9 @@ const Suggestions = Type.Object(
 const browseRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Public catalog'] });
   const cached = app.catalogCache.read;
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.method === 'GET' && reply.statusCode === 200) reply.header('cache-control', 'public, max-age=60');
+    done(null, payload);
   });
 
   app.get(
