@@ -3,6 +3,7 @@
 // database pool, checkout outcomes, and counters other modules increment through `app.shopMetrics`:
 //   app.shopMetrics.loginFailures and lockouts, counted by the sign-in throttle (plugins/password-check.ts).
 // Each app has its own registry, so several apps in one process (tests) never collide.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMetricsModule from 'fastify-metrics';
 import fp from 'fastify-plugin';
 import promClient, { type Counter } from 'prom-client';
@@ -34,6 +35,9 @@ export function checkoutOutcome(status: number): string {
   return 'failed';
 }
 
+type OnResponse = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
+const appendHook = (existing: unknown, hook: OnResponse) => (existing ? [...[existing].flat(), hook] : hook) as never;
+
 // A CommonJS module whose plugin is `exports.default`: under Node's ESM interop that is `.default`.
 const fastifyMetrics = fastifyMetricsModule.default;
 
@@ -45,16 +49,32 @@ export default fp(
       endpoint: { url: '/api/metrics', method: 'GET', logLevel: 'warn', schema: { hide: true }, handler: () => {} },
       promClient,
       defaultMetrics: { enabled: true, register: registry },
-      routeMetrics: {
-        enabled: { histogram: true, summary: false },
-        // Unmatched URLs (scans, typos) would make a label per URL; they are counted as 404s of no route.
-        registeredRoutesOnly: true,
-        routeBlacklist: ['/api/metrics'],
-        overrides: {
-          histogram: { registers: [registry], buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] },
-          summary: { registers: [registry] },
-        },
-      },
+      // The request histogram is observed below, by a hook of each route's own (see requestDuration).
+      routeMetrics: { enabled: false },
+    });
+
+    /**
+     * fastify-metrics' histogram, kept as it was (name, labels, buckets), observed more cheaply: its
+     * route metrics ran an onRequest hook on every call to keep a timer per request in a WeakMap,
+     * about 9 µs of the 180 µs of CPU of a small catalog read measured in process (4 % of the gap to
+     * the bench's bare baseline). Fastify already times each reply (reply.elapsedTime) once a route
+     * has an onResponse hook.
+     */
+    const requestDuration = new promClient.Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'request duration in seconds',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
+    // Registered routes only: unmatched URLs (scans, typos) would make a label per URL.
+    app.addHook('onRoute', (route) => {
+      if (route.url === '/api/metrics') return;
+      const observe = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+        requestDuration.observe({ method: request.method, route: route.url, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+        done();
+      };
+      route.onResponse = appendHook(route.onResponse, observe);
     });
 
     const pool = app.databasePool;
@@ -97,10 +117,13 @@ export default fp(
     };
     app.decorate('shopMetrics', shopMetrics);
 
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.routeOptions.config.outcomeMetric === 'checkout') {
-        shopMetrics.checkouts.inc({ outcome: checkoutOutcome(reply.statusCode) });
-      }
+    // On the counted routes only: a hook on every route costs each catalog read its call.
+    const countCheckout = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      shopMetrics.checkouts.inc({ outcome: checkoutOutcome(reply.statusCode) });
+      done();
+    };
+    app.addHook('onRoute', (route) => {
+      if (route.config?.outcomeMetric === 'checkout') route.onResponse = appendHook(route.onResponse, countCheckout);
     });
   },
   { name: 'metrics', dependencies: ['prisma'] },
