@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CATEGORIES } from '../../seed/seed-data.ts';
-import { searchSql, searchValues } from '../src/modules/catalog/catalog-queries.ts';
+import { PURCHASED_CATEGORIES_SQL, searchSql, searchValues } from '../src/modules/catalog/catalog-queries.ts';
 import { searchTerms } from '../src/modules/catalog/catalog-service.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
@@ -159,6 +159,28 @@ describe('public catalog', () => {
     ).json().data;
     expect(categoryCount(personal)).toBeGreaterThan(categoryCount(anonymous));
     expect(new Set(anonymous.map((b: { category: string }) => b.category)).size).toBeGreaterThanOrEqual(8);
+  });
+
+  it("Recommended follows a client's last 100 orders: a big old purchase gives way to what they buy now", async () => {
+    const buyer = await t.newClient();
+    const order = (category: string, quantity: number, daysAgo: number) =>
+      t.db.query(
+        `WITH o AS (INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, created_at)
+                    VALUES ($1, 'delivered', '1 Main Street', $3, 10, (now() AT TIME ZONE 'UTC') - make_interval(days => $4::int)) RETURNING id)
+         INSERT INTO order_items (order_id, book_copy_id, name, unit_price, quantity)
+         SELECT o.id, c.id, b.name, c.price, $3 FROM o, book_copies c JOIN books b ON b.id = c.book_id
+         WHERE b.type_id = (SELECT id FROM book_types WHERE name = $2) LIMIT 1`,
+        [buyer.id, category, quantity, daysAgo],
+      );
+    const tastes = async () => (await t.db.query<{ typeId: number }>(PURCHASED_CATEGORIES_SQL, [buyer.id])).map((row) => row.typeId);
+    const [astronomy, philosophy] = (
+      await t.db.query<{ id: number }>("SELECT id FROM book_types WHERE name IN ('Astronomy', 'Philosophy') ORDER BY name")
+    ).map((row) => row.id);
+    await order('Astronomy', 500, 365);
+    for (let i = 0; i < 99; i++) await order('Philosophy', 1, 10);
+    expect(await tastes()).toEqual([astronomy, philosophy]);
+    await order('Philosophy', 1, 1);
+    expect(await tastes()).toEqual([philosophy]);
   });
 
   it('sends cache validators on catalog reads and answers 304 to a matching If-None-Match', async () => {

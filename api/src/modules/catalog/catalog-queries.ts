@@ -225,9 +225,14 @@ const SEARCH_SQL_BY_WORD_COUNT = Array.from({ length: SEARCH_MAX_WORDS + 1 }, (_
 /** The search statement for these terms: one per number of words, each a prepared statement. */
 export const searchSql = (terms: SearchTerms) => SEARCH_SQL_BY_WORD_COUNT[terms.words.length]!;
 
-/** Categories a client has bought from, most units first ($1 client id). */
+/**
+ * Categories a client has bought from in their last RECOMMENDED_FROM_ORDERS orders, most units first
+ * ($1 client id): their present tastes, and a read that stays small for a client of thousands of
+ * orders (a bookseller buying for a school: 260 ms a home page when every order was summed).
+ */
+const RECOMMENDED_FROM_ORDERS = 100;
 export const PURCHASED_CATEGORIES_SQL = `
-  SELECT b.type_id AS "typeId" FROM orders o JOIN order_items oi ON oi.order_id = o.id
+  WITH recent AS (SELECT id FROM orders WHERE client_id = $1 ORDER BY created_at DESC LIMIT ${RECOMMENDED_FROM_ORDERS})
+  SELECT b.type_id AS "typeId" FROM recent o JOIN order_items oi ON oi.order_id = o.id
   JOIN book_copies c ON c.id = oi.book_copy_id JOIN books b ON b.id = c.book_id
-  WHERE o.client_id = $1
   GROUP BY b.type_id ORDER BY sum(oi.quantity) DESC LIMIT 3`;
