@@ -101,3 +101,27 @@ it('keeps no answer the standby gave before it replayed a change, and keeps answ
     return loads === 1;
   });
 });
+
+it('stays off when the replica is not a standby (nothing could say what it has replayed)', async () => {
+  const notStandby = await buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: `${cluster.baseUrl}/${DATABASE}`,
+      DATABASE_REPLICA_URL: `${cluster.baseUrl}/${DATABASE}`,
+      CATALOG_CACHE_MS: '60000',
+    }),
+    { logger: false },
+  );
+  try {
+    await notStandby.ready();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(notStandby.catalogCache.active).toBe(false);
+    let loads = 0;
+    const load = async () => ++loads;
+    await notStandby.catalogCache.read('probe', load);
+    await notStandby.catalogCache.read('probe', load);
+    expect(loads).toBe(2);
+  } finally {
+    await notStandby.close();
+  }
+});

@@ -12,7 +12,10 @@
 // change, and an answer read from it then would be the old one, kept for the cache's lifetime. So
 // after every change, until the replica has replayed the primary's WAL as far as it reached when the
 // change was heard, answers are read but not kept; the replica's replay position is asked every
-// REPLICA_POLL_MS. A change is then seen as soon as the replica has it, as without a replica.
+// REPLICA_POLL_MS at first, less often while it lags. A change is then seen as soon as the replica has
+// it, as without a replica. The replica must be one physical standby of this primary (not a pool of
+// several, nor a logical copy): one that is not in recovery turns the cache off, as it cannot say
+// what it has replayed.
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
@@ -28,8 +31,9 @@ export const CATALOG_CACHE_ENTRIES = 500;
 const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
 /** Stock changes are announced at most this often per instance: a burst of checkouts sends one notice. */
 export const STOCK_NOTICE_DELAY_MS = 100;
-/** How often a replica that has not yet replayed a change is asked again (milliseconds). */
+/** How soon a replica that has not yet replayed a change is asked again (milliseconds), doubling up to the most. */
 const REPLICA_POLL_MS = 20;
+const REPLICA_POLL_MAX_MS = 1_000;
 /**
  * The primary's WAL position now, and whether the replica has replayed that far. The insert position,
  * not the write position: with synchronous_commit off a commit can be inserted but not yet written,
@@ -37,7 +41,16 @@ const REPLICA_POLL_MS = 20;
  * other way) has no replay position, and is taken at its word.
  */
 const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
-const REPLICA_HAS = 'SELECT coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, true) AS replayed';
+/**
+ * Whether the replica has replayed as far as $1. The insert position of a primary whose last record
+ * ended on a page boundary points past the next page's header (at most 40 bytes, with 8 KB WAL pages),
+ * where no record is yet; the standby stops at the boundary, so that counts as reached.
+ */
+const REPLICA_HAS = `
+  SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn
+           - CASE WHEN mod($1::pg_lsn - '0/0'::pg_lsn, 8192) <= 40 THEN mod($1::pg_lsn - '0/0'::pg_lsn, 8192) ELSE 0 END
+         AS replayed`;
+const REPLICA_IS_STANDBY = 'SELECT pg_is_in_recovery() AS standby';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,6 +84,8 @@ export default fp(
     /** With a replica: a wait for it is running, and whether another change was heard since it began. */
     let catchingUp = false;
     let changedSinceCatchUp = false;
+    /** Warned once per outage, not once a second. */
+    let replicaUnreachable = false;
 
     /**
      * Waits until the replica has replayed the primary's WAL as far as it was after the last change
@@ -89,16 +104,23 @@ export default fp(
           changedSinceCatchUp = false;
           const { rows } = await app.databasePool.query<{ lsn: string }>(PRIMARY_POSITION);
           const target = rows[0]?.lsn;
-          while (!closing && !(await app.catalogSql.query<{ replayed: boolean }>(REPLICA_HAS, [target]))[0]?.replayed) {
-            await new Promise((done) => setTimeout(done, REPLICA_POLL_MS));
+          for (let wait = REPLICA_POLL_MS; ; wait = Math.min(wait * 2, REPLICA_POLL_MAX_MS)) {
+            if (closing || (await app.catalogSql.query<{ replayed: boolean }>(REPLICA_HAS, [target]))[0]?.replayed) break;
+            await new Promise((done) => setTimeout(done, wait));
           }
         } while (changedSinceCatchUp && !closing);
         // Answers loaded while the replica was behind are not kept (the generation moves on).
         generation++;
         replicaBehind = false;
+        replicaUnreachable = false;
       } catch (error) {
         if (!closing) {
-          app.log.warn({ err: error }, 'catalog cache: could not tell whether the read replica has a change; retrying');
+          if (!replicaUnreachable)
+            app.log.warn(
+              { err: error instanceof Error ? connectionError(error) : error },
+              'catalog cache: could not tell whether the read replica has a change; nothing is kept until it can',
+            );
+          replicaUnreachable = true;
           setTimeout(() => void catchUp(), RECONNECT_DELAYS_MS[1]).unref();
         }
       } finally {
@@ -168,7 +190,7 @@ export default fp(
         stockNotice = null;
         app.databasePool
           .query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, 'stock'])
-          .catch((error: Error) => app.log.warn({ err: error }, 'catalog cache: could not announce a stock change'));
+          .catch((error: Error) => app.log.warn({ err: connectionError(error) }, 'catalog cache: could not announce a stock change'));
       }, STOCK_NOTICE_DELAY_MS);
     };
 
@@ -210,6 +232,19 @@ export default fp(
 
     if (lifetimeMs > 0) {
       app.addHook('onReady', async () => {
+        if (replica) {
+          const standby = await app.catalogSql
+            .query<{ standby: boolean }>(REPLICA_IS_STANDBY)
+            .then((rows) => rows[0]?.standby === true)
+            // Unreachable at start: the cache starts when it can tell, at the first change heard.
+            .catch(() => true);
+          if (!standby) {
+            app.log.error(
+              'catalog cache: DATABASE_REPLICA_URL is not a standby in recovery, so it cannot say what it has replayed; the cache stays off',
+            );
+            return;
+          }
+        }
         connect();
       });
       app.addHook('onClose', async () => {

@@ -112,7 +112,7 @@ export interface PrismaPluginOptions {
  * await, so an error arriving in between (the server terminating the backend: a DBA, a failover,
  * idle_session_timeout) would be an unhandled 'error' event and end the process (node-postgres#2762).
  */
-export function createPool(url: string, limits: Config['database'], log: FastifyBaseLogger): pg.Pool {
+export function createPool(url: string, limits: Config['database'], log: FastifyBaseLogger, name = 'primary'): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: limits.poolSize,
@@ -129,7 +129,8 @@ export function createPool(url: string, limits: Config['database'], log: Fastify
     // now() and the plain SQL's comparisons must see UTC too, whatever the server's TimeZone.
     options: '-c TimeZone=UTC',
   });
-  const onConnectionError = (error: Error) => log.warn({ err: connectionError(error) }, 'database connection lost; the pool replaces it');
+  const onConnectionError = (error: Error) =>
+    log.warn({ err: connectionError(error), pool: name }, 'database connection lost; the pool replaces it');
   pool.on('connect', (client) => client.on('error', onConnectionError));
   // Errors of idle connections are re-emitted on the pool; the adapter's listener comes and goes with it.
   pool.on('error', onConnectionError);
@@ -140,11 +141,18 @@ export function createPool(url: string, limits: Config['database'], log: Fastify
  * A lost connection's error as the log keeps it: what happened, not the pg client node-postgres hangs
  * on it (its connection settings and the text of every statement it prepared).
  */
-export const connectionError = (error: Error & { code?: string; severity?: string }) => ({
+export const connectionError = (
+  error: Error & { code?: string; severity?: string; errno?: number; syscall?: string; address?: string; port?: number },
+) => ({
   name: error.name,
   message: error.message,
   code: error.code,
   severity: error.severity,
+  // A network failure's own facts (ECONNREFUSED to which address), none of them a secret.
+  errno: error.errno,
+  syscall: error.syscall,
+  address: error.address,
+  port: error.port,
 });
 
 export default fp<PrismaPluginOptions>(
@@ -160,7 +168,9 @@ export default fp<PrismaPluginOptions>(
     app.decorate('primarySql', sqlWriter(pool, onQuery));
 
     // Only the public catalog reads the replica: writes, and the reads that must see them, stay on the primary.
-    const replicaPool = app.config.databaseReplicaUrl ? createPool(app.config.databaseReplicaUrl, app.config.database, app.log) : undefined;
+    const replicaPool = app.config.databaseReplicaUrl
+      ? createPool(app.config.databaseReplicaUrl, app.config.database, app.log, 'replica')
+      : undefined;
     app.decorate('catalogSql', sqlReader(replicaPool ?? pool, onQuery));
 
     // Prisma's disconnect leaves a pool passed in open: end it, after in-flight queries have finished.
