@@ -28,6 +28,14 @@ const priceServed = async () => {
   expect(answer.statusCode, answer.body).toBe(200);
   return answer.json().data.price as number;
 };
+/** How many times two reads of one key went to the database: 1 when the cache kept the first answer. */
+const loadsOfTwoReads = async (server: typeof app, key: string) => {
+  let loads = 0;
+  const load = async () => ++loads;
+  await server.catalogCache.read(key, load);
+  await server.catalogCache.read(key, load);
+  return loads;
+};
 const standbyPrice = async () => Number((await standby.query('SELECT price FROM book_copies WHERE id = $1', [copyId])).rows[0].price);
 
 beforeAll(async () => {
@@ -79,11 +87,7 @@ it('keeps no answer the standby gave before it replayed a change, and keeps answ
     expect(await standbyPrice()).toBe(10);
     expect(await priceServed()).toBe(10);
     // Nothing is kept while the standby is behind: every read goes to it.
-    let loads = 0;
-    const load = async () => ++loads;
-    await app.catalogCache.read('probe', load);
-    await app.catalogCache.read('probe', load);
-    expect(loads).toBe(2);
+    expect(await loadsOfTwoReads(app, 'probe')).toBe(2);
   } finally {
     await standby.query('SELECT pg_wal_replay_resume()');
   }
@@ -92,14 +96,7 @@ it('keeps no answer the standby gave before it replayed a change, and keeps answ
   await until('the new price to be served', async () => (await priceServed()) === 20);
   // ... and answers are kept again.
   let attempt = 0;
-  await until('answers to be kept again', async () => {
-    let loads = 0;
-    const load = async () => ++loads;
-    attempt++;
-    await app.catalogCache.read(`probe ${attempt}`, load);
-    await app.catalogCache.read(`probe ${attempt}`, load);
-    return loads === 1;
-  });
+  await until('answers to be kept again', async () => (await loadsOfTwoReads(app, `probe ${++attempt}`)) === 1);
 });
 
 it('stays off when the replica is not a standby (nothing could say what it has replayed)', async () => {
@@ -116,11 +113,7 @@ it('stays off when the replica is not a standby (nothing could say what it has r
     await notStandby.ready();
     await new Promise((r) => setTimeout(r, 300));
     expect(notStandby.catalogCache.active).toBe(false);
-    let loads = 0;
-    const load = async () => ++loads;
-    await notStandby.catalogCache.read('probe', load);
-    await notStandby.catalogCache.read('probe', load);
-    expect(loads).toBe(2);
+    expect(await loadsOfTwoReads(notStandby, 'probe')).toBe(2);
   } finally {
     await notStandby.close();
   }
