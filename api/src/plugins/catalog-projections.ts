@@ -290,9 +290,7 @@ export default fp(
           current = each;
           attemptedAt = performance.now();
           const leads = each === view;
-          // browse_counts never waits out a rest on its own (a retry after browse_listing's refresh): until
-          // it is refreshed the counts disagree with the listing they count.
-          const attempt = await refreshView(each, leads && each !== 'browse_counts' ? 'turn' : 'follower');
+          const attempt = await refreshView(each, leads ? 'turn' : 'follower');
           if (attempt.outcome === 'refreshed') continue;
           // What is left waits for the same changes (browse_counts, once browse_listing took them in, for the refresh).
           const after = leads ? { since, salesOnly } : { since: performance.now(), salesOnly: false };
