@@ -4,6 +4,7 @@
 import { constants } from 'node:zlib';
 import compress from '@fastify/compress';
 import fp from 'fastify-plugin';
+import { takesNoBody } from '../lib/route-hooks.ts';
 
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
@@ -12,7 +13,7 @@ export default fp(
     // A GET or HEAD has no body to inflate: its routes skip the request-decompression hook, which
     // @fastify/compress would otherwise run on every catalog read (this onRoute runs before the plugin's).
     app.addHook('onRoute', (route) => {
-      if (route.decompress === undefined && [route.method].flat().every((method) => method === 'GET' || method === 'HEAD')) {
+      if (route.decompress === undefined && takesNoBody(route)) {
         route.decompress = false;
       }
     });

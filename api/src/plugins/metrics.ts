@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMetricsModule from 'fastify-metrics';
 import fp from 'fastify-plugin';
 import promClient, { type Counter } from 'prom-client';
+import { appendHook } from '../lib/route-hooks.ts';
 
 export interface ShopMetrics {
   /** Checkouts by outcome: placed, conflict (out of stock, stale cart), refused (4xx), unavailable (503), failed (5xx). */
@@ -34,9 +35,6 @@ export function checkoutOutcome(status: number): string {
   if (status < 500) return 'refused';
   return 'failed';
 }
-
-type OnResponse = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
-const appendHook = (existing: unknown, hook: OnResponse) => (existing ? [...[existing].flat(), hook] : hook) as never;
 
 // A CommonJS module whose plugin is `exports.default`: under Node's ESM interop that is `.default`.
 const fastifyMetrics = fastifyMetricsModule.default;
@@ -74,7 +72,7 @@ export default fp(
         requestDuration.observe({ method: request.method, route: route.url, status_code: reply.statusCode }, reply.elapsedTime / 1000);
         done();
       };
-      route.onResponse = appendHook(route.onResponse, observe);
+      route.onResponse = appendHook(route.onResponse, observe as never);
     });
 
     const pool = app.databasePool;
@@ -123,7 +121,7 @@ export default fp(
       done();
     };
     app.addHook('onRoute', (route) => {
-      if (route.config?.outcomeMetric === 'checkout') route.onResponse = appendHook(route.onResponse, countCheckout);
+      if (route.config?.outcomeMetric === 'checkout') route.onResponse = appendHook(route.onResponse, countCheckout as never);
     });
   },
   { name: 'metrics', dependencies: ['prisma'] },

@@ -8,6 +8,7 @@
 import type { RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { badRequest } from '../lib/errors.ts';
+import { appendHook, takesNoBody } from '../lib/route-hooks.ts';
 
 /** Canonical decimal integers only: no sign on zero, no leading zeros, no spaces, exponents or prefixes. */
 const DECIMAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
@@ -62,16 +63,7 @@ const PLACES = [
   ['body', 'body'],
 ] as const;
 
-/** Methods whose requests Fastify never parses a body for. */
-const BODYLESS = new Set(['GET', 'HEAD']);
-
 type Checked = { params: unknown; query: unknown; body: unknown; headers: Record<string, unknown> };
-
-const appendHook = <T>(existing: T | T[] | undefined, hook: T, first = false): T | T[] => {
-  if (!existing) return hook;
-  const hooks = Array.isArray(existing) ? existing : [existing];
-  return first ? [hook, ...hooks] : [...hooks, hook];
-};
 
 // The hooks are synchronous and each route gets only the checks its input can fail: a catalog read
 // runs thousands of times a second, and an async hook costs a promise and a turn of the microtask queue.
@@ -81,7 +73,7 @@ export default fp(
       const params = numericFields(route.schema?.params);
       const query = numericFields(route.schema?.querystring);
       const headerNames = Object.keys((route.schema?.headers as JsonSchema | undefined)?.properties ?? {});
-      const hasBody = [route.method].flat().some((method) => !BODYLESS.has(method));
+      const hasBody = !takesNoBody(route);
       // Runs after comma-params has split `{a},{b}` segments (it puts its hook first), before validation.
       const beforeValidation = (request: Checked, _reply: unknown, done: () => void) => {
         checkSpelling(request.params, params, 'path parameter');
