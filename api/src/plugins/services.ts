@@ -67,7 +67,7 @@ export default fp(
     app.decorate('dashboard', dashboardService(dashboardRepository(db)));
     app.decorate('clientList', clientListService(people));
     app.decorate('employees', employeeService(people, accountRepository(db), app.passwords));
-    app.decorate('cart', cartService(cartRepository(db)));
+    app.decorate('cart', cartService(cartRepository(db, app.primarySql)));
     app.decorate('orders', orderService(orderRepository(db, app.primarySql), emit));
     app.decorate('contact', contactService(contactRepository(db)));
     app.decorate('reviews', reviewService(reviewRepository(db), emit));

@@ -4,7 +4,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden } from '../lib/errors.ts';
-import { accountRepository } from '../modules/accounts/account-repository.ts';
 import { type Audience, sessionRepository } from '../modules/sessions/session-repository.ts';
 import { type IssuedSession, type SessionService, sessionService } from '../modules/sessions/session-service.ts';
 import { ACCESS_TOKEN_SECONDS } from '../modules/sessions/tokens.ts';
@@ -59,8 +58,8 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 export default fp(
   async (app) => {
     const events = app.securityEvents;
-    const sessions = sessionService(sessionRepository(app.prisma, app.primarySql), app.config.jwtSecret, events);
-    const accounts = accountRepository(app.prisma);
+    const sessionRows = sessionRepository(app.prisma, app.primarySql);
+    const sessions = sessionService(sessionRows, app.config.jwtSecret, events);
     app.decorate('sessions', sessions);
     app.decorateRequest('client', null);
     app.decorateRequest('employee', null);
@@ -103,7 +102,7 @@ export default fp(
     app.decorate('requireEmployee', (roles: EmployeeRole[]) => async (request: FastifyRequest) => {
       const claims = await sessions.authenticate('employee', app.sessionCookie(request, 'employee', 'access'));
       // The role is read fresh, so a changed or deleted employee loses access at once.
-      const employee = await accounts.employeeRole(claims.subjectId);
+      const employee = await sessionRows.employeeRole(claims.subjectId);
       if (!employee || !roles.includes(employee.role)) {
         await events.record({
           type: 'authorization_refused',

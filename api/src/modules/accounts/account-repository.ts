@@ -67,7 +67,6 @@ export function accountRepository(db: Db) {
         },
         { timeout: RESET_TRANSACTION_TIMEOUT_MS },
       ),
-    employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
     employeeInfo: (id: number) => db.employee.findUnique({ where: { id }, select: employeeInfoSelect }),
     updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput) =>
       db.employee.update({ where: { id }, data, select: employeeInfoSelect }),

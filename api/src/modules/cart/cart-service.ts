@@ -32,9 +32,9 @@ export function cartService(repo: ReturnType<typeof cartRepository>) {
       const line = await repo.findLine(clientId, cartItemId);
       if (!line) throw refuse.notInCart();
       // Only an increase is held to the stock: a shopper whose line is above what is left must be able to come down.
-      if (quantity > line.quantity && quantity > line.bookCopy.quantity) throw refuse.onlyLeft(line.bookCopy.quantity);
-      if (tooLargeForAnOrder(toCents(line.bookCopy.price) * quantity)) throw refuse.orderTooLarge();
-      await repo.setQuantity(cartItemId, quantity);
+      if (quantity > line.quantity && quantity > line.copyQuantity) throw refuse.onlyLeft(line.copyQuantity);
+      if (tooLargeForAnOrder(toCents(line.price) * quantity)) throw refuse.orderTooLarge();
+      await repo.setQuantity(clientId, cartItemId, quantity);
     },
 
     async remove(clientId: number, cartItemId: number) {

@@ -27,8 +27,13 @@ export const FAMILY_WITH_ACTIVITY_SQL = `
          last_active_at AT TIME ZONE 'UTC' AS "lastActiveAt", revoked_at AT TIME ZONE 'UTC' AS "revokedAt"
   FROM family`;
 
+/** The employee's role, read on every back-office call (a changed or deleted employee loses access at once). */
+const EMPLOYEE_ROLE_SQL = 'SELECT role::text AS role FROM employees WHERE id = $1';
+
 export function sessionRepository(db: Db, sql: SqlWriter) {
   return {
+    employeeRole: async (id: number) => (await sql.query<{ role: 'Admin' | 'Seller' }>(EMPLOYEE_ROLE_SQL, [id]))[0] ?? null,
+
     startFamily: (family: { id: string; audience: Audience; subjectId: number }) =>
       db.sessionFamily.create({ data: family, select: { id: true } }),
 
