@@ -271,6 +271,54 @@ describe('orders and employees', () => {
     expect((await call('seller', 'PUT', `/api/employee/order/set-status/${order.id},Refunded`)).statusCode).toBe(400);
   });
 
+  it('pages every order as the database holds it, its lines in order, and keeps the count past the end', async () => {
+    const orders = await t.app.prisma.order.findMany({
+      select: {
+        id: true,
+        clientId: true,
+        totalPrice: true,
+        items: { select: { id: true, quantity: true, unitPrice: true }, orderBy: { id: 'asc' } },
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    });
+    const pageSize = 100; // the largest page
+    expect(orders.length).toBeGreaterThan(pageSize);
+    const totalPages = Math.ceil(orders.length / pageSize);
+    const served = [];
+    for (let n = 1; n <= totalPages; n++) {
+      const page = (await call('seller', 'GET', `/api/employee/order/${n},${pageSize}`)).json().data;
+      expect(page.totalPages).toBe(totalPages);
+      served.push(...page.orders);
+    }
+    expect(
+      served.map((o) => [o.id, o.clientId, o.totalPrice, o.items.map((i: { id: number; totalPrice: number }) => [i.id, i.totalPrice])]),
+    ).toEqual(
+      orders.map((o) => [
+        o.id,
+        o.clientId,
+        Number(o.totalPrice),
+        o.items.map((i) => [i.id, Math.round(Number(i.unitPrice) * 100 * i.quantity) / 100]),
+      ]),
+    );
+    const past = (await call('seller', 'GET', `/api/employee/order/${totalPages + 1},${pageSize}`)).json().data;
+    expect(past).toEqual({ orders: [], totalPages });
+  });
+
+  it('counts the dashboard totals as the database does', async () => {
+    const [orders, books, copies, clients] = await Promise.all([
+      t.app.prisma.order.count(),
+      t.app.prisma.book.count(),
+      t.app.prisma.bookCopy.count(),
+      t.app.prisma.client.count(),
+    ]);
+    expect((await call('seller', 'GET', '/api/employee/statistics/')).json().data).toEqual({
+      totalOrders: orders,
+      totalBooks: books,
+      totalBooksCopies: copies,
+      totalClients: clients,
+    });
+  });
+
   it('adds a Seller, never deletes an Admin or oneself', async () => {
     const person = {
       firstName: 'New',

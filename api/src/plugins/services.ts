@@ -64,7 +64,7 @@ export default fp(
     app.decorate('catalogAdmin', catalogAdminService(catalogAdminRepository(db), lookup, emit));
     app.decorate('accounts', accountService(accountRepository(db), app.passwords));
     const people = peopleRepository(db);
-    app.decorate('dashboard', dashboardService(dashboardRepository(db)));
+    app.decorate('dashboard', dashboardService(dashboardRepository(db, app.primarySql)));
     app.decorate('clientList', clientListService(people));
     app.decorate('employees', employeeService(people, accountRepository(db), app.passwords));
     app.decorate('cart', cartService(cartRepository(db, app.primarySql)));

@@ -50,6 +50,25 @@ export const CREATE_ORDER_SQL = `
   )
   SELECT ${CLIENT_ORDER_COLUMNS} FROM new_order`;
 
+/**
+ * The back-office's page of every order, newest first, with its lines as sold: $1 offset, $2 size.
+ * One statement: the count is the one row's when the page is past the end (the page's columns null).
+ */
+export const BACKOFFICE_ORDERS_PAGE_SQL = `
+  SELECT total.n AS total, page.* FROM (SELECT count(*)::int AS n FROM orders) total
+  LEFT JOIN LATERAL (
+    SELECT ${CLIENT_ORDER_COLUMNS}, client_id AS "clientId",
+           coalesce((SELECT json_agg(json_build_object('id', i.id, 'name', i.name, 'imageUrl', i.image_url,
+                                                       'quantity', i.quantity, 'unitPrice', i.unit_price::text) ORDER BY i.id)
+                     FROM order_items i WHERE i.order_id = o.id), '[]') AS items
+    FROM orders o ORDER BY o.created_at DESC, o.id DESC OFFSET $1 LIMIT $2
+  ) page ON true`;
+
+export interface BackofficeOrderRow extends ClientOrderRow {
+  clientId: number;
+  items: { id: number; name: string; imageUrl: string | null; quantity: number; unitPrice: string }[];
+}
+
 /** $1 client, $2 key: the order an Idempotency-Key already placed, with the hash of its request. */
 export const ORDER_BY_IDEMPOTENCY_KEY_SQL = `
   SELECT ${CLIENT_ORDER_COLUMNS}, idempotency_request_hash AS "idempotencyRequestHash"

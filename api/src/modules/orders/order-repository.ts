@@ -3,6 +3,8 @@ import { nameStockReason } from '../../lib/stock-reason.ts';
 import type { Db, SqlReader, SqlWriter } from '../../plugins/prisma.ts';
 import { auditedTransaction } from '../security/audit.ts';
 import {
+  BACKOFFICE_ORDERS_PAGE_SQL,
+  type BackofficeOrderRow,
   type CheckoutLine,
   type ClientOrderRow,
   CREATE_ORDER_SQL,
@@ -23,17 +25,10 @@ export const clientOrderSelect = {
   shipmentAddress: true,
 } satisfies Prisma.OrderSelect;
 
-export const backofficeOrderSelect = {
-  ...clientOrderSelect,
-  clientId: true,
-  items: { select: { id: true, name: true, imageUrl: true, quantity: true, unitPrice: true }, orderBy: { id: 'asc' } },
-} satisfies Prisma.OrderSelect;
-
-/** An order as the client's and the back-office's pages read it (Prisma). */
+/** An order as the client's pages read it (Prisma). */
 export type ClientOrderPage = Prisma.OrderGetPayload<{ select: typeof clientOrderSelect }>;
-export type BackofficeOrderPage = Prisma.OrderGetPayload<{ select: typeof backofficeOrderSelect }>;
 
-/** Checkout runs as plain SQL on the primary (order-queries.ts); the pages and statuses through Prisma. */
+/** Checkout and the back-office's page of orders run as plain SQL on the primary (order-queries.ts); the rest through Prisma. */
 export function orderRepository(db: Db, sql: SqlWriter) {
   return {
     transaction: <T>(work: (tx: SqlReader) => Promise<T>) => sql.transaction(work),
@@ -72,11 +67,12 @@ export function orderRepository(db: Db, sql: SqlWriter) {
     },
 
     async backofficePage(skip: number, take: number) {
-      const [total, orders] = await db.$transaction([
-        db.order.count(),
-        db.order.findMany({ select: backofficeOrderSelect, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
-      ]);
-      return { total, orders };
+      const rows = await sql.query<{ total: number } & (BackofficeOrderRow | { [K in keyof BackofficeOrderRow]: null })>(
+        BACKOFFICE_ORDERS_PAGE_SQL,
+        [skip, take],
+      );
+      const orders = rows.flatMap(({ total: _total, ...order }) => (order.id === null ? [] : [order as BackofficeOrderRow]));
+      return { total: rows[0]?.total ?? 0, orders };
     },
 
     /**

@@ -10,7 +10,8 @@ import { fromCents, orderTotalCents, toCents, toMoney, tooLargeForAnOrder } from
 import { refuse } from '../../lib/refusals.ts';
 import type { CheckoutInput } from '../../schemas/orders.ts';
 import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
-import type { BackofficeOrderPage, ClientOrderPage, OrderRepository } from './order-repository.ts';
+import type { BackofficeOrderRow } from './order-queries.ts';
+import type { ClientOrderPage, OrderRepository } from './order-repository.ts';
 
 export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
 
@@ -19,7 +20,7 @@ export const toClientOrder = (o: Omit<ClientOrderPage, 'totalPrice'> & { totalPr
   totalPrice: toMoney(o.totalPrice),
 });
 
-export const toBackofficeOrder = (o: BackofficeOrderPage) => ({
+export const toBackofficeOrder = (o: BackofficeOrderRow) => ({
   ...toClientOrder(o),
   clientId: o.clientId,
   items: o.items.map((i) => ({
