@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { cartRepository } from '../src/modules/cart/cart-repository.ts';
+import { cartService } from '../src/modules/cart/cart-service.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -141,6 +143,19 @@ describe('cart', () => {
     const order = await t.checkout(intruder, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [lineId] });
     expect(order.statusCode).toBe(404);
     expect((await cart(owner))[0]!.totalQuantity).toBe(1);
+  });
+
+  it('a line taken between its read and its change (a checkout in another tab) is not in the cart: 404, nothing set', async () => {
+    const owner = await t.newClient();
+    const copy = await newCopy(5);
+    const lineId = (await call(owner.cookie, 'POST', `/api/client/cart/${copy}`)).json().data as number;
+    const repo = cartRepository(t.app.prisma, t.app.primarySql);
+    // The line as it was read, just before the other tab's checkout removed it.
+    const readBefore = await repo.findLine(owner.id, lineId);
+    expect(readBefore).not.toBeNull();
+    await t.db.query('DELETE FROM cart_items WHERE id = $1', [lineId]);
+    const service = cartService({ ...repo, findLine: async () => readBefore });
+    await expect(service.update(owner.id, lineId, 2)).rejects.toMatchObject({ statusCode: 404, message: 'This item is not in your cart.' });
   });
 });
 

@@ -19,7 +19,7 @@ const COPY_SQL = 'SELECT is_available AS "isAvailable", quantity FROM book_copie
 const LINE_SQL = `
   SELECT i.quantity, c.quantity AS "copyQuantity", c.price::text AS price
   FROM cart_items i JOIN book_copies c ON c.id = i.book_copy_id WHERE i.id = $1 AND i.client_id = $2`;
-const SET_QUANTITY_SQL = 'UPDATE cart_items SET quantity = $3 WHERE id = $1 AND client_id = $2';
+const SET_QUANTITY_SQL = 'UPDATE cart_items SET quantity = $3 WHERE id = $1 AND client_id = $2 RETURNING id';
 const REMOVE_SQL = 'DELETE FROM cart_items WHERE id = $1 AND client_id = $2 RETURNING id';
 
 export function cartRepository(db: Db, sql: SqlWriter) {
@@ -45,9 +45,9 @@ export function cartRepository(db: Db, sql: SqlWriter) {
     findLine: async (clientId: number, id: number) =>
       (await sql.query<{ quantity: number; copyQuantity: number; price: string }>(LINE_SQL, [id, clientId]))[0] ?? null,
 
-    setQuantity: async (clientId: number, id: number, quantity: number) => {
-      await sql.query(SET_QUANTITY_SQL, [id, clientId, quantity]);
-    },
+    /** False when the line is gone (a checkout or another tab took it since it was read). */
+    setQuantity: async (clientId: number, id: number, quantity: number) =>
+      (await sql.query(SET_QUANTITY_SQL, [id, clientId, quantity])).length === 1,
 
     remove: async (clientId: number, id: number) => (await sql.query(REMOVE_SQL, [id, clientId])).length === 1,
   };

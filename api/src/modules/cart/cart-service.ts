@@ -34,7 +34,7 @@ export function cartService(repo: ReturnType<typeof cartRepository>) {
       // Only an increase is held to the stock: a shopper whose line is above what is left must be able to come down.
       if (quantity > line.quantity && quantity > line.copyQuantity) throw refuse.onlyLeft(line.copyQuantity);
       if (tooLargeForAnOrder(toCents(line.price) * quantity)) throw refuse.orderTooLarge();
-      await repo.setQuantity(clientId, cartItemId, quantity);
+      if (!(await repo.setQuantity(clientId, cartItemId, quantity))) throw refuse.notInCart();
     },
 
     async remove(clientId: number, cartItemId: number) {

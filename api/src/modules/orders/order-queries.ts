@@ -55,14 +55,15 @@ export const CREATE_ORDER_SQL = `
  * One statement: the count is the one row's when the page is past the end (the page's columns null).
  */
 export const BACKOFFICE_ORDERS_PAGE_SQL = `
-  SELECT total.n AS total, page.* FROM (SELECT count(*)::int AS n FROM orders) total
+  SELECT total.n AS total, page.* FROM (SELECT count(*)::float8 AS n FROM orders) total
   LEFT JOIN LATERAL (
     SELECT ${CLIENT_ORDER_COLUMNS}, client_id AS "clientId",
            coalesce((SELECT json_agg(json_build_object('id', i.id, 'name', i.name, 'imageUrl', i.image_url,
                                                        'quantity', i.quantity, 'unitPrice', i.unit_price::text) ORDER BY i.id)
                      FROM order_items i WHERE i.order_id = o.id), '[]') AS items
     FROM orders o ORDER BY o.created_at DESC, o.id DESC OFFSET $1 LIMIT $2
-  ) page ON true`;
+  ) page ON true
+  ORDER BY page."createdAt" DESC, page.id DESC`;
 
 export interface BackofficeOrderRow extends ClientOrderRow {
   clientId: number;

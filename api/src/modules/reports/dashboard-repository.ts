@@ -4,8 +4,8 @@ import { clientSelect } from '../people/people-repository.ts';
 
 /** The four counts in one statement and one snapshot (Prisma's transaction of four counts took six round trips). */
 const TOTALS_SQL = `
-  SELECT (SELECT count(*) FROM orders)::int AS "totalOrders", (SELECT count(*) FROM books)::int AS "totalBooks",
-         (SELECT count(*) FROM book_copies)::int AS "totalBooksCopies", (SELECT count(*) FROM clients)::int AS "totalClients"`;
+  SELECT (SELECT count(*) FROM orders)::float8 AS "totalOrders", (SELECT count(*) FROM books)::float8 AS "totalBooks",
+         (SELECT count(*) FROM book_copies)::float8 AS "totalBooksCopies", (SELECT count(*) FROM clients)::float8 AS "totalClients"`;
 
 export function dashboardRepository(db: Db, sql: SqlReader) {
   return {
