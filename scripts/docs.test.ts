@@ -54,6 +54,7 @@ describe('the docs', () => {
       'checkout',
       'growth',
       'mix',
+      'mix-million',
       'scale-out',
       'soak',
       'staff',

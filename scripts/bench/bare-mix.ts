@@ -3,12 +3,16 @@
 // the answer needs at minimum. The catalog's browse calls run our very statements and shaping (the
 // catalog service over a bare SqlReader: one prepared statement each, no plugin around it); the
 // signed-in calls check the session as our auth plugin does (bare-checkout.ts's bareSession, and the
-// employee's role read fresh); the staff reads run one statement per figure; the import checks a
-// file with one lookup and writes it with one UPDATE in a transaction that locks its copies first.
+// employee's role read fresh, with our statement); the cart changes and the dashboard's totals run our
+// statements too, the other staff reads one statement per figure; the import checks a file with one
+// lookup and writes it with one UPDATE in a transaction that locks its copies first.
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { ADD_TO_CART_SQL, REMOVE_CART_LINE_SQL } from '../../api/src/modules/cart/cart-repository.ts';
 import { catalogRepository } from '../../api/src/modules/catalog/catalog-repository.ts';
 import { catalogService } from '../../api/src/modules/catalog/catalog-service.ts';
+import { DASHBOARD_TOTALS_SQL } from '../../api/src/modules/reports/dashboard-repository.ts';
+import { EMPLOYEE_ROLE_SQL } from '../../api/src/modules/sessions/session-repository.ts';
 import { preparedStatement } from '../../api/src/plugins/prisma.ts';
 import { bareSession } from './bare-checkout.ts';
 
@@ -27,14 +31,6 @@ const browseOptions = (q: Query) => ({
   authorId: numberOr(q.authorId),
 });
 
-const ADD_TO_CART_SQL = `
-  INSERT INTO cart_items (client_id, book_copy_id, quantity)
-  SELECT $1, c.id, 1 FROM book_copies c WHERE c.id = $2 AND c.is_available AND c.quantity >= 1
-  ON CONFLICT (client_id, book_copy_id) DO UPDATE SET quantity = cart_items.quantity + 1
-    WHERE cart_items.quantity < (SELECT quantity FROM book_copies WHERE id = $2)
-  RETURNING id`;
-const REMOVE_FROM_CART_SQL = 'DELETE FROM cart_items WHERE id = $1 AND client_id = $2';
-const EMPLOYEE_ROLE_SQL = 'SELECT role FROM employees WHERE id = $1';
 const ORDERS_PAGE_SQL = `
   SELECT o.id, o.created_at AS "createdAt", o.status, o.total_quantity AS "totalQuantity", o.total_price::text AS "totalPrice",
          o.shipment_address AS "shipmentAddress", o.client_id AS "clientId",
@@ -43,9 +39,6 @@ const ORDERS_PAGE_SQL = `
                    FROM order_items i WHERE i.order_id = o.id), '[]') AS items,
          (SELECT count(*) FROM orders)::int AS total
   FROM orders o ORDER BY o.created_at DESC, o.id DESC LIMIT $2 OFFSET $1`;
-const DASHBOARD_SQL = `
-  SELECT (SELECT count(*) FROM orders)::int AS "totalOrders", (SELECT count(*) FROM books)::int AS "totalBooks",
-         (SELECT count(*) FROM book_copies)::int AS "totalBooksCopies", (SELECT count(*) FROM clients)::int AS "totalClients"`;
 const LOW_STOCK_SQL = `
   WITH settings AS (SELECT low_stock_threshold AS threshold FROM shop_settings WHERE id),
   low AS (SELECT id, book_id, quantity, price, is_available FROM book_copies WHERE quantity <= (SELECT threshold FROM settings)),
@@ -95,7 +88,7 @@ export function bareMix(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, 
   app.delete<{ Params: { lineId: string } }>('/api/client/cart/:lineId', async (request, reply) => {
     const clientId = await signedIn('client', request.headers.cookie);
     if (clientId === null) return reply.code(401).send();
-    await query(REMOVE_FROM_CART_SQL, [Number(request.params.lineId), clientId]);
+    await query(REMOVE_CART_LINE_SQL, [Number(request.params.lineId), clientId]);
     return { data: true };
   });
 
@@ -119,7 +112,7 @@ export function bareMix(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, 
   });
   app.get('/api/employee/statistics/', async (request, reply) => {
     if ((await staff(request.headers.cookie)) === null) return reply.code(401).send();
-    return { data: (await query(DASHBOARD_SQL))[0] };
+    return { data: (await query(DASHBOARD_TOTALS_SQL))[0] };
   });
   app.get('/api/employee/low-stock/', async (request, reply) => {
     if ((await staff(request.headers.cookie)) === null) return reply.code(401).send();

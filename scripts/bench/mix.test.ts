@@ -2,7 +2,7 @@
 // the goal says; the proxy the bench starts is the compose file's. No server, no database: fast.
 import { BROWSE_FILTER_KEYS } from '@bookshop/rules/browse';
 import { describe, expect, it } from 'vitest';
-import { drawKind, MIX_SHARES, type MixWorld, mixShoppers, random, type Sample, stepPasses, summarize } from './mix.ts';
+import { drawKind, MIX_SHARES, type MixWorld, mixShoppers, random, rateVerdict, type Sample, stepPasses, summarize } from './mix.ts';
 import { proxyConfig } from './proxy.ts';
 
 const world = (): MixWorld => ({
@@ -83,11 +83,22 @@ describe("the day's mix", () => {
     expect(stepPasses(slow)).toMatchObject({ passed: false, p99: 150 });
     // The import is not a shopper's call: its time is reported, not judged.
     expect(stepPasses([...fast, { kind: 'import', ms: 900, status: 200 }]).passed).toBe(true);
+    // The table's "all but the import" row is just that.
+    expect(summarize([...fast, ...Array.from({ length: 20 }, () => ({ kind: 'import' as const, ms: 900, status: 200 }))]).all).toEqual(
+      summarize(fast).all,
+    );
     expect(summarize([...fast, { kind: 'book', ms: 1, status: 409 }]).kinds[0]).toMatchObject({
       kind: 'book',
       status4xx: 1,
       statuses: { 409: 1 },
     });
+  });
+
+  it('judges ours against bare by their rates, and meets the goal where bare sustains none and ours some', () => {
+    expect(rateVerdict(450, 500)).toEqual({ ratio: 0.9, met: true });
+    expect(rateVerdict(449, 500).met).toBe(false);
+    expect(rateVerdict(19, 0)).toEqual({ ratio: null, met: true });
+    expect(rateVerdict(0, 0)).toEqual({ ratio: null, met: false });
   });
 
   it("puts the compose proxy's server block in front of the given instances", async () => {

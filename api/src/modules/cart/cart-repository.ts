@@ -9,7 +9,7 @@ import { copyLineSelect } from '../catalog/copy-line.ts';
  * Adds one unit in a single statement: a new line at 1, or +1 while the line stays within stock.
  * No row back means the copy is unknown/unavailable or the cart already holds all the stock.
  */
-const ADD_ONE_SQL = `
+export const ADD_TO_CART_SQL = `
   INSERT INTO cart_items (client_id, book_copy_id, quantity)
   SELECT $1, c.id, 1 FROM book_copies c WHERE c.id = $2 AND c.is_available AND c.quantity >= 1
   ON CONFLICT (client_id, book_copy_id) DO UPDATE SET quantity = cart_items.quantity + 1
@@ -20,7 +20,8 @@ const LINE_SQL = `
   SELECT i.quantity, c.quantity AS "copyQuantity", c.price::text AS price
   FROM cart_items i JOIN book_copies c ON c.id = i.book_copy_id WHERE i.id = $1 AND i.client_id = $2`;
 const SET_QUANTITY_SQL = 'UPDATE cart_items SET quantity = $3 WHERE id = $1 AND client_id = $2 RETURNING id';
-const REMOVE_SQL = 'DELETE FROM cart_items WHERE id = $1 AND client_id = $2 RETURNING id';
+/** $1 the line, $2 its client: a row back when it was theirs and is gone. */
+export const REMOVE_CART_LINE_SQL = 'DELETE FROM cart_items WHERE id = $1 AND client_id = $2 RETURNING id';
 
 export function cartRepository(db: Db, sql: SqlWriter) {
   return {
@@ -37,7 +38,7 @@ export function cartRepository(db: Db, sql: SqlWriter) {
       }),
 
     addOne: async (clientId: number, bookCopyId: number): Promise<number | null> =>
-      (await sql.query<{ id: number }>(ADD_ONE_SQL, [clientId, bookCopyId]))[0]?.id ?? null,
+      (await sql.query<{ id: number }>(ADD_TO_CART_SQL, [clientId, bookCopyId]))[0]?.id ?? null,
 
     findCopy: async (id: number) => (await sql.query<{ isAvailable: boolean; quantity: number }>(COPY_SQL, [id]))[0] ?? null,
 
@@ -49,6 +50,6 @@ export function cartRepository(db: Db, sql: SqlWriter) {
     setQuantity: async (clientId: number, id: number, quantity: number) =>
       (await sql.query(SET_QUANTITY_SQL, [id, clientId, quantity])).length === 1,
 
-    remove: async (clientId: number, id: number) => (await sql.query(REMOVE_SQL, [id, clientId])).length === 1,
+    remove: async (clientId: number, id: number) => (await sql.query(REMOVE_CART_LINE_SQL, [id, clientId])).length === 1,
   };
 }

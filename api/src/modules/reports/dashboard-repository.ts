@@ -3,14 +3,16 @@ import type { Db, SqlReader } from '../../plugins/prisma.ts';
 import { clientSelect } from '../people/people-repository.ts';
 
 /** The four counts in one statement and one snapshot (Prisma's transaction of four counts took six round trips). */
-const TOTALS_SQL = `
+export const DASHBOARD_TOTALS_SQL = `
   SELECT (SELECT count(*) FROM orders)::float8 AS "totalOrders", (SELECT count(*) FROM books)::float8 AS "totalBooks",
          (SELECT count(*) FROM book_copies)::float8 AS "totalBooksCopies", (SELECT count(*) FROM clients)::float8 AS "totalClients"`;
 
 export function dashboardRepository(db: Db, sql: SqlReader) {
   return {
     totals: async () =>
-      (await sql.query<{ totalOrders: number; totalBooks: number; totalBooksCopies: number; totalClients: number }>(TOTALS_SQL))[0]!,
+      (
+        await sql.query<{ totalOrders: number; totalBooks: number; totalBooksCopies: number; totalClients: number }>(DASHBOARD_TOTALS_SQL)
+      )[0]!,
     recentOrders: (take: number) =>
       db.order.findMany({
         select: { id: true, clientId: true, totalQuantity: true, totalPrice: true, status: true, createdAt: true },

@@ -28,7 +28,7 @@ export const FAMILY_WITH_ACTIVITY_SQL = `
   FROM family`;
 
 /** The employee's role, read on every back-office call (a changed or deleted employee loses access at once). */
-const EMPLOYEE_ROLE_SQL = 'SELECT role::text AS role FROM employees WHERE id = $1';
+export const EMPLOYEE_ROLE_SQL = 'SELECT role::text AS role FROM employees WHERE id = $1';
 
 export function sessionRepository(db: Db, sql: SqlWriter) {
   return {
