@@ -58,17 +58,41 @@ results.push({
 
 let passed = 0;
 let failed = 0;
-const vitest = JSON.parse(await readFile(vitestReport, 'utf8').catch(() => '{}')) as { numPassedTests?: number; numFailedTests?: number };
+const vitest = JSON.parse(await readFile(vitestReport, 'utf8').catch(() => '{}')) as {
+  numPassedTests?: number;
+  numFailedTests?: number;
+  testResults?: { name: string; assertionResults?: { status: string; fullName: string; failureMessages?: string[] }[] }[];
+};
 passed += vitest.numPassedTests ?? 0;
 failed += vitest.numFailedTests ?? 0;
 const playwright = JSON.parse(await readFile(playwrightReport, 'utf8').catch(() => '{}')) as {
   stats?: { expected?: number; unexpected?: number; flaky?: number };
+  suites?: PlaywrightSuite[];
 };
 passed += (playwright.stats?.expected ?? 0) + (playwright.stats?.flaky ?? 0);
 failed += playwright.stats?.unexpected ?? 0;
 
+// The failed tests are named again at the end, on standard output: CI keeps only that stream's
+// tail, and a count alone does not say which test to look at.
+type PlaywrightSuite = { file?: string; specs?: { title: string; ok: boolean; line?: number }[]; suites?: PlaywrightSuite[] };
+const failures: string[] = [];
+for (const file of vitest.testResults ?? []) {
+  for (const test of file.assertionResults ?? []) {
+    if (test.status !== 'failed') continue;
+    const reason = (test.failureMessages?.[0] ?? '').split('\n', 1).join('').slice(0, 300);
+    failures.push(`${path.relative(root, file.name)} › ${test.fullName}\n    ${reason}`);
+  }
+}
+const failedSpecs = (suite: PlaywrightSuite, file = suite.file ?? ''): string[] => [
+  ...(suite.specs ?? []).filter((spec) => !spec.ok).map((spec) => `e2e/${file}:${spec.line ?? 0} › ${spec.title}`),
+  ...(suite.suites ?? []).flatMap((inner) => failedSpecs(inner, inner.file ?? file)),
+];
+for (const suite of playwright.suites ?? []) failures.push(...failedSpecs(suite));
+if (failures.length) console.log(`\nfailed:\n${failures.map((line) => `  ✘ ${line}`).join('\n')}`);
+
 const broken = results.filter((r) => r.code !== 0);
-for (const r of broken) console.error(`✘ ${r.step} failed (exit ${r.code})`);
+// Standard output, not error: the CI log that is kept is the standard output's tail.
+for (const r of broken) console.log(`✘ ${r.step} failed (exit ${r.code})`);
 if (broken.length && failed === 0) failed = broken.length;
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 // A failed test fails the run even when its runner exited 0 (the last CI run saw vitest do so).
