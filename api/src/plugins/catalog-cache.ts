@@ -8,6 +8,13 @@
 // Only answers that are the same for everyone are kept: the routes ask for it (routes/public/book-copy.ts).
 // While the listening connection is down, nothing is kept and every read goes to the database.
 //
+// Checkouts come many a second, and each used to forget every answer, so under a day's traffic the
+// cache kept almost nothing (issue 32). A checkout that leaves every copy it sold from in stock
+// changes only the stock those copies show: it forgets the answers that show one of them, and those
+// whose order or counts read the stock of copies they do not show (a search's results, by default
+// any answer a route does not describe). Its notice to the other instances names the copies. A
+// checkout that sells a copy out, and every other change, still forgets everything.
+//
 // With a read replica (DATABASE_REPLICA_URL), a notice can arrive before the replica has replayed the
 // change, and an answer read from it then would be the old one, kept for the cache's lifetime. So
 // after every change, until the replica has replayed the primary's WAL as far as it reached when the
@@ -31,6 +38,13 @@ export const CATALOG_CACHE_ENTRIES = 500;
 const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
 /** Stock changes are announced at most this often per instance: a burst of checkouts sends one notice. */
 export const STOCK_NOTICE_DELAY_MS = 100;
+/**
+ * A notice naming the copies sales took stock from, none sold out: `sold:12,345`. Any other payload
+ * (the triggers' and refreshes' empty one, `stock`) forgets everything. Past this many copies in one
+ * notice (a payload holds at most 8,000 bytes) it says `stock` instead.
+ */
+const SOLD_NOTICE_PREFIX = 'sold:';
+const SOLD_NOTICE_MOST_COPIES = 500;
 /** How soon a replica that has not yet replayed a change is asked again (milliseconds), doubling up to the most. */
 const REPLICA_POLL_MS = 20;
 const REPLICA_POLL_MAX_MS = 1_000;
@@ -52,11 +66,34 @@ const REPLICA_HAS = `
          AS replayed`;
 const REPLICA_IS_STANDBY = 'SELECT pg_is_in_recovery() AS standby';
 
+/**
+ * How an answer depends on stock. `any` (the default): on any copy's, as a search's results, whose
+ * candidates are filtered, counted and sorted by stock and sales they do not show. `shown`: only on the
+ * stock it shows, each beside its copy's id (an object with a numeric `id` and `quantity`: a card or a
+ * detail), and on which copies are in stock at all (a sell-out forgets everything). `none`: on no
+ * stock (the categories, the suggestions).
+ */
+export type StockDependence = 'any' | 'shown' | 'none';
+
+/** The copies whose stock an answer shows: the ids of the objects in it that carry a numeric `quantity`. */
+export function copiesShown(answer: unknown, into = new Set<number>()): Set<number> {
+  if (Array.isArray(answer)) for (const item of answer) copiesShown(item, into);
+  else if (answer !== null && typeof answer === 'object') {
+    const { id, quantity } = answer as { id?: unknown; quantity?: unknown };
+    if (typeof id === 'number' && typeof quantity === 'number') into.add(id);
+    for (const value of Object.values(answer)) if (value !== null && typeof value === 'object') copiesShown(value, into);
+  }
+  return into;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     catalogCache: {
-      /** The answer kept under `key`, or `load`'s, kept for the next reads until the catalog changes. */
-      read<T>(key: string, load: () => Promise<T>): Promise<T>;
+      /**
+       * The answer kept under `key`, or `load`'s, kept for the next reads until the catalog changes
+       * (for a checkout, only if the answer depends on that stock: `stock`).
+       */
+      read<T>(key: string, load: () => Promise<T>, stock?: StockDependence): Promise<T>;
       /** True while answers are kept: the cache is on and this instance hears the catalog's changes. */
       readonly active: boolean;
     };
@@ -66,6 +103,11 @@ declare module 'fastify' {
 interface Entry {
   answer: Promise<unknown>;
   expiresAt: number;
+  stock: StockDependence;
+  /** `shown`, once loaded: the copies whose stock it shows. */
+  copies?: Set<number>;
+  /** `shown`, while loading: copies sold meanwhile, checked against its own when it has loaded. */
+  soldWhileLoading?: Set<number>;
 }
 
 export default fp(
@@ -128,14 +170,36 @@ export default fp(
       }
     }
 
-    const clear = () => {
-      generation++;
-      entries.clear();
+    /** Nothing is kept until the replica has what the primary has now. */
+    const waitForReplica = () => {
       if (replica && lifetimeMs > 0 && !closing) {
         replicaBehind = true;
         void catchUp();
       }
     };
+
+    const clear = () => {
+      generation++;
+      entries.clear();
+      waitForReplica();
+    };
+
+    /** Sales took stock from `copyIds` and none sold out: forgets the answers that depend on it. */
+    const forgetSold = (copyIds: readonly number[]) => {
+      for (const [key, entry] of entries) {
+        if (entry.stock === 'none') continue;
+        if (entry.stock === 'any' || (entry.copies && copyIds.some((id) => entry.copies?.has(id)))) entries.delete(key);
+        else if (!entry.copies) {
+          entry.soldWhileLoading ??= new Set();
+          for (const id of copyIds) entry.soldWhileLoading.add(id);
+        }
+      }
+      waitForReplica();
+    };
+
+    /** A notice's payload: the copies sold from, or null for a change that forgets everything. */
+    const soldCopiesIn = (payload: string | undefined) =>
+      payload?.startsWith(SOLD_NOTICE_PREFIX) ? payload.slice(SOLD_NOTICE_PREFIX.length).split(',').map(Number) : null;
 
     /** Opens the listening connection; whatever ends it, or keeps it from opening, tries again later. */
     function connect() {
@@ -165,7 +229,11 @@ export default fp(
       listener = client;
       client.on('error', lost);
       client.on('end', () => lost());
-      client.on('notification', clear);
+      client.on('notification', ({ payload }) => {
+        const sold = soldCopiesIn(payload);
+        if (sold) forgetSold(sold);
+        else clear();
+      });
       (async () => {
         await client.connect();
         await client.query(`LISTEN ${CATALOG_CHANGED_CHANNEL}`);
@@ -179,23 +247,33 @@ export default fp(
     }
 
     let stockNotice: NodeJS.Timeout | null = null;
+    /** What the next notice tells: the copies sold from, or 'all' once any other stock change came. */
+    let toAnnounce: Set<number> | 'all' = new Set();
     /**
      * After a committed change of stock alone (a checkout, a restock), which the triggers leave to
-     * the API: forgets here at once, and tells every instance within STOCK_NOTICE_DELAY_MS.
+     * the API: forgets here at once, and tells every instance within STOCK_NOTICE_DELAY_MS. `sold`: a
+     * checkout's copies, none sold out; without it, any stock may have moved.
      */
-    const stockChanged = () => {
-      clear();
-      if (lifetimeMs === 0 || stockNotice || closing) return;
+    const stockChanged = (sold?: readonly number[]) => {
+      if (sold) forgetSold(sold);
+      else clear();
+      if (lifetimeMs === 0 || closing) return;
+      if (!sold) toAnnounce = 'all';
+      else if (toAnnounce !== 'all') for (const id of sold) toAnnounce.add(id);
+      if (stockNotice) return;
       stockNotice = setTimeout(() => {
         stockNotice = null;
+        const payload =
+          toAnnounce === 'all' || toAnnounce.size > SOLD_NOTICE_MOST_COPIES ? 'stock' : `${SOLD_NOTICE_PREFIX}${[...toAnnounce].join(',')}`;
+        toAnnounce = new Set();
         app.databasePool
-          .query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, 'stock'])
+          .query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, payload])
           .catch((error: Error) => app.log.warn({ err: connectionError(error) }, 'catalog cache: could not announce a stock change'));
       }, STOCK_NOTICE_DELAY_MS);
     };
 
     app.decorate('catalogCache', {
-      async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+      async read<T>(key: string, load: () => Promise<T>, stock: StockDependence = 'any'): Promise<T> {
         if (!listening || replicaBehind) return load();
         const now = Date.now();
         const kept = entries.get(key);
@@ -203,7 +281,7 @@ export default fp(
         const loadedIn = generation;
         // Concurrent misses of one key share one load.
         const answer = load();
-        const entry = { answer, expiresAt: now + lifetimeMs };
+        const entry: Entry = { answer, expiresAt: now + lifetimeMs, stock };
         entries.delete(key);
         entries.set(key, entry);
         // Insertion order is expiry order (one lifetime for all): drop from the oldest end what has
@@ -212,14 +290,21 @@ export default fp(
           if (old.expiresAt > now && entries.size <= CATALOG_CACHE_ENTRIES) break;
           entries.delete(oldKey);
         }
+        let loaded: T;
         try {
-          await answer;
+          loaded = await answer;
         } catch (error) {
           if (entries.get(key) === entry) entries.delete(key);
           throw error;
         }
-        if (loadedIn !== generation && entries.get(key) === entry) entries.delete(key);
-        return answer;
+        if (entries.get(key) === entry) {
+          // An answer loaded across a change may predate it: kept only if the change was a sale of none it shows.
+          if (stock === 'shown') entry.copies = copiesShown(loaded);
+          const soldMeanwhile = [...(entry.soldWhileLoading ?? [])].some((id) => entry.copies?.has(id));
+          if (loadedIn !== generation || soldMeanwhile) entries.delete(key);
+          entry.soldWhileLoading = undefined;
+        }
+        return loaded;
       },
       get active() {
         return listening;
@@ -228,7 +313,11 @@ export default fp(
 
     // This instance's own changes are forgotten at once, before the request that made them answers,
     // so its Admin's next read shows them; the database's notice brings them to the others.
-    app.catalogEvents.subscribe((event) => (STOCK_ONLY.has(event.type) ? stockChanged() : clear()));
+    app.catalogEvents.subscribe((event) => {
+      if (event.type === 'order.placed' && event.sold && !event.sold.soldOut) stockChanged(event.sold.copyIds);
+      else if (STOCK_ONLY.has(event.type)) stockChanged();
+      else clear();
+    });
 
     if (lifetimeMs > 0) {
       app.addHook('onReady', async () => {

@@ -119,7 +119,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     if (`/${segment}` === SEARCH_RESULTS_PATH) return searchPage(request, reply);
     // The storefront's own routes come before its category route; the API's prefix is no page at all.
     if (segment === 'api' || storefrontScreens.has(segment)) return reply.callNotFound();
-    const types = await app.catalogCache.read('types', app.catalog.types);
+    const types = await app.catalogCache.read('types', app.catalog.types, 'none');
     const category = types.find((type) => type.name.toLowerCase() === segment);
     if (!category && backofficeScreens.has(segment)) return reply.callNotFound();
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');

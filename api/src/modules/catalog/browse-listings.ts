@@ -29,16 +29,25 @@ export function browseOptions(query: Partial<BrowseOptions>): BrowseOptions {
 
 type Readers = Pick<FastifyInstance, 'catalog' | 'catalogCache'>;
 
-/** A page of a category (any letter case) in a sort and filters; 404 for no such category. */
+/**
+ * A page of a category (any letter case) in a sort and filters; 404 for no such category. Its books,
+ * order and counts are browse_listing's; only the page's own stock is read live (with the in-stock
+ * filter, whether it is any), so a sale of another copy leaves the kept answer as it is.
+ */
 export function browseCategoryListing(app: Readers, typeName: string, query: Partial<BrowseOptions>) {
   const options = browseOptions(query);
-  return app.catalogCache.read(`browse ${typeName.toLowerCase()} ${JSON.stringify(options)}`, () =>
-    app.catalog.browseCategory(typeName, options),
+  return app.catalogCache.read(
+    `browse ${typeName.toLowerCase()} ${JSON.stringify(options)}`,
+    () => app.catalog.browseCategory(typeName, options),
+    'shown',
   );
 }
 
-/** A page of a search's results in a sort and filters. */
+/**
+ * A page of a search's results in a sort and filters. Its candidates are filtered, counted and sorted
+ * by their live stock and sales, shown or not: any checkout forgets it.
+ */
 export function browseSearchListing(app: Readers, text: string, query: Partial<BrowseOptions>) {
   const options = browseOptions(query);
-  return app.catalogCache.read(`search ${text} ${JSON.stringify(options)}`, () => app.catalog.browseSearch(text, options));
+  return app.catalogCache.read(`search ${text} ${JSON.stringify(options)}`, () => app.catalog.browseSearch(text, options), 'any');
 }

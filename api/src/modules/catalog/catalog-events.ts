@@ -15,6 +15,13 @@ export interface ImportedChanges {
   availabilityChanged: boolean;
 }
 
+/** The copies a checkout took stock from. */
+export interface SoldCopies {
+  copyIds: number[];
+  /** One of them has none left: it leaves the in-stock filters and Recommended, which no answer's own copies say. */
+  soldOut: boolean;
+}
+
 /** One committed change of what the storefront shows or orders. */
 export type CatalogEvent =
   | { type: 'author.created' | 'author.renamed' | 'author.deleted'; authorId: number }
@@ -27,8 +34,12 @@ export type CatalogEvent =
   | { type: 'catalog.imported'; changed?: ImportedChanges }
   /** Stock alone: units added by hand. */
   | { type: 'copy.restocked'; copyId: number }
-  /** Stock alone: a checkout sold units, or a cancellation put them back. */
-  | { type: 'order.placed' | 'order.cancelled'; orderId: number }
+  /**
+   * Stock alone: a checkout sold units, or a cancellation put them back. A checkout says which copies
+   * it sold from and whether any of them sold out (`sold`); without it, any copy's stock may have moved.
+   */
+  | { type: 'order.placed'; orderId: number; sold?: SoldCopies }
+  | { type: 'order.cancelled'; orderId: number }
   /** A review was written, changed, hidden or shown, and the book's ratings moved with it. */
   | { type: 'book.ratings-moved'; bookId: number };
 

@@ -19,12 +19,12 @@ export const LOCK_CART_LINES_SQL = `
   ORDER BY ci.book_copy_id, ci.id
   FOR UPDATE OF ci, c`;
 
-/** $1 copy ids, $2 quantities; returns the ids of the copies whose stock was taken. */
+/** $1 copy ids, $2 quantities; returns the copies whose stock was taken, with what is left of each. */
 export const TAKE_STOCK_SQL = `
   UPDATE book_copies c SET quantity = c.quantity - v.quantity, units_sold = c.units_sold + v.quantity
   FROM unnest($1::int[], $2::int[]) AS v(id, quantity)
   WHERE c.id = v.id AND c.is_available AND c.quantity >= v.quantity
-  RETURNING c.id`;
+  RETURNING c.id, c.quantity AS "left"`;
 
 /**
  * $1 client, $2 address, $3 total quantity, $4 total price, $5 idempotency key, $6 its request hash,

@@ -49,9 +49,10 @@ export function orderRepository(db: Db, sql: SqlWriter) {
       tx.query<CheckoutLine>(LOCK_CART_LINES_SQL, [clientId, cartItemIds]),
 
     /** Takes every line's stock in one statement, each only if enough is left; returns the copies served. */
-    async takeStock(tx: SqlReader, lines: CheckoutLine[]): Promise<Set<number>> {
-      const taken = await tx.query<{ id: number }>(TAKE_STOCK_SQL, takeStockValues(lines));
-      return new Set(taken.map((t) => t.id));
+    /** The stock left of each copy it was taken from, by copy id. */
+    async takeStock(tx: SqlReader, lines: CheckoutLine[]): Promise<Map<number, number>> {
+      const taken = await tx.query<{ id: number; left: number }>(TAKE_STOCK_SQL, takeStockValues(lines));
+      return new Map(taken.map((t) => [t.id, t.left]));
     },
 
     /** The order, its lines as sold and the emptied cart lines, in one statement. */

@@ -100,11 +100,11 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
           },
           lines,
         );
-        return order;
+        return { order, sold: { copyIds: [...taken.keys()], soldOut: [...taken.values()].includes(0) } };
       });
       // Units sold and stock changed: Bestsellers, the Recommended pool and the shown stock follow.
-      emit({ type: 'order.placed', orderId: placed.id });
-      return toClientOrder(placed);
+      emit({ type: 'order.placed', orderId: placed.order.id, sold: placed.sold });
+      return toClientOrder(placed.order);
     } catch (error) {
       // A concurrent retry with the same key committed first: answer with its order.
       if (idempotencyKey) {

@@ -10,6 +10,9 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Public catalog'] });
   // Reads only: served by the read replica when DATABASE_REPLICA_URL is set. Each answer that is the
   // same for everyone is kept by the catalog cache until the catalog changes (plugins/catalog-cache.ts).
+  // These lists take their books and order from the projections, and read live only the stock they
+  // show (and, for Recommended and the lists, whether a copy is in stock at all): a checkout forgets
+  // only the answers that show a copy it sold from.
   const cached = app.catalogCache.read;
 
   // Catalog reads are the same for everyone for a minute; the ETag lets a browser revalidate cheaply.
@@ -25,7 +28,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: { operationId: 'listBookTypes', summary: 'The ten categories', response: responses(Type.Array(Type.Ref('BookType'))) },
     },
-    async () => ({ data: await cached('types', app.catalog.types) }),
+    async () => ({ data: await cached('types', app.catalog.types, 'none') }),
   );
 
   app.get(
@@ -40,7 +43,9 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { type, pageNumber, pageSize } = request.params;
-      return { data: await cached(`by-type ${type} ${pageNumber} ${pageSize}`, () => app.catalog.byType(type, pageNumber, pageSize)) };
+      return {
+        data: await cached(`by-type ${type} ${pageNumber} ${pageSize}`, () => app.catalog.byType(type, pageNumber, pageSize), 'shown'),
+      };
     },
   );
 
@@ -57,7 +62,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       // The detail shows live stock: always revalidate (the ETag makes that a cheap 304).
       reply.header('cache-control', 'no-cache');
-      return { data: await cached(`by-id ${request.params.id}`, () => app.catalog.byId(request.params.id)) };
+      return { data: await cached(`by-id ${request.params.id}`, () => app.catalog.byId(request.params.id), 'shown') };
     },
   );
 
@@ -71,7 +76,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(DetailList, 400),
       },
     },
-    async (request) => ({ data: await cached(`by-name ${request.params.name}`, () => app.catalog.search(request.params.name)) }),
+    async (request) => ({ data: await cached(`by-name ${request.params.name}`, () => app.catalog.search(request.params.name), 'shown') }),
   );
 
   const list = (
@@ -82,7 +87,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     load: () => Promise<unknown>,
   ) =>
     app.get(path, { schema: { operationId, summary, response: responses(item) } }, async () => ({
-      data: (await cached(path, load)) as never,
+      data: (await cached(path, load, 'shown')) as never,
     }));
 
   list('/new-releases/', 'listNewReleases', 'Most recently published', CardList, app.catalog.newReleases);
@@ -112,7 +117,9 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The signed-out pick is everyone's; a client's own is not kept.
       return {
         data:
-          clientId === null ? await cached('recommended', () => app.catalog.recommended(null)) : await app.catalog.recommended(clientId),
+          clientId === null
+            ? await cached('recommended', () => app.catalog.recommended(null), 'shown')
+            : await app.catalog.recommended(clientId),
       };
     },
   );

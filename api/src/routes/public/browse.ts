@@ -131,7 +131,7 @@ const browseRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Suggestions, 400),
       },
     },
-    async (request) => ({ data: await cached(`suggest ${request.query.text}`, () => app.catalog.suggest(request.query.text)) }),
+    async (request) => ({ data: await cached(`suggest ${request.query.text}`, () => app.catalog.suggest(request.query.text), 'none') }),
   );
 };
 
