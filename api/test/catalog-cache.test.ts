@@ -194,6 +194,22 @@ describe('catalog cache', () => {
     }
   });
 
+  it('a read that begins after a sale never shares a load that began before it', async () => {
+    const { id } = await newCachedCopy('8.00');
+    const { cookie } = await t.newClient();
+    let release = () => {};
+    const before = t.app.catalogCache.read(
+      'a load held open',
+      () => new Promise<{ id: number; quantity: number }>((done) => (release = () => done({ id, quantity: 5 }))),
+      'shown',
+    );
+    await buyOne(cookie, id, 8);
+    const after = t.app.catalogCache.read('a load held open', async () => ({ id, quantity: 4 }), 'shown');
+    release();
+    expect((await before).quantity).toBe(5);
+    expect((await after).quantity).toBe(4);
+  });
+
   it('a checkout that sells a copy out forgets every answer: it leaves the in-stock filters and Recommended', async () => {
     const { id, url } = await newCachedCopy('7.00');
     // One left (set by hand, which announces nothing): the next sale sells it out.

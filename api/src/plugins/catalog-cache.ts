@@ -104,10 +104,8 @@ interface Entry {
   answer: Promise<unknown>;
   expiresAt: number;
   stock: StockDependence;
-  /** `shown`, once loaded: the copies whose stock it shows. */
+  /** `shown`, once loaded: the copies whose stock it shows (until then, unknown). */
   copies?: Set<number>;
-  /** `shown`, while loading: copies sold meanwhile, checked against its own when it has loaded. */
-  soldWhileLoading?: Set<number>;
 }
 
 export default fp(
@@ -184,15 +182,15 @@ export default fp(
       waitForReplica();
     };
 
-    /** Sales took stock from `copyIds` and none sold out: forgets the answers that depend on it. */
+    /**
+     * Sales took stock from `copyIds` and none sold out: forgets the answers that depend on it. One
+     * still loading may have read the stock before the sale, and later readers would share it: forgotten too.
+     */
     const forgetSold = (copyIds: readonly number[]) => {
       for (const [key, entry] of entries) {
         if (entry.stock === 'none') continue;
-        if (entry.stock === 'any' || (entry.copies && copyIds.some((id) => entry.copies?.has(id)))) entries.delete(key);
-        else if (!entry.copies) {
-          entry.soldWhileLoading ??= new Set();
-          for (const id of copyIds) entry.soldWhileLoading.add(id);
-        }
+        const { copies } = entry;
+        if (entry.stock === 'any' || !copies || copyIds.some((id) => copies.has(id))) entries.delete(key);
       }
       waitForReplica();
     };
@@ -297,13 +295,9 @@ export default fp(
           if (entries.get(key) === entry) entries.delete(key);
           throw error;
         }
-        if (entries.get(key) === entry) {
-          // An answer loaded across a change may predate it: kept only if the change was a sale of none it shows.
-          if (stock === 'shown') entry.copies = copiesShown(loaded);
-          const soldMeanwhile = [...(entry.soldWhileLoading ?? [])].some((id) => entry.copies?.has(id));
-          if (loadedIn !== generation || soldMeanwhile) entries.delete(key);
-          entry.soldWhileLoading = undefined;
-        }
+        // An answer loaded across a change may predate it (a sale forgets what is loading: see forgetSold).
+        if (loadedIn !== generation && entries.get(key) === entry) entries.delete(key);
+        else if (stock === 'shown') entry.copies = copiesShown(loaded);
         return loaded;
       },
       get active() {
