@@ -2,7 +2,18 @@
 // the goal says; the proxy the bench starts is the compose file's. No server, no database: fast.
 import { BROWSE_FILTER_KEYS } from '@bookshop/rules/browse';
 import { describe, expect, it } from 'vitest';
-import { drawKind, MIX_SHARES, type MixWorld, mixShoppers, random, rateVerdict, type Sample, stepPasses, summarize } from './mix.ts';
+import {
+  drawKind,
+  MIX_SHARES,
+  type MixWorld,
+  mixShoppers,
+  random,
+  rateVerdict,
+  type Sample,
+  stepPasses,
+  summarize,
+  triesAgain,
+} from './mix.ts';
 import { proxyConfig } from './proxy.ts';
 
 const world = (): MixWorld => ({
@@ -92,6 +103,13 @@ describe("the day's mix", () => {
       status4xx: 1,
       statuses: { 409: 1 },
     });
+  });
+
+  it('tries a step that failed on latency alone once more, and never one with a 5xx or a second time', () => {
+    expect(triesAgain({ passed: false, failures: 0 }, 1)).toBe(true);
+    expect(triesAgain({ passed: false, failures: 0 }, 2)).toBe(false);
+    expect(triesAgain({ passed: false, failures: 3 }, 1)).toBe(false);
+    expect(triesAgain({ passed: true, failures: 0 }, 1)).toBe(false);
   });
 
   it('judges ours against bare by their rates, and meets the goal where bare sustains none and ours some', () => {

@@ -438,8 +438,20 @@ export function stepPasses(samples: Sample[]) {
   };
 }
 
+/**
+ * Whether a failed step is run once more before it counts: only a first try, and only one that failed
+ * on latency alone. Both servers stall now and then for a moment of a 15 s step (on 25 and 26 November,
+ * one step of ours and one of bare's had every kind's p99 at 300-2,000 ms between two passing rates:
+ * a checkpoint, the other server's background work, another tenant of the host), and one such moment
+ * decided a whole search. Both are judged alike; a 5xx or an unanswered call is never tried again.
+ */
+export const triesAgain = (verdict: { passed: boolean; failures: number }, attempt: number) =>
+  !verdict.passed && verdict.failures === 0 && attempt === 1;
+
 export interface MixStep {
   rate: number;
+  /** 2 for a failed step's second try (triesAgain). */
+  attempt: number;
   p99: number;
   failures: number;
   passed: boolean;
@@ -448,8 +460,9 @@ export interface MixStep {
 
 /**
  * The highest rate whose step passes: rates grow by `factor` from `from` until a step fails, then
- * the gap between the last pass and the first failure is halved `refine` times. Answers every step,
- * and the samples of the best passing one.
+ * the gap between the last pass and the first failure is halved `refine` times; a step that failed on
+ * latency alone is tried once more (triesAgain). Answers every step, and the samples of the best
+ * passing one.
  */
 export async function findSustainableRate(
   label: string,
@@ -466,7 +479,7 @@ export async function findSustainableRate(
 ) {
   const steps: MixStep[] = [];
   let best: { rate: number; samples: Sample[] } | null = null;
-  const run = async (rate: number) => {
+  const run = async (rate: number, attempt = 1): Promise<boolean> => {
     // Each step has its import (one a minute in a longer step): a step without one would measure another mix.
     const samples = await openLoop(base, world, {
       rate,
@@ -476,15 +489,15 @@ export async function findSustainableRate(
     });
     const verdict = stepPasses(samples);
     const { kinds } = summarize(samples);
-    steps.push({ rate, ...verdict, kinds: kinds.map(({ kind, calls, p99 }) => ({ kind, calls, p99 })) });
+    steps.push({ rate, attempt, ...verdict, kinds: kinds.map(({ kind, calls, p99 }) => ({ kind, calls, p99 })) });
     console.log(
-      `  ${label.padEnd(28)} ${rate.toFixed(0).padStart(5)}/s  p99 ${verdict.p99.toFixed(1).padStart(7)} ms  failures ${String(verdict.failures).padStart(4)}  ${verdict.passed ? 'pass' : 'FAIL'}  ` +
+      `  ${label.padEnd(28)} ${rate.toFixed(0).padStart(5)}/s  p99 ${verdict.p99.toFixed(1).padStart(7)} ms  failures ${String(verdict.failures).padStart(4)}  ${verdict.passed ? 'pass' : 'FAIL'}${attempt > 1 ? ' (again)' : ''}  ` +
         `(p99 ${kinds.map((k) => `${k.kind} ${k.p99.toFixed(0)}`).join(', ')})`,
     );
     if (verdict.passed && (!best || rate > best.rate)) best = { rate, samples };
     // Let the queue of a failed step drain and the database's background work settle.
     await new Promise((r) => setTimeout(r, verdict.passed ? 500 : 3000));
-    return verdict.passed;
+    return triesAgain(verdict, attempt) ? run(rate, attempt + 1) : verdict.passed;
   };
   // A warm-up at the first rate, not counted: the JIT, the pools, the database's caches.
   await openLoop(base, world, { rate: from, seconds: Math.min(seconds, 10), seed: seed + 1 });

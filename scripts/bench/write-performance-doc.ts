@@ -83,7 +83,15 @@ export interface BenchRun {
 /** The highest rate a configuration sustained, its steps, and each kind's percentiles at that rate. */
 type MixFound = {
   rate: number;
-  steps: { rate: number; p99: number; failures: number; passed: boolean; kinds?: { kind: string; calls: number; p99: number }[] }[];
+  /** `attempt` 2: a failed step's second try (runs before 26 November have neither). */
+  steps: {
+    rate: number;
+    attempt?: number;
+    p99: number;
+    failures: number;
+    passed: boolean;
+    kinds?: { kind: string; calls: number; p99: number }[];
+  }[];
   stats: { all: KindStats; kinds: KindStats[] } | null;
 };
 
@@ -194,7 +202,12 @@ export function browsePlansSection(run: BenchRun) {
 const load = (average: number[] | undefined) => (average ? `load average ${average.map((l) => fixed(l, 2)).join(', ')}` : '');
 const percentiles = (k: KindStats | undefined) => (k ? [fixed(k.p50, 1), fixed(k.p95, 1), fixed(k.p99, 1)] : ['', '', '']);
 const steps = (found: MixFound) =>
-  found.steps.map((s) => `${Math.round(s.rate)}/s ${s.passed ? 'pass' : 'fail'} (p99 ${fixed(s.p99, 0)})`).join(', ');
+  found.steps
+    .map(
+      (s) =>
+        `${Math.round(s.rate)}/s ${s.passed ? 'pass' : 'fail'}${(s.attempt ?? 1) > 1 ? ' on a second try' : ''} (p99 ${fixed(s.p99, 0)})`,
+    )
+    .join(', ');
 const verdict = (met: boolean, distance: string) => (met ? 'PASS' : `missed by ${distance}`);
 
 /** Runs before 2026-11-26 counted the import in `all`; their calls tell which a run's figures are. */
