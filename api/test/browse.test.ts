@@ -238,6 +238,32 @@ describe('search results in any sort and filters', () => {
     expect(page.booksCopies).toHaveLength(5);
   });
 
+  it('sorts Bestselling and counts what is in stock as browse_listing has them, as a category page does: sales move them at its refresh', async () => {
+    const url = '/api/public/book-copy/search/?text=tolkien&sort=bestselling&pageSize=50';
+    const first = (await get(url)).json().data;
+    const ids = first.booksCopies.map((copy: { id: number }) => copy.id);
+    const leastSold = ids.at(-1);
+    const soldOut = first.booksCopies.find((copy: { id: number; quantity: number }) => copy.quantity > 0 && copy.id !== leastSold);
+    const inStock = first.facets.inStock;
+    try {
+      // Sales and a sell-out by hand: the search reads neither until browse_listing is refreshed.
+      await t.db.query('UPDATE book_copies SET units_sold = units_sold + 1000000 WHERE id = $1', [leastSold]);
+      await t.db.query('UPDATE book_copies SET quantity = 0 WHERE id = $1', [soldOut.id]);
+      const before = (await get(url)).json().data;
+      // The copy sold out leaves the page at once (its own stock is read live) only when filtering by stock.
+      expect(before.booksCopies.map((copy: { id: number }) => copy.id)).toEqual(ids);
+      expect(before.facets.inStock).toBe(inStock);
+      await t.app.catalogProjections.refresh(['browse_listing']);
+      const after = (await get(url)).json().data;
+      expect(after.booksCopies[0].id).toBe(leastSold);
+      expect(after.facets.inStock).toBe(inStock - 1);
+    } finally {
+      await t.db.query('UPDATE book_copies SET units_sold = units_sold - 1000000 WHERE id = $1', [leastSold]);
+      await t.db.query('UPDATE book_copies SET quantity = $2 WHERE id = $1', [soldOut.id, soldOut.quantity]);
+      await t.app.catalogProjections.refresh(['browse_listing']);
+    }
+  });
+
   it('refuses an empty search', async () => {
     expect((await get('/api/public/book-copy/search/?text=%20%20')).statusCode).toBe(400);
     expect((await get('/api/public/book-copy/search/')).statusCode).toBe(400);

@@ -10,10 +10,10 @@
 //
 // Checkouts come many a second, and each used to forget every answer, so under a day's traffic the
 // cache kept almost nothing (issue 32). A checkout that leaves every copy it sold from in stock
-// changes only the stock those copies show: it forgets the answers that show one of them, and those
-// whose order or counts read the stock of copies they do not show (a search's results, by default
-// any answer a route does not describe). Its notice to the other instances names the copies. A
-// checkout that sells a copy out, and every other change, still forgets everything.
+// changes only the stock those copies show: it forgets the answers that show one of them, and any
+// answer whose route does not say that it reads no other copy's stock. Its notice to the other
+// instances names the copies. A checkout that sells a copy out, and every other change, still
+// forgets everything.
 //
 // With a read replica (DATABASE_REPLICA_URL), a notice can arrive before the replica has replayed the
 // change, and an answer read from it then would be the old one, kept for the cache's lifetime. So
@@ -67,8 +67,8 @@ const REPLICA_HAS = `
 const REPLICA_IS_STANDBY = 'SELECT pg_is_in_recovery() AS standby';
 
 /**
- * How an answer depends on stock. `any` (the default): on any copy's, as a search's results, whose
- * candidates are filtered, counted and sorted by stock and sales they do not show. `shown`: only on the
+ * How an answer depends on stock. `any` (the default): perhaps on any copy's, as an answer that
+ * filters, counts or sorts by the live stock or sales of copies it does not show. `shown`: only on the
  * stock it shows, each beside its copy's id (an object with a numeric `id` and `quantity`: a card or a
  * detail), and on which copies are in stock at all (a sell-out forgets everything). `none`: on no
  * stock (the categories, the suggestions).

@@ -43,11 +43,8 @@ export function browseCategoryListing(app: Readers, typeName: string, query: Par
   );
 }
 
-/**
- * A page of a search's results in a sort and filters. Its candidates are filtered, counted and sorted
- * by their live stock and sales, shown or not: any checkout forgets it.
- */
+/** A page of a search's results in a sort and filters: as a category page, it reads live only its own copies' stock. */
 export function browseSearchListing(app: Readers, text: string, query: Partial<BrowseOptions>) {
   const options = browseOptions(query);
-  return app.catalogCache.read(`search ${text} ${JSON.stringify(options)}`, () => app.catalog.browseSearch(text, options), 'any');
+  return app.catalogCache.read(`search ${text} ${JSON.stringify(options)}`, () => app.catalog.browseSearch(text, options), 'shown');
 }

@@ -8,8 +8,10 @@
 // counts are counted over the category's (or its chosen author's) first BROWSE_FACET_SAMPLE copies in
 // a fixed pseudo-random order: all of them on the seed catalog, so exact, and a uniform sample at
 // scale, scaled to the whole (the answer then says they are estimates). A search reads
-// its best SEARCH_CANDIDATES matches (catalog-queries.ts), live, and filters, sorts, counts and pages
-// those exactly.
+// its best SEARCH_CANDIDATES matches (catalog-queries.ts) and filters, sorts, counts and pages those
+// exactly: their prices live, their stock and sales as browse_listing has them, as a category page
+// does. Both pages read live only the stock of the copies they show (and drop a copy sold out since),
+// so a sale of any other copy leaves a kept answer as it was (plugins/catalog-cache.ts).
 import type { BrowseFilters, BrowseSort } from '@bookshop/rules/browse';
 import { type SearchTerms, searchCtes, searchValues } from './catalog-queries.ts';
 
@@ -183,25 +185,28 @@ export function categoryBrowseSql(category: string, sort: BrowseSort, filters: B
 }
 
 /**
- * A search's results: the search statement's best SEARCH_CANDIDATES matches, read live, then filtered,
- * sorted and paged. One row as the category's, with every count exact.
+ * A search's results: the search statement's best SEARCH_CANDIDATES matches, then filtered, sorted and
+ * paged. One row as the category's, with every count exact. Whether a candidate is in stock and how
+ * many it sold are browse_listing's, refreshed at the sales' pace as for a category page (a copy new
+ * since the last refresh counts as none sold); the page's own copies are read live.
  */
 export function searchBrowseSql(terms: SearchTerms, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number): BrowseStatement {
   const params = new Params(searchValues(terms, SEARCH_CANDIDATES));
   const conds = conditions(filters, params, 'm');
   const text = `${searchCtes(terms)},
   candidates AS (
-    SELECT c.id AS copy_id, b.type_id, b.author_id, c.price, c.quantity > 0 AS in_stock,
+    SELECT c.id AS copy_id, b.type_id, b.author_id, c.price, coalesce(l.in_stock, c.quantity > 0) AS in_stock,
            CASE WHEN b.ratings_count > 0 THEN round(b.ratings_sum::numeric / b.ratings_count, 2) ELSE 0 END AS rating,
-           b.ratings_count, c.units_sold, b.published_at,
+           b.ratings_count, coalesce(l.units_sold, 0) AS units_sold, b.published_at,
            row_number() OVER (ORDER BY h.rank1, h.rank2, h.rank3, h.id) AS relevance
     FROM hits h JOIN book_copies c ON c.id = h.id JOIN books b ON b.id = c.book_id
+    LEFT JOIN browse_listing l ON l.copy_id = c.id
   ),
   page AS (
     SELECT m.copy_id, row_number() OVER () AS ord
     FROM (SELECT m.copy_id FROM candidates m WHERE ${all(Object.values(conds))} ORDER BY ${ORDER[sort]('m', true)}
           LIMIT ${params.add(take, 'int')} OFFSET ${params.add(skip, 'int')}) m
-  ),${facetsSql(conds, 'candidates', 'm')},${pageRowsSql({}, params)}
+  ),${facetsSql(conds, 'candidates', 'm')},${pageRowsSql({ inStock: filters.inStock }, params)}
   SELECT counts.*, author_counts.authors, rows.rows FROM counts, author_counts, rows`;
   return { text, values: params.values };
 }
