@@ -110,7 +110,8 @@ const topStatements = async () => {
   }
 };
 const search = async (label: string, base: string, withImport = true) => {
-  await keepSignedIn(base);
+  // The bare baseline has no sign-in route: it checks the sessions ours signs in (one database).
+  await keepSignedIn(base === bare.url ? ours.url : base);
   await topStatements();
   const found = await findSustainableRate(label, base, world, {
     from: FROM_RATE,
