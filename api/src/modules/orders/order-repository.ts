@@ -48,8 +48,10 @@ export function orderRepository(db: Db, sql: SqlWriter) {
     lockCartLines: (tx: SqlReader, clientId: number, cartItemIds: number[]) =>
       tx.query<CheckoutLine>(LOCK_CART_LINES_SQL, [clientId, cartItemIds]),
 
-    /** Takes every line's stock in one statement, each only if enough is left; returns the copies served. */
-    /** The stock left of each copy it was taken from, by copy id. */
+    /**
+     * Takes every line's stock in one statement, each only if enough is left; returns the copies served,
+     * each with the stock it has left, by copy id.
+     */
     async takeStock(tx: SqlReader, lines: CheckoutLine[]): Promise<Map<number, number>> {
       const taken = await tx.query<{ id: number; left: number }>(TAKE_STOCK_SQL, takeStockValues(lines));
       return new Map(taken.map((t) => [t.id, t.left]));

@@ -10,9 +10,9 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Public catalog'] });
   // Reads only: served by the read replica when DATABASE_REPLICA_URL is set. Each answer that is the
   // same for everyone is kept by the catalog cache until the catalog changes (plugins/catalog-cache.ts).
-  // These lists take their books and order from the projections, and read live only the stock they
-  // show (and, for Recommended and the lists, whether a copy is in stock at all): a checkout forgets
-  // only the answers that show a copy it sold from.
+  // These answers take their books and order from the projections and read live only the stock they
+  // show (and, for Recommended, whether a copy is in stock at all, which only a sell-out changes): a
+  // checkout forgets only the answers that show a copy it sold from.
   const cached = app.catalogCache.read;
 
   // Catalog reads are the same for everyone for a minute; the ETag lets a browser revalidate cheaply.
