@@ -3,14 +3,15 @@
 // the answer needs at minimum. The catalog's browse calls run our very statements and shaping (the
 // catalog service over a bare SqlReader: one prepared statement each, no plugin around it); the
 // signed-in calls check the session as our auth plugin does (bare-checkout.ts's bareSession, and the
-// employee's role read fresh, with our statement); the cart changes and the dashboard's totals run our
-// statements too, the other staff reads one statement per figure; the import checks a file with one
+// employee's role read fresh, with our statement); the cart changes, the orders page and the
+// dashboard's totals run our statements too, Low Stock one statement; the import checks a file with one
 // lookup and writes it with one UPDATE in a transaction that locks its copies first.
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { ADD_TO_CART_SQL, REMOVE_CART_LINE_SQL } from '../../api/src/modules/cart/cart-repository.ts';
 import { catalogRepository } from '../../api/src/modules/catalog/catalog-repository.ts';
 import { catalogService } from '../../api/src/modules/catalog/catalog-service.ts';
+import { BACKOFFICE_ORDERS_PAGE_SQL } from '../../api/src/modules/orders/order-queries.ts';
 import { DASHBOARD_TOTALS_SQL } from '../../api/src/modules/reports/dashboard-repository.ts';
 import { EMPLOYEE_ROLE_SQL } from '../../api/src/modules/sessions/session-repository.ts';
 import { preparedStatement } from '../../api/src/plugins/prisma.ts';
@@ -31,14 +32,6 @@ const browseOptions = (q: Query) => ({
   authorId: numberOr(q.authorId),
 });
 
-const ORDERS_PAGE_SQL = `
-  SELECT o.id, o.created_at AS "createdAt", o.status, o.total_quantity AS "totalQuantity", o.total_price::text AS "totalPrice",
-         o.shipment_address AS "shipmentAddress", o.client_id AS "clientId",
-         coalesce((SELECT json_agg(json_build_object('id', i.id, 'name', i.name, 'imageUrl', i.image_url, 'quantity', i.quantity,
-                                                     'unitPrice', i.unit_price) ORDER BY i.id)
-                   FROM order_items i WHERE i.order_id = o.id), '[]') AS items,
-         (SELECT count(*) FROM orders)::int AS total
-  FROM orders o ORDER BY o.created_at DESC, o.id DESC LIMIT $2 OFFSET $1`;
 const LOW_STOCK_SQL = `
   WITH settings AS (SELECT low_stock_threshold AS threshold FROM shop_settings WHERE id),
   low AS (SELECT id, book_id, quantity, price, is_available FROM book_copies WHERE quantity <= (SELECT threshold FROM settings)),
@@ -102,10 +95,16 @@ export function bareMix(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, 
   app.get<{ Params: { page: string } }>('/api/employee/order/:page', async (request, reply) => {
     if ((await staff(request.headers.cookie)) === null) return reply.code(401).send();
     const [pageNumber, pageSize] = request.params.page.split(',').map(Number) as [number, number];
-    const rows = await query<{ total: number; totalPrice: string }>(ORDERS_PAGE_SQL, [(pageNumber - 1) * pageSize, pageSize]);
+    // Our statement: one row with the count and no order when the page is past the end.
+    const rows = await query<{ total: number; id: number | null; totalPrice: string }>(BACKOFFICE_ORDERS_PAGE_SQL, [
+      (pageNumber - 1) * pageSize,
+      pageSize,
+    ]);
     return {
       data: {
-        orders: rows.map(({ total: _total, ...order }) => ({ ...order, totalPrice: Number(order.totalPrice) })),
+        orders: rows.flatMap(({ total: _total, ...order }) =>
+          order.id === null ? [] : [{ ...order, totalPrice: Number(order.totalPrice) }],
+        ),
         totalPages: Math.ceil((rows[0]?.total ?? 0) / pageSize),
       },
     };
