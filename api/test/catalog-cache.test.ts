@@ -215,10 +215,10 @@ describe('catalog cache', () => {
     const before = t.app.catalogCache.read(
       'a load held open',
       () => new Promise<{ id: number; quantity: number }>((done) => (release = () => done({ id, quantity: 5 }))),
-      'shown',
+      { stock: 'shown' },
     );
     await buyOne(cookie, id, 8);
-    const after = t.app.catalogCache.read('a load held open', async () => ({ id, quantity: 4 }), 'shown');
+    const after = t.app.catalogCache.read('a load held open', async () => ({ id, quantity: 4 }), { stock: 'shown' });
     release();
     expect((await before).quantity).toBe(5);
     expect((await after).quantity).toBe(4);

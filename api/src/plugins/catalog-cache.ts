@@ -15,6 +15,11 @@
 // instances names the copies. A checkout that sells a copy out, and every other change, still
 // forgets everything.
 //
+// A projection's refresh (each one's notice names it) forgets only the answers that read it: a book's
+// detail reads none, so it outlives the refreshes an import or the day's sales bring, and a category
+// page outlives a refresh of the search projections. An answer whose route does not say what it
+// reads is forgotten by every refresh.
+//
 // With a read replica (DATABASE_REPLICA_URL), a notice can arrive before the replica has replayed the
 // change, and an answer read from it then would be the old one, kept for the cache's lifetime. So
 // after every change, until the replica has replayed the primary's WAL as far as it reached when the
@@ -26,15 +31,17 @@
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
+import type { Projection } from './catalog-projections.ts';
 import { connectionError } from './prisma.ts';
 
 /** The channel the database's catalog triggers and the projection refresh notify. */
 export const CATALOG_CHANGED_CHANNEL = 'catalog_changed';
 /**
- * At most this many answers are kept (a search keys one per text, and an answer is up to about 100 KB);
- * the oldest go first.
+ * At most this many answers are kept; the oldest go first. A category page's answer holds about 20 KB
+ * of heap (a book's detail 3 KB), so at most about 40 MB. Under a day's traffic of 600 catalog misses
+ * a second, 500 entries lasted under a second, not the cache's lifetime (issue 32).
  */
-export const CATALOG_CACHE_ENTRIES = 500;
+export const CATALOG_CACHE_ENTRIES = 2_000;
 const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
 /** Stock changes are announced at most this often per instance: a burst of checkouts sends one notice. */
 export const STOCK_NOTICE_DELAY_MS = 100;
@@ -45,6 +52,10 @@ export const STOCK_NOTICE_DELAY_MS = 100;
  */
 const SOLD_NOTICE_PREFIX = 'sold:';
 const SOLD_NOTICE_MOST_COPIES = 500;
+/** A projection's refresh announces itself: `refreshed:browse_listing`. */
+const REFRESHED_NOTICE_PREFIX = 'refreshed:';
+/** The payload of the notice a refresh of `view` sends at its commit. */
+export const refreshedNotice = (view: Projection) => `${REFRESHED_NOTICE_PREFIX}${view}`;
 /** How soon a replica that has not yet replayed a change is asked again (milliseconds), doubling up to the most. */
 const REPLICA_POLL_MS = 20;
 const REPLICA_POLL_MAX_MS = 1_000;
@@ -75,13 +86,25 @@ const REPLICA_IS_STANDBY = 'SELECT pg_is_in_recovery() AS standby';
  */
 export type StockDependence = 'any' | 'shown' | 'none';
 
+/** What a kept answer depends on, so that a change forgets only the answers it changes. */
+export interface CachedReadDependence {
+  /** How it depends on stock; `any` when not said. */
+  stock?: StockDependence;
+  /** The projections it reads (their names in its SQL): a refresh of another leaves it kept. Not said: all of them. */
+  projections?: readonly Projection[];
+}
+
 /** The copies whose stock an answer shows: the ids of the objects in it that carry a numeric `quantity`. */
 export function copiesShown(answer: unknown, into = new Set<number>()): Set<number> {
   if (Array.isArray(answer)) for (const item of answer) copiesShown(item, into);
   else if (answer !== null && typeof answer === 'object') {
     const { id, quantity } = answer as { id?: unknown; quantity?: unknown };
     if (typeof id === 'number' && typeof quantity === 'number') into.add(id);
-    for (const value of Object.values(answer)) if (value !== null && typeof value === 'object') copiesShown(value, into);
+    // for...in, not Object.values: no array per object of a page walked on every load.
+    for (const key in answer) {
+      const value = (answer as Record<string, unknown>)[key];
+      if (value !== null && typeof value === 'object') copiesShown(value, into);
+    }
   }
   return into;
 }
@@ -91,9 +114,9 @@ declare module 'fastify' {
     catalogCache: {
       /**
        * The answer kept under `key`, or `load`'s, kept for the next reads until the catalog changes
-       * (for a checkout, only if the answer depends on that stock: `stock`).
+       * (for a checkout or a projection's refresh, only if the answer depends on it: `dependence`).
        */
-      read<T>(key: string, load: () => Promise<T>, stock?: StockDependence): Promise<T>;
+      read<T>(key: string, load: () => Promise<T>, dependence?: CachedReadDependence): Promise<T>;
       /** True while answers are kept: the cache is on and this instance hears the catalog's changes. */
       readonly active: boolean;
     };
@@ -104,6 +127,8 @@ interface Entry {
   answer: Promise<unknown>;
   expiresAt: number;
   stock: StockDependence;
+  /** The projections it reads; undefined: any. */
+  projections: readonly Projection[] | undefined;
   /** `shown`, once loaded: the copies whose stock it shows (until then, unknown). */
   copies?: Set<number>;
 }
@@ -195,9 +220,21 @@ export default fp(
       waitForReplica();
     };
 
-    /** A notice's payload: the copies sold from, or null for a change that forgets everything. */
-    const soldCopiesIn = (payload: string | undefined) =>
-      payload?.startsWith(SOLD_NOTICE_PREFIX) ? payload.slice(SOLD_NOTICE_PREFIX.length).split(',').map(Number) : null;
+    /**
+     * `view` was refreshed: forgets the answers that read it, or that do not say what they read. One
+     * still loading may have read the projection before the refresh: forgotten too, as by a sale.
+     */
+    const forgetRefreshed = (view: string) => {
+      for (const [key, entry] of entries) if (!entry.projections || entry.projections.includes(view as Projection)) entries.delete(key);
+      waitForReplica();
+    };
+
+    /** Hears a notice: a sale's copies, a projection's refresh, or (any other payload) a change that forgets everything. */
+    const heard = (payload: string | undefined) => {
+      if (payload?.startsWith(SOLD_NOTICE_PREFIX)) forgetSold(payload.slice(SOLD_NOTICE_PREFIX.length).split(',').map(Number));
+      else if (payload?.startsWith(REFRESHED_NOTICE_PREFIX)) forgetRefreshed(payload.slice(REFRESHED_NOTICE_PREFIX.length));
+      else clear();
+    };
 
     /** Opens the listening connection; whatever ends it, or keeps it from opening, tries again later. */
     function connect() {
@@ -227,11 +264,7 @@ export default fp(
       listener = client;
       client.on('error', lost);
       client.on('end', () => lost());
-      client.on('notification', ({ payload }) => {
-        const sold = soldCopiesIn(payload);
-        if (sold) forgetSold(sold);
-        else clear();
-      });
+      client.on('notification', ({ payload }) => heard(payload));
       (async () => {
         await client.connect();
         await client.query(`LISTEN ${CATALOG_CHANGED_CHANNEL}`);
@@ -271,7 +304,7 @@ export default fp(
     };
 
     app.decorate('catalogCache', {
-      async read<T>(key: string, load: () => Promise<T>, stock: StockDependence = 'any'): Promise<T> {
+      async read<T>(key: string, load: () => Promise<T>, { stock = 'any', projections }: CachedReadDependence = {}): Promise<T> {
         if (!listening || replicaBehind) return load();
         const now = Date.now();
         const kept = entries.get(key);
@@ -279,7 +312,7 @@ export default fp(
         const loadedIn = generation;
         // Concurrent misses of one key share one load.
         const answer = load();
-        const entry: Entry = { answer, expiresAt: now + lifetimeMs, stock };
+        const entry: Entry = { answer, expiresAt: now + lifetimeMs, stock, projections };
         entries.delete(key);
         entries.set(key, entry);
         // Insertion order is expiry order (one lifetime for all): drop from the oldest end what has

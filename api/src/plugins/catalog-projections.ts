@@ -12,7 +12,7 @@
 // followed by a rest that keeps them within MAX_REFRESH_SHARE of the database's time (decision 7).
 import fp from 'fastify-plugin';
 import { type CatalogEvent, type CatalogEventType, SALES } from '../modules/catalog/catalog-events.ts';
-import { CATALOG_CHANGED_CHANNEL } from './catalog-cache.ts';
+import { CATALOG_CHANGED_CHANNEL, refreshedNotice } from './catalog-cache.ts';
 
 export const PROJECTION_REFRESH_DELAYS_MS = {
   home_list_candidates: 5_000,
@@ -201,8 +201,8 @@ export default fp(
           await tx.$executeRawUnsafe(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
           // Fresh statistics, or the planner guesses the view's size and may join it by scanning.
           await tx.$executeRawUnsafe(`ANALYZE ${view}`);
-          // Every instance's catalog cache forgets the answers the old projection ordered (at commit).
-          await tx.$executeRawUnsafe(`NOTIFY ${CATALOG_CHANGED_CHANNEL}`);
+          // Every instance's catalog cache forgets the answers that read the old projection (at commit).
+          await tx.$executeRawUnsafe(`NOTIFY ${CATALOG_CHANGED_CHANNEL}, '${refreshedNotice(view)}'`);
           // The rest starts from the latest one left (a follower's adds to its leader's), or from
           // this refresh's start once that has passed; an explicit refresh keeps the rest as it was.
           await tx.$executeRaw`

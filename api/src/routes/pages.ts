@@ -16,6 +16,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { publicOrigin } from '../lib/public-origin.ts';
 import { browseCategoryListing, browseSearchListing } from '../modules/catalog/browse-listings.ts';
+import { CACHED_READS } from '../modules/catalog/cached-reads.ts';
 import { AUTHOR_PAGE_SIZE, authorPageBody, authorPageHead, missingAuthorHead } from '../modules/pages/author-page.ts';
 import { bookPageHead, missingBookHead } from '../modules/pages/book-page.ts';
 import {
@@ -119,7 +120,7 @@ const pageRoutes: FastifyPluginAsync = async (app) => {
     if (`/${segment}` === SEARCH_RESULTS_PATH) return searchPage(request, reply);
     // The storefront's own routes come before its category route; the API's prefix is no page at all.
     if (segment === 'api' || storefrontScreens.has(segment)) return reply.callNotFound();
-    const types = await app.catalogCache.read('types', app.catalog.types, 'none');
+    const types = await app.catalogCache.read('types', app.catalog.types, CACHED_READS.types);
     const category = types.find((type) => type.name.toLowerCase() === segment);
     if (!category && backofficeScreens.has(segment)) return reply.callNotFound();
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');

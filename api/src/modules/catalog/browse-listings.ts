@@ -3,6 +3,7 @@
 // HTML lists the very books (and the same cached answer) the storefront's call then receives.
 import { normalizedBrowseFilters } from '@bookshop/rules/browse';
 import type { FastifyInstance } from 'fastify';
+import { CACHED_READS } from './cached-reads.ts';
 import type { BrowseOptions } from './catalog-service.ts';
 
 /** Without a page size, a listing's page holds this many books (the storefront's pages do). */
@@ -39,12 +40,16 @@ export function browseCategoryListing(app: Readers, typeName: string, query: Par
   return app.catalogCache.read(
     `browse ${typeName.toLowerCase()} ${JSON.stringify(options)}`,
     () => app.catalog.browseCategory(typeName, options),
-    'shown',
+    CACHED_READS.browseCategory,
   );
 }
 
 /** A page of a search's results in a sort and filters: as a category page, it reads live only its own copies' stock. */
 export function browseSearchListing(app: Readers, text: string, query: Partial<BrowseOptions>) {
   const options = browseOptions(query);
-  return app.catalogCache.read(`search ${text} ${JSON.stringify(options)}`, () => app.catalog.browseSearch(text, options), 'shown');
+  return app.catalogCache.read(
+    `search ${text} ${JSON.stringify(options)}`,
+    () => app.catalog.browseSearch(text, options),
+    CACHED_READS.browseSearch,
+  );
 }

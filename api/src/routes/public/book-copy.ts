@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { CACHED_READS } from '../../modules/catalog/cached-reads.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -28,7 +29,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: { operationId: 'listBookTypes', summary: 'The ten categories', response: responses(Type.Array(Type.Ref('BookType'))) },
     },
-    async () => ({ data: await cached('types', app.catalog.types, 'none') }),
+    async () => ({ data: await cached('types', app.catalog.types, CACHED_READS.types) }),
   );
 
   app.get(
@@ -44,7 +45,11 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { type, pageNumber, pageSize } = request.params;
       return {
-        data: await cached(`by-type ${type} ${pageNumber} ${pageSize}`, () => app.catalog.byType(type, pageNumber, pageSize), 'shown'),
+        data: await cached(
+          `by-type ${type} ${pageNumber} ${pageSize}`,
+          () => app.catalog.byType(type, pageNumber, pageSize),
+          CACHED_READS.categoryPage,
+        ),
       };
     },
   );
@@ -62,7 +67,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       // The detail shows live stock: always revalidate (the ETag makes that a cheap 304).
       reply.header('cache-control', 'no-cache');
-      return { data: await cached(`by-id ${request.params.id}`, () => app.catalog.byId(request.params.id), 'shown') };
+      return { data: await cached(`by-id ${request.params.id}`, () => app.catalog.byId(request.params.id), CACHED_READS.bookDetail) };
     },
   );
 
@@ -76,7 +81,9 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(DetailList, 400),
       },
     },
-    async (request) => ({ data: await cached(`by-name ${request.params.name}`, () => app.catalog.search(request.params.name), 'shown') }),
+    async (request) => ({
+      data: await cached(`by-name ${request.params.name}`, () => app.catalog.search(request.params.name), CACHED_READS.search),
+    }),
   );
 
   const list = (
@@ -87,7 +94,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     load: () => Promise<unknown>,
   ) =>
     app.get(path, { schema: { operationId, summary, response: responses(item) } }, async () => ({
-      data: (await cached(path, load, 'shown')) as never,
+      data: (await cached(path, load, CACHED_READS.homeList)) as never,
     }));
 
   list('/new-releases/', 'listNewReleases', 'Most recently published', CardList, app.catalog.newReleases);
@@ -118,7 +125,7 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         data:
           clientId === null
-            ? await cached('recommended', () => app.catalog.recommended(null), 'shown')
+            ? await cached('recommended', () => app.catalog.recommended(null), CACHED_READS.homeList)
             : await app.catalog.recommended(clientId),
       };
     },

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { browseCategoryListing, browseSearchListing } from '../../modules/catalog/browse-listings.ts';
 import { BROWSE_FACET_SAMPLE, BROWSE_MAX_RESULTS, BROWSE_SORTS, SEARCH_CANDIDATES } from '../../modules/catalog/browse-queries.ts';
+import { CACHED_READS } from '../../modules/catalog/cached-reads.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -131,7 +132,9 @@ const browseRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Suggestions, 400),
       },
     },
-    async (request) => ({ data: await cached(`suggest ${request.query.text}`, () => app.catalog.suggest(request.query.text), 'none') }),
+    async (request) => ({
+      data: await cached(`suggest ${request.query.text}`, () => app.catalog.suggest(request.query.text), CACHED_READS.suggestions),
+    }),
   );
 };
 

@@ -1,0 +1,115 @@
+// A projection's refresh forgets only the cached answers that read that projection: each cached
+// route says which it reads (modules/catalog/cached-reads.ts), and this checks what each says against
+// the SQL its answer's load runs, then that a refresh's notice forgets exactly those answers. Its own
+// app and database, which nothing here writes to: no scheduled refresh can send a notice of its own.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { CACHED_READS } from '../src/modules/catalog/cached-reads.ts';
+import { ALL_PROJECTIONS, type Projection } from '../src/plugins/catalog-projections.ts';
+import { createTestApp } from './helpers.ts';
+
+let ran: string[] = [];
+const t = await createTestApp({ env: { CATALOG_CACHE_MS: '60000' }, onQuery: (sql) => ran.push(sql) });
+
+/** Polls until `check` holds, for at most two seconds: a notice takes milliseconds, the lifetime a minute. */
+async function eventually(check: () => Promise<boolean> | boolean) {
+  for (let waited = 0; waited < 2_000; waited += 20) {
+    if (await check()) return;
+    await sleep(20);
+  }
+  throw new Error('not within 2 s');
+}
+
+/** The SQL a GET ran (none: answered from the cache). */
+async function read(url: string) {
+  ran = [];
+  const res = await t.app.inject({ url });
+  expect(res.statusCode, url).toBe(200);
+  return ran;
+}
+
+const [category] = await t.db.query<{ id: number; name: string }>('SELECT id, name FROM book_types ORDER BY id LIMIT 1');
+const [copy] = await t.db.query<{ id: number }>(
+  'SELECT c.id FROM book_copies c WHERE c.is_available AND c.quantity > 0 ORDER BY c.id LIMIT 1',
+);
+const categoryName = encodeURIComponent(category!.name);
+
+/** Every cached route, with the read of CACHED_READS it declares; a search both by a short word and by a long one. */
+const ROUTES: { read: keyof typeof CACHED_READS; url: string }[] = [
+  { read: 'types', url: '/api/public/book-copy/types/' },
+  { read: 'categoryPage', url: `/api/public/book-copy/by-type/${categoryName},1,10` },
+  { read: 'bookDetail', url: `/api/public/book-copy/by-id/${copy!.id}` },
+  { read: 'search', url: '/api/public/book-copy/by-name/tolkien' },
+  { read: 'search', url: '/api/public/book-copy/by-name/a' },
+  { read: 'homeList', url: '/api/public/book-copy/new-releases/' },
+  { read: 'homeList', url: '/api/public/book-copy/best-sellers/' },
+  { read: 'homeList', url: '/api/public/book-copy/top-rated/' },
+  { read: 'homeList', url: '/api/public/book-copy/recommended/' },
+  { read: 'browseCategory', url: `/api/public/book-copy/browse/${categoryName}?sort=price-asc&inStock=true` },
+  { read: 'browseSearch', url: '/api/public/book-copy/search/?text=tolkien&sort=bestselling' },
+  { read: 'browseSearch', url: '/api/public/book-copy/search/?text=a' },
+  { read: 'suggestions', url: '/api/public/book-copy/suggestions/?text=to' },
+];
+
+/** The projections named in `sql`. */
+const projectionsIn = (sql: string[]) => ALL_PROJECTIONS.filter((view) => sql.some((text) => new RegExp(`\\b${view}\\b`).test(text)));
+
+let loads = 0;
+/** An answer that does not say what it reads: every refresh forgets it. */
+const sentinel = () => t.app.catalogCache.read('sentinel', async () => ++loads);
+
+/** Sends the notice a refresh of `view` sends, and waits until this instance has heard it. */
+async function announceRefresh(view: Projection) {
+  await sentinel();
+  await eventually(async () => loads === (await sentinel()));
+  const before = loads;
+  await t.db.query("SELECT pg_notify('catalog_changed', 'refreshed:' || $1)", [view]);
+  await eventually(async () => (await sentinel()) > before);
+}
+
+await eventually(() => t.app.catalogCache.active);
+
+describe('catalog cache and the projections’ refreshes', () => {
+  it('every cached route declares exactly the projections its SQL reads', async () => {
+    expect(new Set(ROUTES.map((route) => route.read))).toEqual(new Set(Object.keys(CACHED_READS)));
+    const readBy = new Map<string, Set<Projection>>();
+    for (const { read: name, url } of ROUTES) {
+      // A change that forgets everything, then the load's own SQL.
+      await t.db.query("SELECT pg_notify('catalog_changed', '')");
+      let sql: string[] = [];
+      await eventually(async () => {
+        sql = await read(url);
+        return sql.length > 0;
+      });
+      const declared: readonly Projection[] = CACHED_READS[name].projections;
+      for (const view of projectionsIn(sql)) expect(declared, `${url} reads ${view}`).toContain(view);
+      const seen = readBy.get(name) ?? new Set();
+      for (const view of projectionsIn(sql)) seen.add(view);
+      readBy.set(name, seen);
+    }
+    // Nor more than they read: a declared projection that no load of the read names forgets it for nothing.
+    for (const [name, seen] of readBy)
+      expect([...seen].sort(), name).toEqual([...CACHED_READS[name as keyof typeof CACHED_READS].projections].sort());
+  });
+
+  it('a refresh’s notice forgets the answers that read its projection and keeps the others', async () => {
+    for (const view of ALL_PROJECTIONS) {
+      const readers = ROUTES.filter((route) => (CACHED_READS[route.read].projections as readonly Projection[]).includes(view));
+      for (const { url } of ROUTES) await eventually(async () => (await read(url)).length === 0);
+      await announceRefresh(view);
+      for (const { url } of ROUTES) {
+        const forgotten = (await read(url)).length > 0;
+        expect(forgotten, `${url} after a refresh of ${view}`).toBe(readers.some((route) => route.url === url));
+      }
+    }
+  });
+
+  it('a real refresh of browse_listing keeps a book’s detail and forgets a category page', async () => {
+    const detail = ROUTES.find((route) => route.read === 'bookDetail')!.url;
+    const page = ROUTES.find((route) => route.read === 'browseCategory')!.url;
+    for (const url of [detail, page]) await eventually(async () => (await read(url)).length === 0);
+    await t.app.catalogProjections.refresh(['browse_listing']);
+    await eventually(async () => (await read(page)).length > 0);
+    expect(await read(detail)).toEqual([]);
+  });
+});
