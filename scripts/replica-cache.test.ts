@@ -118,3 +118,34 @@ it('stays off when the replica is not a standby (nothing could say what it has r
     await notStandby.close();
   }
 });
+
+it('while the standby is behind a change, still serves what the change left kept, and keeps nothing new', {
+  timeout: 60_000,
+}, async () => {
+  let loads = 0;
+  // Reads no projection: a refresh of the suggestions leaves it kept.
+  const detail = () => app.catalogCache.read('reads no projection', async () => ++loads, { projections: [] });
+  let previous = -1;
+  await until('the answer to be kept', async () => {
+    const now = await detail();
+    const same = now === previous;
+    previous = now;
+    return same;
+  });
+  const keptLoads = loads;
+  await standby.query('SELECT pg_wal_replay_pause()');
+  try {
+    // WAL the paused standby has not replayed (a change of stock alone announces nothing), then a refresh's notice.
+    await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
+    await primary.query("NOTIFY catalog_changed, 'refreshed:search_suggestions'");
+    let attempt = 0;
+    await until(
+      'the notice to be heard (a new answer is no longer kept)',
+      async () => (await loadsOfTwoReads(app, `behind ${++attempt}`)) === 2,
+    );
+    expect(await detail()).toBe(keptLoads);
+    expect(loads).toBe(keptLoads);
+  } finally {
+    await standby.query('SELECT pg_wal_replay_resume()');
+  }
+});

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { RECOMMENDED_SQL } from '../src/modules/catalog/catalog-queries.ts';
+import { CATALOG_CACHE_JSON_BYTES } from '../src/plugins/catalog-cache.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
 let statements = 0;
@@ -233,6 +234,33 @@ describe('catalog cache', () => {
     await buyOne(cookie, id, 7);
     expect((await read('/api/public/book-copy/types/')).statements).toBe(1);
     expect((await read(url)).data.quantity).toBe(0);
+  });
+
+  it('keeps answers only up to its bound in bytes, dropping the oldest first', async () => {
+    const loads = new Map<string, number>();
+    /** An answer whose JSON is just under a quarter of the bound: four fit, five do not. */
+    const quarter = (key: string) =>
+      t.app.catalogCache.read(key, async () => {
+        loads.set(key, (loads.get(key) ?? 0) + 1);
+        return 'x'.repeat(CATALOG_CACHE_JSON_BYTES / 4 - 16);
+      });
+    /** Whether a second read of `key` was answered from the cache. */
+    const kept = async (key: string) => {
+      const before = loads.get(key);
+      await quarter(key);
+      return loads.get(key) === before;
+    };
+    // Fresh keys each attempt: a notice from another test's writes, forgetting everything, only makes one attempt fail.
+    let attempt = 0;
+    await eventually(async () => {
+      const key = (n: number) => `large ${attempt} ${n}`;
+      attempt++;
+      for (const n of [1, 2, 3, 4]) await quarter(key(n));
+      for (const n of [1, 2, 3, 4]) if (!(await kept(key(n)))) return false;
+      // The fifth is over the bound: the oldest (the first stored; reading it again does not renew it) goes.
+      await quarter(key(5));
+      return (await kept(key(2))) && (await kept(key(5))) && !(await kept(key(1)));
+    });
   });
 
   it('forgets the home lists when their projection is refreshed', async () => {

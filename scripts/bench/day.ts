@@ -292,6 +292,8 @@ async function soak(rate: number, minutes: number) {
   const samples: {
     minute: number;
     heapMB: number;
+    /** The least heap sampled in the minute: what the collections leave, the live data a leak would grow. */
+    heapFloorMB: number;
     rssMB: number;
     idleInTransaction: number;
     p99: number;
@@ -323,6 +325,7 @@ async function soak(rate: number, minutes: number) {
         memorySamples.map((m) => m.heapMB),
         0.5,
       ),
+      heapFloorMB: Math.min(...memorySamples.map((m) => m.heapMB)),
       rssMB: percentile(
         memorySamples.map((m) => m.rssMB),
         0.5,
@@ -335,7 +338,7 @@ async function soak(rate: number, minutes: number) {
     idleInTransactionSeen = 0;
     samples.push(sample);
     console.log(
-      `  minute ${String(minute).padStart(3)}: p99 ${sample.p99.toFixed(1).padStart(6)} ms, ${sample.calls} calls, ${sample.failures} failures, heap ${sample.heapMB.toFixed(1)} MB, RSS ${sample.rssMB.toFixed(1)} MB, idle in transaction ${sample.idleInTransaction}`,
+      `  minute ${String(minute).padStart(3)}: p99 ${sample.p99.toFixed(1).padStart(6)} ms, ${sample.calls} calls, ${sample.failures} failures, heap ${sample.heapMB.toFixed(1)} MB (least ${sample.heapFloorMB.toFixed(1)}), RSS ${sample.rssMB.toFixed(1)} MB, idle in transaction ${sample.idleInTransaction}`,
     );
   }
   const after = await tables();
@@ -346,8 +349,9 @@ async function soak(rate: number, minutes: number) {
   const warm = samples.slice(Math.max(1, Math.floor(minutes / 5)));
   const first = warm.slice(0, Math.max(1, Math.floor(warm.length / 3)));
   const last = warm.slice(-Math.max(1, Math.floor(warm.length / 3)));
-  const mean = (of: typeof samples, key: 'p99' | 'heapMB' | 'rssMB') => of.reduce((sum, s) => sum + s[key], 0) / of.length;
-  const drift = (key: 'p99' | 'heapMB' | 'rssMB') => (warm.length ? mean(last, key) / mean(first, key) - 1 : 0);
+  type Measure = 'p99' | 'heapMB' | 'heapFloorMB' | 'rssMB';
+  const mean = (of: typeof samples, key: Measure) => of.reduce((sum, s) => sum + s[key], 0) / of.length;
+  const drift = (key: Measure) => (warm.length ? mean(last, key) / mean(first, key) - 1 : 0);
   const growth = Object.fromEntries(
     Object.keys(after)
       .filter((t) => after[t] !== before[t])
@@ -383,7 +387,10 @@ async function soak(rate: number, minutes: number) {
     rate,
     minutes,
     samples,
-    drift: { p99: drift('p99'), heap: drift('heapMB'), rss: drift('rssMB') },
+    // The heap's goal is judged on each minute's least sample: its median also holds the garbage the old
+    // generation gathers until its next collection, which comes every minute or two whatever is kept
+    // (107-145 MB medians in the run of 26 November, none of them a trend).
+    drift: { p99: drift('p99'), heap: drift('heapFloorMB'), heapMedian: drift('heapMB'), rss: drift('rssMB') },
     goals: { p99: 0.1, heap: 0.05, rss: 0.05 },
     tableGrowth: growth,
     tableGrowthExplained: explained,
@@ -392,7 +399,7 @@ async function soak(rate: number, minutes: number) {
     loadAverage: load(),
   };
   console.log(
-    `\nsoak drift after warm-up (last third against the first): p99 ${(result.drift.p99 * 100).toFixed(1)} % (goal 10), heap ${(result.drift.heap * 100).toFixed(1)} % (goal 5), RSS ${(result.drift.rss * 100).toFixed(1)} % (goal 5); idle in transaction at most ${result.idleInTransactionMax}`,
+    `\nsoak drift after warm-up (last third against the first): p99 ${(result.drift.p99 * 100).toFixed(1)} % (goal 10), heap ${(result.drift.heap * 100).toFixed(1)} % (goal 5; medians ${(result.drift.heapMedian * 100).toFixed(1)} %), RSS ${(result.drift.rss * 100).toFixed(1)} % (goal 5); idle in transaction at most ${result.idleInTransactionMax}`,
   );
   for (const row of explained)
     console.log(

@@ -64,8 +64,19 @@ export interface BenchRun {
   soak?: {
     rate: number;
     minutes: number;
-    samples: { minute: number; heapMB: number; rssMB: number; idleInTransaction: number; p99: number; calls: number; failures: number }[];
-    drift: { p99: number; heap: number; rss: number };
+    samples: {
+      minute: number;
+      heapMB: number;
+      /** The least heap sampled in the minute (runs since 26 November). */
+      heapFloorMB?: number;
+      rssMB: number;
+      idleInTransaction: number;
+      p99: number;
+      calls: number;
+      failures: number;
+    }[];
+    /** heap: of the least samples when the run has them (then heapMedian is of the medians), else of the medians. */
+    drift: { p99: number; heap: number; heapMedian?: number; rss: number };
     goals: { p99: number; heap: number; rss: number };
     tableGrowth: Record<string, number>;
     /** Each table that grew, by how much the soak's writes allow, and whether it stayed within. */
@@ -317,24 +328,27 @@ export function soakSection(run: BenchRun) {
   const goal = (name: 'p99' | 'heap' | 'rss') =>
     // A drift down (faster, smaller) is no drift the goal is about.
     `${percent(soak.drift[name])} (goal ${percent(soak.goals[name])}: ${verdict(soak.drift[name] <= soak.goals[name], percent(soak.drift[name] - soak.goals[name]))})`;
+  const floors = soak.drift.heapMedian !== undefined;
   return [
     `${runLine(run)} Measured at ${load(soak.loadAverage)}.`,
     '',
     table(
-      ['minute', 'p99 ms', 'calls', '5xx or unanswered', 'heap MB', 'RSS MB', 'idle in transaction'],
+      ['minute', 'p99 ms', 'calls', '5xx or unanswered', floors ? 'heap MB (median, least)' : 'heap MB', 'RSS MB', 'idle in transaction'],
       soak.samples.map((s) => [
         String(s.minute),
         fixed(s.p99, 1),
         String(s.calls),
         String(s.failures),
-        fixed(s.heapMB, 1),
+        s.heapFloorMB === undefined ? fixed(s.heapMB, 1) : `${fixed(s.heapMB, 1)}, ${fixed(s.heapFloorMB, 1)}`,
         fixed(s.rssMB, 1),
         String(s.idleInTransaction),
       ]),
     ),
     '',
     `The mix at ${soak.rate}/s for ${soak.minutes} minutes. Drift after the warm-up (the mean of the last third of the minutes ` +
-      `against the first): p99 ${goal('p99')}, heap ${goal('heap')}, RSS ${goal('rss')}. Connections idle in transaction, at most: ` +
+      `against the first): p99 ${goal('p99')}, heap ${goal('heap')}${
+        floors ? ` (each minute's least sample, what the collections leave; of the medians ${percent(soak.drift.heapMedian!)})` : ''
+      }, RSS ${goal('rss')}. Connections idle in transaction, at most: ` +
       `${soak.idleInTransactionMax} (${soak.idleInTransactionMax === 0 ? 'PASS' : 'missed'}). Rows added: ` +
       `${
         (

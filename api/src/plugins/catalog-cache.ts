@@ -23,7 +23,8 @@
 // With a read replica (DATABASE_REPLICA_URL), a notice can arrive before the replica has replayed the
 // change, and an answer read from it then would be the old one, kept for the cache's lifetime. So
 // after every change, until the replica has replayed the primary's WAL as far as it reached when the
-// change was heard, answers are read but not kept; the replica's replay position is asked every
+// change was heard, new answers are read but not kept (those the change left kept are still served,
+// as they do not depend on it); the replica's replay position is asked every
 // REPLICA_POLL_MS at first, less often while it lags. A change is then seen as soon as the replica has
 // it, as without a replica. The replica must be one physical standby of this primary (not a pool of
 // several, nor a logical copy): one that is not in recovery turns the cache off, as it cannot say
@@ -37,18 +38,24 @@ import { connectionError } from './prisma.ts';
 /** The channel the database's catalog triggers and the projection refresh notify. */
 export const CATALOG_CHANGED_CHANNEL = 'catalog_changed';
 /**
- * At most this many answers are kept; the oldest go first. A category page's answer holds about 20 KB
- * of heap (a book's detail 3 KB), so at most about 40 MB. Under a day's traffic of 600 catalog misses
- * a second, 500 entries lasted under a second, not the cache's lifetime (issue 32).
+ * At most this many answers are kept, the oldest going first. Under a day's traffic of 600 catalog
+ * misses a second, 500 lasted under a second, not the cache's lifetime (issue 32).
  */
 export const CATALOG_CACHE_ENTRIES = 2_000;
+/**
+ * And at most this much of them, counted as the length of their JSON (inspectAnswer). A 15-book
+ * category page is about 10 KB of JSON and 20 KB of heap, so 2,000 of them fit; a page of 100 books or
+ * a search's 50 details is ten times that, and the keys are the shoppers' to choose. About 50 MB of
+ * heap at most.
+ */
+export const CATALOG_CACHE_JSON_BYTES = 24 * 2 ** 20;
 const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
 /** Stock changes are announced at most this often per instance: a burst of checkouts sends one notice. */
 export const STOCK_NOTICE_DELAY_MS = 100;
 /**
- * A notice naming the copies sales took stock from, none sold out: `sold:12,345`. Any other payload
- * (the triggers' and refreshes' empty one, `stock`) forgets everything. Past this many copies in one
- * notice (a payload holds at most 8,000 bytes) it says `stock` instead.
+ * A notice naming the copies sales took stock from, none sold out: `sold:12,345`. A payload that is
+ * neither this nor a refresh's (the triggers' empty one, `stock`) forgets everything. Past this many
+ * copies in one notice (a payload holds at most 8,000 bytes) it says `stock` instead.
  */
 const SOLD_NOTICE_PREFIX = 'sold:';
 const SOLD_NOTICE_MOST_COPIES = 500;
@@ -94,19 +101,26 @@ export interface CachedReadDependence {
   projections?: readonly Projection[];
 }
 
-/** The copies whose stock an answer shows: the ids of the objects in it that carry a numeric `quantity`. */
-export function copiesShown(answer: unknown, into = new Set<number>()): Set<number> {
-  if (Array.isArray(answer)) for (const item of answer) copiesShown(item, into);
-  else if (answer !== null && typeof answer === 'object') {
+/**
+ * What the cache learns of an answer in one walk, once it is loaded: the copies whose stock it shows
+ * (the ids of the objects in it that carry a numeric `quantity`), and about how long its JSON is.
+ */
+export function inspectAnswer(answer: unknown, found = { copies: new Set<number>(), jsonBytes: 0 }) {
+  if (typeof answer === 'string') found.jsonBytes += answer.length + 2;
+  else if (Array.isArray(answer)) {
+    found.jsonBytes += 2;
+    for (const item of answer) inspectAnswer(item, found);
+  } else if (answer !== null && typeof answer === 'object') {
+    found.jsonBytes += 2;
     const { id, quantity } = answer as { id?: unknown; quantity?: unknown };
-    if (typeof id === 'number' && typeof quantity === 'number') into.add(id);
+    if (typeof id === 'number' && typeof quantity === 'number') found.copies.add(id);
     // for...in, not Object.values: no array per object of a page walked on every load.
     for (const key in answer) {
-      const value = (answer as Record<string, unknown>)[key];
-      if (value !== null && typeof value === 'object') copiesShown(value, into);
+      found.jsonBytes += key.length + 4;
+      inspectAnswer((answer as Record<string, unknown>)[key], found);
     }
-  }
-  return into;
+  } else found.jsonBytes += 8;
+  return found;
 }
 
 declare module 'fastify' {
@@ -131,12 +145,30 @@ interface Entry {
   projections: readonly Projection[] | undefined;
   /** `shown`, once loaded: the copies whose stock it shows (until then, unknown). */
   copies?: Set<number>;
+  /** Once loaded and kept: about how long its JSON is (0 until then). */
+  jsonBytes: number;
 }
 
 export default fp(
   async (app) => {
     const lifetimeMs = app.config.catalogCacheMs;
     const entries = new Map<string, Entry>();
+    /** The JSON length of the answers kept, loaded ones only. */
+    let keptJsonBytes = 0;
+    const drop = (key: string, entry: Entry) => {
+      entries.delete(key);
+      keptJsonBytes -= entry.jsonBytes;
+    };
+    /**
+     * Insertion order is expiry order (one lifetime for all): drops from the oldest end what has
+     * expired, and what is over either bound, so memory holds only the last lifetime's answers.
+     */
+    const trim = (now: number) => {
+      for (const [key, entry] of entries) {
+        if (entry.expiresAt > now && entries.size <= CATALOG_CACHE_ENTRIES && keptJsonBytes <= CATALOG_CACHE_JSON_BYTES) break;
+        drop(key, entry);
+      }
+    };
     // Bumped by every change: an answer loaded across a change is not kept, since it may predate it.
     let generation = 0;
     let listening = false;
@@ -144,7 +176,7 @@ export default fp(
     let listener: pg.Client | null = null;
     let failures = 0;
     const replica = app.config.databaseReplicaUrl !== null;
-    /** With a replica: a change was heard that the replica may not have replayed yet (nothing is kept meanwhile). */
+    /** With a replica: a change was heard that the replica may not have replayed yet (nothing new is kept meanwhile). */
     let replicaBehind = false;
     /** With a replica: a wait for it is running, and whether another change was heard since it began. */
     let catchingUp = false;
@@ -204,6 +236,7 @@ export default fp(
     const clear = () => {
       generation++;
       entries.clear();
+      keptJsonBytes = 0;
       waitForReplica();
     };
 
@@ -215,7 +248,7 @@ export default fp(
       for (const [key, entry] of entries) {
         if (entry.stock === 'none') continue;
         const { copies } = entry;
-        if (entry.stock === 'any' || !copies || copyIds.some((id) => copies.has(id))) entries.delete(key);
+        if (entry.stock === 'any' || !copies || copyIds.some((id) => copies.has(id))) drop(key, entry);
       }
       waitForReplica();
     };
@@ -225,7 +258,7 @@ export default fp(
      * still loading may have read the projection before the refresh: forgotten too, as by a sale.
      */
     const forgetRefreshed = (view: string) => {
-      for (const [key, entry] of entries) if (!entry.projections || entry.projections.includes(view as Projection)) entries.delete(key);
+      for (const [key, entry] of entries) if (!entry.projections || entry.projections.includes(view as Projection)) drop(key, entry);
       waitForReplica();
     };
 
@@ -305,32 +338,39 @@ export default fp(
 
     app.decorate('catalogCache', {
       async read<T>(key: string, load: () => Promise<T>, { stock = 'any', projections }: CachedReadDependence = {}): Promise<T> {
-        if (!listening || replicaBehind) return load();
+        if (!listening) return load();
         const now = Date.now();
         const kept = entries.get(key);
         if (kept && kept.expiresAt > now) return kept.answer as Promise<T>;
+        // While the replica is behind a change, what is kept still holds (the change forgot what it
+        // changed), but a new answer may be the replica's old one: read, and not kept.
+        if (replicaBehind) return load();
         const loadedIn = generation;
         // Concurrent misses of one key share one load.
         const answer = load();
-        const entry: Entry = { answer, expiresAt: now + lifetimeMs, stock, projections };
-        entries.delete(key);
+        const entry: Entry = { answer, expiresAt: now + lifetimeMs, stock, projections, jsonBytes: 0 };
+        if (kept) drop(key, kept);
         entries.set(key, entry);
-        // Insertion order is expiry order (one lifetime for all): drop from the oldest end what has
-        // expired, and what is over the limit, so memory holds only the last lifetime's answers.
-        for (const [oldKey, old] of entries) {
-          if (old.expiresAt > now && entries.size <= CATALOG_CACHE_ENTRIES) break;
-          entries.delete(oldKey);
-        }
+        trim(now);
         let loaded: T;
         try {
           loaded = await answer;
         } catch (error) {
-          if (entries.get(key) === entry) entries.delete(key);
+          if (entries.get(key) === entry) drop(key, entry);
           throw error;
         }
-        // An answer loaded across a change may predate it (a sale forgets what is loading: see forgetSold).
-        if (loadedIn !== generation && entries.get(key) === entry) entries.delete(key);
-        else if (stock === 'shown') entry.copies = copiesShown(loaded);
+        // Forgotten while it loaded, or loaded across a change it may predate (a sale forgets what is
+        // loading: see forgetSold): served, not kept.
+        if (entries.get(key) !== entry) return loaded;
+        if (loadedIn !== generation) {
+          drop(key, entry);
+          return loaded;
+        }
+        const found = inspectAnswer(loaded);
+        if (stock === 'shown') entry.copies = found.copies;
+        entry.jsonBytes = found.jsonBytes;
+        keptJsonBytes += found.jsonBytes;
+        trim(now);
         return loaded;
       },
       get active() {

@@ -1,7 +1,7 @@
 // What each of the catalog's cached answers depends on (plugins/catalog-cache.ts): how it depends on
 // stock, and which projections its SQL reads (catalog-queries.ts, browse-queries.ts). A sale forgets
 // only the answers that show its copies, and a projection's refresh only those that read it.
-// api/test/catalog-cache.test.ts checks each route's against the SQL its answer's load runs.
+// api/test/catalog-cache-refresh.test.ts checks each route's against the SQL its answer's load runs.
 import type { CachedReadDependence } from '../../plugins/catalog-cache.ts';
 
 export const CACHED_READS = {
