@@ -346,8 +346,8 @@ export function soakSection(run: BenchRun) {
     ),
     '',
     `The mix at ${soak.rate}/s for ${soak.minutes} minutes. Drift after the warm-up (the mean of the last third of the minutes ` +
-      `against the first): p99 ${goal('p99')}, heap ${goal('heap')}${
-        floors ? ` (each minute's least sample, what the collections leave; of the medians ${percent(soak.drift.heapMedian!)})` : ''
+      `against the first): p99 ${goal('p99')}, heap ${floors ? "(each minute's least sample, what the collections leave) " : ''}${goal('heap')}${
+        floors ? `, of the medians ${percent(soak.drift.heapMedian!)}` : ''
       }, RSS ${goal('rss')}. Connections idle in transaction, at most: ` +
       `${soak.idleInTransactionMax} (${soak.idleInTransactionMax === 0 ? 'PASS' : 'missed'}). Rows added: ` +
       `${
