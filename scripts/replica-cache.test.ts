@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
+import { CATALOG_CHANGED_CHANNEL, refreshedNotice } from '../api/src/plugins/catalog-cache.ts';
 import { type ReplicableCluster, startReplicableCluster } from './bench/replica.ts';
 import { applyMigrations } from './lib/schema-engine.ts';
 
@@ -137,7 +138,7 @@ it('while the standby is behind a change, still serves what the change left kept
   try {
     // WAL the paused standby has not replayed (a change of stock alone announces nothing), then a refresh's notice.
     await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
-    await primary.query("NOTIFY catalog_changed, 'refreshed:search_suggestions'");
+    await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, refreshedNotice('search_suggestions')]);
     let attempt = 0;
     await until(
       'the notice to be heard (a new answer is no longer kept)',

@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { CACHED_READS } from '../src/modules/catalog/cached-reads.ts';
+import { CATALOG_CHANGED_CHANNEL, refreshedNotice } from '../src/plugins/catalog-cache.ts';
 import { ALL_PROJECTIONS, type Projection } from '../src/plugins/catalog-projections.ts';
 import { createTestApp } from './helpers.ts';
 
@@ -63,7 +64,7 @@ async function announceRefresh(view: Projection) {
   await sentinel();
   await eventually(async () => loads === (await sentinel()));
   const before = loads;
-  await t.db.query("SELECT pg_notify('catalog_changed', 'refreshed:' || $1)", [view]);
+  await t.db.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, refreshedNotice(view)]);
   await eventually(async () => (await sentinel()) > before);
 }
 
@@ -75,7 +76,7 @@ describe('catalog cache and the projections’ refreshes', () => {
     const readBy = new Map<string, Set<Projection>>();
     for (const { read: name, url } of ROUTES) {
       // A change that forgets everything, then the load's own SQL.
-      await t.db.query("SELECT pg_notify('catalog_changed', '')");
+      await t.db.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, '']);
       let sql: string[] = [];
       await eventually(async () => {
         sql = await read(url);

@@ -254,8 +254,8 @@ export default fp(
     };
 
     /**
-     * `view` was refreshed: forgets the answers that read it, or that do not say what they read. One
-     * still loading may have read the projection before the refresh: forgotten too, as by a sale.
+     * `view` was refreshed: forgets the answers that read it, or that do not say what they read,
+     * loaded or still loading (one still loading may have read the projection before the refresh).
      */
     const forgetRefreshed = (view: string) => {
       for (const [key, entry] of entries) if (!entry.projections || entry.projections.includes(view as Projection)) drop(key, entry);
