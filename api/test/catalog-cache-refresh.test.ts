@@ -2,24 +2,14 @@
 // route says which it reads (modules/catalog/cached-reads.ts), and this checks what each says against
 // the SQL its answer's load runs, then that a refresh's notice forgets exactly those answers. Its own
 // app and database, which nothing here writes to: no scheduled refresh can send a notice of its own.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { CACHED_READS } from '../src/modules/catalog/cached-reads.ts';
 import { CATALOG_CHANGED_CHANNEL, refreshedNotice } from '../src/plugins/catalog-cache.ts';
 import { ALL_PROJECTIONS, type Projection } from '../src/plugins/catalog-projections.ts';
-import { createTestApp } from './helpers.ts';
+import { createTestApp, eventually } from './helpers.ts';
 
 let ran: string[] = [];
 const t = await createTestApp({ env: { CATALOG_CACHE_MS: '60000' }, onQuery: (sql) => ran.push(sql) });
-
-/** Polls until `check` holds, for at most two seconds: a notice takes milliseconds, the lifetime a minute. */
-async function eventually(check: () => Promise<boolean> | boolean) {
-  for (let waited = 0; waited < 2_000; waited += 20) {
-    if (await check()) return;
-    await sleep(20);
-  }
-  throw new Error('not within 2 s');
-}
 
 /** The SQL a GET ran (none: answered from the cache). */
 async function read(url: string) {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { RECOMMENDED_SQL } from '../src/modules/catalog/catalog-queries.ts';
 import { CATALOG_CACHE_JSON_BYTES } from '../src/plugins/catalog-cache.ts';
-import { createTestApp, DEMO } from './helpers.ts';
+import { createTestApp, DEMO, eventually } from './helpers.ts';
 
 let statements = 0;
 let recommendedRuns = 0;
@@ -18,15 +18,6 @@ const t = await createTestApp({
   },
 });
 const admin = await t.login(DEMO.admin);
-
-/** Polls until `check` holds, for at most two seconds: a notice takes milliseconds, the lifetime a minute. */
-async function eventually(check: () => Promise<boolean> | boolean) {
-  for (let waited = 0; waited < 2_000; waited += 20) {
-    if (await check()) return;
-    await sleep(20);
-  }
-  throw new Error('not within 2 s');
-}
 
 /**
  * Reads `url` until a read runs no statement: the answer was kept. (A notice from elsewhere, such as a

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { DEMO_LOGINS } from '../../seed/seed-data.ts';
@@ -11,6 +12,18 @@ import { type BuildOptions, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 
 export { DEMO_LOGINS as DEMO };
+
+/**
+ * Polls until `check` holds, for at most two seconds: what the app hears from the database (a notice)
+ * takes milliseconds, so a test that needed longer would be waiting for a timer instead.
+ */
+export async function eventually(check: () => Promise<boolean> | boolean) {
+  for (let waited = 0; waited < 2_000; waited += 20) {
+    if (await check()) return;
+    await sleep(20);
+  }
+  throw new Error('not within 2 s');
+}
 
 export async function createTestDatabase(): Promise<{
   url: string;
