@@ -240,27 +240,24 @@ export default fp(
       waitForReplica();
     };
 
+    /** Forgets the answers, loaded or still loading, that `changed` says the change reaches. */
+    const forget = (changed: (entry: Entry) => boolean) => {
+      for (const [key, entry] of entries) if (changed(entry)) drop(key, entry);
+      waitForReplica();
+    };
+
     /**
      * Sales took stock from `copyIds` and none sold out: forgets the answers that depend on it. One
      * still loading may have read the stock before the sale, and later readers would share it: forgotten too.
      */
-    const forgetSold = (copyIds: readonly number[]) => {
-      for (const [key, entry] of entries) {
-        if (entry.stock === 'none') continue;
-        const { copies } = entry;
-        if (entry.stock === 'any' || !copies || copyIds.some((id) => copies.has(id))) drop(key, entry);
-      }
-      waitForReplica();
-    };
+    const forgetSold = (copyIds: readonly number[]) =>
+      forget(({ stock, copies }) => stock !== 'none' && (stock === 'any' || !copies || copyIds.some((id) => copies.has(id))));
 
     /**
      * `view` was refreshed: forgets the answers that read it, or that do not say what they read,
      * loaded or still loading (one still loading may have read the projection before the refresh).
      */
-    const forgetRefreshed = (view: string) => {
-      for (const [key, entry] of entries) if (!entry.projections || entry.projections.includes(view as Projection)) drop(key, entry);
-      waitForReplica();
-    };
+    const forgetRefreshed = (view: string) => forget(({ projections }) => !projections || projections.includes(view as Projection));
 
     /** Hears a notice: a sale's copies, a projection's refresh, or (any other payload) a change that forgets everything. */
     const heard = (payload: string | undefined) => {
