@@ -46,23 +46,47 @@ export interface SqlWriter extends SqlReader {
 }
 
 /**
- * A statement as a named prepared statement: each connection parses and analyzes it once and
- * then only binds values. Planning is most of a small catalog read's time in the database (2 ms of
- * 2.5 for a home list at a million books). Behind a pooler, this needs one that keeps prepared
- * statements (PgBouncer 1.21+ with max_prepared_statements).
+ * At most this many statement texts are prepared. The code's own statements are a fixed few dozen, but
+ * a browse page's text depends on its sort and on which of its filters are present (browse-queries.ts):
+ * thousands of shapes, each prepared one holding about half a megabyte in every connection's backend
+ * that ran it (its query tree and generic plan: 550 KB for a filtered category page), and its text in
+ * node-postgres' note of what each connection prepared. Any stranger can choose the shapes, so past
+ * this bound a text runs unnamed, parsed and planned on each call (about 1 ms more for a browse page),
+ * holding nothing. pgx keeps 512 per connection by default.
  */
-export const preparedStatement = (sql: string, values: unknown[]): pg.QueryConfig => ({ name: statementName(sql), text: sql, values });
+export const PREPARED_STATEMENTS_MOST = 200;
 
-// The statements run this way are a fixed set of constants: each is named (hashed) once.
-const statementNames = new Map<string, string>();
-function statementName(sql: string) {
-  let name = statementNames.get(sql);
-  if (!name) {
-    name = `shop_${crypto.hash('sha1', sql).slice(0, 16)}`;
-    statementNames.set(sql, name);
-  }
-  return name;
+/** The texts prepared so far, first come first served, up to `most`, each with its name and one copy of its text. */
+export function statementRegistry(most: number) {
+  const prepared = new Map<string, { name: string; text: string }>();
+  return {
+    /**
+     * The statement as a named prepared statement while fewer than `most` texts are (each connection
+     * then parses and analyzes it once and only binds values), else unnamed. The text given is the
+     * first copy seen, so the connections' notes of it share one string.
+     */
+    statement(sql: string, values: unknown[]): pg.QueryConfig {
+      let known = prepared.get(sql);
+      if (!known && prepared.size < most) {
+        known = { name: `shop_${crypto.hash('sha1', sql).slice(0, 16)}`, text: sql };
+        prepared.set(sql, known);
+      }
+      return known ? { name: known.name, text: known.text, values } : { text: sql, values };
+    },
+    get size() {
+      return prepared.size;
+    },
+  };
 }
+
+const statements = statementRegistry(PREPARED_STATEMENTS_MOST);
+
+/**
+ * A statement as a named prepared statement (within PREPARED_STATEMENTS_MOST texts): planning is most of
+ * a small catalog read's time in the database (2 ms of 2.5 for a home list at a million books). Behind a
+ * pooler, this needs one that keeps prepared statements (PgBouncer 1.21+ with max_prepared_statements).
+ */
+export const preparedStatement = (sql: string, values: unknown[]): pg.QueryConfig => statements.statement(sql, values);
 
 function sqlReader(db: pg.Pool | pg.PoolClient, onQuery?: (sql: string) => void): SqlReader {
   return {

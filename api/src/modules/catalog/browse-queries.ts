@@ -1,7 +1,8 @@
 // Browsing (issue 30): a category page or a search's results in any sort, narrowed by any filters,
 // paged in SQL, with facet counts, in one statement. The statement text depends only on the sort and
-// on which filters are present (absent ones leave no condition, so every plan can use its index), so
-// there are a bounded number of texts, each a prepared statement; values travel as $n parameters.
+// on which filters are present (absent ones leave no condition, so every plan can use its index);
+// values travel as $n parameters. That is thousands of texts: the first ones asked for are prepared
+// statements, the rest run unnamed (PREPARED_STATEMENTS_MOST, plugins/prisma.ts).
 //
 // A category page reads the browse_listing projection (migration browse_and_suggestions): one index
 // per sort, led by the category, so a page is an index range in its order. Its total and facet
