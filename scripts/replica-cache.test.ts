@@ -6,7 +6,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
-import { CATALOG_CHANGED_CHANNEL, refreshedNotice } from '../api/src/plugins/catalog-cache.ts';
+import {
+  CATALOG_CHANGED_CHANNEL,
+  type CachedReadDependence,
+  refreshedNotice,
+  replayTarget,
+  soldNotice,
+} from '../api/src/plugins/catalog-cache.ts';
 import { type ReplicableCluster, startReplicableCluster } from './bench/replica.ts';
 import { applyMigrations } from './lib/schema-engine.ts';
 
@@ -30,11 +36,23 @@ const priceServed = async () => {
   return answer.json().data.price as number;
 };
 /** How many times two reads of one key went to the database: 1 when the cache kept the first answer. */
-const loadsOfTwoReads = async (server: typeof app, key: string) => {
+const loadsOfTwoReads = async (server: typeof app, key: string, dependence?: CachedReadDependence) => {
   let loads = 0;
   const load = async () => ++loads;
-  await server.catalogCache.read(key, load);
-  await server.catalogCache.read(key, load);
+  await server.catalogCache.read(key, load, dependence);
+  await server.catalogCache.read(key, load, dependence);
+  return loads;
+};
+/** The same for an answer that shows one copy's stock, as a category page's card does. */
+const loadsOfTwoReadsShowing = async (key: string, copy: number) => {
+  let loads = 0;
+  const load = async () => {
+    loads++;
+    return { data: [{ id: copy, quantity: 4 }] };
+  };
+  const dependence = { stock: 'shown', projections: [] } as const;
+  await app.catalogCache.read(key, load, dependence);
+  await app.catalogCache.read(key, load, dependence);
   return loads;
 };
 const standbyPrice = async () => Number((await standby.query('SELECT price FROM book_copies WHERE id = $1', [copyId])).rows[0].price);
@@ -120,7 +138,7 @@ it('stays off when the replica is not a standby (nothing could say what it has r
   }
 });
 
-it('while the standby is behind a change, still serves what the change left kept, and keeps nothing new', {
+it('while the standby is behind a change, still serves what the change left kept, and keeps only new answers it does not reach', {
   timeout: 60_000,
 }, async () => {
   let loads = 0;
@@ -140,13 +158,50 @@ it('while the standby is behind a change, still serves what the change left kept
     await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
     await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, refreshedNotice('search_suggestions')]);
     let attempt = 0;
+    // A new answer that does not say what it reads may read the suggestions, as the standby had them: not kept.
     await until(
-      'the notice to be heard (a new answer is no longer kept)',
+      'the notice to be heard (a new answer it reaches is no longer kept)',
       async () => (await loadsOfTwoReads(app, `behind ${++attempt}`)) === 2,
     );
     expect(await detail()).toBe(keptLoads);
     expect(loads).toBe(keptLoads);
+    // One that reads no projection is kept: the refresh changed nothing it shows.
+    expect(await loadsOfTwoReads(app, 'new, reads no projection', { projections: [] })).toBe(1);
   } finally {
     await standby.query('SELECT pg_wal_replay_resume()');
   }
+});
+
+it('while the standby is behind a sale, keeps a new answer that shows none of the copies sold, and not one that shows one', {
+  timeout: 60_000,
+}, async () => {
+  let attempt = 0;
+  await until("the earlier tests' changes to be replayed", async () => (await loadsOfTwoReads(app, `before ${++attempt}`)) === 1);
+  await standby.query('SELECT pg_wal_replay_pause()');
+  try {
+    await primary.query('UPDATE book_copies SET quantity = quantity - 1 WHERE id = $1', [copyId]);
+    await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, soldNotice([copyId])]);
+    // The standby still shows the copy's stock before the sale: an answer showing it is read each time...
+    await until(
+      'the notice to be heard (a new answer showing the copy is no longer kept)',
+      async () => (await loadsOfTwoReadsShowing(`shows the copy sold ${++attempt}`, copyId)) === 2,
+    );
+    // ... and one showing another copy is kept, as without a replica.
+    expect(await loadsOfTwoReadsShowing('shows another copy', copyId + 1)).toBe(1);
+    expect(await loadsOfTwoReads(app, 'reads no stock', { stock: 'none' })).toBe(1);
+  } finally {
+    await standby.query('SELECT pg_wal_replay_resume()');
+  }
+  await until(
+    'an answer showing the copy to be kept again',
+    async () => (await loadsOfTwoReadsShowing(`replayed ${++attempt}`, copyId)) === 1,
+  );
+});
+
+it("reads a WAL position, and counts a position just past a page's header as the page's start (where a standby stops)", () => {
+  expect(replayTarget('16/B374D848')).toBe((0x16n << 32n) + 0xb374d848n);
+  // 8 KB pages: 0x2000028 is 40 bytes into its page, 0x2000030 48.
+  expect(replayTarget('0/2000028')).toBe(0x2000000n);
+  expect(replayTarget('0/2000030')).toBe(0x2000030n);
+  expect(replayTarget('1/0')).toBe(1n << 32n);
 });

@@ -22,13 +22,16 @@
 //
 // With a read replica (DATABASE_REPLICA_URL), a notice can arrive before the replica has replayed the
 // change, and an answer read from it then would be the old one, kept for the cache's lifetime. So
-// after every change, until the replica has replayed the primary's WAL as far as it reached when the
-// change was heard, new answers are read but not kept (those the change left kept are still served,
-// as they do not depend on it); the replica's replay position is asked every
-// REPLICA_POLL_MS at first, less often while it lags. A change is then seen as soon as the replica has
-// it, as without a replica. The replica must be one physical standby of this primary (not a pool of
-// several, nor a logical copy): one that is not in recovery turns the cache off, as it cannot say
-// what it has replayed.
+// each change heard waits, as "unreplayed", until the replica has replayed the primary's WAL as far
+// as it reached when the change was heard; a new answer whose load began while a change was
+// unreplayed is kept only if that change does not reach it (a sale of copies it does not show, a
+// refresh of a projection it does not read), by the same rule that chose what the change forgot.
+// Under a day's sales some change is nearly always unreplayed, and the first version, which kept
+// nothing new until none was, kept almost nothing (issue 32). The replica's replay position is asked
+// every REPLICA_POLL_MS at first, less often while it lags. A change is then seen as soon as the
+// replica has it, as without a replica. The replica must be one physical standby of this primary (not
+// a pool of several, nor a logical copy): one that is not in recovery turns the cache off, as it
+// cannot say what it has replayed.
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
@@ -58,6 +61,8 @@ export const STOCK_NOTICE_DELAY_MS = 100;
  * copies in one notice (a payload holds at most 8,000 bytes) it says `stock` instead.
  */
 const SOLD_NOTICE_PREFIX = 'sold:';
+/** The payload of the notice that sales took stock from `copyIds`, none sold out. */
+export const soldNotice = (copyIds: Iterable<number>) => `${SOLD_NOTICE_PREFIX}${[...copyIds].join(',')}`;
 const SOLD_NOTICE_MOST_COPIES = 500;
 /** A projection's refresh announces itself: `refreshed:browse_listing`. */
 const REFRESHED_NOTICE_PREFIX = 'refreshed:';
@@ -73,15 +78,27 @@ const REPLICA_POLL_MAX_MS = 1_000;
  * other way) has no replay position, and is taken at its word.
  */
 const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
+/** How far the replica has replayed (null if it is not in recovery). */
+const REPLICA_POSITION = 'SELECT pg_last_wal_replay_lsn()::text AS lsn';
+const WAL_PAGE_BYTES = 8192n;
+const WAL_PAGE_HEADER_MOST_BYTES = 40n;
 /**
- * Whether the replica has replayed as far as $1. The insert position of a primary whose last record
- * ended on a page boundary points past the next page's header (at most 40 bytes, with 8 KB WAL pages),
- * where no record is yet; the standby stops at the boundary, so that counts as reached.
+ * The replay position that has a primary position `lsn` ('16/B374D848'). The insert position of a
+ * primary whose last record ended on a page boundary points past the next page's header (at most 40
+ * bytes, with 8 KB WAL pages), where no record is yet; the standby stops at the boundary, so that
+ * counts as reached.
  */
-const REPLICA_HAS = `
-  SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn
-           - CASE WHEN mod($1::pg_lsn - '0/0'::pg_lsn, 8192) <= 40 THEN mod($1::pg_lsn - '0/0'::pg_lsn, 8192) ELSE 0 END
-         AS replayed`;
+export function replayTarget(lsn: string) {
+  const [high = '0', low = '0'] = lsn.split('/');
+  const position = (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+  const intoPage = position % WAL_PAGE_BYTES;
+  return intoPage <= WAL_PAGE_HEADER_MOST_BYTES ? position - intoPage : position;
+}
+/**
+ * At most this many changes wait for the replica one by one; past it (a replica that stopped
+ * replaying, while sales go on) they are merged into one that reaches every answer.
+ */
+const UNREPLAYED_MOST = 100;
 const REPLICA_IS_STANDBY = 'SELECT pg_is_in_recovery() AS standby';
 
 /**
@@ -147,7 +164,19 @@ interface Entry {
   copies?: Set<number>;
   /** Once loaded and kept: about how long its JSON is (0 until then). */
   jsonBytes: number;
+  /** With a replica: the changes it had not replayed when the load began; the answer may predate them. */
+  unreplayedAtLoad: readonly UnreplayedChange[];
 }
+
+/** A change heard that the replica may not have replayed yet. */
+interface UnreplayedChange {
+  /** Whether it reaches a kept answer (the rule that chose what it forgot). */
+  reaches: (entry: Entry) => boolean;
+  /** The replay position that has it: the primary's once it was heard (undefined until asked). */
+  target?: bigint;
+}
+const reachesEverything = () => true;
+const NONE_UNREPLAYED: readonly UnreplayedChange[] = [];
 
 export default fp(
   async (app) => {
@@ -176,46 +205,49 @@ export default fp(
     let listener: pg.Client | null = null;
     let failures = 0;
     const replica = app.config.databaseReplicaUrl !== null;
-    /** With a replica: a change was heard that the replica may not have replayed yet (nothing new is kept meanwhile). */
-    let replicaBehind = false;
-    /** With a replica: a wait for it is running, and whether another change was heard since it began. */
+    /**
+     * With a replica: the changes heard that it may not have replayed yet, oldest first. Replaced, never
+     * changed in place: a load keeps the list it began under.
+     */
+    let unreplayed = NONE_UNREPLAYED;
+    /** With a replica: a wait for it is running. */
     let catchingUp = false;
-    let changedSinceCatchUp = false;
     /** Warned once per outage, not once a second. */
     let replicaUnreachable = false;
 
     /**
-     * Waits until the replica has replayed the primary's WAL as far as it was after the last change
-     * heard, then lets answers be kept again. A change heard meanwhile is waited for too (the loop);
-     * a failure (either database unreachable) leaves nothing kept, and the next change or a retry
+     * Asks the primary's WAL position for the changes heard since it last asked, and the replica's
+     * replay position, until the replica has replayed every change heard (changes heard meanwhile
+     * included). A failure (either database unreachable) leaves the changes unreplayed, and a retry
      * tries again.
      */
     async function catchUp() {
-      if (catchingUp) {
-        changedSinceCatchUp = true;
-        return;
-      }
+      if (catchingUp) return;
       catchingUp = true;
       try {
-        do {
-          changedSinceCatchUp = false;
-          const { rows } = await app.databasePool.query<{ lsn: string }>(PRIMARY_POSITION);
-          const target = rows[0]?.lsn;
-          for (let wait = REPLICA_POLL_MS; ; wait = Math.min(wait * 2, REPLICA_POLL_MAX_MS)) {
-            if (closing || (await app.catalogSql.query<{ replayed: boolean }>(REPLICA_HAS, [target]))[0]?.replayed) break;
-            await new Promise((done) => setTimeout(done, wait));
+        for (let wait = REPLICA_POLL_MS; unreplayed.length > 0 && !closing; ) {
+          const unplaced = unreplayed.filter((change) => change.target === undefined);
+          if (unplaced.length > 0) {
+            const { rows } = await app.databasePool.query<{ lsn: string }>(PRIMARY_POSITION);
+            const target = replayTarget(rows[0]?.lsn ?? '0/0');
+            for (const change of unplaced) change.target = target;
           }
-        } while (changedSinceCatchUp && !closing);
-        // Answers loaded while the replica was behind are not kept (the generation moves on).
-        generation++;
-        replicaBehind = false;
-        replicaUnreachable = false;
+          const [position] = await app.catalogSql.query<{ lsn: string | null }>(REPLICA_POSITION);
+          const replayed = position?.lsn ? replayTarget(position.lsn) : -1n;
+          const waiting = unreplayed.filter((change) => change.target === undefined || change.target > replayed);
+          const progressed = waiting.length < unreplayed.length;
+          unreplayed = waiting;
+          replicaUnreachable = false;
+          if (waiting.length === 0) break;
+          wait = progressed ? REPLICA_POLL_MS : Math.min(wait * 2, REPLICA_POLL_MAX_MS);
+          await new Promise((done) => setTimeout(done, wait));
+        }
       } catch (error) {
         if (!closing) {
           if (!replicaUnreachable)
             app.log.warn(
               { err: error instanceof Error ? connectionError(error) : error },
-              'catalog cache: could not tell whether the read replica has a change; nothing is kept until it can',
+              'catalog cache: could not tell whether the read replica has a change; no answer a change reaches is kept until it can',
             );
           replicaUnreachable = true;
           setTimeout(() => void catchUp(), RECONNECT_DELAYS_MS[1]).unref();
@@ -225,10 +257,10 @@ export default fp(
       }
     }
 
-    /** Nothing is kept until the replica has what the primary has now. */
-    const waitForReplica = () => {
+    /** A new answer `reaches` says the change reaches is not kept until the replica has what the primary has now. */
+    const waitForReplica = (reaches: UnreplayedChange['reaches']) => {
       if (replica && lifetimeMs > 0 && !closing) {
-        replicaBehind = true;
+        unreplayed = unreplayed.length < UNREPLAYED_MOST ? [...unreplayed, { reaches }] : [{ reaches: reachesEverything }];
         void catchUp();
       }
     };
@@ -237,13 +269,13 @@ export default fp(
       generation++;
       entries.clear();
       keptJsonBytes = 0;
-      waitForReplica();
+      waitForReplica(reachesEverything);
     };
 
     /** Forgets the answers, loaded or still loading, that `changed` says the change reaches. */
     const forget = (changed: (entry: Entry) => boolean) => {
       for (const [key, entry] of entries) if (changed(entry)) drop(key, entry);
-      waitForReplica();
+      waitForReplica(changed);
     };
 
     /**
@@ -324,8 +356,7 @@ export default fp(
       if (stockNotice) return;
       stockNotice = setTimeout(() => {
         stockNotice = null;
-        const payload =
-          toAnnounce === 'all' || toAnnounce.size > SOLD_NOTICE_MOST_COPIES ? 'stock' : `${SOLD_NOTICE_PREFIX}${[...toAnnounce].join(',')}`;
+        const payload = toAnnounce === 'all' || toAnnounce.size > SOLD_NOTICE_MOST_COPIES ? 'stock' : soldNotice(toAnnounce);
         toAnnounce = new Set();
         app.databasePool
           .query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, payload])
@@ -339,13 +370,17 @@ export default fp(
         const now = Date.now();
         const kept = entries.get(key);
         if (kept && kept.expiresAt > now) return kept.answer as Promise<T>;
-        // While the replica is behind a change, what is kept still holds (the change forgot what it
-        // changed), but a new answer may be the replica's old one: read, and not kept.
-        if (replicaBehind) return load();
         const loadedIn = generation;
         // Concurrent misses of one key share one load.
         const answer = load();
-        const entry: Entry = { answer, expiresAt: now + lifetimeMs, stock, projections, jsonBytes: 0 };
+        const entry: Entry = {
+          answer,
+          expiresAt: now + lifetimeMs,
+          stock,
+          projections,
+          jsonBytes: 0,
+          unreplayedAtLoad: unreplayed,
+        };
         if (kept) drop(key, kept);
         entries.set(key, entry);
         trim(now);
@@ -365,6 +400,12 @@ export default fp(
         }
         const found = inspectAnswer(loaded);
         if (stock === 'shown') entry.copies = found.copies;
+        // Read from a replica that had not yet replayed a change that reaches it: perhaps the old answer.
+        if (entry.unreplayedAtLoad.some((change) => change.reaches(entry))) {
+          drop(key, entry);
+          return loaded;
+        }
+        entry.unreplayedAtLoad = NONE_UNREPLAYED;
         entry.jsonBytes = found.jsonBytes;
         keptJsonBytes += found.jsonBytes;
         trim(now);
