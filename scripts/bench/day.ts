@@ -132,7 +132,8 @@ const search = async (label: string, base: string, withImport = true) => {
 
 /** Ours' sustainable rate, once searched (the soak runs at 70 % of it). */
 let oursRate: number | null = null;
-if (flag('mix')) {
+// BENCH_MIX_DIRECT=0 leaves out ours and bare without the proxy (a run of the scale-out alone).
+if (flag('mix') && process.env.BENCH_MIX_DIRECT !== '0') {
   console.log(
     `\nthe mix (${Object.entries(MIX_SHARES)
       .map(([k, v]) => `${v}% ${k}`)
@@ -174,8 +175,10 @@ if (flag('mix')) {
 }
 
 if (SOAK_MINUTES > 0) {
-  oursRate ??= (await search('ours (one instance)', ours.url)).rate;
-  results.soak = await soak(Math.max(1, Math.round(oursRate * 0.7)), SOAK_MINUTES);
+  // BENCH_SOAK_RATE=N soaks at N calls a second without a search first: to watch one rate again, or a heap.
+  const fixedRate = Number(process.env.BENCH_SOAK_RATE ?? 0);
+  if (!fixedRate) oursRate ??= (await search('ours (one instance)', ours.url)).rate;
+  results.soak = await soak(fixedRate || Math.max(1, Math.round((oursRate ?? 0) * 0.7)), SOAK_MINUTES);
   await save();
 }
 if (flag('transfer')) {
@@ -270,7 +273,7 @@ async function scaleOut() {
 
 /** The mix at `rate` for `minutes`, watched: p99 a minute, memory, tables, idle transactions. */
 async function soak(rate: number, minutes: number) {
-  console.log(`\nsoak: the mix at ${rate}/s (70 % of ours' sustainable rate) for ${minutes} min`);
+  console.log(`\nsoak: the mix at ${rate}/s for ${minutes} min`);
   const db = new pg.Client({ connectionString: primaryUrl });
   await db.connect();
   const tables = async () =>
