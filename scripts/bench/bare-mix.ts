@@ -56,11 +56,11 @@ const IMPORT_WRITE_SQL = `
   WHERE c.id = f.id AND c.id IN (SELECT id FROM locked)`;
 
 export function bareMix(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, onQuery: (sql: string) => void) {
-  const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => {
+  const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = [], varies = false) => {
     onQuery(sql);
-    return (await pool.query<T>(preparedStatement(sql, values))).rows;
+    return (await pool.query<T>(preparedStatement(sql, values, varies))).rows;
   };
-  const catalog = catalogService(catalogRepository({ query: (sql, values) => query(sql, values) as never }));
+  const catalog = catalogService(catalogRepository({ query: (sql, values, varies) => query(sql, values, varies) as never }));
   const signedIn = bareSession(pool, jwtSecret, onQuery);
   const base = '/api/public/book-copy';
 

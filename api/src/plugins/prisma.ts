@@ -33,7 +33,8 @@ export type Db = PrismaClient;
  * fifth of a catalog request's CPU), so they skip it. Everything else goes through Prisma.
  */
 export interface SqlReader {
-  query<T>(sql: string, values?: unknown[]): Promise<T[]>;
+  /** `varies`: the text is built from the request (a browse page's sort and filters); see PREPARED_SHAPES_MOST. */
+  query<T>(sql: string, values?: unknown[], varies?: boolean): Promise<T[]>;
 }
 
 /**
@@ -46,17 +47,18 @@ export interface SqlWriter extends SqlReader {
 }
 
 /**
- * At most this many statement texts are prepared. The code's own statements are a fixed few dozen, but
- * a browse page's text depends on its sort and on which of its filters are present (browse-queries.ts):
- * thousands of shapes, each prepared one holding about half a megabyte in every connection's backend
- * that ran it (its query tree and generic plan: 550 KB for a filtered category page), and its text in
- * node-postgres' note of what each connection prepared. Any stranger can choose the shapes, so past
- * this bound a text runs unnamed, parsed and planned on each call (about 1 ms more for a browse page),
- * holding nothing. pgx keeps 512 per connection by default.
+ * At most this many texts that vary with the request are prepared. The code's own statements are a
+ * fixed few dozen, each always prepared; but a browse page's text depends on its sort and on which of
+ * its filters are present (browse-queries.ts): thousands of shapes, each prepared one holding about
+ * half a megabyte in every connection's backend that ran it (its query tree and generic plan: 550 KB
+ * for a filtered category page), and its text in node-postgres' note of what each connection
+ * prepared. Any stranger can choose the shapes, so past this bound a shape runs unnamed, parsed and
+ * planned on each call (about 1 ms more for a browse page), and holds nothing. The first shapes asked
+ * for are kept: in a shop's day, the common ones (no filter or one, in each sort).
  */
-export const PREPARED_STATEMENTS_MOST = 200;
+export const PREPARED_SHAPES_MOST = 100;
 
-/** The texts prepared so far, first come first served, up to `most`, each with its name and one copy of its text. */
+/** The texts prepared so far, first come first served, up to `most`, each with its name and the first copy of its text. */
 export function statementRegistry(most: number) {
   const prepared = new Map<string, { name: string; text: string }>();
   return {
@@ -79,20 +81,24 @@ export function statementRegistry(most: number) {
   };
 }
 
-const statements = statementRegistry(PREPARED_STATEMENTS_MOST);
+/** The code's own statements: a fixed set of constants, so no bound is reached. */
+const fixedStatements = statementRegistry(Number.POSITIVE_INFINITY);
+const shapes = statementRegistry(PREPARED_SHAPES_MOST);
 
 /**
- * A statement as a named prepared statement (within PREPARED_STATEMENTS_MOST texts): planning is most of
- * a small catalog read's time in the database (2 ms of 2.5 for a home list at a million books). Behind a
- * pooler, this needs one that keeps prepared statements (PgBouncer 1.21+ with max_prepared_statements).
+ * A statement as a named prepared statement: planning is most of a small catalog read's time in the
+ * database (2 ms of 2.5 for a home list at a million books). `varies`: the text is built from the
+ * request, and is prepared only within PREPARED_SHAPES_MOST. Behind a pooler, this needs one that keeps
+ * prepared statements (PgBouncer 1.21+ with max_prepared_statements).
  */
-export const preparedStatement = (sql: string, values: unknown[]): pg.QueryConfig => statements.statement(sql, values);
+export const preparedStatement = (sql: string, values: unknown[], varies = false): pg.QueryConfig =>
+  (varies ? shapes : fixedStatements).statement(sql, values);
 
 function sqlReader(db: pg.Pool | pg.PoolClient, onQuery?: (sql: string) => void): SqlReader {
   return {
-    async query<T>(sql: string, values: unknown[] = []) {
+    async query<T>(sql: string, values: unknown[] = [], varies = false) {
       onQuery?.(sql);
-      return (await db.query(preparedStatement(sql, values))).rows as T[];
+      return (await db.query(preparedStatement(sql, values, varies))).rows as T[];
     },
   };
 }

@@ -2,7 +2,7 @@
 // paged in SQL, with facet counts, in one statement. The statement text depends only on the sort and
 // on which filters are present (absent ones leave no condition, so every plan can use its index);
 // values travel as $n parameters. That is thousands of texts: the first ones asked for are prepared
-// statements, the rest run unnamed (PREPARED_STATEMENTS_MOST, plugins/prisma.ts).
+// statements, the rest run unnamed (PREPARED_SHAPES_MOST, plugins/prisma.ts).
 //
 // A category page reads the browse_listing projection (migration browse_and_suggestions): one index
 // per sort, led by the category, so a page is an index range in its order. Its total and facet

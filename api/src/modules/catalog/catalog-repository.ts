@@ -80,11 +80,11 @@ export function catalogRepository(sql: SqlReader) {
     /** A category page or a search's results, sorted, filtered and paged, with its counts: one statement, one row. */
     async browseCategory(typeName: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number) {
       const { text, values } = categoryBrowseSql(typeName, sort, filters, skip, take);
-      return (await query<BrowseRow>(text, ...values))[0]!;
+      return (await sql.query<BrowseRow>(text, values, true))[0]!;
     },
     async browseSearch(terms: SearchTerms, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number) {
       const { text, values } = searchBrowseSql(terms, sort, filters, skip, take);
-      return (await query<BrowseRow>(text, ...values))[0]!;
+      return (await sql.query<BrowseRow>(text, values, true))[0]!;
     },
 
     /** Suggestions for a normalized prefix of 2 letters or more. */
