@@ -78,10 +78,18 @@ const REPLICA_POLL_MAX_MS = 1_000;
  * other way) has no replay position, and is taken at its word.
  */
 const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
-/** How far the replica has replayed (null if it is not in recovery). */
+/**
+ * How far the replica has replayed: null on a server never in recovery (the cache stays off for one at
+ * start); a standby promoted since keeps its last position, so nothing a later change reaches is kept.
+ */
 const REPLICA_POSITION = 'SELECT pg_last_wal_replay_lsn()::text AS lsn';
 const WAL_PAGE_BYTES = 8192n;
 const WAL_PAGE_HEADER_MOST_BYTES = 40n;
+/** A WAL position ('16/B374D848') as a number of bytes. */
+const walPosition = (lsn: string) => {
+  const [high = '0', low = '0'] = lsn.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+};
 /**
  * The replay position that has a primary position `lsn` ('16/B374D848'). The insert position of a
  * primary whose last record ended on a page boundary points past the next page's header (at most 40
@@ -89,8 +97,7 @@ const WAL_PAGE_HEADER_MOST_BYTES = 40n;
  * counts as reached.
  */
 export function replayTarget(lsn: string) {
-  const [high = '0', low = '0'] = lsn.split('/');
-  const position = (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+  const position = walPosition(lsn);
   const intoPage = position % WAL_PAGE_BYTES;
   return intoPage <= WAL_PAGE_HEADER_MOST_BYTES ? position - intoPage : position;
 }
@@ -229,14 +236,16 @@ export default fp(
           const unplaced = unreplayed.filter((change) => change.target === undefined);
           if (unplaced.length > 0) {
             const { rows } = await app.databasePool.query<{ lsn: string }>(PRIMARY_POSITION);
-            const target = replayTarget(rows[0]?.lsn ?? '0/0');
+            if (!rows[0]) throw new Error('the primary gave no WAL position');
+            const target = replayTarget(rows[0].lsn);
             for (const change of unplaced) change.target = target;
           }
           const [position] = await app.catalogSql.query<{ lsn: string | null }>(REPLICA_POSITION);
-          const replayed = position?.lsn ? replayTarget(position.lsn) : -1n;
+          const replayed = position?.lsn ? walPosition(position.lsn) : -1n;
           const waiting = unreplayed.filter((change) => change.target === undefined || change.target > replayed);
           const progressed = waiting.length < unreplayed.length;
           unreplayed = waiting;
+          if (progressed) forgetLoadsBefore(new Set(waiting));
           replicaUnreachable = false;
           if (waiting.length === 0) break;
           wait = progressed ? REPLICA_POLL_MS : Math.min(wait * 2, REPLICA_POLL_MAX_MS);
@@ -255,6 +264,17 @@ export default fp(
       } finally {
         catchingUp = false;
       }
+    }
+
+    /**
+     * The replica now has every change but those `stillUnreplayed`: a load still running that began
+     * before it had one of the others, which reaches it, may be reading the old answer, and a read from
+     * now on must not share it (as a read that begins after a sale never shares a load that began
+     * before it). A change merged away (UNREPLAYED_MOST) counts as had: its load is dropped early.
+     */
+    function forgetLoadsBefore(stillUnreplayed: ReadonlySet<UnreplayedChange>) {
+      for (const [key, entry] of entries)
+        if (entry.unreplayedAtLoad.some((change) => !stillUnreplayed.has(change) && change.reaches(entry))) drop(key, entry);
     }
 
     /** A new answer `reaches` says the change reaches is not kept until the replica has what the primary has now. */
