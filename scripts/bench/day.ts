@@ -4,7 +4,7 @@
 //      calls (bare-catalog.ts, bare-checkout.ts, bare-mix.ts), and their ratio;
 //   2. the same behind the compose proxy (proxy.ts) with one instance, and with two instances whose
 //      catalog reads a real streaming standby (replica.ts);
-//   3. with `--soak MINUTES`, the mix at 70 % of ours' rate for that long: p99 per minute, each
+//   3. with `--soak MINUTES`, the mix at 70 % of ours' rate (or BENCH_SOAK_RATE) for that long: p99 per minute, each
 //      instance's heap and RSS, the growth of every table, and connections idle in transaction;
 //   4. with `--transfer`, the catalog export (time to the first byte, the whole file, memory held) and
 //      an import of 10,000 rows (the dry run, the run, memory held).
