@@ -177,21 +177,21 @@ it('while the standby is behind a sale, keeps a new answer that shows none of th
 }, async () => {
   let attempt = 0;
   await until("the earlier tests' changes to be replayed", async () => (await loadsOfTwoReads(app, `before ${++attempt}`)) === 1);
-  /** A load of an answer showing the copy, held until released: it can begin before the replay and end after. */
-  let heldLoads = 0;
+  /** Loads of an answer showing `copy`, held until released: one can begin before the replay and end after. */
+  const loadsOf = new Map<number, number>();
   const releases: (() => void)[] = [];
-  const held = () =>
+  const held = (copy: number) =>
     app.catalogCache.read(
-      'held across the replay',
+      `held across the replay, showing ${copy}`,
       () => {
-        heldLoads++;
+        loadsOf.set(copy, (loadsOf.get(copy) ?? 0) + 1);
         return new Promise<{ data: { id: number; quantity: number }[] }>((done) => {
-          releases.push(() => done({ data: [{ id: copyId, quantity: 4 }] }));
+          releases.push(() => done({ data: [{ id: copy, quantity: 4 }] }));
         });
       },
       { stock: 'shown', projections: [] },
     );
-  let first: ReturnType<typeof held> | undefined;
+  const started: Promise<unknown>[] = [];
   await standby.query('SELECT pg_wal_replay_pause()');
   try {
     await primary.query('UPDATE book_copies SET quantity = quantity - 1 WHERE id = $1', [copyId]);
@@ -204,7 +204,7 @@ it('while the standby is behind a sale, keeps a new answer that shows none of th
     // ... and one showing another copy is kept, as without a replica.
     expect(await loadsOfTwoReadsShowing('shows another copy', copyId + 1)).toBe(1);
     expect(await loadsOfTwoReads(app, 'reads no stock', { stock: 'none' })).toBe(1);
-    first = held();
+    started.push(held(copyId), held(copyId + 1));
   } finally {
     await standby.query('SELECT pg_wal_replay_resume()');
   }
@@ -212,11 +212,14 @@ it('while the standby is behind a sale, keeps a new answer that shows none of th
     'an answer showing the copy to be kept again',
     async () => (await loadsOfTwoReadsShowing(`replayed ${++attempt}`, copyId)) === 1,
   );
-  // The load that began before the replay may hold the stock before the sale: a read from now on does not share it.
-  const second = held();
-  expect(heldLoads).toBe(2);
+  // A load that began before the replay may hold the stock before the sale: a read from now on does not share it...
+  started.push(held(copyId));
+  expect(loadsOf.get(copyId)).toBe(2);
   for (const release of releases) release();
-  await Promise.all([first, second]);
+  await Promise.all(started);
+  // ... but one that, once loaded, shows none of the copies sold is kept all the same.
+  await held(copyId + 1);
+  expect(loadsOf.get(copyId + 1)).toBe(1);
 });
 
 it("reads a WAL position, and counts a position just past a page's header as the page's start (where a standby stops)", () => {

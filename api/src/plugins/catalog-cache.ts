@@ -173,6 +173,8 @@ interface Entry {
   jsonBytes: number;
   /** With a replica: the changes it had not replayed when the load began; the answer may predate them. */
   unreplayedAtLoad: readonly UnreplayedChange[];
+  /** Still loading, and the replica has since replayed a change that may reach it: a new read loads anew. */
+  closedToNewReads: boolean;
 }
 
 /** A change heard that the replica may not have replayed yet. */
@@ -245,7 +247,7 @@ export default fp(
           const waiting = unreplayed.filter((change) => change.target === undefined || change.target > replayed);
           const progressed = waiting.length < unreplayed.length;
           unreplayed = waiting;
-          if (progressed) forgetLoadsBefore(new Set(waiting));
+          if (progressed) closeLoadsBefore(new Set(waiting));
           replicaUnreachable = false;
           if (waiting.length === 0) break;
           wait = progressed ? REPLICA_POLL_MS : Math.min(wait * 2, REPLICA_POLL_MAX_MS);
@@ -268,13 +270,14 @@ export default fp(
 
     /**
      * The replica now has every change but those `stillUnreplayed`: a load still running that began
-     * before it had one of the others, which reaches it, may be reading the old answer, and a read from
-     * now on must not share it (as a read that begins after a sale never shares a load that began
-     * before it). A change merged away (UNREPLAYED_MOST) counts as had: its load is dropped early.
+     * before it had one of the others, which may reach it, may be reading the old answer, and a read
+     * from now on must not share it (as a read that begins after a sale never shares a load that began
+     * before it). It is still kept once loaded if, its copies known, none of them reaches it. A change
+     * merged away (UNREPLAYED_MOST) counts as had.
      */
-    function forgetLoadsBefore(stillUnreplayed: ReadonlySet<UnreplayedChange>) {
-      for (const [key, entry] of entries)
-        if (entry.unreplayedAtLoad.some((change) => !stillUnreplayed.has(change) && change.reaches(entry))) drop(key, entry);
+    function closeLoadsBefore(stillUnreplayed: ReadonlySet<UnreplayedChange>) {
+      for (const entry of entries.values())
+        if (entry.unreplayedAtLoad.some((change) => !stillUnreplayed.has(change) && change.reaches(entry))) entry.closedToNewReads = true;
     }
 
     /** A new answer `reaches` says the change reaches is not kept until the replica has what the primary has now. */
@@ -389,7 +392,7 @@ export default fp(
         if (!listening) return load();
         const now = Date.now();
         const kept = entries.get(key);
-        if (kept && kept.expiresAt > now) return kept.answer as Promise<T>;
+        if (kept && kept.expiresAt > now && !kept.closedToNewReads) return kept.answer as Promise<T>;
         const loadedIn = generation;
         // Concurrent misses of one key share one load.
         const answer = load();
@@ -400,6 +403,7 @@ export default fp(
           projections,
           jsonBytes: 0,
           unreplayedAtLoad: unreplayed,
+          closedToNewReads: false,
         };
         if (kept) drop(key, kept);
         entries.set(key, entry);
@@ -425,7 +429,9 @@ export default fp(
           drop(key, entry);
           return loaded;
         }
+        // None of the changes it may predate reaches it: kept, and shared again.
         entry.unreplayedAtLoad = NONE_UNREPLAYED;
+        entry.closedToNewReads = false;
         entry.jsonBytes = found.jsonBytes;
         keptJsonBytes += found.jsonBytes;
         trim(now);
