@@ -36,25 +36,21 @@ const priceServed = async () => {
   return answer.json().data.price as number;
 };
 /** How many times two reads of one key went to the database: 1 when the cache kept the first answer. */
-const loadsOfTwoReads = async (server: typeof app, key: string, dependence?: CachedReadDependence) => {
-  let loads = 0;
-  const load = async () => ++loads;
-  await server.catalogCache.read(key, load, dependence);
-  await server.catalogCache.read(key, load, dependence);
-  return loads;
-};
-/** The same for an answer that shows one copy's stock, as a category page's card does. */
-const loadsOfTwoReadsShowing = async (key: string, copy: number) => {
+const loadsOfTwoReads = async (server: typeof app, key: string, dependence?: CachedReadDependence, answer: unknown = null) => {
   let loads = 0;
   const load = async () => {
     loads++;
-    return { data: [{ id: copy, quantity: 4 }] };
+    return answer;
   };
-  const dependence = { stock: 'shown', projections: [] } as const;
-  await app.catalogCache.read(key, load, dependence);
-  await app.catalogCache.read(key, load, dependence);
+  await server.catalogCache.read(key, load, dependence);
+  await server.catalogCache.read(key, load, dependence);
   return loads;
 };
+/** An answer that shows one copy's stock, as a category page's card does, and how such a read depends on stock. */
+const showing = (copy: number) => ({ data: [{ id: copy, quantity: 4 }] });
+const SHOWN = { stock: 'shown', projections: [] } as const;
+/** The same for an answer that shows one copy's stock. */
+const loadsOfTwoReadsShowing = (key: string, copy: number) => loadsOfTwoReads(app, key, SHOWN, showing(copy));
 const standbyPrice = async () => Number((await standby.query('SELECT price FROM book_copies WHERE id = $1', [copyId])).rows[0].price);
 
 beforeAll(async () => {
@@ -185,11 +181,11 @@ it('while the standby is behind a sale, keeps a new answer that shows none of th
       `held across the replay, showing ${copy}`,
       () => {
         loadsOf.set(copy, (loadsOf.get(copy) ?? 0) + 1);
-        return new Promise<{ data: { id: number; quantity: number }[] }>((done) => {
-          releases.push(() => done({ data: [{ id: copy, quantity: 4 }] }));
+        return new Promise<ReturnType<typeof showing>>((done) => {
+          releases.push(() => done(showing(copy)));
         });
       },
-      { stock: 'shown', projections: [] },
+      SHOWN,
     );
   const started: Promise<unknown>[] = [];
   await standby.query('SELECT pg_wal_replay_pause()');
