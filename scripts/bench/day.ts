@@ -176,9 +176,10 @@ if (flag('mix') && process.env.BENCH_MIX_DIRECT !== '0') {
 
 if (SOAK_MINUTES > 0) {
   // BENCH_SOAK_RATE=N soaks at N calls a second without a search first: to watch one rate again, or a heap.
-  const fixedRate = Number(process.env.BENCH_SOAK_RATE ?? 0);
-  if (!fixedRate) oursRate ??= (await search('ours (one instance)', ours.url)).rate;
-  results.soak = await soak(fixedRate || Math.max(1, Math.round((oursRate ?? 0) * 0.7)), SOAK_MINUTES);
+  const rate =
+    Number(process.env.BENCH_SOAK_RATE ?? 0) ||
+    Math.max(1, Math.round((oursRate ?? (await search('ours (one instance)', ours.url)).rate) * 0.7));
+  results.soak = await soak(rate, SOAK_MINUTES);
   await save();
 }
 if (flag('transfer')) {
