@@ -26,7 +26,7 @@ import { mixWorld } from './mix-world.ts';
 import { startProxy } from './proxy.ts';
 import { startReplicableCluster } from './replica.ts';
 import { percentile, writeBenchJson } from './stats.ts';
-import { startServer } from './throughput.ts';
+import { type Server, startServer } from './throughput.ts';
 
 const argument = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -109,7 +109,7 @@ const topStatements = async () => {
     await db.end();
   }
 };
-const search = async (label: string, base: string, withImport = true) => {
+const search = async (label: string, base: string, servers: Server[], withImport = true) => {
   // The bare baseline has no sign-in route: it checks the sessions ours signs in (one database).
   await keepSignedIn(base === bare.url ? ours.url : base);
   await topStatements();
@@ -120,6 +120,7 @@ const search = async (label: string, base: string, withImport = true) => {
     refine: REFINE,
     seed: SEED,
     importEveryMs: withImport ? IMPORT_EVERY_MS : undefined,
+    servers,
   });
   const statements = await topStatements();
   console.log(`\n  the database's time during "${label}", by statement (pg_stat_statements):`);
@@ -141,8 +142,8 @@ if (flag('mix') && process.env.BENCH_MIX_DIRECT !== '0') {
         ', ',
       )}, an import of 1,000 rows a minute), open loop, ${STEP_SECONDS} s a step: the highest rate with p99 <= ${MIX_P99_GOAL_MS} ms and no 5xx\n`,
   );
-  const oursFound = await search('ours (one instance)', ours.url);
-  const bareFound = await search('bare baseline', bare.url);
+  const oursFound = await search('ours (one instance)', ours.url, [ours]);
+  const bareFound = await search('bare baseline', bare.url, [bare]);
   oursRate = oursFound.rate;
   const { ratio, met } = rateVerdict(oursFound.rate, bareFound.rate);
   printKinds(oursFound.stats, bareFound.stats);
@@ -154,8 +155,8 @@ if (flag('mix') && process.env.BENCH_MIX_DIRECT !== '0') {
   let withoutImport: { ours: MixFound; bare: MixFound; ratio: number | null } | undefined;
   if (process.env.BENCH_MIX_WITHOUT_IMPORT !== '0') {
     console.log('\nthe same mix without the import');
-    const oursAlone = await search('ours, no import', ours.url, false);
-    const bareAlone = await search('bare, no import', bare.url, false);
+    const oursAlone = await search('ours, no import', ours.url, [ours], false);
+    const bareAlone = await search('bare, no import', bare.url, [bare], false);
     withoutImport = { ours: oursAlone, bare: bareAlone, ratio: rateVerdict(oursAlone.rate, bareAlone.rate).ratio };
     printKinds(oursAlone.stats, bareAlone.stats);
     console.log(
@@ -178,7 +179,7 @@ if (SOAK_MINUTES > 0) {
   // BENCH_SOAK_RATE=N soaks at N calls a second without a search first: to watch one rate again, or a heap.
   const rate =
     Number(process.env.BENCH_SOAK_RATE ?? 0) ||
-    Math.max(1, Math.round((oursRate ?? (await search('ours (one instance)', ours.url)).rate) * 0.7));
+    Math.max(1, Math.round((oursRate ?? (await search('ours (one instance)', ours.url, [ours])).rate) * 0.7));
   results.soak = await soak(rate, SOAK_MINUTES);
   await save();
 }
@@ -246,17 +247,17 @@ async function scaleOut() {
   const production = { CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS) };
   const one = await startServer('ours', primaryUrl, POOL_SIZE, production);
   let proxy = await startProxy([one.url]);
-  const oneFound = await search('proxy + one instance', proxy.url);
+  const oneFound = await search('proxy + one instance', proxy.url, [one]);
   // Without the import too: its dry run's stall caps both at the same rate.
-  const oneAlone = process.env.BENCH_MIX_WITHOUT_IMPORT !== '0' ? await search('proxy + one, no import', proxy.url, false) : null;
+  const oneAlone = process.env.BENCH_MIX_WITHOUT_IMPORT !== '0' ? await search('proxy + one, no import', proxy.url, [one], false) : null;
   await proxy.stop();
   await one.stop();
   // As production sets it up: the catalog cache on, keeping nothing after a change until the standby has replayed it.
   const replicated = { ...production, DATABASE_REPLICA_URL: replicaUrl };
   const two = [await startServer('ours', primaryUrl, POOL_SIZE, replicated), await startServer('ours', primaryUrl, POOL_SIZE, replicated)];
   proxy = await startProxy(two.map((s) => s.url));
-  const twoFound = await search('proxy + two + standby', proxy.url);
-  const twoAlone = oneAlone ? await search('proxy + two, no import', proxy.url, false) : null;
+  const twoFound = await search('proxy + two + standby', proxy.url, two);
+  const twoAlone = oneAlone ? await search('proxy + two, no import', proxy.url, two, false) : null;
   const replication = await cluster.replication();
   await proxy.stop();
   for (const server of two) await server.stop();

@@ -5,9 +5,11 @@
 // 15 % searches (typos included), 8 % home lists, 7 % cart changes, 3 % checkouts and 2 % staff
 // reads, by signed-in and anonymous shoppers, with a 1,000-row catalog import every minute beside it.
 import http from 'node:http';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { BROWSE_SORTS } from '@bookshop/rules/browse';
-import { percentile } from './stats.ts';
+import { type CpuShares, describeCpu, watchCpu } from './cpu.ts';
+import { type LoopDelay, loopDelayMs, percentile } from './stats.ts';
+import type { Server } from './throughput.ts';
 
 export const MIX_SHARES = { category: 45, book: 20, search: 15, home: 8, cart: 7, checkout: 3, staff: 2 } as const;
 export type MixKind = keyof typeof MIX_SHARES | 'import';
@@ -448,6 +450,11 @@ export function stepPasses(samples: Sample[]) {
 export const triesAgain = (verdict: { passed: boolean; failures: number }, attempt: number) =>
   !verdict.passed && verdict.failures === 0 && attempt === 1;
 
+/** "loops' longest wait: generator 12 ms, servers 45/50 ms". */
+export const describeLoopDelay = ({ generator, servers }: NonNullable<MixStep['loopDelay']>) =>
+  `loops' longest wait: generator ${generator.max.toFixed(0)} ms` +
+  (servers.length ? `, server${servers.length > 1 ? 's' : ''} ${servers.map((s) => s.max.toFixed(0)).join('/')} ms` : '');
+
 export interface MixStep {
   rate: number;
   /** 2 for a failed step's second try (triesAgain). */
@@ -456,6 +463,10 @@ export interface MixStep {
   failures: number;
   passed: boolean;
   kinds: { kind: MixKind; calls: number; p99: number }[];
+  /** Who kept the cores busy during the step (cpu.ts); none where /proc is not there. */
+  cpu?: CpuShares;
+  /** The event loops' delays during the step: the load generator's own, and each server's. */
+  loopDelay?: { generator: LoopDelay; servers: LoopDelay[] };
 }
 
 /**
@@ -475,24 +486,50 @@ export async function findSustainableRate(
     refine,
     seed,
     importEveryMs,
-  }: { from: number; factor: number; seconds: number; refine: number; seed: number; importEveryMs?: number },
+    servers = [],
+  }: {
+    from: number;
+    factor: number;
+    seconds: number;
+    refine: number;
+    seed: number;
+    importEveryMs?: number;
+    /** The servers behind `base`, whose event loops each step watches. */
+    servers?: Pick<Server, 'loopDelay'>[];
+  },
 ) {
   const steps: MixStep[] = [];
   let best: { rate: number; samples: Sample[] } | null = null;
   const run = async (rate: number, attempt = 1): Promise<boolean> => {
     // Each step has its import (one a minute in a longer step): a step without one would measure another mix.
+    // A stall of the generator's own loop delays every call it sends, whoever answers: each step
+    // says how long the generator's and the servers' loops waited, to tell them apart.
+    await Promise.all(servers.map((server) => server.loopDelay()));
+    const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
+    generatorDelay.enable();
+    const cpuSince = watchCpu();
     const samples = await openLoop(base, world, {
       rate,
       seconds,
       seed,
       importEveryMs: importEveryMs && Math.min(importEveryMs, seconds * 1000),
     });
+    const cpu = cpuSince?.();
+    generatorDelay.disable();
+    const loopDelay = { generator: loopDelayMs(generatorDelay), servers: await Promise.all(servers.map((server) => server.loopDelay())) };
     const verdict = stepPasses(samples);
     const { kinds } = summarize(samples);
-    steps.push({ rate, attempt, ...verdict, kinds: kinds.map(({ kind, calls, p99 }) => ({ kind, calls, p99 })) });
+    steps.push({
+      rate,
+      attempt,
+      ...verdict,
+      kinds: kinds.map(({ kind, calls, p99 }) => ({ kind, calls, p99 })),
+      ...(cpu && { cpu }),
+      loopDelay,
+    });
     console.log(
       `  ${label.padEnd(28)} ${rate.toFixed(0).padStart(5)}/s  p99 ${verdict.p99.toFixed(1).padStart(7)} ms  failures ${String(verdict.failures).padStart(4)}  ${verdict.passed ? 'pass' : 'FAIL'}${attempt > 1 ? ' (again)' : ''}  ` +
-        `(p99 ${kinds.map((k) => `${k.kind} ${k.p99.toFixed(0)}`).join(', ')})`,
+        `(p99 ${kinds.map((k) => `${k.kind} ${k.p99.toFixed(0)}`).join(', ')})${cpu ? `  CPU ${describeCpu(cpu)}` : ''}  ${describeLoopDelay(loopDelay)}`,
     );
     if (verdict.passed && (!best || rate > best.rate)) best = { rate, samples };
     // Let the queue of a failed step drain and the database's background work settle.

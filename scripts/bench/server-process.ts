@@ -2,9 +2,11 @@
 // bench's process) never shares an event loop with it. `ours` is the real app as production builds
 // it; `bare` is the baseline (bare-catalog.ts). Both get the same database and pool size. Tells its
 // parent the port it listens on.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../../api/src/app.ts';
 import { DEVELOPMENT_JWT_SECRET, loadConfig } from '../../api/src/config.ts';
 import { bareCatalog } from './bare-catalog.ts';
+import { loopDelayMs } from './stats.ts';
 
 const kind = process.argv[2];
 const databaseUrl = process.env.DATABASE_URL ?? '';
@@ -26,4 +28,13 @@ const app =
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+// How long a request could have waited for this server's one thread since the parent last asked
+// (the mix asks after each step): a stall here stalls every call, whatever it reads.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+process.on('message', (message) => {
+  if (message !== 'loop-delay') return;
+  process.send?.({ loopDelay: loopDelayMs(loopDelay) });
+  loopDelay.reset();
+});
 process.on('disconnect', () => void app.close().then(() => process.exit(0)));

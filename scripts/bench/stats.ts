@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import type { IntervalHistogram } from 'node:perf_hooks';
 
 /** The value below which a share `p` (0.5 for the median, 0.95 for p95) of the measurements fall. */
 export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * p)]!;
@@ -21,3 +22,15 @@ export async function writeBenchJson(file: string, results: Record<string, unkno
   await writeFile(file, `${JSON.stringify(run, null, 2)}\n`);
   console.log(`\nwrote ${file}`);
 }
+
+/** An event loop's delays in ms: the 99th percentile and the longest. */
+export interface LoopDelay {
+  p99: number;
+  max: number;
+}
+
+/** From perf_hooks' monitorEventLoopDelay, which counts in nanoseconds. */
+export const loopDelayMs = (histogram: IntervalHistogram): LoopDelay => ({
+  p99: histogram.percentile(99) / 1e6,
+  max: histogram.max / 1e6,
+});

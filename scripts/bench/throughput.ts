@@ -3,10 +3,13 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
+import type { LoopDelay } from './stats.ts';
 
 export interface Server {
   url: string;
   stop(): Promise<void>;
+  /** The server's event-loop delays since the last call (server-process.ts). */
+  loopDelay(): Promise<LoopDelay>;
 }
 
 export async function startServer(
@@ -32,6 +35,18 @@ export async function startServer(
   ])) as [{ port: number }];
   return {
     url: `http://127.0.0.1:${message.port}`,
+    async loopDelay() {
+      const answer = new Promise<LoopDelay>((resolve) => {
+        const listen = (reply: { loopDelay?: LoopDelay }) => {
+          if (!reply.loopDelay) return;
+          child.off('message', listen);
+          resolve(reply.loopDelay);
+        };
+        child.on('message', listen);
+      });
+      child.send('loop-delay');
+      return answer;
+    },
     async stop() {
       const exited = once(child, 'exit');
       child.disconnect();
@@ -39,6 +54,9 @@ export async function startServer(
     },
   };
 }
+
+/** BENCH_WARMUP_SECONDS: the load each server takes, on each call, before its rounds count. */
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 4);
 
 /** Requests per second over `seconds`, after checking every answer was a 200. */
 async function requestsPerSecond(url: string, connections: number, seconds: number): Promise<number> {
@@ -62,8 +80,12 @@ export async function compareThroughput(
   let oursTotal = 0;
   let bareTotal = 0;
   let uncachedTotal = 0;
-  // Warm-up: JIT, pool, caches.
-  for (const server of [ours, bare, ...(uncached ? [uncached] : [])]) await requestsPerSecond(server.url + path, connections, 1);
+  // Warm-up: JIT, pool, caches. One second was too short for ours, whose path runs more code: on
+  // 26 November, measured by the server's own CPU time, its first 2 s round after it took 142-148 µs a
+  // `categories` read, the later rounds 82-122 µs (bare 73-90 µs in all of them). Of three rounds, a
+  // cold first one weighs a third. After four seconds the first round is like the rest.
+  for (const server of [ours, bare, ...(uncached ? [uncached] : [])])
+    await requestsPerSecond(server.url + path, connections, WARM_UP_SECONDS);
   for (let round = 0; round < rounds; round++) {
     oursTotal += await requestsPerSecond(ours.url + path, connections, seconds);
     bareTotal += await requestsPerSecond(bare.url + path, connections, seconds);

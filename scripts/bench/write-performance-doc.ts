@@ -9,7 +9,8 @@
 // table, an `--orders` run the staff reports'), so one run need not measure everything.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type KindStats, MIX_RATIO_GOAL, rateVerdict } from './mix.ts';
+import { type CpuShares, describeCpu } from './cpu.ts';
+import { describeLoopDelay, type KindStats, MIX_RATIO_GOAL, type MixStep, rateVerdict } from './mix.ts';
 
 type Timing = { p50: number; p95: number };
 type GrowthRow = { call: string; seed: Timing; grown: Timing; goalP95: number; met: boolean };
@@ -102,6 +103,9 @@ type MixFound = {
     failures: number;
     passed: boolean;
     kinds?: { kind: string; calls: number; p99: number }[];
+    /** Runs before 26 November (late) have no CPU shares and no loop delays. */
+    cpu?: CpuShares;
+    loopDelay?: MixStep['loopDelay'];
   }[];
   stats: { all: KindStats; kinds: KindStats[] } | null;
 };
@@ -216,9 +220,30 @@ const steps = (found: MixFound) =>
   found.steps
     .map(
       (s) =>
-        `${Math.round(s.rate)}/s ${s.passed ? 'pass' : 'fail'}${(s.attempt ?? 1) > 1 ? ' on a second try' : ''} (p99 ${fixed(s.p99, 0)})`,
+        `${Math.round(s.rate)}/s ${s.passed ? 'pass' : 'fail'}${(s.attempt ?? 1) > 1 ? ' on a second try' : ''} (p99 ${fixed(s.p99, 0)}${s.cpu ? `, CPU ${fixed(s.cpu.busy * 100, 0)} %` : ''})`,
     )
     .join(', ');
+/**
+ * Who kept the cores busy at a configuration's highest passing rate, and at the lowest rate above it
+ * that failed, with the event loops' longest waits there: what a failure was short of.
+ */
+const coresAt = (name: string, found: MixFound) => {
+  const passed = found.steps.findLast((s) => s.passed && s.rate === found.rate);
+  const failedAbove = found.steps
+    .filter((s) => !s.passed && s.rate > found.rate)
+    .sort((a, b) => a.rate - b.rate || (b.attempt ?? 1) - (a.attempt ?? 1))[0];
+  if (!passed?.cpu) return null;
+  const failure = failedAbove?.cpu
+    ? `, and ${Math.round(failedAbove.rate)}/s failed at ${describeCpu(failedAbove.cpu)}` +
+      (failedAbove.loopDelay ? `, the ${describeLoopDelay(failedAbove.loopDelay)}` : '')
+    : '';
+  return `${name}: ${found.rate}/s passed at ${describeCpu(passed.cpu)}${failure}`;
+};
+/** " The cores' use (all cores together = 100 %): …", when the steps measured it. */
+const coresUse = (lines: (string | null)[]) => {
+  const measured = lines.filter((line) => line !== null);
+  return measured.length ? ` The cores' use (all cores together = 100 %), ${measured.join('; ')}.` : '';
+};
 const verdict = (met: boolean, distance: string) => (met ? 'PASS' : `missed by ${distance}`);
 
 /** Runs before 2026-11-26 counted the import in `all`; their calls tell which a run's figures are. */
@@ -275,7 +300,7 @@ function comparisonSection(run: BenchRun, [a, b]: [MixFound, MixFound], names: [
     '',
     kindsTable(a, b, names),
     '',
-    finding,
+    finding + coresUse([coresAt(names[0], a), coresAt(names[1], b)]),
     '',
     `Steps, ${names[0]}: ${steps(a)}. ${names[1]}: ${steps(b)}.`,
   ].join('\n');

@@ -1,0 +1,83 @@
+// Who kept the machine's cores busy during a step of the mix, from Linux's /proc: the machine's busy
+// share, and each group of processes' share (the load generator, the servers under test (ours or bare), PostgreSQL, the
+// proxy). On this bench's machines they all share the same cores, so a configuration that adds
+// processes (two instances, a standby) can only be faster if a step of the one before left cores idle.
+// Elsewhere (no /proc) there is nothing to read and the steps say nothing of CPU.
+import { readdirSync, readFileSync } from 'node:fs';
+
+export type CpuGroup = 'load generator' | 'server' | 'PostgreSQL' | 'proxy' | 'other';
+
+/** Shares of all the machine's cores together (0-1): `busy` in all, and by group. */
+export interface CpuShares {
+  busy: number;
+  groups: Partial<Record<CpuGroup, number>>;
+}
+
+interface Snapshot {
+  /** Jiffies of all cores since boot: all, and idle (with iowait). */
+  total: number;
+  idle: number;
+  /** User and system jiffies of each live process, by pid, with its group. */
+  processes: Map<string, { group: CpuGroup; jiffies: number }>;
+}
+
+const read = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null; // a process that ended between the listing and the read
+  }
+};
+
+function groupOf(pid: string, command: string): CpuGroup {
+  if (pid === String(process.pid)) return 'load generator';
+  if (command === 'postgres') return 'PostgreSQL';
+  if (command === 'nginx') return 'proxy';
+  // The bench's servers are `node … server-process.ts ours|bare` (throughput.ts).
+  if (read(`/proc/${pid}/cmdline`)?.includes('server-process')) return 'server';
+  return 'other';
+}
+
+function snapshot(): Snapshot | null {
+  const stat = read('/proc/stat');
+  if (!stat) return null;
+  // "cpu  user nice system idle iowait irq softirq steal …", the first line being all cores together.
+  const fields = stat.split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const processes: Snapshot['processes'] = new Map();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const line = read(`/proc/${pid}/stat`);
+    if (!line) continue;
+    // "pid (command) state ppid …": the command may hold spaces, so the fields count from its ")".
+    const close = line.lastIndexOf(')');
+    const rest = line.slice(close + 2).split(' ');
+    processes.set(pid, { group: groupOf(pid, line.slice(line.indexOf('(') + 1, close)), jiffies: Number(rest[11]) + Number(rest[12]) });
+  }
+  return { total: fields.reduce((sum, n) => sum + n, 0), idle: fields[3]! + fields[4]!, processes };
+}
+
+/** Starts watching; the function it answers gives the shares since. Null where /proc is not there. */
+export function watchCpu(): (() => CpuShares) | null {
+  const before = snapshot();
+  if (!before) return null;
+  return () => {
+    const after = snapshot()!;
+    const elapsed = after.total - before.total || 1;
+    const groups: CpuShares['groups'] = {};
+    for (const [pid, { group, jiffies }] of after.processes) {
+      // A process started during the step counts from zero.
+      const spent = jiffies - (before.processes.get(pid)?.jiffies ?? 0);
+      groups[group] = (groups[group] ?? 0) + spent / elapsed;
+    }
+    return { busy: 1 - (after.idle - before.idle) / elapsed, groups };
+  };
+}
+
+/** "94 % (server 48 %, PostgreSQL 30 %, …)", the largest first, groups under 1 % left out. */
+export function describeCpu(shares: CpuShares) {
+  const percent = (share: number) => `${Math.round(share * 100)} %`;
+  const groups = Object.entries(shares.groups)
+    .filter(([, share]) => share >= 0.01)
+    .sort(([, a], [, b]) => b - a)
+    .map(([group, share]) => `${group} ${percent(share)}`);
+  return `${percent(shares.busy)} (${groups.join(', ')})`;
+}
