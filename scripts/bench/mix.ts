@@ -501,13 +501,13 @@ export async function findSustainableRate(
   const steps: MixStep[] = [];
   let best: { rate: number; samples: Sample[] } | null = null;
   const run = async (rate: number, attempt = 1): Promise<boolean> => {
-    // Each step has its import (one a minute in a longer step): a step without one would measure another mix.
     // A stall of the generator's own loop delays every call it sends, whoever answers: each step
     // says how long the generator's and the servers' loops waited, to tell them apart.
     await Promise.all(servers.map((server) => server.loopDelay()));
     const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
     generatorDelay.enable();
     const cpuSince = watchCpu();
+    // Each step has its import (one a minute in a longer step): a step without one would measure another mix.
     const samples = await openLoop(base, world, {
       rate,
       seconds,
