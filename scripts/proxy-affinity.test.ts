@@ -1,7 +1,7 @@
 // The compose proxy (docker/nginx.conf), run for real in front of two stand-in replicas that answer
 // with their own name: a public catalog read always reaches the replica whose catalog cache holds its
-// answer, and the rest (sign-ins, carts, checkouts) is spread over both, so no one replica takes every
-// checkout. Needs nginx (CI has it: the image check installs it); skipped where there is none.
+// answer, and the rest (sign-ins, carts, checkouts, Recommended) is spread over both, so no one replica
+// takes every checkout. Needs nginx (CI has it: the image check installs it); skipped where there is none.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -34,7 +34,7 @@ describe.runIf(hasNginx)('the proxy in front of two replicas', () => {
   it('sends each catalog read to one replica, the same every time, and the catalog over both', async () => {
     const paths = Array.from({ length: 24 }, (_, i) => `/api/public/book-copy/by-id/${i + 1}`).concat([
       '/api/public/book-copy/types/',
-      '/api/public/authors/7,Frank%20Herbert',
+      '/api/public/book-copy/by-type/Fantasy,2,15',
     ]);
     const first = new Map<string, string>();
     for (const path of paths) {
@@ -48,11 +48,13 @@ describe.runIf(hasNginx)('the proxy in front of two replicas', () => {
     expect(new Set(first.values())).toEqual(new Set(['a', 'b']));
   });
 
-  it('spreads the calls every shopper makes to the same URL (checkout, cart, sign-in) over both replicas', async () => {
+  it('spreads the calls every shopper makes to the same URL (checkout, cart, sign-in, Recommended) over both replicas', async () => {
     for (const [path, method] of [
       ['/api/client/orders/', 'POST'],
       ['/api/client/cart/', 'GET'],
       ['/api/public/authentication/login', 'POST'],
+      // Personal when signed in, so read each time: by URL, every shopper's would land on one replica.
+      ['/api/public/book-copy/recommended/', 'GET'],
     ] as const) {
       const reached = new Set<string>();
       for (let i = 0; i < 30; i++) reached.add(await replicaOf(path, method));

@@ -14,9 +14,9 @@ describe('CPU shares of a step', () => {
     const shares = since();
     expect(spins).toBeGreaterThan(0);
     // 300 ms of one core's time over 300 ms of the machine's: one core's share, less what the
-    // scheduler gave others (tests run side by side).
+    // scheduler gave other test files running beside this one (a misread field gives 0 or far more).
     const cores = os.cpus().length;
-    expect(shares.groups['load generator']! * cores).toBeGreaterThan(0.5);
+    expect(shares.groups['load generator']! * cores).toBeGreaterThan(0.1);
     expect(shares.groups['load generator']! * cores).toBeLessThan(1.2);
     expect(shares.busy).toBeGreaterThanOrEqual(shares.groups['load generator']! - 0.01);
     expect(shares.busy).toBeLessThanOrEqual(1);

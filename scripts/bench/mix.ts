@@ -450,9 +450,12 @@ export function stepPasses(samples: Sample[]) {
 export const triesAgain = (verdict: { passed: boolean; failures: number }, attempt: number) =>
   !verdict.passed && verdict.failures === 0 && attempt === 1;
 
-/** "loops' longest wait: generator 12 ms, servers 45/50 ms". */
+/**
+ * "loops' longest tick: generator 22 ms, servers 45/50 ms". monitorEventLoopDelay times its own 10 ms
+ * ticks, so an idle loop shows 10-13 ms and a loop held for 40 ms about 50.
+ */
 export const describeLoopDelay = ({ generator, servers }: NonNullable<MixStep['loopDelay']>) =>
-  `loops' longest wait: generator ${generator.max.toFixed(0)} ms` +
+  `loops' longest tick: generator ${generator.max.toFixed(0)} ms` +
   (servers.length ? `, server${servers.length > 1 ? 's' : ''} ${servers.map((s) => s.max.toFixed(0)).join('/')} ms` : '');
 
 export interface MixStep {

@@ -23,7 +23,7 @@ export async function writeBenchJson(file: string, results: Record<string, unkno
   console.log(`\nwrote ${file}`);
 }
 
-/** An event loop's delays in ms: the 99th percentile and the longest. */
+/** An event loop's ticks in ms (monitorEventLoopDelay's, which include its own resolution): the 99th percentile and the longest. */
 export interface LoopDelay {
   p99: number;
   max: number;

@@ -35,17 +35,26 @@ export async function startServer(
   ])) as [{ port: number }];
   return {
     url: `http://127.0.0.1:${message.port}`,
-    async loopDelay() {
-      const answer = new Promise<LoopDelay>((resolve) => {
-        const listen = (reply: { loopDelay?: LoopDelay }) => {
-          if (!reply.loopDelay) return;
+    loopDelay() {
+      // A server that died or hangs fails the step rather than the bench waiting for ever.
+      return new Promise<LoopDelay>((resolve, reject) => {
+        const settle = (done: () => void) => {
+          clearTimeout(timer);
           child.off('message', listen);
-          resolve(reply.loopDelay);
+          child.off('exit', exited);
+          done();
         };
+        const listen = (reply: { loopDelay?: LoopDelay }) => {
+          if (reply.loopDelay) settle(() => resolve(reply.loopDelay!));
+        };
+        const exited = () => settle(() => reject(new Error(`the ${kind} server exited`)));
+        const timer = setTimeout(() => settle(() => reject(new Error(`the ${kind} server did not tell its loop delay`))), 10_000);
         child.on('message', listen);
+        child.once('exit', exited);
+        child.send('loop-delay', (error) => {
+          if (error) settle(() => reject(error));
+        });
       });
-      child.send('loop-delay');
-      return answer;
     },
     async stop() {
       const exited = once(child, 'exit');

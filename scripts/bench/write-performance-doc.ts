@@ -225,7 +225,7 @@ const steps = (found: MixFound) =>
     .join(', ');
 /**
  * Who kept the cores busy at a configuration's highest passing rate, and at the lowest rate above it
- * that failed, with the event loops' longest waits there: what a failure was short of.
+ * that failed, with the event loops' longest ticks there: what a failure was short of.
  */
 const coresAt = (name: string, found: MixFound) => {
   const passed = found.steps.findLast((s) => s.passed && s.rate === found.rate);
