@@ -1,8 +1,8 @@
 // Who kept the machine's cores busy during a step of the mix, from Linux's /proc: the machine's busy
-// share, and each group of processes' share (the load generator, the servers under test (ours or bare), PostgreSQL, the
-// proxy). On this bench's machines they all share the same cores, so a configuration that adds
-// processes (two instances, a standby) can only be faster if a step of the one before left cores idle.
-// Elsewhere (no /proc) there is nothing to read and the steps say nothing of CPU.
+// share, and each group of processes' share: the load generator, the servers under test (ours or
+// bare), PostgreSQL and the proxy. On this bench's machines they all share the same cores, so a
+// configuration that adds processes (two instances, a standby) can only be faster if a step of the
+// one before left cores idle. Elsewhere (no /proc) there is nothing to read and the steps say nothing of CPU.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export type CpuGroup = 'load generator' | 'server' | 'PostgreSQL' | 'proxy' | 'other';
