@@ -463,6 +463,8 @@ async function staffReportsGrowth(orders: number) {
     ['chart: status mix', '/api/employee/statistics/charts/status-mix'],
     ['low stock, first page', '/api/employee/low-stock/'],
     ['audit log, first page', '/api/employee/audit-log/'],
+    ['dashboard counts', '/api/employee/statistics/'],
+    ['orders, first page', '/api/employee/order/1,15'],
   ] as const;
   const measure = async () => {
     const out = new Map<string, { p50: number; p95: number }>();

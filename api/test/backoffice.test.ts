@@ -319,6 +319,27 @@ describe('orders and employees', () => {
     });
   });
 
+  it('keeps the orders count exact through writes made outside the API (an insert, a status change, a delete)', async () => {
+    // The dashboard and the orders page sum sales_daily, which triggers keep, instead of counting every order.
+    const counted = async () => {
+      const [{ n }] = (await t.db.query<{ n: string }>('SELECT count(*) AS n FROM orders')) as [{ n: string }];
+      const dashboard = (await call('seller', 'GET', '/api/employee/statistics/')).json().data.totalOrders;
+      const page = (await call('seller', 'GET', '/api/employee/order/1,1')).json().data.totalPages;
+      return { orders: Number(n), dashboard, page };
+    };
+    const before = await counted();
+    expect(before.dashboard).toBe(before.orders);
+    const [{ id }] = (await t.db.query<{ id: number }>(
+      `INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, created_at)
+       SELECT id, 'pending', 'Oran', 1, 9.99, now() - interval '400 days' FROM clients ORDER BY id LIMIT 1 RETURNING id`,
+    )) as [{ id: number }];
+    expect(await counted()).toEqual({ orders: before.orders + 1, dashboard: before.orders + 1, page: before.orders + 1 });
+    await t.db.query(`UPDATE orders SET status = 'cancelled', created_at = now() WHERE id = $1`, [id]);
+    expect(await counted()).toEqual({ orders: before.orders + 1, dashboard: before.orders + 1, page: before.orders + 1 });
+    await t.db.query('DELETE FROM orders WHERE id = $1', [id]);
+    expect(await counted()).toEqual(before);
+  });
+
   it('adds a Seller, never deletes an Admin or oneself', async () => {
     const person = {
       firstName: 'New',

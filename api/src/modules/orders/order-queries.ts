@@ -53,9 +53,10 @@ export const CREATE_ORDER_SQL = `
 /**
  * The back-office's page of every order, newest first, with its lines as sold: $1 offset, $2 size.
  * One statement: the count is the one row's when the page is past the end (the page's columns null).
+ * The count is sales_daily's, exact as the dashboard's (DASHBOARD_TOTALS_SQL), not a count of every order.
  */
 export const BACKOFFICE_ORDERS_PAGE_SQL = `
-  SELECT total.n AS total, page.* FROM (SELECT count(*)::float8 AS n FROM orders) total
+  SELECT total.n AS total, page.* FROM (SELECT coalesce(sum(orders), 0)::float8 AS n FROM sales_daily) total
   LEFT JOIN LATERAL (
     SELECT ${CLIENT_ORDER_COLUMNS}, client_id AS "clientId",
            coalesce((SELECT json_agg(json_build_object('id', i.id, 'name', i.name, 'imageUrl', i.image_url,

@@ -2,9 +2,14 @@
 import type { Db, SqlReader } from '../../plugins/prisma.ts';
 import { clientSelect } from '../people/people-repository.ts';
 
-/** The four counts in one statement and one snapshot (Prisma's transaction of four counts took six round trips). */
+/**
+ * The four counts in one statement and one snapshot (Prisma's transaction of four counts took six round trips).
+ * The orders are summed from sales_daily, whose rows (a day and a status each) triggers keep with every order's
+ * insert, change and delete in the same transaction: the same number as counting the orders, in a read of a few
+ * hundred rows a year instead of every order (50-60 ms at a million).
+ */
 export const DASHBOARD_TOTALS_SQL = `
-  SELECT (SELECT count(*) FROM orders)::float8 AS "totalOrders", (SELECT count(*) FROM books)::float8 AS "totalBooks",
+  SELECT (SELECT coalesce(sum(orders), 0) FROM sales_daily)::float8 AS "totalOrders", (SELECT count(*) FROM books)::float8 AS "totalBooks",
          (SELECT count(*) FROM book_copies)::float8 AS "totalBooksCopies", (SELECT count(*) FROM clients)::float8 AS "totalClients"`;
 
 export function dashboardRepository(db: Db, sql: SqlReader) {
