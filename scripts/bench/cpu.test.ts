@@ -18,7 +18,8 @@ describe('CPU shares of a step', () => {
     const cores = os.cpus().length;
     expect(shares.groups['load generator']! * cores).toBeGreaterThan(0.1);
     expect(shares.groups['load generator']! * cores).toBeLessThan(1.2);
-    expect(shares.busy).toBeGreaterThanOrEqual(shares.groups['load generator']! - 0.01);
+    // /proc counts in jiffies (10 ms), read a moment apart: over 300 ms, a few of them either way.
+    expect(shares.busy).toBeGreaterThanOrEqual(shares.groups['load generator']! - 0.05);
     expect(shares.busy).toBeLessThanOrEqual(1);
   });
 
