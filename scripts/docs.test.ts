@@ -56,6 +56,7 @@ describe('the docs', () => {
       'mix',
       'mix-million',
       'scale-out',
+      'scale-out-capped',
       'soak',
       'staff',
       'throughput',

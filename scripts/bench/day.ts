@@ -3,7 +3,8 @@
 //      for ours (one instance, as production runs it) and for the bare baseline answering the same
 //      calls (bare-catalog.ts, bare-checkout.ts, bare-mix.ts), and their ratio;
 //   2. the same behind the compose proxy (proxy.ts) with one instance, and with two instances whose
-//      catalog reads a real streaming standby (replica.ts);
+//      catalog reads a real streaming standby (replica.ts); with BENCH_MIX_INSTANCE_CPUS, both again
+//      with each instance held to that share of a core (cpu-quota.ts);
 //   3. with `--soak MINUTES`, the mix at 70 % of ours' rate (or BENCH_SOAK_RATE) for that long: p99 per minute, each
 //      instance's heap and RSS, the growth of every table, and connections idle in transaction;
 //   4. with `--transfer`, the catalog export (time to the first byte, the whole file, memory held) and
@@ -17,6 +18,7 @@ import { DEFAULT_CATALOG_CACHE_MS, loadConfig } from '../../api/src/config.ts';
 import { isbn13CheckDigit } from '../../api/src/lib/isbn.ts';
 import { seedDatabase } from '../../seed/seed.ts';
 import { applyMigrations } from '../lib/schema-engine.ts';
+import { cpuQuota } from './cpu-quota.ts';
 import { growCatalog, growOrders } from './grow.ts';
 import { findSustainableRate, MIX_P99_GOAL_MS, MIX_RATIO_GOAL, MIX_SHARES, openLoop, rateVerdict, summarize } from './mix.ts';
 
@@ -44,6 +46,12 @@ const FROM_RATE = Number(process.env.BENCH_MIX_FROM ?? 50);
 const FACTOR = Number(process.env.BENCH_MIX_FACTOR ?? 1.4);
 const REFINE = Number(process.env.BENCH_MIX_REFINE ?? 2);
 const SEED = 32;
+/**
+ * BENCH_MIX_INSTANCE_CPUS=0.5 runs the scale-out once more with each instance held to that share of a
+ * core, as a container's `cpus` limit holds it (docs/performance.md says what it showed). Off by default.
+ */
+const INSTANCE_CPUS = Number(process.env.BENCH_MIX_INSTANCE_CPUS ?? 0);
+const CAPPED_WARM_UP_SECONDS = 30;
 const IMPORT_EVERY_MS = 60_000;
 
 /**
@@ -109,7 +117,7 @@ const topStatements = async () => {
     await db.end();
   }
 };
-const search = async (label: string, base: string, servers: Server[], withImport = true) => {
+const search = async (label: string, base: string, servers: Server[], withImport = true, warmUpSeconds?: number) => {
   // The bare baseline has no sign-in route: it checks the sessions ours signs in (one database).
   await keepSignedIn(base === bare.url ? ours.url : base);
   await topStatements();
@@ -121,6 +129,7 @@ const search = async (label: string, base: string, servers: Server[], withImport
     seed: SEED,
     importEveryMs: withImport ? IMPORT_EVERY_MS : undefined,
     servers,
+    warmUpSeconds,
   });
   const statements = await topStatements();
   console.log(`\n  the database's time during "${label}", by statement (pg_stat_statements):`);
@@ -133,6 +142,8 @@ const search = async (label: string, base: string, servers: Server[], withImport
 
 /** Ours' sustainable rate, once searched (the soak runs at 70 % of it). */
 let oursRate: number | null = null;
+/** The standby, started at the first scale-out and kept for the next. */
+let replicaUrl: string | undefined;
 // BENCH_MIX_DIRECT=0 leaves out ours and bare without the proxy (a run of the scale-out alone).
 if (flag('mix') && process.env.BENCH_MIX_DIRECT !== '0') {
   console.log(
@@ -190,8 +201,19 @@ if (flag('transfer')) {
 await ours.stop();
 await bare.stop();
 
-// BENCH_MIX_SCALE_OUT=0 leaves it out (its own run, when the rest must fit in a window).
-if (flag('mix') && process.env.BENCH_MIX_SCALE_OUT !== '0') results.scaleOut = await scaleOut();
+// BENCH_MIX_SCALE_OUT=0 leaves it out (its own run, when the rest must fit in a window), and
+// BENCH_MIX_UNCAPPED=0 leaves out its run without quotas.
+if (flag('mix') && process.env.BENCH_MIX_SCALE_OUT !== '0') {
+  if (process.env.BENCH_MIX_UNCAPPED !== '0') {
+    results.scaleOut = await scaleOut();
+    await save();
+  }
+  if (INSTANCE_CPUS > 0) {
+    const capped = await scaleOut(INSTANCE_CPUS);
+    if (capped) results.scaleOutCapped = capped;
+    else console.log('\nno cpu cgroup this process may create (root is needed): the scale-out with quotas is not measured');
+  }
+}
 
 await save();
 console.log(`\nthe bench took ${((performance.now() - started) / 60_000).toFixed(1)} min; load average now ${load().join(', ')}`);
@@ -239,38 +261,78 @@ function printKinds(oursStats: Stats, bareStats: Stats) {
   }
 }
 
-/** One instance behind the compose proxy against two whose catalog reads a streaming standby. */
-async function scaleOut() {
-  console.log('\nscale-out: the primary is stopped, copied into a streaming standby, and both started');
-  const replicaUrl = url(await cluster.startStandby());
-  console.log(`the standby streams (pg_stat_replication: ${JSON.stringify(await cluster.replication())})`);
+/**
+ * One instance behind the compose proxy against two whose catalog reads a streaming standby. With
+ * `instanceCpus`, each instance runs in its own CPU quota of that share (null where none can be made).
+ */
+async function scaleOut(instanceCpus?: number) {
+  const capped = instanceCpus ? `, each instance held to ${instanceCpus} of a core` : '';
+  if (!replicaUrl) {
+    console.log('\nscale-out: the primary is stopped, copied into a streaming standby, and both started');
+    replicaUrl = url(await cluster.startStandby());
+    console.log(`the standby streams (pg_stat_replication: ${JSON.stringify(await cluster.replication())})`);
+  }
+  console.log(`\nscale-out${capped}`);
+  const quotas: NonNullable<ReturnType<typeof cpuQuota>>[] = [];
+  /** An instance started as production runs it, then moved into its own quota when there is one. */
+  const instance = async (env: NodeJS.ProcessEnv) => {
+    const server = await startServer('ours', primaryUrl, POOL_SIZE, env);
+    if (instanceCpus) {
+      const quota = cpuQuota(`bookshop-bench-${process.pid}-${quotas.length}`, instanceCpus);
+      if (!quota) {
+        await server.stop();
+        return null;
+      }
+      quota.add(server.pid);
+      quotas.push(quota);
+    }
+    return server;
+  };
+  /** How long each quota held its instance back in a search, when the instances had quotas. */
+  const throttledDuring = async <T>(measure: () => Promise<T>) => {
+    const before = quotas.map((q) => q.throttled());
+    const found = await measure();
+    if (!instanceCpus) return found;
+    const throttled = quotas.map((quota, i) => {
+      const now = quota.throttled();
+      return { periods: now.periods - before[i]!.periods, ms: now.ms - before[i]!.ms };
+    });
+    return { ...found, throttled };
+  };
+  const stopAll = async (servers: Server[]) => {
+    for (const server of servers) await server.stop();
+    for (const quota of quotas.splice(0)) quota.remove();
+  };
   const production = { CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS) };
-  const one = await startServer('ours', primaryUrl, POOL_SIZE, production);
+  const one = await instance(production);
+  if (!one) return null;
   let proxy = await startProxy([one.url]);
-  const oneFound = await search('proxy + one instance', proxy.url, [one]);
+  // An instance held to part of a core compiles its code and fills its caches that much slower.
+  const warmUpSeconds = instanceCpus ? CAPPED_WARM_UP_SECONDS : undefined;
+  const oneFound = await throttledDuring(() => search(`proxy + one instance${capped}`, proxy.url, [one], true, warmUpSeconds));
   // Without the import too: its dry run's stall caps both at the same rate.
   const oneAlone = process.env.BENCH_MIX_WITHOUT_IMPORT !== '0' ? await search('proxy + one, no import', proxy.url, [one], false) : null;
   await proxy.stop();
-  await one.stop();
+  await stopAll([one]);
   // As production sets it up: the catalog cache on, keeping nothing after a change until the standby has replayed it.
   const replicated = { ...production, DATABASE_REPLICA_URL: replicaUrl };
-  const two = [await startServer('ours', primaryUrl, POOL_SIZE, replicated), await startServer('ours', primaryUrl, POOL_SIZE, replicated)];
+  const two = [(await instance(replicated))!, (await instance(replicated))!];
   proxy = await startProxy(two.map((s) => s.url));
-  const twoFound = await search('proxy + two + standby', proxy.url, two);
+  const twoFound = await throttledDuring(() => search(`proxy + two + standby${capped}`, proxy.url, two, true, warmUpSeconds));
   const twoAlone = oneAlone ? await search('proxy + two, no import', proxy.url, two, false) : null;
   const replication = await cluster.replication();
   await proxy.stop();
-  for (const server of two) await server.stop();
+  await stopAll(two);
   const gain = oneFound.rate ? twoFound.rate / oneFound.rate : 0;
   printKinds(oneFound.stats, twoFound.stats);
   console.log(
-    `\nbehind the proxy: one instance ${oneFound.rate}/s, two instances with the standby ${twoFound.rate}/s (${gain.toFixed(2)}x) ${gain > 1 ? 'PASS' : 'MISSED'}; the standby after: ${JSON.stringify(replication)}`,
+    `\nbehind the proxy${capped}: one instance ${oneFound.rate}/s, two instances with the standby ${twoFound.rate}/s (${gain.toFixed(2)}x) ${gain > 1 ? 'PASS' : 'MISSED'}; the standby after: ${JSON.stringify(replication)}`,
   );
   const withoutImport =
     oneAlone && twoAlone ? { one: oneAlone, two: twoAlone, gain: oneAlone.rate ? twoAlone.rate / oneAlone.rate : 0 } : undefined;
   if (withoutImport)
     console.log(`without the import: one instance ${oneAlone!.rate}/s, two ${twoAlone!.rate}/s (${withoutImport.gain.toFixed(2)}x)`);
-  return { one: oneFound, two: twoFound, gain, met: gain > 1, withoutImport, replication, loadAverage: load() };
+  return { one: oneFound, two: twoFound, gain, met: gain > 1, withoutImport, replication, instanceCpus, loadAverage: load() };
 }
 
 /** The mix at `rate` for `minutes`, watched: p99 a minute, memory, tables, idle transactions. */

@@ -490,6 +490,7 @@ export async function findSustainableRate(
     seed,
     importEveryMs,
     servers = [],
+    warmUpSeconds = Math.min(seconds, 10),
   }: {
     from: number;
     factor: number;
@@ -499,6 +500,8 @@ export async function findSustainableRate(
     importEveryMs?: number;
     /** The servers behind `base`, whose event loops each step watches. */
     servers?: Pick<Server, 'loopDelay'>[];
+    /** The warm-up's length, at `from` and not counted: longer for a server held to part of a core. */
+    warmUpSeconds?: number;
   },
 ) {
   const steps: MixStep[] = [];
@@ -539,8 +542,14 @@ export async function findSustainableRate(
     await new Promise((r) => setTimeout(r, verdict.passed ? 500 : 3000));
     return triesAgain(verdict, attempt) ? run(rate, attempt + 1) : verdict.passed;
   };
-  // A warm-up at the first rate, not counted: the JIT, the pools, the database's caches.
-  await openLoop(base, world, { rate: from, seconds: Math.min(seconds, 10), seed: seed + 1 });
+  // A warm-up at the first rate, not counted: the JIT, the pools, the database's caches, and the
+  // import's own path when the steps have one (else the first step's import runs cold).
+  await openLoop(base, world, {
+    rate: from,
+    seconds: warmUpSeconds,
+    seed: seed + 1,
+    importEveryMs: importEveryMs && Math.min(importEveryMs, warmUpSeconds * 1000),
+  });
   let low = 0;
   let high = 0;
   for (let rate = from; ; rate = Math.round(rate * factor)) {

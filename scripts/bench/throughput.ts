@@ -7,6 +7,8 @@ import type { LoopDelay } from './stats.ts';
 
 export interface Server {
   url: string;
+  /** The server's process, for a CPU quota (cpu-quota.ts). */
+  pid: number;
   stop(): Promise<void>;
   /** The server's event-loop delays since the last call (server-process.ts). */
   loopDelay(): Promise<LoopDelay>;
@@ -35,6 +37,7 @@ export async function startServer(
   ])) as [{ port: number }];
   return {
     url: `http://127.0.0.1:${message.port}`,
+    pid: child.pid!,
     loopDelay() {
       // A server that died or hangs fails the step rather than the bench waiting for ever.
       return new Promise<LoopDelay>((resolve, reject) => {
