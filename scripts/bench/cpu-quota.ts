@@ -19,7 +19,7 @@ export interface CpuQuota {
   add(pid: number): void;
   /** The periods in which the quota ran out, and how long its processes were held, since it began. */
   throttled(): { periods: number; ms: number };
-  /** Deletes the group; its processes must have ended, or been moved out. */
+  /** Deletes the group, moving any process still in it back to the group this one was made in. */
   remove(): void;
 }
 
@@ -69,6 +69,23 @@ export function cpuQuota(name: string, cpus: number): CpuQuota | null {
         .map(([key, value]) => [key, Number(value)]),
     );
   const start = stat();
+  let removed = false;
+  const remove = () => {
+    if (removed) return;
+    removed = true;
+    // A group with a process in it cannot be deleted: a bench that stops half-way leaves its servers
+    // exiting after it, so they go back to the parent's group (with no quota) first.
+    for (const pid of readFileSync(path.join(folder, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+      try {
+        writeFileSync(path.join(controller.folder, 'cgroup.procs'), pid);
+      } catch {
+        // it ended meanwhile
+      }
+    }
+    rmdirSync(folder);
+  };
+  // Not left behind in the machine's cgroup tree when the bench fails or ends early.
+  process.once('exit', remove);
   return {
     add(pid) {
       writeFileSync(path.join(folder, 'cgroup.procs'), String(pid));
@@ -83,7 +100,8 @@ export function cpuQuota(name: string, cpus: number): CpuQuota | null {
       return { periods: (now.nr_throttled ?? 0) - (start.nr_throttled ?? 0), ms: heldMs };
     },
     remove() {
-      rmdirSync(folder);
+      process.off('exit', remove);
+      remove();
     },
   };
 }
