@@ -41,7 +41,8 @@ describe('a CPU quota', () => {
     expect(held.periods).toBeGreaterThan(10);
   });
 
-  it('is refused for a share that is not positive', () => {
-    expect(() => cpuQuota('never-made', 0)).toThrow('positive share');
+  it('is refused for a share below the least the kernel allows', () => {
+    expect(() => cpuQuota('never-made', 0)).toThrow('at least 0.1');
+    expect(() => cpuQuota('never-made', 0.05)).toThrow('at least 0.1');
   });
 });

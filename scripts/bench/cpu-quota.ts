@@ -40,25 +40,31 @@ function cpuController(root = '/sys/fs/cgroup'): { version: 1 | 2; folder: strin
  * the caller says the capped measurement was not made, rather than measuring without the cap.
  */
 export function cpuQuota(name: string, cpus: number): CpuQuota | null {
-  if (!(cpus > 0)) throw new Error(`a CPU quota is a positive share of the cores, not ${cpus}`);
+  // The kernel's least quota is 1 ms: a tenth of a core in the period below.
+  if (!(cpus >= 0.1)) throw new Error(`a CPU quota is a share of the cores of at least 0.1, not ${cpus}`);
   const controller = cpuController();
   if (!controller) return null;
   const folder = path.join(controller.folder, name);
-  const quotaUs = Math.max(1000, Math.round(cpus * PERIOD_US));
+  const quotaUs = Math.round(cpus * PERIOD_US);
+  let made = false;
   try {
     if (controller.version === 2) {
       // A child's cpu.max exists only once the parent hands the controller down to its children.
       writeFileSync(path.join(controller.folder, 'cgroup.subtree_control'), '+cpu');
       mkdirSync(folder);
+      made = true;
       writeFileSync(path.join(folder, 'cpu.max'), `${quotaUs} ${PERIOD_US}`);
     } else {
       mkdirSync(folder);
+      made = true;
       writeFileSync(path.join(folder, 'cpu.cfs_period_us'), String(PERIOD_US));
       writeFileSync(path.join(folder, 'cpu.cfs_quota_us'), String(quotaUs));
     }
-  } catch (error) {
-    if (['EACCES', 'EPERM', 'EROFS'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
-    throw error;
+  } catch {
+    // Not root (EACCES, EPERM), a read-only tree (EROFS), or a v2 group that holds processes and so
+    // may not hand its controllers down (EBUSY): no quota can be made here.
+    if (made) rmdirSync(folder); // made by this process a moment ago, and empty
+    return null;
   }
   const stat = () =>
     Object.fromEntries(
@@ -75,16 +81,22 @@ export function cpuQuota(name: string, cpus: number): CpuQuota | null {
     removed = true;
     // A group with a process in it cannot be deleted: a bench that stops half-way leaves its servers
     // exiting after it, so they go back to the parent's group (with no quota) first.
-    for (const pid of readFileSync(path.join(folder, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
-      try {
-        writeFileSync(path.join(controller.folder, 'cgroup.procs'), pid);
-      } catch {
-        // it ended meanwhile
+    try {
+      for (const pid of readFileSync(path.join(folder, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+        try {
+          writeFileSync(path.join(controller.folder, 'cgroup.procs'), pid);
+        } catch {
+          // it ended meanwhile
+        }
       }
+      rmdirSync(folder);
+    } catch (error) {
+      // Left behind, empty or nearly: harmless, and no reason to lose a run's results over it.
+      console.warn(`the CPU quota ${folder} was not deleted: ${(error as Error).message}`);
     }
-    rmdirSync(folder);
   };
-  // Not left behind in the machine's cgroup tree when the bench fails or ends early.
+  // Not left behind in the machine's cgroup tree when the bench fails or exits early (a signal that
+  // ends the process without its exit event still leaves it, empty once its processes have ended).
   process.once('exit', remove);
   return {
     add(pid) {

@@ -316,7 +316,15 @@ async function scaleOut(instanceCpus?: number) {
   await stopAll([one]);
   // As production sets it up: the catalog cache on, keeping nothing after a change until the standby has replayed it.
   const replicated = { ...production, DATABASE_REPLICA_URL: replicaUrl };
-  const two = [(await instance(replicated))!, (await instance(replicated))!];
+  const two: Server[] = [];
+  while (two.length < 2) {
+    const server = await instance(replicated);
+    if (!server) {
+      await stopAll(two);
+      return null;
+    }
+    two.push(server);
+  }
   proxy = await startProxy(two.map((s) => s.url));
   const twoFound = await throttledDuring(() => search(`proxy + two + standby${capped}`, proxy.url, two, true, warmUpSeconds));
   const twoAlone = oneAlone ? await search('proxy + two, no import', proxy.url, two, false) : null;

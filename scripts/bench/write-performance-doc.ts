@@ -53,7 +53,7 @@ export interface BenchRun {
     loadAverage: number[];
   };
   scaleOut?: ScaleOutRun;
-  /** The same with each instance held to `instanceCpus` of a core (runs since 27 November). */
+  /** The same with each instance held to `instanceCpus` of a core (runs since 26 November, late). */
   scaleOutCapped?: ScaleOutRun;
   soak?: {
     rate: number;
@@ -343,7 +343,8 @@ export function scaleOutSection(run: BenchRun, out: ScaleOutRun = run.scaleOut!)
   const seconds = (found: Throttled) => found.throttled?.map((t) => `${fixed(t.ms / 1000, 1)} s`).join(' and ');
   const held =
     out.one.throttled && out.two.throttled
-      ? ` Over each search, the quota held the one instance back for ${seconds(out.one)} and the two for ${seconds(out.two)}.`
+      ? ` Over each search (its warm-up and its steps: ${out.one.steps.length} for one, ${out.two.steps.length} for two), the quota held ` +
+        `the one instance back for ${seconds(out.one)} and the two for ${seconds(out.two)}.`
       : '';
   return comparisonSection(
     run,
