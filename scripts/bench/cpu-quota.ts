@@ -9,8 +9,8 @@ import path from 'node:path';
 /**
  * The quota's period. Docker and Kubernetes use 100 ms, in which an instance that spent its quota
  * early waits out the rest: at a quarter of a core, 75 ms with no thread running, most of the
- * mix's p99 budget. 10 ms keeps such waits shorter than a request, so the rate, not a scheduling
- * artefact, is what the quota limits.
+ * mix's p99 budget. 10 ms keeps each such wait shorter than a request; even so, stalls decided the
+ * capped runs' verdicts (docs/performance.md).
  */
 const PERIOD_US = 10_000;
 
