@@ -74,7 +74,6 @@ export function cpuQuota(name: string, cpus: number): CpuQuota | null {
         .map((line) => line.split(' ') as [string, string])
         .map(([key, value]) => [key, Number(value)]),
     );
-  const start = stat();
   let removed = false;
   const remove = () => {
     if (removed) return;
@@ -103,13 +102,11 @@ export function cpuQuota(name: string, cpus: number): CpuQuota | null {
       writeFileSync(path.join(folder, 'cgroup.procs'), String(pid));
     },
     throttled() {
+      // The group was made above, so its counters count from its start. v2 counts the time held in
+      // microseconds, v1 in nanoseconds.
       const now = stat();
-      // v2 counts the time held in microseconds, v1 in nanoseconds.
-      const heldMs =
-        controller.version === 2
-          ? ((now.throttled_usec ?? 0) - (start.throttled_usec ?? 0)) / 1000
-          : ((now.throttled_time ?? 0) - (start.throttled_time ?? 0)) / 1e6;
-      return { periods: (now.nr_throttled ?? 0) - (start.nr_throttled ?? 0), ms: heldMs };
+      const heldMs = controller.version === 2 ? (now.throttled_usec ?? 0) / 1000 : (now.throttled_time ?? 0) / 1e6;
+      return { periods: now.nr_throttled ?? 0, ms: heldMs };
     },
     remove() {
       process.off('exit', remove);
