@@ -1,7 +1,8 @@
 // The catalog cache with a real streaming standby as the catalog's read replica (the bench's
 // replica.ts: a copy of the stopped primary, streaming its WAL). A change's notice can arrive before
-// the standby has replayed the change: the answer read from the standby then is the old one, and must
-// not be kept. Here the standby's replay is paused across a change to make that moment last.
+// the standby has replayed the change: the answer read from the standby then is the old one, so the
+// cache forgets what the change reaches only once the standby has it, answers loaded meanwhile
+// included. Here the standby's replay is paused across a change to make that moment last.
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../api/src/app.ts';
@@ -46,11 +47,25 @@ const loadsOfTwoReads = async (server: typeof app, key: string, dependence?: Cac
   await server.catalogCache.read(key, load, dependence);
   return loads;
 };
+/** An answer kept under `key`, and how many times the cache has loaded it. */
+const counted = (key: string, dependence?: CachedReadDependence, answer?: unknown) => {
+  let loads = 0;
+  return {
+    read: () =>
+      app.catalogCache.read(
+        key,
+        async () => {
+          loads++;
+          return answer ?? loads;
+        },
+        dependence,
+      ),
+    loads: () => loads,
+  };
+};
 /** An answer that shows one copy's stock, as a category page's card does, and how such a read depends on stock. */
 const showing = (copy: number) => ({ data: [{ id: copy, quantity: 4 }] });
 const SHOWN = { stock: 'shown', projections: [] } as const;
-/** The same for an answer that shows one copy's stock. */
-const loadsOfTwoReadsShowing = (key: string, copy: number) => loadsOfTwoReads(app, key, SHOWN, showing(copy));
 const standbyPrice = async () => Number((await standby.query('SELECT price FROM book_copies WHERE id = $1', [copyId])).rows[0].price);
 
 beforeAll(async () => {
@@ -90,28 +105,43 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-it('keeps no answer the standby gave before it replayed a change, and keeps answers again once it has', {
+it('serves what a change reaches as the standby has it until the standby has replayed the change, then forgets it', {
   timeout: 60_000,
 }, async () => {
+  const before = counted('kept before the change');
+  const meanwhile = counted('loaded while the standby is behind');
   expect(await priceServed()).toBe(10);
+  let previous = -1;
+  await until('the answer to be kept', async () => {
+    const now = await before.read();
+    const same = now === previous;
+    previous = now;
+    return same;
+  });
+  const loadsBefore = before.loads();
   await standby.query('SELECT pg_wal_replay_pause()');
   try {
     await primary.query('UPDATE book_copies SET price = 20 WHERE id = $1', [copyId]);
-    // The notice is heard at once; the standby, paused, still has the old price, and serves it.
+    // The notice is heard at once; the standby, paused, still has the old price, and serves it...
     await new Promise((r) => setTimeout(r, 300));
     expect(await standbyPrice()).toBe(10);
     expect(await priceServed()).toBe(10);
-    // Nothing is kept while the standby is behind: every read goes to it.
-    expect(await loadsOfTwoReads(app, 'probe')).toBe(2);
+    // ... so what was kept is still served, and a new answer is kept and shared: each read would get the same from it.
+    await before.read();
+    expect(before.loads()).toBe(loadsBefore);
+    await meanwhile.read();
+    await meanwhile.read();
+    expect(meanwhile.loads()).toBe(1);
   } finally {
     await standby.query('SELECT pg_wal_replay_resume()');
   }
   await until('the standby to replay the change', async () => (await standbyPrice()) === 20);
   // Once it has, the change is served (a kept old answer would say 10 for the cache's whole minute)...
   await until('the new price to be served', async () => (await priceServed()) === 20);
-  // ... and answers are kept again.
-  let attempt = 0;
-  await until('answers to be kept again', async () => (await loadsOfTwoReads(app, `probe ${++attempt}`)) === 1);
+  // ... and both answers are read again, the one loaded while it was behind included.
+  await before.read();
+  await meanwhile.read();
+  expect([before.loads(), meanwhile.loads()]).toEqual([loadsBefore + 1, 2]);
 });
 
 it('stays off when the replica is not a standby (nothing could say what it has replayed)', async () => {
@@ -134,55 +164,55 @@ it('stays off when the replica is not a standby (nothing could say what it has r
   }
 });
 
-it('while the standby is behind a change, still serves what the change left kept, and keeps only new answers it does not reach', {
+it('once the standby has a refresh, forgets the answers that read the projection, and keeps those that do not', {
   timeout: 60_000,
 }, async () => {
-  let loads = 0;
+  let attempt = 0;
+  await until("the earlier tests' changes to be replayed", async () => (await loadsOfTwoReads(app, `before ${++attempt}`)) === 1);
   // Reads no projection: a refresh of the suggestions leaves it kept.
-  const detail = () => app.catalogCache.read('reads no projection', async () => ++loads, { projections: [] });
-  let previous = -1;
-  await until('the answer to be kept', async () => {
-    const now = await detail();
-    const same = now === previous;
-    previous = now;
-    return same;
-  });
-  const keptLoads = loads;
+  const detail = counted('reads no projection', { projections: [] });
+  // Does not say what it reads: any refresh reaches it.
+  const unsaid = counted('does not say what it reads');
+  await detail.read();
+  await unsaid.read();
   await standby.query('SELECT pg_wal_replay_pause()');
   try {
     // WAL the paused standby has not replayed (a change of stock alone announces nothing), then a refresh's notice.
     await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
     await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, refreshedNotice('search_suggestions')]);
-    let attempt = 0;
-    // A new answer that does not say what it reads may read the suggestions, as the standby had them: not kept.
-    await until(
-      'the notice to be heard (a new answer it reaches is no longer kept)',
-      async () => (await loadsOfTwoReads(app, `behind ${++attempt}`)) === 2,
-    );
-    expect(await detail()).toBe(keptLoads);
-    expect(loads).toBe(keptLoads);
-    // One that reads no projection is kept: the refresh changed nothing it shows.
-    expect(await loadsOfTwoReads(app, 'new, reads no projection', { projections: [] })).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    await unsaid.read();
+    expect(unsaid.loads()).toBe(1);
   } finally {
     await standby.query('SELECT pg_wal_replay_resume()');
   }
+  await until('the refresh to be forgotten, once replayed', async () => {
+    await unsaid.read();
+    return unsaid.loads() === 2;
+  });
+  await detail.read();
+  expect(detail.loads()).toBe(1);
 });
 
-it('while the standby is behind a sale, keeps a new answer that shows none of the copies sold, and not one that shows one', {
+it('once the standby has a sale, forgets the answers that show a copy sold, those still loading included, and keeps the others', {
   timeout: 60_000,
 }, async () => {
   let attempt = 0;
-  await until("the earlier tests' changes to be replayed", async () => (await loadsOfTwoReads(app, `before ${++attempt}`)) === 1);
-  /** Loads of an answer showing `copy`, held until released: one can begin before the replay and end after. */
-  const loadsOf = new Map<number, number>();
+  await until("the earlier tests' changes to be replayed", async () => (await loadsOfTwoReads(app, `before sale ${++attempt}`)) === 1);
+  const showsSold = counted('shows the copy sold', SHOWN, showing(copyId));
+  const showsOther = counted('shows another copy', SHOWN, showing(copyId + 1));
+  const readsNoStock = counted('reads no stock', { stock: 'none' });
+  for (const answer of [showsSold, showsOther, readsNoStock]) await answer.read();
+  /** Loads of an answer showing the copy sold, held until released: one can begin before the replay and end after. */
+  let heldLoads = 0;
   const releases: (() => void)[] = [];
-  const held = (copy: number) =>
+  const held = () =>
     app.catalogCache.read(
-      `held across the replay, showing ${copy}`,
+      'held across the replay',
       () => {
-        loadsOf.set(copy, (loadsOf.get(copy) ?? 0) + 1);
+        heldLoads++;
         return new Promise<ReturnType<typeof showing>>((done) => {
-          releases.push(() => done(showing(copy)));
+          releases.push(() => done(showing(copyId)));
         });
       },
       SHOWN,
@@ -192,30 +222,27 @@ it('while the standby is behind a sale, keeps a new answer that shows none of th
   try {
     await primary.query('UPDATE book_copies SET quantity = quantity - 1 WHERE id = $1', [copyId]);
     await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, soldNotice([copyId])]);
-    // The standby still shows the copy's stock before the sale: an answer showing it is read each time...
-    await until(
-      'the notice to be heard (a new answer showing the copy is no longer kept)',
-      async () => (await loadsOfTwoReadsShowing(`shows the copy sold ${++attempt}`, copyId)) === 2,
-    );
-    // ... and one showing another copy is kept, as without a replica.
-    expect(await loadsOfTwoReadsShowing('shows another copy', copyId + 1)).toBe(1);
-    expect(await loadsOfTwoReads(app, 'reads no stock', { stock: 'none' })).toBe(1);
-    started.push(held(copyId), held(copyId + 1));
+    await new Promise((r) => setTimeout(r, 300));
+    // The standby still shows the stock before the sale, and so does the cache.
+    await showsSold.read();
+    expect(showsSold.loads()).toBe(1);
+    started.push(held(), held());
   } finally {
     await standby.query('SELECT pg_wal_replay_resume()');
   }
-  await until(
-    'an answer showing the copy to be kept again',
-    async () => (await loadsOfTwoReadsShowing(`replayed ${++attempt}`, copyId)) === 1,
-  );
-  // A load that began before the replay may hold the stock before the sale: a read from now on does not share it...
-  started.push(held(copyId));
-  expect(loadsOf.get(copyId)).toBe(2);
+  await until('the sale to be forgotten, once replayed', async () => {
+    await showsSold.read();
+    return showsSold.loads() === 2;
+  });
+  // A load that began before the replay may hold the stock before the sale: a read from now on does not share it.
+  started.push(held());
+  expect(heldLoads).toBe(2);
   for (const release of releases) release();
   await Promise.all(started);
-  // ... but one that, once loaded, shows none of the copies sold is kept all the same.
-  await held(copyId + 1);
-  expect(loadsOf.get(copyId + 1)).toBe(1);
+  await held();
+  expect(heldLoads).toBe(2);
+  for (const answer of [showsOther, readsNoStock]) await answer.read();
+  expect([showsOther.loads(), readsNoStock.loads()]).toEqual([1, 1]);
 });
 
 it("reads a WAL position, and counts a position just past a page's header as the page's start (where a standby stops)", () => {

@@ -21,17 +21,19 @@
 // reads is forgotten by every refresh.
 //
 // With a read replica (DATABASE_REPLICA_URL), a notice can arrive before the replica has replayed the
-// change, and an answer read from it then would be the old one, kept for the cache's lifetime. So
-// each change heard waits, as "unreplayed", until the replica has replayed the primary's WAL as far
-// as it reached when the change was heard; a new answer whose load began while a change was
-// unreplayed is kept only if that change does not reach it (a sale of copies it does not show, a
-// refresh of a projection it does not read), by the same rule that chose what the change forgot.
-// Under a day's sales some change is nearly always unreplayed, and the first version, which kept
-// nothing new until none was, kept almost nothing (issue 32). The replica's replay position is asked
-// every REPLICA_POLL_MS at first, less often while it lags. A change is then seen as soon as the
-// replica has it, as without a replica. The replica must be one physical standby of this primary (not
-// a pool of several, nor a logical copy): one that is not in recovery turns the cache off, as it
-// cannot say what it has replayed.
+// change, and an answer read from it then would be the old one. Until the replica has the change,
+// the old answer is also what every read would get from it: so a change is forgotten (by the same
+// rule, what it reaches) not when it is heard but once the replica has replayed the primary's WAL as
+// far as it reached when the change was heard, answers loaded meanwhile included. Until then kept
+// answers are served, and new ones are kept and shared. Forgetting at once, as the cache did before,
+// sent every read of a forgotten answer to the replica, each its own query and none kept, just while
+// its replay of an import and of the refreshes after it was slowest: a burst of up to 18 category
+// pages at once on the standby at every import, and the day's slowest calls (issue 32). The replica's
+// replay position is asked every REPLICA_POLL_MS at first, less often while it lags, so a change is
+// served at most REPLICA_POLL_MAX_MS after the replica has it. While either database cannot be asked,
+// changes are forgotten as they come, as without a replica, and again once the replica has them. The
+// replica must be one physical standby of this primary (not a pool of several, nor a logical copy):
+// one that is not in recovery turns the cache off, as it cannot say what it has replayed.
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
@@ -68,9 +70,12 @@ const SOLD_NOTICE_MOST_COPIES = 500;
 const REFRESHED_NOTICE_PREFIX = 'refreshed:';
 /** The payload of the notice a refresh of `view` sends at its commit. */
 export const refreshedNotice = (view: Projection) => `${REFRESHED_NOTICE_PREFIX}${view}`;
-/** How soon a replica that has not yet replayed a change is asked again (milliseconds), doubling up to the most. */
+/**
+ * How soon a replica that has not yet replayed a change is asked again (milliseconds), doubling up to
+ * the most: what a change's answers are served for, at most, once the replica has it.
+ */
 const REPLICA_POLL_MS = 20;
-const REPLICA_POLL_MAX_MS = 1_000;
+const REPLICA_POLL_MAX_MS = 250;
 /**
  * The primary's WAL position now, and whether the replica has replayed that far. The insert position,
  * not the write position: with synchronous_commit off a commit can be inserted but not yet written,
@@ -103,7 +108,7 @@ export function replayTarget(lsn: string) {
 }
 /**
  * At most this many changes wait for the replica one by one; past it (a replica that stopped
- * replaying, while sales go on) they are merged into one that reaches every answer.
+ * replaying, while sales go on) they are merged into one that forgets every answer.
  */
 const UNREPLAYED_MOST = 100;
 const REPLICA_IS_STANDBY = 'SELECT pg_is_in_recovery() AS standby';
@@ -171,21 +176,17 @@ interface Entry {
   copies?: Set<number>;
   /** Once loaded and kept: about how long its JSON is (0 until then). */
   jsonBytes: number;
-  /** With a replica: the changes it had not replayed when the load began; the answer may predate them. */
-  unreplayedAtLoad: readonly UnreplayedChange[];
-  /** Still loading, and the replica has since replayed a change that may reach it: a new read loads anew. */
-  closedToNewReads: boolean;
 }
 
+/** Whether a change reaches an answer, loaded or still loading: what it forgets. */
+type Reaches = (entry: Entry) => boolean;
 /** A change heard that the replica may not have replayed yet. */
 interface UnreplayedChange {
-  /** Whether it reaches a kept answer (the rule that chose what it forgot). */
-  reaches: (entry: Entry) => boolean;
+  reaches: Reaches;
   /** The replay position that has it: the primary's once it was heard (undefined until asked). */
   target?: bigint;
 }
 const reachesEverything = () => true;
-const NONE_UNREPLAYED: readonly UnreplayedChange[] = [];
 
 export default fp(
   async (app) => {
@@ -207,18 +208,13 @@ export default fp(
         drop(key, entry);
       }
     };
-    // Bumped by every change: an answer loaded across a change is not kept, since it may predate it.
-    let generation = 0;
     let listening = false;
     let closing = false;
     let listener: pg.Client | null = null;
     let failures = 0;
     const replica = app.config.databaseReplicaUrl !== null;
-    /**
-     * With a replica: the changes heard that it may not have replayed yet, oldest first. Replaced, never
-     * changed in place: a load keeps the list it began under.
-     */
-    let unreplayed = NONE_UNREPLAYED;
+    /** With a replica: the changes heard that it may not have replayed yet, oldest first, not yet forgotten. */
+    let unreplayed: UnreplayedChange[] = [];
     /** With a replica: a wait for it is running. */
     let catchingUp = false;
     /** Warned once per outage, not once a second. */
@@ -227,8 +223,9 @@ export default fp(
     /**
      * Asks the primary's WAL position for the changes heard since it last asked, and the replica's
      * replay position, until the replica has replayed every change heard (changes heard meanwhile
-     * included). A failure (either database unreachable) leaves the changes unreplayed, and a retry
-     * tries again.
+     * included), and forgets what each change reaches once it has. A failure (either database
+     * unreachable) forgets at once what the changes reach, leaves them unreplayed, and a retry tries
+     * again: answers kept meanwhile came from a replica that may not have them.
      */
     async function catchUp() {
       if (catchingUp) return;
@@ -246,8 +243,11 @@ export default fp(
           const replayed = position?.lsn ? walPosition(position.lsn) : -1n;
           const waiting = unreplayed.filter((change) => change.target === undefined || change.target > replayed);
           const progressed = waiting.length < unreplayed.length;
-          unreplayed = waiting;
-          if (progressed) closeLoadsBefore(new Set(waiting));
+          if (progressed) {
+            const replayedChanges = unreplayed.filter((change) => !waiting.includes(change));
+            unreplayed = waiting;
+            forgetNow((entry) => replayedChanges.some((change) => change.reaches(entry)));
+          }
           replicaUnreachable = false;
           if (waiting.length === 0) break;
           wait = progressed ? REPLICA_POLL_MS : Math.min(wait * 2, REPLICA_POLL_MAX_MS);
@@ -255,10 +255,12 @@ export default fp(
         }
       } catch (error) {
         if (!closing) {
+          const pending = unreplayed;
+          forgetNow((entry) => pending.some((change) => change.reaches(entry)));
           if (!replicaUnreachable)
             app.log.warn(
               { err: error instanceof Error ? connectionError(error) : error },
-              'catalog cache: could not tell whether the read replica has a change; no answer a change reaches is kept until it can',
+              'catalog cache: could not tell whether the read replica has a change; changes are forgotten as they come until it can',
             );
           replicaUnreachable = true;
           setTimeout(() => void catchUp(), RECONNECT_DELAYS_MS[1]).unref();
@@ -269,37 +271,23 @@ export default fp(
     }
 
     /**
-     * The replica now has every change but those `stillUnreplayed`: a load still running that began
-     * before it had one of the others, which may reach it, may be reading the old answer, and a read
-     * from now on must not share it (as a read that begins after a sale never shares a load that began
-     * before it). It is still kept once loaded if, its copies known, none of them reaches it. A change
-     * merged away (UNREPLAYED_MOST) counts as had.
+     * Forgets the answers, loaded or still loading, that `reaches` says a change reaches: one still
+     * loading may have read what was there before, and is served to the reads that share it, not kept.
      */
-    function closeLoadsBefore(stillUnreplayed: ReadonlySet<UnreplayedChange>) {
-      for (const entry of entries.values())
-        if (entry.unreplayedAtLoad.some((change) => !stillUnreplayed.has(change) && change.reaches(entry))) entry.closedToNewReads = true;
-    }
-
-    /** A new answer `reaches` says the change reaches is not kept until the replica has what the primary has now. */
-    const waitForReplica = (reaches: UnreplayedChange['reaches']) => {
-      if (replica && lifetimeMs > 0 && !closing) {
-        unreplayed = unreplayed.length < UNREPLAYED_MOST ? [...unreplayed, { reaches }] : [{ reaches: reachesEverything }];
-        void catchUp();
-      }
+    const forgetNow = (reaches: Reaches) => {
+      for (const [key, entry] of entries) if (reaches(entry)) drop(key, entry);
     };
 
-    const clear = () => {
-      generation++;
-      entries.clear();
-      keptJsonBytes = 0;
-      waitForReplica(reachesEverything);
+    /** Forgets what a change reaches: at once, or with a replica once it has replayed the change. */
+    const forget = (reaches: Reaches) => {
+      if (!replica || lifetimeMs === 0 || closing) return forgetNow(reaches);
+      unreplayed.push({ reaches });
+      // The merged change is placed anew, so it waits for everything heard so far.
+      if (unreplayed.length > UNREPLAYED_MOST) unreplayed = [{ reaches: reachesEverything }];
+      void catchUp();
     };
 
-    /** Forgets the answers, loaded or still loading, that `changed` says the change reaches. */
-    const forget = (changed: (entry: Entry) => boolean) => {
-      for (const [key, entry] of entries) if (changed(entry)) drop(key, entry);
-      waitForReplica(changed);
-    };
+    const clear = () => forget(reachesEverything);
 
     /**
      * Sales took stock from `copyIds` and none sold out: forgets the answers that depend on it. One
@@ -336,7 +324,7 @@ export default fp(
         if (listener !== client) return;
         listener = null;
         listening = false;
-        clear();
+        forgetNow(reachesEverything);
         client.end().catch(() => {});
         if (closing) return;
         if (failures++ === 0)
@@ -354,7 +342,9 @@ export default fp(
         await client.connect();
         await client.query(`LISTEN ${CATALOG_CHANGED_CHANNEL}`);
         if (listener !== client) return;
-        // Changes made while nobody listened were not heard: start from nothing.
+        // Changes made while nobody listened were not heard: start from nothing, and (with a replica)
+        // forget again what was loaded before it has what the primary has now.
+        forgetNow(reachesEverything);
         clear();
         listening = true;
         if (failures > 0) app.log.info('catalog cache: hears the database notices again');
@@ -392,8 +382,7 @@ export default fp(
         if (!listening) return load();
         const now = Date.now();
         const kept = entries.get(key);
-        if (kept && kept.expiresAt > now && !kept.closedToNewReads) return kept.answer as Promise<T>;
-        const loadedIn = generation;
+        if (kept && kept.expiresAt > now) return kept.answer as Promise<T>;
         // Concurrent misses of one key share one load.
         const answer = load();
         const entry: Entry = {
@@ -402,8 +391,6 @@ export default fp(
           stock,
           projections,
           jsonBytes: 0,
-          unreplayedAtLoad: unreplayed,
-          closedToNewReads: false,
         };
         if (kept) drop(key, kept);
         entries.set(key, entry);
@@ -415,23 +402,11 @@ export default fp(
           if (entries.get(key) === entry) drop(key, entry);
           throw error;
         }
-        // Forgotten while it loaded, or loaded across a change it may predate (a sale forgets what is
-        // loading: see forgetSold): served, not kept.
+        // Forgotten while it loaded, as it may predate the change (a sale forgets what is loading: see
+        // forgetSold): served, not kept.
         if (entries.get(key) !== entry) return loaded;
-        if (loadedIn !== generation) {
-          drop(key, entry);
-          return loaded;
-        }
         const found = inspectAnswer(loaded);
         if (stock === 'shown') entry.copies = found.copies;
-        // Read from a replica that had not yet replayed a change that reaches it: perhaps the old answer.
-        if (entry.unreplayedAtLoad.some((change) => change.reaches(entry))) {
-          drop(key, entry);
-          return loaded;
-        }
-        // None of the changes it may predate reaches it: kept, and shared again.
-        entry.unreplayedAtLoad = NONE_UNREPLAYED;
-        entry.closedToNewReads = false;
         entry.jsonBytes = found.jsonBytes;
         keptJsonBytes += found.jsonBytes;
         trim(now);
@@ -443,7 +418,8 @@ export default fp(
     });
 
     // This instance's own changes are forgotten at once, before the request that made them answers,
-    // so its Admin's next read shows them; the database's notice brings them to the others.
+    // so its Admin's next read shows them (with a replica, once it has them, as its reads come from
+    // it); the database's notice brings them to the others.
     app.catalogEvents.subscribe((event) => {
       if (event.type === 'order.placed' && event.sold && !event.sold.soldOut) stockChanged(event.sold.copyIds);
       else if (STOCK_ONLY.has(event.type)) stockChanged();
