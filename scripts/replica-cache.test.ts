@@ -111,7 +111,7 @@ it('serves what a change reaches as the standby has it until the standby has rep
   const before = counted('kept before the change');
   const meanwhile = counted('loaded while the standby is behind');
   expect(await priceServed()).toBe(10);
-  let previous = -1;
+  let previous: unknown = -1;
   await until('the answer to be kept', async () => {
     const now = await before.read();
     const same = now === previous;

@@ -1,0 +1,84 @@
+// The day's tail around imports, at one fixed rate: two instances reading a streaming standby behind
+// the compose proxy, as production scales out, with an import every 15 s beside the mix. Counts the
+// shoppers' calls over 100 ms and the statements the standby ran, round by round. The mix's search
+// (day.ts) gives a rate; this gives a count at a rate, which moves far less from run to run, so a
+// change to the cache or to the import's path can be compared by running it before and after
+// (docs/performance.md). `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second),
+// BENCH_BURSTS_ROUNDS (3 of 60 s).
+import pg from 'pg';
+import { buildApp } from '../../api/src/app.ts';
+import { DEFAULT_CATALOG_CACHE_MS, loadConfig } from '../../api/src/config.ts';
+import { seedDatabase } from '../../seed/seed.ts';
+import { applyMigrations } from '../lib/schema-engine.ts';
+import { MIX_P99_GOAL_MS, openLoop } from './mix.ts';
+import { mixWorld } from './mix-world.ts';
+import { startProxy } from './proxy.ts';
+import { startReplicableCluster } from './replica.ts';
+import { startServer } from './throughput.ts';
+
+const RATE = Number(process.env.BENCH_BURSTS_RATE ?? 300);
+const ROUNDS = Number(process.env.BENCH_BURSTS_ROUNDS ?? 3);
+const ROUND_SECONDS = 60;
+const IMPORT_EVERY_MS = 15_000;
+const POOL_SIZE = 10;
+
+const cluster = await startReplicableCluster();
+const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });
+await admin.connect();
+await admin.query('CREATE DATABASE bench_bursts');
+await admin.end();
+const primaryUrl = `${cluster.baseUrl}/bench_bursts`;
+await applyMigrations(primaryUrl);
+await seedDatabase(primaryUrl, () => {});
+{
+  // As day.ts prepares its data: statistics, the projections built, pg_stat_statements (which the standby inherits).
+  const db = new pg.Client({ connectionString: primaryUrl });
+  await db.connect();
+  await db.query('VACUUM ANALYZE');
+  await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  const app = await buildApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: primaryUrl, LOG_LEVEL: 'silent' }), { logger: false });
+  await app.ready();
+  await app.catalogProjections.refresh();
+  await app.close();
+  await db.query('CHECKPOINT');
+  await db.end();
+}
+const standbyUrl = `${await cluster.startStandby()}/bench_bursts`;
+const production = { CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS), DATABASE_REPLICA_URL: standbyUrl };
+const servers = [
+  await startServer('ours', primaryUrl, POOL_SIZE, production),
+  await startServer('ours', primaryUrl, POOL_SIZE, production),
+];
+const proxy = await startProxy(servers.map((s) => s.url));
+const { world, keepSignedIn } = await mixWorld(primaryUrl, proxy.url);
+await keepSignedIn(proxy.url);
+const standby = new pg.Client({ connectionString: standbyUrl });
+await standby.connect();
+const standbyStatements = async () =>
+  (
+    await standby.query<{ calls: number; ms: number }>(
+      'SELECT sum(calls)::int AS calls, sum(total_exec_time)::float AS ms FROM pg_stat_statements',
+    )
+  ).rows[0]!;
+
+console.log(`two instances on the standby behind the proxy, ${RATE}/s, an import every ${IMPORT_EVERY_MS / 1000} s`);
+// Warmed as the mix's search warms: compiled code, filled caches, one import's path run.
+await openLoop(proxy.url, world, { rate: RATE, seconds: 20, seed: 1, importEveryMs: 10_000 });
+for (let round = 0; round < ROUNDS; round++) {
+  const before = await standbyStatements();
+  const samples = await openLoop(proxy.url, world, { rate: RATE, seconds: ROUND_SECONDS, seed: 7 + round, importEveryMs: IMPORT_EVERY_MS });
+  const after = await standbyStatements();
+  const shoppers = samples.filter((s) => s.kind !== 'import');
+  const sorted = shoppers.map((s) => s.ms).sort((a, b) => a - b);
+  const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
+  console.log(
+    `  round ${round + 1}: ${shoppers.length} calls, ${shoppers.filter((s) => s.ms > MIX_P99_GOAL_MS).length} over ${MIX_P99_GOAL_MS} ms, ` +
+      `p99 ${p99.toFixed(0)} ms, ${shoppers.filter((s) => s.status >= 500).length} answers 5xx; ` +
+      `the standby ran ${after.calls - before.calls} statements in ${(after.ms - before.ms).toFixed(0)} ms`,
+  );
+}
+await standby.end();
+await proxy.stop();
+for (const server of servers) await server.stop();
+await cluster.stop();
+process.exit(0);
