@@ -270,4 +270,19 @@ describe('the ledger', () => {
     );
     expect(reasons.map((r) => r.reason)).toEqual(expect.arrayContaining(['import', 'new_copy', 'restock', 'sale']));
   });
+
+  it('explains a hand-written update of several copies at once, one movement each, and refuses one that changes a copy id', async () => {
+    const copies = await Promise.all([newCopy(10), newCopy(10), newCopy(10)]);
+    const ids = copies.map((c) => c.id);
+    await t.db.query('UPDATE book_copies SET quantity = quantity + (id % 3) + 1 WHERE id = ANY($1::int[])', [ids]);
+    expect(await unexplained()).toEqual([]);
+    const corrections = await t.db.query<{ copyId: number; change: number }>(
+      `SELECT copy_id AS "copyId", change FROM stock_movements WHERE copy_id = ANY($1::int[]) AND reason = 'correction' ORDER BY copy_id`,
+      [ids],
+    );
+    expect(corrections).toEqual([...ids].sort((a, b) => a - b).map((id) => ({ copyId: id, change: (id % 3) + 1 })));
+    await expect(t.db.query('UPDATE book_copies SET id = id + 1000000, quantity = 0 WHERE id = $1', [ids[0]])).rejects.toThrow(
+      /id does not change/,
+    );
+  });
 });

@@ -1,6 +1,7 @@
 // The day's tail around imports, at one fixed rate: two instances reading a streaming standby behind
 // the compose proxy, as production scales out, with an import every 15 s beside the mix. Counts the
-// shoppers' calls over 100 ms and the statements the standby ran, round by round. The mix's search
+// shoppers' calls over 100 ms and the statements the standby ran for them (the caches' asks of its
+// replay position left out), round by round. The mix's search
 // (day.ts) gives a rate; this gives a count at a rate, which moves far less from run to run, so a
 // change to the cache or to the import's path can be compared by running it before and after
 // (docs/performance.md). `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second),
@@ -57,7 +58,8 @@ await standby.connect();
 const standbyStatements = async () =>
   (
     await standby.query<{ calls: number; ms: number }>(
-      'SELECT sum(calls)::int AS calls, sum(total_exec_time)::float AS ms FROM pg_stat_statements',
+      `SELECT coalesce(sum(calls), 0)::int AS calls, coalesce(sum(total_exec_time), 0)::float AS ms FROM pg_stat_statements
+       WHERE query NOT LIKE '%pg_last_wal_replay_lsn%'`,
     )
   ).rows[0]!;
 

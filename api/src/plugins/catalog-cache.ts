@@ -28,12 +28,14 @@
 // answers are served, and new ones are kept and shared. Forgetting at once, as the cache did before,
 // sent every read of a forgotten answer to the replica, each its own query and none kept, just while
 // its replay of an import and of the refreshes after it was slowest: a burst of up to 18 category
-// pages at once on the standby at every import, and the day's slowest calls (issue 32). The replica's
-// replay position is asked every REPLICA_POLL_MS at first, less often while it lags, so a change is
-// served at most REPLICA_POLL_MAX_MS after the replica has it. While either database cannot be asked,
-// changes are forgotten as they come, as without a replica, and again once the replica has them. The
-// replica must be one physical standby of this primary (not a pool of several, nor a logical copy):
-// one that is not in recovery turns the cache off, as it cannot say what it has replayed.
+// pages at once on the standby at every import, and the day's slowest calls (issue 32). The primary's
+// position is asked as soon as a change is heard, on the listening connection; the replica's replay
+// position every REPLICA_POLL_MS at first, less often while it lags, and at once when a change comes.
+// So an answer is served at most REPLICA_POLL_MAX_MS after the replica has what the primary had when
+// its change was heard. An ask that fails or takes over POSITION_TIMEOUT_MS forgets the changes
+// waiting at once, as without a replica (and again once the replica has them), and so does a replica
+// found promoted. The replica must be one physical standby of this primary (not a pool of several,
+// nor a logical copy): one that is not in recovery at start turns the cache off.
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
@@ -84,10 +86,20 @@ const REPLICA_POLL_MAX_MS = 250;
  */
 const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
 /**
- * How far the replica has replayed: null on a server never in recovery (the cache stays off for one at
- * start); a standby promoted since keeps its last position, so nothing a later change reaches is kept.
+ * How far the replica has replayed, and whether it still replays: a standby promoted since keeps its
+ * last position, which a later change would never pass; it reads what the primary has.
  */
-const REPLICA_POSITION = 'SELECT pg_last_wal_replay_lsn()::text AS lsn';
+const REPLICA_POSITION = 'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn';
+/** An ask of either position that takes longer fails (a half-open connection would hold it for minutes). */
+const POSITION_TIMEOUT_MS = 1_000;
+/** `query`'s answer, or a failure once it has taken longer than POSITION_TIMEOUT_MS. */
+const withinTimeout = <T>(query: Promise<T>) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`no answer within ${POSITION_TIMEOUT_MS} ms`)), POSITION_TIMEOUT_MS);
+  });
+  return Promise.race([query, timeout]).finally(() => clearTimeout(timer));
+};
 const WAL_PAGE_BYTES = 8192n;
 const WAL_PAGE_HEADER_MOST_BYTES = 40n;
 /** A WAL position ('16/B374D848') as a number of bytes. */
@@ -108,7 +120,8 @@ export function replayTarget(lsn: string) {
 }
 /**
  * At most this many changes wait for the replica one by one; past it (a replica that stopped
- * replaying, while sales go on) they are merged into one that forgets every answer.
+ * replaying, while sales go on) they are merged into two that forget every answer: those placed, at
+ * the latest of their positions, and those not yet placed.
  */
 const UNREPLAYED_MOST = 100;
 const REPLICA_IS_STANDBY = 'SELECT pg_is_in_recovery() AS standby';
@@ -217,8 +230,12 @@ export default fp(
     let unreplayed: UnreplayedChange[] = [];
     /** With a replica: a wait for it is running. */
     let catchingUp = false;
+    /** Ends the wait's sleep between two asks: a change heard is placed at once. */
+    let wakeUp: (() => void) | null = null;
     /** Warned once per outage, not once a second. */
     let replicaUnreachable = false;
+    /** Warned once: the replica was found promoted. */
+    let replicaPromoted = false;
 
     /**
      * Asks the primary's WAL position for the changes heard since it last asked, and the replica's
@@ -234,13 +251,25 @@ export default fp(
         for (let wait = REPLICA_POLL_MS; unreplayed.length > 0 && !closing; ) {
           const unplaced = unreplayed.filter((change) => change.target === undefined);
           if (unplaced.length > 0) {
-            const { rows } = await app.databasePool.query<{ lsn: string }>(PRIMARY_POSITION);
+            // On the listening connection, idle between notices: not behind the requests waiting for the pool.
+            const { rows } = await withinTimeout((listener ?? app.databasePool).query<{ lsn: string }>(PRIMARY_POSITION));
             if (!rows[0]) throw new Error('the primary gave no WAL position');
             const target = replayTarget(rows[0].lsn);
             for (const change of unplaced) change.target = target;
           }
-          const [position] = await app.catalogSql.query<{ lsn: string | null }>(REPLICA_POSITION);
-          const replayed = position?.lsn ? walPosition(position.lsn) : -1n;
+          const [position] = await withinTimeout(app.catalogSql.query<{ standby: boolean; lsn: string | null }>(REPLICA_POSITION));
+          if (position?.standby !== true) {
+            // Promoted: it reads what the primary has, and its position will not move again.
+            if (!replicaPromoted)
+              app.log.warn('catalog cache: the read replica is no longer a standby; changes are forgotten as they come');
+            replicaPromoted = true;
+            const pending = unreplayed;
+            unreplayed = [];
+            forgetNow((entry) => pending.some((change) => change.reaches(entry)));
+            break;
+          }
+          replicaPromoted = false;
+          const replayed = position.lsn ? walPosition(position.lsn) : -1n;
           const waiting = unreplayed.filter((change) => change.target === undefined || change.target > replayed);
           const progressed = waiting.length < unreplayed.length;
           if (progressed) {
@@ -251,7 +280,14 @@ export default fp(
           replicaUnreachable = false;
           if (waiting.length === 0) break;
           wait = progressed ? REPLICA_POLL_MS : Math.min(wait * 2, REPLICA_POLL_MAX_MS);
-          await new Promise((done) => setTimeout(done, wait));
+          await new Promise<void>((done) => {
+            const timer = setTimeout(done, wait);
+            wakeUp = () => {
+              clearTimeout(timer);
+              done();
+            };
+          });
+          wakeUp = null;
         }
       } catch (error) {
         if (!closing) {
@@ -282,9 +318,17 @@ export default fp(
     const forget = (reaches: Reaches) => {
       if (!replica || lifetimeMs === 0 || closing) return forgetNow(reaches);
       unreplayed.push({ reaches });
-      // The merged change is placed anew, so it waits for everything heard so far.
-      if (unreplayed.length > UNREPLAYED_MOST) unreplayed = [{ reaches: reachesEverything }];
-      void catchUp();
+      if (unreplayed.length > UNREPLAYED_MOST) {
+        // A position already asked is kept: asking anew would put every change behind what comes next.
+        let latest: bigint | undefined;
+        for (const { target } of unreplayed) if (target !== undefined && (latest === undefined || target > latest)) latest = target;
+        unreplayed = [
+          ...(latest === undefined ? [] : [{ reaches: reachesEverything, target: latest }]),
+          ...(unreplayed.some((change) => change.target === undefined) ? [{ reaches: reachesEverything }] : []),
+        ];
+      }
+      if (catchingUp) wakeUp?.();
+      else void catchUp();
     };
 
     const clear = () => forget(reachesEverything);

@@ -4,9 +4,13 @@
 -- changes is where they are checked.
 
 -- The ledger is written once per statement from the statement's old and new rows, as the opening
--- stock of new copies already is. The version still rises row by row, before the row is written.
+-- stock of new copies already is. The version still rises row by row, before the row is written. The
+-- statement's rows are paired by id, so a copy's id may not change (nothing in the shop changes it).
 CREATE OR REPLACE FUNCTION book_copies_versioned_stock() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NEW.id <> OLD.id THEN
+    RAISE EXCEPTION 'a copy''s id does not change: its stock ledger is kept under it';
+  END IF;
   NEW.version := OLD.version + 1;
   RETURN NEW;
 END $$;
