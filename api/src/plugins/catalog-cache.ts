@@ -23,19 +23,25 @@
 // With a read replica (DATABASE_REPLICA_URL), a notice can arrive before the replica has replayed the
 // change, and an answer read from it then would be the old one. Until the replica has the change,
 // the old answer is also what every read would get from it: so a change is forgotten (by the same
-// rule, what it reaches) not when it is heard but once the replica has replayed the primary's WAL as
-// far as it reached when the change was heard, answers loaded meanwhile included. Until then kept
-// answers are served, and new ones are kept and shared. Forgetting at once, as the cache did before,
-// sent every read of a forgotten answer to the replica, each its own query and none kept, just while
-// its replay of an import and of the refreshes after it was slowest: a burst of up to 18 category
-// pages at once on the standby at every import, and the day's slowest calls (issue 32). The primary's
-// position is asked as soon as a change is heard, on the listening connection; the replica's replay
-// position every REPLICA_POLL_MS at first, less often while it lags, and at once when a change comes.
-// So an answer is served at most REPLICA_POLL_MAX_MS after the replica has what the primary had when
-// its change was heard. An ask that fails or takes over POSITION_TIMEOUT_MS forgets the changes
-// waiting at once, as without a replica (and again once the replica has them), and so does a replica
-// found promoted. The replica must be one physical standby of this primary (not a pool of several,
-// nor a logical copy): one that is not in recovery at start turns the cache off.
+// rule, what it reaches) not when it is heard but once the replica has replayed it, answers loaded
+// meanwhile included. Until then kept answers are served, and new ones are kept and shared.
+// Forgetting at once, as the cache did before, sent every read of a forgotten answer to the replica,
+// each its own query and none kept, just while its replay of an import and of the refreshes after it
+// was slowest: a burst of up to 18 category pages at once on the standby at every import, and the
+// day's slowest calls (issue 32).
+//
+// The replica's replay position is asked every REPLICA_POLL_MS at first, less often while it lags (up
+// to REPLICA_POLL_MAX_MS), and at each ask the primary's position for the changes heard since the last
+// one. So a change is forgotten once the replica has what the primary had written up to
+// REPLICA_POLL_MAX_MS (and a pool wait of at most POSITION_TIMEOUT_MS) after it, and at most
+// REPLICA_POLL_MAX_MS later: a burst (an import, then its refreshes) is forgotten together. Placing
+// each change the moment it was heard forgot the burst piece by piece, and measured worse
+// (docs/performance.md). A replica that stalls on that later WAL (a
+// refresh's, waiting on its readers) holds the change back too, within the cache's lifetime. An ask
+// that fails or takes over POSITION_TIMEOUT_MS forgets the changes waiting at once, as without a
+// replica (and again once the replica has them), and so does a replica found promoted. The replica
+// must be one physical standby of this primary (not a pool of several, nor a logical copy): one that
+// is not in recovery at start turns the cache off.
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
@@ -230,8 +236,6 @@ export default fp(
     let unreplayed: UnreplayedChange[] = [];
     /** With a replica: a wait for it is running. */
     let catchingUp = false;
-    /** Ends the wait's sleep between two asks: a change heard is placed at once. */
-    let wakeUp: (() => void) | null = null;
     /** Warned once per outage, not once a second. */
     let replicaUnreachable = false;
     /** Warned once: the replica was found promoted. */
@@ -240,9 +244,12 @@ export default fp(
     /**
      * Asks the primary's WAL position for the changes heard since it last asked, and the replica's
      * replay position, until the replica has replayed every change heard (changes heard meanwhile
-     * included), and forgets what each change reaches once it has. A failure (either database
-     * unreachable) forgets at once what the changes reach, leaves them unreplayed, and a retry tries
-     * again: answers kept meanwhile came from a replica that may not have them.
+     * included), and forgets what each change reaches once it has. A change heard while the wait
+     * sleeps is placed when it wakes (at most REPLICA_POLL_MAX_MS later), so a burst of changes (an
+     * import, then its refreshes) is forgotten together rather than one reload after another. A
+     * failure (either database unreachable, or slower than POSITION_TIMEOUT_MS) forgets at once what
+     * the changes reach, leaves them unreplayed, and a retry tries again: answers kept meanwhile came
+     * from a replica that may not have them.
      */
     async function catchUp() {
       if (catchingUp) return;
@@ -251,8 +258,10 @@ export default fp(
         for (let wait = REPLICA_POLL_MS; unreplayed.length > 0 && !closing; ) {
           const unplaced = unreplayed.filter((change) => change.target === undefined);
           if (unplaced.length > 0) {
-            // On the listening connection, idle between notices: not behind the requests waiting for the pool.
-            const { rows } = await withinTimeout((listener ?? app.databasePool).query<{ lsn: string }>(PRIMARY_POSITION));
+            // Through the pool, behind the requests waiting for it: under load the ask comes later and
+            // places more of a burst together. On a connection of its own, or the moment each change
+            // was heard, the tail measured worse (docs/performance.md).
+            const { rows } = await withinTimeout(app.databasePool.query<{ lsn: string }>(PRIMARY_POSITION));
             if (!rows[0]) throw new Error('the primary gave no WAL position');
             const target = replayTarget(rows[0].lsn);
             for (const change of unplaced) change.target = target;
@@ -280,14 +289,7 @@ export default fp(
           replicaUnreachable = false;
           if (waiting.length === 0) break;
           wait = progressed ? REPLICA_POLL_MS : Math.min(wait * 2, REPLICA_POLL_MAX_MS);
-          await new Promise<void>((done) => {
-            const timer = setTimeout(done, wait);
-            wakeUp = () => {
-              clearTimeout(timer);
-              done();
-            };
-          });
-          wakeUp = null;
+          await new Promise((done) => setTimeout(done, wait));
         }
       } catch (error) {
         if (!closing) {
@@ -327,8 +329,7 @@ export default fp(
           ...(unreplayed.some((change) => change.target === undefined) ? [{ reaches: reachesEverything }] : []),
         ];
       }
-      if (catchingUp) wakeUp?.();
-      else void catchUp();
+      void catchUp();
     };
 
     const clear = () => forget(reachesEverything);
