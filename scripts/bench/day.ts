@@ -13,8 +13,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { buildApp } from '../../api/src/app.ts';
-import { DEFAULT_CATALOG_CACHE_MS, loadConfig } from '../../api/src/config.ts';
+import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
 import { isbn13CheckDigit } from '../../api/src/lib/isbn.ts';
 import { seedDatabase } from '../../seed/seed.ts';
 import { applyMigrations } from '../lib/schema-engine.ts';
@@ -24,7 +23,7 @@ import { findSustainableRate, MIX_P99_GOAL_MS, MIX_RATIO_GOAL, MIX_SHARES, openL
 
 type MixFound = Awaited<ReturnType<typeof findSustainableRate>>;
 
-import { mixWorld } from './mix-world.ts';
+import { mixWorld, prepareMixDatabase } from './mix-world.ts';
 import { startProxy } from './proxy.ts';
 import { startReplicableCluster } from './replica.ts';
 import { percentile, writeBenchJson } from './stats.ts';
@@ -233,14 +232,8 @@ async function prepareData() {
     console.log(`growing the order history to ${ORDERS} orders`);
     await growOrders(db, await count('orders'), ORDERS);
   }
-  await db.query('VACUUM ANALYZE');
-  await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  const app = await buildApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: primaryUrl, LOG_LEVEL: 'silent' }), { logger: false });
-  await app.ready();
-  await app.catalogProjections.refresh();
-  await app.close();
-  await db.query('CHECKPOINT');
   await db.end();
+  await prepareMixDatabase(primaryUrl);
 }
 
 type Stats = ReturnType<typeof summarize> | null;

@@ -7,12 +7,11 @@
 // (docs/performance.md). `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second),
 // BENCH_BURSTS_ROUNDS (3 of 60 s).
 import pg from 'pg';
-import { buildApp } from '../../api/src/app.ts';
-import { DEFAULT_CATALOG_CACHE_MS, loadConfig } from '../../api/src/config.ts';
+import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
 import { seedDatabase } from '../../seed/seed.ts';
 import { applyMigrations } from '../lib/schema-engine.ts';
 import { MIX_P99_GOAL_MS, openLoop } from './mix.ts';
-import { mixWorld } from './mix-world.ts';
+import { mixWorld, prepareMixDatabase } from './mix-world.ts';
 import { startProxy } from './proxy.ts';
 import { startReplicableCluster } from './replica.ts';
 import { startServer } from './throughput.ts';
@@ -31,19 +30,7 @@ await admin.end();
 const primaryUrl = `${cluster.baseUrl}/bench_bursts`;
 await applyMigrations(primaryUrl);
 await seedDatabase(primaryUrl, () => {});
-{
-  // As day.ts prepares its data: statistics, the projections built, pg_stat_statements (which the standby inherits).
-  const db = new pg.Client({ connectionString: primaryUrl });
-  await db.connect();
-  await db.query('VACUUM ANALYZE');
-  await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  const app = await buildApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: primaryUrl, LOG_LEVEL: 'silent' }), { logger: false });
-  await app.ready();
-  await app.catalogProjections.refresh();
-  await app.close();
-  await db.query('CHECKPOINT');
-  await db.end();
-}
+await prepareMixDatabase(primaryUrl);
 const standbyUrl = `${await cluster.startStandby()}/bench_bursts`;
 const production = { CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS), DATABASE_REPLICA_URL: standbyUrl };
 const servers = [

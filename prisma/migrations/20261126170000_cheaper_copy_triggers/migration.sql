@@ -39,27 +39,19 @@ CREATE TRIGGER book_copies_back_in_stock
 
 -- Only a write by a named back-office employee is audited (audit_backoffice_write returns at once for
 -- any other): the triggers say so, and a checkout's or a shopper's writes run no audit function.
-DROP TRIGGER authors_audit ON authors;
-DROP TRIGGER books_audit ON books;
-DROP TRIGGER book_copies_audit ON book_copies;
-DROP TRIGGER orders_audit ON orders;
-DROP TRIGGER employees_audit ON employees;
-DROP TRIGGER contact_messages_audit ON contact_messages;
-DROP TRIGGER book_reviews_audit ON book_reviews;
-DROP TRIGGER shop_settings_audit ON shop_settings;
-CREATE TRIGGER authors_audit AFTER INSERT OR UPDATE OR DELETE ON authors FOR EACH ROW
-  WHEN (current_setting('bookshop.audit_actor', true) <> '') EXECUTE FUNCTION audit_backoffice_write('Author');
-CREATE TRIGGER books_audit AFTER INSERT OR UPDATE OR DELETE ON books FOR EACH ROW
-  WHEN (current_setting('bookshop.audit_actor', true) <> '') EXECUTE FUNCTION audit_backoffice_write('Book');
-CREATE TRIGGER book_copies_audit AFTER INSERT OR UPDATE OR DELETE ON book_copies FOR EACH ROW
-  WHEN (current_setting('bookshop.audit_actor', true) <> '') EXECUTE FUNCTION audit_backoffice_write('BookCopy');
-CREATE TRIGGER orders_audit AFTER INSERT OR UPDATE OR DELETE ON orders FOR EACH ROW
-  WHEN (current_setting('bookshop.audit_actor', true) <> '') EXECUTE FUNCTION audit_backoffice_write('Order');
-CREATE TRIGGER employees_audit AFTER INSERT OR UPDATE OR DELETE ON employees FOR EACH ROW
-  WHEN (current_setting('bookshop.audit_actor', true) <> '') EXECUTE FUNCTION audit_backoffice_write('Employee');
-CREATE TRIGGER contact_messages_audit AFTER INSERT OR UPDATE OR DELETE ON contact_messages FOR EACH ROW
-  WHEN (current_setting('bookshop.audit_actor', true) <> '') EXECUTE FUNCTION audit_backoffice_write('ContactMessage');
-CREATE TRIGGER book_reviews_audit AFTER INSERT OR UPDATE OR DELETE ON book_reviews FOR EACH ROW
-  WHEN (current_setting('bookshop.audit_actor', true) <> '') EXECUTE FUNCTION audit_backoffice_write('BookReview');
-CREATE TRIGGER shop_settings_audit AFTER INSERT OR UPDATE OR DELETE ON shop_settings FOR EACH ROW
-  WHEN (current_setting('bookshop.audit_actor', true) <> '') EXECUTE FUNCTION audit_backoffice_write('ShopSettings');
+DO $$
+DECLARE
+  audited record;
+BEGIN
+  FOR audited IN
+    SELECT * FROM (VALUES ('authors', 'Author'), ('books', 'Book'), ('book_copies', 'BookCopy'), ('orders', 'Order'),
+                          ('employees', 'Employee'), ('contact_messages', 'ContactMessage'), ('book_reviews', 'BookReview'),
+                          ('shop_settings', 'ShopSettings')) AS t(tab, entity)
+  LOOP
+    EXECUTE format('DROP TRIGGER %I ON %I', audited.tab || '_audit', audited.tab);
+    EXECUTE format(
+      'CREATE TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I FOR EACH ROW '
+      'WHEN (current_setting(''bookshop.audit_actor'', true) <> '''') EXECUTE FUNCTION audit_backoffice_write(%L)',
+      audited.tab || '_audit', audited.tab, audited.entity);
+  END LOOP;
+END $$;
