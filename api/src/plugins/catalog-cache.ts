@@ -36,12 +36,12 @@
 // REPLICA_POLL_MAX_MS (and a pool wait of at most POSITION_TIMEOUT_MS) after it, and at most
 // REPLICA_POLL_MAX_MS later: a burst (an import, then its refreshes) is forgotten together. Placing
 // each change the moment it was heard forgot the burst piece by piece, and measured worse
-// (docs/performance.md). A replica that stalls on that later WAL (a
-// refresh's, waiting on its readers) holds the change back too, within the cache's lifetime. An ask
-// that fails or takes over POSITION_TIMEOUT_MS forgets the changes waiting at once, as without a
-// replica (and again once the replica has them), and so does a replica found promoted. The replica
-// must be one physical standby of this primary (not a pool of several, nor a logical copy): one that
-// is not in recovery at start turns the cache off.
+// (docs/performance.md). A replica that stalls on that later WAL (a refresh's, waiting on its
+// readers) holds the change back too, within the cache's lifetime. An ask that fails or takes over
+// POSITION_TIMEOUT_MS forgets the changes waiting at once, as without a replica (and again once the
+// replica has them), and so does a replica found promoted. The replica must be one physical standby
+// of this primary (not a pool of several, nor a logical copy): one that is not in recovery at start
+// turns the cache off.
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
@@ -78,10 +78,7 @@ const SOLD_NOTICE_MOST_COPIES = 500;
 const REFRESHED_NOTICE_PREFIX = 'refreshed:';
 /** The payload of the notice a refresh of `view` sends at its commit. */
 export const refreshedNotice = (view: Projection) => `${REFRESHED_NOTICE_PREFIX}${view}`;
-/**
- * How soon a replica that has not yet replayed a change is asked again (milliseconds), doubling up to
- * the most: what a change's answers are served for, at most, once the replica has it.
- */
+/** How soon a replica that has not yet replayed a change is asked again (milliseconds), doubling up to the most. */
 const REPLICA_POLL_MS = 20;
 const REPLICA_POLL_MAX_MS = 250;
 /**
@@ -202,7 +199,7 @@ type Reaches = (entry: Entry) => boolean;
 /** A change heard that the replica may not have replayed yet. */
 interface UnreplayedChange {
   reaches: Reaches;
-  /** The replay position that has it: the primary's once it was heard (undefined until asked). */
+  /** The replay position that has it: the primary's at the wait's first ask after it was heard (undefined until then). */
   target?: bigint;
 }
 const reachesEverything = () => true;
