@@ -191,10 +191,10 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
     /** The time budget of one request in milliseconds; past it the request answers 503. */
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     /**
-     * How long the public catalog's answers may be kept in this process (plugins/catalog-cache.ts); any
-     * catalog change clears them at once. 0 turns the cache off, as the tests have it unless they test it.
+     * How long the public catalog's answers may be kept in this process (plugins/catalog-cache.ts); a
+     * catalog change forgets what it reaches at once, or with a read replica once the replica has it.
+     * 0 turns the cache off, as the tests have it unless they test it.
      */
-    // With a read replica too: after a change nothing is kept until the replica has replayed it.
     catalogCacheMs: env.CATALOG_CACHE_MS ?? (mode === 'test' ? 0 : DEFAULT_CATALOG_CACHE_MS),
     /** The least time between two refreshes of browse_listing that sales alone cause (Bestselling, in-stock counts). */
     salesRefreshSeconds: env.SALES_REFRESH_SECONDS,

@@ -307,7 +307,7 @@ async function scaleOut(instanceCpus?: number) {
   const oneAlone = process.env.BENCH_MIX_WITHOUT_IMPORT !== '0' ? await search('proxy + one, no import', proxy.url, [one], false) : null;
   await proxy.stop();
   await stopAll([one]);
-  // As production sets it up: the catalog cache on, keeping nothing after a change until the standby has replayed it.
+  // As production sets it up: the catalog cache on, forgetting a change once the standby has replayed it.
   const replicated = { ...production, DATABASE_REPLICA_URL: replicaUrl };
   const two: Server[] = [];
   while (two.length < 2) {

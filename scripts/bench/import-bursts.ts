@@ -1,10 +1,9 @@
 // The day's tail around imports, at one fixed rate: two instances reading a streaming standby behind
 // the compose proxy, as production scales out, with an import every 15 s beside the mix. Counts the
 // shoppers' calls over 100 ms and the statements the standby ran for them (the caches' asks of its
-// replay position left out), round by round. The mix's search
-// (day.ts) gives a rate; this gives a count at a rate, which moves far less from run to run, so a
-// change to the cache or to the import's path can be compared by running it before and after
-// (docs/performance.md). `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second),
+// replay position left out), round by round. The mix's search (day.ts) gives a rate; this gives a
+// count at a rate, which moves far less from run to run, so a change to the cache or to the import's
+// path can be compared by running it before and after (docs/performance.md). `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second),
 // BENCH_BURSTS_ROUNDS (3 of 60 s).
 import pg from 'pg';
 import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
@@ -14,6 +13,7 @@ import { MIX_P99_GOAL_MS, openLoop } from './mix.ts';
 import { mixWorld, prepareMixDatabase } from './mix-world.ts';
 import { startProxy } from './proxy.ts';
 import { startReplicableCluster } from './replica.ts';
+import { percentile } from './stats.ts';
 import { startServer } from './throughput.ts';
 
 const RATE = Number(process.env.BENCH_BURSTS_RATE ?? 300);
@@ -58,8 +58,10 @@ for (let round = 0; round < ROUNDS; round++) {
   const samples = await openLoop(proxy.url, world, { rate: RATE, seconds: ROUND_SECONDS, seed: 7 + round, importEveryMs: IMPORT_EVERY_MS });
   const after = await standbyStatements();
   const shoppers = samples.filter((s) => s.kind !== 'import');
-  const sorted = shoppers.map((s) => s.ms).sort((a, b) => a - b);
-  const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
+  const p99 = percentile(
+    shoppers.map((s) => s.ms),
+    0.99,
+  );
   console.log(
     `  round ${round + 1}: ${shoppers.length} calls, ${shoppers.filter((s) => s.ms > MIX_P99_GOAL_MS).length} over ${MIX_P99_GOAL_MS} ms, ` +
       `p99 ${p99.toFixed(0)} ms, ${shoppers.filter((s) => s.status >= 500).length} answers 5xx; ` +

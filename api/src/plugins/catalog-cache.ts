@@ -269,9 +269,8 @@ export default fp(
             if (!replicaPromoted)
               app.log.warn('catalog cache: the read replica is no longer a standby; changes are forgotten as they come');
             replicaPromoted = true;
-            const pending = unreplayed;
+            forgetChanges(unreplayed);
             unreplayed = [];
-            forgetNow((entry) => pending.some((change) => change.reaches(entry)));
             break;
           }
           replicaPromoted = false;
@@ -279,9 +278,8 @@ export default fp(
           const waiting = unreplayed.filter((change) => change.target === undefined || change.target > replayed);
           const progressed = waiting.length < unreplayed.length;
           if (progressed) {
-            const replayedChanges = unreplayed.filter((change) => !waiting.includes(change));
+            forgetChanges(unreplayed.filter((change) => !waiting.includes(change)));
             unreplayed = waiting;
-            forgetNow((entry) => replayedChanges.some((change) => change.reaches(entry)));
           }
           replicaUnreachable = false;
           if (waiting.length === 0) break;
@@ -290,8 +288,7 @@ export default fp(
         }
       } catch (error) {
         if (!closing) {
-          const pending = unreplayed;
-          forgetNow((entry) => pending.some((change) => change.reaches(entry)));
+          forgetChanges(unreplayed);
           if (!replicaUnreachable)
             app.log.warn(
               { err: error instanceof Error ? connectionError(error) : error },
@@ -312,6 +309,8 @@ export default fp(
     const forgetNow = (reaches: Reaches) => {
       for (const [key, entry] of entries) if (reaches(entry)) drop(key, entry);
     };
+    /** Forgets now what any of `changes` reaches. */
+    const forgetChanges = (changes: readonly UnreplayedChange[]) => forgetNow((entry) => changes.some((change) => change.reaches(entry)));
 
     /** Forgets what a change reaches: at once, or with a replica once it has replayed the change. */
     const forget = (reaches: Reaches) => {
