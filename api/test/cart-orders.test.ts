@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { cartRepository } from '../src/modules/cart/cart-repository.ts';
 import { cartService } from '../src/modules/cart/cart-service.ts';
+import { ORDER_BY_IDEMPOTENCY_KEY_SQL } from '../src/modules/orders/order-queries.ts';
+import { FAMILY_WITH_ACTIVITY_SQL } from '../src/modules/sessions/session-repository.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let clientCookie: string;
+/** The statements the app sends while a test collects them (null: not collecting). */
+let statements: string[] | null = null;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ onQuery: (sql) => statements?.push(sql) });
   clientCookie = await t.login(DEMO.client);
 });
 
@@ -249,6 +254,67 @@ describe('checkout', () => {
     expect(b.json()).toEqual(a.json());
     expect(c.json()).toEqual(a.json());
     expect((await call(cookie, 'GET', '/api/client/orders/1,5')).json().data.orders).toHaveLength(1);
+  });
+
+  it("reads the key's earlier order while the session is still being checked, and answers with it once the session holds", async () => {
+    const { id: clientId, cookie } = await t.newClient();
+    const body = {
+      shipmentAddress: '1 Main Street',
+      totalPrice: 10.5,
+      totalQuantity: 1,
+      cartItemsIds: await fill(cookie, [await newCopy(5)]),
+    };
+    const key = randomUUID();
+    const first = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
+    expect(first.statusCode).toBe(200);
+
+    // The session's check marks activity at most once a minute: made due, then held on the row's lock.
+    await t.db.query("UPDATE session_families SET last_active_at = last_active_at - interval '2 minutes' WHERE subject_id = $1", [
+      clientId,
+    ]);
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT 1 FROM session_families WHERE subject_id = $1 AND audience = 'client' FOR UPDATE", [clientId]);
+      statements = [];
+      const retry = call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
+      await vi.waitFor(() => expect(statements).toContain(ORDER_BY_IDEMPOTENCY_KEY_SQL));
+      expect(statements).toContain(FAMILY_WITH_ACTIVITY_SQL);
+      const waiting = await holder.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+      );
+      expect(waiting.rows[0].n).toBe(1); // the session's check, still waiting when the key's read is done
+      await holder.query('ROLLBACK');
+      const answered = await retry;
+      expect(answered.statusCode).toBe(200);
+      expect(answered.json()).toEqual(first.json());
+    } finally {
+      statements = null;
+      await holder.end();
+    }
+  });
+
+  it("answers 401 and nothing of the key's earlier order to a session signed out since, and a refused cross-site retry leaves no unhandled failure", async () => {
+    const { cookie } = await t.newClient();
+    const body = {
+      shipmentAddress: '1 Main Street',
+      totalPrice: 10.5,
+      totalQuantity: 1,
+      cartItemsIds: await fill(cookie, [await newCopy(5)]),
+    };
+    const key = randomUUID();
+    const first = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
+    expect(first.statusCode).toBe(200);
+    expect((await call(cookie, 'DELETE', '/api/public/authentication/cookies/')).json().data).toBe(true);
+
+    const retry = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
+    expect(retry.statusCode).toBe(401);
+    expect(retry.json().data).toBeNull();
+    expect(retry.body).not.toContain(first.json().data.createdAt);
+    // Refused by its onRequest hooks while the session's check still runs: that check's refusal is never awaited.
+    const crossSite = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key, origin: 'https://evil.example' });
+    expect(crossSite.statusCode).toBe(403);
   });
 
   it('two carts crossing the same two books in opposite order never deadlock', async () => {

@@ -175,7 +175,8 @@ export function checkoutSection(run: BenchRun) {
   if (c) {
     lines.push(
       `- **Checkout** of two books, one client at a time: ours ${fixed(c.oursMs, 2)} ms, the bare transaction ${fixed(c.bareMs, 2)} ms` +
-        ` (ratio ${fixed(c.ratio, 2)}, goal 0.70, ${c.met ? 'met' : 'missed'}); statements ${c.statements} / ${c.bareStatements}, the session check included.`,
+        ` (ratio ${fixed(c.ratio, 2)}, goal 0.70, ${c.met ? 'met' : 'missed'}; issue 32's goal 0.95, ${c.ratio >= 0.95 ? 'met' : `missed by ${fixed(0.95 - c.ratio, 2)}`});` +
+        ` statements ${c.statements} / ${c.bareStatements}, the session check included.`,
     );
   }
   const l = run.largestContentfulPaint;

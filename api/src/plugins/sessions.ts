@@ -17,11 +17,24 @@ declare module 'fastify' {
     sessionCookie(request: FastifyRequest, audience: Audience, kind: 'access' | 'refresh'): string | undefined;
     setSessionCookies(request: FastifyRequest, reply: FastifyReply, audience: Audience, session: IssuedSession): void;
     clearSessionCookies(reply: FastifyReply, audience: Audience): void;
-    requireClient(request: FastifyRequest): Promise<void>;
+    /**
+     * The gate of routes/client, in two hooks: at onRequest the access token's signature (a stranger
+     * is refused before the body is read) and the start of its session's check; before validation,
+     * that check awaited. The body is read and parsed meanwhile.
+     */
+    requireClient: {
+      onRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void;
+      preValidation(request: FastifyRequest): Promise<void>;
+    };
     requireEmployee(roles: EmployeeRole[]): (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
     client: { id: number; familyId: string } | null;
+    /**
+     * A client whose token is genuine and whose session is still being checked (requireClient):
+     * for a route to start its own reads early, never to answer from before `live` has settled.
+     */
+    clientToConfirm: { id: number; familyId: string; live: Promise<void> } | null;
     employee: { id: number; role: EmployeeRole; familyId: string } | null;
   }
 }
@@ -62,6 +75,7 @@ export default fp(
     const sessions = sessionService(sessionRows, app.config.jwtSecret, events);
     app.decorate('sessions', sessions);
     app.decorateRequest('client', null);
+    app.decorateRequest('clientToConfirm', null);
     app.decorateRequest('employee', null);
 
     const purge = setInterval(() => {
@@ -94,9 +108,21 @@ export default fp(
       reply.clearCookie(refresh, { ...base, path: REFRESH_COOKIE_PATH });
     });
 
-    app.decorate('requireClient', async (request: FastifyRequest) => {
-      const claims = await sessions.authenticate('client', app.sessionCookie(request, 'client', 'access'));
-      request.client = { id: claims.subjectId, familyId: claims.familyId };
+    app.decorate('requireClient', {
+      onRequest(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
+        const { claims, live } = sessions.startAuthentication('client', app.sessionCookie(request, 'client', 'access'));
+        // Awaited in preValidation; a request refused before then (a cross-site check, a body too
+        // large) leaves it unawaited, and its refusal is already the answer.
+        live.catch(() => {});
+        request.clientToConfirm = { id: claims.subjectId, familyId: claims.familyId, live };
+        done();
+      },
+      async preValidation(request: FastifyRequest) {
+        const pending = request.clientToConfirm;
+        if (!pending) throw new Error(`${request.routeOptions.url} checks a session it never started`);
+        await pending.live;
+        request.client = { id: pending.id, familyId: pending.familyId };
+      },
     });
 
     app.decorate('requireEmployee', (roles: EmployeeRole[]) => async (request: FastifyRequest) => {

@@ -41,8 +41,15 @@ function checkoutRequestHash(address: string, input: CheckoutInput, ids: number[
   return createHash('sha256').update(canonical).digest('hex');
 }
 
+/** What an Idempotency-Key placed before (repo.findByIdempotencyKey), if anything. */
+type PlacedWithKey = Awaited<ReturnType<OrderRepository['findByIdempotencyKey']>>;
+
 export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
-  async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string) {
+  /**
+   * `placedEarlier` is the key's earlier order if the caller already asked (the route starts that
+   * read while the session is checked); without it, checkout asks.
+   */
+  async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string, placedEarlier?: Promise<PlacedWithKey>) {
     const address = input.shipmentAddress?.trim() ?? '';
     const addressProblem = shippingAddressProblem(address);
     if (addressProblem) throw refuse.form(addressProblem, 'INVALID_ADDRESS');
@@ -62,7 +69,7 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
     };
 
     if (idempotencyKey) {
-      const earlier = await repo.findByIdempotencyKey(clientId, idempotencyKey);
+      const earlier = await (placedEarlier ?? repo.findByIdempotencyKey(clientId, idempotencyKey));
       if (earlier) return replay(earlier);
     }
 
@@ -117,6 +124,9 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
 
   return {
     checkout,
+
+    /** Checkout's first read, for a route to start early: the order this client's key placed, if any. */
+    placedWithKey: (clientId: number, idempotencyKey: string) => repo.findByIdempotencyKey(clientId, idempotencyKey),
 
     async clientPage(clientId: number, pageNumber: number, pageSize: number) {
       const { total, orders } = await repo.clientPage(clientId, (pageNumber - 1) * pageSize, pageSize);

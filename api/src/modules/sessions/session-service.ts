@@ -57,7 +57,25 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
     return { accessToken: signAccess(audience, subjectId, family.id), refreshToken, subjectId, familyId: family.id, expiresAt };
   }
 
+  /**
+   * Checks an access token in two steps: its signature at once (a missing or forged token throws
+   * here, before anything else of the request is read), then, in `live`, that its session exists,
+   * is live, and was not signed out or revoked since (one statement, which also marks activity).
+   */
+  function startAuthentication(audience: Audience, accessToken: string | undefined): { claims: AccessClaims; live: Promise<void> } {
+    if (!accessToken) throw unauthorized();
+    const claims = verifyAccessToken(secret, accessToken, audience);
+    const now = new Date();
+    const live = repo.findFamilyAndMarkActivity(claims.familyId, audience, SESSION_LIFETIMES[audience], now).then((family) => {
+      const ended = endedBecause(family, audience, now.getTime());
+      if (ended) throw unauthorized(ended);
+    });
+    return { claims, live };
+  }
+
   return {
+    startAuthentication,
+
     async start(audience: Audience, subjectId: number): Promise<IssuedSession> {
       const id = randomUUID();
       await repo.startFamily({ id, audience, subjectId });
@@ -99,14 +117,10 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       throw expired;
     },
 
-    /** Verifies an access token and that its session exists, is live, and was not signed out or revoked since. */
+    /** Both steps of startAuthentication, awaited: the claims of a live session. */
     async authenticate(audience: Audience, accessToken: string | undefined): Promise<AccessClaims> {
-      if (!accessToken) throw unauthorized();
-      const claims = verifyAccessToken(secret, accessToken, audience);
-      const now = new Date();
-      const family = await repo.findFamilyAndMarkActivity(claims.familyId, audience, SESSION_LIFETIMES[audience], now);
-      const ended = endedBecause(family, audience, now.getTime());
-      if (ended) throw unauthorized(ended);
+      const { claims, live } = startAuthentication(audience, accessToken);
+      await live;
       return claims;
     },
 

@@ -9,7 +9,8 @@ import wishlistRoutes from './wishlist.ts';
 /** Everything under /api/client answers only a signed-in client (401 otherwise), and only about that client. */
 const clientRoutes: FastifyPluginAsync = async (app) => {
   documentRoutes(app, { security: [{ clientSession: [] }] });
-  app.addHook('onRequest', app.requireClient);
+  app.addHook('onRequest', app.requireClient.onRequest);
+  app.addHook('preValidation', app.requireClient.preValidation);
   // Personal answers: never kept by a browser or proxy cache.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
