@@ -295,7 +295,7 @@ describe('checkout', () => {
     }
   });
 
-  it("answers 401 and nothing of the key's earlier order to a session signed out since, and a refused cross-site retry leaves no unhandled failure", async () => {
+  it("answers 401 and nothing of the key's earlier order to a session signed out since, cross-site or not, and a malformed retry leaves no unhandled failure", async () => {
     const { cookie } = await t.newClient();
     const body = {
       shipmentAddress: '1 Main Street',
@@ -312,9 +312,19 @@ describe('checkout', () => {
     expect(retry.statusCode).toBe(401);
     expect(retry.json().data).toBeNull();
     expect(retry.body).not.toContain(first.json().data.createdAt);
-    // Refused by its onRequest hooks while the session's check still runs: that check's refusal is never awaited.
+    // Cross-site, it is still a 401 first, as on every client route, and no refusal is recorded for it.
+    const refusalsBefore = await t.db.query("SELECT count(*)::int AS n FROM security_events WHERE type = 'csrf_refused'");
     const crossSite = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key, origin: 'https://evil.example' });
-    expect(crossSite.statusCode).toBe(403);
+    expect(crossSite.statusCode).toBe(401);
+    expect(await t.db.query("SELECT count(*)::int AS n FROM security_events WHERE type = 'csrf_refused'")).toEqual(refusalsBefore);
+    // A body that cannot be parsed is refused while the session's check still runs: that check's refusal is never awaited.
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api/client/orders/',
+      headers: { cookie, 'content-type': 'application/json', 'idempotency-key': key },
+      payload: '{"shipmentAddress":',
+    });
+    expect(malformed.statusCode).toBe(400);
   });
 
   it('two carts crossing the same two books in opposite order never deadlock', async () => {

@@ -169,13 +169,16 @@ export function throughputSection(run: BenchRun) {
   return lines.join('\n');
 }
 
+/** Issue 32's checkout goal, stricter than issue 11's 0.70: a ratio of at least 0.95. */
+export const CHECKOUT_GOAL_32 = 0.95;
+
 export function checkoutSection(run: BenchRun) {
   const lines = [runLine(run), ''];
   const c = run.checkout;
   if (c) {
     lines.push(
       `- **Checkout** of two books, one client at a time: ours ${fixed(c.oursMs, 2)} ms, the bare transaction ${fixed(c.bareMs, 2)} ms` +
-        ` (ratio ${fixed(c.ratio, 2)}, goal 0.70, ${c.met ? 'met' : 'missed'}; issue 32's goal 0.95, ${c.ratio >= 0.95 ? 'met' : `missed by ${fixed(0.95 - c.ratio, 2)}`});` +
+        ` (ratio ${fixed(c.ratio, 2)}, goal 0.70, ${c.met ? 'met' : 'missed'}; issue 32's goal ${fixed(CHECKOUT_GOAL_32, 2)}, ${c.ratio >= CHECKOUT_GOAL_32 ? 'met' : `missed by ${fixed(CHECKOUT_GOAL_32 - c.ratio, 2)}`});` +
         ` statements ${c.statements} / ${c.bareStatements}, the session check included.`,
     );
   }

@@ -24,6 +24,9 @@ export default fp(
         host = origin === 'null' ? null : new URL(origin).host;
       } catch {}
       if (host === request.host || trusted.has(origin)) return;
+      // A route whose session's check runs beside its body (checkout) has not awaited it yet: an
+      // ended session is answered 401 and records nothing here, as on every other client route.
+      await request.clientToConfirm?.live;
       await app.securityEvents.record({
         type: 'csrf_refused',
         address: app.clientAddress(request),

@@ -18,15 +18,20 @@ declare module 'fastify' {
     setSessionCookies(request: FastifyRequest, reply: FastifyReply, audience: Audience, session: IssuedSession): void;
     clearSessionCookies(reply: FastifyReply, audience: Audience): void;
     /**
-     * The gate of routes/client, in two hooks: at onRequest the access token's signature (a stranger
-     * is refused before the body is read) and the start of its session's check; before validation,
-     * that check awaited. The body is read and parsed meanwhile.
+     * The gate of routes/client: at onRequest the access token's signature (a stranger is refused
+     * before the body is read), then its session's check, awaited there. A route with
+     * `config: { sessionCheckBesideBody: true }` awaits that check in preValidation instead, so its
+     * body is read and parsed, and its own early reads run, meanwhile.
      */
     requireClient: {
-      onRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void;
+      onRequest(request: FastifyRequest): Promise<void>;
       preValidation(request: FastifyRequest): Promise<void>;
     };
     requireEmployee(roles: EmployeeRole[]): (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyContextConfig {
+    /** The client session's check runs while the body is parsed (requireClient); for checkout. */
+    sessionCheckBesideBody?: boolean;
   }
   interface FastifyRequest {
     client: { id: number; familyId: string } | null;
@@ -109,17 +114,22 @@ export default fp(
     });
 
     app.decorate('requireClient', {
-      onRequest(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
+      async onRequest(request: FastifyRequest) {
         const { claims, live } = sessions.startAuthentication('client', app.sessionCookie(request, 'client', 'access'));
-        // Awaited in preValidation; a request refused before then (a cross-site check, a body too
-        // large) leaves it unawaited, and its refusal is already the answer.
+        const client = { id: claims.subjectId, familyId: claims.familyId };
+        if (!request.routeOptions.config.sessionCheckBesideBody) {
+          await live;
+          request.client = client;
+          return;
+        }
+        // Awaited in preValidation. A request refused before then (a body too large or malformed)
+        // leaves it unawaited, and its refusal is already the answer.
         live.catch(() => {});
-        request.clientToConfirm = { id: claims.subjectId, familyId: claims.familyId, live };
-        done();
+        request.clientToConfirm = { ...client, live };
       },
       async preValidation(request: FastifyRequest) {
         const pending = request.clientToConfirm;
-        if (!pending) throw new Error(`${request.routeOptions.url} checks a session it never started`);
+        if (!pending || request.client) return;
         await pending.live;
         request.client = { id: pending.id, familyId: pending.familyId };
       },

@@ -46,8 +46,8 @@ type PlacedWithKey = Awaited<ReturnType<OrderRepository['findByIdempotencyKey']>
 
 export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
   /**
-   * `placedEarlier` is the key's earlier order if the caller already asked (the route starts that
-   * read while the session is checked); without it, checkout asks.
+   * `placedEarlier` is the key's earlier order if the caller already asked, for this client and
+   * this key (the route starts that read while the session is checked); without it, checkout asks.
    */
   async function checkout(clientId: number, input: CheckoutInput, idempotencyKey?: string, placedEarlier?: Promise<PlacedWithKey>) {
     const address = input.shipmentAddress?.trim() ?? '';

@@ -16,11 +16,12 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/',
     {
       // Counted in shop_checkouts_total{outcome} (plugins/metrics.ts).
-      config: { outcomeMetric: 'checkout' },
+      // The session's check runs while the body is parsed (plugins/sessions.ts, requireClient).
+      config: { outcomeMetric: 'checkout', sessionCheckBesideBody: true },
       // After every onRequest check (the cross-site one included), the key's earlier order is read
       // while the session's check and the body's parsing go on: one round trip less to wait for.
-      // A key the schema will refuse is not looked up; the handler awaits the read, and only once
-      // the session is confirmed.
+      // A key the schema or the input checks will refuse is not looked up; the handler awaits the
+      // read, and only once the session is confirmed.
       preParsing: (request, _reply, payload, done) => {
         const key = request.headers['idempotency-key'];
         const client = request.clientToConfirm;
@@ -28,7 +29,8 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           client &&
           typeof key === 'string' &&
           key.length >= IDEMPOTENCY_KEY_LENGTH.minLength &&
-          key.length <= IDEMPOTENCY_KEY_LENGTH.maxLength
+          key.length <= IDEMPOTENCY_KEY_LENGTH.maxLength &&
+          !key.includes('\0')
         ) {
           const read = app.orders.placedWithKey(client.id, key);
           read.catch(() => {}); // a request refused before its handler never awaits it
