@@ -256,8 +256,8 @@ describe('checkout', () => {
     expect((await call(cookie, 'GET', '/api/client/orders/1,5')).json().data.orders).toHaveLength(1);
   });
 
-  it("reads the key's earlier order while the session is still being checked, and answers with it once the session holds", async () => {
-    const { id: clientId, cookie } = await t.newClient();
+  /** One book checked out with a fresh Idempotency-Key: the body, the key and the first answer, for a retry. */
+  async function orderedWithKey(cookie: string) {
     const body = {
       shipmentAddress: '1 Main Street',
       totalPrice: 10.5,
@@ -267,6 +267,12 @@ describe('checkout', () => {
     const key = randomUUID();
     const first = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
     expect(first.statusCode).toBe(200);
+    return { body, key, first };
+  }
+
+  it("reads the key's earlier order while the session is still being checked, and answers with it once the session holds", async () => {
+    const { id: clientId, cookie } = await t.newClient();
+    const { body, key, first } = await orderedWithKey(cookie);
 
     // The session's check marks activity at most once a minute: made due, then held on the row's lock.
     await t.db.query("UPDATE session_families SET last_active_at = last_active_at - interval '2 minutes' WHERE subject_id = $1", [
@@ -297,15 +303,7 @@ describe('checkout', () => {
 
   it("answers 401 and nothing of the key's earlier order to a session signed out since, cross-site or not, and a malformed retry leaves no unhandled failure", async () => {
     const { cookie } = await t.newClient();
-    const body = {
-      shipmentAddress: '1 Main Street',
-      totalPrice: 10.5,
-      totalQuantity: 1,
-      cartItemsIds: await fill(cookie, [await newCopy(5)]),
-    };
-    const key = randomUUID();
-    const first = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
-    expect(first.statusCode).toBe(200);
+    const { body, key, first } = await orderedWithKey(cookie);
     expect((await call(cookie, 'DELETE', '/api/public/authentication/cookies/')).json().data).toBe(true);
 
     const retry = await call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
