@@ -260,6 +260,57 @@ it('once the standby has a sale, forgets the answers that show a copy sold, thos
   expect([showsOther.loads(), readsNoStock.loads()]).toEqual([1, 1]);
 });
 
+it('past a hundred changes waiting, merges them into one that reaches every answer, forgotten once the standby has them all', {
+  timeout: 60_000,
+}, async () => {
+  await standbyCaughtUp();
+  // Shows a copy that none of the changes sold: only the merge reaches it.
+  const untouched = counted('shows a copy none of the changes sold', SHOWN, showing(copyId + 2));
+  await untouched.read();
+  await standby.query('SELECT pg_wal_replay_pause()');
+  try {
+    await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
+    for (let sale = 0; sale < 101; sale++) {
+      await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, soldNotice([copyId + 1])]);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    // Merged, but still waiting for the paused standby: kept and served.
+    await untouched.read();
+    expect(untouched.loads()).toBe(1);
+  } finally {
+    await standby.query('SELECT pg_wal_replay_resume()');
+  }
+  await until('the merged changes to be forgotten, once replayed', async () => {
+    await untouched.read();
+    return untouched.loads() === 2;
+  });
+});
+
+it('when the standby does not tell its position within a second, forgets the waiting changes at once', { timeout: 60_000 }, async () => {
+  await standbyCaughtUp();
+  const answer = counted('kept while the standby cannot tell its position');
+  await answer.read();
+  await standby.query('SELECT pg_wal_replay_pause()');
+  // Every connection of the replica's pool busy for 4 s: the cache's ask of the standby's position waits behind them.
+  const busy = Array.from({ length: app.config.database.poolSize }, () => app.catalogSql.query('SELECT pg_sleep(4)'));
+  try {
+    await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
+    await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, '']);
+    const heardAt = performance.now();
+    // Forgotten although the paused standby has not replayed the change: nothing says it has not.
+    await until('the change to be forgotten', async () => {
+      await answer.read();
+      return answer.loads() === 2;
+    });
+    // Within the ask's 1 s, well before the pool's own wait for a connection gives up (3 s).
+    expect(performance.now() - heardAt).toBeLessThan(2_000);
+    expect((await standby.query('SELECT pg_is_wal_replay_paused() AS paused')).rows[0].paused).toBe(true);
+  } finally {
+    await standby.query('SELECT pg_wal_replay_resume()');
+    await Promise.all(busy);
+  }
+});
+
 // Last: the standby is promoted, and streams no more.
 it('once the standby is promoted, forgets each change as it comes, as without a replica', { timeout: 60_000 }, async () => {
   await standbyCaughtUp();
