@@ -50,23 +50,45 @@ const loadsOfTwoReads = async (server: typeof app, key: string, dependence?: Cac
 /** An answer kept under `key`, and how many times the cache has loaded it. */
 const counted = (key: string, dependence?: CachedReadDependence, answer?: unknown) => {
   let loads = 0;
+  const read = () =>
+    app.catalogCache.read(
+      key,
+      async () => {
+        loads++;
+        return answer ?? loads;
+      },
+      dependence,
+    );
   return {
-    read: () =>
-      app.catalogCache.read(
-        key,
-        async () => {
-          loads++;
-          return answer ?? loads;
-        },
-        dependence,
-      ),
+    read,
     loads: () => loads,
+    /** Reads until the cache loads the answer a second time: the first load was forgotten. */
+    forgotten: (what: string) =>
+      until(what, async () => {
+        await read();
+        return loads === 2;
+      }),
   };
 };
 /** An answer that shows one copy's stock, as a category page's card does, and how such a read depends on stock. */
 const showing = (copy: number) => ({ data: [{ id: copy, quantity: 4 }] });
 const SHOWN = { stock: 'shown', projections: [] } as const;
 const standbyPrice = async () => Number((await standby.query('SELECT price FROM book_copies WHERE id = $1', [copyId])).rows[0].price);
+/** Runs `work` with the standby's replay paused, and resumes it whatever happens. */
+const whileStandbyPaused = async (work: () => Promise<void>) => {
+  await standby.query('SELECT pg_wal_replay_pause()');
+  try {
+    await work();
+  } finally {
+    await standby.query('SELECT pg_wal_replay_resume()');
+  }
+};
+/** WAL the paused standby has not replayed (a change of stock alone announces nothing), then `notices`, heard by the cache. */
+const unreplayedChange = async (...notices: string[]) => {
+  await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
+  for (const notice of notices) await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, notice]);
+  await new Promise((r) => setTimeout(r, 300));
+};
 /** Until the standby has replayed everything the primary has written so far (the earlier tests' changes). */
 const standbyCaughtUp = async () => {
   const { rows } = await primary.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
@@ -188,21 +210,12 @@ it('once the standby has a refresh, forgets the answers that read the projection
   const unsaid = counted('does not say what it reads');
   await detail.read();
   await unsaid.read();
-  await standby.query('SELECT pg_wal_replay_pause()');
-  try {
-    // WAL the paused standby has not replayed (a change of stock alone announces nothing), then a refresh's notice.
-    await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
-    await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, refreshedNotice('search_suggestions')]);
-    await new Promise((r) => setTimeout(r, 300));
+  await whileStandbyPaused(async () => {
+    await unreplayedChange(refreshedNotice('search_suggestions'));
     await unsaid.read();
     expect(unsaid.loads()).toBe(1);
-  } finally {
-    await standby.query('SELECT pg_wal_replay_resume()');
-  }
-  await until('the refresh to be forgotten, once replayed', async () => {
-    await unsaid.read();
-    return unsaid.loads() === 2;
   });
+  await unsaid.forgotten('the refresh to be forgotten, once replayed');
   await detail.read();
   expect(detail.loads()).toBe(1);
 });
@@ -243,10 +256,7 @@ it('once the standby has a sale, forgets the answers that show a copy sold, thos
   } finally {
     await standby.query('SELECT pg_wal_replay_resume()');
   }
-  await until('the sale to be forgotten, once replayed', async () => {
-    await showsSold.read();
-    return showsSold.loads() === 2;
-  });
+  await showsSold.forgotten('the sale to be forgotten, once replayed');
   // A load that began before the replay may hold the stock before the sale: a read from now on does not share it.
   started.push(held(), heldRead('none'));
   // ... while one that reads no stock still shares the load that began before.
@@ -267,23 +277,13 @@ it('past a hundred changes waiting, merges them into one that reaches every answ
   // Shows a copy that none of the changes sold: only the merge reaches it.
   const untouched = counted('shows a copy none of the changes sold', SHOWN, showing(copyId + 2));
   await untouched.read();
-  await standby.query('SELECT pg_wal_replay_pause()');
-  try {
-    await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
-    for (let sale = 0; sale < 101; sale++) {
-      await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, soldNotice([copyId + 1])]);
-    }
-    await new Promise((r) => setTimeout(r, 300));
+  await whileStandbyPaused(async () => {
+    await unreplayedChange(...Array.from({ length: 101 }, () => soldNotice([copyId + 1])));
     // Merged, but still waiting for the paused standby: kept and served.
     await untouched.read();
     expect(untouched.loads()).toBe(1);
-  } finally {
-    await standby.query('SELECT pg_wal_replay_resume()');
-  }
-  await until('the merged changes to be forgotten, once replayed', async () => {
-    await untouched.read();
-    return untouched.loads() === 2;
   });
+  await untouched.forgotten('the merged changes to be forgotten, once replayed');
 });
 
 it('when the standby does not tell its position within a second, forgets the waiting changes at once', { timeout: 60_000 }, async () => {
@@ -298,10 +298,7 @@ it('when the standby does not tell its position within a second, forgets the wai
     await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, '']);
     const heardAt = performance.now();
     // Forgotten although the paused standby has not replayed the change: nothing says it has not.
-    await until('the change to be forgotten', async () => {
-      await answer.read();
-      return answer.loads() === 2;
-    });
+    await answer.forgotten('the change to be forgotten');
     // Within the ask's 1 s, well before the pool's own wait for a connection gives up (3 s).
     expect(performance.now() - heardAt).toBeLessThan(2_000);
     expect((await standby.query('SELECT pg_is_wal_replay_paused() AS paused')).rows[0].paused).toBe(true);
@@ -321,10 +318,7 @@ it('once the standby is promoted, forgets each change as it comes, as without a 
   await standby.query('SELECT pg_promote()');
   // A change the promoted server never gets: its replay position, frozen, never passes the primary's.
   await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, '']);
-  await until('the change to be forgotten', async () => {
-    await answer.read();
-    return answer.loads() === 2;
-  });
+  await answer.forgotten('the change to be forgotten');
 });
 
 it("reads a WAL position, and counts a position just past a page's header as the page's start (where a standby stops)", () => {

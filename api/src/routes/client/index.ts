@@ -10,7 +10,7 @@ import wishlistRoutes from './wishlist.ts';
 const clientRoutes: FastifyPluginAsync = async (app) => {
   documentRoutes(app, { security: [{ clientSession: [] }] });
   app.addHook('onRequest', app.requireClient.onRequest);
-  // Only for a route that checks its session beside its body (checkout).
+  // Awaits the check of a route that runs it beside its body (checkout); every other route has it already.
   app.addHook('preValidation', app.requireClient.preValidation);
   // Personal answers: never kept by a browser or proxy cache.
   app.addHook('onSend', async (_request, reply) => {
