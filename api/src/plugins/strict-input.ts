@@ -44,13 +44,16 @@ function checkSpelling(values: unknown, fields: [string, RegExp][], where: strin
   }
 }
 
+/** Whether a text holds a NUL character, which no input may: a route checking a value early asks the same. */
+export const holdsNul = (text: string) => text.includes('\u0000');
+
 /** The first problem in a parsed value, as a short phrase, or null. */
 function findProblem(value: unknown, checkStrings: boolean, depth = 0): string | null {
-  if (typeof value === 'string') return checkStrings && value.includes('\u0000') ? 'must not contain a NUL character' : null;
+  if (typeof value === 'string') return checkStrings && holdsNul(value) ? 'must not contain a NUL character' : null;
   if (typeof value === 'number') return Number.isFinite(value) ? null : 'must be a finite number';
   if (value === null || typeof value !== 'object' || depth > 64) return null;
   for (const [key, item] of Object.entries(value)) {
-    if (checkStrings && key.includes('\u0000')) return 'must not contain a NUL character';
+    if (checkStrings && holdsNul(key)) return 'must not contain a NUL character';
     const problem = findProblem(item, checkStrings, depth + 1);
     if (problem) return problem;
   }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { appendHook } from '../../lib/route-hooks.ts';
 import { documentRoutes } from '../document-routes.ts';
 import cartRoutes from './cart.ts';
 import manageRoutes from './manage.ts';
@@ -10,8 +11,11 @@ import wishlistRoutes from './wishlist.ts';
 const clientRoutes: FastifyPluginAsync = async (app) => {
   documentRoutes(app, { security: [{ clientSession: [] }] });
   app.addHook('onRequest', app.requireClient.onRequest);
-  // Awaits the check of a route that runs it beside its body (checkout); every other route has it already.
-  app.addHook('preValidation', app.requireClient.preValidation);
+  // A route that runs the check beside its body (checkout) awaits it before validation, ahead of the
+  // input checks' own route hooks; every other route has it already, and gets no extra hook.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.sessionCheckBesideBody) route.preValidation = appendHook(route.preValidation, app.requireClient.preValidation, true);
+  });
   // Personal answers: never kept by a browser or proxy cache.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');

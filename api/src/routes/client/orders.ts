@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { signedInClient } from '../../plugins/sessions.ts';
+import { holdsNul } from '../../plugins/strict-input.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { CheckoutBody } from '../../schemas/orders.ts';
 import { documentRoutes } from '../document-routes.ts';
@@ -30,7 +31,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           typeof key === 'string' &&
           key.length >= IDEMPOTENCY_KEY_LENGTH.minLength &&
           key.length <= IDEMPOTENCY_KEY_LENGTH.maxLength &&
-          !key.includes('\0')
+          !holdsNul(key)
         ) {
           const read = app.orders.placedWithKey(client.id, key);
           read.catch(() => {}); // a request refused before its handler never awaits it
