@@ -1,11 +1,24 @@
 // Beyond the spec, for staff: the dashboard's charts, the audit log, the low-stock report, and the
 // bulk export and import of books with their copies.
 import { parse } from 'csv-parse/sync';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, DEMO } from './helpers.ts';
 
+/** The statements the app sends while a test records them (see `recorded`). */
+let recording: string[] | null = null;
 // Set up while the file is collected: every test below reads these, none changes them.
-const t = await createTestApp();
+const t = await createTestApp({ onQuery: (sql) => recording?.push(sql) });
+/** The statements sent while `work` runs. */
+async function recorded(work: () => Promise<void>) {
+  recording = [];
+  try {
+    await work();
+    return recording;
+  } finally {
+    recording = null;
+  }
+}
 const admin = await t.login(DEMO.admin);
 const seller = await t.login(DEMO.seller);
 const employeeId = async (email: string) => (await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [email]))[0]!.id;
@@ -456,6 +469,35 @@ describe('bulk export and import', () => {
       processed: 0,
       error: 'The import stopped before it finished, and nothing was written. Check the file again to retry.',
     });
+  });
+
+  it("finds each row's book by its ISBN through the ISBN's index, whatever the catalog's size", async () => {
+    const [book] = await t.db.query<{ isbn13: string; quantity: number }>(
+      `SELECT b.isbn13, c.quantity FROM books b JOIN book_copies c ON c.book_id = b.id
+       WHERE b.isbn13 IS NOT NULL AND c.id = (SELECT min(id) FROM book_copies WHERE book_id = b.id) ORDER BY b.id LIMIT 1`,
+    );
+    const sent = await recorded(async () => {
+      const job = await check(`isbn,price,stock,available\n${book!.isbn13},12.00,${book!.quantity + 1},true`);
+      await data('POST', `/api/employee/catalog/import/${job.id}/run`, admin, { skipInvalid: false });
+      expect(await until(job.id, (j) => j.status !== 'running')).toMatchObject({ status: 'done' });
+    });
+    // Every statement that compares ISBNs, planned as for any values and with table scans ruled out
+    // unless nothing else can answer: an ISBN sent as another type than the column's (char(13)) leaves
+    // only a scan of every book, which at a million books took most of an import's time.
+    const byIsbn = [...new Set(sent.filter((sql) => /isbn13 =/.test(sql)))];
+    expect(byIsbn.length).toBeGreaterThanOrEqual(4);
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      for (const sql of byIsbn) {
+        const { rows } = await client.query(`EXPLAIN (GENERIC_PLAN) ${sql}`);
+        const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(plan, sql).not.toMatch(/Seq Scan on (books|book_copies)\b/);
+      }
+    } finally {
+      await client.end();
+    }
   });
 
   it('refuses a file that is not usable CSV, or lacks the columns, with a message the screen shows', async () => {

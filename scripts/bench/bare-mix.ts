@@ -45,10 +45,11 @@ const LOW_STOCK_SQL = `
          coalesce(r.units, 0) AS "unitsSold30Days", count(*) OVER ()::int AS "totalCopies"
   FROM low JOIN books b ON b.id = low.book_id JOIN authors a ON a.id = b.author_id LEFT JOIN recent r ON r.book_copy_id = low.id
   ORDER BY "unitsSold30Days" DESC, low.quantity ASC, low.id ASC LIMIT $1 OFFSET $2`;
+// The ISBNs as the column's own type (char(13)), so that its unique index serves the lookup.
 const IMPORT_LOOKUP_SQL = `
   SELECT b.isbn13, c.id, c.price::text AS price, c.quantity, c.is_available AS "isAvailable"
   FROM books b JOIN LATERAL (SELECT * FROM book_copies WHERE book_id = b.id ORDER BY id LIMIT 1) c ON true
-  WHERE b.isbn13 = ANY($1::text[])`;
+  WHERE b.isbn13 = ANY($1::char(13)[])`;
 const IMPORT_WRITE_SQL = `
   WITH locked AS (SELECT id FROM book_copies WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE)
   UPDATE book_copies c SET price = f.price, quantity = f.quantity, is_available = f.available
