@@ -44,19 +44,22 @@ export function lowStock(db: Db, emit: EmitCatalogEvent) {
       // copies at or below the threshold (ranking them all took 2 s at a million books). The last 30
       // days' sales of those copies come from the days' index (sales_daily_copies, kept by triggers),
       // and the copies without any from the index on (quantity, id); each range gives its first
-      // pageNumber x pageSize in the report's order, so the page lies among them.
-      const rows = await db.$queryRaw<LowStockRow[]>`
+      // pageNumber x pageSize in the report's order, so the page lies among them. The sellers keep the
+      // stock they were joined with, and a copy is told from them by a probe of its own sales: at a
+      // million books, joining every copy again for its stock, and looking each unsold copy up in the
+      // sellers' list, took 220 of the statement's 290 ms.
+      const page = db.$queryRaw<LowStockRow[]>`
         WITH recent AS (
-          SELECT s.book_copy_id AS id, sum(s.units)::int AS units
+          SELECT s.book_copy_id AS id, c.quantity, sum(s.units)::int AS units
           FROM sales_daily_copies s JOIN book_copies c ON c.id = s.book_copy_id AND c.quantity <= ${limit}
           WHERE s.day >= ${WINDOW_START}
-          GROUP BY s.book_copy_id
+          GROUP BY s.book_copy_id, c.quantity
         ), ranked AS (
-          (SELECT r.id, r.units, c.quantity FROM recent r JOIN book_copies c ON c.id = r.id
-           ORDER BY r.units DESC, c.quantity, c.id LIMIT ${upTo})
+          (SELECT r.id, r.units, r.quantity FROM recent r ORDER BY r.units DESC, r.quantity, r.id LIMIT ${upTo})
           UNION ALL
           (SELECT c.id, 0, c.quantity FROM book_copies c
-           WHERE c.quantity <= ${limit} AND NOT EXISTS (SELECT 1 FROM recent r WHERE r.id = c.id)
+           WHERE c.quantity <= ${limit}
+             AND NOT EXISTS (SELECT 1 FROM sales_daily_copies s WHERE s.book_copy_id = c.id AND s.day >= ${WINDOW_START})
            ORDER BY c.quantity, c.id LIMIT ${upTo})
         ), page AS (
           SELECT * FROM ranked ORDER BY units DESC, quantity, id LIMIT ${pageSize} OFFSET ${(pageNumber - 1) * pageSize}
@@ -68,7 +71,8 @@ export function lowStock(db: Db, emit: EmitCatalogEvent) {
         JOIN books b ON b.id = c.book_id
         JOIN authors a ON a.id = b.author_id
         ORDER BY page.units DESC, page.quantity, page.id`;
-      const totalCopies = await count(limit);
+      // The page and the count side by side: each is tens of milliseconds at a million books.
+      const [rows, totalCopies] = await Promise.all([page, count(limit)]);
       return {
         threshold: limit,
         copies: rows.map(({ price, ...row }) => ({ ...row, price: toMoney(price) })),
