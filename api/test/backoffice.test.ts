@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
@@ -338,6 +339,68 @@ describe('orders and employees', () => {
     expect(await counted()).toEqual({ orders: before.orders + 1, dashboard: before.orders + 1, page: before.orders + 1 });
     await t.db.query('DELETE FROM orders WHERE id = $1', [id]);
     expect(await counted()).toEqual(before);
+  });
+
+  it('keeps the books and copies counts exact through writes made outside the API, a rollback and the hourly fold', async () => {
+    // The dashboard sums catalog_totals, a row per statement that added or removed books or copies.
+    const counted = async () => {
+      const [c] = await t.db.query<{ books: string; copies: string }>(
+        'SELECT (SELECT count(*) FROM books) AS books, (SELECT count(*) FROM book_copies) AS copies',
+      );
+      const { totalBooks, totalBooksCopies } = (await call('seller', 'GET', '/api/employee/statistics/')).json().data;
+      return { books: Number(c!.books), copies: Number(c!.copies), dashboard: [totalBooks, totalBooksCopies] };
+    };
+    const expectExact = async () => {
+      const now = await counted();
+      expect(now.dashboard).toEqual([now.books, now.copies]);
+      return now;
+    };
+    const before = await expectExact();
+    const added = await t.db.query<{ id: number }>(
+      `INSERT INTO books (name, search_text, author_id, type_id)
+       SELECT 'Counted ' || g, 'counted ' || g, (SELECT min(id) FROM authors), (SELECT min(id) FROM book_types)
+       FROM generate_series(1, 3) g RETURNING id`,
+    );
+    const ids = added.map((b) => b.id);
+    await t.db.query('INSERT INTO book_copies (book_id, price, quantity) SELECT id, 5, 1 FROM unnest($1::int[]) id', [ids]);
+    await t.db.query('INSERT INTO book_copies (book_id, price, quantity) VALUES ($1, 6, 2)', [ids[0]]);
+    expect(await expectExact()).toMatchObject({ books: before.books + 3, copies: before.copies + 4 });
+    await t.db.query('DELETE FROM book_copies WHERE book_id = $1', [ids[0]]);
+    await t.db.query('DELETE FROM books WHERE id = $1', [ids[0]]);
+    expect(await expectExact()).toMatchObject({ books: before.books + 2, copies: before.copies + 2 });
+
+    // A change rolled back leaves no count behind.
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('DELETE FROM book_copies WHERE book_id = ANY($1::int[])', [ids]);
+    await client.query('ROLLBACK');
+    // Two transactions adding books at once never wait on each other (one counter row would make the
+    // second wait for the first's commit: an import holds its transaction for minutes).
+    await client.query('BEGIN');
+    await client.query(`INSERT INTO books (name, search_text, author_id, type_id) SELECT 'Held', 'held', min(id), 1 FROM authors`);
+    const beside = new pg.Client({ connectionString: t.db.url, options: '-c lock_timeout=1s' });
+    await beside.connect();
+    const other = await beside.query<{ id: number }>(
+      `INSERT INTO books (name, search_text, author_id, type_id) SELECT 'Beside', 'beside', min(id), 1 FROM authors RETURNING id`,
+    );
+    await beside.end();
+    await client.query('ROLLBACK');
+    await client.end();
+    await t.db.query('DELETE FROM books WHERE id = ANY($1::int[])', [other.rows.map((b) => b.id)]);
+    expect(await expectExact()).toMatchObject({ books: before.books + 2, copies: before.copies + 2 });
+
+    const rows = async () => Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM catalog_totals'))[0]!.n);
+    expect(await rows()).toBeGreaterThan(1);
+    const report = await t.app.retention.run();
+    expect(report.totalsFolded).toBeGreaterThan(1);
+    expect(await rows()).toBe(1);
+    expect(await expectExact()).toMatchObject({ books: before.books + 2, copies: before.copies + 2 });
+    // One row left: nothing to fold.
+    expect((await t.app.retention.run()).totalsFolded).toBe(0);
+    await t.db.query('DELETE FROM book_copies WHERE book_id = ANY($1::int[])', [ids]);
+    await t.db.query('DELETE FROM books WHERE id = ANY($1::int[])', [ids]);
+    expect(await expectExact()).toEqual(before);
   });
 
   it('adds a Seller, never deletes an Admin or oneself', async () => {

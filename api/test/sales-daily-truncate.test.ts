@@ -30,3 +30,15 @@ describe('orders emptied by TRUNCATE', () => {
     expect((await staff('/api/employee/order/1,15')).totalPages).toBe(0);
   });
 });
+
+describe('the catalog emptied by TRUNCATE', () => {
+  it('leaves no book or copy in the dashboard', async () => {
+    expect((await staff('/api/employee/statistics/')).totalBooksCopies).toBeGreaterThan(0);
+    await t.db.query('TRUNCATE book_copies CASCADE');
+    expect(await staff('/api/employee/statistics/')).toMatchObject({ totalBooks: await rows('books'), totalBooksCopies: 0 });
+    await t.db.query('TRUNCATE books CASCADE');
+    expect(await staff('/api/employee/statistics/')).toMatchObject({ totalBooks: 0, totalBooksCopies: 0 });
+    await t.db.query(`INSERT INTO books (name, search_text, author_id, type_id) SELECT 'Again', 'again', min(id), 1 FROM authors`);
+    expect(await staff('/api/employee/statistics/')).toMatchObject({ totalBooks: 1, totalBooksCopies: 0 });
+  });
+});

@@ -5,6 +5,9 @@
 // deleted longer ago than the retention lose their values, keeping only what was done and which
 // fields changed: erasure, as privacy law asks.
 //
+// The same job folds the catalog's counts (catalog_totals: a row per statement that added or removed
+// books or copies) into one row.
+//
 // Every instance runs the job hourly; a transaction-level advisory lock lets one at a time do the
 // work, and the transaction names itself (bookshop.retention) to the append-only trigger, which
 // refuses the same statements from anyone else.
@@ -28,6 +31,8 @@ export interface RetentionReport {
   importJobs: number;
   mails: number;
   erased: number;
+  /** Rows of catalog_totals folded into one. */
+  totalsFolded: number;
 }
 
 declare module 'fastify' {
@@ -43,7 +48,7 @@ async function purgeOnce(db: Db, days: number): Promise<RetentionReport> {
   return db.$transaction(
     async (tx) => {
       const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS locked`;
-      if (!locked) return { ran: false, securityEvents: 0, importJobs: 0, mails: 0, erased: 0 };
+      if (!locked) return { ran: false, securityEvents: 0, importJobs: 0, mails: 0, erased: 0, totalsFolded: 0 };
       await tx.$executeRaw`SELECT set_config('bookshop.retention', 'on', true)`;
       const before = `${days} days`;
       let securityEvents = 0;
@@ -69,7 +74,12 @@ async function purgeOnce(db: Db, days: number): Promise<RetentionReport> {
         ) AS gone
         WHERE e.type = 'backoffice_write' AND e.entity = gone.entity AND e.entity_id = gone.entity_id
           AND NOT coalesce((e.details ->> 'erased')::boolean, false)`;
-      return { ran: true, securityEvents, importJobs, mails, erased };
+      // One statement: a change committed meanwhile is either deleted and in the sum, or left beside it.
+      const [{ totalsFolded }] = await tx.$queryRaw<[{ totalsFolded: number }]>`
+        WITH folded AS (DELETE FROM catalog_totals WHERE (SELECT count(*) FROM catalog_totals) > 1 RETURNING books, book_copies),
+        summed AS (INSERT INTO catalog_totals (books, book_copies) SELECT sum(books), sum(book_copies) FROM folded HAVING count(*) > 0)
+        SELECT count(*)::int AS "totalsFolded" FROM folded`;
+      return { ran: true, securityEvents, importJobs, mails, erased, totalsFolded };
     },
     { timeout: 10 * 60_000 },
   );
