@@ -43,15 +43,16 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER books_totals_added AFTER INSERT ON books REFERENCING NEW TABLE AS changed
-  FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed();
-CREATE TRIGGER books_totals_removed AFTER DELETE ON books REFERENCING OLD TABLE AS changed
-  FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed();
-CREATE TRIGGER books_totals_truncated AFTER TRUNCATE ON books
-  FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_truncated();
-CREATE TRIGGER book_copies_totals_added AFTER INSERT ON book_copies REFERENCING NEW TABLE AS changed
-  FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed();
-CREATE TRIGGER book_copies_totals_removed AFTER DELETE ON book_copies REFERENCING OLD TABLE AS changed
-  FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed();
-CREATE TRIGGER book_copies_totals_truncated AFTER TRUNCATE ON book_copies
-  FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_truncated();
+DO $$
+DECLARE
+  counted text;
+BEGIN
+  FOREACH counted IN ARRAY ARRAY['books', 'book_copies'] LOOP
+    EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS changed '
+                   'FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed()', counted || '_totals_added', counted);
+    EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS changed '
+                   'FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed()', counted || '_totals_removed', counted);
+    EXECUTE format('CREATE TRIGGER %I AFTER TRUNCATE ON %I '
+                   'FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_truncated()', counted || '_totals_truncated', counted);
+  END LOOP;
+END $$;
