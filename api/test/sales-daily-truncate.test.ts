@@ -1,6 +1,7 @@
 // The day aggregates (sales_daily and its two siblings) are kept by row triggers, which a TRUNCATE does
 // not fire. Emptied by hand, the orders must take their aggregates with them: the dashboard and the
 // orders page count orders by summing sales_daily, and the charts and Low Stock read the other two.
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
@@ -32,6 +33,19 @@ describe('orders emptied by TRUNCATE', () => {
 });
 
 describe('the catalog emptied by TRUNCATE', () => {
+  it('is refused above READ COMMITTED, where the counts could miss a change committed just before', async () => {
+    const client = new pg.Client({ connectionString: t.db.url });
+    await client.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await expect(client.query('TRUNCATE book_copies CASCADE')).rejects.toThrow(/READ COMMITTED only/);
+      await client.query('ROLLBACK');
+    } finally {
+      await client.end();
+    }
+    expect((await staff('/api/employee/statistics/')).totalBooksCopies).toBe(await rows('book_copies'));
+  });
+
   it('leaves no book or copy in the dashboard', async () => {
     expect((await staff('/api/employee/statistics/')).totalBooksCopies).toBeGreaterThan(0);
     await t.db.query('TRUNCATE book_copies CASCADE');

@@ -44,11 +44,24 @@ declare module 'fastify' {
   }
 }
 
-async function purgeOnce(db: Db, days: number): Promise<RetentionReport> {
+/**
+ * catalog_totals' rows folded into one, in one statement: a change committed meanwhile is either
+ * deleted and in the sum, or left beside it, so it needs no lock, and two instances folding at once
+ * only fold less. The INSERT runs though nothing reads it: PostgreSQL runs every data-modifying WITH.
+ */
+async function foldCatalogTotals(db: Db) {
+  const [{ folded }] = await db.$queryRaw<[{ folded: number }]>`
+    WITH folded AS (DELETE FROM catalog_totals WHERE (SELECT count(*) FROM catalog_totals) > 1 RETURNING books, book_copies),
+    summed AS (INSERT INTO catalog_totals (books, book_copies) SELECT sum(books), sum(book_copies) FROM folded HAVING count(*) > 0)
+    SELECT count(*)::int AS folded FROM folded`;
+  return folded;
+}
+
+async function purgeOnce(db: Db, days: number): Promise<Omit<RetentionReport, 'totalsFolded'>> {
   return db.$transaction(
     async (tx) => {
       const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS locked`;
-      if (!locked) return { ran: false, securityEvents: 0, importJobs: 0, mails: 0, erased: 0, totalsFolded: 0 };
+      if (!locked) return { ran: false, securityEvents: 0, importJobs: 0, mails: 0, erased: 0 };
       await tx.$executeRaw`SELECT set_config('bookshop.retention', 'on', true)`;
       const before = `${days} days`;
       let securityEvents = 0;
@@ -74,12 +87,7 @@ async function purgeOnce(db: Db, days: number): Promise<RetentionReport> {
         ) AS gone
         WHERE e.type = 'backoffice_write' AND e.entity = gone.entity AND e.entity_id = gone.entity_id
           AND NOT coalesce((e.details ->> 'erased')::boolean, false)`;
-      // One statement: a change committed meanwhile is either deleted and in the sum, or left beside it.
-      const [{ totalsFolded }] = await tx.$queryRaw<[{ totalsFolded: number }]>`
-        WITH folded AS (DELETE FROM catalog_totals WHERE (SELECT count(*) FROM catalog_totals) > 1 RETURNING books, book_copies),
-        summed AS (INSERT INTO catalog_totals (books, book_copies) SELECT sum(books), sum(book_copies) FROM folded HAVING count(*) > 0)
-        SELECT count(*)::int AS "totalsFolded" FROM folded`;
-      return { ran: true, securityEvents, importJobs, mails, erased, totalsFolded };
+      return { ran: true, securityEvents, importJobs, mails, erased };
     },
     { timeout: 10 * 60_000 },
   );
@@ -87,7 +95,13 @@ async function purgeOnce(db: Db, days: number): Promise<RetentionReport> {
 
 export default fp(
   async (app) => {
-    const run = () => purgeOnce(app.prisma, app.config.retentionDays);
+    // Apart, so that a purge that fails leaves the totals folded, and the reverse.
+    const run = async (): Promise<RetentionReport> => {
+      const [purged, folded] = await Promise.allSettled([purgeOnce(app.prisma, app.config.retentionDays), foldCatalogTotals(app.prisma)]);
+      if (purged.status === 'rejected') throw purged.reason;
+      if (folded.status === 'rejected') throw folded.reason;
+      return { ...purged.value, totalsFolded: folded.value };
+    };
     app.decorate('retention', { run });
     const runLogged = () =>
       run().then(

@@ -12,6 +12,9 @@ CREATE TABLE "catalog_totals" (
     CONSTRAINT "catalog_totals_pkey" PRIMARY KEY ("id")
 );
 
+-- Counted with the tables locked against writers until the triggers below exist (the migration is one
+-- transaction): a write that began before and committed after the count would be in neither.
+LOCK TABLE books, book_copies IN SHARE ROW EXCLUSIVE MODE;
 INSERT INTO catalog_totals (books, book_copies) SELECT (SELECT count(*) FROM books), (SELECT count(*) FROM book_copies);
 
 -- One function for both tables and both directions: `changed` is the statement's inserted rows or its
@@ -31,10 +34,15 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- TRUNCATE fires no row or transition trigger; it holds the table's exclusive lock, so no other
--- transaction is adding rows to it meanwhile, and what the rows add up to is what it took away.
+-- TRUNCATE fires no row or transition trigger. It holds the table's exclusive lock, so no other
+-- transaction is adding rows meanwhile, and what the rows add up to is what it took away, as long as
+-- the sum sees every change committed before the lock: at READ COMMITTED it does; a REPEATABLE READ
+-- snapshot taken earlier would miss some, so there the truncate is refused.
 CREATE FUNCTION catalog_totals_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION 'TRUNCATE % runs at READ COMMITTED only: the catalog''s counts (catalog_totals) are taken from what is committed', TG_TABLE_NAME;
+  END IF;
   IF TG_TABLE_NAME = 'books' THEN
     INSERT INTO catalog_totals (books) SELECT -sum(books) FROM catalog_totals HAVING sum(books) <> 0;
   ELSE
@@ -43,16 +51,17 @@ BEGIN
   RETURN NULL;
 END $$;
 
+-- books_totals_added, books_totals_removed, books_totals_truncated, and the same three on book_copies.
 DO $$
 DECLARE
-  counted text;
+  counted_table text;
 BEGIN
-  FOREACH counted IN ARRAY ARRAY['books', 'book_copies'] LOOP
+  FOREACH counted_table IN ARRAY ARRAY['books', 'book_copies'] LOOP
     EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS changed '
-                   'FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed()', counted || '_totals_added', counted);
+                   'FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed()', counted_table || '_totals_added', counted_table);
     EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS changed '
-                   'FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed()', counted || '_totals_removed', counted);
+                   'FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_changed()', counted_table || '_totals_removed', counted_table);
     EXECUTE format('CREATE TRIGGER %I AFTER TRUNCATE ON %I '
-                   'FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_truncated()', counted || '_totals_truncated', counted);
+                   'FOR EACH STATEMENT EXECUTE FUNCTION catalog_totals_truncated()', counted_table || '_totals_truncated', counted_table);
   END LOOP;
 END $$;
