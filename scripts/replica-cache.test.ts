@@ -152,8 +152,7 @@ it('serves what a change reaches as the standby has it until the standby has rep
     return same;
   });
   const loadsBefore = before.loads();
-  await standby.query('SELECT pg_wal_replay_pause()');
-  try {
+  await whileStandbyPaused(async () => {
     await primary.query('UPDATE book_copies SET price = 20 WHERE id = $1', [copyId]);
     // The notice is heard at once; the standby, paused, still has the old price, and serves it...
     await new Promise((r) => setTimeout(r, 300));
@@ -165,9 +164,7 @@ it('serves what a change reaches as the standby has it until the standby has rep
     await meanwhile.read();
     await meanwhile.read();
     expect(meanwhile.loads()).toBe(1);
-  } finally {
-    await standby.query('SELECT pg_wal_replay_resume()');
-  }
+  });
   await until('the standby to replay the change', async () => (await standbyPrice()) === 20);
   const replayedAt = performance.now();
   // Once it has, the change is served (a kept old answer would say 10 for the cache's whole minute),
@@ -244,8 +241,7 @@ it('once the standby has a sale, forgets the answers that show a copy sold, thos
     );
   const held = () => heldRead('shown');
   const started: Promise<unknown>[] = [];
-  await standby.query('SELECT pg_wal_replay_pause()');
-  try {
+  await whileStandbyPaused(async () => {
     await primary.query('UPDATE book_copies SET quantity = quantity - 1 WHERE id = $1', [copyId]);
     await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, soldNotice([copyId])]);
     await new Promise((r) => setTimeout(r, 300));
@@ -253,9 +249,7 @@ it('once the standby has a sale, forgets the answers that show a copy sold, thos
     await showsSold.read();
     expect(showsSold.loads()).toBe(1);
     started.push(held(), held(), heldRead('none'));
-  } finally {
-    await standby.query('SELECT pg_wal_replay_resume()');
-  }
+  });
   await showsSold.forgotten('the sale to be forgotten, once replayed');
   // A load that began before the replay may hold the stock before the sale: a read from now on does not share it.
   started.push(held(), heldRead('none'));
@@ -290,22 +284,22 @@ it('when the standby does not tell its position within a second, forgets the wai
   await standbyCaughtUp();
   const answer = counted('kept while the standby cannot tell its position');
   await answer.read();
-  await standby.query('SELECT pg_wal_replay_pause()');
-  // Every connection of the replica's pool busy for 4 s: the cache's ask of the standby's position waits behind them.
-  const busy = Array.from({ length: app.config.database.poolSize }, () => app.catalogSql.query('SELECT pg_sleep(4)'));
-  try {
-    await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
-    await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, '']);
-    const heardAt = performance.now();
-    // Forgotten although the paused standby has not replayed the change: nothing says it has not.
-    await answer.forgotten('the change to be forgotten');
-    // Within the ask's 1 s, well before the pool's own wait for a connection gives up (3 s).
-    expect(performance.now() - heardAt).toBeLessThan(2_000);
-    expect((await standby.query('SELECT pg_is_wal_replay_paused() AS paused')).rows[0].paused).toBe(true);
-  } finally {
-    await standby.query('SELECT pg_wal_replay_resume()');
-    await Promise.all(busy);
-  }
+  await whileStandbyPaused(async () => {
+    // Every connection of the replica's pool busy for 4 s: the cache's ask of the standby's position waits behind them.
+    const busy = Array.from({ length: app.config.database.poolSize }, () => app.catalogSql.query('SELECT pg_sleep(4)'));
+    try {
+      await primary.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copyId]);
+      await primary.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, '']);
+      const heardAt = performance.now();
+      // Forgotten although the paused standby has not replayed the change: nothing says it has not.
+      await answer.forgotten('the change to be forgotten');
+      // Within the ask's 1 s, well before the pool's own wait for a connection gives up (3 s).
+      expect(performance.now() - heardAt).toBeLessThan(2_000);
+      expect((await standby.query('SELECT pg_is_wal_replay_paused() AS paused')).rows[0].paused).toBe(true);
+    } finally {
+      await Promise.all(busy);
+    }
+  });
 });
 
 // Last: the standby is promoted, and streams no more.
