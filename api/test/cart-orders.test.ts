@@ -5,14 +5,13 @@ import { cartRepository } from '../src/modules/cart/cart-repository.ts';
 import { cartService } from '../src/modules/cart/cart-service.ts';
 import { ORDER_BY_IDEMPOTENCY_KEY_SQL } from '../src/modules/orders/order-queries.ts';
 import { FAMILY_WITH_ACTIVITY_SQL } from '../src/modules/sessions/session-repository.ts';
-import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { createTestApp, DEMO, statementRecorder, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let clientCookie: string;
-/** The statements the app sends while a test collects them (null: not collecting). */
-let statements: string[] | null = null;
+const statements = statementRecorder();
 beforeAll(async () => {
-  t = await createTestApp({ onQuery: (sql) => statements?.push(sql) });
+  t = await createTestApp({ onQuery: statements.onQuery });
   clientCookie = await t.login(DEMO.client);
 });
 
@@ -283,20 +282,20 @@ describe('checkout', () => {
     try {
       await holder.query('BEGIN');
       await holder.query("SELECT 1 FROM session_families WHERE subject_id = $1 AND audience = 'client' FOR UPDATE", [clientId]);
-      statements = [];
-      const retry = call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
-      await vi.waitFor(() => expect(statements).toContain(ORDER_BY_IDEMPOTENCY_KEY_SQL));
-      expect(statements).toContain(FAMILY_WITH_ACTIVITY_SQL);
-      const waiting = await holder.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
-      );
-      expect(waiting.rows[0].n).toBe(1); // the session's check, still waiting when the key's read is done
-      await holder.query('ROLLBACK');
-      const answered = await retry;
-      expect(answered.statusCode).toBe(200);
-      expect(answered.json()).toEqual(first.json());
+      await statements.during(async (sent) => {
+        const retry = call(cookie, 'POST', '/api/client/orders/', body, { 'idempotency-key': key });
+        await vi.waitFor(() => expect(sent).toContain(ORDER_BY_IDEMPOTENCY_KEY_SQL));
+        expect(sent).toContain(FAMILY_WITH_ACTIVITY_SQL);
+        const waiting = await holder.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+        );
+        expect(waiting.rows[0].n).toBe(1); // the session's check, still waiting when the key's read is done
+        await holder.query('ROLLBACK');
+        const answered = await retry;
+        expect(answered.statusCode).toBe(200);
+        expect(answered.json()).toEqual(first.json());
+      });
     } finally {
-      statements = null;
       await holder.end();
     }
   });

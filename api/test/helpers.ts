@@ -50,6 +50,29 @@ export async function createTestDatabase(): Promise<{
   return { url: `${base}/${name}`, query: async (sql, params) => (await pool.query(sql, params)).rows };
 }
 
+/**
+ * The statements an app sends while a test records them: give `onQuery` to createTestApp, and run the
+ * work to watch in `during`, which answers the statements it sent (also passed to `work` as they come).
+ */
+export function statementRecorder() {
+  let recording: string[] | null = null;
+  return {
+    onQuery: (sql: string) => {
+      recording?.push(sql);
+    },
+    async during(work: (sent: string[]) => Promise<void>) {
+      const sent: string[] = [];
+      recording = sent;
+      try {
+        await work(sent);
+        return sent;
+      } finally {
+        recording = null;
+      }
+    },
+  };
+}
+
 export async function createTestApp(options: BuildOptions & { env?: Record<string, string> } = {}) {
   const db = await createTestDatabase();
   process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('emulatorHost');

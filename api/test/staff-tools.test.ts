@@ -3,22 +3,11 @@
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createTestApp, DEMO } from './helpers.ts';
+import { createTestApp, DEMO, statementRecorder } from './helpers.ts';
 
-/** The statements the app sends while a test records them (see `recorded`). */
-let recording: string[] | null = null;
+const statements = statementRecorder();
 // Set up while the file is collected: every test below reads these, none changes them.
-const t = await createTestApp({ onQuery: (sql) => recording?.push(sql) });
-/** The statements sent while `work` runs. */
-async function recorded(work: () => Promise<void>) {
-  recording = [];
-  try {
-    await work();
-    return recording;
-  } finally {
-    recording = null;
-  }
-}
+const t = await createTestApp({ onQuery: statements.onQuery });
 const admin = await t.login(DEMO.admin);
 const seller = await t.login(DEMO.seller);
 const employeeId = async (email: string) => (await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [email]))[0]!.id;
@@ -476,7 +465,7 @@ describe('bulk export and import', () => {
       `SELECT b.isbn13, c.quantity FROM books b JOIN book_copies c ON c.book_id = b.id
        WHERE b.isbn13 IS NOT NULL AND c.id = (SELECT min(id) FROM book_copies WHERE book_id = b.id) ORDER BY b.id LIMIT 1`,
     );
-    const sent = await recorded(async () => {
+    const sent = await statements.during(async () => {
       const job = await check(`isbn,price,stock,available\n${book!.isbn13},12.00,${book!.quantity + 1},true`);
       await data('POST', `/api/employee/catalog/import/${job.id}/run`, admin, { skipInvalid: false });
       expect(await until(job.id, (j) => j.status !== 'running')).toMatchObject({ status: 'done' });
