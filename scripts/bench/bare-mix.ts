@@ -3,15 +3,18 @@
 // the answer needs at minimum. The catalog's browse calls run our very statements and shaping (the
 // catalog service over a bare SqlReader: one prepared statement each, no plugin around it); the
 // signed-in calls check the session as our auth plugin does (bare-checkout.ts's bareSession, and the
-// employee's role read fresh, with our statement); the cart changes, the orders page and the
-// dashboard's totals run our statements too, Low Stock one statement; the import checks a file with one
-// lookup and writes it with one UPDATE in a transaction that locks its copies first.
+// employee's role read fresh, with our statement); the cart changes, the orders page, the dashboard's
+// totals and Low Stock run our statements too (Low Stock: its threshold, then its page and its count
+// side by side, as ours); the import checks a file with one lookup and writes it with one UPDATE in a
+// transaction that locks its copies first.
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { ADD_TO_CART_SQL, REMOVE_CART_LINE_SQL } from '../../api/src/modules/cart/cart-repository.ts';
 import { catalogRepository } from '../../api/src/modules/catalog/catalog-repository.ts';
 import { catalogService } from '../../api/src/modules/catalog/catalog-service.ts';
-import { BACKOFFICE_ORDERS_PAGE_SQL } from '../../api/src/modules/orders/order-queries.ts';
+import { lowStockPage } from '../../api/src/modules/catalog-admin/low-stock.ts';
+import { BACKOFFICE_ORDERS_PAGE_SQL, type BackofficeOrderRow } from '../../api/src/modules/orders/order-queries.ts';
+import { toBackofficeOrder } from '../../api/src/modules/orders/order-service.ts';
 import { DASHBOARD_TOTALS_SQL } from '../../api/src/modules/reports/dashboard-repository.ts';
 import { EMPLOYEE_ROLE_SQL } from '../../api/src/modules/sessions/session-repository.ts';
 import { preparedStatement } from '../../api/src/plugins/prisma.ts';
@@ -32,19 +35,6 @@ const browseOptions = (q: Query) => ({
   authorId: numberOr(q.authorId),
 });
 
-const LOW_STOCK_SQL = `
-  WITH settings AS (SELECT low_stock_threshold AS threshold FROM shop_settings WHERE id),
-  low AS (SELECT id, book_id, quantity, price, is_available FROM book_copies WHERE quantity <= (SELECT threshold FROM settings)),
-  recent AS (
-    SELECT s.book_copy_id, sum(s.units)::int AS units FROM sales_daily_copies s
-    WHERE s.book_copy_id IN (SELECT id FROM low) AND s.day >= (now() AT TIME ZONE 'UTC')::date - 29
-    GROUP BY s.book_copy_id
-  )
-  SELECT (SELECT threshold FROM settings) AS threshold, low.id AS "copyId", low.book_id AS "bookId", b.name AS "bookName",
-         a.full_name AS "authorName", low.quantity, low.price::text AS price, low.is_available AS "isAvailable",
-         coalesce(r.units, 0) AS "unitsSold30Days", count(*) OVER ()::int AS "totalCopies"
-  FROM low JOIN books b ON b.id = low.book_id JOIN authors a ON a.id = b.author_id LEFT JOIN recent r ON r.book_copy_id = low.id
-  ORDER BY "unitsSold30Days" DESC, low.quantity ASC, low.id ASC LIMIT $1 OFFSET $2`;
 // The ISBNs as the column's own type (char(13)), so that its unique index serves the lookup.
 const IMPORT_LOOKUP_SQL = `
   SELECT b.isbn13, c.id, c.price::text AS price, c.quantity, c.is_available AS "isAvailable"
@@ -61,7 +51,8 @@ export function bareMix(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, 
     onQuery(sql);
     return (await pool.query<T>(preparedStatement(sql, values, varies))).rows;
   };
-  const catalog = catalogService(catalogRepository({ query: (sql, values, varies) => query(sql, values, varies) as never }));
+  const reader = { query: (sql: string, values?: unknown[], varies?: boolean) => query(sql, values, varies) as never };
+  const catalog = catalogService(catalogRepository(reader));
   const signedIn = bareSession(pool, jwtSecret, onQuery);
   const base = '/api/public/book-copy';
 
@@ -97,15 +88,11 @@ export function bareMix(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, 
     if ((await staff(request.headers.cookie)) === null) return reply.code(401).send();
     const [pageNumber, pageSize] = request.params.page.split(',').map(Number) as [number, number];
     // Our statement: one row with the count and no order when the page is past the end.
-    const rows = await query<{ total: number; id: number | null; totalPrice: string }>(BACKOFFICE_ORDERS_PAGE_SQL, [
-      (pageNumber - 1) * pageSize,
-      pageSize,
-    ]);
+    const rows = await query<{ total: number } & BackofficeOrderRow>(BACKOFFICE_ORDERS_PAGE_SQL, [(pageNumber - 1) * pageSize, pageSize]);
     return {
       data: {
-        orders: rows.flatMap(({ total: _total, ...order }) =>
-          order.id === null ? [] : [{ ...order, totalPrice: Number(order.totalPrice) }],
-        ),
+        // Shaped by our own function (the cover of a book without an image, each line's total), as ours is.
+        orders: rows.flatMap(({ total: _total, ...order }) => (order.id === null ? [] : [toBackofficeOrder(order)])),
         totalPages: Math.ceil((rows[0]?.total ?? 0) / pageSize),
       },
     };
@@ -116,16 +103,7 @@ export function bareMix(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, 
   });
   app.get('/api/employee/low-stock/', async (request, reply) => {
     if ((await staff(request.headers.cookie)) === null) return reply.code(401).send();
-    const pageSize = 25;
-    const rows = await query<{ threshold: number; totalCopies: number; price: string }>(LOW_STOCK_SQL, [pageSize, 0]);
-    return {
-      data: {
-        threshold: rows[0]?.threshold,
-        copies: rows.map(({ threshold: _t, totalCopies: _c, ...row }) => ({ ...row, price: Number(row.price) })),
-        totalCopies: rows[0]?.totalCopies ?? 0,
-        totalPages: Math.ceil((rows[0]?.totalCopies ?? 0) / pageSize),
-      },
-    };
+    return { data: await lowStockPage(reader, 1, 25) };
   });
 
   // The import: a dry run that looks the file's ISBNs up and keeps the plan, and a run in the

@@ -74,7 +74,7 @@ export default fp(
     app.decorate('wishlist', wishlistService(wishlistRepository(db)));
     app.decorate('salesCharts', salesCharts(db));
     app.decorate('auditLog', auditLog(db));
-    app.decorate('lowStock', lowStock(db, emit));
+    app.decorate('lowStock', lowStock(db, app.primarySql, emit));
     app.decorate(
       'catalogTransfer',
       catalogTransferService(catalogTransferRepository(db, app.databasePool), lookup, app.catalogAdmin, app.log, (changed) =>

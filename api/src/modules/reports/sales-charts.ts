@@ -5,8 +5,9 @@ import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { CHART_DAYS } from '../../schemas/staff.ts';
 
-/** The oldest charted day (UTC); orders are stored in UTC. */
-export const WINDOW_START = Prisma.sql`((now() AT TIME ZONE 'UTC')::date - ${CHART_DAYS - 1}::int)`;
+/** The oldest charted day (UTC); orders are stored in UTC. As text for plain SQL, and as Prisma's fragment. */
+export const WINDOW_START_SQL = `((now() AT TIME ZONE 'UTC')::date - ${CHART_DAYS - 1})`;
+export const WINDOW_START = Prisma.raw(WINDOW_START_SQL);
 
 export function salesCharts(db: Db) {
   return {
