@@ -1,40 +1,19 @@
 // home_list_candidates reads each list in its own order from an index and stops at the list's size
 // (migration home_lists_by_index). It must keep exactly the rows, and the positions, of the view it
-// replaced, which ranked every available copy: held here to that ranking, kept as the reference, through
-// the ties and exclusions each list has to break the same way.
+// replaced, which ranked every available copy: held here to that ranking, read from the migration that
+// made it, through the ties and exclusions each list has to break the same way.
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers.ts';
 
-/** The view's definition before the migration: the whole catalog joined and ranked, four times. */
-const RANKING_EVERY_COPY = `
-  WITH available AS (
-    SELECT c.id, c.units_sold, c.quantity, b.type_id, b.published_at, b.ratings_count, b.ratings_sum
-    FROM books b JOIN book_copies c ON c.book_id = b.id AND c.is_available
-  ),
-  new_releases AS (
-    SELECT 'new-releases'::text AS list, id, type_id, row_number() OVER (ORDER BY published_at DESC, id DESC) AS position
-    FROM available WHERE published_at IS NOT NULL ORDER BY position LIMIT 40
-  ),
-  best_sellers AS (
-    SELECT 'best-sellers'::text AS list, id, type_id, row_number() OVER (ORDER BY units_sold DESC, id) AS position
-    FROM available WHERE units_sold > 0 ORDER BY position LIMIT 40
-  ),
-  top_rated AS (
-    SELECT 'top-rated'::text AS list, id, type_id,
-           row_number() OVER (ORDER BY ratings_sum::numeric / ratings_count DESC, ratings_count DESC, id) AS position
-    FROM available WHERE ratings_count >= 10000 ORDER BY position LIMIT 40
-  ),
-  recommended AS (
-    SELECT 'recommended'::text AS list, id, type_id, row_number() OVER (ORDER BY type_id, rank) AS position FROM (
-      SELECT id, type_id, row_number() OVER (PARTITION BY type_id ORDER BY ratings_count DESC, id) AS rank
-      FROM available WHERE ratings_count >= 5000 AND ratings_sum >= 4 * ratings_count AND quantity > 0
-    ) pool WHERE rank <= 60
-  )
-  SELECT list, id AS copy_id, type_id, position::int AS position FROM new_releases
-  UNION ALL SELECT list, id, type_id, position::int FROM best_sellers
-  UNION ALL SELECT list, id, type_id, position::int FROM top_rated
-  UNION ALL SELECT list, id, type_id, position::int FROM recommended`;
+/** The view's definition before the migration, from the migration that made it: the whole catalog joined and ranked, four times. */
+const RANKING_EVERY_COPY = (() => {
+  const migration = readFileSync(new URL('../../prisma/migrations/20261123080000_search_by_words/migration.sql', import.meta.url), 'utf8');
+  const created = 'CREATE MATERIALIZED VIEW home_list_candidates AS';
+  const start = migration.indexOf(created) + created.length;
+  return migration.slice(start, migration.indexOf(';', start));
+})();
 
 const ROWS_KEPT = 'SELECT list, copy_id, type_id, position FROM home_list_candidates ORDER BY list, position';
 const RANKED = `SELECT * FROM (${RANKING_EVERY_COPY}) r ORDER BY list, position`;
