@@ -84,7 +84,6 @@ export async function lowStockPage(sql: SqlReader, pageNumber: number, pageSize:
 
 export function lowStock(db: Db, sql: SqlReader, emit: EmitCatalogEvent) {
   return {
-    threshold: () => readThreshold(sql),
     setThreshold: async (value: number) =>
       (await db.shopSettings.update({ where: { id: true }, data: { lowStockThreshold: value }, select: { lowStockThreshold: true } }))
         .lowStockThreshold,
