@@ -3,8 +3,9 @@
 // docs/decisions/0007, 0008 and 0015) fresh. Each catalog event (plugins/catalog-events.ts) marks
 // stale the projections that order or count what it changed, and each is refreshed CONCURRENTLY
 // (reads never wait) once its delay has passed, so a burst of writes costs one refresh. Sales come in
-// bursts and move only Bestselling and the in-stock counts: they refresh the home lists and
-// browse_listing at most once per SALES_REFRESH_SECONDS across all instances. Each records in
+// bursts and move only Bestsellers, Bestselling and the in-stock counts: they refresh the home lists
+// at their own delay (an index read per list: milliseconds at any size), and browse_listing (a million
+// rows at a million books) at most once per SALES_REFRESH_SECONDS across all instances. Each records in
 // projection_refreshes when its refresh began: an instance refreshes after its own changes unless a
 // refresh that began after them (whoever ran it) has already taken them in, and the delays bound how
 // long any list lags while refreshes are cheap. When they are not (a million books: 20 s to 2 minutes
@@ -83,13 +84,17 @@ const STALE_AFTER: Record<CatalogEventType, Projection[]> = {
   'copy.deleted': ALL_PROJECTIONS,
   'catalog.imported': ALL_PROJECTIONS,
   'copy.restocked': PRICE_AND_STOCK,
-  // Paced as sales (SALES_PACED below), not by the projections' own delays.
-  'order.placed': [],
-  'order.cancelled': [],
+  // Bestsellers at the home lists' own delay; browse_listing paced as sales (SALES_PACED below).
+  'order.placed': ['home_list_candidates'],
+  'order.cancelled': ['home_list_candidates'],
   'book.ratings-moved': ORDERED_BY_RATINGS,
 };
-/** What sales make stale, refreshed at the sales' pace (SALES_REFRESH_SECONDS) rather than their own delays. */
-const SALES_PACED: Projection[] = ['home_list_candidates', 'browse_listing'];
+/**
+ * What sales make stale, refreshed at the sales' pace (SALES_REFRESH_SECONDS) rather than its own delay. The home
+ * lists were too, while their refresh ranked the whole catalog (4-12 s at a million books); since it reads
+ * an index per list (migration home_lists_by_index) they follow sales at their own 5 s.
+ */
+const SALES_PACED: Projection[] = ['browse_listing'];
 /** The advisory lock class of projection refreshes; the object is the view's place in ALL_PROJECTIONS. */
 export const REFRESH_LOCK_CLASS = 0x70726f6a;
 /** The object, in REFRESH_LOCK_CLASS, of the turn: one scheduled refresh at a time, of any projection, across instances. */
@@ -324,11 +329,10 @@ export default fp(
     };
 
     /**
-     * A sale moves Bestsellers on the home page and Bestselling and the in-stock counts of
-     * browse_listing. At a million books each refresh takes seconds (the home lists) to a minute
-     * (browse_listing), and orders come in a steady flow: refreshed at the projections' own delays, a
-     * flow of checkouts kept a core refreshing. Each refresh gathers a burst (its own delay, or the
-     * whole interval when that is shorter), and comes no sooner than SALES_REFRESH_SECONDS after the
+     * A sale moves Bestselling and the in-stock counts of browse_listing. At a million books each
+     * refresh of it takes 20 s to a minute, and orders come in a steady flow: refreshed at its own
+     * delay, a flow of checkouts kept a core refreshing. Each refresh gathers a burst (its own delay,
+     * or the whole interval when that is shorter), and comes no sooner than SALES_REFRESH_SECONDS after the
      * last one any instance began (run() reads it when the gathering ends), and not at all if one
      * began after the sales: a steady flow of orders costs one refresh per interval, however many
      * instances take them.
