@@ -6,19 +6,20 @@ import { PROJECTION_REFRESH_DELAYS_MS } from '../src/plugins/catalog-projections
 import { createTestApp } from './helpers.ts';
 
 const t = await createTestApp({ env: { SALES_REFRESH_SECONDS: '300' } });
+const one = async <T extends Record<string, unknown>>(sql: string, values: unknown[] = []) => (await t.db.query<T>(sql, values))[0]!;
 
 it("a checkout moves the home page's Bestsellers within the home lists' own delay; browse_listing waits for the sales' pace", async () => {
   const homeBestsellers = async () =>
     (await t.app.inject({ url: '/api/public/book-copy/best-sellers/' })).json().data.map((b: { id: number }) => b.id) as number[];
   await t.app.catalogProjections.refresh(['home_list_candidates', 'browse_listing']);
-  const [{ copyId, most }] = await t.db.query<{ copyId: number; most: number }>(
+  const { copyId, most } = await one<{ copyId: number; most: number }>(
     `SELECT (SELECT id FROM book_copies WHERE is_available AND units_sold = 0 ORDER BY id LIMIT 1) AS "copyId",
             (SELECT max(units_sold)::int FROM book_copies) AS most`,
   );
   // Enough units to top the list, in stock.
-  const quantity = most! + 1;
+  const quantity = most + 1;
   await t.db.query('UPDATE book_copies SET quantity = quantity + $2 WHERE id = $1', [copyId, quantity]);
-  const [{ browseRefreshedAt }] = await t.db.query<{ browseRefreshedAt: Date }>(
+  const { browseRefreshedAt } = await one<{ browseRefreshedAt: Date }>(
     `SELECT started_at AS "browseRefreshedAt" FROM projection_refreshes WHERE projection = 'browse_listing'`,
   );
   const client = await t.newClient();
@@ -30,10 +31,7 @@ it("a checkout moves the home page's Bestsellers within the home lists' own dela
     headers: { cookie: client.cookie },
     payload: { cartItemId: line, quantity },
   });
-  const [{ total }] = await t.db.query<{ total: string }>('SELECT (price * $2)::text AS total FROM book_copies WHERE id = $1', [
-    copyId,
-    quantity,
-  ]);
+  const { total } = await one<{ total: string }>('SELECT (price * $2)::text AS total FROM book_copies WHERE id = $1', [copyId, quantity]);
   const sold = performance.now();
   const order = await t.checkout(client.cookie, { cartItemsIds: [line], totalPrice: Number(total), totalQuantity: quantity });
   expect(order.statusCode, order.body).toBe(200);
@@ -51,7 +49,7 @@ it("a checkout moves the home page's Bestsellers within the home lists' own dela
   expect(firstAfterMs).toBeLessThan(delay + 5_000);
   // Bestselling on the category pages is browse_listing's, a million rows at a million books: no refresh
   // of it began since, nor will for SALES_REFRESH_SECONDS after the last one.
-  const [{ startedAt }] = await t.db.query<{ startedAt: Date }>(
+  const { startedAt } = await one<{ startedAt: Date }>(
     `SELECT started_at AS "startedAt" FROM projection_refreshes WHERE projection = 'browse_listing'`,
   );
   expect(startedAt).toEqual(browseRefreshedAt);
