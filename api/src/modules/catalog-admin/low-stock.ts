@@ -36,7 +36,7 @@ interface LowStockRow {
  * its stock, and looking each unsold copy up in the sellers' list, took three quarters of the
  * statement's time. The bench's bare baseline runs these very statements (scripts/bench/bare-mix.ts).
  */
-export const LOW_STOCK_PAGE_SQL = `
+const LOW_STOCK_PAGE_SQL = `
   WITH recent AS (
     SELECT s.book_copy_id AS id, c.quantity, sum(s.units)::int AS units
     FROM sales_daily_copies s JOIN book_copies c ON c.id = s.book_copy_id AND c.quantity <= $1
