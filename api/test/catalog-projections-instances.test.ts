@@ -11,7 +11,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { ALL_PROJECTIONS, MAX_REFRESH_SHARE, REFRESH_LOCK_CLASS, REFRESH_TURN_LOCK } from '../src/plugins/catalog-projections.ts';
+import {
+  ALL_PROJECTIONS,
+  MAX_REFRESH_SHARE,
+  PROJECTION_REFRESH_DELAYS_MS,
+  REFRESH_LOCK_CLASS,
+  REFRESH_TURN_LOCK,
+} from '../src/plugins/catalog-projections.ts';
 import { createTestApp } from './helpers.ts';
 
 const SALES_REFRESH_SECONDS = 1;
@@ -204,6 +210,32 @@ it('an explicit refresh runs at once during a rest, and leaves the rest as it wa
     // Its own rest as it was (a scheduled refresh left over from an earlier test may still add to others').
     expect(refreshed.restUntil).toBe(restBefore);
   } finally {
+    await t.db.query("UPDATE projection_refreshes SET rest_until = NULL WHERE projection = 'search_vocabulary'");
+  }
+});
+
+it('orders that keep coming during the rest wait with the refresh they find waiting: it is tried once, not every few seconds', async () => {
+  // An instance of its own, so that only its refreshes are counted: each try is one transaction.
+  const fourth = await buildApp(
+    loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, FIREBASE_AUTH_EMULATOR_HOST: t.config.firebaseAuthEmulatorHost!, ...env }),
+  );
+  await fourth.ready();
+  const tries = vi.spyOn(fourth.prisma, '$transaction');
+  // A rest of an hour: each view's first try finds it and waits it out.
+  await recordRefresh('search_vocabulary', 0, 15 * 60_000);
+  try {
+    // An order every half second for three times the home lists' delay: their refresh would be pulled in
+    // and tried again every 5 s, browse_listing's waits for the sales' interval anyway.
+    const homeDelayMs = PROJECTION_REFRESH_DELAYS_MS.home_list_candidates;
+    for (let order = 100; order < 100 + (3 * homeDelayMs) / 500; order++) {
+      sale(fourth, order);
+      await sleep(500);
+    }
+    // browse_listing once and the home lists once (a try that finds another instance's turn looks again).
+    expect(tries.mock.calls.length).toBeGreaterThanOrEqual(2);
+    expect(tries.mock.calls.length).toBeLessThanOrEqual(3);
+  } finally {
+    await fourth.close();
     await t.db.query("UPDATE projection_refreshes SET rest_until = NULL WHERE projection = 'search_vocabulary'");
   }
 });

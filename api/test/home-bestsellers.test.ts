@@ -8,7 +8,7 @@ import { createTestApp } from './helpers.ts';
 const t = await createTestApp({ env: { SALES_REFRESH_SECONDS: '300' } });
 const one = async <T extends Record<string, unknown>>(sql: string, values: unknown[] = []) => (await t.db.query<T>(sql, values))[0]!;
 
-it("a checkout moves the home page's Bestsellers within the home lists' own delay; browse_listing waits for the sales' pace", async () => {
+it("a checkout moves the home page's Bestsellers within the home lists' own delay, whatever the sales' pace", async () => {
   const homeBestsellers = async () =>
     (await t.app.inject({ url: '/api/public/book-copy/best-sellers/' })).json().data.map((b: { id: number }) => b.id) as number[];
   await t.app.catalogProjections.refresh(['home_list_candidates', 'browse_listing']);
@@ -24,13 +24,15 @@ it("a checkout moves the home page's Bestsellers within the home lists' own dela
   );
   const client = await t.newClient();
   const added = await t.app.inject({ method: 'POST', url: `/api/client/cart/${copyId}`, headers: { cookie: client.cookie } });
+  expect(added.statusCode, added.body).toBe(200);
   const line = added.json().data as number;
-  await t.app.inject({
+  const set = await t.app.inject({
     method: 'PUT',
     url: '/api/client/cart/',
     headers: { cookie: client.cookie },
     payload: { cartItemId: line, quantity },
   });
+  expect(set.statusCode, set.body).toBe(200);
   const { total } = await one<{ total: string }>('SELECT (price * $2)::text AS total FROM book_copies WHERE id = $1', [copyId, quantity]);
   const sold = performance.now();
   const order = await t.checkout(client.cookie, { cartItemsIds: [line], totalPrice: Number(total), totalQuantity: quantity });
@@ -48,7 +50,8 @@ it("a checkout moves the home page's Bestsellers within the home lists' own dela
   expect(firstAfterMs).toBeGreaterThanOrEqual(delay);
   expect(firstAfterMs).toBeLessThan(delay + 5_000);
   // Bestselling on the category pages is browse_listing's, a million rows at a million books: no refresh
-  // of it began since, nor will for SALES_REFRESH_SECONDS after the last one.
+  // of it began meanwhile. (Its own delay, 15 s, has not come yet either: the sales' pace that holds it is
+  // tested in catalog-events.test.ts and catalog-projections-instances.test.ts.)
   const { startedAt } = await one<{ startedAt: Date }>(
     `SELECT started_at AS "startedAt" FROM projection_refreshes WHERE projection = 'browse_listing'`,
   );

@@ -147,6 +147,11 @@ interface Cause {
   failures: number;
   /** Looks in a row that found another refresh running: each doubles the wait before the next, up to `pace`. */
   busyLooks: number;
+  /**
+   * Not before then (performance.now()): the rest the scheduled refreshes left, or a failure's backoff.
+   * A change that comes meanwhile (an order every few seconds) waits with it instead of pulling it in.
+   */
+  notBefore?: number;
 }
 type Waiting = Cause & { timer: NodeJS.Timeout; dueAt: number };
 
@@ -245,13 +250,22 @@ export default fp(
 
     /**
      * Refreshes `view` in `delayMs` for `cause`, unless a refresh already waits that will come sooner
-     * (or, for sales, one that already waits for the sales' interval), which then answers for it too.
+     * (or, for sales, one that already waits for the sales' interval), which then answers for it too;
+     * either way, not before the rest or the backoff that the waiting one or `cause` waits out.
      * Nothing is scheduled once the app is closing.
      */
     const schedule = (view: Projection, delayMs: number, cause: Cause) => {
       if (closed) return;
-      const dueAt = performance.now() + delayMs;
+      const now = performance.now();
       const waiting = pending.get(view);
+      const notBefore = Math.max(waiting?.notBefore ?? 0, cause.notBefore ?? 0);
+      // The sooner of the two (for sales, the one already waiting), and never before a rest or a backoff ends.
+      const sooner = !waiting
+        ? now + delayMs
+        : waiting.salesOnly && cause.salesOnly
+          ? waiting.dueAt
+          : Math.min(waiting.dueAt, now + delayMs);
+      const dueAt = Math.max(sooner, notBefore);
       const merged: Cause = waiting
         ? {
             // The latest change: a refresh covers them all only if it began after the last one.
@@ -260,14 +274,15 @@ export default fp(
             pace: Math.min(waiting.pace, cause.pace),
             failures: Math.max(waiting.failures, cause.failures),
             busyLooks: Math.max(waiting.busyLooks, cause.busyLooks),
+            notBefore,
           }
-        : cause;
-      if (waiting && (waiting.dueAt <= dueAt || (waiting.salesOnly && cause.salesOnly))) {
+        : { ...cause, notBefore };
+      if (waiting?.dueAt === dueAt) {
         Object.assign(waiting, merged);
         return;
       }
       if (waiting) clearTimeout(waiting.timer);
-      const timer = setTimeout(() => void run(view), delayMs).unref();
+      const timer = setTimeout(() => void run(view), dueAt - now).unref();
       pending.set(view, { ...merged, timer, dueAt });
     };
 
@@ -300,7 +315,8 @@ export default fp(
           // What is left waits for the same changes (browse_counts, once browse_listing took them in, for the refresh).
           const after = leads ? { since, salesOnly } : { since: performance.now(), salesOnly: false };
           // The database's share for refreshes is spent until then: the changes wait, merged with any that come.
-          if (attempt.outcome === 'resting') return schedule(each, attempt.ms, { ...after, pace, failures, busyLooks: 0 });
+          if (attempt.outcome === 'resting')
+            return schedule(each, attempt.ms, { ...after, pace, failures, busyLooks: 0, notBefore: performance.now() + attempt.ms });
           // Another refresh has the turn or the view, perhaps from before these changes: look again later.
           const lookAgainMs = Math.min(pace, FIRST_LOOK_WHEN_BUSY_MS * 2 ** busyLooks);
           return schedule(each, lookAgainMs, { ...after, pace, failures: 0, busyLooks: busyLooks + 1 });
@@ -314,7 +330,7 @@ export default fp(
         // A failed refresh leaves no rest in the database (it rolled back): it rests here for the time it took.
         const restMs = (performance.now() - attemptedAt) * REST_PER_REFRESH_TIME;
         const retryMs = Math.max(Math.min(pace * 2 ** failures, MAX_RETRY_DELAY_MS), restMs);
-        schedule(current, retryMs, { ...retry, pace, failures: failures + 1, busyLooks: 0 });
+        schedule(current, retryMs, { ...retry, pace, failures: failures + 1, busyLooks: 0, notBefore: performance.now() + retryMs });
       }
     };
 
