@@ -57,30 +57,13 @@ interface Call {
   settled?: (answer: { data: unknown }) => Promise<void>;
 }
 
-/** Puts `quantity` units of a copy in the signed-in client's cart: the cart line's id. */
-async function addToCart(cookie: string, copyId: number, quantity: number) {
-  const added = await t.app.inject({ method: 'POST', url: `/api/client/cart/${copyId}`, headers: { cookie } });
-  expect(added.statusCode, added.body).toBe(200);
-  const line = added.json().data as number;
-  if (quantity > 1) {
-    const set = await t.app.inject({
-      method: 'PUT',
-      url: '/api/client/cart/',
-      headers: { cookie },
-      payload: { cartItemId: line, quantity },
-    });
-    expect(set.statusCode, set.body).toBe(200);
-  }
-  return line;
-}
-
 /** A client's order of one copy, placed through the storefront. */
 async function placedOrder() {
   const client = await t.newClient();
   const [copy] = await t.db.query<{ id: number; price: string }>(
     'SELECT id, price::text FROM book_copies WHERE is_available AND quantity > 5 ORDER BY id LIMIT 1',
   );
-  const line = await addToCart(client.cookie, copy!.id, 1);
+  const line = await t.addToCart(client.cookie, copy!.id, 1);
   const order = await t.checkout(client.cookie, { cartItemsIds: [line], totalPrice: Number(copy!.price), totalQuantity: 1 });
   expect(order.statusCode, order.body).toBe(200);
   return order.json().data.id as number;
@@ -339,7 +322,7 @@ describe('sales and Bestselling', () => {
     await t.db.query('UPDATE book_copies SET quantity = quantity + $2 WHERE id = $1', [copyId, quantity]);
     await t.app.catalogProjections.refresh(['browse_listing']);
     const client = await t.newClient();
-    const line = await addToCart(client.cookie, copyId, quantity);
+    const line = await t.addToCart(client.cookie, copyId, quantity);
     const { total } = await one<{ total: string }>('SELECT (price * $2)::text AS total FROM book_copies WHERE id = $1', [copyId, quantity]);
     const order = await t.checkout(client.cookie, { cartItemsIds: [line], totalPrice: Number(total), totalQuantity: quantity });
     expect(order.statusCode, order.body).toBe(200);

@@ -23,9 +23,12 @@ import { createTestApp } from './helpers.ts';
 const SALES_REFRESH_SECONDS = 1;
 const env = { SALES_REFRESH_SECONDS: String(SALES_REFRESH_SECONDS) };
 const t = await createTestApp({ env });
-const second = await buildApp(
-  loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, FIREBASE_AUTH_EMULATOR_HOST: t.config.firebaseAuthEmulatorHost!, ...env }),
-);
+/** Another instance of the shop on the same database. */
+const anotherInstance = () =>
+  buildApp(
+    loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, FIREBASE_AUTH_EMULATOR_HOST: t.config.firebaseAuthEmulatorHost!, ...env }),
+  );
+const second = await anotherInstance();
 await second.ready();
 afterAll(() => second.close());
 
@@ -216,16 +219,15 @@ it('an explicit refresh runs at once during a rest, and leaves the rest as it wa
 
 it('orders that keep coming during the rest wait with the refresh they find waiting: it is tried once, not every few seconds', async () => {
   // An instance of its own, so that only its refreshes are counted: each try is one transaction.
-  const fourth = await buildApp(
-    loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, FIREBASE_AUTH_EMULATOR_HOST: t.config.firebaseAuthEmulatorHost!, ...env }),
-  );
+  const fourth = await anotherInstance();
   await fourth.ready();
   const tries = vi.spyOn(fourth.prisma, '$transaction');
   // A rest of an hour: each view's first try finds it and waits it out.
   await recordRefresh('search_vocabulary', 0, 15 * 60_000);
   try {
-    // An order every half second for three times the home lists' delay: their refresh would be pulled in
-    // and tried again every 5 s, browse_listing's waits for the sales' interval anyway.
+    // An order every half second for three times the home lists' delay: without the rest holding them, the
+    // home lists' refresh was pulled in and tried every 5 s, and browse_listing's every second (a sale that
+    // came while its try ran scheduled a new wait, which the try's long one merged into).
     const homeDelayMs = PROJECTION_REFRESH_DELAYS_MS.home_list_candidates;
     for (let order = 100; order < 100 + (3 * homeDelayMs) / 500; order++) {
       sale(fourth, order);
@@ -241,9 +243,7 @@ it('orders that keep coming during the rest wait with the refresh they find wait
 });
 
 it('a closed instance schedules nothing more: a sale it hears while closing sets no timer for the ended pool', async () => {
-  const third = await buildApp(
-    loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, FIREBASE_AUTH_EMULATOR_HOST: t.config.firebaseAuthEmulatorHost!, ...env }),
-  );
+  const third = await anotherInstance();
   await third.ready();
   await third.close();
   const timers = vi.spyOn(globalThis, 'setTimeout');

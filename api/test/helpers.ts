@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { DEMO_LOGINS } from '../../seed/seed-data.ts';
 import { type BuildOptions, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -108,6 +108,22 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
     );
     return { id: row!.id, account, cookie: await login({ account, password: DEMO_LOGINS.client.password }) };
   }
+  /** Puts `quantity` units of a copy in the cart of the signed-in client whose cookie this is: the cart line's id. */
+  async function addToCart(cookie: string, copyId: number, quantity = 1) {
+    const added = await app.inject({ method: 'POST', url: `/api/client/cart/${copyId}`, headers: { cookie } });
+    expect(added.statusCode, added.body).toBe(200);
+    const line = added.json().data as number;
+    if (quantity > 1) {
+      const set = await app.inject({
+        method: 'PUT',
+        url: '/api/client/cart/',
+        headers: { cookie },
+        payload: { cartItemId: line, quantity },
+      });
+      expect(set.statusCode, set.body).toBe(200);
+    }
+    return line;
+  }
   /** Checks out as the signed-in client whose cookie this is, to '1 Main Street' unless the order says otherwise. */
   function checkout(
     cookie: string,
@@ -121,7 +137,7 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
     });
   }
 
-  return { app, db, config, login, loginFrom, newClient, checkout };
+  return { app, db, config, login, loginFrom, newClient, addToCart, checkout };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

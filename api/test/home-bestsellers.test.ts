@@ -23,16 +23,7 @@ it("a checkout moves the home page's Bestsellers within the home lists' own dela
     `SELECT started_at AS "browseRefreshedAt" FROM projection_refreshes WHERE projection = 'browse_listing'`,
   );
   const client = await t.newClient();
-  const added = await t.app.inject({ method: 'POST', url: `/api/client/cart/${copyId}`, headers: { cookie: client.cookie } });
-  expect(added.statusCode, added.body).toBe(200);
-  const line = added.json().data as number;
-  const set = await t.app.inject({
-    method: 'PUT',
-    url: '/api/client/cart/',
-    headers: { cookie: client.cookie },
-    payload: { cartItemId: line, quantity },
-  });
-  expect(set.statusCode, set.body).toBe(200);
+  const line = await t.addToCart(client.cookie, copyId, quantity);
   const { total } = await one<{ total: string }>('SELECT (price * $2)::text AS total FROM book_copies WHERE id = $1', [copyId, quantity]);
   const sold = performance.now();
   const order = await t.checkout(client.cookie, { cartItemsIds: [line], totalPrice: Number(total), totalQuantity: quantity });
