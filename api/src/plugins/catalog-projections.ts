@@ -4,8 +4,10 @@
 // stale the projections that order or count what it changed, and each is refreshed CONCURRENTLY
 // (reads never wait) once its delay has passed, so a burst of writes costs one refresh. Sales come in
 // bursts and move only Bestsellers, Bestselling and the in-stock counts: they refresh the home lists
-// at their own delay (an index read per list: milliseconds at any size), and browse_listing (a million
-// rows at a million books) at most once per SALES_REFRESH_SECONDS across all instances. Each records in
+// at their own delay (an index read per list: milliseconds at any size), and browse_listing at most once
+// per SALES_REFRESH_SECONDS across all instances (each of its refreshes forgets every cached category
+// page). browse_listing is a table, not a view: its refresh is a catch-up of the copies that triggers
+// noted since the last one, so its cost follows the changes, not the catalog. Each records in
 // projection_refreshes when its refresh began: an instance refreshes after its own changes unless a
 // refresh that began after them (whoever ran it) has already taken them in, and the delays bound how
 // long any list lags while refreshes are cheap. When they are not (a million books: 20 s to 2 minutes
@@ -24,9 +26,9 @@ export const PROJECTION_REFRESH_DELAYS_MS = {
   // Also every word of every book. A word new to the catalog is found at once as typed (a search
   // always tries the word itself); only its misspellings wait for this refresh.
   search_vocabulary: 120_000,
-  // Sorts and filters of category pages (issue 30): refreshed whenever category_listing is.
+  // Sorts and filters of category pages (issue 30): caught up whenever category_listing is refreshed.
   browse_listing: 15_000,
-  // Counted from browse_listing: always refreshed right after it, never on its own timer.
+  // Counted from browse_listing: refreshed in the transaction of each catch-up of it that moved copies, never on its own timer.
   browse_counts: 15_000,
   // Suggestions as a shopper types: every book on sale and every author's name, so like the shortcuts.
   search_suggestions: 120_000,
@@ -159,10 +161,9 @@ type Waiting = Cause & { timer: NodeJS.Timeout; dueAt: number };
  * How a refresh is paced. `now`: an explicit refresh, which waits for the view's lock and nothing
  * else, and is charged no rest (tests, the seed and the bench call it knowingly). `turn`: a scheduled
  * refresh, which takes the cluster's turn or gives up, waits out the rest the last ones left, and
- * leaves its own. `follower`: browse_counts right after browse_listing, in the same turn: it does not
- * wait out browse_listing's rest, but adds its own time's rest to it.
+ * leaves its own.
  */
-type Pacing = 'now' | 'turn' | 'follower';
+type Pacing = 'now' | 'turn';
 /** A refresh's attempt: done, given up because another holds the turn or the view, or not before `ms` from now. */
 type Attempt = { outcome: 'refreshed' } | { outcome: 'busy' } | { outcome: 'resting'; ms: number };
 const REFRESHED: Attempt = { outcome: 'refreshed' };
@@ -208,13 +209,33 @@ export default fp(
           }
           await tx.$executeRaw`INSERT INTO projection_refreshes (projection, started_at) VALUES (${view}, clock_timestamp())
                                ON CONFLICT (projection) DO UPDATE SET started_at = excluded.started_at`;
-          await tx.$executeRawUnsafe(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
-          // Fresh statistics, or the planner guesses the view's size and may join it by scanning.
-          await tx.$executeRawUnsafe(`ANALYZE ${view}`);
-          // Every instance's catalog cache forgets the answers that read the old projection (at commit).
-          await tx.$executeRawUnsafe(`NOTIFY ${CATALOG_CHANGED_CHANNEL}, '${refreshedNotice(view)}'`);
-          // The rest starts from the latest one left (a follower's adds to its leader's), or from
-          // this refresh's start once that has passed; an explicit refresh keeps the rest as it was.
+          // What was refreshed: every instance's catalog cache forgets what reads each (at commit).
+          const refreshed: Projection[] = [];
+          if (view === 'browse_listing') {
+            // A table kept from the copies noted since the last catch-up, not rebuilt (migration
+            // browse_listing_kept_by_changes): its cost follows the changes, not the catalog's size.
+            const [caughtUp] = await tx.$queryRaw<[{ rewritten: bigint; membership_changed: boolean }]>`
+              SELECT rewritten, membership_changed FROM browse_listing_catch_up()`;
+            // One that rewrote nothing leaves every answer read from the listing true.
+            if (caughtUp.rewritten > 0n) refreshed.push(view);
+            // Autovacuum keeps a table's statistics; an explicit catch-up may follow a bulk load.
+            if (pacing === 'now' && caughtUp.rewritten > 0n) await tx.$executeRawUnsafe(`ANALYZE ${view}`);
+            // The counts change only when copies came, went or moved between categories or authors, and
+            // are counted in this transaction then: no crash or close between two can leave them behind.
+            if (caughtUp.membership_changed) {
+              await tx.$executeRawUnsafe('REFRESH MATERIALIZED VIEW CONCURRENTLY browse_counts');
+              await tx.$executeRawUnsafe('ANALYZE browse_counts');
+              refreshed.push('browse_counts');
+            }
+          } else {
+            await tx.$executeRawUnsafe(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
+            // Fresh statistics, or the planner guesses the view's size and may join it by scanning.
+            await tx.$executeRawUnsafe(`ANALYZE ${view}`);
+            refreshed.push(view);
+          }
+          for (const each of refreshed) await tx.$executeRawUnsafe(`NOTIFY ${CATALOG_CHANGED_CHANNEL}, '${refreshedNotice(each)}'`);
+          // The rest starts from the latest one left, or from this refresh's start once that has passed;
+          // an explicit refresh keeps the rest as it was.
           await tx.$executeRaw`
             UPDATE projection_refreshes r
             SET took_ms = round(extract(epoch FROM done.took) * 1000)::int,
@@ -240,12 +261,10 @@ export default fp(
       return row?.ms ?? Number.POSITIVE_INFINITY;
     };
 
-    // browse_counts is counted from browse_listing, so it follows it in every refresh.
-    const withCounts = (views: Projection[]) =>
-      views.includes('browse_listing') ? [...new Set([...views, 'browse_counts' as const])] : views;
-
     const refresh = async (projections: Projection[] = ALL_PROJECTIONS) => {
-      for (const view of withCounts(projections)) await refreshView(view, 'now');
+      // browse_counts after browse_listing, whose catch-up refreshes it too when it moved copies.
+      const last = projections.filter((view) => view === 'browse_counts');
+      for (const view of [...projections.filter((view) => view !== 'browse_counts'), ...last]) await refreshView(view, 'now');
     };
 
     /**
@@ -295,8 +314,7 @@ export default fp(
       if (!waiting) return;
       pending.delete(view);
       const { since, salesOnly, pace, failures, busyLooks } = waiting;
-      let current = view;
-      let attemptedAt = performance.now();
+      const attemptedAt = performance.now();
       try {
         // Read before the query, so the query's own time counts as after the changes (errs towards refreshing).
         const seenAgoMs = performance.now() - since;
@@ -306,38 +324,29 @@ export default fp(
         if (lastMs < seenAgoMs) return;
         if (salesOnly && lastMs < salesIntervalMs)
           return schedule(view, salesIntervalMs - lastMs, { since, salesOnly, pace, failures, busyLooks });
-        for (const each of withCounts([view])) {
-          current = each;
-          attemptedAt = performance.now();
-          const leads = each === view;
-          const attempt = await refreshView(each, leads ? 'turn' : 'follower');
-          if (attempt.outcome === 'refreshed') continue;
-          // What is left waits for the same changes (browse_counts, once browse_listing took them in, for the refresh).
-          const after = leads ? { since, salesOnly } : { since: performance.now(), salesOnly: false };
-          // The database's share for refreshes is spent until then: the changes wait, merged with any that come.
-          if (attempt.outcome === 'resting')
-            return schedule(each, attempt.ms, { ...after, pace, failures, busyLooks: 0, notBefore: performance.now() + attempt.ms });
-          // Another refresh has the turn or the view, perhaps from before these changes: look again later.
-          const lookAgainMs = Math.min(pace, FIRST_LOOK_WHEN_BUSY_MS * 2 ** busyLooks);
-          return schedule(each, lookAgainMs, { ...after, pace, failures: 0, busyLooks: busyLooks + 1 });
-        }
+        const attempt = await refreshView(view, 'turn');
+        if (attempt.outcome === 'refreshed') return;
+        // The database's share for refreshes is spent until then: the changes wait, merged with any that come.
+        if (attempt.outcome === 'resting')
+          return schedule(view, attempt.ms, { since, salesOnly, pace, failures, busyLooks: 0, notBefore: performance.now() + attempt.ms });
+        // Another refresh has the turn or the view, perhaps from before these changes: look again later.
+        const lookAgainMs = Math.min(pace, FIRST_LOOK_WHEN_BUSY_MS * 2 ** busyLooks);
+        return schedule(view, lookAgainMs, { since, salesOnly, pace, failures: 0, busyLooks: busyLooks + 1 });
       } catch (error) {
         // The pool ends with the app: a refresh cut short by the close is not a failure to retry.
         if (closed) return;
-        app.log.warn({ err: error, view: current }, 'could not refresh a catalog projection');
-        // Only what is left (browse_counts, when browse_listing itself was refreshed), from the same changes.
-        const retry = current === view ? { since, salesOnly } : { since: performance.now(), salesOnly: false };
+        app.log.warn({ err: error, view }, 'could not refresh a catalog projection');
         // A failed refresh leaves no rest in the database (it rolled back): it rests here for the time it took.
         const restMs = (performance.now() - attemptedAt) * REST_PER_REFRESH_TIME;
         const retryMs = Math.max(Math.min(pace * 2 ** failures, MAX_RETRY_DELAY_MS), restMs);
-        schedule(current, retryMs, { ...retry, pace, failures: failures + 1, busyLooks: 0, notBefore: performance.now() + retryMs });
+        schedule(view, retryMs, { since, salesOnly, pace, failures: failures + 1, busyLooks: 0, notBefore: performance.now() + retryMs });
       }
     };
 
     /** Marks projections stale (with their followers); each is refreshed once its delay has passed. */
     const changed = (projections: Projection[]) => {
       const since = performance.now();
-      // browse_counts is refreshed with browse_listing, never before it.
+      // browse_counts is refreshed in browse_listing's catch-up, never on its own.
       for (const view of projections) {
         const delay = PROJECTION_REFRESH_DELAYS_MS[view];
         if (view !== 'browse_counts') schedule(view, delay, { since, salesOnly: false, pace: delay, failures: 0, busyLooks: 0 });
@@ -345,9 +354,9 @@ export default fp(
     };
 
     /**
-     * A sale moves Bestselling and the in-stock counts of browse_listing. At a million books each
-     * refresh of it takes 20 s to a minute, and orders come in a steady flow: refreshed at its own
-     * delay, a flow of checkouts kept a core refreshing. Each refresh gathers a burst (its own delay,
+     * A sale moves Bestselling and the in-stock counts of browse_listing. Orders come in a steady flow,
+     * and each catch-up forgets every cached category page and search results page in every instance
+     * (and, while it was rebuilt whole, cost 20 s at a million books). Each gathers a burst (its own delay,
      * or the whole interval when that is shorter), and comes no sooner than SALES_REFRESH_SECONDS after the
      * last one any instance began (run() reads it when the gathering ends), and not at all if one
      * began after the sales: a steady flow of orders costs one refresh per interval, however many
