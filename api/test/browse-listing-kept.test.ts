@@ -47,8 +47,10 @@ describe('browse_listing kept from the copies that changed', () => {
   });
 
   it('after every kind of catalog write, one catch-up leaves exactly what a rebuild would, and takes every note', async () => {
-    const [sold, priced, soldOut, withdrawn, moved, rated, recategorized, reauthored, redated, removed] = await freshCopies(10);
-    const backOnSale = await one<{ id: number }>('SELECT id FROM book_copies WHERE NOT is_available ORDER BY id LIMIT 1').catch(() => null);
+    const [sold, priced, soldOut, withdrawn, moved, rated, recategorized, reauthored, redated, removed, backOnSale] = await freshCopies(11);
+    // One taken off sale (and caught up) before, to be put back on it.
+    await query('UPDATE book_copies SET is_available = false WHERE id = $1', [backOnSale!.id]);
+    await catchUp();
     const anotherBook = await one<{ id: number; typeId: number; authorId: number }>(
       `SELECT b.id, b.type_id AS "typeId", b.author_id AS "authorId" FROM books b
        WHERE b.type_id <> (SELECT type_id FROM books WHERE id = $1) AND b.author_id <> (SELECT author_id FROM books WHERE id = $1)
@@ -66,7 +68,7 @@ describe('browse_listing kept from the copies that changed', () => {
     await query('UPDATE book_copies SET price = price + 1.25 WHERE id = $1', [priced!.id]);
     await query('UPDATE book_copies SET quantity = 0 WHERE id = $1', [soldOut!.id]);
     await query('UPDATE book_copies SET is_available = false WHERE id = $1', [withdrawn!.id]);
-    if (backOnSale) await query('UPDATE book_copies SET is_available = true WHERE id = $1', [backOnSale.id]);
+    await query('UPDATE book_copies SET is_available = true WHERE id = $1', [backOnSale!.id]);
     await query('UPDATE book_copies SET book_id = $2 WHERE id = $1', [moved!.id, anotherBook.id]);
     await query('UPDATE books SET ratings_sum = ratings_sum + 5, ratings_count = ratings_count + 1 WHERE id = $1', [rated!.bookId]);
     await query('UPDATE books SET type_id = $2 WHERE id = $1', [recategorized!.bookId, anotherBook.typeId]);
@@ -82,7 +84,7 @@ describe('browse_listing kept from the copies that changed', () => {
     // Each write left the table behind its definition until the catch-up (the sale in two of its values).
     const behind = new Set([...before.extra, ...before.missing].map((row) => Number(/^\((\d+),/.exec(row)![1])));
     for (const copy of [sold, priced, soldOut, withdrawn, moved, rated, recategorized, reauthored, redated, removed, added, backOnSale])
-      if (copy) expect(behind, `copy ${copy.id}`).toContain(copy.id);
+      expect(behind, `copy ${copy!.id}`).toContain(copy!.id);
 
     expect(await catchUp()).toMatchObject({ membershipChanged: true });
     expect(await drift()).toEqual(IN_SYNC);
@@ -130,27 +132,66 @@ describe('browse_listing kept from the copies that changed', () => {
     expect(await drift()).toEqual(IN_SYNC);
   });
 
-  it("a book's change and a copy put on sale meanwhile, committed on either side of a catch-up, are both caught up", async () => {
-    const [copy] = await freshCopies(1);
-    await query('UPDATE book_copies SET is_available = false WHERE id = $1', [copy!.id]);
+  // A copy joins a book while the book's ratings move (a review) in a transaction that cannot see it
+  // yet; a catch-up runs between the two commits, and reads the copy with the book's old ratings.
+  const joins: [string, (copy: { id: number; bookId: number }, other: number) => Promise<number>][] = [
+    [
+      'put on sale',
+      async (copy) => {
+        await query('UPDATE book_copies SET is_available = true WHERE id = $1', [copy.id]);
+        return copy.id;
+      },
+    ],
+    [
+      'moved to the book',
+      async (copy, other) => {
+        await query('UPDATE book_copies SET book_id = $2 WHERE id = $1', [other, copy.bookId]);
+        return other;
+      },
+    ],
+    [
+      'added to the book',
+      async (copy) =>
+        (await one<{ id: number }>('INSERT INTO book_copies (book_id, price, quantity) VALUES ($1, 9.5, 2) RETURNING id', [copy.bookId]))
+          .id,
+    ],
+  ];
+  for (const [how, join] of joins)
+    it(`a book's change and a copy ${how} meanwhile, committed on either side of a catch-up, are both caught up`, async () => {
+      const [copy, other] = await freshCopies(2);
+      await query('UPDATE book_copies SET is_available = false WHERE id = $1', [copy!.id]);
+      await catchUp();
+      const reviewer = new pg.Client({ connectionString: t.db.url });
+      await reviewer.connect();
+      try {
+        await reviewer.query('BEGIN');
+        await reviewer.query('UPDATE books SET ratings_sum = ratings_sum + 5, ratings_count = ratings_count + 1 WHERE id = $1', [
+          copy!.bookId,
+        ]);
+        const joined = await join(copy!, other!.id);
+        expect(await catchUp()).toMatchObject({ membershipChanged: true });
+        // The copy as the book still is: right until the review commits.
+        expect(await drift()).toEqual(IN_SYNC);
+        await reviewer.query('COMMIT');
+        expect((await drift()).extra.map((row) => Number(/^\((\d+),/.exec(row)![1]))).toContain(joined);
+      } finally {
+        await reviewer.end();
+      }
+      await catchUp();
+      expect(await drift()).toEqual(IN_SYNC);
+    });
+
+  it('emptying the copies empties the listing, and the next catch-up says copies left', async () => {
     await catchUp();
-    const reviewer = new pg.Client({ connectionString: t.db.url });
-    await reviewer.connect();
+    await query('BEGIN');
     try {
-      // The book's ratings move (a review) in a transaction that cannot yet see the copy on sale.
-      await reviewer.query('BEGIN');
-      await reviewer.query('UPDATE books SET ratings_sum = ratings_sum + 5, ratings_count = ratings_count + 1 WHERE id = $1', [
-        copy!.bookId,
-      ]);
-      await query('UPDATE book_copies SET is_available = true WHERE id = $1', [copy!.id]);
-      // Caught up before the review commits: the copy with the book's old ratings, as they still are.
+      await query('TRUNCATE book_copies CASCADE');
+      expect(await one<{ n: number }>('SELECT count(*)::int AS n FROM browse_listing')).toEqual({ n: 0 });
       expect(await catchUp()).toEqual({ rewritten: 1, membershipChanged: true });
-      await reviewer.query('COMMIT');
+      expect(await drift()).toEqual(IN_SYNC);
     } finally {
-      await reviewer.end();
+      await query('ROLLBACK');
     }
-    await catchUp();
-    expect(await drift()).toEqual(IN_SYNC);
   });
 
   it('a catch-up of one copy reads that copy by its keys, not the catalog', async () => {
@@ -160,17 +201,23 @@ describe('browse_listing kept from the copies that changed', () => {
     try {
       await query('UPDATE book_copies SET units_sold = units_sold + 1 WHERE id = $1', [copy!.id]);
       await query('UPDATE books SET ratings_count = ratings_count + 1, ratings_sum = ratings_sum + 4 WHERE id = $1', [copy!.bookId]);
-      const { seq: before } = await one<{ seq: number }>(
-        "SELECT coalesce(sum(seq_tup_read), 0)::int AS seq FROM pg_stat_xact_user_tables WHERE relname IN ('books', 'book_copies', 'browse_listing')",
-      );
+      // The transaction's own statistics of the three tables, by name.
+      const scans = async () =>
+        Object.fromEntries(
+          (
+            await query<{ relname: string; seq: number; idx: number }>(
+              "SELECT relname, seq_tup_read::int AS seq, idx_scan::int AS idx FROM pg_stat_xact_user_tables WHERE relname IN ('books', 'book_copies', 'browse_listing')",
+            )
+          ).map((row) => [row.relname, row]),
+        );
+      const before = await scans();
       expect(await catchUp()).toEqual({ rewritten: 1, membershipChanged: false });
-      const scans = await query<{ relname: string; seq: number; idx: number }>(
-        "SELECT relname, seq_tup_read::int AS seq, idx_scan::int AS idx FROM pg_stat_xact_user_tables WHERE relname IN ('books', 'book_copies', 'browse_listing') ORDER BY relname",
-      );
-      // The transaction's own statistics: no row read by a scan of any of the three, each reached by an index.
-      expect(scans.reduce((sum, row) => sum + row.seq, 0) - before).toBe(0);
-      expect(scans.map((row) => row.relname)).toEqual(['book_copies', 'books', 'browse_listing']);
-      for (const row of scans) expect(row.idx, row.relname).toBeGreaterThan(0);
+      const after = await scans();
+      // No row read by a scan of any of the three; each reached by an index (the copy noted, the book's copies, the books, the rows).
+      for (const table of ['books', 'book_copies', 'browse_listing']) {
+        expect(after[table]!.seq - before[table]!.seq, table).toBe(0);
+        expect(after[table]!.idx - before[table]!.idx, table).toBeGreaterThan(0);
+      }
     } finally {
       await query('ROLLBACK');
     }

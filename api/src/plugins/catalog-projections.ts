@@ -5,8 +5,8 @@
 // (reads never wait) once its delay has passed, so a burst of writes costs one refresh. Sales come in
 // bursts and move only Bestsellers, Bestselling and the in-stock counts: they refresh the home lists
 // at their own delay (an index read per list: milliseconds at any size), and browse_listing at most once
-// per SALES_REFRESH_SECONDS across all instances (each of its refreshes forgets every cached category
-// page). browse_listing is a table, not a view: its refresh is a catch-up of the copies that triggers
+// per SALES_REFRESH_SECONDS across all instances (each catch-up that rewrote rows forgets every cached
+// category page). browse_listing is a table, not a view: its refresh is a catch-up of the copies that triggers
 // noted since the last one, so its cost follows the changes, not the catalog. Each records in
 // projection_refreshes when its refresh began: an instance refreshes after its own changes unless a
 // refresh that began after them (whoever ran it) has already taken them in, and the delays bound how
@@ -26,7 +26,7 @@ export const PROJECTION_REFRESH_DELAYS_MS = {
   // Also every word of every book. A word new to the catalog is found at once as typed (a search
   // always tries the word itself); only its misspellings wait for this refresh.
   search_vocabulary: 120_000,
-  // Sorts and filters of category pages (issue 30): caught up whenever category_listing is refreshed.
+  // Sorts and filters of category pages (issue 30): caught up whenever category_listing is marked stale (FOLLOWERS).
   browse_listing: 15_000,
   // Counted from browse_listing: refreshed in the transaction of each catch-up of it that moved copies, never on its own timer.
   browse_counts: 15_000,
@@ -179,9 +179,10 @@ export default fp(
     const salesIntervalMs = app.config.salesRefreshSeconds * 1000;
 
     /**
-     * Refreshes one view in its own transaction, under the view's advisory lock (and, scheduled, the
-     * cluster's turn): an explicit refresh waits for it, a scheduled one gives up when another holds
-     * either, and waits out the rest (`resting`). No lock is ever waited for by a scheduled refresh,
+     * Refreshes one view in its own transaction, under the view's advisory lock (browse_listing's also
+     * under browse_counts', which its catch-up may refresh) and, scheduled, the cluster's turn: an
+     * explicit refresh waits for them, a scheduled one gives up when another holds any, and waits
+     * out the rest (`resting`). No lock is ever waited for by a scheduled refresh,
      * so a refresh waiting its turn holds no connection that requests could use. A refresh is
      * background work that may outlast the per-request statement timeout at scale: it gets its own.
      * The names are this module's constants, never input. When it began is recorded before its
@@ -193,12 +194,18 @@ export default fp(
           await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = '${REFRESH_TIMEOUT}'`);
           await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${REFRESH_TIMEOUT}'`);
           const viewLock = ALL_PROJECTIONS.indexOf(view);
-          if (pacing === 'now') await tx.$executeRaw`SELECT pg_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${viewLock}::int)`;
-          else {
-            // The turn first: while another scheduled refresh runs, this view's lock is not touched.
+          // A view's own lock, or the counts' when it is the same (then taken once): always in that order.
+          const countsLock = view === 'browse_listing' ? ALL_PROJECTIONS.indexOf('browse_counts') : viewLock;
+          if (pacing === 'now') {
+            await tx.$executeRaw`SELECT pg_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${viewLock}::int)`;
+            await tx.$executeRaw`SELECT pg_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${countsLock}::int)`;
+          } else {
+            // The turn first: while another scheduled refresh runs, this view's locks are not touched.
             const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`
               SELECT CASE WHEN pg_try_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${REFRESH_TURN_LOCK}::int)
-                          THEN pg_try_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${viewLock}::int) ELSE false END AS locked`;
+                          THEN CASE WHEN pg_try_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${viewLock}::int)
+                                    THEN pg_try_advisory_xact_lock(${REFRESH_LOCK_CLASS}::int, ${countsLock}::int) ELSE false END
+                          ELSE false END AS locked`;
             if (!locked) return BUSY;
           }
           if (pacing === 'turn') {
@@ -355,7 +362,7 @@ export default fp(
 
     /**
      * A sale moves Bestselling and the in-stock counts of browse_listing. Orders come in a steady flow,
-     * and each catch-up forgets every cached category page and search results page in every instance
+     * and each catch-up that took a sale forgets every cached category page and search results page in every instance
      * (and, while it was rebuilt whole, cost 20 s at a million books). Each gathers a burst (its own delay,
      * or the whole interval when that is shorter), and comes no sooner than SALES_REFRESH_SECONDS after the
      * last one any instance began (run() reads it when the gathering ends), and not at all if one

@@ -111,10 +111,12 @@ CREATE TRIGGER books_browse_listing_changed AFTER UPDATE ON books
   REFERENCING OLD TABLE AS books_before NEW TABLE AS books_after
   FOR EACH STATEMENT EXECUTE FUNCTION browse_listing_note_changed_books();
 
--- Emptying the copies (the tests, a TRUNCATE of books CASCADE) empties the listing with them.
+-- Emptying the copies (the tests, a TRUNCATE of books CASCADE) empties the listing with them, and
+-- leaves a note of neither a copy nor a book: the next catch-up then says copies left (browse_counts).
 CREATE FUNCTION browse_listing_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   TRUNCATE browse_listing, browse_listing_changes;
+  INSERT INTO browse_listing_changes DEFAULT VALUES;
   RETURN NULL;
 END $$;
 CREATE TRIGGER book_copies_browse_listing_truncated AFTER TRUNCATE ON book_copies
@@ -133,11 +135,13 @@ SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
   noted_copies integer[];
   noted_books integer[];
+  emptied boolean;
 BEGIN
   WITH taken AS (DELETE FROM browse_listing_changes RETURNING copy_id, book_id)
   SELECT coalesce(array_agg(DISTINCT copy_id) FILTER (WHERE copy_id IS NOT NULL), '{}'),
-         coalesce(array_agg(DISTINCT book_id) FILTER (WHERE book_id IS NOT NULL), '{}')
-  INTO noted_copies, noted_books FROM taken;
+         coalesce(array_agg(DISTINCT book_id) FILTER (WHERE book_id IS NOT NULL), '{}'),
+         coalesce(bool_or(copy_id IS NULL AND book_id IS NULL), false)
+  INTO noted_copies, noted_books, emptied FROM taken;
   WITH noted AS MATERIALIZED (
     SELECT n.copy_id FROM unnest(noted_copies) AS n(copy_id)
     UNION
@@ -160,4 +164,9 @@ BEGIN
          EXISTS (SELECT FROM fresh f FULL JOIN held h USING (copy_id)
                  WHERE f.copy_id IS NULL OR h.copy_id IS NULL OR (f.type_id, f.author_id) <> (h.type_id, h.author_id))
   INTO rewritten, membership_changed;
+  -- The copies emptied by a TRUNCATE were rows of the listing, removed by its trigger.
+  IF emptied THEN
+    rewritten := rewritten + 1;
+    membership_changed := true;
+  END IF;
 END $$;
