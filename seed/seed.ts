@@ -16,7 +16,7 @@ type Progress = (message: string) => void;
  * browse_counts counts it (migration browse_listing_kept_by_changes).
  */
 export async function refreshCatalogProjections(client: pg.Client) {
-  await client.query('SELECT browse_listing_catch_up()');
+  while ((await client.query<{ more: boolean }>('SELECT more FROM browse_listing_catch_up()')).rows[0]!.more);
   const { rows } = await client.query<{ view: string }>(
     'SELECT quote_ident(matviewname) AS view FROM pg_matviews WHERE schemaname = current_schema() ORDER BY matviewname',
   );

@@ -194,6 +194,25 @@ describe('browse_listing kept from the copies that changed', () => {
     }
   });
 
+  it('takes at most the notes it is asked to, the oldest first, and says whether any are left', async () => {
+    const copies = await freshCopies(5);
+    await catchUp();
+    for (const copy of copies) await query('UPDATE book_copies SET price = price + 0.5 WHERE id = $1', [copy.id]);
+    const turn = () =>
+      one<{ rewritten: number; more: boolean }>('SELECT rewritten::int AS rewritten, more FROM browse_listing_catch_up(2)');
+    const behind = async () => (await drift()).extra.map((row) => Number(/^\((\d+),/.exec(row)![1])).sort();
+    expect(await turn()).toEqual({ rewritten: 2, more: true });
+    expect(await behind()).toEqual(
+      copies
+        .slice(2)
+        .map((copy) => copy.id)
+        .sort(),
+    );
+    expect(await turn()).toEqual({ rewritten: 2, more: true });
+    expect(await turn()).toEqual({ rewritten: 1, more: false });
+    expect(await drift()).toEqual(IN_SYNC);
+  });
+
   it('a catch-up of one copy reads that copy by its keys, not the catalog', async () => {
     const [copy] = await freshCopies(1);
     await catchUp();

@@ -56,15 +56,17 @@ beforeAll(async () => {
     -- says: as if each had put a copy on sale (browse_counts follows), unless a test says otherwise.
     CREATE TABLE catch_up_moves_copies (moves boolean NOT NULL);
     INSERT INTO catch_up_moves_copies VALUES (true);
-    ALTER FUNCTION browse_listing_catch_up() RENAME TO browse_listing_catch_up_as_shipped;
-    CREATE FUNCTION browse_listing_catch_up(OUT rewritten bigint, OUT membership_changed boolean) LANGUAGE plpgsql AS $$
+    ALTER FUNCTION browse_listing_catch_up(integer) RENAME TO browse_listing_catch_up_as_shipped;
+    CREATE FUNCTION browse_listing_catch_up(most integer DEFAULT 100000, OUT rewritten bigint, OUT membership_changed boolean, OUT more boolean)
+    LANGUAGE plpgsql AS $$
     BEGIN
       PERFORM nextval('refresh_attempts');
       IF EXISTS (SELECT 1 FROM refresh_failing WHERE projection = 'browse_listing') THEN
         RAISE EXCEPTION 'refresh of browse_listing failed on purpose';
       END IF;
       INSERT INTO refreshes_done VALUES ('browse_listing');
-      SELECT shipped.rewritten, shipped.membership_changed INTO rewritten, membership_changed FROM browse_listing_catch_up_as_shipped() shipped;
+      SELECT shipped.rewritten, shipped.membership_changed, shipped.more INTO rewritten, membership_changed, more
+      FROM browse_listing_catch_up_as_shipped(most) shipped;
       IF (SELECT moves FROM catch_up_moves_copies) THEN
         rewritten := greatest(rewritten, 1);
         membership_changed := true;
@@ -169,6 +171,23 @@ it('a catch-up that moved no copy on or off sale, or between categories or autho
   } finally {
     await t.db.query('UPDATE catch_up_moves_copies SET moves = true');
   }
+});
+
+it('a backlog of more notes than a catch-up takes is caught up in turns, without another change asking', async () => {
+  const listing = await refreshes('browse_listing');
+  // 20 notes of every copy: past the 100,000 a catch-up takes by default.
+  await t.db.query('INSERT INTO browse_listing_changes (copy_id) SELECT c.id FROM book_copies c, generate_series(1, 20)');
+  const left = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM browse_listing_changes'))[0]!.n;
+  expect(await left()).toBeGreaterThan(100_000);
+  sale(t.app, 15);
+  // The second turn comes after the rest the first one leaves.
+  expect(await until(async () => (await left()) === 0, SETTLE_MS + 20_000)).toBe(true);
+  expect(await refreshes('browse_listing')).toBe(listing + 2);
+  // The next test counts the rests from its own: this one's is waited out.
+  const [rest] = await t.db.query<{ ms: number | null }>(
+    'SELECT (extract(epoch FROM max(rest_until) - clock_timestamp()) * 1000)::float8 AS ms FROM projection_refreshes',
+  );
+  await sleep(Math.max(0, rest?.ms ?? 0) + 100);
 });
 
 /** Each projection's last refresh, as recorded: when it began, what it took and the rest it left (ms since the epoch). */

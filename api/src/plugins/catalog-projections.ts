@@ -164,9 +164,11 @@ type Waiting = Cause & { timer: NodeJS.Timeout; dueAt: number };
  * leaves its own.
  */
 type Pacing = 'now' | 'turn';
-/** A refresh's attempt: done, given up because another holds the turn or the view, or not before `ms` from now. */
-type Attempt = { outcome: 'refreshed' } | { outcome: 'busy' } | { outcome: 'resting'; ms: number };
-const REFRESHED: Attempt = { outcome: 'refreshed' };
+/**
+ * A refresh's attempt: done (`more`: browse_listing's catch-up left notes for another turn), given up
+ * because another holds the turn or the view, or not before `ms` from now.
+ */
+type Attempt = { outcome: 'refreshed'; more: boolean } | { outcome: 'busy' } | { outcome: 'resting'; ms: number };
 const BUSY: Attempt = { outcome: 'busy' };
 /** The rest a scheduled refresh leaves, as a multiple of its own time: with the refresh, 1 / MAX_REFRESH_SHARE of it. */
 const REST_PER_REFRESH_TIME = 1 / MAX_REFRESH_SHARE;
@@ -218,11 +220,14 @@ export default fp(
                                ON CONFLICT (projection) DO UPDATE SET started_at = excluded.started_at`;
           // What was refreshed: every instance's catalog cache forgets what reads each (at commit).
           const refreshed: Projection[] = [];
+          let more = false;
           if (view === 'browse_listing') {
             // A table kept from the copies noted since the last catch-up, not rebuilt (migration
             // browse_listing_kept_by_changes): its cost follows the changes, not the catalog's size.
-            const [caughtUp] = await tx.$queryRaw<[{ rewritten: bigint; membership_changed: boolean }]>`
-              SELECT rewritten, membership_changed FROM browse_listing_catch_up()`;
+            // At most its default number of notes (a backlog takes several turns).
+            const [caughtUp] = await tx.$queryRaw<[{ rewritten: bigint; membership_changed: boolean; more: boolean }]>`
+              SELECT rewritten, membership_changed, more FROM browse_listing_catch_up()`;
+            more = caughtUp.more;
             // One that rewrote nothing leaves every answer read from the listing true.
             if (caughtUp.rewritten > 0n) refreshed.push(view);
             // Autovacuum keeps a table's statistics; an explicit catch-up may follow a bulk load.
@@ -252,7 +257,7 @@ export default fp(
             FROM (SELECT clock_timestamp() - started_at AS took, (SELECT max(rest_until) FROM projection_refreshes) AS rest_until
                   FROM projection_refreshes WHERE projection = ${view}) done
             WHERE r.projection = ${view}`;
-          return REFRESHED;
+          return { outcome: 'refreshed', more };
         },
         { timeout: REFRESH_TIMEOUT_MS, maxWait: REFRESH_TIMEOUT_MS },
       );
@@ -271,7 +276,12 @@ export default fp(
     const refresh = async (projections: Projection[] = ALL_PROJECTIONS) => {
       // browse_counts after browse_listing, whose catch-up refreshes it too when it moved copies.
       const last = projections.filter((view) => view === 'browse_counts');
-      for (const view of [...projections.filter((view) => view !== 'browse_counts'), ...last]) await refreshView(view, 'now');
+      for (const view of [...projections.filter((view) => view !== 'browse_counts'), ...last]) {
+        // Every note, however many turns they take.
+        let attempt: Attempt;
+        do attempt = await refreshView(view, 'now');
+        while (attempt.outcome === 'refreshed' && attempt.more);
+      }
     };
 
     /**
@@ -332,6 +342,9 @@ export default fp(
         if (salesOnly && lastMs < salesIntervalMs)
           return schedule(view, salesIntervalMs - lastMs, { since, salesOnly, pace, failures, busyLooks });
         const attempt = await refreshView(view, 'turn');
+        // A catch-up that left notes takes another turn: after the rest its own time leaves, at the refreshes' share.
+        if (attempt.outcome === 'refreshed' && attempt.more)
+          return schedule(view, 0, { since: performance.now(), salesOnly: false, pace, failures: 0, busyLooks: 0 });
         if (attempt.outcome === 'refreshed') return;
         // The database's share for refreshes is spent until then: the changes wait, merged with any that come.
         if (attempt.outcome === 'resting')

@@ -129,19 +129,25 @@ CREATE TRIGGER book_copies_browse_listing_truncated AFTER TRUNCATE ON book_copie
 -- (force_custom_plan), so the planner knows how few they are and reads them by their keys, never the
 -- whole catalog. A row whose values are the same is not rewritten. Says how many rows it wrote or
 -- removed, and whether a copy came on sale, left it or changed category or author (browse_counts,
--- counted from this table, is then stale too).
-CREATE FUNCTION browse_listing_catch_up(OUT rewritten bigint, OUT membership_changed boolean) LANGUAGE plpgsql
-SET plan_cache_mode = force_custom_plan AS $$
+-- counted from this table, is then stale too). It takes at most `most` notes, the oldest: a backlog
+-- (a bulk load outside the shop) is caught up in turns that each end well within a refresh's time
+-- limit (100,000 notes: about 15 s at a million books), and `more` says whether notes were left.
+CREATE FUNCTION browse_listing_catch_up(most integer DEFAULT 100000, OUT rewritten bigint, OUT membership_changed boolean, OUT more boolean)
+LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
   noted_copies integer[];
   noted_books integer[];
   emptied boolean;
 BEGIN
-  WITH taken AS (DELETE FROM browse_listing_changes RETURNING copy_id, book_id)
+  WITH taken AS (
+    DELETE FROM browse_listing_changes
+    WHERE id IN (SELECT id FROM browse_listing_changes ORDER BY id LIMIT most)
+    RETURNING copy_id, book_id)
   SELECT coalesce(array_agg(DISTINCT copy_id) FILTER (WHERE copy_id IS NOT NULL), '{}'),
          coalesce(array_agg(DISTINCT book_id) FILTER (WHERE book_id IS NOT NULL), '{}'),
-         coalesce(bool_or(copy_id IS NULL AND book_id IS NULL), false)
-  INTO noted_copies, noted_books, emptied FROM taken;
+         coalesce(bool_or(copy_id IS NULL AND book_id IS NULL), false),
+         count(*) = most
+  INTO noted_copies, noted_books, emptied, more FROM taken;
   WITH noted AS MATERIALIZED (
     SELECT n.copy_id FROM unnest(noted_copies) AS n(copy_id)
     UNION
