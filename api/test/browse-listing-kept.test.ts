@@ -26,6 +26,8 @@ const drift = async () => {
            (SELECT coalesce(array_agg(r::text), '{}') FROM (SELECT * FROM browse_listing_source EXCEPT SELECT * FROM browse_listing) r) AS missing`);
   return { extra, missing };
 };
+/** The copy a row of drift() is about: its first column. */
+const copyOf = (row: string) => Number(/^\((\d+),/.exec(row)![1]);
 const noted = async () => (await one<{ n: number }>('SELECT count(*)::int AS n FROM browse_listing_changes')).n;
 const IN_SYNC = { extra: [], missing: [] };
 
@@ -82,7 +84,7 @@ describe('browse_listing kept from the copies that changed', () => {
 
     const before = await drift();
     // Each write left the table behind its definition until the catch-up (the sale in two of its values).
-    const behind = new Set([...before.extra, ...before.missing].map((row) => Number(/^\((\d+),/.exec(row)![1])));
+    const behind = new Set([...before.extra, ...before.missing].map(copyOf));
     for (const copy of [sold, priced, soldOut, withdrawn, moved, rated, recategorized, reauthored, redated, removed, added, backOnSale])
       expect(behind, `copy ${copy!.id}`).toContain(copy!.id);
 
@@ -173,7 +175,7 @@ describe('browse_listing kept from the copies that changed', () => {
         // The copy as the book still is: right until the review commits.
         expect(await drift()).toEqual(IN_SYNC);
         await reviewer.query('COMMIT');
-        expect((await drift()).extra.map((row) => Number(/^\((\d+),/.exec(row)![1]))).toContain(joined);
+        expect((await drift()).extra.map(copyOf)).toContain(joined);
       } finally {
         await reviewer.end();
       }
@@ -200,7 +202,7 @@ describe('browse_listing kept from the copies that changed', () => {
     for (const copy of copies) await query('UPDATE book_copies SET price = price + 0.5 WHERE id = $1', [copy.id]);
     const turn = () =>
       one<{ rewritten: number; more: boolean }>('SELECT rewritten::int AS rewritten, more FROM browse_listing_catch_up(2)');
-    const behind = async () => (await drift()).extra.map((row) => Number(/^\((\d+),/.exec(row)![1])).sort();
+    const behind = async () => (await drift()).extra.map(copyOf).sort();
     expect(await turn()).toEqual({ rewritten: 2, more: true });
     expect(await behind()).toEqual(
       copies

@@ -142,15 +142,16 @@ it('browse_counts is refreshed in the transaction of the catch-up that moved cop
 it("when another instance holds browse_counts, browse_listing's catch-up (which may refresh it) waits, and runs once it is free", async () => {
   const listing = await refreshes('browse_listing');
   const counts = await refreshes('browse_counts');
+  const lock = ALL_PROJECTIONS.indexOf('browse_counts');
   // The other instance, as far as the lock goes (an explicit refresh of the counts): a session of our own holding it.
   const other = new pg.Client({ connectionString: t.db.url });
   await other.connect();
   try {
-    await other.query('SELECT pg_advisory_lock($1::int, $2::int)', [REFRESH_LOCK_CLASS, ALL_PROJECTIONS.indexOf('browse_counts')]);
+    await other.query('SELECT pg_advisory_lock($1::int, $2::int)', [REFRESH_LOCK_CLASS, lock]);
     sale(second, 14);
     await sleep(SALES_REFRESH_SECONDS * 2000);
     expect(await refreshes('browse_listing')).toBe(listing);
-    await other.query('SELECT pg_advisory_unlock($1::int, $2::int)', [REFRESH_LOCK_CLASS, ALL_PROJECTIONS.indexOf('browse_counts')]);
+    await other.query('SELECT pg_advisory_unlock($1::int, $2::int)', [REFRESH_LOCK_CLASS, lock]);
     expect(await until(async () => (await refreshes('browse_counts')) > counts, SETTLE_MS)).toBe(true);
     expect(await refreshes('browse_listing')).toBe(listing + 1);
   } finally {
