@@ -477,7 +477,7 @@ async function soak(rate: number, minutes: number) {
   );
   for (const row of explained)
     console.log(
-      `  ${row.table.padEnd(24)} +${row.rows}${row.because ? ` (${row.allowed} ${row.because})` : ''} ${row.explained ? 'explained' : 'NOT EXPLAINED'}`,
+      `  ${row.table.padEnd(24)} ${row.rows > 0 ? '+' : ''}${row.rows}${row.because ? ` (${row.allowed} ${row.because})` : ''} ${row.explained ? 'explained' : 'NOT EXPLAINED'}`,
     );
   return result;
 }
