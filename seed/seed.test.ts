@@ -56,6 +56,35 @@ describe('seed', () => {
       await database.drop();
     }
   });
+
+  it('leaves every catalog projection with the planner statistics of what it holds', async () => {
+    const database = await emptyTestDatabase('seed_statistics');
+    try {
+      const { url } = database;
+      await applyMigrations(url);
+      await seedDatabase(url, () => {}, { people: false });
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows: projections } = await client.query<{ name: string }>(
+          `SELECT 'browse_listing' AS name UNION ALL SELECT matviewname FROM pg_matviews WHERE schemaname = current_schema()`,
+        );
+        expect(projections.length).toBeGreaterThan(1);
+        for (const { name } of projections) {
+          // ANALYZE sets reltuples to the rows it counted (all of them, at the seed's size).
+          const { rows } = await client.query<{ counted: string; estimated: number }>(
+            `SELECT (SELECT count(*) FROM ${name}) AS counted, (SELECT reltuples FROM pg_class WHERE oid = $1::regclass) AS estimated`,
+            [name],
+          );
+          expect({ name, estimated: rows[0]!.estimated }).toEqual({ name, estimated: Number(rows[0]!.counted) });
+        }
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
 });
 
 describe('seed plan', () => {
