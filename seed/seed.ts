@@ -22,8 +22,9 @@ export async function refreshCatalogProjections(client: pg.Client) {
   );
   for (const { view } of rows) await client.query(`REFRESH MATERIALIZED VIEW ${view}`);
   // With their statistics: the seed's own ANALYZE ran before they were filled, so until autovacuum came
-  // by the planner took each for empty (a category's 2,131 copies in browse_listing planned as 19).
-  await client.query(`ANALYZE browse_listing, ${rows.map(({ view }) => view).join(', ')}`);
+  // by the planner had no column statistics for them (a category's 2,131 copies in browse_listing were
+  // planned as 19 rows).
+  await client.query(`ANALYZE ${['browse_listing', ...rows.map(({ view }) => view)].join(', ')}`);
 }
 
 export async function isDatabaseEmpty(url: string): Promise<boolean> {
