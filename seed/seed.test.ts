@@ -73,11 +73,12 @@ describe('seed', () => {
         for (const { name } of projections) {
           // ANALYZE sets reltuples to the rows it counted (all of them, at the seed's size), and keeps
           // each column's statistics, which is what the planner's estimate of a filter comes from.
+          const table = client.escapeIdentifier(name);
           const { rows } = await client.query<{ counted: string; estimated: number; columns: string }>(
-            `SELECT (SELECT count(*) FROM ${client.escapeIdentifier(name)}) AS counted,
-                    (SELECT reltuples FROM pg_class WHERE oid = to_regclass(quote_ident($1))) AS estimated,
+            `SELECT (SELECT count(*) FROM ${table}) AS counted,
+                    (SELECT reltuples FROM pg_class WHERE oid = $2::regclass) AS estimated,
                     (SELECT count(*) FROM pg_stats WHERE schemaname = current_schema() AND tablename = $1) AS columns`,
-            [name],
+            [name, table],
           );
           const { counted, estimated, columns } = rows[0]!;
           expect({ name, estimated, withColumnStatistics: Number(columns) > 0 }).toEqual({
