@@ -4,17 +4,29 @@
 // costs no statement, and a catalog change is seen at once.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
-import { createTestApp } from './helpers.ts';
+import { browseOptions } from '../src/modules/catalog/browse-listings.ts';
+import { catalogRepository } from '../src/modules/catalog/catalog-repository.ts';
+import { catalogService } from '../src/modules/catalog/catalog-service.ts';
+import { CATALOG_CHANGED_CHANNEL, refreshedNotice, soldNotice } from '../src/plugins/catalog-cache.ts';
+import { createTestApp, eventually } from './helpers.ts';
 
 let statements = 0;
-const t = await createTestApp({ env: { CATALOG_CACHE_MS: '60000' }, onQuery: () => statements++ });
+let ran: string[] = [];
+const t = await createTestApp({
+  env: { CATALOG_CACHE_MS: '60000' },
+  onQuery: (sql) => {
+    statements++;
+    ran.push(sql);
+  },
+});
 for (let waited = 0; !t.app.catalogCache.active && waited < 2_000; waited += 20) await sleep(20);
 
 async function read(url: string) {
   statements = 0;
+  ran = [];
   const res = await t.app.inject({ url });
   expect(res.statusCode, res.body).toBe(200);
-  return { statements, data: res.json().data };
+  return { statements, sql: ran, data: res.json().data };
 }
 const ids = (data: { booksCopies: { id: number }[] }) => data.booksCopies.map((b) => b.id);
 
@@ -80,4 +92,47 @@ it('keeps a bound in hundredths: 10, 10.0 and 10.001 as a highest price are one 
   expect(answer.data.total).toBe(total);
   expect(answer.data.totalEstimated).toBe(false);
   for (const copy of answer.data.booksCopies) expect(copy.price).toBeGreaterThan(Number(price));
+});
+
+it('shares a listing’s counts across its sorts and pages: they read only their rows, and answer as a whole read does', async () => {
+  const listing = (more: string) => `/api/public/book-copy/browse/Fantasy?yearFrom=1950&inStock=true${more}`;
+  const counted = (sql: string[]) => sql.some((text) => /\bbrowse_counts\b/.test(text));
+  // The same listing read whole each time, nothing kept: what every answer must equal.
+  const whole = catalogService(catalogRepository(t.app.catalogSql));
+  const readWhole = async (query: Record<string, unknown>) =>
+    JSON.parse(JSON.stringify(await whole.browseCategory('Fantasy', browseOptions({ yearFrom: 1950, inStock: true, ...query }))));
+
+  const first = await read(listing('&sort=newest'));
+  expect(first.statements).toBe(1);
+  expect(counted(first.sql)).toBe(true);
+  expect(first.data).toEqual(await readWhole({ sort: 'newest' }));
+  const others = [
+    ['&sort=price-asc', { sort: 'price-asc' }],
+    ['&sort=bestselling&pageNumber=2', { sort: 'bestselling', pageNumber: 2 }],
+    ['&pageNumber=3', { pageNumber: 3 }],
+  ] as const;
+  for (const [more, query] of others) {
+    const page = await read(listing(more));
+    expect(page.statements, more).toBe(1);
+    expect(counted(page.sql), more).toBe(false);
+    expect(page.data, more).toEqual(await readWhole(query));
+    expect(page.data.facets).toEqual(first.data.facets);
+  }
+  // Other filters are another listing, with counts of their own.
+  expect(counted((await read(listing('&minRating=3&sort=price-asc'))).sql)).toBe(true);
+
+  // A sale forgets the pages that show the copy, never the counts (their stock is browse_listing's).
+  const shown = first.data.booksCopies[0].id as number;
+  await t.db.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, soldNotice([shown])]);
+  let again: Awaited<ReturnType<typeof read>> | undefined;
+  await eventually(async () => (again = await read(listing('&sort=newest'))).statements > 0);
+  expect(counted(again!.sql)).toBe(false);
+
+  // A catch-up of browse_listing forgets them.
+  await t.db.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, refreshedNotice('browse_listing')]);
+  await eventually(async () => {
+    again = await read(listing('&sort=top-rated'));
+    return again.statements > 0 && counted(again.sql);
+  });
+  expect(again!.data).toEqual(await readWhole({ sort: 'top-rated' }));
 });

@@ -38,6 +38,7 @@ const ROUTES: { read: keyof typeof CACHED_READS; url: string }[] = [
   { read: 'homeList', url: '/api/public/book-copy/top-rated/' },
   { read: 'homeList', url: '/api/public/book-copy/recommended/' },
   { read: 'browseCategory', url: `/api/public/book-copy/browse/${categoryName}?sort=price-asc&inStock=true` },
+  { read: 'browseCounts', url: `/api/public/book-copy/browse/${categoryName}?sort=newest&minRating=3` },
   { read: 'browseSearch', url: '/api/public/book-copy/search/?text=tolkien&sort=bestselling' },
   { read: 'browseSearch', url: '/api/public/book-copy/search/?text=a' },
   { read: 'suggestions', url: '/api/public/book-copy/suggestions/?text=to' },

@@ -8,6 +8,7 @@ import { accountRepository } from '../modules/accounts/account-repository.ts';
 import { type AccountService, accountService } from '../modules/accounts/account-service.ts';
 import { cartRepository } from '../modules/cart/cart-repository.ts';
 import { type CartService, cartService } from '../modules/cart/cart-service.ts';
+import { CACHED_READS } from '../modules/catalog/cached-reads.ts';
 import { catalogRepository } from '../modules/catalog/catalog-repository.ts';
 import { type CatalogService, catalogService } from '../modules/catalog/catalog-service.ts';
 import { catalogAdminRepository } from '../modules/catalog-admin/catalog-admin-repository.ts';
@@ -60,7 +61,10 @@ export default fp(
     const { emit } = app.catalogEvents;
     const { isbnLookup, openLibraryUrl } = app.config;
     const lookup = isbnLookup === 'openlibrary' ? openLibraryLookup(openLibraryUrl) : bundledCatalogLookup();
-    app.decorate('catalog', catalogService(catalogRepository(app.catalogSql)));
+    app.decorate(
+      'catalog',
+      catalogService(catalogRepository(app.catalogSql), (key, load) => app.catalogCache.read(key, load, CACHED_READS.browseCounts)),
+    );
     app.decorate('catalogAdmin', catalogAdminService(catalogAdminRepository(db), lookup, emit));
     app.decorate('accounts', accountService(accountRepository(db), app.passwords));
     const people = peopleRepository(db);
@@ -85,5 +89,5 @@ export default fp(
     // a download of the catalog may run for 30 minutes.
     app.addHook('preClose', async () => app.catalogTransfer.stopExports());
   },
-  { name: 'services', dependencies: ['config', 'prisma', 'password-check', 'catalog-events'] },
+  { name: 'services', dependencies: ['config', 'prisma', 'password-check', 'catalog-events', 'catalog-cache'] },
 );

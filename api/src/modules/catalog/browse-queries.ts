@@ -155,33 +155,55 @@ export interface BrowseStatement {
  * category's own sample, so other authors stay choosable once one is chosen.
  */
 export function categoryBrowseSql(category: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number): BrowseStatement {
+  return categoryStatement(category, sort, filters, skip, take, true);
+}
+
+/**
+ * The same page without its counts: typeId and the page's rows. The counts are the same for every
+ * sort and page of a listing, and most of the statement's time (a pass over the category's sample),
+ * so a page whose listing's counts are already known reads only its rows (catalog-service.ts).
+ */
+export function categoryPageSql(category: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number): BrowseStatement {
+  return categoryStatement(category, sort, filters, skip, take, false);
+}
+
+function categoryStatement(category: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number, counted: boolean) {
   const params = new Params([category]);
   const conds = conditions(filters, params, 'l');
-  const author = filters.authorId !== undefined ? params.add(filters.authorId, 'int') : null;
+  const author = counted && filters.authorId !== undefined ? params.add(filters.authorId, 'int') : null;
   const where = all(['l.type_id = (SELECT id FROM category)', ...Object.values(conds)]);
   const sample = (byAuthor: boolean) => `
     SELECT l.author_id, l.price, l.in_stock, l.rating, l.published_at FROM browse_listing l
     WHERE ${byAuthor ? `l.author_id = ${author} AND ` : ''}l.type_id = (SELECT id FROM category)
     ORDER BY l.sample_key, l.copy_id LIMIT ${BROWSE_FACET_SAMPLE}`;
-  const text = `
-  WITH category AS (SELECT id FROM book_types WHERE lower(name) = lower($1) LIMIT 1),
+  const samples = counted
+    ? `
   sample AS MATERIALIZED (${sample(false)}),${
     author
       ? `
   author_sample AS MATERIALIZED (${sample(true)}),`
       : ''
-  }
+  }`
+    : '';
+  const page = `
   page AS (
     SELECT l.copy_id, row_number() OVER () AS ord
     FROM (SELECT l.copy_id FROM browse_listing l WHERE ${where} ORDER BY ${ORDER[sort]('l', false)}
           LIMIT ${params.add(take, 'int')} OFFSET ${params.add(skip, 'int')}) l
-  ),${facetsSql(conds, author ? 'author_sample' : 'sample', 'l', 'sample')},${pageRowsSql(filters, params)}
+  ),`;
+  const facets = counted ? `${facetsSql(conds, author ? 'author_sample' : 'sample', 'l', 'sample')},` : '';
+  const select = counted
+    ? `
   SELECT (SELECT id FROM category) AS "typeId",
          (SELECT n FROM browse_counts WHERE type_id = (SELECT id FROM category) AND author_id = ${author ?? 0}) AS size,
          (SELECT n FROM browse_counts WHERE type_id = (SELECT id FROM category) AND author_id = 0) AS "categorySize",
          ${author ? '(SELECT count(*) FROM sample)' : 'counts.sampled'} AS "categorySampled",
          counts.*, author_counts.authors, rows.rows
-  FROM counts, author_counts, rows`;
+  FROM counts, author_counts, rows`
+    : `
+  SELECT (SELECT id FROM category) AS "typeId", rows.rows FROM rows`;
+  const text = `
+  WITH category AS (SELECT id FROM book_types WHERE lower(name) = lower($1) LIMIT 1),${samples}${page}${facets}${pageRowsSql(filters, params)}${select}`;
   return { text, values: params.values };
 }
 
@@ -213,19 +235,7 @@ export function searchBrowseSql(terms: SearchTerms, sort: BrowseSort, filters: B
 }
 
 /** The shape both statements answer (numbers as node-postgres gives them: bigint counts as strings). */
-export interface BrowseRow {
-  typeId?: number | null;
-  size?: number | null;
-  /** The category's copies and how many of them its sample holds: what the author facet is counted over. */
-  categorySize?: number | null;
-  categorySampled?: string | number;
-  sampled: string | number;
-  matching: string | number;
-  price: number[];
-  rating: number[];
-  year: number[];
-  inStock: string | number;
-  authors: { id: number; name: string; count: number }[];
+export interface BrowseRow extends BrowseCounts {
   rows: {
     id: number;
     name: string;
@@ -239,6 +249,22 @@ export interface BrowseRow {
     ratingsCount: number;
     ratingsSum: number;
   }[];
+}
+
+/** A listing's counts: the same for each of its sorts and pages. */
+export interface BrowseCounts {
+  typeId?: number | null;
+  size?: number | null;
+  /** The category's copies and how many of them its sample holds: what the author facet is counted over. */
+  categorySize?: number | null;
+  categorySampled?: string | number;
+  sampled: string | number;
+  matching: string | number;
+  price: number[];
+  rating: number[];
+  year: number[];
+  inStock: string | number;
+  authors: { id: number; name: string; count: number }[];
 }
 
 /**

@@ -17,6 +17,11 @@ export const CACHED_READS = {
   homeList: { stock: 'shown', projections: ['home_list_candidates'] },
   /** A category page in any sort and filters, with its counts. */
   browseCategory: { stock: 'shown', projections: ['browse_listing', 'browse_counts'] },
+  /**
+   * A category listing's counts, kept apart for all its sorts and pages (catalog-service.ts). Their
+   * stock is browse_listing's, never live: only its catch-up changes them.
+   */
+  browseCounts: { stock: 'none', projections: ['browse_listing', 'browse_counts'] },
   /** A search's results page: the search's candidates, sorted and filtered by browse_listing. */
   browseSearch: { stock: 'shown', projections: ['browse_listing', 'search_shortcuts', 'search_vocabulary'] },
   /** Type-ahead suggestions. */

@@ -7,6 +7,7 @@ import {
   type BrowseRow,
   type BrowseSort,
   categoryBrowseSql,
+  categoryPageSql,
   SUGGESTIONS_SQL,
   type SuggestionRow,
   searchBrowseSql,
@@ -81,6 +82,11 @@ export function catalogRepository(sql: SqlReader) {
     async browseCategory(typeName: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number) {
       const { text, values } = categoryBrowseSql(typeName, sort, filters, skip, take);
       return (await sql.query<BrowseRow>(text, values, true))[0]!;
+    },
+    /** The same page's rows without its counts (typeId null: no such category). */
+    async browseCategoryPage(typeName: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number) {
+      const { text, values } = categoryPageSql(typeName, sort, filters, skip, take);
+      return (await sql.query<Pick<BrowseRow, 'typeId' | 'rows'>>(text, values, true))[0]!;
     },
     async browseSearch(terms: SearchTerms, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number) {
       const { text, values } = searchBrowseSql(terms, sort, filters, skip, take);

@@ -6,6 +6,7 @@ import { refuse } from '../../lib/refusals.ts';
 import { normalizeForSearch } from '../../lib/text.ts';
 import {
   BROWSE_MAX_RESULTS,
+  type BrowseCounts,
   type BrowseFilters,
   type BrowseRow,
   type BrowseSort,
@@ -131,7 +132,17 @@ function pageWindow({ pageNumber, pageSize }: BrowseOptions) {
   return { skip, take: Math.max(0, Math.min(pageSize, BROWSE_MAX_RESULTS - skip)) };
 }
 
-export function catalogService(repo: CatalogRepository) {
+/**
+ * Keeps a listing's counts under `key` (the catalog cache, in the app), or loads them each time (the
+ * default: the bench's bare baseline, which keeps nothing).
+ */
+export type KeepCounts = (key: string, load: () => Promise<BrowseCounts>) => Promise<BrowseCounts>;
+
+/** One key per category and filters: every sort and page of the listing has the same counts. */
+const countsKey = (typeName: string, { priceMin, priceMax, inStock, minRating, yearFrom, yearTo, authorId }: BrowseFilters) =>
+  `counts ${typeName.toLowerCase()} ${JSON.stringify([priceMin, priceMax, inStock === true, minRating, yearFrom, yearTo, authorId])}`;
+
+export function catalogService(repo: CatalogRepository, keepCounts: KeepCounts = (_key, load) => load()) {
   return {
     types: () => repo.listTypes(),
 
@@ -193,9 +204,20 @@ export function catalogService(repo: CatalogRepository) {
     /** A category page in any sort, narrowed by any filters, with the total and facet counts. */
     async browseCategory(typeName: string, options: BrowseOptions) {
       const { skip, take } = pageWindow(options);
-      const row = await repo.browseCategory(typeName, options.sort ?? 'relevance', options, skip, take);
-      if (row.typeId == null) throw refuse.noCategory(typeName);
-      return browseAnswer(row, options, Number(row.size ?? 0), skip, take);
+      const sort = options.sort ?? 'relevance';
+      // The counts are most of the statement's time and the same for every sort and page of the
+      // listing: a page whose counts are kept reads only its rows; one whose counts are not reads
+      // both in one statement and keeps the counts (a read that shares another's load of them reads
+      // its own rows).
+      let whole: BrowseRow | undefined;
+      const counts = await keepCounts(countsKey(typeName, options), async () => {
+        whole = await repo.browseCategory(typeName, sort, options, skip, take);
+        const { rows: _shown, ...counted } = whole;
+        return counted;
+      });
+      if (counts.typeId == null) throw refuse.noCategory(typeName);
+      const rows = whole?.rows ?? (await repo.browseCategoryPage(typeName, sort, options, skip, take)).rows;
+      return browseAnswer({ ...counts, rows }, options, Number(counts.size ?? 0), skip, take);
     },
 
     /** A search's results (its best matches) in any sort, narrowed by any filters, paged, with exact counts. */
