@@ -125,7 +125,10 @@ it('shares a listing’s counts across its sorts and pages: they read only their
   const shown = first.data.booksCopies[0].id as number;
   await t.db.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, soldNotice([shown])]);
   let again: Awaited<ReturnType<typeof read>> | undefined;
-  await eventually(async () => (again = await read(listing('&sort=newest'))).statements > 0);
+  await eventually(async () => {
+    again = await read(listing('&sort=newest'));
+    return again.statements > 0;
+  });
   expect(counted(again!.sql)).toBe(false);
 
   // A catch-up of browse_listing forgets them.
