@@ -26,9 +26,21 @@ async function read(url: string) {
   ran = [];
   const res = await t.app.inject({ url });
   expect(res.statusCode, res.body).toBe(200);
-  return { statements, sql: ran, data: res.json().data };
+  return { statements, sql: [...ran], data: res.json().data };
 }
 const ids = (data: { booksCopies: { id: number }[] }) => data.booksCopies.map((b) => b.id);
+
+/** Whether a read's statements counted the listing (only the whole statement reads browse_counts). */
+const counted = (sql: string[]) => sql.some((text) => /\bbrowse_counts\b/.test(text));
+
+let sentinelLoads = 0;
+/** Sends a catalog notice and waits until this instance has heard it (it forgets an answer that says nothing of what it reads). */
+async function heard(notice: string) {
+  const sentinel = () => t.app.catalogCache.read('sentinel', async () => ++sentinelLoads);
+  const before = await sentinel();
+  await t.db.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, notice]);
+  await eventually(async () => (await sentinel()) > before);
+}
 
 it('keys each answer by every parameter, answers a repeat from memory, and forgets on a change', async () => {
   expect(t.app.catalogCache.active).toBe(true);
@@ -96,7 +108,6 @@ it('keeps a bound in hundredths: 10, 10.0 and 10.001 as a highest price are one 
 
 it('shares a listing’s counts across its sorts and pages: they read only their rows, and answer as a whole read does', async () => {
   const listing = (more: string) => `/api/public/book-copy/browse/Fantasy?yearFrom=1950&inStock=true${more}`;
-  const counted = (sql: string[]) => sql.some((text) => /\bbrowse_counts\b/.test(text));
   // The same listing read whole each time, nothing kept: what every answer must equal.
   const whole = catalogService(catalogRepository(t.app.catalogSql));
   const readWhole = async (query: Record<string, unknown>) =>
@@ -138,4 +149,71 @@ it('shares a listing’s counts across its sorts and pages: they read only their
     return again.statements > 0 && counted(again.sql);
   });
   expect(again!.data).toEqual(await readWhole({ sort: 'top-rated' }));
+
+  // Two pages read at once while the counts are not kept: one reads them whole, the other shares
+  // that load of the counts and reads its own rows; each answers as a whole read does.
+  await heard(refreshedNotice('browse_listing'));
+  ran = [];
+  const [cheapest, dearest] = await Promise.all([
+    t.app.inject(listing('&sort=price-asc&pageNumber=2')),
+    t.app.inject(listing('&sort=price-desc&pageNumber=2')),
+  ]);
+  expect(ran.map((text) => counted([text])).sort()).toEqual([false, true]);
+  expect(cheapest.json().data).toEqual(await readWhole({ sort: 'price-asc', pageNumber: 2 }));
+  expect(dearest.json().data).toEqual(await readWhole({ sort: 'price-desc', pageNumber: 2 }));
+});
+
+it('keys a listing’s counts by every filter, and reads a page alone with any of them as a whole read does', async () => {
+  const [{ author }] = (await t.db.query<{ author: number }>(
+    `SELECT l.author_id AS author FROM browse_listing l JOIN book_types ty ON ty.id = l.type_id
+     WHERE ty.name = 'Fantasy' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+  )) as [{ author: number }];
+  const whole = catalogService(catalogRepository(t.app.catalogSql));
+  const base = '/api/public/book-copy/browse/Fantasy?sort=newest';
+  await read(base);
+  const filters: Record<string, unknown>[] = [
+    { priceMin: 5 },
+    { priceMax: 40 },
+    { inStock: true },
+    { minRating: 1 },
+    { yearFrom: 1900 },
+    { yearTo: 2030 },
+    { authorId: author },
+    { priceMin: 5, priceMax: 40, inStock: true, minRating: 1, yearFrom: 1900, yearTo: 2030 },
+  ];
+  for (const filter of filters) {
+    const query = Object.entries(filter)
+      .map(([key, value]) => `&${key}=${value}`)
+      .join('');
+    // Its own counts, read whole the first time; then another sort reads its page alone.
+    expect(counted((await read(`${base}${query}`)).sql), query).toBe(true);
+    const page = await read(`${base.replace('newest', 'price-desc')}${query}`);
+    expect(counted(page.sql), query).toBe(false);
+    expect(page.data.booksCopies.length, query).toBeGreaterThan(0);
+    expect(page.data, query).toEqual(
+      JSON.parse(JSON.stringify(await whole.browseCategory('Fantasy', browseOptions({ sort: 'price-desc', ...filter })))),
+    );
+  }
+});
+
+it('keeps no counts for a category there is none of, and reads a renamed category whole', async () => {
+  for (let i = 0; i < 2; i++) {
+    statements = 0;
+    ran = [];
+    const res = await t.app.inject('/api/public/book-copy/browse/No%20Such%20Shelf?sort=newest');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.message).toBe("There is no category named 'No Such Shelf'.");
+    // The whole statement each time: nothing was kept of the first.
+    expect(statements, 'each time').toBe(1);
+    expect(counted(ran), 'each time').toBe(true);
+  }
+  // Counts kept for a category that has since been renamed: the page's read sees another id, so the name is read whole.
+  const repo = catalogRepository(t.app.catalogSql);
+  const options = browseOptions({ sort: 'newest' });
+  const fantasy = await catalogService(repo).browseCategory('Fantasy', options);
+  const art = await repo.browseCategory('Art', 'newest', options, 0, 15);
+  const { rows: _shown, ...artCounts } = art;
+  const keptForAnother = catalogService(repo, async () => artCounts);
+  expect(await keptForAnother.browseCategory('Fantasy', options)).toEqual(fantasy);
+  await expect(keptForAnother.browseCategory('No Such Shelf', options)).rejects.toMatchObject({ statusCode: 404 });
 });

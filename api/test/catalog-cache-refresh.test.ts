@@ -26,7 +26,10 @@ const [copy] = await t.db.query<{ id: number }>(
 );
 const categoryName = encodeURIComponent(category!.name);
 
-/** Every cached route, with the read of CACHED_READS it declares; a search both by a short word and by a long one. */
+/**
+ * Every read of CACHED_READS, with a route whose answer loads it (a category listing's counts are loaded
+ * by its browse page, beside the page's own answer); a search both by a short word and by a long one.
+ */
 const ROUTES: { read: keyof typeof CACHED_READS; url: string }[] = [
   { read: 'types', url: '/api/public/book-copy/types/' },
   { read: 'categoryPage', url: `/api/public/book-copy/by-type/${categoryName},1,10` },

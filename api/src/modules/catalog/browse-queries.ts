@@ -1,5 +1,6 @@
 // Browsing (issue 30): a category page or a search's results in any sort, narrowed by any filters,
-// paged in SQL, with facet counts, in one statement. The statement text depends only on the sort and
+// paged in SQL, with facet counts, in one statement (a category page whose counts are kept reads its
+// rows alone: categoryPageSql). The statement text depends only on the sort and
 // on which filters are present (absent ones leave no condition, so every plan can use its index);
 // values travel as $n parameters. That is thousands of texts: the first ones asked for are prepared
 // statements, the rest run unnamed (PREPARED_SHAPES_MOST, plugins/prisma.ts).
@@ -167,16 +168,23 @@ export function categoryPageSql(category: string, sort: BrowseSort, filters: Bro
   return categoryStatement(category, sort, filters, skip, take, false);
 }
 
-function categoryStatement(category: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number, counted: boolean) {
+function categoryStatement(
+  category: string,
+  sort: BrowseSort,
+  filters: BrowseFilters,
+  skip: number,
+  take: number,
+  withCounts: boolean,
+): BrowseStatement {
   const params = new Params([category]);
   const conds = conditions(filters, params, 'l');
-  const author = counted && filters.authorId !== undefined ? params.add(filters.authorId, 'int') : null;
+  const author = withCounts && filters.authorId !== undefined ? params.add(filters.authorId, 'int') : null;
   const where = all(['l.type_id = (SELECT id FROM category)', ...Object.values(conds)]);
   const sample = (byAuthor: boolean) => `
     SELECT l.author_id, l.price, l.in_stock, l.rating, l.published_at FROM browse_listing l
     WHERE ${byAuthor ? `l.author_id = ${author} AND ` : ''}l.type_id = (SELECT id FROM category)
     ORDER BY l.sample_key, l.copy_id LIMIT ${BROWSE_FACET_SAMPLE}`;
-  const samples = counted
+  const samples = withCounts
     ? `
   sample AS MATERIALIZED (${sample(false)}),${
     author
@@ -191,8 +199,8 @@ function categoryStatement(category: string, sort: BrowseSort, filters: BrowseFi
     FROM (SELECT l.copy_id FROM browse_listing l WHERE ${where} ORDER BY ${ORDER[sort]('l', false)}
           LIMIT ${params.add(take, 'int')} OFFSET ${params.add(skip, 'int')}) l
   ),`;
-  const facets = counted ? `${facetsSql(conds, author ? 'author_sample' : 'sample', 'l', 'sample')},` : '';
-  const select = counted
+  const facets = withCounts ? `${facetsSql(conds, author ? 'author_sample' : 'sample', 'l', 'sample')},` : '';
+  const select = withCounts
     ? `
   SELECT (SELECT id FROM category) AS "typeId",
          (SELECT n FROM browse_counts WHERE type_id = (SELECT id FROM category) AND author_id = ${author ?? 0}) AS size,
@@ -234,7 +242,7 @@ export function searchBrowseSql(terms: SearchTerms, sort: BrowseSort, filters: B
   return { text, values: params.values };
 }
 
-/** The shape both statements answer (numbers as node-postgres gives them: bigint counts as strings). */
+/** The shape the category's and the search's whole statements answer (numbers as node-postgres gives them: bigint counts as strings). */
 export interface BrowseRow extends BrowseCounts {
   rows: {
     id: number;

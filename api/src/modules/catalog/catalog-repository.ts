@@ -78,12 +78,12 @@ export function catalogRepository(sql: SqlReader) {
 
     search: (terms: SearchTerms, take: number) => query<DetailRow>(searchSql(terms), ...searchValues(terms, take)),
 
-    /** A category page or a search's results, sorted, filtered and paged, with its counts: one statement, one row. */
+    /** A category page or a search's results, sorted, filtered and paged, with its counts: one statement, one row each. */
     async browseCategory(typeName: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number) {
       const { text, values } = categoryBrowseSql(typeName, sort, filters, skip, take);
       return (await sql.query<BrowseRow>(text, values, true))[0]!;
     },
-    /** The same page's rows without its counts (typeId null: no such category). */
+    /** A category page's rows without its counts, for a listing whose counts are kept (typeId null: no such category). */
     async browseCategoryPage(typeName: string, sort: BrowseSort, filters: BrowseFilters, skip: number, take: number) {
       const { text, values } = categoryPageSql(typeName, sort, filters, skip, take);
       return (await sql.query<Pick<BrowseRow, 'typeId' | 'rows'>>(text, values, true))[0]!;

@@ -1,5 +1,6 @@
 // What the storefront shows: cards, details and search results, shaped as spec section 3 names them.
 
+import { BROWSE_FILTER_KEYS } from '@bookshop/rules/browse';
 import { coverUrl } from '../../lib/cover.ts';
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
@@ -138,9 +139,9 @@ function pageWindow({ pageNumber, pageSize }: BrowseOptions) {
  */
 export type KeepCounts = (key: string, load: () => Promise<BrowseCounts>) => Promise<BrowseCounts>;
 
-/** One key per category and filters: every sort and page of the listing has the same counts. */
-const countsKey = (typeName: string, { priceMin, priceMax, inStock, minRating, yearFrom, yearTo, authorId }: BrowseFilters) =>
-  `counts ${typeName.toLowerCase()} ${JSON.stringify([priceMin, priceMax, inStock === true, minRating, yearFrom, yearTo, authorId])}`;
+/** One key per category and filters (every filter, as the rules list them): each sort and page of the listing has the same counts. */
+const countsKey = (typeName: string, filters: BrowseFilters) =>
+  `counts ${typeName.toLowerCase()} ${JSON.stringify(BROWSE_FILTER_KEYS.map((key) => (key === 'inStock' ? filters.inStock === true : (filters[key] ?? null))))}`;
 
 export function catalogService(repo: CatalogRepository, keepCounts: KeepCounts = (_key, load) => load()) {
   return {
@@ -212,12 +213,19 @@ export function catalogService(repo: CatalogRepository, keepCounts: KeepCounts =
       let whole: BrowseRow | undefined;
       const counts = await keepCounts(countsKey(typeName, options), async () => {
         whole = await repo.browseCategory(typeName, sort, options, skip, take);
+        // Thrown, so not kept: a stranger's made-up names must not fill the cache.
+        if (whole.typeId == null) throw refuse.noCategory(typeName);
         const { rows: _shown, ...counted } = whole;
         return counted;
       });
-      if (counts.typeId == null) throw refuse.noCategory(typeName);
-      const rows = whole?.rows ?? (await repo.browseCategoryPage(typeName, sort, options, skip, take)).rows;
-      return browseAnswer({ ...counts, rows }, options, Number(counts.size ?? 0), skip, take);
+      if (!whole) {
+        const page = await repo.browseCategoryPage(typeName, sort, options, skip, take);
+        // Kept counts of a category renamed since (its notice not heard yet): read the name whole.
+        whole =
+          page.typeId === counts.typeId ? { ...counts, rows: page.rows } : await repo.browseCategory(typeName, sort, options, skip, take);
+      }
+      if (whole.typeId == null) throw refuse.noCategory(typeName);
+      return browseAnswer(whole, options, Number(whole.size ?? 0), skip, take);
     },
 
     /** A search's results (its best matches) in any sort, narrowed by any filters, paged, with exact counts. */
