@@ -6,9 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { browseOptions } from '../src/modules/catalog/browse-listings.ts';
 import { catalogRepository } from '../src/modules/catalog/catalog-repository.ts';
-import { catalogService } from '../src/modules/catalog/catalog-service.ts';
+import { type BrowseOptions, catalogService } from '../src/modules/catalog/catalog-service.ts';
 import { CATALOG_CHANGED_CHANNEL, refreshedNotice, soldNotice } from '../src/plugins/catalog-cache.ts';
-import { createTestApp, eventually } from './helpers.ts';
+import { catalogNoticeHeard, createTestApp, eventually } from './helpers.ts';
 
 let statements = 0;
 let ran: string[] = [];
@@ -33,14 +33,10 @@ const ids = (data: { booksCopies: { id: number }[] }) => data.booksCopies.map((b
 /** Whether a read's statements counted the listing (only the whole statement reads browse_counts). */
 const counted = (sql: string[]) => sql.some((text) => /\bbrowse_counts\b/.test(text));
 
-let sentinelLoads = 0;
-/** Sends a catalog notice and waits until this instance has heard it (it forgets an answer that says nothing of what it reads). */
-async function heard(notice: string) {
-  const sentinel = () => t.app.catalogCache.read('sentinel', async () => ++sentinelLoads);
-  const before = await sentinel();
-  await t.db.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, notice]);
-  await eventually(async () => (await sentinel()) > before);
-}
+/** A listing read whole by a service that keeps nothing, as JSON: what every answer must equal. */
+const uncounted = catalogService(catalogRepository(t.app.catalogSql));
+const readWhole = async (category: string, query: Partial<BrowseOptions>) =>
+  JSON.parse(JSON.stringify(await uncounted.browseCategory(category, browseOptions(query))));
 
 it('keys each answer by every parameter, answers a repeat from memory, and forgets on a change', async () => {
   expect(t.app.catalogCache.active).toBe(true);
@@ -107,16 +103,14 @@ it('keeps a bound in hundredths: 10, 10.0 and 10.001 as a highest price are one 
 });
 
 it('shares a listing’s counts across its sorts and pages: they read only their rows, and answer as a whole read does', async () => {
+  await catalogNoticeHeard(t, ''); // nothing kept from the tests before
   const listing = (more: string) => `/api/public/book-copy/browse/Fantasy?yearFrom=1950&inStock=true${more}`;
-  // The same listing read whole each time, nothing kept: what every answer must equal.
-  const whole = catalogService(catalogRepository(t.app.catalogSql));
-  const readWhole = async (query: Record<string, unknown>) =>
-    JSON.parse(JSON.stringify(await whole.browseCategory('Fantasy', browseOptions({ yearFrom: 1950, inStock: true, ...query }))));
+  const listingWhole = (query: Partial<BrowseOptions>) => readWhole('Fantasy', { yearFrom: 1950, inStock: true, ...query });
 
   const first = await read(listing('&sort=newest'));
   expect(first.statements).toBe(1);
   expect(counted(first.sql)).toBe(true);
-  expect(first.data).toEqual(await readWhole({ sort: 'newest' }));
+  expect(first.data).toEqual(await listingWhole({ sort: 'newest' }));
   const others = [
     ['&sort=price-asc', { sort: 'price-asc' }],
     ['&sort=bestselling&pageNumber=2', { sort: 'bestselling', pageNumber: 2 }],
@@ -126,7 +120,7 @@ it('shares a listing’s counts across its sorts and pages: they read only their
     const page = await read(listing(more));
     expect(page.statements, more).toBe(1);
     expect(counted(page.sql), more).toBe(false);
-    expect(page.data, more).toEqual(await readWhole(query));
+    expect(page.data, more).toEqual(await listingWhole(query));
     expect(page.data.facets).toEqual(first.data.facets);
   }
   // Other filters are another listing, with counts of their own.
@@ -148,19 +142,19 @@ it('shares a listing’s counts across its sorts and pages: they read only their
     again = await read(listing('&sort=top-rated'));
     return again.statements > 0 && counted(again.sql);
   });
-  expect(again!.data).toEqual(await readWhole({ sort: 'top-rated' }));
+  expect(again!.data).toEqual(await listingWhole({ sort: 'top-rated' }));
 
-  // Two pages read at once while the counts are not kept: one reads them whole, the other shares
-  // that load of the counts and reads its own rows; each answers as a whole read does.
-  await heard(refreshedNotice('browse_listing'));
+  // Two pages read at once while the counts are not kept: one reads them whole, the other its page
+  // alone (sharing that load of the counts, or finding them kept); each answers as a whole read does.
+  await catalogNoticeHeard(t, refreshedNotice('browse_listing'));
   ran = [];
   const [cheapest, dearest] = await Promise.all([
     t.app.inject(listing('&sort=price-asc&pageNumber=2')),
     t.app.inject(listing('&sort=price-desc&pageNumber=2')),
   ]);
   expect(ran.map((text) => counted([text])).sort()).toEqual([false, true]);
-  expect(cheapest.json().data).toEqual(await readWhole({ sort: 'price-asc', pageNumber: 2 }));
-  expect(dearest.json().data).toEqual(await readWhole({ sort: 'price-desc', pageNumber: 2 }));
+  expect(cheapest.json().data).toEqual(await listingWhole({ sort: 'price-asc', pageNumber: 2 }));
+  expect(dearest.json().data).toEqual(await listingWhole({ sort: 'price-desc', pageNumber: 2 }));
 });
 
 it('keys a listing’s counts by every filter, and reads a page alone with any of them as a whole read does', async () => {
@@ -168,11 +162,13 @@ it('keys a listing’s counts by every filter, and reads a page alone with any o
     `SELECT l.author_id AS author FROM browse_listing l JOIN book_types ty ON ty.id = l.type_id
      WHERE ty.name = 'Fantasy' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
   )) as [{ author: number }];
-  const whole = catalogService(catalogRepository(t.app.catalogSql));
+  await catalogNoticeHeard(t, ''); // nothing kept from the tests before
   const base = '/api/public/book-copy/browse/Fantasy?sort=newest';
   await read(base);
-  const filters: Record<string, unknown>[] = [
+  // Each filter alone, one again with another value, and all of them: each a listing of its own.
+  const filters: Partial<BrowseOptions>[] = [
     { priceMin: 5 },
+    { priceMin: 20 },
     { priceMax: 40 },
     { inStock: true },
     { minRating: 1 },
@@ -190,13 +186,12 @@ it('keys a listing’s counts by every filter, and reads a page alone with any o
     const page = await read(`${base.replace('newest', 'price-desc')}${query}`);
     expect(counted(page.sql), query).toBe(false);
     expect(page.data.booksCopies.length, query).toBeGreaterThan(0);
-    expect(page.data, query).toEqual(
-      JSON.parse(JSON.stringify(await whole.browseCategory('Fantasy', browseOptions({ sort: 'price-desc', ...filter })))),
-    );
+    expect(page.data, query).toEqual(await readWhole('Fantasy', { sort: 'price-desc', ...filter }));
   }
 });
 
 it('keeps no counts for a category there is none of, and reads a renamed category whole', async () => {
+  await catalogNoticeHeard(t, ''); // nothing kept from the tests before
   for (let i = 0; i < 2; i++) {
     statements = 0;
     ran = [];
@@ -207,13 +202,20 @@ it('keeps no counts for a category there is none of, and reads a renamed categor
     expect(statements, 'each time').toBe(1);
     expect(counted(ran), 'each time').toBe(true);
   }
+  // Two spellings at once share one load of the counts; each refusal names its own.
+  const spellings = ['No Such Shelf', 'NO SUCH SHELF'];
+  const refusals = await Promise.all(
+    spellings.map((name, i) => t.app.inject(`/api/public/book-copy/browse/${encodeURIComponent(name)}?sort=${['newest', 'price-asc'][i]}`)),
+  );
+  expect(refusals.map((res) => res.json().error.message)).toEqual(spellings.map((name) => `There is no category named '${name}'.`));
+
   // Counts kept for a category that has since been renamed: the page's read sees another id, so the name is read whole.
   const repo = catalogRepository(t.app.catalogSql);
   const options = browseOptions({ sort: 'newest' });
-  const fantasy = await catalogService(repo).browseCategory('Fantasy', options);
-  const art = await repo.browseCategory('Art', 'newest', options, 0, 15);
-  const { rows: _shown, ...artCounts } = art;
+  const { rows: _shown, ...artCounts } = await repo.browseCategory('Art', 'newest', options, 0, 15);
   const keptForAnother = catalogService(repo, async () => artCounts);
-  expect(await keptForAnother.browseCategory('Fantasy', options)).toEqual(fantasy);
+  expect(JSON.parse(JSON.stringify(await keptForAnother.browseCategory('Fantasy', options)))).toEqual(
+    await readWhole('Fantasy', { sort: 'newest' }),
+  );
   await expect(keptForAnother.browseCategory('No Such Shelf', options)).rejects.toMatchObject({ statusCode: 404 });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CACHED_READS } from '../src/modules/catalog/cached-reads.ts';
 import { CATALOG_CHANGED_CHANNEL, refreshedNotice } from '../src/plugins/catalog-cache.ts';
 import { ALL_PROJECTIONS, type Projection } from '../src/plugins/catalog-projections.ts';
-import { createTestApp, eventually } from './helpers.ts';
+import { catalogNoticeHeard, createTestApp, eventually } from './helpers.ts';
 
 let ran: string[] = [];
 const t = await createTestApp({ env: { CATALOG_CACHE_MS: '60000' }, onQuery: (sql) => ran.push(sql) });
@@ -50,18 +50,8 @@ const ROUTES: { read: keyof typeof CACHED_READS; url: string }[] = [
 /** The projections named in `sql`. */
 const projectionsIn = (sql: string[]) => ALL_PROJECTIONS.filter((view) => sql.some((text) => new RegExp(`\\b${view}\\b`).test(text)));
 
-let loads = 0;
-/** An answer that does not say what it reads: every refresh forgets it. */
-const sentinel = () => t.app.catalogCache.read('sentinel', async () => ++loads);
-
 /** Sends the notice a refresh of `view` sends, and waits until this instance has heard it. */
-async function announceRefresh(view: Projection) {
-  await sentinel();
-  await eventually(async () => loads === (await sentinel()));
-  const before = loads;
-  await t.db.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, refreshedNotice(view)]);
-  await eventually(async () => (await sentinel()) > before);
-}
+const announceRefresh = (view: Projection) => catalogNoticeHeard(t, refreshedNotice(view));
 
 await eventually(() => t.app.catalogCache.active);
 

@@ -10,6 +10,7 @@ import { afterAll, expect, inject } from 'vitest';
 import { DEMO_LOGINS } from '../../seed/seed-data.ts';
 import { type BuildOptions, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { CATALOG_CHANGED_CHANNEL } from '../src/plugins/catalog-cache.ts';
 
 export { DEMO_LOGINS as DEMO };
 
@@ -141,6 +142,22 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * Sends a catalog notice (plugins/catalog-cache.ts) and waits until the app has heard it. An answer
+ * that says nothing of what it reads is forgotten by every notice: one is kept first (a notice still
+ * on its way could forget it), then its next load says the notice arrived.
+ */
+export async function catalogNoticeHeard(t: TestApp, notice: string) {
+  const key = `sentinel ${randomUUID()}`;
+  let loads = 0;
+  const sentinel = () => t.app.catalogCache.read(key, async () => ++loads);
+  await sentinel();
+  await eventually(async () => loads === (await sentinel()));
+  const before = loads;
+  await t.db.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, notice]);
+  await eventually(async () => (await sentinel()) > before);
+}
 
 /** The shop's public address in the tests of the pages the server writes (canonical links, sitemaps). */
 export const SHOP_ORIGIN = 'https://shop.example.com';

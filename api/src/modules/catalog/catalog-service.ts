@@ -2,6 +2,7 @@
 
 import { BROWSE_FILTER_KEYS } from '@bookshop/rules/browse';
 import { coverUrl } from '../../lib/cover.ts';
+import { AppError } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { normalizeForSearch } from '../../lib/text.ts';
@@ -217,10 +218,14 @@ export function catalogService(repo: CatalogRepository, keepCounts: KeepCounts =
         if (whole.typeId == null) throw refuse.noCategory(typeName);
         const { rows: _shown, ...counted } = whole;
         return counted;
+      }).catch((error: unknown) => {
+        // A load shared with a read that spelled the name in other letter cases: the refusal names this read's.
+        throw error instanceof AppError && error.statusCode === 404 ? refuse.noCategory(typeName) : error;
       });
       if (!whole) {
         const page = await repo.browseCategoryPage(typeName, sort, options, skip, take);
-        // Kept counts of a category renamed since (its notice not heard yet): read the name whole.
+        // Kept counts of a category renamed since (its notice not heard yet): read the name whole, two
+        // statements a page until the notice forgets the counts.
         whole =
           page.typeId === counts.typeId ? { ...counts, rows: page.rows } : await repo.browseCategory(typeName, sort, options, skip, take);
       }
