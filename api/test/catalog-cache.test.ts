@@ -2,11 +2,12 @@
 // catalog, made by this instance, another one or by hand in the database, is seen at once, not when
 // the cache's lifetime ends (set here to a minute, so a test that waited for it would time out).
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { RECOMMENDED_SQL } from '../src/modules/catalog/catalog-queries.ts';
-import { CATALOG_CACHE_JSON_BYTES } from '../src/plugins/catalog-cache.ts';
-import { createTestApp, DEMO, eventually } from './helpers.ts';
+import { CATALOG_CACHE_JSON_BYTES, CATALOG_CHANGED_CHANNEL, refreshedNotice, soldNotice } from '../src/plugins/catalog-cache.ts';
+import { catalogNoticeHeard, createTestApp, DEMO, eventually } from './helpers.ts';
 
 let statements = 0;
 let recommendedRuns = 0;
@@ -182,6 +183,88 @@ describe('catalog cache', () => {
     } finally {
       await instance.close();
     }
+  });
+
+  describe('an import', () => {
+    /** A book with an ISBN and its first copy (the one an import writes), in stock and on sale: a different one each call. */
+    let taken = 0;
+    async function importableCopy() {
+      const [row] = await t.db.query<{ isbn13: string; id: number; price: string; quantity: number }>(
+        `SELECT b.isbn13, c.id, c.price::text AS price, c.quantity
+         FROM books b CROSS JOIN LATERAL (SELECT * FROM book_copies WHERE book_id = b.id ORDER BY id LIMIT 1) c
+         WHERE b.isbn13 IS NOT NULL AND c.is_available AND c.quantity BETWEEN 3 AND 900 ORDER BY b.id OFFSET $1 LIMIT 1`,
+        [taken++],
+      );
+      return row!;
+    }
+    /** What the database announced on the catalog's channel, heard as another instance hears it. */
+    async function announcements(work: () => Promise<void>) {
+      const listener = new pg.Client({ connectionString: t.db.url });
+      const heard: string[] = [];
+      listener.on('notification', ({ payload }) => heard.push(payload ?? ''));
+      await listener.connect();
+      try {
+        await listener.query(`LISTEN ${CATALOG_CHANGED_CHANNEL}`);
+        await work();
+        // A notice sent after the import's is heard after it, by this listener and by the instance's.
+        await catalogNoticeHeard(t, refreshedNotice('search_suggestions'));
+        await eventually(() => heard.includes(refreshedNotice('search_suggestions')));
+        return heard.filter((notice) => !notice.startsWith('refreshed:'));
+      } finally {
+        await listener.end();
+      }
+    }
+    /** Checks and runs a file of `isbn,price,stock,available` lines, and waits for its run to end. */
+    async function runImport(lines: string[]) {
+      const checked = await t.app.inject({
+        method: 'POST',
+        url: '/api/employee/catalog/import',
+        headers: { cookie: admin, 'content-type': 'text/csv' },
+        payload: `isbn,price,stock,available\n${lines.join('\n')}\n`,
+      });
+      expect(checked.statusCode, checked.body).toBe(200);
+      const { id } = checked.json().data;
+      const ran = await t.app.inject({
+        method: 'POST',
+        url: `/api/employee/catalog/import/${id}/run`,
+        headers: { cookie: admin },
+        payload: { skipInvalid: false },
+      });
+      expect(ran.statusCode, ran.body).toBeLessThan(300);
+      const job = async () => (await t.app.inject({ url: `/api/employee/catalog/import/${id}`, headers: { cookie: admin } })).json().data;
+      await eventually(async () => (await job()).status !== 'running');
+      expect((await job()).status).toBe('done');
+    }
+
+    it('of stock alone, none into or out of stock, names its copies and forgets only the answers that show them', async () => {
+      const other = await newCachedCopy('9.75');
+      const copy = await importableCopy();
+      const detail = `/api/public/book-copy/by-id/${copy.id}`;
+      let quantity = copy.quantity;
+      let notices: string[] = [];
+      const moveStock = async () => {
+        await answeredFromCache(detail);
+        quantity++;
+        notices = await announcements(() => runImport([`${copy.isbn13},${copy.price},${quantity},true`]));
+      };
+      expect(await keptAcross(moveStock, [other.url, '/api/public/book-copy/types/'], read)).toBe(true);
+      expect(notices).toEqual([soldNotice([copy.id])]);
+      const after = await read(detail);
+      expect(after.statements).toBeGreaterThan(0);
+      expect(after.data.quantity).toBe(quantity);
+    });
+
+    it('of anything more (a price, a copy out of stock or off sale) forgets every answer, here and in every instance', async () => {
+      const other = await newCachedCopy('9.85');
+      for (const change of ['price', 'out of stock', 'off sale'] as const) {
+        const copy = await importableCopy();
+        const price = change === 'price' ? (Number(copy.price) + 1).toFixed(2) : copy.price;
+        const line = `${copy.isbn13},${price},${change === 'out of stock' ? 0 : copy.quantity},${change !== 'off sale'}`;
+        await answeredFromCache(other.url);
+        expect(await announcements(() => runImport([line])), change).toEqual(['']);
+        expect((await read(other.url)).statements, change).toBeGreaterThan(0);
+      }
+    });
   });
 
   it('an answer whose route does not say how it depends on stock is read again after any sale', async () => {

@@ -66,14 +66,22 @@ const RECONNECT_DELAYS_MS = [250, 1_000, 5_000, 15_000];
 /** Stock changes are announced at most this often per instance: a burst of checkouts sends one notice. */
 export const STOCK_NOTICE_DELAY_MS = 100;
 /**
- * A notice naming the copies sales took stock from, none sold out: `sold:12,345`. A payload that is
- * neither this nor a refresh's (the triggers' empty one, `stock`) forgets everything. Past this many
- * copies in one notice (a payload holds at most 8,000 bytes) it says `stock` instead.
+ * A notice naming the copies whose stock alone moved, none into or out of stock (sales, or an import of
+ * stock alone): `sold:12,345`. A payload that is neither this nor a refresh's (the triggers' empty
+ * one, `stock`) forgets everything. Past this many copies in one notice (a payload holds at most 8,000
+ * bytes) sales say `stock` instead, and an import sends several (soldNotices).
  */
 const SOLD_NOTICE_PREFIX = 'sold:';
 /** The payload of the notice that sales took stock from `copyIds`, none sold out. */
 export const soldNotice = (copyIds: Iterable<number>) => `${SOLD_NOTICE_PREFIX}${[...copyIds].join(',')}`;
 const SOLD_NOTICE_MOST_COPIES = 500;
+/** The notices that name `copyIds`, as many as their number needs (none for none). */
+export function soldNotices(copyIds: readonly number[]) {
+  const notices: string[] = [];
+  for (let from = 0; from < copyIds.length; from += SOLD_NOTICE_MOST_COPIES)
+    notices.push(soldNotice(copyIds.slice(from, from + SOLD_NOTICE_MOST_COPIES)));
+  return notices;
+}
 /** A projection's refresh announces itself: `refreshed:browse_listing`. */
 const REFRESHED_NOTICE_PREFIX = 'refreshed:';
 /** The payload of the notice a refresh of `view` sends at its commit. */
@@ -462,7 +470,9 @@ export default fp(
     // so its Admin's next read shows them (with a replica, once it has them, as its reads come from
     // it); the database's notice brings them to the others.
     app.catalogEvents.subscribe((event) => {
-      if (event.type === 'order.placed' && event.sold && !event.sold.soldOut) stockChanged(event.sold.copyIds);
+      // The import's transaction has told every instance (this one included) which copies at its commit.
+      if (event.type === 'catalog.imported' && event.changed?.stockMovedAlone) forgetSold(event.changed.stockMovedAlone);
+      else if (event.type === 'order.placed' && event.sold && !event.sold.soldOut) stockChanged(event.sold.copyIds);
       else if (STOCK_ONLY.has(event.type)) stockChanged();
       else clear();
     });

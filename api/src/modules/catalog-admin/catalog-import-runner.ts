@@ -51,9 +51,14 @@ export function catalogImportRunner(
           rows.map((row) => row.isbn13),
           async (writes) => {
             changed.booksAdded = await addFoundBooks(writes, rows);
+            // The copies whose stock alone moved, while every statement moved nothing else.
+            let stockMovedAlone: number[] | null = changed.booksAdded ? null : [];
             for (let done = 0; done < rows.length; done += ROWS_PER_STATEMENT) {
-              const { missingLine, availabilityChanged } = await writes.writeCopies(rows.slice(done, done + ROWS_PER_STATEMENT));
+              const { missingLine, availabilityChanged, copyIds, stockAlone } = await writes.writeCopies(
+                rows.slice(done, done + ROWS_PER_STATEMENT),
+              );
               changed.availabilityChanged ||= availabilityChanged;
+              stockMovedAlone = stockAlone && stockMovedAlone ? [...stockMovedAlone, ...copyIds] : null;
               if (missingLine !== null)
                 throw refuse.form(`The book of line ${missingLine} is no longer in the shop; check the file again.`);
               // Between statements only: the last one's count is the job's end, written in the transaction.
@@ -61,6 +66,8 @@ export function catalogImportRunner(
               // can hold all of the pool's, so a step it need not take is one fewer wait on them.)
               if (done + ROWS_PER_STATEMENT < rows.length) await repo.progress(jobId, done + ROWS_PER_STATEMENT);
             }
+            if (stockMovedAlone) changed.stockMovedAlone = stockMovedAlone;
+            return stockMovedAlone;
           },
         ),
       );

@@ -9,6 +9,7 @@ import { Compile } from 'typebox/compile';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { nameStockReason } from '../../lib/stock-reason.ts';
+import { CATALOG_CHANGED_CHANNEL, soldNotices } from '../../plugins/catalog-cache.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
 import { ImportPlanRow, type ImportSummary, StoredImportSummary } from '../../schemas/staff.ts';
@@ -78,23 +79,27 @@ export type ImportJob = ReturnType<typeof toJob>;
  * since the check stand, and a stock that sold below the change stops at 0 rather than failing the
  * file), or a first copy created for a book that has none. The audit and the stock ledger are the
  * tables' triggers, so a row written here is recorded as one written by hand. Answers the line of the
- * first row whose book the shop no longer has (the caller refuses the file), and whether a copy was put
- * on or taken off sale (every part of the statement sees the copies as they were before it).
+ * first row whose book the shop no longer has (the caller refuses the file), whether a copy was put
+ * on or taken off sale (every part of the statement sees the copies as they were before it), the
+ * copies it updated, and whether it moved their stock alone: no price or sale changed, no copy
+ * created, and none went into or out of stock. The run locked the copies before its first statement,
+ * so what the statement sees before it is what it changed.
  */
 const WRITE_COPIES = (max: number) => `
   WITH file AS (
     SELECT * FROM unnest($1::int[], $2::char(13)[], $3::numeric[], $4::int[], $5::bool[], $6::int[])
       AS f(line, isbn13, price, stock, available, exported_stock)
   ), target AS (
-    SELECT f.*, b.id AS book_id, first.id AS copy_id, first.is_available AS was_available
+    SELECT f.*, b.id AS book_id, first.id AS copy_id, first.is_available AS was_available, first.price AS was_price,
+           first.quantity AS was_quantity
     FROM file f LEFT JOIN books b ON b.isbn13 = f.isbn13
-    LEFT JOIN LATERAL (SELECT c.id, c.is_available FROM book_copies c WHERE c.book_id = b.id ORDER BY c.id LIMIT 1) first ON true
+    LEFT JOIN LATERAL (SELECT c.id, c.is_available, c.price, c.quantity FROM book_copies c WHERE c.book_id = b.id ORDER BY c.id LIMIT 1) first ON true
   ), set_copies AS (
     UPDATE book_copies c SET price = t.price, is_available = t.available,
       quantity = CASE WHEN t.exported_stock IS NULL THEN t.stock
                       ELSE least(greatest(c.quantity + t.stock - t.exported_stock, 0), ${max}) END
     FROM target t WHERE c.id = t.copy_id
-    RETURNING c.id
+    RETURNING c.id, c.quantity > 0 AND t.was_quantity > 0 AND c.price = t.was_price AND c.is_available = t.was_available AS stock_alone
   ), first_copies AS (
     INSERT INTO book_copies (book_id, price, quantity, is_available)
     SELECT book_id, price, stock, available FROM target WHERE book_id IS NOT NULL AND copy_id IS NULL
@@ -103,7 +108,9 @@ const WRITE_COPIES = (max: number) => `
   SELECT (SELECT min(line) FROM target WHERE book_id IS NULL) AS "missingLine",
          (SELECT coalesce(bool_or(CASE WHEN copy_id IS NULL THEN available ELSE was_available <> available END), false)
           FROM target WHERE book_id IS NOT NULL) AS "availabilityChanged",
-         (SELECT count(*) FROM set_copies)::int + (SELECT count(*) FROM first_copies)::int AS written`;
+         (SELECT count(*) FROM set_copies)::int + (SELECT count(*) FROM first_copies)::int AS written,
+         (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM set_copies) AS "copyIds",
+         NOT EXISTS (SELECT FROM first_copies) AND (SELECT coalesce(bool_and(stock_alone), true) FROM set_copies) AS "stockAlone"`;
 
 /** The run's writes, inside its transaction. */
 export function importWrites(tx: Prisma.TransactionClient) {
@@ -119,7 +126,9 @@ export function importWrites(tx: Prisma.TransactionClient) {
     },
     /** Writes `rows` in one statement (WRITE_COPIES). */
     async writeCopies(rows: ImportPlanRow[]) {
-      const [result] = await tx.$queryRawUnsafe<{ missingLine: number | null; availabilityChanged: boolean; written: number }[]>(
+      const [result] = await tx.$queryRawUnsafe<
+        { missingLine: number | null; availabilityChanged: boolean; written: number; copyIds: number[]; stockAlone: boolean }[]
+      >(
         WRITE_COPIES(STOCK_MAX),
         rows.map((row) => row.line),
         rows.map((row) => row.isbn13),
@@ -128,7 +137,12 @@ export function importWrites(tx: Prisma.TransactionClient) {
         rows.map((row) => row.available),
         rows.map((row) => row.exportedStock ?? null),
       );
-      return { missingLine: result?.missingLine ?? null, availabilityChanged: result?.availabilityChanged ?? true };
+      return {
+        missingLine: result?.missingLine ?? null,
+        availabilityChanged: result?.availabilityChanged ?? true,
+        copyIds: result?.copyIds ?? [],
+        stockAlone: result?.stockAlone ?? false,
+      };
     },
   };
 }
@@ -265,19 +279,29 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
      * `work`; the job is marked done with the rows, so a crash after the commit cannot leave it
      * saying otherwise.
      */
-    writeInOneTransaction: (id: number, isbns: string[], work: (writes: ImportWrites) => Promise<void>) =>
+    /**
+     * Runs `work` in the import's one transaction, which announces its catalog changes itself (the
+     * migration import_announces_its_catalog_changes): `work` answers the copies whose stock alone it
+     * moved, none into or out of stock, and the notices name them, so that the catalog caches forget
+     * only the answers that show them, as after a sale. Anything else it wrote (`null`) is announced
+     * as the triggers would have, and every cache forgets everything. The notices go at the commit.
+     */
+    writeInOneTransaction: (id: number, isbns: string[], work: (writes: ImportWrites) => Promise<number[] | null>) =>
       auditedTransaction(
         db,
         async (tx) => {
           const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}) AS locked`;
           if (!lock?.locked) throw refuse.importBusy();
           await nameStockReason(tx, 'import', `import:${id}`);
+          await tx.$executeRaw`SELECT set_config('bookshop.catalog_notice', 'announced', true)`;
           // Locked first and in id order, as checkout and cancel lock theirs: a long import and a
           // checkout then wait on each other, never deadlock.
           await tx.$queryRaw`
             SELECT c.id FROM book_copies c JOIN books b ON b.id = c.book_id
             WHERE b.isbn13 = ANY(${isbns}::char(13)[]) ORDER BY c.id FOR UPDATE OF c`;
-          await work(importWrites(tx));
+          const stockMovedAlone = await work(importWrites(tx));
+          const notices = stockMovedAlone ? soldNotices(stockMovedAlone) : [''];
+          await tx.$executeRaw`SELECT pg_notify(${CATALOG_CHANGED_CHANNEL}, notice) FROM unnest(${notices}::text[]) AS notice`;
           const now = new Date();
           await tx.importJob.update({
             where: { id },

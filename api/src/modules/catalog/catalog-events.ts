@@ -13,6 +13,11 @@ export interface ImportedChanges {
   booksAdded: boolean;
   /** A copy was created on sale, or an existing copy was put on or taken off sale: what is on sale changed. */
   availabilityChanged: boolean;
+  /**
+   * The copies whose stock alone the import moved, none into or out of stock, when that is all it
+   * changed (no price, no sale, no book or copy added): the answers that show none of them stand.
+   */
+  stockMovedAlone?: number[];
 }
 
 /** The copies a checkout took stock from. */

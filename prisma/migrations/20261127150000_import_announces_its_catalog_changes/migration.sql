@@ -1,0 +1,17 @@
+-- A transaction may announce its catalog changes itself, more precisely than the triggers can
+-- (issue 32). The triggers' notice is empty and so makes every API instance forget every answer it
+-- keeps; an import that moved the stock of a thousand copies, none into or out of stock, then cost
+-- every instance a reload of all its answers at once, the day's largest burst of reads. Such a
+-- transaction sets bookshop.catalog_notice to 'announced' (set_config's local form: for it alone), and
+-- must then send its own notices before it commits: the import's run does (catalog-transfer-repository.ts),
+-- naming the copies when it moved stock alone and sending the empty notice otherwise. Any other
+-- writer is announced by the triggers as before.
+CREATE OR REPLACE FUNCTION notify_catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('bookshop.catalog_notice', true) = 'announced' THEN
+    RETURN NULL;
+  END IF;
+  PERFORM pg_notify('catalog_changed', '');
+  RETURN NULL;
+END;
+$$;
