@@ -1,15 +1,16 @@
 // The day's tail around imports, at one fixed rate: two instances reading a streaming standby behind
 // the compose proxy, as production scales out, with an import every 15 s beside the mix. Counts the
-// shoppers' calls over 100 ms and the statements the standby ran for them (the caches' asks of its
-// replay position left out), round by round. The mix's search (day.ts) gives a rate; this gives a
-// count at a rate, which moves far less from run to run, so a change to the cache or to the import's
-// path can be compared by running it before and after (docs/performance.md). `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second),
+// shoppers' calls over 100 ms, and how long after an import began they came, and the statements the
+// standby ran for them (the caches' asks of its replay position left out), round by round. The mix's
+// search (day.ts) gives a rate; this gives a count at a rate, which moves far less from run to run,
+// so a change to the cache or to the import's path can be compared by running it before and after
+// (docs/performance.md). `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second),
 // BENCH_BURSTS_ROUNDS (3 of 60 s).
 import pg from 'pg';
 import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
 import { seedDatabase } from '../../seed/seed.ts';
 import { applyMigrations } from '../lib/schema-engine.ts';
-import { MIX_P99_GOAL_MS, openLoop } from './mix.ts';
+import { MIX_P99_GOAL_MS, openLoop, type Sample } from './mix.ts';
 import { mixWorld, prepareMixDatabase } from './mix-world.ts';
 import { startProxy } from './proxy.ts';
 import { startReplicableCluster } from './replica.ts';
@@ -50,6 +51,27 @@ const standbyStatements = async () =>
     )
   ).rows[0]!;
 
+/** Bands of time since the latest import began (its dry run was due), in ms: where the slow calls fall. */
+const SINCE_IMPORT_BANDS = [0, 500, 2_000, 5_000];
+/** How many of the slow `shoppers` calls came in each band after an import began, and before the first. */
+function slowSinceImport(samples: Sample[], slow: Sample[]) {
+  // An import's dry run and run are one import: its start is the first due time after a gap.
+  const starts: number[] = [];
+  for (const at of samples.flatMap((s) => (s.kind === 'import' && s.dueAt !== undefined ? [s.dueAt] : [])).sort((a, b) => a - b))
+    if (starts.length === 0 || at - starts.at(-1)! > IMPORT_EVERY_MS / 3) starts.push(at);
+  const counts = { before: 0, bands: SINCE_IMPORT_BANDS.map(() => 0) };
+  for (const call of slow) {
+    const start = starts.findLast((at) => at <= call.dueAt!);
+    if (start === undefined) counts.before++;
+    else counts.bands[SINCE_IMPORT_BANDS.findLastIndex((from) => call.dueAt! - start >= from)]!++;
+  }
+  const label = (i: number) =>
+    i + 1 < SINCE_IMPORT_BANDS.length
+      ? `${SINCE_IMPORT_BANDS[i]! / 1000}-${SINCE_IMPORT_BANDS[i + 1]! / 1000} s`
+      : `${SINCE_IMPORT_BANDS[i]! / 1000} s on`;
+  return `before the first import ${counts.before}, ${counts.bands.map((n, i) => `${label(i)} ${n}`).join(', ')}`;
+}
+
 console.log(`two instances on the standby behind the proxy, ${RATE}/s, an import every ${IMPORT_EVERY_MS / 1000} s`);
 // Warmed as the mix's search warms: compiled code, filled caches, one import's path run.
 await openLoop(proxy.url, world, { rate: RATE, seconds: 20, seed: 1, importEveryMs: 10_000 });
@@ -67,6 +89,8 @@ for (let round = 0; round < ROUNDS; round++) {
       `p99 ${p99.toFixed(0)} ms, ${shoppers.filter((s) => s.status >= 500).length} answers 5xx; ` +
       `the standby ran ${after.calls - before.calls} statements in ${(after.ms - before.ms).toFixed(0)} ms`,
   );
+  const slow = shoppers.filter((s) => s.ms > MIX_P99_GOAL_MS);
+  console.log(`    over ${MIX_P99_GOAL_MS} ms by the time since an import began: ${slowSinceImport(samples, slow)}`);
 }
 await standby.end();
 await proxy.stop();

@@ -123,6 +123,8 @@ export interface Sample {
   kind: MixKind;
   ms: number;
   status: number;
+  /** When the call was due (performance.now()): where the slow calls fall in time (import-bursts.ts). */
+  dueAt?: number;
 }
 
 /** A keep-alive HTTP client with many sockets: an open loop must not wait for a free one. */
@@ -398,7 +400,7 @@ export async function openLoop(
   const shoppers = mixShoppers(world, seed);
   const rnd = random(seed ^ 0x5bd1e995);
   const samples: Sample[] = [];
-  const record = (kind: MixKind, ms: number, status: number) => samples.push({ kind, ms, status });
+  const record = (kind: MixKind, ms: number, status: number) => samples.push({ kind, ms, status, dueAt: performance.now() - ms });
   const inFlight = new Set<Promise<void>>();
   const track = (work: Promise<void>) => {
     inFlight.add(work);

@@ -12,8 +12,10 @@
 // cache kept almost nothing (issue 32). A checkout that leaves every copy it sold from in stock
 // changes only the stock those copies show: it forgets the answers that show one of them, and any
 // answer whose route does not say that it reads no other copy's stock. Its notice to the other
-// instances names the copies. A checkout that sells a copy out, and every other change, still
-// forgets everything.
+// instances names the copies. An import that moves stock alone, none of it into or out of stock,
+// names its copies the same way, in notices its transaction sends instead of the triggers' (decision
+// 11, amended 2026-11-27). A checkout that sells a copy out, and every other change, still forgets
+// everything.
 //
 // A projection's refresh (each one's notice names it) forgets only the answers that read it: a book's
 // detail reads none, so it outlives the refreshes an import or the day's sales bring, and a category
