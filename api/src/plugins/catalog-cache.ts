@@ -344,8 +344,16 @@ export default fp(
      * Sales took stock from `copyIds` and none sold out: forgets the answers that depend on it. One
      * still loading may have read the stock before the sale, and later readers would share it: forgotten too.
      */
-    const forgetSold = (copyIds: readonly number[]) =>
-      forget(({ stock, copies }) => stock !== 'none' && (stock === 'any' || !copies || copyIds.some((id) => copies.has(id))));
+    const forgetSold = (copyIds: readonly number[]) => {
+      // An answer's own copies are a few dozen, and an import's can be thousands: look those up.
+      const sold = new Set(copyIds);
+      return forget(({ stock, copies }) => {
+        if (stock === 'none') return false;
+        if (stock === 'any' || !copies) return true;
+        for (const id of copies) if (sold.has(id)) return true;
+        return false;
+      });
+    };
 
     /**
      * `view` was refreshed: forgets the answers that read it, or that do not say what they read,

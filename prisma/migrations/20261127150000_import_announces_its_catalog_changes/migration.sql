@@ -8,7 +8,7 @@
 -- writer is announced by the triggers as before.
 CREATE OR REPLACE FUNCTION notify_catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF current_setting('bookshop.catalog_notice', true) = 'announced' THEN
+  IF TG_TABLE_NAME = 'book_copies' AND current_setting('bookshop.catalog_notice', true) = 'announced' THEN
     RETURN NULL;
   END IF;
   PERFORM pg_notify('catalog_changed', '');

@@ -16,6 +16,12 @@ import type { CatalogTransferRepository, ImportWrites } from './catalog-transfer
  */
 const ROWS_PER_STATEMENT = 500;
 const FAILED = 'The import failed, and nothing was written. Check the file again to retry.';
+/**
+ * The most copies an import of stock alone names to the catalog caches (500 a notice). Past it every
+ * instance forgets everything, as for any other import: each notice costs each instance a pass over
+ * its kept answers, and a file that large reaches most of them anyway.
+ */
+export const NAMED_COPIES_MOST = 5_000;
 
 export function catalogImportRunner(
   repo: CatalogTransferRepository,
@@ -58,7 +64,8 @@ export function catalogImportRunner(
                 rows.slice(done, done + ROWS_PER_STATEMENT),
               );
               changed.availabilityChanged ||= availabilityChanged;
-              stockMovedAlone = stockAlone && stockMovedAlone ? [...stockMovedAlone, ...copyIds] : null;
+              if (!stockAlone) stockMovedAlone = null;
+              else stockMovedAlone?.push(...copyIds);
               if (missingLine !== null)
                 throw refuse.form(`The book of line ${missingLine} is no longer in the shop; check the file again.`);
               // Between statements only: the last one's count is the job's end, written in the transaction.
@@ -66,8 +73,10 @@ export function catalogImportRunner(
               // can hold all of the pool's, so a step it need not take is one fewer wait on them.)
               if (done + ROWS_PER_STATEMENT < rows.length) await repo.progress(jobId, done + ROWS_PER_STATEMENT);
             }
-            if (stockMovedAlone) changed.stockMovedAlone = stockMovedAlone;
-            return stockMovedAlone;
+            // Past NAMED_COPIES_MOST every instance forgets everything instead.
+            const named = stockMovedAlone && stockMovedAlone.length <= NAMED_COPIES_MOST ? stockMovedAlone : undefined;
+            changed.stockMovedAlone = named;
+            return named ?? null;
           },
         ),
       );

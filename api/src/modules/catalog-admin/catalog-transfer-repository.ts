@@ -83,7 +83,9 @@ export type ImportJob = ReturnType<typeof toJob>;
  * on or taken off sale (every part of the statement sees the copies as they were before it), the
  * copies it updated, and whether it moved their stock alone: no price or sale changed, no copy
  * created, and none went into or out of stock. The run locked the copies before its first statement,
- * so what the statement sees before it is what it changed.
+ * so what the statement sees before it is what it changed; a copy written by another transaction in
+ * between (one created after the lock) shows as a version that rose by more than this update's one,
+ * and is not counted as stock alone.
  */
 const WRITE_COPIES = (max: number) => `
   WITH file AS (
@@ -91,15 +93,16 @@ const WRITE_COPIES = (max: number) => `
       AS f(line, isbn13, price, stock, available, exported_stock)
   ), target AS (
     SELECT f.*, b.id AS book_id, first.id AS copy_id, first.is_available AS was_available, first.price AS was_price,
-           first.quantity AS was_quantity
+           first.quantity AS was_quantity, first.version AS was_version
     FROM file f LEFT JOIN books b ON b.isbn13 = f.isbn13
-    LEFT JOIN LATERAL (SELECT c.id, c.is_available, c.price, c.quantity FROM book_copies c WHERE c.book_id = b.id ORDER BY c.id LIMIT 1) first ON true
+    LEFT JOIN LATERAL (SELECT c.id, c.is_available, c.price, c.quantity, c.version FROM book_copies c WHERE c.book_id = b.id ORDER BY c.id LIMIT 1) first ON true
   ), set_copies AS (
     UPDATE book_copies c SET price = t.price, is_available = t.available,
       quantity = CASE WHEN t.exported_stock IS NULL THEN t.stock
                       ELSE least(greatest(c.quantity + t.stock - t.exported_stock, 0), ${max}) END
     FROM target t WHERE c.id = t.copy_id
-    RETURNING c.id, c.quantity > 0 AND t.was_quantity > 0 AND c.price = t.was_price AND c.is_available = t.was_available AS stock_alone
+    RETURNING c.id, coalesce((c.quantity > 0) = (t.was_quantity > 0) AND c.price = t.was_price AND c.is_available = t.was_available
+                             AND c.version = t.was_version + 1, false) AS stock_alone
   ), first_copies AS (
     INSERT INTO book_copies (book_id, price, quantity, is_available)
     SELECT book_id, price, stock, available FROM target WHERE book_id IS NOT NULL AND copy_id IS NULL
@@ -278,13 +281,12 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
      * another import holds it), the ledger's reason, the copies of `isbns` locked in id order, then
      * `work`; the job is marked done with the rows, so a crash after the commit cannot leave it
      * saying otherwise.
-     */
-    /**
-     * Runs `work` in the import's one transaction, which announces its catalog changes itself (the
-     * migration import_announces_its_catalog_changes): `work` answers the copies whose stock alone it
-     * moved, none into or out of stock, and the notices name them, so that the catalog caches forget
-     * only the answers that show them, as after a sale. Anything else it wrote (`null`) is announced
-     * as the triggers would have, and every cache forgets everything. The notices go at the commit.
+     *
+     * It announces its copies' changes itself (the migration import_announces_its_catalog_changes):
+     * `work` answers the copies whose stock alone it moved, none into or out of stock, and the
+     * notices name them, so that the catalog caches forget only the answers that show them, as after a
+     * sale. Anything else it wrote to copies (`null`) is announced as the triggers would have, and
+     * every cache forgets everything. The notices go at the commit.
      */
     writeInOneTransaction: (id: number, isbns: string[], work: (writes: ImportWrites) => Promise<number[] | null>) =>
       auditedTransaction(
