@@ -5,11 +5,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import type { ImportedChanges } from '../src/modules/catalog/catalog-events.ts';
 import { RECOMMENDED_SQL } from '../src/modules/catalog/catalog-queries.ts';
+import { catalogImportRunner, NAMED_COPIES_MOST } from '../src/modules/catalog-admin/catalog-import-runner.ts';
+import { type CatalogTransferRepository, importWrites } from '../src/modules/catalog-admin/catalog-transfer-repository.ts';
 import {
   CATALOG_CACHE_JSON_BYTES,
   CATALOG_CHANGED_CHANNEL,
   refreshedNotice,
+  STOCK_NOTICE_DELAY_MS,
   soldNotice,
   soldNotices,
 } from '../src/plugins/catalog-cache.ts';
@@ -211,7 +215,9 @@ describe('catalog cache', () => {
       await listener.connect();
       try {
         await listener.query(`LISTEN ${CATALOG_CHANGED_CHANNEL}`);
-        // Anything already on its way (a sale's notice, sent within 100 ms of it) is heard before this one.
+        // A sale's notice still waiting to be sent (up to STOCK_NOTICE_DELAY_MS after it) goes first, then
+        // anything already on its way is heard before this one.
+        await sleep(2 * STOCK_NOTICE_DELAY_MS);
         await catalogNoticeHeard(t, refreshedNotice('search_suggestions'));
         await eventually(() => heard.includes(refreshedNotice('search_suggestions')));
         heard.length = 0;
@@ -275,6 +281,71 @@ describe('catalog cache', () => {
       expect(notices).toHaveLength(2);
       const named = notices.flatMap((notice) => notice.slice('sold:'.length).split(',').map(Number));
       expect(named.sort((a, b) => a - b)).toEqual(copies.map((copy) => copy.id).sort((a, b) => a - b));
+    });
+
+    it('does not count as stock alone a copy another transaction wrote after its statement began', async () => {
+      const copy = await importableCopy();
+      const row = (stock: number) => ({
+        line: 2,
+        isbn13: copy.isbn13,
+        price: copy.price,
+        stock,
+        available: true,
+        kind: 'changed' as const,
+      });
+      const write = (stock: number) => t.app.prisma.$transaction((tx) => importWrites(tx).writeCopies([row(stock)]));
+      // Alone, the same write is stock alone.
+      expect((await write(copy.quantity + 1)).stockAlone).toBe(true);
+      const other = new pg.Client({ connectionString: t.db.url });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query('UPDATE book_copies SET quantity = quantity + 1 WHERE id = $1', [copy.id]);
+        const written = write(copy.quantity + 5);
+        // The import's statement has read the copy as it was, and waits for the other's lock on it.
+        await eventually(
+          async () =>
+            (
+              await t.db.query(
+                `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%set_copies%'`,
+              )
+            ).length === 1,
+        );
+        await other.query('COMMIT');
+        expect((await written).stockAlone).toBe(false);
+      } finally {
+        await other.end();
+      }
+    });
+
+    it('names at most NAMED_COPIES_MOST copies; past that, every instance forgets everything', async () => {
+      for (const [count, named] of [
+        [NAMED_COPIES_MOST, true],
+        [NAMED_COPIES_MOST + 1, false],
+      ] as const) {
+        const ids = Array.from({ length: count }, (_, i) => i + 1);
+        let answered: number[] | null | undefined;
+        let changed: ImportedChanges | undefined;
+        const writes = {
+          absentBooks: async () => new Set<string>(),
+          writeCopies: async () => ({ missingLine: null, availabilityChanged: false, copyIds: ids, stockAlone: true }),
+        };
+        const repo = {
+          plan: async () => [{ line: 2, isbn13: '9780000000002', price: '1.00', stock: 5, available: true, kind: 'changed' }],
+          writeInOneTransaction: async (_id: number, _isbns: string[], work: (w: typeof writes) => Promise<number[] | null>) => {
+            answered = await work(writes);
+          },
+          progress: async () => {},
+          failed: async () => {
+            throw new Error('the import failed');
+          },
+        } as unknown as CatalogTransferRepository;
+        await catalogImportRunner(repo, t.app.log, (written) => {
+          changed = written;
+        })(1, { actor: 'employee:1', address: '127.0.0.1' });
+        expect(answered, String(count)).toEqual(named ? ids : null);
+        expect(changed?.stockMovedAlone, String(count)).toEqual(named ? ids : undefined);
+      }
     });
 
     it('names at most 500 copies a notice, each well under the 8,000 bytes a notice holds', () => {

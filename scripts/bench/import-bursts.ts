@@ -55,10 +55,10 @@ const standbyStatements = async () =>
 const SINCE_IMPORT_BANDS = [0, 500, 2_000, 5_000];
 /** How many of the slow `shoppers` calls came in each band after an import began, and before the first. */
 function slowSinceImport(samples: Sample[], slow: Sample[]) {
-  // An import's dry run and run are one import: its start is the first due time after a gap.
-  const starts: number[] = [];
-  for (const at of samples.flatMap((s) => (s.kind === 'import' && s.dueAt !== undefined ? [s.dueAt] : [])).sort((a, b) => a - b))
-    if (starts.length === 0 || at - starts.at(-1)! > IMPORT_EVERY_MS / 3) starts.push(at);
+  // Every sample of one import is due when that import began (mix.ts, runImport).
+  const starts = [...new Set(samples.flatMap((s) => (s.kind === 'import' && s.dueAt !== undefined ? [s.dueAt] : [])))].sort(
+    (a, b) => a - b,
+  );
   const counts = { before: 0, bands: SINCE_IMPORT_BANDS.map(() => 0) };
   for (const call of slow) {
     const start = starts.findLast((at) => at <= call.dueAt!);
