@@ -213,18 +213,19 @@ describe('catalog cache', () => {
       const heard: string[] = [];
       listener.on('notification', ({ payload }) => heard.push(payload ?? ''));
       await listener.connect();
+      /** Sends a notice and waits until both this listener and the instance's have heard it, and all before it. */
+      const heardByBoth = async () => {
+        await catalogNoticeHeard(t, refreshedNotice('search_suggestions'));
+        await eventually(() => heard.includes(refreshedNotice('search_suggestions')));
+      };
       try {
         await listener.query(`LISTEN ${CATALOG_CHANGED_CHANNEL}`);
-        // A sale's notice still waiting to be sent (up to STOCK_NOTICE_DELAY_MS after it) goes first, then
-        // anything already on its way is heard before this one.
+        // A sale's notice still waiting to be sent (up to STOCK_NOTICE_DELAY_MS after it) goes first.
         await sleep(2 * STOCK_NOTICE_DELAY_MS);
-        await catalogNoticeHeard(t, refreshedNotice('search_suggestions'));
-        await eventually(() => heard.includes(refreshedNotice('search_suggestions')));
+        await heardByBoth();
         heard.length = 0;
         await work();
-        // A notice sent after the import's is heard after it, by this listener and by the instance's.
-        await catalogNoticeHeard(t, refreshedNotice('search_suggestions'));
-        await eventually(() => heard.includes(refreshedNotice('search_suggestions')));
+        await heardByBoth();
         return heard.filter((notice) => !notice.startsWith('refreshed:'));
       } finally {
         await listener.end();

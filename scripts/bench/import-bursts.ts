@@ -4,8 +4,8 @@
 // standby ran for them (the caches' asks of its replay position left out), round by round. The mix's
 // search (day.ts) gives a rate; this gives a count at a rate, which moved far less from run to run on
 // the AMD machine (not on the Xeon one: docs/performance.md), so a change to the cache or to the
-// import's path can be compared by running it before and after, several times. `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second),
-// BENCH_BURSTS_ROUNDS (3 of 60 s).
+// import's path can be compared by running it before and after, several times.
+// `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second), BENCH_BURSTS_ROUNDS (3 of 60 s).
 import pg from 'pg';
 import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
 import { seedDatabase } from '../../seed/seed.ts';
