@@ -1,8 +1,7 @@
 // The whole API as one Fastify plugin tree; server.ts only listens. Cross-cutting concerns are named
 // plugins; routes are grouped by audience, each subtree gated once.
-import { hash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import etag from '@fastify/etag';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
@@ -17,7 +16,9 @@ import compression from './plugins/compression.ts';
 import configPlugin from './plugins/config.ts';
 import corsPlugin from './plugins/cors.ts';
 import csrf from './plugins/csrf.ts';
+import entityTags from './plugins/entity-tags.ts';
 import errors, { frameworkErrors } from './plugins/errors.ts';
+import handlerTimeout from './plugins/handler-timeout.ts';
 import identity from './plugins/identity.ts';
 import mail from './plugins/mail.ts';
 import metrics from './plugins/metrics.ts';
@@ -60,8 +61,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     // Unique across instances, or the proxy's X-Request-Id: each log line and error body names it.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    // The time budget of a request: past it the answer is a 503 rather than a wait without end.
-    handlerTimeout: config.requestTimeoutMs,
     // Only the configured proxies' X-Forwarded-* count; a hop count trusts that many hops from us.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 64 * 1024,
@@ -77,6 +76,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
 
   await app.register(configPlugin, { config });
   await app.register(errors);
+  // The time budget of a request: past it the answer is a 503 rather than a wait without end.
+  await app.register(handlerTimeout);
   await app.register(commaParams);
   await app.register(strictInput);
   await app.register(openapi);
@@ -84,8 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(compression);
   await app.register(corsPlugin);
   await app.register(cookie);
-  // crypto.hash is the one-shot digest: for small bodies far cheaper than the plugin's createHash chain.
-  await app.register(etag, { hashFn: (payload) => hash('sha1', payload, 'base64') });
+  await app.register(entityTags);
   await app.register(prisma, { onQuery: options.onQuery });
   await app.register(metrics);
   await app.register(catalogEvents);

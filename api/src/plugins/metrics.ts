@@ -68,8 +68,16 @@ export default fp(
     // Registered routes only: unmatched URLs (scans, typos) would make a label per URL.
     app.addHook('onRoute', (route) => {
       if (route.url === '/api/metrics') return;
+      // Each method and status's series found once: prom-client hashes the labels on every labelled observe.
+      const series = new Map<string, promClient.Histogram.Internal<'method' | 'route' | 'status_code'>>();
       const observe = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-        requestDuration.observe({ method: request.method, route: route.url, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+        const key = `${request.method} ${reply.statusCode}`;
+        let child = series.get(key);
+        if (!child) {
+          child = requestDuration.labels({ method: request.method, route: route.url, status_code: reply.statusCode });
+          series.set(key, child);
+        }
+        child.observe(reply.elapsedTime / 1000);
         done();
       };
       route.onResponse = appendHook(route.onResponse, observe as never);

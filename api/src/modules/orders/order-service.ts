@@ -42,7 +42,7 @@ function checkoutRequestHash(address: string, input: CheckoutInput, ids: number[
 }
 
 /** What an Idempotency-Key placed before (repo.findByIdempotencyKey), if anything. */
-type PlacedWithKey = Awaited<ReturnType<OrderRepository['findByIdempotencyKey']>>;
+export type PlacedWithKey = Awaited<ReturnType<OrderRepository['findByIdempotencyKey']>>;
 
 export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
   /**

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { PlacedWithKey } from '../../modules/orders/order-service.ts';
 import { signedInClient } from '../../plugins/sessions.ts';
 import { holdsNul } from '../../plugins/strict-input.ts';
 import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
@@ -9,10 +9,20 @@ import { documentRoutes } from '../document-routes.ts';
 
 const IDEMPOTENCY_KEY_LENGTH = { minLength: 1, maxLength: 100 };
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * A checkout's read of its Idempotency-Key's earlier order, started before its handler runs (null
+     * on every other request). A property every request has from the start, not a WeakMap keyed by
+     * the request: a collection keyed by Fastify's request objects is costly (plugins/handler-timeout.ts).
+     */
+    placedEarlier: Promise<PlacedWithKey> | null;
+  }
+}
+
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Client orders'] });
-  /** A checkout's read of its Idempotency-Key's earlier order, started before its handler runs. */
-  const placedEarlier = new WeakMap<FastifyRequest, ReturnType<typeof app.orders.placedWithKey>>();
+  app.decorateRequest('placedEarlier', null);
   app.post(
     '/',
     {
@@ -35,7 +45,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ) {
           const read = app.orders.placedWithKey(client.id, key);
           read.catch(() => {}); // a request refused before its handler never awaits it
-          placedEarlier.set(request, read);
+          request.placedEarlier = read;
         }
         done(null, payload);
       },
@@ -53,7 +63,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const client = signedInClient(request);
       const key = request.headers['idempotency-key'];
-      const order = await app.orders.checkout(client.id, request.body, key, placedEarlier.get(request));
+      const order = await app.orders.checkout(client.id, request.body, key, request.placedEarlier ?? undefined);
       return { data: order };
     },
   );

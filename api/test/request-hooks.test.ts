@@ -1,0 +1,136 @@
+// Two per-request plugins on a bare Fastify, over real HTTP (no database): the time budget
+// (plugins/handler-timeout.ts) and the entity tags (plugins/entity-tags.ts).
+import { setTimeout as sleep } from 'node:timers/promises';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Config } from '../src/config.ts';
+import compression from '../src/plugins/compression.ts';
+import configPlugin from '../src/plugins/config.ts';
+import entityTags from '../src/plugins/entity-tags.ts';
+import errors from '../src/plugins/errors.ts';
+import handlerTimeout, { sweepIntervalMs } from '../src/plugins/handler-timeout.ts';
+
+const BUDGET_MS = 1000;
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+let app: FastifyInstance;
+async function serve(routes: (app: FastifyInstance) => void) {
+  app = Fastify({ logger: false });
+  await app.register(configPlugin, { config: { requestTimeoutMs: BUDGET_MS } as Config });
+  await app.register(errors);
+  await app.register(handlerTimeout);
+  await app.register(compression);
+  await app.register(entityTags);
+  routes(app);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  close = () => app.close();
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+describe('the time budget of a request', () => {
+  it('answers 503 TIMEOUT with Retry-After once a handler runs past the budget, within a sweep of it', async () => {
+    const base = await serve((app) => app.get('/slow', async () => sleep(BUDGET_MS * 3, { data: 'late' })));
+    const started = Date.now();
+    const res = await fetch(`${base}/slow`);
+    const took = Date.now() - started;
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    expect((await res.json()).error.code).toBe('TIMEOUT');
+    expect(took).toBeGreaterThanOrEqual(BUDGET_MS);
+    expect(took).toBeLessThan(BUDGET_MS + 2 * sweepIntervalMs(BUDGET_MS) + 500);
+  });
+
+  it("counts a hook's wait too (a session's check at onRequest), as the request's own time", async () => {
+    const base = await serve((app) => app.get('/gated', { onRequest: async () => sleep(BUDGET_MS * 3) }, async () => ({ data: 'never' })));
+    const res = await fetch(`${base}/gated`);
+    expect(res.status).toBe(503);
+    expect((await res.json()).error.code).toBe('TIMEOUT');
+  });
+
+  it('leaves a route with a budget of its own to that budget, and answers in time those within it', async () => {
+    const base = await serve((app) => {
+      app.get('/export', { handlerTimeout: BUDGET_MS * 4 }, async () => sleep(BUDGET_MS * 2, { data: 'exported' }));
+      app.get('/quick', async () => ({ data: 'quick' }));
+    });
+    const [exported, ...quick] = await Promise.all([fetch(`${base}/export`), ...Array.from({ length: 20 }, () => fetch(`${base}/quick`))]);
+    expect(exported!.status).toBe(200);
+    expect(await exported!.json()).toEqual({ data: 'exported' });
+    for (const res of quick) expect(res.status).toBe(200);
+    // Each request left the list at its answer: none is held until the budget's sweep.
+    expect(app.requestsInFlight).toBe(0);
+  });
+
+  it('answers the late request after earlier ones finished or left, and keeps serving', async () => {
+    const base = await serve((app) => {
+      app.get('/slow', async () => sleep(BUDGET_MS * 3, { data: 'late' }));
+      app.get('/quick', async () => ({ data: 'quick' }));
+    });
+    // A client that leaves before its answer: its request is dropped from the budget's list quietly.
+    const gone = new AbortController();
+    const left = fetch(`${base}/slow`, { signal: gone.signal }).catch(() => 'left');
+    await sleep(50);
+    gone.abort();
+    expect(await left).toBe('left');
+    const late = fetch(`${base}/slow`);
+    for (let i = 0; i < 10; i++) expect((await fetch(`${base}/quick`)).status).toBe(200);
+    expect((await late).status).toBe(503);
+    expect((await fetch(`${base}/quick`)).status).toBe(200);
+    // The request whose client left was dropped at the sweep past its budget.
+    expect(app.requestsInFlight).toBe(0);
+  });
+});
+
+describe('entity tags', () => {
+  const body = { data: 'x'.repeat(2000) };
+  const routes = (app: FastifyInstance) => {
+    app.get('/read', async () => body);
+    app.post('/write', async () => body);
+    app.put('/versioned', async (_request, reply) => {
+      reply.header('etag', '"7"');
+      return body;
+    });
+  };
+
+  it('tags a read and answers 304, with no body, to a client that holds it, weak or strong', async () => {
+    const base = await serve(routes);
+    const first = await fetch(`${base}/read`);
+    const tag = first.headers.get('etag')!;
+    expect(tag).toMatch(/^"[A-Za-z0-9+/=]+"$/);
+    for (const held of [tag, `W/${tag}`]) {
+      const again = await fetch(`${base}/read`, { headers: { 'if-none-match': held } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+    }
+    const head = await fetch(`${base}/read`, { method: 'HEAD' });
+    expect(head.headers.get('etag')).toBe(tag);
+    expect((await fetch(`${base}/read`, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+  });
+
+  it("tags the body, not its encoding: compressed or not, one tag, and a held tag's 304 is not compressed", async () => {
+    const base = await serve(routes);
+    const plain = await fetch(`${base}/read`, { headers: { 'accept-encoding': 'identity' } });
+    const compressed = await fetch(`${base}/read`, { headers: { 'accept-encoding': 'br' } });
+    expect(compressed.headers.get('content-encoding')).toBe('br');
+    expect(compressed.headers.get('etag')).toBe(plain.headers.get('etag'));
+    const held = await fetch(`${base}/read`, { headers: { 'accept-encoding': 'br', 'if-none-match': plain.headers.get('etag')! } });
+    expect(held.status).toBe(304);
+    expect(held.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('never answers a write 304 (it was done), and tags a write only with the tag its route gives', async () => {
+    const base = await serve(routes);
+    const tag = (await fetch(`${base}/read`)).headers.get('etag')!;
+    const written = await fetch(`${base}/write`, { method: 'POST', headers: { 'if-none-match': tag } });
+    expect(written.status).toBe(200);
+    expect(written.headers.get('etag')).toBeNull();
+    expect(await written.json()).toEqual(body);
+    const versioned = await fetch(`${base}/versioned`, { method: 'PUT', headers: { 'if-none-match': '"7"' } });
+    expect(versioned.status).toBe(200);
+    expect(versioned.headers.get('etag')).toBe('"7"');
+  });
+});
