@@ -24,7 +24,7 @@ import { findSustainableRate, MIX_P99_GOAL_MS, MIX_RATIO_GOAL, MIX_SHARES, openL
 type MixFound = Awaited<ReturnType<typeof findSustainableRate>>;
 
 import { mixWorld, prepareMixDatabase } from './mix-world.ts';
-import { startProxy } from './proxy.ts';
+import { checkProxyCanStart, startProxy } from './proxy.ts';
 import { startReplicableCluster } from './replica.ts';
 import { percentile, writeBenchJson } from './stats.ts';
 import { type Server, startServer } from './throughput.ts';
@@ -50,6 +50,7 @@ const SEED = 32;
  * core, as a container's `cpus` limit holds it (docs/performance.md says what it showed). Off by default.
  */
 const INSTANCE_CPUS = Number(process.env.BENCH_MIX_INSTANCE_CPUS ?? 0);
+if (flag('mix') && process.env.BENCH_MIX_SCALE_OUT !== '0') checkProxyCanStart();
 const CAPPED_WARM_UP_SECONDS = 30;
 const IMPORT_EVERY_MS = 60_000;
 

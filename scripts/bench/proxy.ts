@@ -1,7 +1,7 @@
 // The compose proxy (docker/nginx.conf) in front of the bench's instances: the same server block,
 // with its upstream naming the instances' ports instead of Docker's `app` service, run by the
 // machine's nginx in a throwaway prefix.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -36,6 +36,15 @@ export async function proxyConfig(instances: string[], port: number, prefix: str
   ].join('\n');
 }
 
+const NO_NGINX =
+  "the scale-out runs the machine's nginx, and there is none on the PATH (Debian: apt-get install nginx); BENCH_MIX_SCALE_OUT=0 leaves the scale-out out";
+
+/** Stops the bench before its first step, not after a quarter of an hour of the direct mix, when nginx cannot run. */
+export function checkProxyCanStart() {
+  const version = spawnSync('nginx', ['-v'], { stdio: 'ignore' });
+  if (version.error) throw new Error(NO_NGINX);
+}
+
 export async function startProxy(instances: string[]) {
   const prefix = path.join(os.tmpdir(), `bookshop-bench-proxy-${process.pid}-${Date.now()}`);
   await mkdir(prefix, { recursive: true });
@@ -43,12 +52,19 @@ export async function startProxy(instances: string[]) {
   const file = path.join(prefix, 'nginx.conf');
   await writeFile(file, await proxyConfig(instances, port, prefix));
   const child: ChildProcess = spawn('nginx', ['-p', prefix, '-c', file, '-e', `${prefix}/error.log`], { stdio: 'ignore' });
+  // A spawn that fails (no nginx) is an 'error' event, which unheard would end the bench with a stack.
+  let failedToStart: Error | null = null;
+  child.once('error', (error) => {
+    failedToStart = error;
+  });
   // A bench that fails half-way must not leave nginx running: a graceful quit as the process exits.
   const stopOnExit = () => child.kill('SIGQUIT');
   process.once('exit', stopOnExit);
   child.once('exit', () => process.off('exit', stopOnExit));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
+    if (failedToStart)
+      throw new Error((failedToStart as NodeJS.ErrnoException).code === 'ENOENT' ? NO_NGINX : `nginx did not start: ${failedToStart}`);
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): see ${prefix}/error.log`);
     if (
       await fetch(`${url}/api/health`).then(

@@ -18,10 +18,11 @@ const matches = (ifNoneMatch: string | undefined, tag: string) =>
   ifNoneMatch !== undefined && (ifNoneMatch === tag || ifNoneMatch === `W/${tag}` || `W/${ifNoneMatch}` === tag);
 
 function tagAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) {
+  // A stream (a built asset, an export) is neither held to be hashed nor replaced by a 304: the file
+  // it has opened would stay open. @fastify/static answers a built asset's conditional request itself.
+  if (!(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
   let tag = reply.getHeader('etag') as string | undefined;
   if (tag === undefined) {
-    // A stream (a built asset, an export) is not held to be hashed.
-    if (!(typeof payload === 'string' || Buffer.isBuffer(payload))) return done(null, payload);
     tag = bodyTag(payload);
     reply.header('etag', tag);
   }

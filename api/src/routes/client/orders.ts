@@ -14,7 +14,7 @@ declare module 'fastify' {
     /**
      * A checkout's read of its Idempotency-Key's earlier order, started before its handler runs (null
      * on every other request). A property every request has from the start, not a WeakMap keyed by
-     * the request: a collection keyed by Fastify's request objects is costly (plugins/handler-timeout.ts).
+     * the request: a Set keyed by Fastify's replies measured costly (plugins/handler-timeout.ts).
      */
     placedEarlier: Promise<PlacedWithKey> | null;
   }
