@@ -9,7 +9,7 @@
 import { errorCodes, type FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
-/** How often the oldest requests are looked at: a late answer comes at most this much past the budget (1 s at least). */
+/** How often the oldest requests are looked at: a late answer comes at most this much past the budget. */
 export const SWEEP_INTERVAL_MS = 100;
 
 declare module 'fastify' {
