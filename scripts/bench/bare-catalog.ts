@@ -4,7 +4,6 @@
 // byte ours. It sends the same headers too (the API's security headers, the cache policy and an
 // ETag), set in one hook the cheapest way: the same answer, with nothing else around it. Our
 // throughput divided by its throughput is the cost of how we build that answer.
-import { hash } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { normalizeForSearch } from '../../api/src/lib/text.ts';
@@ -18,6 +17,7 @@ import {
   toCard,
   toDetail,
 } from '../../api/src/modules/catalog/catalog-service.ts';
+import { bodyTag } from '../../api/src/plugins/entity-tags.ts';
 import { preparedStatement } from '../../api/src/plugins/prisma.ts';
 import { apiSecurityHeaders } from '../../api/src/plugins/security-headers.ts';
 import { bareCheckout, bareSession } from './bare-checkout.ts';
@@ -43,7 +43,7 @@ export function bareCatalog(databaseUrl: string, poolSize: number, onQuery: (sql
       if (request.url.startsWith(`${base}/by-id/`)) reply.header('cache-control', 'no-cache');
       else if (request.url === `${base}/recommended/`) reply.header('cache-control', 'private, max-age=60').header('vary', 'cookie');
       else reply.header('cache-control', 'public, max-age=60');
-      reply.header('etag', `"${hash('sha1', payload, 'base64')}"`);
+      reply.header('etag', bodyTag(payload));
     }
     done(null, payload);
   });
