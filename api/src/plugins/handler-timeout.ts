@@ -47,9 +47,11 @@ export default fp(
     };
 
     const answerLate = (reply: FastifyReply) => {
-      // A route with a budget of its own is Fastify's to end (read only here, for a request already late).
-      if (reply.request.routeOptions.handlerTimeout) return;
-      const error = new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, reply.request.routeOptions.url);
+      // Read only here, for a request already late: the getter builds the route's options anew each time.
+      const route = reply.request.routeOptions;
+      // A route with a budget of its own is Fastify's to end.
+      if (route.handlerTimeout) return;
+      const error = new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, route.url);
       // A stream already under way cannot become a 503: it is cut, as Fastify's own timeout does.
       if (reply.raw.headersSent) reply.raw.destroy(error);
       else reply.send(error);
