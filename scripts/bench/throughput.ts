@@ -67,8 +67,13 @@ export async function startServer(
   };
 }
 
-/** BENCH_WARMUP_SECONDS: the load each server takes, on each call, before its rounds count. */
+/**
+ * BENCH_WARMUP_SECONDS: the load each server process takes on its first call before its rounds count
+ * (JIT, pool, caches); on each later call, BENCH_CALL_WARMUP_SECONDS, for that call's own code.
+ */
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 4);
+const CALL_WARM_UP_SECONDS = Number(process.env.BENCH_CALL_WARMUP_SECONDS ?? 1);
+const warmedUp = new WeakSet<Server>();
 
 /** Requests per second over `seconds`, after checking every answer was a 200. */
 async function requestsPerSecond(url: string, connections: number, seconds: number): Promise<number> {
@@ -82,31 +87,57 @@ async function requestsPerSecond(url: string, connections: number, seconds: numb
 /**
  * Our throughput and the baseline's, in interleaved rounds; with `uncached`, also ours with the
  * catalog cache off (CATALOG_CACHE_MS=0), in the same rounds, so the cache's share is seen apart.
+ *
+ * Each kind may run as several processes of the same build: round r runs on each kind's process
+ * r mod n. A process's own luck (where its code and heap fall, how V8 optimized its first requests)
+ * moves its rate more than most changes do: on 27 November four processes of the same build took
+ * 92-106 µs of CPU a `categories` read where bare took 75. Over n processes that luck weighs 1/n.
+ * Each kind's rate is the median of its rounds: on two cores shared by the load generator, the
+ * server and PostgreSQL, one 2 s round of a process can run 50 % above or 20 % below its others
+ * (measured on 27 November, late: 8,105, 12,895 and 7,817 requests a second from one bare
+ * process), and a mean would carry that round whole.
  */
 export async function compareThroughput(
   path: string,
-  ours: Server,
-  bare: Server,
-  { rounds, seconds, connections, uncached }: { rounds: number; seconds: number; connections: number; uncached?: Server },
+  ours: Server[],
+  bare: Server[],
+  { rounds, seconds, connections, uncached }: { rounds: number; seconds: number; connections: number; uncached?: Server[] },
 ) {
-  let oursTotal = 0;
-  let bareTotal = 0;
-  let uncachedTotal = 0;
-  // Warm-up: JIT, pool, caches. One second was too short for ours, whose path runs more code: on
+  const kinds = { ours, bare, ...(uncached ? { uncached } : {}) };
+  type Kind = keyof typeof kinds;
+  const rates = Object.fromEntries(Object.entries(kinds).map(([kind, servers]) => [kind, servers.map((): number[] => [])])) as Record<
+    Kind,
+    number[][]
+  >;
+  // Warm-up. One second was too short for a fresh process of ours, whose path runs more code: on
   // 26 November, measured by the server's own CPU time, its first 2 s round after it took 142-148 µs a
-  // `categories` read, the later rounds 82-122 µs (bare 73-90 µs in all of them). Of three rounds, a
-  // cold first one weighs a third. After four seconds the first round is like the rest.
-  for (const server of [ours, bare, ...(uncached ? [uncached] : [])])
-    await requestsPerSecond(server.url + path, connections, WARM_UP_SECONDS);
+  // `categories` read, the later rounds 82-122 µs (bare 73-90 µs in all of them). After four seconds
+  // the first round is like the rest. A process already warm from another call needs only that
+  // call's own code made hot.
+  for (const servers of Object.values(kinds))
+    for (const server of servers) {
+      await requestsPerSecond(server.url + path, connections, warmedUp.has(server) ? CALL_WARM_UP_SECONDS : WARM_UP_SECONDS);
+      warmedUp.add(server);
+    }
   for (let round = 0; round < rounds; round++) {
-    oursTotal += await requestsPerSecond(ours.url + path, connections, seconds);
-    bareTotal += await requestsPerSecond(bare.url + path, connections, seconds);
-    if (uncached) uncachedTotal += await requestsPerSecond(uncached.url + path, connections, seconds);
+    for (const [kind, servers] of Object.entries(kinds) as [Kind, Server[]][]) {
+      const process = round % servers.length;
+      rates[kind][process]!.push(await requestsPerSecond(servers[process]!.url + path, connections, seconds));
+    }
   }
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = sorted.length / 2;
+    return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+  };
+  const rate = (kind: Kind) => median(rates[kind].flat());
+  const byProcess = (kind: Kind) => rates[kind].filter((measured) => measured.length).map(median);
   return {
-    ours: oursTotal / rounds,
-    bare: bareTotal / rounds,
-    ratio: oursTotal / bareTotal,
-    ...(uncached ? { uncached: uncachedTotal / rounds, uncachedRatio: uncachedTotal / bareTotal } : {}),
+    ours: rate('ours'),
+    bare: rate('bare'),
+    ratio: rate('ours') / rate('bare'),
+    ...(uncached ? { uncached: rate('uncached'), uncachedRatio: rate('uncached') / rate('bare') } : {}),
+    /** Each process's median rate, in the order given: how far one process's luck moves a rate. */
+    byProcess: { ours: byProcess('ours'), bare: byProcess('bare'), ...(uncached ? { uncached: byProcess('uncached') } : {}) },
   };
 }

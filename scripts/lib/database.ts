@@ -55,6 +55,7 @@ async function startCluster(
   port: number,
   persistent: boolean,
   durable = persistent,
+  settings: Record<string, string> = {},
 ): Promise<{ server: EmbeddedPostgres; baseUrl: string }> {
   const user = 'bookshop';
   const password = 'bookshop';
@@ -70,7 +71,10 @@ async function startCluster(
     persistent,
     createPostgresUser: isRoot,
     // Fast, throwaway clusters for tests; the development cluster keeps full durability.
-    postgresFlags: durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    postgresFlags: [
+      ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: (message) => {
       if (process.env.DEBUG_POSTGRES) console.error(message);
     },
@@ -100,10 +104,10 @@ export async function startDevelopmentDatabase(port = Number(process.env.PGPORT 
   return { url: `${baseUrl}/bookshop`, stop: () => server.stop() };
 }
 
-/** A throwaway cluster in a temporary folder, removed on stop. */
-export async function startThrowawayCluster(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+/** A throwaway cluster in a temporary folder, removed on stop; `settings` are server settings (`-c name=value`). */
+export async function startThrowawayCluster(settings: Record<string, string> = {}): Promise<{ baseUrl: string; stop(): Promise<void> }> {
   const dir = path.join(os.tmpdir(), `bookshop-pg-${process.pid}-${Date.now()}`);
-  const { server, baseUrl } = await startCluster(path.join(dir, 'data'), await freePort(), false);
+  const { server, baseUrl } = await startCluster(path.join(dir, 'data'), await freePort(), false, false, settings);
   return {
     baseUrl,
     stop: async () => {
@@ -139,9 +143,10 @@ export async function startRestartableCluster(): Promise<{
 
 /**
  * The PostgreSQL server tests run on: TEST_DATABASE_URL's, a testcontainers PostgreSQL when
- * TEST_PG=container (needs a Docker engine), or else an embedded throwaway cluster.
+ * TEST_PG=container (needs a Docker engine), or else an embedded throwaway cluster. `settings` reach
+ * the embedded cluster only: a caller that needs one checks it (SHOW) on the others.
  */
-export async function startTestCluster(): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+export async function startTestCluster(settings: Record<string, string> = {}): Promise<{ baseUrl: string; stop(): Promise<void> }> {
   if (process.env.TEST_DATABASE_URL) {
     return { baseUrl: process.env.TEST_DATABASE_URL.replace(/\/[^/]*$/, ''), stop: async () => {} };
   }
@@ -161,7 +166,7 @@ export async function startTestCluster(): Promise<{ baseUrl: string; stop(): Pro
       },
     };
   }
-  return startThrowawayCluster();
+  return startThrowawayCluster(settings);
 }
 
 /** Runs `work` against DATABASE_URL, or against the development database started for the occasion. */
