@@ -181,11 +181,16 @@ export function throughputSection(run: BenchRun) {
 function processesLine(rows: BenchRun['throughput']) {
   const processes = rows[0]?.processes ?? 1;
   if (processes < 2) return '';
-  const spread = rows.filter((r) => (r.byProcess?.uncached?.length ?? 0) > 1).map((r) => `${r.call} ${processRatios(r).join(', ')}`);
+  const spread = rows
+    .filter((r) => (r.byProcess?.uncached?.length ?? 0) > 1)
+    .map((r) => {
+      const ratios = processRatios(r).map(Number);
+      return `${r.call} ${fixed(Math.min(...ratios), 2)}–${fixed(Math.max(...ratios), 2)}`;
+    });
   return (
-    ` Each server ran as ${processes} processes of the same build, its rounds spread over them, so one process's luck` +
-    ` weighs 1/${processes} of a ratio` +
-    (spread.length ? `; each uncached process against bare: ${spread.join('; ')}.` : '.')
+    ` Each server ran as ${processes} processes of the same build, its rounds spread over them, and each rate is the median` +
+    ` of its rounds` +
+    (spread.length ? `; the lowest and highest uncached process against bare: ${spread.join(', ')}.` : '.')
   );
 }
 
