@@ -50,7 +50,8 @@ const JSON_OUT = process.argv.includes('--json') ? (argument('json') ?? 'bench-r
  * BENCH_SERVER_PROCESSES: how many processes of each server the throughput table runs, its rounds
  * spread over them (bench/throughput.ts says why). Each holds up to its pool and its listener.
  */
-const SERVER_PROCESSES = runs('throughput') ? Math.max(1, Number(process.env.BENCH_SERVER_PROCESSES ?? 3)) : 1;
+const SERVER_PROCESSES = runs('throughput') ? Number(process.env.BENCH_SERVER_PROCESSES ?? 3) : 1;
+if (!Number.isInteger(SERVER_PROCESSES) || SERVER_PROCESSES < 1) throw new Error('BENCH_SERVER_PROCESSES must be a whole number from 1');
 const POOL_SIZE = 10;
 /** Every connection the servers' pools, their listeners and the bench's own app, baseline and clients may hold. */
 const CONNECTIONS_NEEDED = 3 * SERVER_PROCESSES * (POOL_SIZE + 2) + 3 * POOL_SIZE + 10;
@@ -196,10 +197,10 @@ await cluster.stop();
  * in the same rounds, so the table also shows what the framework costs without it.
  */
 async function catalogThroughput(ours: Server[], baseline: Server[], uncached: Server[]) {
-  // Six 2 s rounds, two on each of three processes: a median of six short rounds held better than a
-  // mean of three of 3 s (bench/throughput.ts).
+  // Two 2 s rounds on each process (six on three): a median of short rounds over several processes,
+  // where one process's three rounds of 3 s each made a mean (bench/throughput.ts).
   const seconds = Number(process.env.BENCH_SECONDS ?? 2);
-  const rounds = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 6);
+  const rounds = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 2 * ours.length);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
   const calls: [string, string][] = [
     ['categories', '/api/public/book-copy/types/'],

@@ -54,6 +54,7 @@ describe('metrics at /api/metrics', () => {
     expect((await t.app.inject({ method: 'POST', url: '/api/client/orders/', headers: { cookie }, payload: order })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/client/orders/', headers: { cookie }, payload: order })).statusCode).toBe(404);
     await t.app.inject('/api/public/book-copy/by-id/999999999');
+    await t.app.inject({ method: 'HEAD', url: '/api/public/book-copy/by-id/999999999' });
     // Wrong passwords for one account from one address: the fifth locks that pair (the default limits).
     const wrongPassword = { account: 'nobody-metrics@example.test', password: 'not the password' };
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -68,6 +69,11 @@ describe('metrics at /api/metrics', () => {
     const byIdRoute = { route: '/api/public/book-copy/by-id/:id', status_code: '404', method: 'GET' };
     expect(metricValue(text, 'http_request_duration_seconds_count', byIdRoute)).toBe(1);
     expect(metricValue(text, 'http_request_duration_seconds_bucket', { ...byIdRoute, le: '+Inf' })).toBe(1);
+    // A series per method and status: the HEAD beside the GET, the checkout's 200 beside its replay's 404.
+    expect(metricValue(text, 'http_request_duration_seconds_count', { ...byIdRoute, method: 'HEAD' })).toBe(1);
+    const checkoutRoute = { route: '/api/client/orders', method: 'POST' };
+    expect(metricValue(text, 'http_request_duration_seconds_count', { ...checkoutRoute, status_code: '200' })).toBe(1);
+    expect(metricValue(text, 'http_request_duration_seconds_count', { ...checkoutRoute, status_code: '404' })).toBe(1);
     expect(metricValue(text, 'shop_checkouts_total', { outcome: 'placed' })).toBe(1);
     expect(metricValue(text, 'shop_checkouts_total', { outcome: 'refused' })).toBe(1);
     expect(metricValue(text, 'db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);

@@ -19,7 +19,7 @@ function both() {
     registers: [theirs],
   });
   const ours = new promClient.Registry();
-  const histogram = new SeriesHistogram<keyof Labels>(NAME, HELP, BUCKETS);
+  const histogram = new SeriesHistogram<keyof Labels>(NAME, HELP, ['method', 'route', 'status_code'], BUCKETS);
   ours.registerMetric(histogram as unknown as promClient.Metric);
   const observe = (labels: Labels, seconds: number) => {
     reference.observe(labels, seconds);
@@ -50,14 +50,41 @@ describe('the request histogram (SeriesHistogram)', () => {
     expect(withoutExemplars(await ours.getMetricsAsJSON())).toEqual(withoutExemplars(await theirs.getMetricsAsJSON()));
   });
 
-  it('keeps one series for the same labels, however often they are asked for', async () => {
+  it('keeps one series for labels that read the same, however often, in whatever order or type they are asked for', async () => {
     const { theirs, ours, histogram, observe } = both();
     const labels = { method: 'GET', route: '/api/health', status_code: 200 };
     observe(labels, 0.02);
     observe({ ...labels }, 0.03);
     expect(histogram.series({ ...labels })).toBe(histogram.series(labels));
+    expect(histogram.series({ status_code: '200' as never, route: '/api/health', method: 'GET' })).toBe(histogram.series(labels));
     expect(await ours.metrics()).toBe(await theirs.metrics());
     expect((await ours.metrics()).match(/_count\{/g)).toHaveLength(1);
+  });
+
+  it('keeps its own copy of the labels, refuses a value that is not a finite number, and the name le', async () => {
+    const { ours, histogram } = both();
+    const labels = { method: 'GET', route: '/api/health', status_code: 200 };
+    const observe = histogram.series(labels);
+    labels.status_code = 500;
+    observe(0.02);
+    expect(() => observe(Number.NaN)).toThrow(TypeError);
+    expect(() => observe(Number.POSITIVE_INFINITY)).toThrow(TypeError);
+    const text = await ours.metrics();
+    expect(text).toContain(`${NAME}_count{method="GET",route="/api/health",status_code="200"} 1`);
+    expect(text).toContain(`${NAME}_sum{method="GET",route="/api/health",status_code="200"} 0.02`);
+    expect(() => new SeriesHistogram<'le'>(NAME, HELP, ['le'], BUCKETS)).toThrow(/reserved/);
+  });
+
+  it('writes what prom-client writes under an OpenMetrics registry and with default labels', async () => {
+    const { theirs, ours, observe } = both();
+    for (const registry of [theirs, ours]) {
+      registry.setContentType(promClient.Registry.OPENMETRICS_CONTENT_TYPE as never);
+      registry.setDefaultLabels({ instance: 'shop-1' });
+    }
+    observe({ method: 'GET', route: '/api/health', status_code: 200 }, 0.07);
+    const expected = await theirs.metrics();
+    expect(expected).toContain('instance="shop-1"');
+    expect(await ours.metrics()).toBe(expected);
   });
 
   it('is zeroed by the registry, and counts again through the observers it handed out', async () => {

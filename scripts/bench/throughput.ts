@@ -88,14 +88,17 @@ async function requestsPerSecond(url: string, connections: number, seconds: numb
  * Our throughput and the baseline's, in interleaved rounds; with `uncached`, also ours with the
  * catalog cache off (CATALOG_CACHE_MS=0), in the same rounds, so the cache's share is seen apart.
  *
- * Each kind may run as several processes of the same build: round r runs on each kind's process
- * r mod n. A process's own luck (where its code and heap fall, how V8 optimized its first requests)
- * moves its rate more than most changes do: on 27 November four processes of the same build took
- * 92-106 µs of CPU a `categories` read where bare took 75. Over n processes that luck weighs 1/n.
+ * Each kind may run as several processes of the same build (as many of each kind). A process's own
+ * luck (where its code and heap fall, how V8 optimized its first requests) moves its rate more than
+ * most changes do: on 27 November four processes of the same build took 92-106 µs of CPU a
+ * `categories` read where bare took 75. So the rounds go in blocks, one per process index: its
+ * processes of every kind are warmed, then take their share of the rounds, interleaved. A process
+ * is measured within seconds of its warm-up (an idle pool closes its connections after 10 s), and
+ * the processes of one block share the machine's moment, so each block's ratio is a fair one.
  * Each kind's rate is the median of its rounds: on two cores shared by the load generator, the
- * server and PostgreSQL, one 2 s round of a process can run 50 % above or 20 % below its others
- * (measured on 27 November, late: 8,105, 12,895 and 7,817 requests a second from one bare
- * process), and a mean would carry that round whole.
+ * server and PostgreSQL, one 2 s round of a process can run well above its others (one bare
+ * process gave 8,105, 12,895 and 7,817 requests a second on 27 November, late), and a mean would
+ * carry that round whole.
  */
 export async function compareThroughput(
   path: string,
@@ -105,24 +108,27 @@ export async function compareThroughput(
 ) {
   const kinds = { ours, bare, ...(uncached ? { uncached } : {}) };
   type Kind = keyof typeof kinds;
-  const rates = Object.fromEntries(Object.entries(kinds).map(([kind, servers]) => [kind, servers.map((): number[] => [])])) as Record<
-    Kind,
-    number[][]
-  >;
-  // Warm-up. One second was too short for a fresh process of ours, whose path runs more code: on
-  // 26 November, measured by the server's own CPU time, its first 2 s round after it took 142-148 µs a
-  // `categories` read, the later rounds 82-122 µs (bare 73-90 µs in all of them). After four seconds
-  // the first round is like the rest. A process already warm from another call needs only that
-  // call's own code made hot.
-  for (const servers of Object.values(kinds))
-    for (const server of servers) {
+  const processes = ours.length;
+  if (Object.values(kinds).some((servers) => servers.length !== processes) || rounds % processes !== 0 || rounds === 0) {
+    throw new Error(`${rounds} rounds cannot be shared evenly by ${processes} processes of each server`);
+  }
+  const rates = Object.fromEntries(Object.keys(kinds).map((kind) => [kind, [] as number[][]])) as Record<Kind, number[][]>;
+  for (let block = 0; block < processes; block++) {
+    // Warm-up. One second was too short for a fresh process of ours, whose path runs more code: on
+    // 26 November, measured by the server's own CPU time, its first 2 s round after it took 142-148
+    // µs a `categories` read, the later rounds 82-122 µs (bare 73-90 µs in all of them). After four
+    // seconds the first round is like the rest. A process already warm from another call needs only
+    // that call's own code made hot.
+    for (const servers of Object.values(kinds)) {
+      const server = servers[block]!;
       await requestsPerSecond(server.url + path, connections, warmedUp.has(server) ? CALL_WARM_UP_SECONDS : WARM_UP_SECONDS);
       warmedUp.add(server);
     }
-  for (let round = 0; round < rounds; round++) {
-    for (const [kind, servers] of Object.entries(kinds) as [Kind, Server[]][]) {
-      const process = round % servers.length;
-      rates[kind][process]!.push(await requestsPerSecond(servers[process]!.url + path, connections, seconds));
+    for (const kind of Object.keys(kinds) as Kind[]) rates[kind][block] = [];
+    for (let round = 0; round < rounds / processes; round++) {
+      for (const [kind, servers] of Object.entries(kinds) as [Kind, Server[]][]) {
+        rates[kind][block]!.push(await requestsPerSecond(servers[block]!.url + path, connections, seconds));
+      }
     }
   }
   const median = (values: number[]) => {
@@ -131,13 +137,13 @@ export async function compareThroughput(
     return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
   };
   const rate = (kind: Kind) => median(rates[kind].flat());
-  const byProcess = (kind: Kind) => rates[kind].filter((measured) => measured.length).map(median);
+  const byProcess = (kind: Kind) => rates[kind].map(median);
   return {
     ours: rate('ours'),
     bare: rate('bare'),
     ratio: rate('ours') / rate('bare'),
     ...(uncached ? { uncached: rate('uncached'), uncachedRatio: rate('uncached') / rate('bare') } : {}),
-    /** Each process's median rate, in the order given: how far one process's luck moves a rate. */
+    /** Each block's median rate, by process index: its processes of every kind ran in the same moments. */
     byProcess: { ours: byProcess('ours'), bare: byProcess('bare'), ...(uncached ? { uncached: byProcess('uncached') } : {}) },
   };
 }

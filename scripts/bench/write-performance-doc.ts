@@ -30,7 +30,7 @@ export interface BenchRun {
     uncachedRatio?: number;
     /** Runs since 27 November (late): each server ran as this many processes, the rounds spread over them. */
     processes?: number;
-    /** Each process's mean rate, in the order they ran (bench/throughput.ts). */
+    /** Each process index's median rate; the processes of one index ran in the same moments (bench/throughput.ts). */
     byProcess?: { ours: number[]; bare: number[]; uncached?: number[] };
     statements: number;
     bareStatements: number;
@@ -144,9 +144,12 @@ export function runLine(run: BenchRun) {
 const table = (head: string[], rows: string[][]) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
-/** Each uncached process's rate against bare's, all of bare's processes together: how far a process's luck moves it. */
-export const processRatios = (row: Pick<BenchRun['throughput'][number], 'bare' | 'byProcess'>) =>
-  (row.byProcess?.uncached ?? []).map((rate) => fixed(rate / row.bare, 2));
+/**
+ * Each uncached process against the bare process that ran in the same moments: how far a process's
+ * luck (and that moment of the machine's) moves a ratio.
+ */
+export const processRatios = (row: Pick<BenchRun['throughput'][number], 'byProcess'>) =>
+  (row.byProcess?.uncached ?? []).map((rate, i) => fixed(rate / row.byProcess!.bare[i]!, 2));
 
 export function throughputSection(run: BenchRun) {
   const rows = run.throughput;
@@ -190,7 +193,7 @@ function processesLine(rows: BenchRun['throughput']) {
   return (
     ` Each server ran as ${processes} processes of the same build, its rounds spread over them, and each rate is the median` +
     ` of its rounds` +
-    (spread.length ? `; the lowest and highest uncached process against bare: ${spread.join(', ')}.` : '.')
+    (spread.length ? `; the lowest and highest uncached process against the bare process beside it: ${spread.join(', ')}.` : '.')
   );
 }
 

@@ -26,18 +26,30 @@ export class SeriesHistogram<L extends string> {
   constructor(
     readonly name: string,
     readonly help: string,
+    private readonly labelNames: readonly L[],
     private readonly upperBounds: readonly number[],
-  ) {}
+  ) {
+    // `le` is the bucket's own label on export.
+    if ((labelNames as readonly string[]).includes('le')) throw new Error('le is reserved for the buckets');
+  }
 
-  /** The observe of the series with these labels, made on first ask; keep it, as asking costs the labels' JSON. */
-  series(labels: LabelValues<L>): (value: number) => void {
-    const key = JSON.stringify(labels);
+  /**
+   * The observe of the series with these labels, made on first ask; keep it, as asking costs the
+   * labels' key. Labels that read the same (200 and '200', in any order) are the same series, as
+   * their exported lines would be.
+   */
+  series(given: LabelValues<L>): (value: number) => void {
+    const key = JSON.stringify(this.labelNames.map((name) => String(given[name])));
     const known = this.observers.get(key);
     if (known) return known;
+    // A copy in the names' order: the caller's object may change, and the registry caches each series' label text by object.
+    const labels = Object.freeze(Object.fromEntries(this.labelNames.map((name) => [name, given[name]]))) as LabelValues<L>;
     const series: Series<L> = { labels, counts: this.upperBounds.map(() => 0), sum: 0, count: 0 };
     this.all.push(series);
     const bounds = this.upperBounds;
     const observe = (value: number) => {
+      // As prom-client: one NaN would leave the sum NaN for good.
+      if (!Number.isFinite(value)) throw new TypeError(`${this.name}: not a finite number: ${value}`);
       for (let i = 0; i < bounds.length; i++) {
         if (value <= bounds[i]!) {
           series.counts[i]!++;

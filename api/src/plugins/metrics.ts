@@ -62,6 +62,7 @@ export default fp(
     const requestDuration = new SeriesHistogram<'method' | 'route' | 'status_code'>(
       'http_request_duration_seconds',
       'request duration in seconds',
+      ['method', 'route', 'status_code'],
       [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     );
     registry.registerMetric(requestDuration as unknown as promClient.Metric);
