@@ -13,15 +13,15 @@ interface Series<L extends string> {
   counts: number[];
   sum: number;
   count: number;
+  observe: (value: number) => void;
 }
 
 export class SeriesHistogram<L extends string> {
   readonly type = 'histogram';
   /** How prom-client's cluster aggregation would merge workers' series. */
   readonly aggregator = 'sum';
-  private all: Series<L>[] = [];
-  /** The observer of each series, by its labels as JSON: the same labels always get the same series. */
-  private observers = new Map<string, (value: number) => void>();
+  /** Each series by its label values as JSON, in the order made: the same labels always get the same series. */
+  private all = new Map<string, Series<L>>();
 
   constructor(
     readonly name: string,
@@ -40,32 +40,36 @@ export class SeriesHistogram<L extends string> {
    */
   series(given: LabelValues<L>): (value: number) => void {
     const key = JSON.stringify(this.labelNames.map((name) => String(given[name])));
-    const known = this.observers.get(key);
-    if (known) return known;
+    const known = this.all.get(key);
+    if (known) return known.observe;
     // A copy in the names' order: the caller's object may change, and the registry caches each series' label text by object.
     const labels = Object.freeze(Object.fromEntries(this.labelNames.map((name) => [name, given[name]]))) as LabelValues<L>;
-    const series: Series<L> = { labels, counts: this.upperBounds.map(() => 0), sum: 0, count: 0 };
-    this.all.push(series);
     const bounds = this.upperBounds;
-    const observe = (value: number) => {
-      // As prom-client: one NaN would leave the sum NaN for good.
-      if (!Number.isFinite(value)) throw new TypeError(`${this.name}: not a finite number: ${value}`);
-      for (let i = 0; i < bounds.length; i++) {
-        if (value <= bounds[i]!) {
-          series.counts[i]!++;
-          break;
+    const series: Series<L> = {
+      labels,
+      counts: bounds.map(() => 0),
+      sum: 0,
+      count: 0,
+      observe: (value) => {
+        // As prom-client: one NaN would leave the sum NaN for good.
+        if (!Number.isFinite(value)) throw new TypeError(`${this.name}: not a finite number: ${value}`);
+        for (let i = 0; i < bounds.length; i++) {
+          if (value <= bounds[i]!) {
+            series.counts[i]!++;
+            break;
+          }
         }
-      }
-      series.sum += value;
-      series.count++;
+        series.sum += value;
+        series.count++;
+      },
     };
-    this.observers.set(key, observe);
-    return observe;
+    this.all.set(key, series);
+    return series.observe;
   }
 
   /** Zeroes every series (prom-client's registry.resetMetrics); the series stay, as their observers are held. */
   reset() {
-    for (const series of this.all) {
+    for (const series of this.all.values()) {
       series.counts.fill(0);
       series.sum = 0;
       series.count = 0;
@@ -77,7 +81,7 @@ export class SeriesHistogram<L extends string> {
    * and _count, the series' labels shared by its lines (one object, which the registry's formatting caches).
    */
   getForPromString() {
-    const values = this.all.flatMap(({ labels, counts, sum, count }) => {
+    const values = [...this.all.values()].flatMap(({ labels, counts, sum, count }) => {
       let cumulative = 0;
       return [
         ...this.upperBounds.map((le, i) => {
