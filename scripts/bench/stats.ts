@@ -5,6 +5,13 @@ import type { IntervalHistogram } from 'node:perf_hooks';
 /** The value below which a share `p` (0.5 for the median, 0.95 for p95) of the measurements fall. */
 export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.floor(values.length * p)]!;
 
+/** The middle value, or the mean of the two middle ones for an even count (percentile(…, 0.5) takes the upper one). */
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+};
+
 /** What a run was measured on, and the shared BENCH_ settings that change what it measures. */
 export function benchMachine() {
   return {

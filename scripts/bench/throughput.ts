@@ -3,7 +3,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
-import type { LoopDelay } from './stats.ts';
+import { type LoopDelay, median } from './stats.ts';
 
 export interface Server {
   url: string;
@@ -131,11 +131,6 @@ export async function compareThroughput(
       }
     }
   }
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = sorted.length / 2;
-    return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
-  };
   const rate = (kind: Kind) => median(rates[kind].flat());
   const byProcess = (kind: Kind) => rates[kind].map(median);
   return {
