@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { describeCpu, watchCpu } from './cpu.ts';
+import { describeCpu, schedulerStats, watchCpu } from './cpu.ts';
 
 describe('CPU shares of a step', () => {
   it.runIf(existsSync('/proc/stat'))('see a busy loop of this process as the load generator’s, in shares of all the cores', () => {
@@ -27,5 +27,19 @@ describe('CPU shares of a step', () => {
     expect(describeCpu({ busy: 0.943, groups: { 'load generator': 0.12, server: 0.48, PostgreSQL: 0.3, proxy: 0.004 } })).toBe(
       '94 % (server 48 %, PostgreSQL 30 %, load generator 12 %)',
     );
+  });
+
+  it.runIf(existsSync(`/proc/${process.pid}/schedstat`))('read from the scheduler the time this thread spent on a core', () => {
+    const before = schedulerStats(process.pid)!;
+    const until = Date.now() + 200;
+    while (Date.now() < until);
+    const after = schedulerStats(process.pid)!;
+    // 200 ms of spinning is about 200 ms on a core, less what other test files took from it (a field
+    // read in the wrong unit or place is off by a thousand or more).
+    expect(after.runMs - before.runMs).toBeGreaterThan(50);
+    expect(after.runMs - before.runMs).toBeLessThan(400);
+    expect(after.waitMs).toBeGreaterThanOrEqual(before.waitMs);
+    expect(after.slices).toBeGreaterThanOrEqual(before.slices);
+    expect(schedulerStats(2 ** 22 + 1)).toBeNull();
   });
 });

@@ -38,6 +38,18 @@ function groupOf(pid: string, command: string): CpuGroup {
   return 'other';
 }
 
+/** User and system jiffies of a line of /proc/PID/stat, "pid (command) state ppid …": the command may hold spaces, so the fields count from its ")". */
+const jiffiesOf = (line: string) => {
+  const rest = line.slice(line.lastIndexOf(')') + 2).split(' ');
+  return Number(rest[11]) + Number(rest[12]);
+};
+
+/** The CPU time of every thread of a process so far, in ms (to 10 ms); null where there is none. */
+export function processCpuMs(pid: number) {
+  const line = read(`/proc/${pid}/stat`);
+  return line ? jiffiesOf(line) * 10 : null;
+}
+
 function snapshot(): Snapshot | null {
   const stat = read('/proc/stat');
   if (!stat) return null;
@@ -47,10 +59,7 @@ function snapshot(): Snapshot | null {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     const line = read(`/proc/${pid}/stat`);
     if (!line) continue;
-    // "pid (command) state ppid …": the command may hold spaces, so the fields count from its ")".
-    const close = line.lastIndexOf(')');
-    const rest = line.slice(close + 2).split(' ');
-    processes.set(pid, { group: groupOf(pid, line.slice(line.indexOf('(') + 1, close)), jiffies: Number(rest[11]) + Number(rest[12]) });
+    processes.set(pid, { group: groupOf(pid, line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))), jiffies: jiffiesOf(line) });
   }
   return { total: fields.reduce((sum, n) => sum + n, 0), idle: fields[3]! + fields[4]!, processes };
 }
@@ -80,4 +89,18 @@ export function describeCpu(shares: CpuShares) {
     .sort(([, a], [, b]) => b - a)
     .map(([group, share]) => `${group} ${percent(share)}`);
   return `${percent(shares.busy)} (${groups.join(', ')})`;
+}
+
+/** What Linux's scheduler says of one thread (a process's main thread by its pid): ms on a core, ms waiting for one, times it was given one. */
+export interface SchedulerStats {
+  runMs: number;
+  waitMs: number;
+  slices: number;
+}
+
+/** From /proc/PID/schedstat ("run ns, wait ns, slices"); null where there is none (another system, or the process ended). */
+export function schedulerStats(pid: number): SchedulerStats | null {
+  const fields = read(`/proc/${pid}/schedstat`)?.trim().split(/\s+/).map(Number);
+  if (!fields || fields.length < 3 || fields.some(Number.isNaN)) return null;
+  return { runMs: fields[0]! / 1e6, waitMs: fields[1]! / 1e6, slices: fields[2]! };
 }
