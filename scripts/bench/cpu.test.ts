@@ -31,15 +31,28 @@ describe('CPU shares of a step', () => {
 
   it.runIf(existsSync(`/proc/${process.pid}/schedstat`))('read from the scheduler the time this thread spent on a core', () => {
     const before = schedulerStats(process.pid)!;
-    const until = Date.now() + 200;
-    while (Date.now() < until);
+    const wallBefore = performance.now();
+    // 200 ms of this process's CPU, however long other processes keep the cores from it. This thread
+    // is the one that spins (vitest runs a test file in a process of its own: its `forks` pool).
+    const cpuBefore = process.cpuUsage();
+    let spentMs = 0;
+    while (spentMs < 200) {
+      const { user, system } = process.cpuUsage(cpuBefore);
+      spentMs = (user + system) / 1000;
+    }
+    const wallMs = performance.now() - wallBefore;
     const after = schedulerStats(process.pid)!;
-    // 200 ms of spinning is about 200 ms on a core, less what other test files took from it (a field
-    // read in the wrong unit or place is off by a thousand or more).
-    expect(after.runMs - before.runMs).toBeGreaterThan(50);
-    expect(after.runMs - before.runMs).toBeLessThan(400);
+    // A field read in the wrong unit (ns as µs or ms) is off by a thousand or more.
+    expect(after.runMs - before.runMs).toBeGreaterThan(150);
+    expect(after.runMs - before.runMs).toBeLessThan(spentMs + 20);
+    // Running and waiting to run are two parts of the same wall time.
+    expect(after.runMs - before.runMs + (after.waitMs - before.waitMs)).toBeLessThan(wallMs + 20);
     expect(after.waitMs).toBeGreaterThanOrEqual(before.waitMs);
-    expect(after.slices).toBeGreaterThanOrEqual(before.slices);
+    // Each time it was put on a core, it had given one up before, or had it taken.
+    expect(after.slices - before.slices).toBeGreaterThanOrEqual(0);
+    expect(Number.isInteger(after.slices)).toBe(true);
+    expect(after.voluntarySwitches + after.involuntarySwitches).toBeGreaterThan(0);
+    expect(after.involuntarySwitches).toBeGreaterThanOrEqual(before.involuntarySwitches);
     expect(schedulerStats(2 ** 22 + 1)).toBeNull();
   });
 });

@@ -38,18 +38,6 @@ function groupOf(pid: string, command: string): CpuGroup {
   return 'other';
 }
 
-/** User and system jiffies of a line of /proc/PID/stat, "pid (command) state ppid …": the command may hold spaces, so the fields count from its ")". */
-const jiffiesOf = (line: string) => {
-  const rest = line.slice(line.lastIndexOf(')') + 2).split(' ');
-  return Number(rest[11]) + Number(rest[12]);
-};
-
-/** The CPU time of every thread of a process so far, in ms (to 10 ms); null where there is none. */
-export function processCpuMs(pid: number) {
-  const line = read(`/proc/${pid}/stat`);
-  return line ? jiffiesOf(line) * 10 : null;
-}
-
 function snapshot(): Snapshot | null {
   const stat = read('/proc/stat');
   if (!stat) return null;
@@ -59,7 +47,10 @@ function snapshot(): Snapshot | null {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     const line = read(`/proc/${pid}/stat`);
     if (!line) continue;
-    processes.set(pid, { group: groupOf(pid, line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'))), jiffies: jiffiesOf(line) });
+    // "pid (command) state ppid …": the command may hold spaces, so the fields count from its ")".
+    const close = line.lastIndexOf(')');
+    const rest = line.slice(close + 2).split(' ');
+    processes.set(pid, { group: groupOf(pid, line.slice(line.indexOf('(') + 1, close)), jiffies: Number(rest[11]) + Number(rest[12]) });
   }
   return { total: fields.reduce((sum, n) => sum + n, 0), idle: fields[3]! + fields[4]!, processes };
 }
@@ -91,16 +82,34 @@ export function describeCpu(shares: CpuShares) {
   return `${percent(shares.busy)} (${groups.join(', ')})`;
 }
 
-/** What Linux's scheduler says of one thread (a process's main thread by its pid): ms on a core, ms waiting for one, times it was given one. */
+/**
+ * What Linux's scheduler says of a process's main thread (its event loop, for a Node server): ms on a
+ * core, ms runnable but waiting for one, times it was put on one, and of those, how often it had given
+ * the core up itself (blocked: for a server, waiting for a socket) and how often it was preempted.
+ */
 export interface SchedulerStats {
   runMs: number;
   waitMs: number;
   slices: number;
+  voluntarySwitches: number;
+  involuntarySwitches: number;
 }
 
-/** From /proc/PID/schedstat ("run ns, wait ns, slices"); null where there is none (another system, or the process ended). */
+const switchesOf = (status: string, kind: 'voluntary' | 'nonvoluntary') =>
+  Number(new RegExp(`^${kind}_ctxt_switches:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
+
+/** From /proc/PID/schedstat ("run ns, wait ns, slices") and the thread's own status; null where there is none (another system, or the process ended). */
 export function schedulerStats(pid: number): SchedulerStats | null {
   const fields = read(`/proc/${pid}/schedstat`)?.trim().split(/\s+/).map(Number);
-  if (!fields || fields.length < 3 || fields.some(Number.isNaN)) return null;
-  return { runMs: fields[0]! / 1e6, waitMs: fields[1]! / 1e6, slices: fields[2]! };
+  // The main thread's status: /proc/PID/status sums the switches of every thread.
+  const status = read(`/proc/${pid}/task/${pid}/status`);
+  if (!fields || fields.length < 3 || !status) return null;
+  const stats = {
+    runMs: fields[0]! / 1e6,
+    waitMs: fields[1]! / 1e6,
+    slices: fields[2]!,
+    voluntarySwitches: switchesOf(status, 'voluntary'),
+    involuntarySwitches: switchesOf(status, 'nonvoluntary'),
+  };
+  return Object.values(stats).some(Number.isNaN) ? null : stats;
 }
