@@ -48,10 +48,11 @@ describe('CPU shares of a step', () => {
     // Running and waiting to run are two parts of the same wall time.
     expect(after.runMs - before.runMs + (after.waitMs - before.waitMs)).toBeLessThan(wallMs + 20);
     expect(after.waitMs).toBeGreaterThanOrEqual(before.waitMs);
-    // Each time it was put on a core, it had given one up before, or had it taken.
-    expect(after.slices - before.slices).toBeGreaterThanOrEqual(0);
+    // Each time it was put on a core it had given one up, or had it taken: the scheduler's two counts
+    // agree (to a switch that came between the two files' reads).
     expect(Number.isInteger(after.slices)).toBe(true);
-    expect(after.voluntarySwitches + after.involuntarySwitches).toBeGreaterThan(0);
+    expect(after.slices).toBeGreaterThanOrEqual(before.slices);
+    expect(Math.abs(after.slices - (after.voluntarySwitches + after.involuntarySwitches))).toBeLessThanOrEqual(2);
     expect(after.involuntarySwitches).toBeGreaterThanOrEqual(before.involuntarySwitches);
     expect(schedulerStats(2 ** 22 + 1)).toBeNull();
   });
