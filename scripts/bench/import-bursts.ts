@@ -8,12 +8,9 @@
 // `npx tsx scripts/bench/import-bursts.ts`; BENCH_BURSTS_RATE (300 a second), BENCH_BURSTS_ROUNDS (3 of 60 s).
 import pg from 'pg';
 import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
-import { seedDatabase } from '../../seed/seed.ts';
-import { applyMigrations } from '../lib/schema-engine.ts';
 import { MIX_P99_GOAL_MS, openLoop, type Sample } from './mix.ts';
-import { mixWorld, prepareMixDatabase } from './mix-world.ts';
+import { mixDatabaseWithStandby, mixWorld } from './mix-world.ts';
 import { startProxy } from './proxy.ts';
-import { startReplicableCluster } from './replica.ts';
 import { percentile } from './stats.ts';
 import { startServer } from './throughput.ts';
 
@@ -23,16 +20,7 @@ const ROUND_SECONDS = 60;
 const IMPORT_EVERY_MS = 15_000;
 const POOL_SIZE = 10;
 
-const cluster = await startReplicableCluster();
-const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });
-await admin.connect();
-await admin.query('CREATE DATABASE bench_bursts');
-await admin.end();
-const primaryUrl = `${cluster.baseUrl}/bench_bursts`;
-await applyMigrations(primaryUrl);
-await seedDatabase(primaryUrl, () => {});
-await prepareMixDatabase(primaryUrl);
-const standbyUrl = `${await cluster.startStandby()}/bench_bursts`;
+const { cluster, primaryUrl, standbyUrl } = await mixDatabaseWithStandby('bench_bursts');
 const production = { CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS), DATABASE_REPLICA_URL: standbyUrl };
 const servers = [
   await startServer('ours', primaryUrl, POOL_SIZE, production),

@@ -4,13 +4,35 @@
 import pg from 'pg';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig } from '../../api/src/config.ts';
+import { seedDatabase } from '../../seed/seed.ts';
+import { applyMigrations } from '../lib/schema-engine.ts';
 import type { MixWorld } from './mix.ts';
+import { startReplicableCluster } from './replica.ts';
 
 const SIGNED_IN_SHOPPERS = 40;
 const CART_COPIES = 200;
 const IMPORT_ROWS = 1000;
 /** An access token lives 10 minutes (sessions/tokens.ts): the shoppers sign in again well before. */
 const RENEW_AFTER_MS = 5 * 60_000;
+
+/**
+ * A throwaway cluster holding the seeded mix database `name`, made ready (prepareMixDatabase), and a
+ * streaming standby copied from it: what the fixed-rate scripts (import-bursts.ts, scale-out-cost.ts)
+ * run on. day.ts starts its standby later, after the runs that need none.
+ */
+export async function mixDatabaseWithStandby(name: string) {
+  const cluster = await startReplicableCluster();
+  const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const primaryUrl = `${cluster.baseUrl}/${name}`;
+  await applyMigrations(primaryUrl);
+  await seedDatabase(primaryUrl, () => {});
+  await prepareMixDatabase(primaryUrl);
+  const standbyUrl = `${await cluster.startStandby()}/${name}`;
+  return { cluster, primaryUrl, standbyUrl };
+}
 
 /**
  * The mix's database made ready as a shop's would be: statistics gathered, the projections built,

@@ -9,15 +9,11 @@
 // `npx tsx scripts/bench/scale-out-cost.ts`; BENCH_COST_RATE (400 a second), BENCH_COST_ROUNDS (2 of
 // each configuration, 30 s each after 20 s to warm up; each round starts one configuration later).
 import os from 'node:os';
-import pg from 'pg';
 import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
-import { seedDatabase } from '../../seed/seed.ts';
-import { applyMigrations } from '../lib/schema-engine.ts';
 import { type SchedulerStats, schedulerStats, watchCpu } from './cpu.ts';
 import { MIX_P99_GOAL_MS, openLoop } from './mix.ts';
-import { mixWorld, prepareMixDatabase } from './mix-world.ts';
+import { mixDatabaseWithStandby, mixWorld } from './mix-world.ts';
 import { checkProxyCanStart, startProxy } from './proxy.ts';
-import { startReplicableCluster } from './replica.ts';
 import { percentile } from './stats.ts';
 import { type Server, startServer } from './throughput.ts';
 
@@ -34,17 +30,8 @@ if (!watchCpu() || !schedulerStats(process.pid)) throw new Error('scale-out-cost
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2));
 console.log(`load average at the start: ${loadAverage().join(', ')}`);
 
-const cluster = await startReplicableCluster();
-const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });
-await admin.connect();
-await admin.query('CREATE DATABASE bench_scale_out_cost');
-await admin.end();
-const primaryUrl = `${cluster.baseUrl}/bench_scale_out_cost`;
-await applyMigrations(primaryUrl);
-await seedDatabase(primaryUrl, () => {});
-await prepareMixDatabase(primaryUrl);
 // The standby streams in every configuration; only the last reads it.
-const standbyUrl = `${await cluster.startStandby()}/bench_scale_out_cost`;
+const { cluster, primaryUrl, standbyUrl } = await mixDatabaseWithStandby('bench_scale_out_cost');
 const production = { CATALOG_CACHE_MS: String(DEFAULT_CATALOG_CACHE_MS) };
 const configurations = [
   { name: 'one instance', instances: 1, env: production },
