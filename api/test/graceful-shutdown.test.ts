@@ -1,6 +1,6 @@
 // SIGTERM to the real server entry point (api/src/server.ts, the last step of the Docker image's
 // command) while checkouts are in flight: it stops accepting connections, finishes those requests,
-// closes the database pool and exits 0 within its bound.
+// closes the database pool and exits 0, well within its own bound (the request budget and 5 s).
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,14 +8,22 @@ import { createBuyers, createCopy, httpClient, type ServerProcess, signIn, sleep
 import { createTestDatabase } from './helpers.ts';
 
 const BUYERS = 6;
+/** Once its checkouts can finish, the server is gone within this long after SIGTERM. */
+const EXIT_WITHIN_MS = 15_000;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let server: ServerProcess;
 let admin: pg.Client;
 beforeAll(async () => {
   db = await createTestDatabase();
-  // A lock timeout and a request budget longer than the test can hold its lock (on a loaded machine
-  // too), so the checkouts wait instead of failing.
-  server = await startServerProcess(db.url, { LOG_LEVEL: 'info', DATABASE_LOCK_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '40000' });
+  // Statement and lock timeouts and a request budget longer than the test may hold its lock (up to
+  // 25 s on a loaded machine), so the checkouts wait instead of failing. A lock wait counts towards
+  // the statement timeout (5 s by default), which once answered every checkout before the signal.
+  server = await startServerProcess(db.url, {
+    LOG_LEVEL: 'info',
+    DATABASE_STATEMENT_TIMEOUT_MS: '30000',
+    DATABASE_LOCK_TIMEOUT_MS: '30000',
+    REQUEST_TIMEOUT_MS: '30000',
+  });
   admin = new pg.Client({ connectionString: db.url });
   await admin.connect();
 });
@@ -100,12 +108,12 @@ it('SIGTERM during checkouts: no new connections, every in-flight request answer
     (n) => n >= BUYERS,
     20_000,
   );
-  expect(waiting, `checkouts waiting on the lock; ${serverState()}`).toBe(BUYERS);
+  expect(waiting, `checkouts waiting on the lock; ${serverState()}`).toBeGreaterThanOrEqual(BUYERS);
 
   const signalledAt = Date.now();
   server.child.kill('SIGTERM');
   // The listener closes once the server's loop takes the signal: soon, but not at a set time on a loaded machine.
-  expect(await waitFor(() => refusesConnections(server.url), Boolean, 5000), serverState()).toBe(true);
+  expect(await waitFor(() => refusesConnections(server.url), Boolean, 5000), `the listener closed; ${serverState()}`).toBe(true);
   expect(server.child.exitCode, `still finishing the checkouts; ${serverState()}`).toBeNull();
   await admin.query('COMMIT'); // the lock goes; the checkouts proceed
 
@@ -115,9 +123,9 @@ it('SIGTERM during checkouts: no new connections, every in-flight request answer
     JSON.stringify(answers.map((a) => a.body)),
   ).toEqual(Array(BUYERS).fill(200));
   expect((await catalogRead).status).toBe(200);
-  const code = await server.exited;
-  expect(code, serverState()).toBe(0);
-  expect(Date.now() - signalledAt).toBeLessThan(15_000);
+  // Its own bound here is 35 s: a shutdown that hangs fails the test with the server's state, not at the test's timeout.
+  const code = await Promise.race([server.exited, sleep(EXIT_WITHIN_MS - (Date.now() - signalledAt)).then(() => 'still running')]);
+  expect(code, `the exit within ${EXIT_WITHIN_MS} ms of the signal; ${serverState()}`).toBe(0);
   expect(server.output()).toMatch(/SIGTERM: closing/);
   // The pool was closed after the requests, not cut by the exit; the orders are there.
   expect(server.output().indexOf('database pool closed')).toBeGreaterThan(server.output().indexOf('SIGTERM: closing'));
