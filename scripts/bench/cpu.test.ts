@@ -1,9 +1,11 @@
 // The mix's CPU shares: read from Linux's /proc, they must see this process's own busy loop, and say
 // who kept the cores busy in the order that matters.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { describeCpu, schedulerStats, watchCpu } from './cpu.ts';
+import { describeCpu, describeLoops, loopsACall, schedulerStats, watchCpu, watchScheduler } from './cpu.ts';
 
 describe('CPU shares of a step', () => {
   it.runIf(existsSync('/proc/stat'))('see a busy loop of this process as the load generator’s, in shares of all the cores', () => {
@@ -56,4 +58,41 @@ describe('CPU shares of a step', () => {
     expect(after.involuntarySwitches).toBeGreaterThanOrEqual(before.involuntarySwitches);
     expect(schedulerStats(2 ** 22 + 1)).toBeNull();
   });
+
+  it.runIf(existsSync(`/proc/${process.pid}/schedstat`))(
+    'add up the scheduler’s counts of several servers over a step, a call',
+    async () => {
+      // This thread, which spins, and a child that sleeps: together they ran about what this thread ran.
+      const sleeper = spawn(process.execPath, ['-e', "process.stdout.write('ready'); setTimeout(() => {}, 60_000)"], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      // Node's own start takes tens of ms of CPU: counted from when it has started, it sleeps.
+      await once(sleeper.stdout, 'data');
+      const alone = watchScheduler([process.pid])!;
+      const together = watchScheduler([sleeper.pid!, process.pid])!;
+      const cpuBefore = process.cpuUsage();
+      const spentUs = () => {
+        const { user, system } = process.cpuUsage(cpuBefore);
+        return user + system;
+      };
+      while (spentUs() < 100_000);
+      const own = alone();
+      const both = together();
+      expect(own.runMs).toBeGreaterThan(70);
+      // A pid's counts set against another's start (or only one of them read) is off by tens of ms at least;
+      // the scheduler's counts may lag by a tick, and the child may run a little.
+      expect(Math.abs(both.runMs - own.runMs)).toBeLessThan(25);
+      expect(watchScheduler([process.pid, 2 ** 22 + 1])).toBeNull();
+      sleeper.kill();
+      await once(sleeper, 'exit');
+      expect(together).toThrow(`the process ${sleeper.pid} ended`);
+
+      const perCall = loopsACall({ runMs: 80, waitMs: 40, slices: 30, voluntarySwitches: 20, involuntarySwitches: 10 }, 100);
+      expect(perCall).toEqual({ runMs: 0.8, waitMs: 0.4, woken: 0.2, preempted: 0.1 });
+      expect(describeLoops(perCall, 1)).toBe(
+        "the server's loop a call: 0.80 ms on a core, 0.40 ms waiting for one, woken 0.20 and preempted 0.10 times",
+      );
+      expect(describeLoops(perCall, 2)).toMatch(/^the servers' loops a call: /);
+    },
+  );
 });

@@ -113,3 +113,43 @@ export function schedulerStats(pid: number): SchedulerStats | null {
   };
   return Object.values(stats).some(Number.isNaN) ? null : stats;
 }
+
+/**
+ * The main threads of `pids` together, from now until the returned function is called (a step of
+ * the mix, a round): each carries its own share of the calls. Null where the scheduler's counts
+ * cannot be read; the function throws when a process ended meanwhile.
+ */
+export function watchScheduler(pids: number[]): (() => SchedulerStats) | null {
+  const before = pids.map(schedulerStats);
+  if (before.some((stats) => stats === null)) return null;
+  return () =>
+    pids.reduce(
+      (sum, pid, i) => {
+        const now = schedulerStats(pid);
+        if (!now) throw new Error(`the process ${pid} ended`);
+        for (const key of Object.keys(sum) as (keyof SchedulerStats)[]) sum[key] += now[key] - before[i]![key];
+        return sum;
+      },
+      { runMs: 0, waitMs: 0, slices: 0, voluntarySwitches: 0, involuntarySwitches: 0 },
+    );
+}
+
+/** The event loops' scheduling a call: ms on a core and waiting for one, times woken and preempted. */
+export interface LoopsACall {
+  runMs: number;
+  waitMs: number;
+  woken: number;
+  preempted: number;
+}
+
+export const loopsACall = (stats: SchedulerStats, calls: number): LoopsACall => ({
+  runMs: stats.runMs / calls,
+  waitMs: stats.waitMs / calls,
+  woken: stats.voluntarySwitches / calls,
+  preempted: stats.involuntarySwitches / calls,
+});
+
+/** "the servers' loops a call: 0.74 ms on a core, 0.34 ms waiting for one, woken 1.13 and preempted 0.67 times". */
+export const describeLoops = (loops: LoopsACall, servers: number) =>
+  `the server${servers > 1 ? "s'" : "'s"} loop${servers > 1 ? 's' : ''} a call: ${loops.runMs.toFixed(2)} ms on a core, ` +
+  `${loops.waitMs.toFixed(2)} ms waiting for one, woken ${loops.woken.toFixed(2)} and preempted ${loops.preempted.toFixed(2)} times`;

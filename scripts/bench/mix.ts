@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { BROWSE_SORTS } from '@bookshop/rules/browse';
-import { type CpuShares, describeCpu, watchCpu } from './cpu.ts';
+import { type CpuShares, describeCpu, describeLoops, type LoopsACall, loopsACall, watchCpu, watchScheduler } from './cpu.ts';
 import { type LoopDelay, loopDelayMs, percentile } from './stats.ts';
 import type { Server } from './throughput.ts';
 
@@ -474,6 +474,8 @@ export interface MixStep {
   cpu?: CpuShares;
   /** The event loops' delays during the step: the load generator's own, and each server's. */
   loopDelay?: { generator: LoopDelay; servers: LoopDelay[] };
+  /** The servers' event loops together, a recorded call: the scheduler's counts (cpu.ts); none without /proc. */
+  loops?: LoopsACall;
 }
 
 /**
@@ -503,7 +505,7 @@ export async function findSustainableRate(
     seed: number;
     importEveryMs?: number;
     /** The servers behind `base`, whose event loops each step watches. */
-    servers?: Pick<Server, 'loopDelay'>[];
+    servers?: Pick<Server, 'loopDelay' | 'pid'>[];
     /** The warm-up's length, at `from` and not counted: longer for a server held to part of a core. */
     warmUpSeconds?: number;
   },
@@ -517,6 +519,7 @@ export async function findSustainableRate(
     const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
     generatorDelay.enable();
     const cpuSince = watchCpu();
+    const loopsSince = servers.length ? watchScheduler(servers.map((server) => server.pid)) : null;
     // Each step has its import (one a minute in a longer step): a step without one would measure another mix.
     const samples = await openLoop(base, world, {
       rate,
@@ -525,6 +528,7 @@ export async function findSustainableRate(
       importEveryMs: importEveryMs && Math.min(importEveryMs, seconds * 1000),
     });
     const cpu = cpuSince?.();
+    const loops = loopsSince && samples.length ? loopsACall(loopsSince(), samples.length) : undefined;
     generatorDelay.disable();
     const loopDelay = { generator: loopDelayMs(generatorDelay), servers: await Promise.all(servers.map((server) => server.loopDelay())) };
     const verdict = stepPasses(samples);
@@ -536,10 +540,12 @@ export async function findSustainableRate(
       kinds: kinds.map(({ kind, calls, p99 }) => ({ kind, calls, p99 })),
       ...(cpu && { cpu }),
       loopDelay,
+      ...(loops && { loops }),
     });
     console.log(
       `  ${label.padEnd(28)} ${rate.toFixed(0).padStart(5)}/s  p99 ${verdict.p99.toFixed(1).padStart(7)} ms  failures ${String(verdict.failures).padStart(4)}  ${verdict.passed ? 'pass' : 'FAIL'}${attempt > 1 ? ' (again)' : ''}  ` +
-        `(p99 ${kinds.map((k) => `${k.kind} ${k.p99.toFixed(0)}`).join(', ')})${cpu ? `  CPU ${describeCpu(cpu)}` : ''}  ${describeLoopDelay(loopDelay)}`,
+        `(p99 ${kinds.map((k) => `${k.kind} ${k.p99.toFixed(0)}`).join(', ')})${cpu ? `  CPU ${describeCpu(cpu)}` : ''}  ${describeLoopDelay(loopDelay)}` +
+        (loops ? `; ${describeLoops(loops, servers.length)}` : ''),
     );
     if (verdict.passed && (!best || rate > best.rate)) best = { rate, samples };
     // Let the queue of a failed step drain and the database's background work settle.

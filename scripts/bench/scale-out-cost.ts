@@ -10,7 +10,7 @@
 // each configuration, 30 s each after 20 s to warm up; each round starts one configuration later).
 import os from 'node:os';
 import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
-import { type SchedulerStats, schedulerStats, watchCpu } from './cpu.ts';
+import { schedulerStats, watchCpu, watchScheduler } from './cpu.ts';
 import { MIX_P99_GOAL_MS, openLoop } from './mix.ts';
 import { mixDatabaseWithStandby, mixWorld } from './mix-world.ts';
 import { checkProxyCanStart, startProxy } from './proxy.ts';
@@ -39,22 +39,6 @@ const configurations = [
   { name: 'two on the standby', instances: 2, env: { ...production, DATABASE_REPLICA_URL: standbyUrl } },
 ];
 
-const loopOf = (server: Server) => {
-  const stats = schedulerStats(server.pid);
-  if (!stats) throw new Error(`the server ${server.pid} ended`);
-  return stats;
-};
-/** The event loops together from `before` to now: with two, each carries its own share of the calls. */
-const loopsSince = (servers: Server[], before: SchedulerStats[]) =>
-  servers.reduce(
-    (sum, server, i) => {
-      const now = loopOf(server);
-      for (const key of Object.keys(sum) as (keyof SchedulerStats)[]) sum[key] += now[key] - before[i]![key];
-      return sum;
-    },
-    { runMs: 0, waitMs: 0, slices: 0, voluntarySwitches: 0, involuntarySwitches: 0 },
-  );
-
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 console.log(
   `the mix behind the proxy at ${RATE}/s: ${SECONDS} s of each configuration after ${WARM_UP_SECONDS} s to warm up, ${ROUNDS} rounds`,
@@ -68,13 +52,14 @@ for (let round = 0; round < ROUNDS; round++) {
     const proxy = await startProxy(servers.map((s) => s.url));
     const { world } = await mixWorld(primaryUrl, proxy.url);
     await openLoop(proxy.url, world, { rate: RATE, seconds: WARM_UP_SECONDS, seed: 1, importEveryMs: WARM_UP_IMPORT_EVERY_MS });
-    const loopsBefore = servers.map(loopOf);
+    const loopsSince = watchScheduler(servers.map((s) => s.pid));
+    if (!loopsSince) throw new Error('a server ended before its round');
     const shares = watchCpu()!;
     const started = performance.now();
     const samples = await openLoop(proxy.url, world, { rate: RATE, seconds: SECONDS, seed: 7 + round, importEveryMs: IMPORT_EVERY_MS });
     const cpu = shares();
     const elapsedMs = performance.now() - started;
-    const loops = loopsSince(servers, loopsBefore);
+    const loops = loopsSince();
     // A call is a recorded answer (the import's status polls aside). A share of all the cores over the
     // step, its calls' last answers included, as ms of one core a call:
     const calls = samples.length;

@@ -9,7 +9,7 @@
 // table, an `--orders` run the staff reports'), so one run need not measure everything.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type CpuShares, describeCpu } from './cpu.ts';
+import { type CpuShares, describeCpu, describeLoops } from './cpu.ts';
 import { describeLoopDelay, type KindStats, MIX_RATIO_GOAL, type MixStep, rateVerdict } from './mix.ts';
 
 type Timing = { p50: number; p95: number };
@@ -119,6 +119,8 @@ type MixFound = {
     /** Runs before 26 November (late) have no CPU shares and no loop delays. */
     cpu?: CpuShares;
     loopDelay?: MixStep['loopDelay'];
+    /** Runs before 28 November have no scheduler counts. */
+    loops?: MixStep['loops'];
   }[];
   stats: { all: KindStats; kinds: KindStats[] } | null;
 };
@@ -265,8 +267,9 @@ const steps = (found: MixFound) =>
     )
     .join(', ');
 /**
- * Who kept the cores busy at a configuration's highest passing rate, and at the lowest rate above it
- * that failed, with the event loops' longest ticks there: what a failure was short of.
+ * Who kept the cores busy at a configuration's highest passing rate (with the servers' event loops'
+ * scheduling a call there, when measured), and at the lowest rate above it that failed, with the
+ * event loops' longest ticks there: what a failure was short of.
  */
 const coresAt = (name: string, found: MixFound) => {
   const passed = found.steps.findLast((s) => s.passed && s.rate === found.rate);
@@ -278,7 +281,8 @@ const coresAt = (name: string, found: MixFound) => {
     ? `, and ${Math.round(failedAbove.rate)}/s failed at ${describeCpu(failedAbove.cpu)}` +
       (failedAbove.loopDelay ? `, the ${describeLoopDelay(failedAbove.loopDelay)}` : '')
     : '';
-  return `${name}: ${found.rate}/s passed at ${describeCpu(passed.cpu)}${failure}`;
+  const loops = passed.loops ? `, ${describeLoops(passed.loops, passed.loopDelay?.servers.length ?? 1)}` : '';
+  return `${name}: ${found.rate}/s passed at ${describeCpu(passed.cpu)}${loops}${failure}`;
 };
 /** " The cores' use (all cores together = 100 %): …", when the steps measured it. */
 const coresUse = (lines: (string | null)[]) => {
