@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { describeCpu, describeLoops, loopsACall, schedulerStats, watchCpu, watchScheduler } from './cpu.ts';
 
 describe('CPU shares of a step', () => {
@@ -65,6 +65,9 @@ describe('CPU shares of a step', () => {
       // This thread, which spins, and a child that sleeps: together they ran about what this thread ran.
       const sleeper = spawn(process.execPath, ['-e', "process.stdout.write('ready'); setTimeout(() => {}, 60_000)"], {
         stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      onTestFinished(() => {
+        sleeper.kill();
       });
       // Node's own start takes tens of ms of CPU: counted from when it has started, it sleeps.
       await once(sleeper.stdout, 'data');
