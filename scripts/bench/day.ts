@@ -15,17 +15,14 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
 import { isbn13CheckDigit } from '../../api/src/lib/isbn.ts';
-import { seedDatabase } from '../../seed/seed.ts';
-import { applyMigrations } from '../lib/schema-engine.ts';
 import { cpuQuota } from './cpu-quota.ts';
 import { growCatalog, growOrders } from './grow.ts';
 import { findSustainableRate, MIX_P99_GOAL_MS, MIX_RATIO_GOAL, MIX_SHARES, openLoop, rateVerdict, summarize } from './mix.ts';
 
 type MixFound = Awaited<ReturnType<typeof findSustainableRate>>;
 
-import { mixWorld, prepareMixDatabase } from './mix-world.ts';
+import { mixWorld, prepareMixDatabase, seededCluster } from './mix-world.ts';
 import { checkProxyCanStart, startProxy } from './proxy.ts';
-import { startReplicableCluster } from './replica.ts';
 import { percentile, writeBenchJson } from './stats.ts';
 import { type Server, startServer } from './throughput.ts';
 
@@ -66,16 +63,8 @@ const load = () => os.loadavg().map((l) => Number(l.toFixed(2)));
 const loadAtStart = load();
 console.log(`load average at the start: ${loadAtStart.join(', ')}`);
 
-const cluster = await startReplicableCluster();
 const database = `bench_day_${process.pid}`;
-const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${database}`);
-await admin.end();
-const url = (base: string) => `${base}/${database}`;
-const primaryUrl = url(cluster.baseUrl);
-await applyMigrations(primaryUrl);
-await seedDatabase(primaryUrl, () => {});
+const { cluster, primaryUrl } = await seededCluster(database);
 await prepareData();
 
 const results: Record<string, unknown> = {};
@@ -263,7 +252,7 @@ async function scaleOut(instanceCpus?: number) {
   const capped = instanceCpus ? `, each instance held to ${instanceCpus} of a core` : '';
   if (!replicaUrl) {
     console.log('\nscale-out: the primary is stopped, copied into a streaming standby, and both started');
-    replicaUrl = url(await cluster.startStandby());
+    replicaUrl = `${await cluster.startStandby()}/${database}`;
     console.log(`the standby streams (pg_stat_replication: ${JSON.stringify(await cluster.replication())})`);
   }
   console.log(`\nscale-out${capped}`);

@@ -16,11 +16,10 @@ const IMPORT_ROWS = 1000;
 const RENEW_AFTER_MS = 5 * 60_000;
 
 /**
- * A throwaway cluster holding the seeded mix database `name`, made ready (prepareMixDatabase), and a
- * streaming standby copied from it: what the fixed-rate scripts (import-bursts.ts, scale-out-cost.ts)
- * run on. day.ts starts its standby later, after the runs that need none.
+ * A throwaway cluster, able to start a streaming standby, holding the database `name` migrated and
+ * seeded: what every mix bench starts from (day.ts grows it before making it ready).
  */
-export async function mixDatabaseWithStandby(name: string) {
+export async function seededCluster(name: string) {
   const cluster = await startReplicableCluster();
   const admin = new pg.Client({ connectionString: `${cluster.baseUrl}/postgres` });
   await admin.connect();
@@ -29,6 +28,16 @@ export async function mixDatabaseWithStandby(name: string) {
   const primaryUrl = `${cluster.baseUrl}/${name}`;
   await applyMigrations(primaryUrl);
   await seedDatabase(primaryUrl, () => {});
+  return { cluster, primaryUrl };
+}
+
+/**
+ * The seeded mix database `name`, made ready (prepareMixDatabase), and a streaming standby copied
+ * from it: what the fixed-rate scripts (import-bursts.ts, scale-out-cost.ts) run on. day.ts starts
+ * its standby later, after the runs that need none.
+ */
+export async function mixDatabaseWithStandby(name: string) {
+  const { cluster, primaryUrl } = await seededCluster(name);
   await prepareMixDatabase(primaryUrl);
   const standbyUrl = `${await cluster.startStandby()}/${name}`;
   return { cluster, primaryUrl, standbyUrl };
