@@ -3,7 +3,7 @@
 // closes the database pool and exits 0, well within its own bound (the request budget and 5 s).
 import net from 'node:net';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createBuyers, createCopy, httpClient, type ServerProcess, signIn, sleep, startServerProcess } from './fault-helpers.ts';
 import { createTestDatabase } from './helpers.ts';
 
@@ -60,17 +60,6 @@ const serverState = () => {
   return `exit code ${server.child.exitCode}, signal ${server.child.signalCode}; last logged: ${messages.join(' | ')}`;
 };
 
-/** Polls `check` until it holds or `ms` pass; the last value either way. */
-async function waitFor<T>(check: () => Promise<T>, holds: (value: T) => boolean, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await check();
-  while (!holds(value) && Date.now() < deadline) {
-    await sleep(20);
-    value = await check();
-  }
-  return value;
-}
-
 it('SIGTERM during checkouts: no new connections, every in-flight request answered, the pool closed, exit 0', {
   timeout: 60_000,
 }, async () => {
@@ -97,23 +86,24 @@ it('SIGTERM during checkouts: no new connections, every in-flight request answer
   const catalogRead = httpClient(server.url).call('GET', '/api/public/book-copy/by-type/Fantasy,1,50');
   // Every checkout in flight before the signal: waiting on the lock, inside the server. A loaded
   // machine may take seconds to get them there; a signal before that would test less.
-  const waiting = await waitFor(
+  await vi.waitFor(
     async () => {
       // Not on the locking connection: inside its transaction, pg_stat_activity is one frozen snapshot.
       const [row] = await db.query<{ n: string }>(
         "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
       );
-      return Number(row!.n);
+      expect(Number(row!.n), `checkouts waiting on the lock; ${serverState()}`).toBeGreaterThanOrEqual(BUYERS);
     },
-    (n) => n >= BUYERS,
-    20_000,
+    { timeout: 20_000, interval: 20 },
   );
-  expect(waiting, `checkouts waiting on the lock; ${serverState()}`).toBeGreaterThanOrEqual(BUYERS);
 
   const signalledAt = Date.now();
   server.child.kill('SIGTERM');
   // The listener closes once the server's loop takes the signal: soon, but not at a set time on a loaded machine.
-  expect(await waitFor(() => refusesConnections(server.url), Boolean, 5000), `the listener closed; ${serverState()}`).toBe(true);
+  await vi.waitFor(async () => expect(await refusesConnections(server.url), `the listener closed; ${serverState()}`).toBe(true), {
+    timeout: 5000,
+    interval: 20,
+  });
   expect(server.child.exitCode, `still finishing the checkouts; ${serverState()}`).toBeNull();
   await admin.query('COMMIT'); // the lock goes; the checkouts proceed
 
