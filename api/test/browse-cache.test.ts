@@ -8,25 +8,16 @@ import { browseOptions } from '../src/modules/catalog/browse-listings.ts';
 import { catalogRepository } from '../src/modules/catalog/catalog-repository.ts';
 import { type BrowseOptions, catalogService } from '../src/modules/catalog/catalog-service.ts';
 import { refreshedNotice, soldNotice } from '../src/plugins/catalog-cache.ts';
-import { catalogNoticeHeard, createTestApp } from './helpers.ts';
+import { catalogNoticeHeard, createTestApp, ownStatements } from './helpers.ts';
 
-let statements = 0;
-let ran: string[] = [];
-const t = await createTestApp({
-  env: { CATALOG_CACHE_MS: '60000' },
-  onQuery: (sql) => {
-    statements++;
-    ran.push(sql);
-  },
-});
+const own = ownStatements();
+const t = await createTestApp({ env: { CATALOG_CACHE_MS: '60000' }, onQuery: own.onQuery });
 for (let waited = 0; !t.app.catalogCache.active && waited < 2_000; waited += 20) await sleep(20);
 
 async function read(url: string) {
-  statements = 0;
-  ran = [];
-  const res = await t.app.inject({ url });
+  const { answer: res, sent } = await own.of(() => t.app.inject({ url }));
   expect(res.statusCode, res.body).toBe(200);
-  return { statements, sql: [...ran], data: res.json().data };
+  return { statements: sent.length, sql: sent, data: res.json().data };
 }
 const ids = (data: { booksCopies: { id: number }[] }) => data.booksCopies.map((b) => b.id);
 
@@ -142,12 +133,13 @@ it('shares a listing’s counts across its sorts and pages: they read only their
   // Two pages read at once while the counts are not kept: one reads them whole, the other its page
   // alone (sharing that load of the counts, or finding them kept); each answers as a whole read does.
   await catalogNoticeHeard(t, refreshedNotice('browse_listing'));
-  ran = [];
-  const [cheapest, dearest] = await Promise.all([
-    t.app.inject(listing('&sort=price-asc&pageNumber=2')),
-    t.app.inject(listing('&sort=price-desc&pageNumber=2')),
-  ]);
-  expect(ran.map((text) => counted([text])).sort()).toEqual([false, true]);
+  const {
+    answer: [cheapest, dearest],
+    sent,
+  } = await own.of(() =>
+    Promise.all([t.app.inject(listing('&sort=price-asc&pageNumber=2')), t.app.inject(listing('&sort=price-desc&pageNumber=2'))]),
+  );
+  expect(sent.map((text) => counted([text])).sort()).toEqual([false, true]);
   expect(cheapest.json().data).toEqual(await listingWhole({ sort: 'price-asc', pageNumber: 2 }));
   expect(dearest.json().data).toEqual(await listingWhole({ sort: 'price-desc', pageNumber: 2 }));
 });
@@ -188,14 +180,12 @@ it('keys a listing’s counts by every filter, and reads a page alone with any o
 it('keeps no counts for a category there is none of, and reads a renamed category whole', async () => {
   await catalogNoticeHeard(t, ''); // nothing kept from the tests before
   for (let i = 0; i < 2; i++) {
-    statements = 0;
-    ran = [];
-    const res = await t.app.inject('/api/public/book-copy/browse/No%20Such%20Shelf?sort=newest');
+    const { answer: res, sent } = await own.of(() => t.app.inject('/api/public/book-copy/browse/No%20Such%20Shelf?sort=newest'));
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toBe("There is no category named 'No Such Shelf'.");
     // The whole statement each time: nothing was kept of the first.
-    expect(statements, 'each time').toBe(1);
-    expect(counted(ran), 'each time').toBe(true);
+    expect(sent.length, 'each time').toBe(1);
+    expect(counted(sent), 'each time').toBe(true);
   }
   // Two spellings at once share one load of the counts; each refusal names its own.
   const spellings = ['No Such Shelf', 'NO SUCH SHELF'];

@@ -1,7 +1,6 @@
 // The catalog cache: a repeated public catalog read costs no database work, and any change to the
 // catalog, made by this instance, another one or by hand in the database, is seen at once, not when
 // the cache's lifetime ends (set here to a minute, so a test that waited for it would time out).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -18,18 +17,14 @@ import {
   soldNotice,
   soldNotices,
 } from '../src/plugins/catalog-cache.ts';
-import { catalogNoticeHeard, createTestApp, DEMO, eventually } from './helpers.ts';
+import { catalogNoticeHeard, createTestApp, DEMO, eventually, ownStatements } from './helpers.ts';
 
-/**
- * The statements of the request being read. Counted per request, not globally: work in the background
- * (a projection refresh an earlier test's sale set off) may run a statement while a read is in flight.
- */
-const requestStatements = new AsyncLocalStorage<string[]>();
+const own = ownStatements();
 let recommendedRuns = 0;
 const t = await createTestApp({
   env: { CATALOG_CACHE_MS: '60000' },
   onQuery: (sql) => {
-    requestStatements.getStore()?.push(sql);
+    own.onQuery(sql);
     if (sql === RECOMMENDED_SQL) recommendedRuns++;
   },
 });
@@ -44,10 +39,8 @@ const answeredFromCache = (url: string, readThere: (url: string) => Promise<{ st
 
 /** Statements a GET ran, and its answer. */
 async function read(url: string, cookie = '') {
-  const ran: string[] = [];
-  // Awaited inside the run: inject sends the request only when its answer is awaited.
-  const res = await requestStatements.run(ran, async () => await t.app.inject({ url, headers: { cookie } }));
-  return { statements: ran.length, status: res.statusCode, body: res.body, data: res.statusCode === 200 ? res.json().data : null };
+  const { answer: res, sent } = await own.of(() => t.app.inject({ url, headers: { cookie } }));
+  return { statements: sent.length, status: res.statusCode, body: res.body, data: res.statusCode === 200 ? res.json().data : null };
 }
 
 async function newCopy(price: string) {

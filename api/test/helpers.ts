@@ -1,5 +1,6 @@
 // Test fixtures: a fresh database per test file (cloned from the seeded template) and the real app
 // on it, plus sign-in helpers that return the session cookies a browser would hold.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -70,6 +71,27 @@ export function statementRecorder() {
       } finally {
         recording = null;
       }
+    },
+  };
+}
+
+/**
+ * The statements a piece of work sends itself: give `onQuery` to createTestApp, and wrap each call
+ * in `of`. Counted in the work's own async context, not globally: the app's work in the background (a
+ * projection refresh an earlier sale set off, a scheduled job) may send statements meanwhile, and
+ * did, failing a count in CI.
+ */
+export function ownStatements() {
+  const sending = new AsyncLocalStorage<string[]>();
+  return {
+    onQuery: (sql: string) => {
+      sending.getStore()?.push(sql);
+    },
+    async of<T>(work: () => PromiseLike<T>): Promise<{ answer: T; sent: string[] }> {
+      const sent: string[] = [];
+      // Awaited inside the run: inject sends its request only when its answer is awaited.
+      const answer = await sending.run(sent, async () => await work());
+      return { answer, sent };
     },
   };
 }
