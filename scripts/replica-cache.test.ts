@@ -168,9 +168,10 @@ it('serves what a change reaches as the standby has it until the standby has rep
   await until('the standby to replay the change', async () => (await standbyPrice()) === 20);
   const replayedAt = performance.now();
   // Once it has, the change is served (a kept old answer would say 10 for the cache's whole minute),
-  // within the cache's slowest ask of the standby's position (250 ms) and this loop's own pace...
+  // within the cache's slowest ask of the standby's position (250 ms) and this loop's own pace (the
+  // bound leaves a loaded machine room, and is still far from the minute)...
   await until('the new price to be served', async () => (await priceServed()) === 20);
-  expect(performance.now() - replayedAt).toBeLessThan(1_000);
+  expect(performance.now() - replayedAt).toBeLessThan(3_000);
   // ... and both answers are read again, the one loaded while it was behind included.
   await before.read();
   await meanwhile.read();

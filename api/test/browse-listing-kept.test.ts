@@ -8,7 +8,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './helpers.ts';
 
-// Sales schedule their own catch-up after 15 s; the tests here call it themselves, well within that.
+// The app serves one checkout, and is closed after it: its sale schedules a catch-up of its own (15 s
+// later), which would take the notes the tests here count. They call each catch-up themselves.
 const t = await createTestApp();
 const client = new pg.Client({ connectionString: t.db.url });
 beforeAll(() => client.connect());
@@ -66,6 +67,7 @@ describe('browse_listing kept from the copies that changed', () => {
     const { total } = await one<{ total: string }>('SELECT (price * 2)::text AS total FROM book_copies WHERE id = $1', [sold!.id]);
     const order = await t.checkout(shopper.cookie, { cartItemsIds: [line], totalPrice: Number(total), totalQuantity: 2 });
     expect(order.statusCode, order.body).toBe(200);
+    await t.app.close();
     // And every other write, by hand.
     await query('UPDATE book_copies SET price = price + 1.25 WHERE id = $1', [priced!.id]);
     await query('UPDATE book_copies SET quantity = 0 WHERE id = $1', [soldOut!.id]);

@@ -7,17 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { CACHED_READS } from '../src/modules/catalog/cached-reads.ts';
 import { CATALOG_CHANGED_CHANNEL, refreshedNotice } from '../src/plugins/catalog-cache.ts';
 import { ALL_PROJECTIONS, type Projection } from '../src/plugins/catalog-projections.ts';
-import { catalogNoticeHeard, createTestApp, eventually } from './helpers.ts';
+import { catalogNoticeHeard, createTestApp, eventually, ownStatements } from './helpers.ts';
 
-let ran: string[] = [];
-const t = await createTestApp({ env: { CATALOG_CACHE_MS: '60000' }, onQuery: (sql) => ran.push(sql) });
+const own = ownStatements();
+const t = await createTestApp({ env: { CATALOG_CACHE_MS: '60000' }, onQuery: own.onQuery });
 
 /** The SQL a GET ran (none: answered from the cache). */
 async function read(url: string) {
-  ran = [];
-  const res = await t.app.inject({ url });
+  const { answer: res, sent } = await own.of(() => t.app.inject({ url }));
   expect(res.statusCode, url).toBe(200);
-  return ran;
+  return sent;
 }
 
 const [category] = await t.db.query<{ id: number; name: string }>('SELECT id, name FROM book_types ORDER BY id LIMIT 1');

@@ -136,7 +136,8 @@ describe('a row lock held from outside', () => {
       ]);
       for (const { result, ms } of reads) {
         expect(result.statusCode, result.body).toBe(200);
-        expect(ms).toBeLessThan(1000);
+        // Not held by the lock, which is let go only after the checkouts answer; room for a loaded machine.
+        expect(ms).toBeLessThan(3000);
       }
       for (const { result, ms } of await Promise.all(checkouts)) {
         expect(result.statusCode, result.body).toBe(503);

@@ -67,10 +67,12 @@ describe('sign-in that resists guessing', () => {
   it('records failures and the lockout as security events, never with the password', async () => {
     const account = await newClient();
     for (let i = 0; i < 3; i++) await login(account, 'Wrong-password-9', '203.0.113.99');
-    // Repeated from one address in one window: one row, counted.
+    // Repeated from one address in one window of ten minutes: one row, counted (two, should the three
+    // straddle a window's end).
     const failed = await events('login_failed', account);
-    expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ address: '203.0.113.99', count: 3 });
+    expect(failed.length).toBeLessThanOrEqual(2);
+    expect(failed.every((row) => row.address === '203.0.113.99')).toBe(true);
+    expect(failed.reduce((sum, row) => sum + Number(row.count), 0)).toBe(3);
     expect(await events('login_locked', account)).toHaveLength(1);
     const all = JSON.stringify(await t.db.query('SELECT * FROM security_events'));
     expect(all).not.toContain('Wrong-password-9');

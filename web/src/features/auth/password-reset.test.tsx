@@ -1,10 +1,11 @@
 // Forgot password: the request says the same for any e-mail and stays on screen; the reset screen
 // checks the two passwords before sending, and tells a spent link from a refused password.
 import { FORM_MESSAGES } from '@bookshop/rules';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { NOTICE_MS } from '../../lib/constants';
 import ForgotPasswordPage from './forgot-password-page';
 import LoginPage from './login-page';
 import ResetPasswordPage from './reset-password-page';
@@ -15,19 +16,24 @@ it('the login screen offers Forgot password?', () => {
   expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/forgot-password');
 });
 
+afterEach(() => vi.useRealTimers());
+
 it('asks for a valid e-mail, then says a link is on its way, and the message stays', async () => {
+  // On the clock, not by waiting: past the time a notice would have gone (NOTICE_MS), this one stays.
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
   const calls = stubApi({ ...SIGNED_OUT, 'POST /api/public/password-reset/request': { body: { data: FORM_MESSAGES.resetRequested } } });
   renderWithProviders(<ForgotPasswordPage />, { route: '/forgot-password' });
-  await userEvent.type(screen.getByLabelText('Email'), 'nadia@');
-  await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+  await user.type(screen.getByLabelText('Email'), 'nadia@');
+  await user.click(screen.getByRole('button', { name: 'Send reset link' }));
   expect(await screen.findByRole('alert')).toHaveTextContent(FORM_MESSAGES.emailInvalid);
   expect(calls.filter((c) => c.url.includes('password-reset'))).toEqual([]);
 
-  await userEvent.type(screen.getByLabelText('Email'), 'example.com');
-  await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+  await user.type(screen.getByLabelText('Email'), 'example.com');
+  await user.click(screen.getByRole('button', { name: 'Send reset link' }));
   expect(await screen.findByRole('status')).toHaveTextContent(FORM_MESSAGES.resetRequested);
   expect(calls.at(-1)).toMatchObject({ url: '/api/public/password-reset/request', body: { account: 'nadia@example.com' } });
-  await new Promise((resolve) => setTimeout(resolve, 3_200));
+  await act(() => vi.advanceTimersByTimeAsync(NOTICE_MS + 200));
   expect(screen.getByRole('status')).toHaveTextContent(FORM_MESSAGES.resetRequested);
 });
 
