@@ -1,6 +1,7 @@
 // The API against a misbehaving database: connections ended by the server under load, a row lock held
-// from outside, and a database that is not there at all. The server runs as a child process where it
-// matters: an unhandled 'error' event would end that process, which the test watches.
+// from outside, a pool with no connection free, and a database that is not there at all. The server
+// runs as a child process where it matters: an unhandled 'error' event would end that process, which
+// the test watches.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/database.ts';
@@ -153,6 +154,20 @@ describe('a row lock held from outside', () => {
     const { cookie, line } = carts[0]!;
     const retry = await t.checkout(cookie, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] });
     expect(retry.statusCode, retry.body).toBe(200);
+  });
+});
+
+describe('a wait for a free connection', () => {
+  it("lasts DATABASE_CONNECT_TIMEOUT_MS for a Prisma transaction as for a plain statement, not Prisma's own 2 s", async () => {
+    const t = await createTestApp({ env: { DATABASE_POOL_SIZE: '1', DATABASE_CONNECT_TIMEOUT_MS: '6000' } });
+    // The pool's one connection busy for 3 s: past Prisma's default wait (2 s), within the pool's.
+    const busy = t.app.primarySql.query('SELECT pg_sleep(3)');
+    await sleep(100);
+    const started = Date.now();
+    const [row] = await t.app.prisma.$transaction((tx) => tx.$queryRaw<{ one: number }[]>`SELECT 1 AS one`);
+    expect(row).toEqual({ one: 1 });
+    expect(Date.now() - started).toBeGreaterThan(2_500);
+    await busy;
   });
 });
 

@@ -189,7 +189,12 @@ export default fp<PrismaPluginOptions>(
   async (app, { onQuery }) => {
     const pool = createPool(app.config.databaseUrl, app.config.database, app.log);
     const adapter = new PrismaPg(pool);
-    const prisma = onQuery ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] }) : new PrismaClient({ adapter });
+    // A transaction waits for a connection as long as any statement does (the pool's wait), not the
+    // 2 s Prisma gives up after by default: at a busy moment a staff save or a cancel failed first.
+    const transactionOptions = { maxWait: app.config.database.connectTimeoutMs };
+    const prisma = onQuery
+      ? new PrismaClient({ adapter, transactionOptions, log: [{ emit: 'event', level: 'query' }] })
+      : new PrismaClient({ adapter, transactionOptions });
     if (onQuery) (prisma as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));
     await prisma.$connect();
     app.decorate('prisma', prisma);
