@@ -190,7 +190,8 @@ export default fp<PrismaPluginOptions>(
     const pool = createPool(app.config.databaseUrl, app.config.database, app.log);
     const adapter = new PrismaPg(pool);
     // A transaction waits for a connection as long as any statement does (the pool's wait), not the
-    // 2 s Prisma gives up after by default: at a busy moment a staff save or a cancel failed first.
+    // 2 s Prisma gives up after by default, which at a busy moment would fail a staff save or a cancel
+    // (interactive transactions) while a checkout beside it still waited.
     const transactionOptions = { maxWait: app.config.database.connectTimeoutMs };
     const prisma = onQuery
       ? new PrismaClient({ adapter, transactionOptions, log: [{ emit: 'event', level: 'query' }] })
