@@ -79,7 +79,8 @@ export function statementRecorder() {
  * The statements a piece of work sends itself: give `onQuery` to createTestApp, and wrap each call
  * in `of`. Counted in the work's own async context, not globally: the app's work in the background (a
  * projection refresh an earlier sale set off, a scheduled job) may send statements meanwhile, and
- * did, failing a count in CI.
+ * did, failing a count in CI. (statementRecorder records everything: for work that itself runs in the
+ * background, such as an import's job.)
  */
 export function ownStatements() {
   const sending = new AsyncLocalStorage<string[]>();
