@@ -168,8 +168,8 @@ it('serves what a change reaches as the standby has it until the standby has rep
   await until('the standby to replay the change', async () => (await standbyPrice()) === 20);
   const replayedAt = performance.now();
   // Once it has, the change is served (a kept old answer would say 10 for the cache's whole minute),
-  // within the cache's slowest ask of the standby's position (250 ms) and this loop's own pace (the
-  // bound leaves a loaded machine room, and is still far from the minute)...
+  // after the cache's next ask of the standby's position (at most 250 ms apart). The bound only rules
+  // out the minute, with room for a loaded machine; the asks' pace is not checked here...
   await until('the new price to be served', async () => (await priceServed()) === 20);
   expect(performance.now() - replayedAt).toBeLessThan(3_000);
   // ... and both answers are read again, the one loaded while it was behind included.

@@ -271,6 +271,13 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   if (mode === 'production' && config.firebaseProjectId.startsWith('demo-') && !env.FIREBASE_AUTH_EMULATOR_HOST) {
     problems.push('FIREBASE_PROJECT_ID must name a real Firebase project in production (demo- projects only work with the emulator)');
   }
+  if (config.database.connectTimeoutMs >= config.requestTimeoutMs) {
+    // A call whose wait for a connection alone outlasts its time budget is answered 503 TIMEOUT and
+    // then still runs (a transaction commits), and a client told it failed may send it again.
+    problems.push(
+      'DATABASE_CONNECT_TIMEOUT_MS must be shorter than REQUEST_TIMEOUT_MS: a call answered 503 for its time should not then get a connection and run',
+    );
+  }
   if (config.corsOrigins.length && env.COOKIE_SECURE === 'false') {
     problems.push('CORS_ORIGINS needs Secure cookies (browsers send SameSite=None cookies only when Secure): remove COOKIE_SECURE=false');
   }

@@ -173,15 +173,14 @@ describe('catalog cache', () => {
     }
 
     // Another instance hears which copies were sold from, and keeps what does not show them.
-    let statementsThere = 0;
-    const instance = await buildApp(t.config, { logger: false, onQuery: () => statementsThere++ });
+    const ownThere = ownStatements();
+    const instance = await buildApp(t.config, { logger: false, onQuery: ownThere.onQuery });
     try {
       await instance.ready();
       await eventually(() => instance.catalogCache.active);
       const readThere = async (url: string) => {
-        statementsThere = 0;
-        const res = await instance.inject({ url });
-        return { statements: statementsThere, data: res.json().data };
+        const { answer: res, sent } = await ownThere.of(() => instance.inject({ url }));
+        return { statements: sent.length, data: res.json().data };
       };
       await answeredFromCache(sold.url, readThere);
       const soldThere = async () => {

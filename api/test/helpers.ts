@@ -79,20 +79,23 @@ export function statementRecorder() {
  * The statements a piece of work sends itself: give `onQuery` to createTestApp, and wrap each call
  * in `of`. Counted in the work's own async context, not globally: the app's work in the background (a
  * projection refresh an earlier sale set off, a scheduled job) may send statements meanwhile, and
- * did, failing a count in CI. (statementRecorder records everything: for work that itself runs in the
- * background, such as an import's job.)
+ * did, failing a count in CI. (statementRecorder records everything, for work that goes on after the
+ * call has answered, such as an import's job.)
  */
 export function ownStatements() {
-  const sending = new AsyncLocalStorage<string[]>();
+  const sending = new AsyncLocalStorage<{ sent: string[]; open: boolean }>();
   return {
     onQuery: (sql: string) => {
-      sending.getStore()?.push(sql);
+      const recording = sending.getStore();
+      if (recording?.open) recording.sent.push(sql);
     },
     async of<T>(work: () => PromiseLike<T>): Promise<{ answer: T; sent: string[] }> {
-      const sent: string[] = [];
+      const recording = { sent: [] as string[], open: true };
       // Awaited inside the run: inject sends its request only when its answer is awaited.
-      const answer = await sending.run(sent, async () => await work());
-      return { answer, sent };
+      const answer = await sending.run(recording, async () => await work());
+      // Closed once the work has answered: a timer it set (a sale's refresh 15 s on) keeps its context.
+      recording.open = false;
+      return { answer, sent: recording.sent };
     },
   };
 }

@@ -189,9 +189,9 @@ export default fp<PrismaPluginOptions>(
   async (app, { onQuery }) => {
     const pool = createPool(app.config.databaseUrl, app.config.database, app.log);
     const adapter = new PrismaPg(pool);
-    // A transaction waits for a connection as long as any statement does (the pool's wait), not the
-    // 2 s Prisma gives up after by default, which at a busy moment would fail a staff save or a cancel
-    // (interactive transactions) while a checkout beside it still waited.
+    // A transaction (interactive or batch: a staff save, a cancel, a back-office list) waits for a
+    // connection as long as any statement does (the pool's wait), not the 2 s Prisma gives up after
+    // by default, which at a busy moment would fail it while a checkout beside it still waited.
     const transactionOptions = { maxWait: app.config.database.connectTimeoutMs };
     const prisma = onQuery
       ? new PrismaClient({ adapter, transactionOptions, log: [{ emit: 'event', level: 'query' }] })
