@@ -31,8 +31,8 @@ async function newClient(hash = legacyHash) {
   return account;
 }
 const events = (type: string, actor?: string) =>
-  t.db.query<{ actor: string | null; address: string | null; details: unknown; count: number }>(
-    'SELECT actor, address, details, count FROM security_events WHERE type = $1 AND ($2::text IS NULL OR actor = $2) ORDER BY id',
+  t.db.query<{ actor: string | null; address: string | null; details: unknown; count: number; bucket: Date }>(
+    'SELECT actor, address, details, count, bucket FROM security_events WHERE type = $1 AND ($2::text IS NULL OR actor = $2) ORDER BY id',
     [type, actor ?? null],
   );
 
@@ -70,10 +70,7 @@ describe('sign-in that resists guessing', () => {
     for (let i = 0; i < 3; i++) await login(account, 'Wrong-password-9', '203.0.113.99');
     // Repeated from one address in one window of ten minutes: one row, counted (two, should the three
     // straddle a window's end).
-    const failed = await t.db.query<{ address: string; count: number; bucket: Date }>(
-      "SELECT address, count, bucket FROM security_events WHERE type = 'login_failed' AND actor = $1 ORDER BY bucket",
-      [account],
-    );
+    const failed = await events('login_failed', account);
     expect(failed.every((row) => row.address === '203.0.113.99')).toBe(true);
     expect(failed.reduce((sum, row) => sum + Number(row.count), 0)).toBe(3);
     // One row, or two whose windows follow each other.
