@@ -5,7 +5,7 @@ import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
-import { terminalLogFormat } from './lib/logging.ts';
+import { loggerOptions, OneLinePerRequest } from './lib/logging.ts';
 import type { ThrottleLimits } from './modules/sessions/login-throttle.ts';
 import auditActor from './plugins/audit-actor.ts';
 import catalogCache from './plugins/catalog-cache.ts';
@@ -52,12 +52,9 @@ const trustHops = (hops: number) => (_address: string, hop: number) => hop < hop
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      // Never log credentials: cookies and the identity token are cut from request logs.
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-      ...terminalLogFormat(config),
-    },
+    // JSON lines with no header in them (lib/logging.ts), one a request.
+    logger: options.logger ?? loggerOptions(config),
+    logController: new OneLinePerRequest(),
     // Unique across instances, or the proxy's X-Request-Id: each log line and error body names it.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),

@@ -21,8 +21,10 @@ const app = await buildApp(config);
 // Node's server.close() ends the connections idle at that moment; one busy then would stay open
 // after its answer (keep-alive) and hold the shutdown. Answers sent while closing end theirs.
 let closing = false;
-app.addHook('onSend', async (_request, reply) => {
+// Synchronous: it runs on every answer, and an async hook costs each one a promise.
+app.addHook('onSend', (_request, reply, payload, done) => {
   if (closing) reply.header('connection', 'close');
+  done(null, payload);
 });
 
 /** A request may take the whole request budget; shutdown allows that plus time to close the pool. */

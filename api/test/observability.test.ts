@@ -1,7 +1,7 @@
 // Health (liveness, readiness), Prometheus metrics, and the request id in logs and error bodies.
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { terminalLogFormat } from '../src/lib/logging.ts';
+import { loggerOptions, terminalLogFormat } from '../src/lib/logging.ts';
 import { createCopy } from './fault-helpers.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
@@ -14,7 +14,8 @@ beforeAll(async () => {
       done();
     },
   });
-  t = await createTestApp({ logger: { level: 'info', stream } });
+  // The app's own logger options (lib/logging.ts), writing here.
+  t = await createTestApp({ logger: loggerOptions({ env: 'production', logLevel: 'info' }, stream) });
 });
 
 const metricValue = (text: string, name: string, labels: Record<string, string> = {}) => {
@@ -98,9 +99,37 @@ describe('the request id', () => {
     const traced = await t.app.inject({ url: '/api/public/book-copy/by-id/999999997', headers: { 'x-request-id': 'trace-abc-123' } });
     expect(traced.json().error).toMatchObject({ code: 'NOT_FOUND', requestId: 'trace-abc-123' });
     const lines = logLines.filter((l) => l.reqId === 'trace-abc-123');
-    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    // One line a request (lib/logging.ts): what was asked, the answer's status and its time.
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        req: expect.objectContaining({ method: 'GET', url: '/api/public/book-copy/by-id/999999997' }),
+        res: { statusCode: 404 },
+        responseTime: expect.any(Number),
+      }),
+    ]);
     // Every line written about a request names it.
     for (const l of logLines.filter((l) => l.req || l.res)) expect(l.reqId).toEqual(expect.any(String));
+  });
+});
+
+describe('the request log', () => {
+  it('carries no credential: no cookie, no identity token, no Set-Cookie', async () => {
+    const from = logLines.length;
+    // Its sign-in answers with Set-Cookie, inside the lines looked at.
+    const { cookie } = await t.newClient();
+    const sessionValue = cookie.split(';')[0]!.split('=').slice(1).join('=');
+    expect(sessionValue.length).toBeGreaterThan(20);
+    const read = await t.app.inject({
+      url: '/api/client/orders/1,5',
+      headers: { cookie, authorization: 'Bearer identity-token-that-must-not-be-logged' },
+    });
+    expect(read.statusCode).toBe(200);
+    const written = JSON.stringify(logLines.slice(from));
+    expect(logLines.slice(from).filter((l) => l.msg === 'request completed')).toHaveLength(2);
+    expect(written).not.toContain(sessionValue);
+    expect(written).not.toContain('identity-token-that-must-not-be-logged');
+    expect(written).not.toMatch(/cookie|authorization/i);
   });
 });
 

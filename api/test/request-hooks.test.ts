@@ -1,10 +1,11 @@
 // Two per-request plugins on a bare Fastify, over real HTTP (no database): the time budget
 // (plugins/handler-timeout.ts) and the entity tags (plugins/entity-tags.ts).
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.ts';
+import { OneLinePerRequest } from '../src/lib/logging.ts';
 import compression from '../src/plugins/compression.ts';
 import configPlugin from '../src/plugins/config.ts';
 import entityTags from '../src/plugins/entity-tags.ts';
@@ -19,8 +20,16 @@ afterEach(async () => {
 });
 
 let app: FastifyInstance;
+let logLines: { msg: string; reqId?: string; req?: { url: string }; res?: { statusCode: number } }[] = [];
 async function serve(routes: (app: FastifyInstance) => void) {
-  app = Fastify({ logger: false });
+  logLines = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+      done();
+    },
+  });
+  app = Fastify({ logger: { level: 'info', stream }, logController: new OneLinePerRequest() });
   await app.register(configPlugin, { config: { requestTimeoutMs: BUDGET_MS } as Config });
   await app.register(errors);
   await app.register(handlerTimeout);
@@ -83,6 +92,39 @@ describe('the time budget of a request', () => {
     expect((await fetch(`${base}/quick`)).status).toBe(200);
     // The request whose client left was dropped at the sweep past its budget.
     expect(app.requestsInFlight).toBe(0);
+  });
+});
+
+describe('the request log', () => {
+  it('writes one line a request, at its answer, and one for a request whose client left before it', async () => {
+    const base = await serve((app) => {
+      app.get('/slow', async () => sleep(BUDGET_MS * 3, { data: 'late' }));
+      app.get('/quick', async () => ({ data: 'quick' }));
+    });
+    expect((await fetch(`${base}/quick`)).status).toBe(200);
+    const gone = new AbortController();
+    const left = fetch(`${base}/slow`, { signal: gone.signal }).catch(() => 'left');
+    await sleep(50);
+    gone.abort();
+    expect(await left).toBe('left');
+    // Swept past its budget (as in the test above), and its handler has answered into the closed
+    // connection since: still one line.
+    await sleep(BUDGET_MS * 3 + 500);
+
+    const quick = logLines.filter((line) => line.req?.url === '/quick');
+    expect(quick).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        reqId: expect.any(String),
+        req: expect.objectContaining({ method: 'GET' }),
+        res: { statusCode: 200 },
+      }),
+    ]);
+    const slow = logLines.filter((line) => line.req?.url === '/slow');
+    expect(slow).toEqual([
+      expect.objectContaining({ msg: 'request aborted: the client left before the answer', reqId: expect.any(String) }),
+    ]);
+    expect(logLines.map((line) => line.msg)).not.toContain('incoming request');
   });
 });
 

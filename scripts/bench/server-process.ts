@@ -1,7 +1,9 @@
 // One server of the throughput comparison, in its own process so that the load generator (in the
 // bench's process) never shares an event loop with it. `ours` is the real app as production builds
-// it; `bare` is the baseline (bare-catalog.ts). Both get the same database and pool size. Tells its
-// parent the port it listens on.
+// it, its request log included (LOG_LEVEL info, a line a request; the parent sends this process's
+// stdout to /dev/null, so the write is counted and a log collector's read of it is not); `bare` is
+// the baseline (bare-catalog.ts), which logs nothing. Both get the same database and pool size.
+// Tells its parent the port it listens on.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../../api/src/app.ts';
 import { DEVELOPMENT_JWT_SECRET, loadConfig } from '../../api/src/config.ts';
@@ -22,8 +24,8 @@ const app =
           DATABASE_REPLICA_URL: process.env.DATABASE_REPLICA_URL,
           WEB_DIST: process.env.WEB_DIST,
           CATALOG_CACHE_MS: process.env.CATALOG_CACHE_MS,
+          LOG_LEVEL: 'info',
         }),
-        { logger: false },
       );
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();

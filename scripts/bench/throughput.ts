@@ -22,7 +22,8 @@ export async function startServer(
 ): Promise<Server> {
   const child: ChildProcess = fork(new URL('./server-process.ts', import.meta.url), [kind], {
     env: { ...process.env, ...env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(poolSize) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // stdout is ours' request log (server-process.ts): written, as in production, and dropped.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     // BENCH_CPU_PROFILE=<folder>: each server writes a V8 CPU profile there (open it in Chrome's DevTools).
     execArgv: [
       ...process.execArgv,

@@ -64,7 +64,14 @@ export default fp(
         const ended = reply.sent || reply.raw.destroyed;
         if (!ended && reply.elapsedTime < budgetMs) break;
         leave(oldest);
-        if (ended) continue;
+        if (ended) {
+          // Its client left before the answer was written: no 'request completed' line will say so
+          // (lib/logging.ts logs a request once, at its answer), so this is its line.
+          if (!reply.raw.writableFinished) {
+            reply.log.info({ req: reply.request, responseTime: reply.elapsedTime }, 'request aborted: the client left before the answer');
+          }
+          continue;
+        }
         try {
           answerLate(reply);
         } catch (error) {
