@@ -18,7 +18,7 @@ export function terminalLogFormat(config: Pick<Config, 'env'>, stdout: { isTTY?:
  * URL, host and address and of an answer its status, so cookies, the identity token and Set-Cookie
  * never do (tested in observability.test.ts through these very options). pino's `redact` of
  * `req.headers.cookie` and the like matched nothing for that reason, and cost every line a copy of
- * its objects (about 1 µs a request in a CPU profile), so it is not used. `stream` is for tests.
+ * its objects, so it is not used. `stream` is for tests.
  */
 export function loggerOptions(config: Pick<Config, 'env' | 'logLevel'>, stream?: DestinationStream) {
   return { level: config.logLevel, ...(stream ? { stream } : terminalLogFormat(config)) };
@@ -28,10 +28,9 @@ export function loggerOptions(config: Pick<Config, 'env' | 'logLevel'>, stream?:
  * One line a request, written when it is answered, as pino-http writes it: what was asked (`req`),
  * the answer's status (`res`) and how long it took. Fastify's default writes a second line when the
  * request comes in; every request here is answered (a late one with 503 TIMEOUT at the time
- * budget), so that line repeated what this one says, at about 4 µs of CPU a line (pino, its
- * redaction and the write: a CPU profile of `categories` reads, where a read takes about 110 µs;
- * docs/performance.md). A request its client leaves before the answer never completes: the time
- * budget's sweep logs it (plugins/handler-timeout.ts).
+ * budget), so that line repeated what this one says, and it cost a cheap catalog read a few
+ * microseconds (docs/performance.md, "The request log"). A request its client leaves before the
+ * answer never completes: the time budget's sweep logs it (plugins/handler-timeout.ts).
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest() {}
