@@ -131,6 +131,31 @@ describe('the request log', () => {
     expect(written).not.toContain('identity-token-that-must-not-be-logged');
     expect(written).not.toMatch(/cookie|authorization/i);
   });
+
+  it("cuts a secret's value from a URL's query: a password reset's code, an unsubscribe token", async () => {
+    const from = logLines.length;
+    await t.app.inject({ url: '/reset-password?mode=resetPassword&oobCode=reset-code-not-logged&apiKey=key-not-logged&lang=en' });
+    await t.app.inject({ method: 'POST', url: '/api/public/unsubscribe?client=1&list=news&token=unsubscribe-token-not-logged' });
+    const lines = logLines.slice(from).filter((l) => l.msg === 'request completed');
+    expect(lines.map((l) => (l.req as { url: string }).url)).toEqual([
+      '/reset-password?mode=resetPassword&oobCode=REDACTED&apiKey=REDACTED&lang=en',
+      '/api/public/unsubscribe?client=1&list=news&token=REDACTED',
+    ]);
+    expect(JSON.stringify(logLines.slice(from))).not.toMatch(/not-logged/);
+  });
+
+  it('writes a line for an address the router refuses, which no route answers', async () => {
+    const from = logLines.length;
+    const refused = await t.app.inject({ url: '/api/public/book-copy/by-id/%E0%A4%A' });
+    expect(refused.statusCode).toBe(400);
+    expect(logLines.slice(from)).toEqual([
+      expect.objectContaining({
+        msg: 'request refused: its address cannot be routed',
+        req: expect.objectContaining({ url: '/api/public/book-copy/by-id/%E0%A4%A' }),
+        res: { statusCode: 400 },
+      }),
+    ]);
+  });
 });
 
 describe('a database connection lost', () => {

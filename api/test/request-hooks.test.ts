@@ -1,5 +1,7 @@
 // Two per-request plugins on a bare Fastify, over real HTTP (no database): the time budget
 // (plugins/handler-timeout.ts) and the entity tags (plugins/entity-tags.ts).
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -80,7 +82,7 @@ describe('the time budget of a request', () => {
       app.get('/slow', async () => sleep(BUDGET_MS * 3, { data: 'late' }));
       app.get('/quick', async () => ({ data: 'quick' }));
     });
-    // A client that leaves before its answer: its request is dropped from the budget's list quietly.
+    // A client that leaves before its answer: its request leaves the budget's list at the next sweep.
     const gone = new AbortController();
     const left = fetch(`${base}/slow`, { signal: gone.signal }).catch(() => 'left');
     await sleep(50);
@@ -90,7 +92,7 @@ describe('the time budget of a request', () => {
     for (let i = 0; i < 10; i++) expect((await fetch(`${base}/quick`)).status).toBe(200);
     expect((await late).status).toBe(503);
     expect((await fetch(`${base}/quick`)).status).toBe(200);
-    // The request whose client left was dropped at the sweep past its budget.
+    // The request whose client left was dropped at a sweep.
     expect(app.requestsInFlight).toBe(0);
   });
 });
@@ -107,8 +109,7 @@ describe('the request log', () => {
     await sleep(50);
     gone.abort();
     expect(await left).toBe('left');
-    // Swept past its budget (as in the test above), and its handler has answered into the closed
-    // connection since: still one line.
+    // Swept, and its handler has answered into the closed connection since: still one line.
     await sleep(BUDGET_MS * 3 + 500);
 
     const quick = logLines.filter((line) => line.req?.url === '/quick');
@@ -125,6 +126,48 @@ describe('the request log', () => {
       expect.objectContaining({ msg: 'request aborted: the client left before the answer', reqId: expect.any(String) }),
     ]);
     expect(logLines.map((line) => line.msg)).not.toContain('incoming request');
+  });
+
+  it('writes the line of a request whose client left even when its handler answers before the next sweep', async () => {
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const base = await serve((app) => app.get('/brief', async () => answered.then(() => ({ data: 'brief' }))));
+    const gone = new AbortController();
+    const left = fetch(`${base}/brief`, { signal: gone.signal }).catch(() => 'left');
+    await sleep(30);
+    gone.abort();
+    expect(await left).toBe('left');
+    // Answered a moment after the client left: most often before a sweep has looked at it, so the
+    // sweep finds the answer ended into a closed connection.
+    await sleep(5);
+    answer();
+    await sleep(4 * SWEEP_INTERVAL_MS);
+    expect(logLines.filter((line) => line.req?.url === '/brief')).toEqual([
+      expect.objectContaining({ msg: 'request aborted: the client left before the answer' }),
+    ]);
+  });
+
+  it('writes one line, "completed", for an answer a slow client takes longer than a sweep to read', async () => {
+    const body = 'x'.repeat(8 * 1024 * 1024);
+    const base = await serve((app) => app.get('/large', async (_request, reply) => reply.type('text/plain').send(body)));
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    socket.pause();
+    socket.write('GET /large HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    // The answer is sent (reply.sent) but waits in the socket's buffers across several sweeps.
+    await sleep(4 * SWEEP_INTERVAL_MS);
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    socket.resume();
+    await once(socket, 'end');
+    expect(received).toBeGreaterThan(body.length);
+    await sleep(2 * SWEEP_INTERVAL_MS);
+    expect(logLines.filter((line) => line.req?.url === '/large')).toEqual([
+      expect.objectContaining({ msg: 'request completed', res: { statusCode: 200 } }),
+    ]);
   });
 });
 

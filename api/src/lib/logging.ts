@@ -13,24 +13,56 @@ export function terminalLogFormat(config: Pick<Config, 'env'>, stdout: { isTTY?:
   return { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } };
 }
 
+/** Query parameters whose values are secrets: a password reset's `oobCode`, an unsubscribe `token`. */
+const SECRET_PARAMETER = /token|code|key|secret|password|signature/i;
+
+/** A request's URL as a log line may hold it: the value of a secret query parameter is cut. */
+export function loggedUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  const parameters = new URLSearchParams(url.slice(query + 1));
+  let cut = false;
+  for (const name of new Set(parameters.keys())) {
+    if (SECRET_PARAMETER.test(name)) {
+      parameters.set(name, 'REDACTED');
+      cut = true;
+    }
+  }
+  return cut ? `${url.slice(0, query)}?${parameters}` : url;
+}
+
 /**
- * The app's logger. No header reaches a line: Fastify's serializers write of a request its method,
- * URL, host and address and of an answer its status, so cookies, the identity token and Set-Cookie
- * never do (tested in observability.test.ts through these very options). pino's `redact` of
- * `req.headers.cookie` and the like matched nothing for that reason, and cost every line a copy of
- * its objects, so it is not used. `stream` is for tests.
+ * The app's logger. A request is written as its method, URL (secret query values cut), host and
+ * address, an answer as its status: no header, so no cookie, identity token or Set-Cookie (tested in
+ * observability.test.ts through these very options). pino's `redact` of `req.headers.cookie` and
+ * the like, used before, matched nothing for that reason (Fastify's serializers never wrote
+ * headers) and cost every line a copy of its objects. `stream` is for tests.
  */
 export function loggerOptions(config: Pick<Config, 'env' | 'logLevel'>, stream?: DestinationStream) {
-  return { level: config.logLevel, ...(stream ? { stream } : terminalLogFormat(config)) };
+  return {
+    level: config.logLevel,
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: loggedUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+    ...(stream ? { stream } : terminalLogFormat(config)),
+  };
 }
 
 /**
  * One line a request, written when it is answered, as pino-http writes it: what was asked (`req`),
  * the answer's status (`res`) and how long it took. Fastify's default writes a second line when the
- * request comes in; every request here is answered (a late one with 503 TIMEOUT at the time
- * budget), so that line repeated what this one says, and it cost a cheap catalog read a few
- * microseconds (docs/performance.md, "The request log"). A request its client leaves before the
- * answer never completes: the time budget's sweep logs it (plugins/handler-timeout.ts).
+ * request comes in, which repeated what this one says for every request that is answered (a late
+ * one too, with 503 TIMEOUT at the time budget), at the cost of a second pino line and write on every
+ * catalog read (docs/performance.md, "The request log"). The requests that are never answered
+ * are written where that is known: one whose client leaves before its answer by the time budget's
+ * sweep (plugins/handler-timeout.ts), one the router refuses (a malformed address) by
+ * plugins/errors.ts.
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest() {}

@@ -18,7 +18,10 @@ const PRISMA_FOREIGN_KEY = 'P2003';
 export const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
   const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : 'The address is malformed.';
-  reply.status(status).send({ data: null, error: { code: error.code ?? 'BAD_REQUEST', message, requestId: request.id } });
+  reply.status(status);
+  // Fastify sends these outside a route, where no 'request completed' line follows (lib/logging.ts).
+  request.log.info({ req: request, res: reply }, 'request refused: its address cannot be routed');
+  reply.send({ data: null, error: { code: error.code ?? 'BAD_REQUEST', message, requestId: request.id } });
 };
 
 export default fp(

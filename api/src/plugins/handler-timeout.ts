@@ -56,6 +56,18 @@ export default fp(
       if (reply.raw.headersSent) reply.raw.destroy(error);
       else reply.send(error);
     };
+    /**
+     * A request logs its one line at its answer ('finish', lib/logging.ts). One whose connection is
+     * gone never finishes, even if its handler answered into it since; one still being written to a
+     * slow client may yet finish, and is written only if it does not.
+     */
+    const logIfNeverAnswered = (reply: FastifyReply) => {
+      const line = () =>
+        reply.log.info({ req: reply.request, responseTime: reply.elapsedTime }, 'request aborted: the client left before the answer');
+      if (reply.raw.destroyed) line();
+      // timeBudget is cleared by this plugin's onResponse, the first to run at 'finish'.
+      else reply.raw.once('close', () => reply.timeBudget !== null && line());
+    };
     const sweep = () => {
       while (oldest?.reply) {
         const { reply } = oldest;
@@ -64,18 +76,11 @@ export default fp(
         const ended = reply.sent || reply.raw.destroyed;
         if (!ended && reply.elapsedTime < budgetMs) break;
         leave(oldest);
-        if (ended) {
-          // Its client left before the answer was written: no 'request completed' line will say so
-          // (lib/logging.ts logs a request once, at its answer), so this is its line.
-          if (!reply.raw.writableFinished) {
-            reply.log.info({ req: reply.request, responseTime: reply.elapsedTime }, 'request aborted: the client left before the answer');
-          }
-          continue;
-        }
         try {
-          answerLate(reply);
+          if (ended) logIfNeverAnswered(reply);
+          else answerLate(reply);
         } catch (error) {
-          // One request's failure to be answered must not end the process, nor stop the walk.
+          // One request's failure to be answered (or logged) must not end the process, nor stop the walk.
           reply.log.error({ err: error }, 'the answer past the time budget failed');
         }
       }
