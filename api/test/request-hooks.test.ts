@@ -149,6 +149,23 @@ describe('the request log', () => {
     ]);
   });
 
+  it('writes the line of a streamed answer the budget cuts', async () => {
+    const base = await serve((app) =>
+      app.get('/stream', async (_request, reply) => {
+        const stream = new Readable({ read() {} });
+        stream.push('first part, then nothing');
+        return reply.type('text/plain').send(stream);
+      }),
+    );
+    const res = await fetch(`${base}/stream`);
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+    await sleep(2 * SWEEP_INTERVAL_MS);
+    expect(logLines.filter((line) => line.req?.url === '/stream')).toEqual([
+      expect.objectContaining({ msg: 'request cut: past its time budget' }),
+    ]);
+  });
+
   it('writes one line, "completed", for an answer a slow client takes longer than a sweep to read', async () => {
     const body = 'x'.repeat(8 * 1024 * 1024);
     const base = await serve((app) => app.get('/large', async (_request, reply) => reply.type('text/plain').send(body)));

@@ -16,10 +16,13 @@ export function terminalLogFormat(config: Pick<Config, 'env'>, stdout: { isTTY?:
 /** Query parameters whose values are secrets: a password reset's `oobCode`, an unsubscribe `token`. */
 const SECRET_PARAMETER = /token|code|key|secret|password|signature/i;
 
+/** Where a query may name a secret (a name may be percent-encoded): only such a query is parsed. */
+const MAY_NAME_A_SECRET = new RegExp(`${SECRET_PARAMETER.source}|%`, 'i');
+
 /** A request's URL as a log line may hold it: the value of a secret query parameter is cut. */
 export function loggedUrl(url: string): string {
   const query = url.indexOf('?');
-  if (query === -1) return url;
+  if (query === -1 || !MAY_NAME_A_SECRET.test(url.slice(query + 1))) return url;
   const parameters = new URLSearchParams(url.slice(query + 1));
   let cut = false;
   for (const name of new Set(parameters.keys())) {

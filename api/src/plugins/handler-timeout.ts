@@ -57,13 +57,20 @@ export default fp(
       else reply.send(error);
     };
     /**
-     * A request logs its one line at its answer ('finish', lib/logging.ts). One whose connection is
-     * gone never finishes, even if its handler answered into it since; one still being written to a
-     * slow client may yet finish, and is written only if it does not.
+     * A request logs its one line at its answer ('finish', lib/logging.ts). One that leaves this list
+     * here may never finish: its connection is gone (its client left, or the budget cut its stream),
+     * even if its handler answered into it since; or it is still being written (to a slow client, a
+     * late 503, a stream with a budget of its own) and may yet finish, and is written only if not.
      */
-    const logIfNeverAnswered = (reply: FastifyReply) => {
-      const line = () =>
-        reply.log.info({ req: reply.request, responseTime: reply.elapsedTime }, 'request aborted: the client left before the answer');
+    const logIfNeverAnswered = (reply: FastifyReply, cutByBudget: boolean) => {
+      const line = () => {
+        try {
+          const message = cutByBudget ? 'request cut: past its time budget' : 'request aborted: the client left before the answer';
+          reply.log.info({ req: reply.request, responseTime: reply.elapsedTime }, message);
+        } catch {
+          // A log line must never end the process.
+        }
+      };
       if (reply.raw.destroyed) line();
       // timeBudget is cleared by this plugin's onResponse, the first to run at 'finish'.
       else reply.raw.once('close', () => reply.timeBudget !== null && line());
@@ -77,8 +84,9 @@ export default fp(
         if (!ended && reply.elapsedTime < budgetMs) break;
         leave(oldest);
         try {
-          if (ended) logIfNeverAnswered(reply);
-          else answerLate(reply);
+          if (!ended) answerLate(reply);
+          // Not ended before, destroyed now: answerLate cut its stream.
+          logIfNeverAnswered(reply, !ended && reply.raw.destroyed);
         } catch (error) {
           // One request's failure to be answered (or logged) must not end the process, nor stop the walk.
           reply.log.error({ err: error }, 'the answer past the time budget failed');
