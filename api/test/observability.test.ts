@@ -1,19 +1,13 @@
 // Health (liveness, readiness), Prometheus metrics, and the request id in logs and error bodies.
-import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions, terminalLogFormat } from '../src/lib/logging.ts';
 import { createCopy } from './fault-helpers.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { logCapture } from './log-capture.ts';
 
-const logLines: Record<string, unknown>[] = [];
+const { lines: logLines, stream } = logCapture();
 let t: TestApp;
 beforeAll(async () => {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
-      done();
-    },
-  });
   // The app's own logger options (lib/logging.ts), writing here.
   t = await createTestApp({ logger: loggerOptions({ env: 'production', logLevel: 'info' }, stream) });
 });

@@ -2,7 +2,7 @@
 // (plugins/handler-timeout.ts) and the entity tags (plugins/entity-tags.ts).
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import configPlugin from '../src/plugins/config.ts';
 import entityTags from '../src/plugins/entity-tags.ts';
 import errors from '../src/plugins/errors.ts';
 import handlerTimeout, { SWEEP_INTERVAL_MS } from '../src/plugins/handler-timeout.ts';
+import { logCapture } from './log-capture.ts';
 
 const BUDGET_MS = 1000;
 let close: (() => Promise<void>) | undefined;
@@ -22,15 +23,11 @@ afterEach(async () => {
 });
 
 let app: FastifyInstance;
-let logLines: { msg: string; reqId?: string; req?: { url: string }; res?: { statusCode: number } }[] = [];
+type LogLine = { msg: string; reqId?: string; req?: { url: string }; res?: { statusCode: number } };
+let logLines: LogLine[] = [];
 async function serve(routes: (app: FastifyInstance) => void) {
-  logLines = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { lines, stream } = logCapture<LogLine>();
+  logLines = lines;
   app = Fastify({ logger: { level: 'info', stream }, logController: new OneLinePerRequest() });
   await app.register(configPlugin, { config: { requestTimeoutMs: BUDGET_MS } as Config });
   await app.register(errors);

@@ -63,9 +63,9 @@ export function loggerOptions(config: Pick<Config, 'env' | 'logLevel'>, stream?:
  * request comes in, which repeated what this one says for every request that is answered (a late
  * one too, with 503 TIMEOUT at the time budget), at the cost of a second pino line and write on every
  * catalog read (docs/performance.md, "The request log"). The requests that are never answered
- * are written where that is known: one whose client leaves before its answer by the time budget's
- * sweep (plugins/handler-timeout.ts), one the router refuses (a malformed address) by
- * plugins/errors.ts.
+ * are written where that is known: those the time budget's sweep drops unanswered (a client that
+ * left, a stream the budget cut: plugins/handler-timeout.ts), and those the router refuses (a
+ * malformed address: plugins/errors.ts).
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest() {}
