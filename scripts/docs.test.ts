@@ -52,6 +52,7 @@ describe('the docs', () => {
     expect(Object.keys(filled).sort()).toEqual([
       'browse-plans',
       'checkout',
+      'goals',
       'growth',
       'mix',
       'mix-million',

@@ -1,0 +1,117 @@
+// The goals' table at the top of docs/performance.md gives each goal the verdict its own section
+// gives, from the run that section shows: here, from kept runs, some with one figure moved across a
+// goal's line. No server, no database: fast.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type BenchRun, goalsSection, ratioFigure, sections } from './write-performance-doc.ts';
+
+const folder = path.resolve(import.meta.dirname, '../../docs/bench-runs');
+const kept = (name: string) => JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as BenchRun;
+/** The cells of the goal whose text starts with `goal`: [goal, the run shown, result, verdict]. */
+const rowOf = (runs: BenchRun[], goal: string) => {
+  const line = goalsSection(runs)
+    .split('\n')
+    .find((l) => l.startsWith(`| [${goal}`));
+  if (!line) throw new Error(`no row for "${goal}"`);
+  return line.slice(2, -2).split(' | ');
+};
+const verdictOf = (runs: BenchRun[], goal: string) => rowOf(runs, goal)[3];
+
+describe("the goals' table", () => {
+  const mixRun = kept('2026-11-28T21-mix-xeon-request-log.json');
+  const soakRun = kept('2026-11-27T12-mix-soak-xeon-counts-kept.json');
+  const throughputRun = kept('2026-11-28T20-throughput-checkout-xeon-request-log.json');
+
+  it("takes each goal from the run its section shows: the last that measured it, the first paint's too", () => {
+    expect(rowOf([soakRun, mixRun], "The day's mix on one instance, the seed catalog")[1]).toBe('2026-11-28, Intel(R) Xeon(R) Processor');
+    expect(rowOf([soakRun, mixRun], 'A 20-minute soak')[1]).toBe('2026-11-27, Intel(R) Xeon(R) Processor');
+    // A run of checkout alone, after one that also measured the first paint: the section shows the later
+    // run, with no first paint, so the goals' table has no first paint either.
+    const withPaint = kept('2026-11-26T21-checkout-session-beside-body.json');
+    const checkoutAlone = kept('2026-11-27-throughput-xeon.json');
+    expect(withPaint.largestContentfulPaint).not.toBeNull();
+    expect(checkoutAlone.largestContentfulPaint).toBeNull();
+    const runs = [withPaint, checkoutAlone];
+    expect(goalsSection(runs)).not.toContain('Largest Contentful Paint');
+    expect(sections(runs).checkout).toContain(`Run of ${checkoutAlone.date!.slice(0, 10)}`);
+    expect(rowOf(runs, 'Checkout at 0.70x')[1]).toBe(`${checkoutAlone.date!.slice(0, 10)}, ${checkoutAlone.machine.cpu}`);
+  });
+
+  it("says missed when bare's rate is above ours by more than the goal allows, and met at the goal itself", () => {
+    const withRates = (ours: number, bare: number): BenchRun => ({
+      ...mixRun,
+      mix: { ...mixRun.mix!, ours: { ...mixRun.mix!.ours, rate: ours }, bare: { ...mixRun.mix!.bare, rate: bare } },
+    });
+    expect(verdictOf([withRates(89, 100)], "The day's mix")).toBe('**missed**');
+    expect(verdictOf([withRates(90, 100)], "The day's mix")).toBe('met');
+  });
+
+  it('reads a mix whose bare sustained nothing from its rates, as its section does (runs before 26 November stored 0)', () => {
+    const million = kept('2026-11-26-day-million.json');
+    expect(million.mix!.bare.rate).toBe(0);
+    expect(rowOf([million], "The day's mix on one instance, at 1,000,000 books")).toEqual([
+      expect.any(String),
+      expect.any(String),
+      `ours ${million.mix!.ours.rate}/s, bare 0/s (bare sustained none of the rates tried)`,
+      'met',
+    ]);
+  });
+
+  it('misses the uncached goal when one call of ten falls short, and shows a ratio just under it to three places', () => {
+    const calls = throughputRun.throughput.map((call) => ({ ...call, uncachedRatio: 0.95 }));
+    const run = (ratios: typeof calls): BenchRun => ({ ...throughputRun, throughput: ratios });
+    expect(verdictOf([run(calls)], 'Each catalog read with the cache off')).toBe('met');
+    const oneShort = run(calls.map((call, i) => (i === 3 ? { ...call, uncachedRatio: 0.8997 } : call)));
+    expect(rowOf([oneShort], 'Each catalog read with the cache off').slice(2)).toEqual(['9 of 10 calls (0.900–0.95)', '**missed**']);
+    expect(sections([oneShort]).throughput).toContain('| 0.900 |');
+  });
+
+  it('writes a ratio to two places unless two would round it onto its goal from below', () => {
+    expect(ratioFigure(0.8997, 0.9)).toBe('0.900');
+    expect(ratioFigure(0.9, 0.9)).toBe('0.90');
+    expect(ratioFigure(0.9004, 0.9)).toBe('0.90');
+    expect(ratioFigure(0.8949, 0.9)).toBe('0.89');
+    expect(ratioFigure(0.946, 0.95)).toBe('0.946');
+  });
+
+  it('gives two instances no verdict when they ran in a quota, as the section does', () => {
+    const scaleOut = kept('2026-11-28T03-scale-out-amd-loops.json');
+    expect(rowOf([scaleOut], 'Two instances').slice(2)).toEqual(['two 453/s, one 739/s (0.61x)', '**missed**']);
+    const capped: BenchRun = { ...scaleOut, scaleOut: { ...scaleOut.scaleOut!, instanceCpus: 0.5 } };
+    expect(verdictOf([capped], 'Two instances')).toBe('no verdict');
+  });
+
+  it("misses the soak's goal on any one of its parts, and names a table whose growth is not explained", () => {
+    const soak = soakRun.soak!;
+    const withSoak = (change: Partial<NonNullable<BenchRun['soak']>>): BenchRun[] => [{ ...soakRun, soak: { ...soak, ...change } }];
+    expect(verdictOf(withSoak({}), 'A 20-minute soak')).toBe('met');
+    expect(verdictOf(withSoak({ drift: { ...soak.drift, heap: 0.051 } }), 'A 20-minute soak')).toBe('**missed**');
+    expect(verdictOf(withSoak({ drift: { ...soak.drift, p99: 0.11 } }), 'A 20-minute soak')).toBe('**missed**');
+    expect(verdictOf(withSoak({ idleInTransactionMax: 1 }), 'A 20-minute soak')).toBe('**missed**');
+    const unexplained = withSoak({
+      tableGrowthExplained: soak.tableGrowthExplained!.map((t) => (t.table === 'orders' ? { ...t, explained: false } : t)),
+    });
+    expect(rowOf(unexplained, 'A 20-minute soak')[2]).toContain('growth unexplained: orders');
+    expect(verdictOf(unexplained, 'A 20-minute soak')).toBe('**missed**');
+    // A run from before the growth was checked table by table has not shown it.
+    expect(verdictOf(withSoak({ tableGrowthExplained: undefined }), 'A 20-minute soak')).toBe('**missed**');
+  });
+
+  it('counts the goals met', () => {
+    // Each catalog read (met), uncached (missed), checkout at 0.70 (met) and 0.95 (missed), the first paint (met).
+    expect(goalsSection([throughputRun])).toMatch(/\n3 of the 5 goals met in the runs shown\.$/);
+  });
+
+  it('has a row for every goal of the kept runs', () => {
+    const runs = readdirSync(folder)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map(kept);
+    expect(
+      goalsSection(runs)
+        .split('\n')
+        .filter((line) => line.startsWith('| [')),
+    ).toHaveLength(11);
+  });
+});
