@@ -567,23 +567,23 @@ export function goalsSection(runs: BenchRun[]) {
     // From the rates, as its section reads them: runs before 2026-11-26 stored 0 when bare sustained nothing.
     const { ratio, met } = rateVerdict(run.mix.ours.rate, run.mix.bare.rate);
     row(
-      `The day's mix on one instance, ${catalog}, at ${fixed(MIX_RATIO_GOAL, 2)}x bare's rate or better (issue 32)`,
+      `The day's mix on ${catalog}, one instance, at ${fixed(MIX_RATIO_GOAL, 2)}x bare's rate or better (issue 32)`,
       day,
       run,
       `ours ${run.mix.ours.rate}/s, bare ${run.mix.bare.rate}/s` +
-        (ratio === null ? ' (bare sustained none of the rates tried)' : ` (${fixed(ratio, 2)})`),
+        (ratio === null ? ' (bare sustained none of the rates tried)' : ` (${ratioFigure(ratio, MIX_RATIO_GOAL)})`),
       judged(met),
     );
   };
   mix(shown.mix, 'the seed catalog');
-  mix(shown.mixMillion, `at ${sizeOf(shown.mixMillion?.books, 'books')}`);
+  mix(shown.mixMillion, sizeOf(shown.mixMillion?.books, 'books'));
   const scaleOut = shown.scaleOut?.scaleOut;
   if (shown.scaleOut && scaleOut) {
     row(
       'Two instances with the catalog on the streaming standby sustain more than one (issue 32)',
       day,
       shown.scaleOut,
-      `two ${scaleOut.two.rate}/s, one ${scaleOut.one.rate}/s (${fixed(scaleOut.gain, 2)}x)`,
+      `two ${scaleOut.two.rate}/s, one ${scaleOut.one.rate}/s (${ratioFigure(scaleOut.gain, 1)}x)`,
       // As its section: a run with the instances held to a quota gives no verdict.
       scaleOut.instanceCpus ? 'no verdict' : judged(scaleOut.met),
     );
@@ -604,7 +604,8 @@ export function goalsSection(runs: BenchRun[]) {
       shown.soak,
       `p99 ${signed(drift.p99)}, heap ${signed(drift.heap)}, RSS ${signed(drift.rss)} (goals ${fixed(goals.p99 * 100, 0)}, ` +
         `${fixed(goals.heap * 100, 0)} and ${fixed(goals.rss * 100, 0)} % at most); ` +
-        `${idleInTransactionMax === 0 ? 'no connection' : `${idleInTransactionMax} connections`} idle in transaction; ${growth}`,
+        `${idleInTransactionMax === 0 ? 'no connection' : `${idleInTransactionMax} connection${idleInTransactionMax === 1 ? '' : 's'}`} ` +
+        `idle in transaction; ${growth}`,
       judged(
         drift.p99 <= goals.p99 &&
           drift.heap <= goals.heap &&
