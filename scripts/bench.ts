@@ -17,7 +17,7 @@ import { growCatalog, growOrders } from './bench/grow.ts';
 import { homePageLcp } from './bench/largest-contentful-paint.ts';
 import { percentile, writeBenchJson } from './bench/stats.ts';
 import { compareThroughput, type Server, startServer } from './bench/throughput.ts';
-import { CHECKOUT_GOAL_32, processRatios } from './bench/write-performance-doc.ts';
+import { CHECKOUT_GOAL_32, processRatios, ratioFigure } from './bench/write-performance-doc.ts';
 import { findChromium } from './lib/browser.ts';
 import { startTestCluster } from './lib/database.ts';
 import { applyMigrations } from './lib/schema-engine.ts';
@@ -255,9 +255,9 @@ async function catalogThroughput(ours: Server[], baseline: Server[], uncached: S
       call.label.padEnd(34),
       measured.ours.toFixed(0).padStart(11),
       measured.bare.toFixed(0).padStart(11),
-      measured.ratio.toFixed(2).padStart(6),
+      ratioFigure(measured.ratio, 0.9).padStart(6),
       (measured.uncached ?? 0).toFixed(0).padStart(15),
-      (measured.uncachedRatio ?? 0).toFixed(2).padStart(6),
+      ratioFigure(measured.uncachedRatio ?? 0, 0.9).padStart(6),
       `${call.statements} / ${call.bareStatements}`.padStart(11),
       met ? ' met' : ' MISSED (goal 0.90)',
       (measured.byProcess.uncached?.length ?? 0) > 1 ? ` (uncached, by process: ${processRatios(measured).join(', ')})` : '',

@@ -63,16 +63,18 @@ describe("the goals' table", () => {
     const run = (ratios: typeof calls): BenchRun => ({ ...throughputRun, throughput: ratios });
     expect(verdictOf([run(calls)], 'Each catalog read with the cache off')).toBe('met');
     const oneShort = run(calls.map((call, i) => (i === 3 ? { ...call, uncachedRatio: 0.8997 } : call)));
-    expect(rowOf([oneShort], 'Each catalog read with the cache off').slice(2)).toEqual(['9 of 10 calls (0.900–0.95)', '**missed**']);
-    expect(sections([oneShort]).throughput).toContain('| 0.900 |');
+    expect(rowOf([oneShort], 'Each catalog read with the cache off').slice(2)).toEqual(['9 of 10 calls (0.899–0.95)', '**missed**']);
+    expect(sections([oneShort]).throughput).toContain('| 0.899 |');
   });
 
-  it('writes a ratio to two places unless two would round it onto its goal from below', () => {
-    expect(ratioFigure(0.8997, 0.9)).toBe('0.900');
+  it('writes a ratio to two places unless two would round it up onto its goal, then cuts it to three', () => {
+    expect(ratioFigure(0.8997, 0.9)).toBe('0.899');
+    expect(ratioFigure(0.89999, 0.9)).toBe('0.899');
     expect(ratioFigure(0.9, 0.9)).toBe('0.90');
     expect(ratioFigure(0.9004, 0.9)).toBe('0.90');
     expect(ratioFigure(0.8949, 0.9)).toBe('0.89');
-    expect(ratioFigure(0.946, 0.95)).toBe('0.946');
+    expect(ratioFigure(0.9468, 0.95)).toBe('0.946');
+    expect(ratioFigure(0.999, 1)).toBe('0.999');
   });
 
   it('gives two instances no verdict when they ran in a quota, as the section does', () => {
