@@ -114,6 +114,18 @@ describe("the goals' table", () => {
     expect(rowOf([million, mixRun], "The day's mix on the seed catalog")[4]).toBe('1 of 1');
     const shortSoak: BenchRun = { ...soakRun, soak: { ...soakRun.soak!, minutes: 5 } };
     expect(rowOf([shortSoak, soakRun], 'A 20-minute soak')[4]).toBe('1 of 1');
+    // Growth at another catalog's size is not counted with a million books'.
+    const books = kept('2026-11-25-books-1000000.json');
+    const smaller: BenchRun = { ...books, books: 100_000, growth: books.growth.map((g) => ({ ...g, met: false })) };
+    expect(rowOf([smaller, books], "Each call's p95")[4]).toBe('1 of 1');
+    expect(rowOf([{ ...smaller, books: 1_000_000 }, books], "Each call's p95")[4]).toBe('1 of 2');
+    // A breakdown by machine where they differ; a run copied from printed tables names none.
+    const unrecorded = kept('2026-11-24-books-1000000.json');
+    expect(unrecorded.machine.cpu).toBeNull();
+    const missed: BenchRun = { ...unrecorded, growth: unrecorded.growth.map((g) => ({ ...g, met: false })) };
+    expect(rowOf([missed, books], "Each call's p95")[4]).toBe('1 of 2 (a machine not recorded 0 of 1, AMD EPYC 1 of 1)');
+    // Every run met it: no breakdown.
+    expect(rowOf([unrecorded, books], "Each call's p95")[4]).toBe('2 of 2');
     // A scale-out in a CPU quota gives no verdict, so it is not counted either way.
     const scaleOut = kept('2026-11-28T03-scale-out-amd-loops.json');
     const capped: BenchRun = { ...scaleOut, scaleOut: { ...scaleOut.scaleOut!, instanceCpus: 0.5 } };

@@ -506,7 +506,7 @@ export function shownRuns(runs: BenchRun[]) {
 
 /** "Intel Xeon" for "Intel(R) Xeon(R) Processor": the machine, short enough for a table's cell. */
 const machineName = ({ machine }: BenchRun) =>
-  machine.cpu ? machine.cpu.replace(/\((R|TM)\)/g, '').replace(/ Processor$/, '') : `an unnamed ${machine.cpus}-core machine`;
+  machine.cpu ? machine.cpu.replace(/\((R|TM)\)/g, '').replace(/ Processor$/, '') : 'a machine not recorded';
 /** "2026-11-28, Intel Xeon": which run a goal's row was read from. */
 const runOf = (run: BenchRun) => `${run.date ? run.date.slice(0, 10) : 'an unknown date'}, ${machineName(run)}`;
 const signed = (n: number) => `${n > 0 ? '+' : ''}${fixed(n * 100, 1)} %`;
@@ -526,6 +526,9 @@ interface Goal {
   measures(run: BenchRun): boolean;
   judge(run: BenchRun): { result: string; verdict: Verdict };
 }
+
+/** Two runs' sizes (of the catalog or the order history) are the same: none given is the seed's. */
+const sameSize = (a: number | null | undefined, b: number | null | undefined) => (a || null) === (b || null);
 
 /** The goals of the runs shown, in the table's order. */
 function goalsOf(shown: ReturnType<typeof shownRuns>): Goal[] {
@@ -592,7 +595,7 @@ function goalsOf(shown: ReturnType<typeof shownRuns>): Goal[] {
       title: `Each ${what} at ${sizeOf(size, shownAs === 'growth' ? 'books' : 'orders')} within its goal`,
       section: shownAs === 'growth' ? 'growth-a-million-books' : 'growth-a-million-orders',
       shown: shownAs,
-      measures: (run) => rowsOf(run).length > 0 && sizeIn(run) === size,
+      measures: (run) => rowsOf(run).length > 0 && sameSize(sizeIn(run), size),
       judge: (run) => {
         const met = rowsOf(run).filter((g) => g.met).length;
         return { result: `${met} of ${rowsOf(run).length}`, verdict: judged(met === rowsOf(run).length) };
@@ -617,7 +620,7 @@ function goalsOf(shown: ReturnType<typeof shownRuns>): Goal[] {
       title: `The day's mix on ${catalog}, one instance, at ${fixed(MIX_RATIO_GOAL, 2)}x bare's rate or better (issue 32)`,
       section: day,
       shown: shownAs,
-      measures: (run) => !!run.mix && (run.books ?? null) === (books ?? null),
+      measures: (run) => !!run.mix && sameSize(run.books, books),
       judge: ({ mix: found }) => {
         // From the rates, as its section reads them: runs before 2026-11-26 stored 0 when bare sustained nothing.
         const { ratio, met } = rateVerdict(found!.ours.rate, found!.bare.rate);
@@ -636,19 +639,19 @@ function goalsOf(shown: ReturnType<typeof shownRuns>): Goal[] {
     title: 'Two instances with the catalog on the streaming standby sustain more than one (issue 32)',
     section: day,
     shown: 'scaleOut',
-    measures: (run) => !!run.scaleOut,
+    measures: (run) => !!run.scaleOut && sameSize(run.books, shown.scaleOut?.books),
     judge: ({ scaleOut: out }) => ({
       result: `two ${out!.two.rate}/s, one ${out!.one.rate}/s (${ratioFigure(out!.gain, 1)}x)`,
       // As its section: a run with the instances held to a quota gives no verdict.
       verdict: out!.instanceCpus ? 'no verdict' : judged(out!.met),
     }),
   });
-  const minutes = shown.soak?.soak?.minutes;
+  const { minutes } = shown.soak?.soak ?? {};
   goals.push({
     title: `A ${minutes}-minute soak stays flat (issue 32)`,
     section: day,
     shown: 'soak',
-    measures: (run) => run.soak?.minutes === minutes,
+    measures: (run) => run.soak?.minutes === minutes && sameSize(run.books, shown.soak?.books),
     judge: ({ soak }) => {
       const { drift, goals: most, idleInTransactionMax: idle } = soak!;
       const { unexplained, all } = soakVerdicts(soak!);
@@ -671,8 +674,9 @@ function goalsOf(shown: ReturnType<typeof shownRuns>): Goal[] {
 }
 
 /**
- * "3 of 9 (AMD EPYC 3 of 5, Intel Xeon 0 of 4)": of the runs given that measured the
- * goal and gave a verdict, how many met it, by machine: whether the run shown is the rule or luck.
+ * "3 of 9 (AMD EPYC 3 of 5, Intel Xeon 0 of 4)": of the runs given that measured the goal and gave
+ * a verdict, how many met it, and by machine unless every run met it or none did: how often it has
+ * been met so far.
  */
 export function keptRunsMeeting(goal: Goal, runs: BenchRun[]) {
   const byMachine = new Map<string, { met: number; judged: number }>();
@@ -685,8 +689,12 @@ export function keptRunsMeeting(goal: Goal, runs: BenchRun[]) {
     byMachine.set(machine, { met: count.met + (verdict === 'met' ? 1 : 0), judged: count.judged + 1 });
   }
   const counts = [...byMachine.values()];
-  const total = `${counts.reduce((sum, c) => sum + c.met, 0)} of ${counts.reduce((sum, c) => sum + c.judged, 0)}`;
-  return byMachine.size > 1 ? `${total} (${[...byMachine].map(([machine, c]) => `${machine} ${c.met} of ${c.judged}`).join(', ')})` : total;
+  const met = counts.reduce((sum, c) => sum + c.met, 0);
+  const judgedRuns = counts.reduce((sum, c) => sum + c.judged, 0);
+  const mixed = met > 0 && met < judgedRuns;
+  return `${met} of ${judgedRuns}${
+    mixed && byMachine.size > 1 ? ` (${[...byMachine].map(([machine, c]) => `${machine} ${c.met} of ${c.judged}`).join(', ')})` : ''
+  }`;
 }
 
 /**
