@@ -112,6 +112,20 @@ describe('retention', () => {
 });
 
 describe('sign-in under a burst', () => {
+  it('an address locked for too many failures adds no row however many new account names it tries', { timeout: 120_000 }, async () => {
+    const remoteAddress = '198.51.100.7';
+    const login = (account: string) =>
+      t.app.inject({ method: 'POST', url: '/api/public/authentication/login', remoteAddress, payload: { account, password: 'wrong' } });
+    const counters = async () => Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM throttle_counters'))[0]!.n);
+    const { perAddress } = t.app.loginThrottle.limits;
+    const statuses = await flood(perAddress, 5, (i) => login(`nobody-${i}@example.com`));
+    expect([...statuses]).toEqual([[401, perAddress]]);
+    const rows = await counters();
+    const refused = await flood(40, 5, (i) => login(`someone-new-${i}@example.com`));
+    expect([...refused]).toEqual([[429, 40]]);
+    expect(await counters()).toBe(rows);
+  });
+
   it('240 concurrent wrong passwords on one account (12 addresses at once, then one address 8 at a time): only 401s and 429s', {
     timeout: 120_000,
   }, async () => {

@@ -220,6 +220,37 @@ describe('the sender', () => {
     expect((await t.db.query('SELECT 1 FROM contact_messages WHERE account = $1', [target])).length).toBe(4);
   });
 
+  it("one mailbox gets its two receipts a day however its address is spelled, and a receipt repeats no more than 50 characters of the sender's name", async () => {
+    const box = `box${Date.now()}`;
+    const spellings = [`${box}@example.com`, `${box}+1@example.com`, `${box.toUpperCase()}+news@Example.com`, `${box}+2@example.com`];
+    for (const account of spellings) expect((await contact(account)).statusCode).toBe(200);
+    // Dots are the same mailbox only where the provider says so.
+    const gmail = [`${box}.a@gmail.com`, `${box}a@googlemail.com`, `${box}.a+x@gmail.com`];
+    for (const account of gmail) expect((await contact(account)).statusCode).toBe(200);
+    await t.app.mail.drain();
+    const received = (addresses: string[]) =>
+      catcher.messages.filter((m) => m.to.some((to) => addresses.some((a) => a.toLowerCase() === to.toLowerCase())));
+    expect(received(spellings)).toHaveLength(2);
+    expect(received(gmail)).toHaveLength(2);
+
+    const long = `${'Win a prize at evil.example '.repeat(12)}`.trim();
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/public/contact/',
+          payload: { userName: long, account: `long-${box}@example.com`, message: 'hi' },
+          remoteAddress: '10.8.0.1',
+        })
+      ).statusCode,
+    ).toBe(200);
+    await t.app.mail.drain();
+    const [receipt] = mailTo(`long-${box}@example.com`);
+    const hello = receipt!.parsed.text!.split('\n')[0]!;
+    expect(hello).toBe(`Hello ${long.slice(0, 49).trimEnd()}…,`);
+    expect(receipt!.parsed.text).not.toContain(long.slice(0, 60));
+  });
+
   it('a password change is a security notice to its owner', async () => {
     const client = await t.newClient({ firstName: 'Pat', lastName: 'Word' });
     const changed = await t.app.inject({

@@ -160,6 +160,24 @@ describe('audit log', () => {
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ actorName: null, entity: null });
 
+    // A stranger's sign-in under a name the log uses for people is recorded as nobody's: it neither
+    // stands as an employee's own failure nor, with an id past any integer, stops the log loading.
+    for (const account of [`employee:${sellerId}`, 'employee:99999999999']) {
+      const spoof = await t.app.inject({
+        method: 'POST',
+        url: '/api/public/authentication/login',
+        remoteAddress: '203.0.113.9',
+        payload: { account, password: 'wrong-password-1' },
+      });
+      expect(spoof.statusCode).toBe(401);
+    }
+    const spoofed = (await log('type=login_failed&pageSize=100')).entries.filter((e: { address: string }) => e.address === '203.0.113.9');
+    expect(spoofed).toEqual([expect.objectContaining({ actor: null, actorName: null, count: 2 })]);
+    expect((await log(`actor=employee:${sellerId}&type=login_failed`)).entries).toEqual([]);
+    // Should such a row be there (written before this change), the log still loads, naming nobody.
+    await t.db.query("INSERT INTO security_events (type, actor, address) VALUES ('login_failed', 'employee:99999999999', '203.0.113.10')");
+    expect((await log('type=login_failed')).entries[0]).toMatchObject({ actor: 'employee:99999999999', actorName: null });
+
     // Pages: each next page starts below the last id, and the last page says there is none.
     const first = await log('pageSize=1');
     expect(first.entries).toHaveLength(1);

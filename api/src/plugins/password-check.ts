@@ -24,6 +24,14 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 /** Refusals that mean "wrong password", as opposed to a check that could not run. */
 const WRONG_PASSWORD_CODES = new Set(['INVALID_CREDENTIALS', 'WRONG_PASSWORD']);
 
+/**
+ * Who a failed check is recorded under: the account it named, which is an e-mail. A name that is no
+ * e-mail is nobody's account, and is recorded as nobody: typed by a stranger, `employee:1` would
+ * otherwise stand in the audit log as the Admin's own failure (the log's names for people are
+ * `employee:<id>` and `client:<id>`, which have no @).
+ */
+export const namedActor = (account: string) => (account.includes('@') ? account : null);
+
 export default fp<{ throttle?: ThrottleLimits }>(
   async (app, opts) => {
     const throttle = loginThrottle(app.prisma, opts.throttle);
@@ -51,8 +59,9 @@ export default fp<{ throttle?: ThrottleLimits }>(
         app.shopMetrics.loginFailures.inc();
         if (locked) app.shopMetrics.lockouts.inc();
         const type = error.code === 'INVALID_CREDENTIALS' ? 'login_failed' : 'password_check_failed';
-        await events.record({ type, actor: account, address });
-        if (locked) await events.record({ type: 'login_locked', actor: account, address, details: { limits: throttle.limits } });
+        const actor = namedActor(account);
+        await events.record({ type, actor, address });
+        if (locked) await events.record({ type: 'login_locked', actor, address, details: { limits: throttle.limits } });
         throw error;
       }
       await attempt.succeeded();

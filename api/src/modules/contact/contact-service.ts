@@ -8,6 +8,24 @@ import type { ContactRepository } from './contact-repository.ts';
  */
 export const CONTACT_RECEIPTS_PER_DAY = 2;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Providers that ignore dots in the local part: a.b@gmail.com and ab@gmail.com are one mailbox. */
+const DOTLESS_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
+/**
+ * The mailbox an address delivers to, as far as the shop can tell: its case, a sub-address
+ * (`name+anything@`, which most providers deliver to `name@`) and, where the provider ignores them,
+ * the local part's dots do not make another. Receipts are counted by it, or `victim+1@`, `victim+2@`
+ * … would each get their own two.
+ */
+export function mailboxOf(address: string) {
+  const text = address.trim().toLowerCase();
+  const at = text.lastIndexOf('@');
+  if (at < 0) return text;
+  const domain = text.slice(at + 1);
+  let local = text.slice(0, at).split('+')[0]!;
+  if (DOTLESS_DOMAINS.has(domain)) local = local.replaceAll('.', '');
+  return `${local}@${domain === 'googlemail.com' ? 'gmail.com' : domain}`;
+}
 
 export function contactService(repo: ContactRepository) {
   return {
@@ -15,7 +33,7 @@ export function contactService(repo: ContactRepository) {
     async send({ userName = '', account = '', message = '' }: { userName?: string; account?: string; message?: string }) {
       const [problem] = contactProblems({ name: userName, email: account, message });
       if (problem) throw refuse.form(problem.message, problem.code);
-      const hits = await repo.countReceipt(account.trim().toLowerCase(), DAY_MS);
+      const hits = await repo.countReceipt(mailboxOf(account), DAY_MS);
       await repo.create({ userName: userName.trim(), account: account.trim(), message: message.trim() }, hits <= CONTACT_RECEIPTS_PER_DAY);
     },
     /** Newest first; `total` counts them all. */

@@ -4,6 +4,14 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { MailFacts, MailKind, OrderFacts } from './mail-templates.ts';
 
+/**
+ * The most of a contact form's name a receipt repeats. The form takes any name and any address, so
+ * a receipt carries a stranger's words to whoever they name: no more of them than the message's
+ * own 50 characters (CONTACT_MESSAGE_MAX), not a paragraph of the shop's mail they wrote.
+ */
+export const RECEIPT_NAME_MAX = 50;
+const receiptName = (name: string) => (name.length > RECEIPT_NAME_MAX ? `${name.slice(0, RECEIPT_NAME_MAX - 1).trimEnd()}…` : name);
+
 export interface ClaimedMail {
   id: bigint;
   kind: MailKind;
@@ -130,10 +138,8 @@ export function mailRepository(db: Db) {
             select: { userName: true, account: true, message: true },
           });
           if (!message) return null;
-          return {
-            to: { name: message.userName, address: message.account },
-            facts: { kind: 'contact_received', name: message.userName, message: message.message },
-          };
+          const name = receiptName(message.userName);
+          return { to: { name, address: message.account }, facts: { kind: 'contact_received', name, message: message.message } };
         }
         case 'password_changed': {
           const owner = await passwordOwner(db, row);

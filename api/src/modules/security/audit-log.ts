@@ -13,6 +13,8 @@ import type { AuditQuery } from '../../schemas/staff.ts';
 const DEFAULT_PAGE_SIZE = 25;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const EMPLOYEE_ACTOR = /^employee:(\d+)$/;
+/** An employee's id is a PostgreSQL integer: a larger one is nobody, and must not reach the query. */
+const LARGEST_ID = 2 ** 31 - 1;
 
 export function auditLog(db: Db) {
   const day = (text: string | undefined, what: 'from' | 'to') => {
@@ -42,7 +44,8 @@ export function auditLog(db: Db) {
           page
             .map((r) => EMPLOYEE_ACTOR.exec(r.actor ?? '')?.[1])
             .filter(Boolean)
-            .map(Number),
+            .map(Number)
+            .filter((id) => id <= LARGEST_ID),
         ),
       ];
       const employees = employeeIds.length

@@ -47,13 +47,22 @@ export interface Attempt {
 export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE) {
   const windowMs = limits.windowMs;
 
+  /**
+   * Gives one reservation back on each key. A counter given back to nothing is deleted, not kept at
+   * 0 until the purge: a refused attempt inserts its pair's counter before it learns the address is
+   * locked, and a locked address naming a new account each time would otherwise add a row a request.
+   * A counter at 0 counts as none, so deleting it changes no later verdict.
+   */
   async function refund(keys: string[]) {
     if (!keys.length) return;
     await retryLostRace(
       () => db.$executeRaw`
-        UPDATE throttle_counters t SET hits = greatest(t.hits - 1, 0)
-        FROM (SELECT key FROM throttle_counters WHERE key = ANY(${keys}::text[]) AND window_ends_at > now() ORDER BY key FOR UPDATE) AS locked
-        WHERE t.key = locked.key`,
+        WITH locked AS (
+          SELECT key, hits FROM throttle_counters WHERE key = ANY(${keys}::text[]) AND window_ends_at > now() ORDER BY key FOR UPDATE
+        ), emptied AS (
+          DELETE FROM throttle_counters t USING locked WHERE t.key = locked.key AND locked.hits <= 1
+        )
+        UPDATE throttle_counters t SET hits = locked.hits - 1 FROM locked WHERE t.key = locked.key AND locked.hits > 1`,
     );
   }
 
