@@ -134,6 +134,26 @@ describe('TOTP', () => {
     expect((await secondStep(t, attempt.cookie, totpCode(secret, now + step))).statusCode).toBe(200);
   });
 
+  it('locks a factor for every address after ten wrong codes: a new address per guess gets no more of them', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const { secret } = await enrolTotp(t, await passwordLogin(t, who));
+    const { cookie } = await passwordStep(t, who);
+    const fromAddress = (i: number, code: string) =>
+      t.app.inject({ method: 'POST', url: SECOND_STEP, headers: { cookie }, payload: { code }, remoteAddress: `2001:db8:${i}::1` });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await fromAddress(i, '000000')).statusCode);
+    expect(statuses).toEqual(Array(10).fill(400));
+    // Even a right code (the next step's: the current one was spent on enrolment), from an address
+    // never seen, waits for the window to end.
+    const locked = await fromAddress(99, totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000));
+    expect(locked.statusCode).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(60);
+    const events = await t.db.query<{ type: string }>(`SELECT type FROM security_events WHERE actor = $1`, [
+      `second-factor:${who.account}`,
+    ]);
+    expect(events.map((e) => e.type)).toEqual(['login_locked']);
+  });
+
   it('throttles wrong codes like wrong passwords, and records them without the code', async () => {
     const who = await newEmployee(t, 'Seller');
     const { secret } = await enrolTotp(t, await passwordLogin(t, who));

@@ -329,7 +329,8 @@ export function secondFactorService(
       const factors = await factorsOf(employeeId);
       if (!factors.hasFactor) throw refuse.noSecondFactor();
       const account = `second-factor:${factors.email}`;
-      const attempt = await throttle.reserve(account, ctx.address);
+      // Locked for every address after the account's failures: whoever sends a code has the password already.
+      const attempt = await throttle.reserve(account, ctx.address, { lockAccount: true });
       const key = ctx.signInToken ? tokenKey(ctx.signInToken) : employeeKey('step_up', employeeId);
       let method: FactorMethod | null;
       try {

@@ -8,6 +8,11 @@
 //   failures it slows down, with delays doubling per further failure, for addresses that have
 //   failed on it; an address that has not failed on it still signs in with the right password.
 // - An address is locked after `perAddress` failures, whatever accounts it tries.
+// - A second factor's codes (`lockAccount`) are the exception: after `perAccount` failures the
+//   account's factor is locked for every address until the window ends. Only someone who already
+//   has the password (or a session) reaches a code, so such a lock shuts out no stranger's victim
+//   that the password did not already expose; without it, each fresh address (a /64 each: an IPv6
+//   /48 holds 65,536) would still get its guess at six digits.
 // Counters expire with their window; old rows are purged periodically.
 // - Every statement that touches several counters locks them in key order (address < account <
 //   pair), so concurrent attempts on one account queue instead of deadlocking; a statement that
@@ -69,8 +74,11 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
   return {
     limits,
 
-    /** Reserves an attempt for this account from this address, or throws 429 with Retry-After. */
-    async reserve(account: string, address: string): Promise<Attempt> {
+    /**
+     * Reserves an attempt for this account from this address, or throws 429 with Retry-After. With
+     * `lockAccount` (a second factor's codes), the account locks for every address after `perAccount` failures.
+     */
+    async reserve(account: string, address: string, { lockAccount = false } = {}): Promise<Attempt> {
       const pairKey = `pair:${account}|${address}`;
       const addressKey = `address:${address}`;
       const accountKey = `account:${account}`;
@@ -96,12 +104,16 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
         throw tooMany(locked?.seconds ?? windowMs / 1000);
       }
 
-      // The account's slowdown, for addresses that have already failed on it.
+      // The account's slowdown, for addresses that have already failed on it; a lock, for every address.
       const pairFailuresBefore = (got.get(pairKey) ?? 1) - 1;
-      if (pairFailuresBefore > 0) {
-        const [accountRow] = await db.$queryRaw<{ hits: number; wait: number }[]>`
-          SELECT hits, extract(epoch FROM last_hit_at - now())::float8 AS wait
+      if (pairFailuresBefore > 0 || lockAccount) {
+        const [accountRow] = await db.$queryRaw<{ hits: number; wait: number; ends: number }[]>`
+          SELECT hits, extract(epoch FROM last_hit_at - now())::float8 AS wait, extract(epoch FROM window_ends_at - now())::float8 AS ends
           FROM throttle_counters WHERE key = ${accountKey} AND window_ends_at > now()`;
+        if (lockAccount && accountRow && accountRow.hits >= limits.perAccount) {
+          await refund([pairKey, addressKey]);
+          throw tooMany(accountRow.ends);
+        }
         if (accountRow && accountRow.hits >= limits.perAccount) {
           const delay = Math.min(2 ** (accountRow.hits - limits.perAccount), MAX_ACCOUNT_DELAY_SECONDS);
           const remaining = accountRow.wait + delay;
@@ -122,16 +134,18 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
           await refund([addressKey]);
         },
         async failed() {
-          await retryLostRace(
-            () => db.$executeRaw`
+          const [counted] = await retryLostRace(
+            () => db.$queryRaw<{ hits: number }[]>`
             INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
             VALUES (${accountKey}, 1, now() + ${windowMs} * interval '1 millisecond', now())
             ON CONFLICT (key) DO UPDATE SET
               hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
               window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
-              last_hit_at = now()`,
+              last_hit_at = now()
+            RETURNING hits`,
           );
-          return { locked: (got.get(pairKey) ?? 0) >= limits.perPair };
+          const accountLocked = lockAccount && counted?.hits === limits.perAccount;
+          return { locked: (got.get(pairKey) ?? 0) >= limits.perPair || accountLocked };
         },
         release: () => refund([pairKey, addressKey]),
       };
