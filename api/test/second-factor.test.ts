@@ -154,6 +154,46 @@ describe('TOTP', () => {
     expect(events.map((e) => e.type)).toEqual(['login_locked']);
   });
 
+  it('a burst of wrong codes at once from as many addresses gets no more than ten checked', async () => {
+    const who = await newEmployee(t, 'Seller');
+    await enrolTotp(t, await passwordLogin(t, who));
+    const { cookie } = await passwordStep(t, who);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: SECOND_STEP,
+          headers: { cookie },
+          payload: { code: '000000' },
+          remoteAddress: `2001:db8:1:${i}::1`,
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s !== 400).every((s) => s === 429)).toBe(true);
+    const locked = await t.db.query(`SELECT 1 FROM security_events WHERE type = 'login_locked' AND actor = $1`, [
+      `second-factor:${who.account}`,
+    ]);
+    expect(locked).toHaveLength(1);
+  });
+
+  it("no stranger can lock an employee's factor by signing in under a name that looks like its counter", async () => {
+    const who = await newEmployee(t, 'Seller');
+    const { secret } = await enrolTotp(t, await passwordLogin(t, who));
+    for (let i = 0; i < 12; i++) {
+      await t.app.inject({
+        method: 'POST',
+        url: LOGIN,
+        payload: { account: `second-factor:${who.account}`, password: 'wrong' },
+        remoteAddress: `2001:db8:2:${i}::1`,
+      });
+    }
+    const { cookie } = await passwordStep(t, who);
+    const signedIn = await secondStep(t, cookie, totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000));
+    expect(signedIn.statusCode).toBe(200);
+  });
+
   it('throttles wrong codes like wrong passwords, and records them without the code', async () => {
     const who = await newEmployee(t, 'Seller');
     const { secret } = await enrolTotp(t, await passwordLogin(t, who));

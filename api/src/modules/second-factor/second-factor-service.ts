@@ -2,9 +2,9 @@
 // SimpleWebAuthn), with ten one-time recovery codes; the sign-in's second step, a passkey sign-in
 // without the password, the step-up of the most sensitive actions, and an Admin's reset.
 //
-// Wrong codes count in the login throttle like wrong passwords, under their own key per account
-// (`second-factor:<e-mail>`), so the right password, which clears the password's counters, does not
-// clear them. Security events name the method and the employee, never a code or a secret.
+// Wrong codes count in the login throttle like wrong passwords, under counters of their own per
+// account (`second-factor:account:<e-mail>`), so the right password, which clears the password's
+// counters, does not clear them, and after ten the factor locks for every address. Security events name the method and the employee, never a code or a secret.
 import { createHash, randomBytes } from 'node:crypto';
 import {
   type AuthenticationResponseJSON,
@@ -274,6 +274,8 @@ export function secondFactorService(
       if (!factors.hasFactor && !factors.totp) throw refuse.noSecondFactor();
       await assertNotLastAdminFactor(employeeId, factors.hasFactor);
       await repo.removeAll(employeeId);
+      // The factor they enrol next starts with no failures of the old one's against it.
+      await throttle.forgetAccount(factors.email, 'second-factor');
       await recordAbout('second_factor_reset', employeeId, address, undefined, adminId);
     },
 
@@ -329,8 +331,8 @@ export function secondFactorService(
       const factors = await factorsOf(employeeId);
       if (!factors.hasFactor) throw refuse.noSecondFactor();
       const account = `second-factor:${factors.email}`;
-      // Locked for every address after the account's failures: whoever sends a code has the password already.
-      const attempt = await throttle.reserve(account, ctx.address, { lockAccount: true });
+      // Its own counters, locked for every address after the account's failures (login-throttle.ts).
+      const attempt = await throttle.reserve(factors.email, ctx.address, 'second-factor');
       const key = ctx.signInToken ? tokenKey(ctx.signInToken) : employeeKey('step_up', employeeId);
       let method: FactorMethod | null;
       try {

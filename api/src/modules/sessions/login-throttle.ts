@@ -8,14 +8,18 @@
 //   failures it slows down, with delays doubling per further failure, for addresses that have
 //   failed on it; an address that has not failed on it still signs in with the right password.
 // - An address is locked after `perAddress` failures, whatever accounts it tries.
-// - A second factor's codes (`lockAccount`) are the exception: after `perAccount` failures the
-//   account's factor is locked for every address until the window ends. Only someone who already
-//   has the password (or a session) reaches a code, so such a lock shuts out no stranger's victim
-//   that the password did not already expose; without it, each fresh address (a /64 each: an IPv6
-//   /48 holds 65,536) would still get its guess at six digits.
+// - A staff second factor's codes are the exception: after `perAccount` failures the account's
+//   factor is locked for every address until the window ends. Only someone who already has the
+//   password (or a session) reaches a code, so such a lock shuts out no one the password did not
+//   already expose; without it, each fresh address (a /64 each: an IPv6 /48 holds 65,536) would
+//   still get its guess at six digits. The account is counted in the reservation itself, so a burst
+//   of guesses at once cannot pass the limit.
+// - Passwords and codes keep their own counters, under a prefix (`password:`, `second-factor:`)
+//   that no typed account name can make: a stranger signing in as "second-factor:<e-mail>" counts
+//   as a password for that name, never against the employee's factor.
 // Counters expire with their window; old rows are purged periodically.
-// - Every statement that touches several counters locks them in key order (address < account <
-//   pair), so concurrent attempts on one account queue instead of deadlocking; a statement that
+// - Every statement that touches several counters locks them in key order (address < a secret's
+//   account < its pair), so concurrent attempts on one account queue instead of deadlocking; a statement that
 //   still loses a race (a deadlock or serialization failure) runs once more, as each is idempotent
 //   in effect for the attempt it serves.
 import { retryLostRace } from '../../lib/database-errors.ts';
@@ -29,6 +33,9 @@ export interface ThrottleLimits {
   perAccount: number;
   perAddress: number;
 }
+
+/** What an attempt checks: each kind has its own account and pair counters; the address's is shared. */
+export type CheckedSecret = 'password' | 'second-factor';
 
 export const DEFAULT_THROTTLE: ThrottleLimits = { windowMs: 15 * 60 * 1000, perPair: 5, perAccount: 10, perAddress: 50 };
 
@@ -75,45 +82,44 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
     limits,
 
     /**
-     * Reserves an attempt for this account from this address, or throws 429 with Retry-After. With
-     * `lockAccount` (a second factor's codes), the account locks for every address after `perAccount` failures.
+     * Reserves an attempt at `secret` for this account from this address, or throws 429 with
+     * Retry-After. A second factor's account locks for every address after `perAccount` failures.
      */
-    async reserve(account: string, address: string, { lockAccount = false } = {}): Promise<Attempt> {
-      const pairKey = `pair:${account}|${address}`;
+    async reserve(account: string, address: string, secret: CheckedSecret = 'password'): Promise<Attempt> {
       const addressKey = `address:${address}`;
-      const accountKey = `account:${account}`;
+      const accountKey = `${secret}:account:${account}`;
+      const pairKey = `${secret}:pair:${account}|${address}`;
+      const lockAccount = secret === 'second-factor';
+      const keys = (lockAccount ? [addressKey, accountKey, pairKey] : [addressKey, pairKey]).sort();
       // One statement, keys in a fixed order: concurrent reservations serialize per row without deadlock.
       const reserved = await retryLostRace(
         () => db.$queryRaw<{ key: string; hits: number }[]>`
         INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
-        SELECT k, 1, now() + ${windowMs} * interval '1 millisecond', now() FROM unnest(${[addressKey, pairKey].sort()}::text[]) AS k
+        SELECT k, 1, now() + ${windowMs} * interval '1 millisecond', now() FROM unnest(${keys}::text[]) AS k
         ON CONFLICT (key) DO UPDATE SET
           hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
           window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
           last_hit_at = now()
         WHERE t.window_ends_at <= now()
-           OR t.hits < CASE WHEN t.key LIKE 'pair:%' THEN ${limits.perPair}::int ELSE ${limits.perAddress}::int END
+           OR t.hits < CASE t.key WHEN ${pairKey} THEN ${limits.perPair}::int WHEN ${accountKey} THEN ${limits.perAccount}::int
+                                  ELSE ${limits.perAddress}::int END
         RETURNING key, hits`,
       );
       const got = new Map(reserved.map((r) => [r.key, r.hits]));
-      if (got.size < 2) {
+      if (got.size < keys.length) {
         await refund([...got.keys()]);
         const [locked] = await db.$queryRaw<{ seconds: number }[]>`
           SELECT extract(epoch FROM max(window_ends_at) - now())::float8 AS seconds
-          FROM throttle_counters WHERE key = ANY(${[pairKey, addressKey]}::text[]) AND window_ends_at > now()`;
+          FROM throttle_counters WHERE key = ANY(${keys}::text[]) AND window_ends_at > now()`;
         throw tooMany(locked?.seconds ?? windowMs / 1000);
       }
 
-      // The account's slowdown, for addresses that have already failed on it; a lock, for every address.
+      // A password's account slows down, for addresses that have already failed on it.
       const pairFailuresBefore = (got.get(pairKey) ?? 1) - 1;
-      if (pairFailuresBefore > 0 || lockAccount) {
-        const [accountRow] = await db.$queryRaw<{ hits: number; wait: number; ends: number }[]>`
-          SELECT hits, extract(epoch FROM last_hit_at - now())::float8 AS wait, extract(epoch FROM window_ends_at - now())::float8 AS ends
+      if (!lockAccount && pairFailuresBefore > 0) {
+        const [accountRow] = await db.$queryRaw<{ hits: number; wait: number }[]>`
+          SELECT hits, extract(epoch FROM last_hit_at - now())::float8 AS wait
           FROM throttle_counters WHERE key = ${accountKey} AND window_ends_at > now()`;
-        if (lockAccount && accountRow && accountRow.hits >= limits.perAccount) {
-          await refund([pairKey, addressKey]);
-          throw tooMany(accountRow.ends);
-        }
         if (accountRow && accountRow.hits >= limits.perAccount) {
           const delay = Math.min(2 ** (accountRow.hits - limits.perAccount), MAX_ACCOUNT_DELAY_SECONDS);
           const remaining = accountRow.wait + delay;
@@ -134,29 +140,34 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
           await refund([addressKey]);
         },
         async failed() {
-          const [counted] = await retryLostRace(
-            () => db.$queryRaw<{ hits: number }[]>`
+          const pairLocked = (got.get(pairKey) ?? 0) >= limits.perPair;
+          // A second factor's account was counted with the reservation: the one that reached the limit locked it.
+          if (lockAccount) return { locked: pairLocked || got.get(accountKey) === limits.perAccount };
+          await retryLostRace(
+            () => db.$executeRaw`
             INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
             VALUES (${accountKey}, 1, now() + ${windowMs} * interval '1 millisecond', now())
             ON CONFLICT (key) DO UPDATE SET
               hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
               window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
-              last_hit_at = now()
-            RETURNING hits`,
+              last_hit_at = now()`,
           );
-          const accountLocked = lockAccount && counted?.hits === limits.perAccount;
-          return { locked: (got.get(pairKey) ?? 0) >= limits.perPair || accountLocked };
+          return { locked: pairLocked };
         },
-        release: () => refund([pairKey, addressKey]),
+        release: () => refund(keys),
       };
     },
 
-    /** Forgets every failure on an account (its password was reset): it is locked out from nowhere. */
-    forgetAccount: (account: string) =>
+    /**
+     * Forgets every failure at `secret` on an account: its password was reset (it is locked out from
+     * nowhere), or an Admin reset its second factor.
+     */
+    forgetAccount: (account: string, secret: CheckedSecret = 'password') =>
       retryLostRace(
         () => db.$executeRaw`
           DELETE FROM throttle_counters
-          WHERE key IN (SELECT key FROM throttle_counters WHERE key = ${`account:${account}`} OR key LIKE ${`pair:${escapeLike(account)}|%`}
+          WHERE key IN (SELECT key FROM throttle_counters
+                        WHERE key = ${`${secret}:account:${account}`} OR key LIKE ${`${secret}:pair:${escapeLike(account)}|%`}
                         ORDER BY key FOR UPDATE)`,
       ),
 
