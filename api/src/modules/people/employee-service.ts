@@ -77,20 +77,16 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
     async changeRole(actorId: number, id: number, role: string | undefined) {
       if (!isRole(role)) throw refuse.role();
       if (id === actorId) throw refuse.changeOwnRole();
-      const target = await repo.employeeRole(id);
-      if (!target) throw refuse.noEmployee();
-      if (target.role === 'Admin' && role !== 'Admin' && (await repo.adminCount()) <= 1) {
-        throw refuse.lastAdmin();
-      }
-      return toEmployee(await repo.setRole(id, role));
+      const changed = await repo.setRoleKeepingAnAdmin(id, role);
+      if (changed === 'last') throw refuse.lastAdmin();
+      if (!changed) throw refuse.noEmployee();
+      return toEmployee(changed);
     },
 
     async deleteEmployee(actorId: number, id: number) {
       if (id === actorId) throw refuse.deleteSelf();
-      const target = await repo.employeeRole(id);
-      if (!target) throw refuse.noEmployee();
-      if (target.role === 'Admin') throw refuse.deleteAdmin();
-      await repo.deleteEmployee(id);
+      if (await repo.deleteNonAdmin(id)) return;
+      throw (await repo.employeeRole(id)) ? refuse.deleteAdmin() : refuse.noEmployee();
     },
   };
 }

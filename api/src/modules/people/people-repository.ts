@@ -30,17 +30,32 @@ export function peopleRepository(db: Db) {
     loginNameTaken: async (name: string) => (await db.loginName.count({ where: { name } })) > 0,
     createEmployee: (data: Prisma.EmployeeCreateInput) => db.employee.create({ data, select: employeeInfoSelect }),
     employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
-    adminCount: () => db.employee.count({ where: { role: 'Admin' } }),
-    setRole: (id: number, role: (typeof EMPLOYEE_ROLES)[number]) =>
-      db.employee.update({ where: { id }, data: { role }, select: employeeInfoSelect }),
-    /** The employee's sessions end with the row (sessions are not foreign-keyed, so revoke explicitly). */
-    deleteEmployee: (id: number) =>
+    /**
+     * Sets a role, keeping an Admin: the Admins' rows are locked first, so two changes at once (two
+     * Admins demoting each other) are decided one after the other, and the second sees the one Admin
+     * left. 'last': the change would leave none; null: no such employee.
+     */
+    setRoleKeepingAnAdmin: (id: number, role: (typeof EMPLOYEE_ROLES)[number]) =>
       auditedTransaction(db, async (tx) => {
+        const admins = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM employees WHERE role = 'Admin' ORDER BY id FOR UPDATE`;
+        if (role !== 'Admin' && admins.length === 1 && admins[0]!.id === id) return 'last' as const;
+        const { count } = await tx.employee.updateMany({ where: { id }, data: { role } });
+        return count === 1 ? tx.employee.findUniqueOrThrow({ where: { id }, select: employeeInfoSelect }) : null;
+      }),
+    /**
+     * Deletes an employee who is not an Admin, in one statement, so one made Admin meanwhile stays;
+     * their sessions end with the row (sessions are not foreign-keyed, so revoke explicitly). False:
+     * no such employee, or an Admin.
+     */
+    deleteNonAdmin: (id: number) =>
+      auditedTransaction(db, async (tx) => {
+        const { count } = await tx.employee.deleteMany({ where: { id, role: { not: 'Admin' } } });
+        if (count === 0) return false;
         await tx.sessionFamily.updateMany({
           where: { audience: 'employee', subjectId: id, revokedAt: null },
           data: { revokedAt: new Date() },
         });
-        return tx.employee.delete({ where: { id }, select: { id: true } });
+        return true;
       }),
   };
 }

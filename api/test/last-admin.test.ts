@@ -1,0 +1,50 @@
+// The shop always keeps an Admin, even when two Admins demote each other at the same moment: the
+// Admins' rows are locked before the rule is checked, so the second change sees the one Admin left.
+// Its own database: it leaves the demo Admin a Seller.
+import pg from 'pg';
+import { expect, it, vi } from 'vitest';
+import { createTestApp, DEMO } from './helpers.ts';
+
+const t = await createTestApp();
+
+it('two Admins demoting each other at once: one change is made, the other refused, one Admin is left', { timeout: 60_000 }, async () => {
+  const [{ id: adminId }] = (await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [DEMO.admin.account])) as [
+    { id: number },
+  ];
+  const otherEmail = 'second-admin@bookshop.test';
+  const [{ id: otherId }] = (await t.db.query<{ id: number }>(
+    `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+     SELECT 'Second', 'Admin', 'Female', '1990-01-01', $1, '0555000001', '1 Main Street', password_hash, 'Admin'
+     FROM employees WHERE email = $2 RETURNING id`,
+    [otherEmail, DEMO.admin.account],
+  )) as [{ id: number }];
+  expect((await t.db.query("SELECT 1 FROM employees WHERE role = 'Admin'")).length).toBe(2);
+  const first = await t.login(DEMO.admin);
+  const second = await t.login({ account: otherEmail, password: DEMO.admin.password });
+
+  // Held from outside, the Admins' rows keep both changes waiting until both have passed their role check.
+  const holder = new pg.Client({ connectionString: t.db.url });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query("SELECT id FROM employees WHERE role = 'Admin' FOR UPDATE");
+  const demote = (cookie: string, id: number) =>
+    t.app.inject({ method: 'PUT', url: `/api/employee/${id}/role`, headers: { cookie }, payload: { role: 'Seller' } });
+  const answers = Promise.all([demote(first, otherId), demote(second, adminId)]);
+  await vi.waitFor(
+    async () => {
+      const [row] = await t.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      expect(row!.n).toBeGreaterThanOrEqual(2);
+    },
+    { timeout: 20_000, interval: 20 },
+  );
+  await holder.query('COMMIT');
+  await holder.end();
+
+  const statuses = (await answers).map((answer) => answer.statusCode).sort();
+  expect(statuses).toEqual([200, 409]);
+  const refused = (await answers).find((answer) => answer.statusCode === 409)!;
+  expect(refused.json().error.message).toBe('The shop must keep at least one Admin.');
+  expect((await t.db.query("SELECT 1 FROM employees WHERE role = 'Admin'")).length).toBe(1);
+});
