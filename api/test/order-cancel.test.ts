@@ -126,6 +126,32 @@ describe('a client cancels their own order', () => {
     expect(staff.statusCode).toBe(409);
   });
 
+  it('an order that shipped and was set back to Processing stays uncancellable: its books are gone', async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, 2]]);
+    for (const status of ['Shipped', 'Processing']) {
+      expect((await call('PUT', `/api/employee/order/set-status/${orderId},${status}`, seller)).statusCode).toBe(200);
+    }
+    for (const res of [await cancelAsClient(client.cookie, orderId), await cancelAsStaff(admin, orderId, 'Misclick')]) {
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error.message).toBe('This order has already been shipped and can no longer be cancelled.');
+    }
+    expect(await copyRow(copy)).toEqual({ quantity: 3, units_sold: 2 });
+    // So does a seeded order that was delivered, set to Processing.
+    const [delivered] = await t.db.query<{ id: number }>(
+      "UPDATE orders SET status = 'delivered' WHERE id = (SELECT id FROM orders WHERE status = 'pending' ORDER BY id LIMIT 1) RETURNING id",
+    );
+    expect((await call('PUT', `/api/employee/order/set-status/${delivered!.id},Processing`, seller)).statusCode).toBe(200);
+    expect((await cancelAsStaff(admin, delivered!.id, 'Misclick')).statusCode).toBe(409);
+    // The status change is still the employee's in the audit log.
+    const [audited] = await t.db.query<{ actor: string }>(
+      "SELECT actor FROM security_events WHERE type = 'backoffice_write' AND entity = 'Order' AND entity_id = $1 ORDER BY id DESC LIMIT 1",
+      [String(orderId)],
+    );
+    expect(audited!.actor).toMatch(/^employee:\d+$/);
+  });
+
   it("another client's order is a 404, as is an order that does not exist; no session is a 401", async () => {
     const owner = await t.newClient();
     const other = await t.newClient();

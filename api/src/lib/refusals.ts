@@ -1,7 +1,7 @@
 // Every refusal the services give, declared once: its status, its code and the message a screen
 // shows (the spec's own words where the spec has them, from @bookshop/rules where the forms check
 // the same rule). Services `throw refuse.x(...)`; plugins/errors.ts sends `{ data: null, error }`.
-import { CANCEL_REASON_REQUIRED, FORM_MESSAGES } from '@bookshop/rules';
+import { CANCEL_REASON_REQUIRED, FORM_MESSAGES, isCancellable } from '@bookshop/rules';
 import { badRequest, conflict, forbidden, notFound, refusal, unavailable } from './errors.ts';
 import { ORDER_TOO_LARGE_MESSAGE } from './money.ts';
 
@@ -126,8 +126,8 @@ export const refuse = {
   status: (allowed: readonly string[]) => badRequest(`Status must be one of: ${allowed.join(', ')}.`),
   noOrder: () => notFound('This order does not exist.'),
   // Cancelling an order (beyond the spec)
-  /** Only a pending or Processing order can be cancelled; `status` is the order's now. */
-  orderNotCancellable: (status: string) =>
+  /** Only a pending or Processing order that never shipped can be cancelled; `status` is the order's now. */
+  orderNotCancellable: (status: string, shipped = false) =>
     refusal(
       409,
       'ORDER_NOT_CANCELLABLE',
@@ -135,7 +135,9 @@ export const refuse = {
         ? 'This order is already cancelled.'
         : status === 'failed'
           ? 'This order failed, so there is nothing to cancel.'
-          : `This order is ${status} and can no longer be cancelled.`,
+          : shipped && isCancellable(status)
+            ? 'This order has already been shipped and can no longer be cancelled.'
+            : `This order is ${status} and can no longer be cancelled.`,
       { status },
     ),
   cancelReasonRequired: () => badRequest(CANCEL_REASON_REQUIRED, 'CANCEL_REASON_REQUIRED'),

@@ -2,6 +2,8 @@
 // the screens offer Cancel only where the API would accept it; staff give a reason the client reads.
 
 export const CANCELLABLE_STATUSES: readonly string[] = ['pending', 'Processing'];
+/** Statuses of an order that has left the shop: once it had one, it is never cancellable again, whatever staff set after. */
+export const SHIPPED_STATUSES: readonly string[] = ['Shipped', 'delivered', 'success'];
 export const isCancellable = (status: string) => CANCELLABLE_STATUSES.includes(status);
 
 export const CANCEL_REASON_MAX = 500;

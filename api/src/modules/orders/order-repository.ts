@@ -1,3 +1,4 @@
+import { SHIPPED_STATUSES } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { nameStockReason } from '../../lib/stock-reason.ts';
 import type { Db, SqlReader, SqlWriter } from '../../plugins/prisma.ts';
@@ -80,10 +81,19 @@ export function orderRepository(db: Db, sql: SqlWriter) {
 
     /**
      * A status change by the spec's buttons. A cancelled order stays cancelled: its stock is back on
-     * the shelf, and selling it again would take none. Answers false for no such order.
+     * the shelf, and selling it again would take none. An order that is leaving or has left the shop
+     * (SHIPPED_STATUSES, before or after the change) keeps when it first did, so that setting it
+     * back to Processing never makes it cancellable. Answers false for no such order.
      */
     async setStatus(id: number, status: string): Promise<boolean | 'cancelled'> {
-      const { count } = await db.order.updateMany({ where: { id, status: { not: 'cancelled' } }, data: { status } });
+      // Raw, for the status it replaces; in an audited transaction, so the change is the employee's.
+      const count = await auditedTransaction(
+        db,
+        (tx) => tx.$executeRaw`
+          UPDATE orders SET status = ${status},
+            shipped_at = coalesce(shipped_at, CASE WHEN status = ANY(${SHIPPED_STATUSES}::text[]) OR ${status} = ANY(${SHIPPED_STATUSES}::text[]) THEN now() END)
+          WHERE id = ${id} AND status <> 'cancelled'`,
+      );
       if (count === 1) return true;
       return (await db.order.count({ where: { id } })) === 1 ? 'cancelled' : false;
     },
@@ -95,12 +105,13 @@ export function orderRepository(db: Db, sql: SqlWriter) {
      * deadlock, and the order becomes cancelled with the reason. Units sold fall with it, which the
      * ledger's trigger records as a cancellation, named for the order. Null: no such order.
      */
-    cancel: (orderId: number, clientId: number | null, reason: string | null, decide: (status: string) => void) =>
+    cancel: (orderId: number, clientId: number | null, reason: string | null, decide: (status: string, shipped: boolean) => void) =>
       auditedTransaction(db, async (tx) => {
-        const [order] = await tx.$queryRaw<{ status: string }[]>`
-          SELECT status FROM orders WHERE id = ${orderId} AND (${clientId}::int IS NULL OR client_id = ${clientId}::int) FOR UPDATE`;
+        const [order] = await tx.$queryRaw<{ status: string; shipped: boolean }[]>`
+          SELECT status, shipped_at IS NOT NULL AS shipped FROM orders
+          WHERE id = ${orderId} AND (${clientId}::int IS NULL OR client_id = ${clientId}::int) FOR UPDATE`;
         if (!order) return null;
-        decide(order.status);
+        decide(order.status, order.shipped);
         await nameStockReason(tx, 'cancellation', `order:${orderId}`);
         await tx.$queryRaw`
           SELECT c.id FROM book_copies c WHERE c.id IN (SELECT book_copy_id FROM order_items WHERE order_id = ${orderId})

@@ -155,8 +155,9 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
     async cancel(orderId: number, by: { clientId: number } | { reason: string }) {
       const reason = 'reason' in by ? by.reason.trim() : null;
       if (reason === '') throw refuse.cancelReasonRequired();
-      const order = await repo.cancel(orderId, 'clientId' in by ? by.clientId : null, reason, (status) => {
-        if (!isCancellable(status)) throw refuse.orderNotCancellable(status);
+      const order = await repo.cancel(orderId, 'clientId' in by ? by.clientId : null, reason, (status, shipped) => {
+        // Shipped once, then set back to Processing: its books are gone all the same.
+        if (!isCancellable(status) || shipped) throw refuse.orderNotCancellable(status, shipped);
       });
       if (!order) throw refuse.noOrder();
       // Its stock is back and its units no longer sold.
