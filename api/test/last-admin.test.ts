@@ -1,6 +1,6 @@
 // The shop always keeps an Admin, even when two Admins demote each other at the same moment: the
 // Admins' rows are locked before the rule is checked, so the second change sees the one Admin left.
-// Its own database: it leaves the demo Admin a Seller.
+// Its own database: it leaves one of its two Admins a Seller.
 import pg from 'pg';
 import { expect, it, vi } from 'vitest';
 import { createTestApp, DEMO } from './helpers.ts';

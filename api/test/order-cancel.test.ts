@@ -3,6 +3,7 @@
 // 'cancellation' movement, the status e-mail waits in the outbox, and cancels racing checkouts on
 // the same copies leave every copy's stock what its orders and its ledger say. Also the client's
 // e-mail choices.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, DEMO } from './helpers.ts';
 
@@ -150,6 +151,25 @@ describe('a client cancels their own order', () => {
       [String(orderId)],
     );
     expect(audited!.actor).toMatch(/^employee:\d+$/);
+  });
+
+  it("the column's migration marks the orders set back before it, from the audit log's status changes", async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, 1]]);
+    for (const status of ['Shipped', 'Processing']) {
+      expect((await call('PUT', `/api/employee/order/set-status/${orderId},${status}`, seller)).statusCode).toBe(200);
+    }
+    // As the orders were before the column: none marked.
+    await t.db.query('UPDATE orders SET shipped_at = NULL WHERE id = $1', [orderId]);
+    const migration = readFileSync(
+      new URL('../../prisma/migrations/20261129030000_orders_shipped_at/migration.sql', import.meta.url),
+      'utf8',
+    );
+    await t.db.query(migration.slice(migration.indexOf('UPDATE "orders"')));
+    const [row] = await t.db.query<{ shipped: boolean }>('SELECT shipped_at IS NOT NULL AS shipped FROM orders WHERE id = $1', [orderId]);
+    expect(row!.shipped).toBe(true);
+    expect((await cancelAsClient(client.cookie, orderId)).statusCode).toBe(409);
   });
 
   it("another client's order is a 404, as is an order that does not exist; no session is a 401", async () => {

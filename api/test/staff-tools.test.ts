@@ -172,7 +172,9 @@ describe('audit log', () => {
       expect(spoof.statusCode).toBe(401);
     }
     const spoofed = (await log('type=login_failed&pageSize=100')).entries.filter((e: { address: string }) => e.address === '203.0.113.9');
-    expect(spoofed).toEqual([expect.objectContaining({ actor: null, actorName: null, count: 2 })]);
+    // One row with a count, or two should the attempts fall either side of a 10-minute window's edge.
+    expect(spoofed.reduce((sum: number, e: { count: number }) => sum + e.count, 0)).toBe(2);
+    for (const entry of spoofed) expect(entry).toMatchObject({ actor: null, actorName: null });
     expect((await log(`actor=employee:${sellerId}&type=login_failed`)).entries).toEqual([]);
     // Should such a row be there (written before this change), the log still loads, naming nobody.
     await t.db.query("INSERT INTO security_events (type, actor, address) VALUES ('login_failed', 'employee:99999999999', '203.0.113.10')");

@@ -10,7 +10,16 @@ import type { MailFacts, MailKind, OrderFacts } from './mail-templates.ts';
  * own 50 characters (CONTACT_MESSAGE_MAX), not a paragraph of the shop's mail they wrote.
  */
 export const RECEIPT_NAME_MAX = 50;
-const receiptName = (name: string) => (name.length > RECEIPT_NAME_MAX ? `${name.slice(0, RECEIPT_NAME_MAX - 1).trimEnd()}…` : name);
+const receiptName = (name: string) => {
+  // By characters, not UTF-16 units: a cut never halves an emoji.
+  const characters = Array.from(name);
+  return characters.length > RECEIPT_NAME_MAX
+    ? `${characters
+        .slice(0, RECEIPT_NAME_MAX - 1)
+        .join('')
+        .trimEnd()}…`
+    : name;
+};
 
 export interface ClaimedMail {
   id: bigint;

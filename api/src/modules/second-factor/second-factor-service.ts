@@ -4,7 +4,8 @@
 //
 // Wrong codes count in the login throttle like wrong passwords, under counters of their own per
 // account (`second-factor:account:<e-mail>`), so the right password, which clears the password's
-// counters, does not clear them, and after ten the factor locks for every address. Security events name the method and the employee, never a code or a secret.
+// counters, does not clear them, and after ten the factor locks for every address. Security events
+// name the method and the employee, never a code or a secret.
 import { createHash, randomBytes } from 'node:crypto';
 import {
   type AuthenticationResponseJSON,
@@ -330,9 +331,10 @@ export function secondFactorService(
     async prove(employeeId: number, proof: Proof, ctx: { rp: RelyingParty; address: string; signInToken?: string }) {
       const factors = await factorsOf(employeeId);
       if (!factors.hasFactor) throw refuse.noSecondFactor();
-      const account = `second-factor:${factors.email}`;
       // Its own counters, locked for every address after the account's failures (login-throttle.ts).
       const attempt = await throttle.reserve(factors.email, ctx.address, 'second-factor');
+      /** Whom a lock is recorded for: the factor, not the password, of this e-mail. */
+      const lockedFactor = `second-factor:${factors.email}`;
       const key = ctx.signInToken ? tokenKey(ctx.signInToken) : employeeKey('step_up', employeeId);
       let method: FactorMethod | null;
       try {
@@ -352,7 +354,7 @@ export function secondFactorService(
           details: { method: tried, stage },
         });
         if (locked)
-          await events.record({ type: 'login_locked', actor: account, address: ctx.address, details: { limits: throttle.limits } });
+          await events.record({ type: 'login_locked', actor: lockedFactor, address: ctx.address, details: { limits: throttle.limits } });
         throw refuse.wrongSecondFactor();
       }
       await attempt.succeeded();
