@@ -44,6 +44,17 @@ async function order(cookie: string, lines: [copyId: number, units: number][]) {
   return res.json().data.id as number;
 }
 
+/** A new client's order of `units` of a new copy of 5, which staff marked Shipped, then Processing again. */
+async function shippedThenSetBack(units: number) {
+  const client = await t.newClient();
+  const copy = await newCopy(5);
+  const orderId = await order(client.cookie, [[copy, units]]);
+  for (const status of ['Shipped', 'Processing']) {
+    expect((await call('PUT', `/api/employee/order/set-status/${orderId},${status}`, seller)).statusCode).toBe(200);
+  }
+  return { client, copy, orderId };
+}
+
 const cancelAsClient = (cookie: string, orderId: number) => call('POST', `/api/client/orders/${orderId}/cancel`, cookie);
 const cancelAsStaff = (cookie: string, orderId: number, reason: string) =>
   call('POST', `/api/employee/order/${orderId}/cancel`, cookie, { reason });
@@ -128,12 +139,7 @@ describe('a client cancels their own order', () => {
   });
 
   it('an order that shipped and was set back to Processing stays uncancellable: its books are gone', async () => {
-    const client = await t.newClient();
-    const copy = await newCopy(5);
-    const orderId = await order(client.cookie, [[copy, 2]]);
-    for (const status of ['Shipped', 'Processing']) {
-      expect((await call('PUT', `/api/employee/order/set-status/${orderId},${status}`, seller)).statusCode).toBe(200);
-    }
+    const { client, copy, orderId } = await shippedThenSetBack(2);
     for (const res of [await cancelAsClient(client.cookie, orderId), await cancelAsStaff(admin, orderId, 'Misclick')]) {
       expect(res.statusCode).toBe(409);
       expect(res.json().error.message).toBe('This order has already been shipped and can no longer be cancelled.');
@@ -154,12 +160,7 @@ describe('a client cancels their own order', () => {
   });
 
   it("the column's migration marks the orders set back before it, from the audit log's status changes", async () => {
-    const client = await t.newClient();
-    const copy = await newCopy(5);
-    const orderId = await order(client.cookie, [[copy, 1]]);
-    for (const status of ['Shipped', 'Processing']) {
-      expect((await call('PUT', `/api/employee/order/set-status/${orderId},${status}`, seller)).statusCode).toBe(200);
-    }
+    const { client, orderId } = await shippedThenSetBack(1);
     // As the orders were before the column: none marked.
     await t.db.query('UPDATE orders SET shipped_at = NULL WHERE id = $1', [orderId]);
     const migration = readFileSync(
