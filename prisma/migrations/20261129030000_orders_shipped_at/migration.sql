@@ -5,7 +5,7 @@
 ALTER TABLE "orders" ADD COLUMN "shipped_at" TIMESTAMP(3);
 
 -- Orders already set back before this: the audit log has each staff status change with the row
--- before it (within RETENTION_DAYS); one that left such a status shipped then.
+-- before it (within RETENTION_DAYS); an order changed from such a status had shipped by then.
 UPDATE "orders" o SET "shipped_at" = left_at.at
 FROM (
   SELECT e.entity_id, min(e.at) AS at FROM security_events e

@@ -91,7 +91,8 @@ export function orderRepository(db: Db, sql: SqlWriter) {
         db,
         (tx) => tx.$executeRaw`
           UPDATE orders SET status = ${status},
-            shipped_at = coalesce(shipped_at, CASE WHEN status = ANY(${SHIPPED_STATUSES}::text[]) OR ${status} = ANY(${SHIPPED_STATUSES}::text[]) THEN now() END)
+            shipped_at = coalesce(shipped_at, CASE WHEN status = ANY(${SHIPPED_STATUSES}::text[])
+                                                     OR ${status} = ANY(${SHIPPED_STATUSES}::text[]) THEN now() END)
           WHERE id = ${id} AND status <> 'cancelled'`,
       );
       if (count === 1) return true;
