@@ -40,6 +40,10 @@ closeWithGrace(
     if (err) app.log.error({ err }, 'unexpected error: closing');
     else app.log.info(`${signal ?? 'close'}: closing (in-flight requests finish, then the database pool closes)`);
     closing = true;
+    // A keep-alive connection whose answer ends after the close began (it was being written when the
+    // idle ones were closed) would otherwise wait out the keep-alive timeout (72 s, and a client that
+    // trusts it keeps it as long) and hold the shutdown: once closing, one that falls idle ends at once.
+    app.server.keepAliveTimeout = 1;
     await app.close();
   },
 );
