@@ -56,9 +56,9 @@ export interface StubAnswer {
   after?: Promise<unknown>;
 }
 
-export const refusal = (status: number, code: string, message: string): StubAnswer => ({
+export const refusal = (status: number, code: string, message: string, details?: Record<string, unknown>): StubAnswer => ({
   status,
-  body: { data: null, error: { code, message } },
+  body: { data: null, error: { code, message, ...(details && { details }) } },
 });
 
 export const UNAUTHORIZED = refusal(401, 'UNAUTHORIZED', 'You must be signed in.');
@@ -88,11 +88,11 @@ export const SIGNED_IN_CLIENT: Record<string, StubAnswer> = {
 /**
  * Answers `METHOD /path` calls (the path exactly as the app sends it, percent-encoding included).
  * A list answers successive calls in turn, its last answer repeating; 'network error' fails the
- * call as an unreachable server would. Returns every answered call, in order, with its query string
- * and its body (parsed when JSON).
+ * call as an unreachable server would. Returns every answered call, in order, with its query string,
+ * its body (parsed when JSON) and the version it said it read (If-Match).
  */
 export function stubApi(answers: Record<string, StubAnswer | StubAnswer[] | 'network error'>) {
-  const calls: { method: string; url: string; search: string; body?: unknown }[] = [];
+  const calls: { method: string; url: string; search: string; body?: unknown; ifMatch?: string }[] = [];
   const handlers = Object.entries(answers).map(([key, answer]) => {
     const [method = '', path = ''] = key.split(' ');
     let served = 0;
@@ -102,7 +102,13 @@ export function stubApi(answers: Record<string, StubAnswer | StubAnswer[] | 'net
       async ({ request }) => {
         const text = request.method === 'GET' ? '' : await request.text();
         const json = request.headers.get('content-type')?.includes('json');
-        calls.push({ method, url: path, search: new URL(request.url).search, body: text ? (json ? JSON.parse(text) : text) : undefined });
+        calls.push({
+          method,
+          url: path,
+          search: new URL(request.url).search,
+          body: text ? (json ? JSON.parse(text) : text) : undefined,
+          ifMatch: request.headers.get('if-match') ?? undefined,
+        });
         if (answer === 'network error') return HttpResponse.error();
         const current = Array.isArray(answer) ? answer[Math.min(served++, answer.length - 1)]! : answer;
         await current.after;

@@ -105,6 +105,17 @@ export const refuse = {
           : `Someone else changed this copy since you opened it: stock is now ${current.quantity}, price ${current.price.toFixed(2)}, ${current.isAvailable ? 'available' : 'not available'}.`;
     return refusal(412, 'STALE_VERSION', `${what} Check your changes and save again.`, { current });
   },
+  /** A save made on a version of the book that is no longer current (412), with the book now. */
+  bookChanged: (current: { name: string }) =>
+    refusal(412, 'STALE_VERSION', 'Someone else changed this book since you opened it. Check your changes and save again.', { current }),
+  /** A rename made on a version of the author that is no longer current (412), with the author now. */
+  authorChanged: (current: { fullName: string }) =>
+    refusal(
+      412,
+      'STALE_VERSION',
+      `Someone else renamed this author since you opened it: the name is now "${current.fullName}". Check your change and save again.`,
+      { current },
+    ),
   copyOrdered: () => conflict('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.'),
   noMessage: () => notFound('This message does not exist.'),
 

@@ -1,7 +1,10 @@
 import { type Static, Type } from 'typebox';
 import { Body, PositiveInt } from './common.ts';
 
-export const Author = Type.Object({ id: Type.Integer(), fullName: Type.String() }, { $id: 'Author' });
+const Version = (raisedBy: string) =>
+  Type.Integer({ description: `Raised by ${raisedBy}; a save sends the one it read as If-Match: "<version>"` });
+
+export const Author = Type.Object({ id: Type.Integer(), fullName: Type.String(), version: Version('every rename') }, { $id: 'Author' });
 
 export const Book = Type.Object(
   {
@@ -11,6 +14,7 @@ export const Book = Type.Object(
     authorId: Type.Integer(),
     typeId: Type.Integer(),
     publishedAt: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+    version: Version('every change of the fields above'),
   },
   { $id: 'Book' },
 );
@@ -22,27 +26,20 @@ export const Copy = Type.Object(
     quantity: Type.Integer(),
     price: Type.Number(),
     isAvailable: Type.Boolean(),
-    version: Type.Integer({ description: 'Raised by every change of the copy; a save sends the one it read as If-Match: "<version>"' }),
+    version: Version('every change of the copy'),
   },
   { $id: 'BookCopyAdmin' },
 );
 
-/** What a save says it read: the copy's ETag, `"<version>"` (a weak `W/` one too). */
+/** What a save says it read: the row's ETag, `"<version>"` (a weak `W/` one too). */
 export const IfMatchHeader = Type.Object({
   'if-match': Type.Optional(
     Type.String({
       maxLength: 40,
-      description: 'The ETag of the copy as it was read. When it is no longer current the save is refused with 412 and the copy now.',
+      description: 'The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now.',
     }),
   ),
 });
-export const versionTag = (version: number) => `"${version}"`;
-/** The version an If-Match names; undefined when it is absent or `*` (any version); null when it names none. */
-export function readVersion(ifMatch: string | undefined): number | undefined | null {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
-  const match = /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(ifMatch);
-  return match ? Number(match[1]) : null;
-}
 
 export const StockMovement = Type.Object(
   {

@@ -1249,7 +1249,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Rename an author */
+        /**
+         * Rename an author
+         * @description Send the ETag of the author as read (If-Match) and an author renamed since is refused with 412, the author now in `error.details.current`. Without If-Match the name is written as it is (the spec's own client).
+         */
         put: operations["renameAuthor"];
         post?: never;
         delete?: never;
@@ -1368,7 +1371,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Update name, pages, author, category and publication date */
+        /**
+         * Update name, pages, author, category and publication date
+         * @description Send the ETag of the book as read (If-Match) and a book changed since is refused with 412, the book now in `error.details.current`. Without If-Match the fields sent are written as they are (the spec's own client).
+         */
         put: operations["updateBook"];
         post?: never;
         delete?: never;
@@ -1894,6 +1900,8 @@ export interface components {
         Author: {
             id: number;
             fullName: string;
+            /** @description Raised by every rename; a save sends the one it read as If-Match: "<version>" */
+            version: number;
         };
         Book: {
             id: number;
@@ -1902,6 +1910,8 @@ export interface components {
             authorId: number;
             typeId: number;
             publishedAt: string | null;
+            /** @description Raised by every change of the fields above; a save sends the one it read as If-Match: "<version>" */
+            version: number;
         };
         BookCopyAdmin: {
             id: number;
@@ -6949,7 +6959,10 @@ export interface operations {
     renameAuthor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now. */
+                "if-match"?: string;
+            };
             path: {
                 id: number;
                 name: string;
@@ -7007,6 +7020,15 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7464,7 +7486,10 @@ export interface operations {
     updateBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now. */
+                "if-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7521,6 +7546,15 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7814,7 +7848,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the copy as it was read. When it is no longer current the save is refused with 412 and the copy now. */
+                /** @description The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now. */
                 "if-match"?: string;
             };
             path?: never;

@@ -7,7 +7,7 @@ import type { Db } from '../../plugins/prisma.ts';
 import { auditedTransaction } from '../security/audit.ts';
 import type { IsbnRecord } from './isbn-lookup.ts';
 
-const authorSelect = { id: true, fullName: true } satisfies Prisma.AuthorSelect;
+const authorSelect = { id: true, fullName: true, version: true } satisfies Prisma.AuthorSelect;
 export const bookSelect = {
   id: true,
   name: true,
@@ -15,6 +15,7 @@ export const bookSelect = {
   authorId: true,
   typeId: true,
   publishedAt: true,
+  version: true,
   isbn13: true,
 } satisfies Prisma.BookSelect;
 const copySelect = {
@@ -80,9 +81,11 @@ export function catalogAdminRepository(db: Db) {
       }),
     createAuthor: (fullName: string) => db.author.create({ data: { fullName }, select: authorSelect }),
     /** Renames an author and rewrites the search text of their books, in one transaction. */
-    renameAuthor: (id: number, fullName: string) =>
+    /** Null when the author is gone, or no longer has the version the rename read (when it names one). */
+    renameAuthor: (id: number, fullName: string, readVersion?: number) =>
       auditedTransaction(db, async (tx) => {
-        const author = await tx.author.update({ where: { id }, data: { fullName }, select: authorSelect });
+        if (!(await tx.author.updateMany({ where: { id, version: readVersion }, data: { fullName } })).count) return null;
+        const author = await tx.author.findUniqueOrThrow({ where: { id }, select: authorSelect });
         const books = await tx.book.findMany({ where: { authorId: id }, select: { id: true, name: true } });
         // One statement for all their books, not one each: a prolific author has thousands.
         await tx.$executeRaw`
@@ -114,7 +117,11 @@ export function catalogAdminRepository(db: Db) {
     /** Add Book's write (see createFoundBook) in a transaction of its own. */
     addFoundBook: (isbn13: string, found: IsbnRecord, typeId: number) =>
       auditedTransaction(db, (tx) => createFoundBook(tx, isbn13, found, typeId)),
-    updateBook: (id: number, data: Prisma.BookUncheckedUpdateInput) => db.book.update({ where: { id }, data, select: bookSelect }),
+    /** Null when the book is gone, or no longer has the version the save read (when it names one). */
+    async updateBook(id: number, data: Prisma.BookUncheckedUpdateManyInput, readVersion?: number) {
+      if (!(await db.book.updateMany({ where: { id, version: readVersion }, data })).count) return null;
+      return db.book.findUnique({ where: { id }, select: bookSelect });
+    },
     typeById: (id: number) => db.bookType.findUnique({ where: { id }, select: { id: true } }),
     typeByName: (name: string) => db.bookType.findUnique({ where: { name }, select: { id: true } }),
     firstType: () => db.bookType.findFirst({ orderBy: { id: 'asc' }, select: { id: true } }),

@@ -63,10 +63,17 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
       return author;
     },
     /** Renaming also refreshes the search text of the author's books, in the same transaction. */
-    async renameAuthor(id: number, rawName: string) {
+    /** With the version its writer read (If-Match), an author renamed since is refused with 412 and the name now. */
+    async renameAuthor(id: number, rawName: string, readVersion?: number) {
       const fullName = requireName(rawName, 'author');
-      if (!(await repo.authorById(id))) throw refuse.noAuthor();
-      const author = await repo.renameAuthor(id, fullName);
+      const current = await repo.authorById(id);
+      if (!current) throw refuse.noAuthor();
+      if (readVersion !== undefined && readVersion !== current.version) throw refuse.authorChanged(current);
+      const author = await repo.renameAuthor(id, fullName, readVersion);
+      if (!author) {
+        const now = await repo.authorById(id);
+        throw now ? refuse.authorChanged(now) : refuse.noAuthor();
+      }
       emit({ type: 'author.renamed', authorId: id });
       return author;
     },
@@ -102,9 +109,14 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
     },
     categoryOf,
 
-    async updateBook(input: BookUpdate) {
+    /**
+     * Saves a book's fields. With the version its writer read (If-Match), a book changed since is
+     * refused with 412 and the book now, so one employee's save never silently undoes another's.
+     */
+    async updateBook(input: BookUpdate, readVersion?: number) {
       const current = await repo.bookById(input.id);
       if (!current) throw refuse.noBook();
+      if (readVersion !== undefined && readVersion !== current.version) throw refuse.bookChanged(toBook(current));
       const name = input.name === undefined ? current.name : requireName(input.name, 'book');
       const authorId = input.authorId ?? current.authorId;
       const author = await repo.authorById(authorId);
@@ -116,14 +128,22 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
         publishedAt = parseCalendarDate(input.publishedAt);
         if (!publishedAt) throw refuse.publishedDate();
       }
-      const book = await repo.updateBook(input.id, {
-        name,
-        pagesNumber: input.pagesNumber,
-        authorId,
-        typeId: input.typeId,
-        publishedAt,
-        searchText: bookSearchText(name, author.fullName),
-      });
+      const book = await repo.updateBook(
+        input.id,
+        {
+          name,
+          pagesNumber: input.pagesNumber,
+          authorId,
+          typeId: input.typeId,
+          publishedAt,
+          searchText: bookSearchText(name, author.fullName),
+        },
+        readVersion,
+      );
+      if (!book) {
+        const now = await repo.bookById(input.id);
+        throw now ? refuse.bookChanged(toBook(now)) : refuse.noBook();
+      }
       emit({ type: 'book.updated', bookId: book.id });
       return toBook(book);
     },

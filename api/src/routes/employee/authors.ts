@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { IfMatchHeader } from '../../schemas/backoffice-catalog.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
-import { deleteByIdRoute, getByIdRoute, pagedListRoute } from './schemas.ts';
+import { deleteByIdRoute, getByIdRoute, pagedListRoute, tagVersion, versionRead } from './schemas.ts';
 
 const Name = Type.String({ maxLength: 300 });
 
@@ -34,11 +35,17 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'renameAuthor',
         summary: 'Rename an author',
+        description:
+          'Send the ETag of the author as read (If-Match) and an author renamed since is refused with 412, the author now in `error.details.current`. ' +
+          "Without If-Match the name is written as it is (the spec's own client).",
+        headers: IfMatchHeader,
         params: Type.Object({ id: PositiveInt, name: Name }),
-        response: responses(Type.Ref('Author'), 400, 401, 403, 404, 409),
+        response: responses(Type.Ref('Author'), 400, 401, 403, 404, 409, 412),
       },
     },
-    async (request) => ({ data: await app.catalogAdmin.renameAuthor(request.params.id, request.params.name) }),
+    async (request, reply) => ({
+      data: tagVersion(reply, await app.catalogAdmin.renameAuthor(request.params.id, request.params.name, versionRead(request))),
+    }),
   );
 
   getByIdRoute(app, ['getAuthor', 'One author', '/employee/author/by-id/:id'], 'Author', app.catalogAdmin.authorById);

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { refuse } from '../../lib/refusals.ts';
-import { CopyBody, CopyFields, IfMatchHeader, readVersion, versionTag } from '../../schemas/backoffice-catalog.ts';
+import { CopyBody, CopyFields, IfMatchHeader } from '../../schemas/backoffice-catalog.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
-import { deleteByIdRoute, pagedListRoute } from './schemas.ts';
+import { deleteByIdRoute, getByIdRoute, pagedListRoute, tagVersion, versionRead } from './schemas.ts';
 
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Back-office book copies'] });
@@ -39,32 +38,13 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { id, ...input } = request.body;
-      const version = readVersion(request.headers['if-match']);
-      if (version === null) throw refuse.form('If-Match must be the ETag the copy was read with, such as "3".');
-      const copy = await app.catalogAdmin.updateCopy(id, input, version);
-      reply.header('etag', versionTag(copy.version));
-      return { data: copy };
+      return { data: tagVersion(reply, await app.catalogAdmin.updateCopy(id, input, versionRead(request))) };
     },
   );
 
   deleteByIdRoute(app, ['deleteBookCopy', 'Delete a copy that was never ordered'], [404, 409], app.catalogAdmin.deleteCopy);
 
-  app.get(
-    '/by-id/:id',
-    {
-      schema: {
-        operationId: 'getBookCopyAdmin',
-        summary: 'One copy',
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Ref('BookCopyAdmin'), 400, 401, 403, 404),
-      },
-    },
-    async (request, reply) => {
-      const copy = await app.catalogAdmin.copyById(request.params.id);
-      reply.header('etag', versionTag(copy.version));
-      return { data: copy };
-    },
-  );
+  getByIdRoute(app, ['getBookCopyAdmin', 'One copy'], 'BookCopyAdmin', app.catalogAdmin.copyById);
 };
 
 export default bookCopyRoutes;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { BookUpdateBody } from '../../schemas/backoffice-catalog.ts';
+import { BookUpdateBody, IfMatchHeader } from '../../schemas/backoffice-catalog.ts';
 import { responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
-import { deleteByIdRoute, getByIdRoute, pagedListRoute } from './schemas.ts';
+import { deleteByIdRoute, getByIdRoute, pagedListRoute, tagVersion, versionRead } from './schemas.ts';
 
 const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Back-office books'] });
@@ -28,11 +28,15 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'updateBook',
         summary: 'Update name, pages, author, category and publication date',
+        description:
+          'Send the ETag of the book as read (If-Match) and a book changed since is refused with 412, the book now in `error.details.current`. ' +
+          "Without If-Match the fields sent are written as they are (the spec's own client).",
+        headers: IfMatchHeader,
         body: BookUpdateBody,
-        response: responses(Type.Ref('Book'), 400, 401, 403, 404),
+        response: responses(Type.Ref('Book'), 400, 401, 403, 404, 412),
       },
     },
-    async (request) => ({ data: await app.catalogAdmin.updateBook(request.body) }),
+    async (request, reply) => ({ data: tagVersion(reply, await app.catalogAdmin.updateBook(request.body, versionRead(request))) }),
   );
 
   deleteByIdRoute(app, ['deleteBook', 'Delete a book that was never ordered (with its copies)'], [404, 409], app.catalogAdmin.deleteBook);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { refuse } from '../../lib/refusals.ts';
 import { type OptionalPaging, Paging, PositiveInt, responses } from '../../schemas/common.ts';
 
 type RoutesApp = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -34,8 +35,28 @@ export function pagedListRoute(
 }
 
 /**
+ * The version a save says it read (`If-Match: "<version>"`, a weak `W/` one too); undefined when the
+ * header is absent or `*` (any version). Anything else is refused, as no version of the row matches it.
+ */
+export function versionRead(request: FastifyRequest): number | undefined {
+  const ifMatch = request.headers['if-match'];
+  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(ifMatch);
+  if (!match) throw refuse.form('If-Match must be the ETag the row was read with, such as "3".');
+  return Number(match[1]);
+}
+
+/** Gives a versioned row's version as its ETag, the one a save sends back as If-Match. */
+export function tagVersion<Row>(reply: FastifyReply, row: Row): Row {
+  const { version } = row as { version?: unknown };
+  if (typeof version === 'number') reply.header('etag', `"${version}"`);
+  return row;
+}
+
+/**
  * One row by its id: `GET <prefix>/by-id/:id` (or the `url` given) answering `{ data: row }`, the row's
- * schema the component `item`. `find` refuses an id that names no row (404).
+ * schema the component `item`, and a versioned row's version as its ETag. `find` refuses an id that
+ * names no row (404).
  */
 export function getByIdRoute(
   app: RoutesApp,
@@ -53,7 +74,7 @@ export function getByIdRoute(
         response: responses(Type.Ref(item), 400, 401, 403, 404),
       },
     },
-    async (request) => ({ data: await find(request.params.id) }),
+    async (request, reply) => ({ data: tagVersion(reply, await find(request.params.id)) }),
   );
 }
 

@@ -5,7 +5,9 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import AuthorsPage from './authors-page';
 
-const list = { 'GET /api/employee/author/1,10': { body: { data: { authors: [{ id: 7, fullName: 'Frank Herbert' }], totalPages: 1 } } } };
+const list = {
+  'GET /api/employee/author/1,10': { body: { data: { authors: [{ id: 7, fullName: 'Frank Herbert', version: 3 }], totalPages: 1 } } },
+};
 /** The Authors screen's first page, with the other calls a test answers. */
 const stubAuthors = (answers: Parameters<typeof stubApi>[0]) => stubApi({ ...SIGNED_OUT, ...list, ...answers });
 
@@ -46,10 +48,10 @@ it('a search that fails says so, not that no author was found', async () => {
 it('a rename while a search is on screen shows the renamed row found again, and the pages stay out of view', async () => {
   const calls = stubAuthors({
     'GET /api/employee/author/by-name/herbert': [
-      { body: { data: [{ id: 7, fullName: 'Frank Herbert' }] } },
-      { body: { data: [{ id: 7, fullName: 'Frank P. Herbert' }] } },
+      { body: { data: [{ id: 7, fullName: 'Frank Herbert', version: 3 }] } },
+      { body: { data: [{ id: 7, fullName: 'Frank P. Herbert', version: 4 }] } },
     ],
-    'PUT /api/employee/author/7,Frank%20P.%20Herbert': { body: { data: { id: 7, fullName: 'Frank P. Herbert' } } },
+    'PUT /api/employee/author/7,Frank%20P.%20Herbert': { body: { data: { id: 7, fullName: 'Frank P. Herbert', version: 4 } } },
   });
   await searchFor('herbert');
   // The rows found replace the pages, whose navigation goes out of view.
@@ -73,4 +75,31 @@ it('an id that matches nothing says No author found., not that the search failed
   await searchFor('999');
   expect(await screen.findByRole('alert')).toHaveTextContent('No author found.');
   expect(screen.queryByText('Frank Herbert')).not.toBeInTheDocument();
+});
+
+it('a rename made after someone else renamed the author says so, and Save again renames on top of the name now', async () => {
+  const now = { id: 7, fullName: 'Frank Patrick Herbert', version: 4 };
+  const reason = `Someone else renamed this author since you opened it: the name is now "${now.fullName}". Check your change and save again.`;
+  const calls = stubAuthors({
+    'PUT /api/employee/author/7,F.%20Herbert': [
+      refusal(412, 'STALE_VERSION', reason, { current: now }),
+      { body: { data: { ...now, fullName: 'F. Herbert', version: 5 } } },
+    ],
+  });
+  renderWithProviders(<AuthorsPage />, { route: '/authors' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+  const name = screen.getByRole('textbox', { name: 'Full Name' });
+  await userEvent.clear(name);
+  await userEvent.type(name, 'F. Herbert');
+  await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Failed to update author.');
+  expect(alert).toHaveTextContent(reason);
+  // Still editing, with this person's name kept; Save again sends the version it now holds.
+  expect(screen.getByRole('textbox', { name: 'Full Name' })).toHaveValue('F. Herbert');
+  await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByRole('status')).toHaveTextContent('Author updated successfully.');
+  const renames = calls.filter((call) => call.method === 'PUT');
+  expect(renames.map((call) => call.ifMatch)).toEqual(['"3"', '"4"']);
 });

@@ -11,6 +11,7 @@ import { useRenameAuthor } from './api/rename-author';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
 import { useAdminList } from './use-admin-list';
+import { saveOnTopOfChanges } from './versioned-save';
 
 export default function AuthorsPage() {
   useDocumentTitle('Authors');
@@ -55,10 +56,11 @@ export default function AuthorsPage() {
         deleteQuestion="Are you sure you want to delete this author?"
         onSave={async (row, draft) => {
           if (!draft.fullName.trim()) return false; // ignored when empty after trimming
-          return list.write(() => renameAuthor.mutateAsync({ id: row.id, name: draft.fullName.trim() }), {
-            success: 'Author updated successfully.',
-            failure: 'Failed to update author.',
-          });
+          return saveOnTopOfChanges(
+            (call) => list.write(call, { success: 'Author updated successfully.', failure: 'Failed to update author.' }),
+            () => renameAuthor.mutateAsync({ id: row.id, name: draft.fullName.trim(), version: draft.version }),
+            { opened: row, draft, editable: ['fullName'] },
+          );
         }}
         onDelete={(row) =>
           list.write(() => deleteAuthor.mutateAsync(row.id), {

@@ -11,6 +11,9 @@ import { useUpdateBook } from './api/update-book';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
 import { useAdminList } from './use-admin-list';
+import { saveOnTopOfChanges } from './versioned-save';
+
+const EDITABLE = ['name', 'pagesNumber', 'authorId', 'typeId', 'publishedAt'] as const;
 
 export default function BooksPage() {
   useDocumentTitle('Books');
@@ -57,8 +60,9 @@ export default function BooksPage() {
           { key: 'publishedAt', label: 'Published', edit: 'date', show: (b) => b.publishedAt ?? 'N/A' },
         ]}
         deleteQuestion="Are you sure you want to delete this book?"
-        onSave={(_row, d) =>
-          list.write(
+        onSave={(opened, d) =>
+          saveOnTopOfChanges(
+            (call) => list.write(call, { success: 'Book updated successfully.', failure: 'Failed to update book.' }),
             () =>
               updateBook.mutateAsync({
                 id: d.id,
@@ -67,8 +71,9 @@ export default function BooksPage() {
                 authorId: d.authorId,
                 typeId: d.typeId,
                 publishedAt: d.publishedAt || null,
+                version: d.version,
               }),
-            { success: 'Book updated successfully.', failure: 'Failed to update book.' },
+            { opened, draft: d, editable: EDITABLE },
           )
         }
         onDelete={(row) =>

@@ -1,5 +1,4 @@
 import { useForm } from 'react-hook-form';
-import { ApiError } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
@@ -13,19 +12,10 @@ import { useUpdateCopy } from './api/update-copy';
 import { EditTable } from './edit-table';
 import { SearchBar } from './search-bar';
 import { useAdminList } from './use-admin-list';
+import { saveOnTopOfChanges } from './versioned-save';
 
 type Copy = Schemas['BookCopyAdmin'];
 const EDITABLE = ['bookId', 'quantity', 'price', 'isAvailable'] as const;
-
-/**
- * After a 412 (the copy changed since the row was opened): the copy as it is now, with the edits the
- * person made on top, so Save again keeps their changes and no one else's is lost.
- */
-function onTopOf(current: Copy, opened: Copy, draft: Copy): Copy {
-  const rebased = { ...current };
-  for (const key of EDITABLE) if (draft[key] !== opened[key]) Object.assign(rebased, { [key]: draft[key] });
-  return rebased;
-}
 
 const EMPTY_FORM = { bookId: '', quantity: '', price: '', isAvailable: true };
 const NEW_COPY_FIELDS = [
@@ -99,16 +89,11 @@ export default function CopiesPage() {
             isAvailable: d.isAvailable,
             version: d.version,
           };
-          let changedMeanwhile: Copy | undefined;
-          const saved = await list.write(
-            () =>
-              updateCopy.mutateAsync(copy).catch((error: unknown) => {
-                if (error instanceof ApiError && error.status === 412) changedMeanwhile = error.details?.current as Copy;
-                throw error;
-              }),
-            { success: 'Book copy updated successfully.', failure: 'Failed to update book copy.' },
+          return saveOnTopOfChanges(
+            (call) => list.write(call, { success: 'Book copy updated successfully.', failure: 'Failed to update book copy.' }),
+            () => updateCopy.mutateAsync(copy),
+            { opened, draft: { ...d, ...copy }, editable: EDITABLE },
           );
-          return changedMeanwhile ? { opened: changedMeanwhile, draft: onTopOf(changedMeanwhile, opened, { ...d, ...copy }) } : saved;
         }}
         onDelete={(row) =>
           list.write(() => deleteCopy.mutateAsync(row.id), {

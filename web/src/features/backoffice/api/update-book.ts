@@ -2,6 +2,8 @@ import { api, withSession } from '../../../api/client';
 import type { BodyOf } from '../../../api/types';
 import { useBackofficeMutation } from './backoffice-mutation';
 
-const updateBook = (body: BodyOf<'updateBook'>) => withSession('Employee', () => api.PUT('/api/employee/book', { body }));
+/** A book's save says which version it read (If-Match), so another employee's save made meanwhile is never undone: 412 instead. */
+const updateBook = ({ version, ...body }: BodyOf<'updateBook'> & { version: number }) =>
+  withSession('Employee', () => api.PUT('/api/employee/book', { body, params: { header: { 'if-match': `"${version}"` } } }));
 
 export const useUpdateBook = () => useBackofficeMutation(updateBook, ['books']);
