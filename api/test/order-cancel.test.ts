@@ -305,6 +305,89 @@ describe('cancels racing checkouts', () => {
   });
 });
 
+describe('units sold by category when a book changes category', () => {
+  /** A new book of the first category with one copy of 20 at 10.00: the test's own rows. */
+  async function newBookCopy() {
+    const [row] = await t.db.query<{ book_id: number; copy_id: number; type_id: number }>(
+      `WITH b AS (
+         INSERT INTO books (name, search_text, author_id, type_id)
+         SELECT 'Moving Shelves', 'moving shelves', min(a.id), (SELECT min(id) FROM book_types) FROM authors a RETURNING id, type_id
+       ), c AS (INSERT INTO book_copies (book_id, quantity, price) SELECT id, 20, '10.00' FROM b RETURNING id)
+       SELECT b.id AS book_id, c.id AS copy_id, b.type_id FROM b, c`,
+    );
+    return row!;
+  }
+  /** A category other than the new books': the last one. */
+  const otherCategory = async () => (await t.db.query<{ id: number }>('SELECT max(id) AS id FROM book_types'))[0]!.id;
+  /** Units sold of each category on every day, as the chart reads them (rows at 0 left out). */
+  const byCategory = () =>
+    t.db.query<{ day: string; type_id: number; units: number }>(
+      'SELECT day::text, type_id, units FROM sales_daily_categories WHERE units <> 0 ORDER BY 1, 2',
+    );
+  /** The same, summed from each copy's sold units by its book's category now: what byCategory must equal. */
+  const byCopiesNow = () =>
+    t.db.query<{ day: string; type_id: number; units: number }>(
+      `SELECT s.day::text, b.type_id, sum(s.units)::int AS units
+       FROM sales_daily_copies s JOIN book_copies c ON c.id = s.book_copy_id JOIN books b ON b.id = c.book_id
+       GROUP BY 1, 2 HAVING sum(s.units) <> 0 ORDER BY 1, 2`,
+    );
+
+  it('a sale, the book moved to another category, then the order cancelled: each category is back where it was', async () => {
+    const before = await byCategory();
+    const { book_id, copy_id, type_id } = await newBookCopy();
+    const other = await otherCategory();
+    expect(other).not.toBe(type_id);
+    const client = await t.newClient();
+    const orderId = await order(client.cookie, [[copy_id, 3]]);
+
+    const moved = await call('PUT', '/api/employee/book', admin, { id: book_id, typeId: other });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await byCategory()).toEqual(await byCopiesNow());
+    const cancelled = await cancelAsClient(client.cookie, orderId);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    // Before the fix the first category kept 3 units the shop no longer sold, and the other lost 3 it never sold.
+    expect(await byCategory()).toEqual(before);
+  });
+
+  it("checkouts and cancels racing changes of the book's category leave every category what its copies sold", async () => {
+    const { book_id, copy_id, type_id } = await newBookCopy();
+    const other = await otherCategory();
+    const clients = await Promise.all(Array.from({ length: 8 }, () => t.newClient()));
+    const carts = await Promise.all(clients.map((client) => fillCart(client.cookie, [[copy_id, 1]])));
+    await Promise.all([
+      ...clients.map(async (client, i) => {
+        const placed = await t.checkout(client.cookie, carts[i]!);
+        expect(placed.statusCode, placed.body).toBe(200);
+        if (i % 2) expect((await cancelAsClient(client.cookie, placed.json().data.id)).statusCode).toBe(200);
+      }),
+      ...[other, type_id, other, type_id, other].map(async (typeId) => {
+        expect((await call('PUT', '/api/employee/book', admin, { id: book_id, typeId })).statusCode).toBe(200);
+      }),
+    ]);
+    expect(await byCategory()).toEqual(await byCopiesNow());
+  });
+
+  it('a copy moved to a book of another category takes its sold units along', async () => {
+    const { copy_id } = await newBookCopy();
+    const client = await t.newClient();
+    await order(client.cookie, [[copy_id, 2]]);
+    const [target] = await t.db.query<{ id: number }>(
+      `INSERT INTO books (name, search_text, author_id, type_id) SELECT 'Elsewhere', 'elsewhere', min(id), $1 FROM authors RETURNING id`,
+      [await otherCategory()],
+    );
+    const [copy] = await t.db.query<{ price: string }>('SELECT price::text FROM book_copies WHERE id = $1', [copy_id]);
+    const saved = await call('PUT', '/api/employee/book-copy', admin, {
+      id: copy_id,
+      bookId: target!.id,
+      quantity: 18,
+      price: Number(copy!.price),
+      isAvailable: true,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await byCategory()).toEqual(await byCopiesNow());
+  });
+});
+
 describe("the client's e-mail choices", () => {
   it('read both on by default, set, read back; both are required', async () => {
     const client = await t.newClient();
