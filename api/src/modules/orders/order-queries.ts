@@ -19,22 +19,29 @@ export const LOCK_CART_LINES_SQL = `
   ORDER BY ci.book_copy_id, ci.id
   FOR UPDATE OF ci, c`;
 
-/** $1 copy ids, $2 quantities; returns the copies whose stock was taken, with what is left of each. */
+/**
+ * $1 copy ids, $2 quantities; returns the copies whose stock was taken, with what is left of each.
+ * It draws the order's id first and names it for the transaction, so the ledger's sale rows, which
+ * the copies' trigger writes at the end of this statement, say which order they are (`order:<id>`),
+ * as a cancellation's do; CREATE_ORDER_SQL then inserts the order under that id.
+ */
 export const TAKE_STOCK_SQL = `
+  WITH sale AS (SELECT set_config('bookshop.stock_reference', 'order:' || nextval('orders_id_seq'), true) AS reference)
   UPDATE book_copies c SET quantity = c.quantity - v.quantity, units_sold = c.units_sold + v.quantity
-  FROM unnest($1::int[], $2::int[]) AS v(id, quantity)
+  FROM unnest($1::int[], $2::int[]) AS v(id, quantity), sale
   WHERE c.id = v.id AND c.is_available AND c.quantity >= v.quantity
   RETURNING c.id, c.quantity AS "left"`;
 
 /**
  * $1 client, $2 address, $3 total quantity, $4 total price, $5 idempotency key, $6 its request hash,
  * then the lines as parallel arrays: $7 copy ids, $8 names, $9 image urls, $10 prices, $11 quantities,
- * $12 cart line ids. Returns the order as the client sees it.
+ * $12 cart line ids. Returns the order as the client sees it. Runs after TAKE_STOCK_SQL in the same
+ * transaction: the order takes the id that statement drew (and its sale rows name).
  */
 export const CREATE_ORDER_SQL = `
   WITH new_order AS (
-    INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, idempotency_key, idempotency_request_hash)
-    VALUES ($1, 'pending', $2, $3, $4::numeric, $5, $6)
+    INSERT INTO orders (id, client_id, status, shipment_address, total_quantity, total_price, idempotency_key, idempotency_request_hash)
+    VALUES (currval('orders_id_seq'), $1, 'pending', $2, $3, $4::numeric, $5, $6)
     RETURNING id, created_at, status, total_quantity, total_price, shipment_address
   ), items AS (
     INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
