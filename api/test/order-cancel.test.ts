@@ -81,10 +81,12 @@ describe('a client cancels their own order', () => {
       [b, 1],
     ]);
     expect(await copyRow(a)).toEqual({ quantity: 7, units_sold: 3 });
+    const before = (await call('GET', '/api/client/orders/1,5', client.cookie)).json().data.orders;
+    expect(before[0]).toMatchObject({ id: orderId, status: 'pending', cancellable: true });
 
     const res = await cancelAsClient(client.cookie, orderId);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ id: orderId, status: 'cancelled', totalQuantity: 4, totalPrice: 40 });
+    expect(res.json().data).toMatchObject({ id: orderId, status: 'cancelled', totalQuantity: 4, totalPrice: 40, cancellable: false });
     expect(await copyRow(a)).toEqual({ quantity: 10, units_sold: 0 });
     expect(await copyRow(b)).toEqual({ quantity: 10, units_sold: 0 });
     // The sale and its cancellation both name the order: the copy's stock is explained row by row.
@@ -145,6 +147,11 @@ describe('a client cancels their own order', () => {
 
   it('an order that shipped and was set back to Processing stays uncancellable: its books are gone', async () => {
     const { client, copy, orderId } = await shippedThenSetBack(2);
+    // Both order views say so, and the screens offer no Cancel for it.
+    const mine = (await call('GET', '/api/client/orders/1,5', client.cookie)).json().data.orders;
+    expect(mine).toEqual([expect.objectContaining({ id: orderId, status: 'Processing', cancellable: false })]);
+    const staffView = (await call('GET', '/api/employee/order/1,5', seller)).json().data.orders;
+    expect(staffView.find((o: { id: number }) => o.id === orderId)).toMatchObject({ status: 'Processing', cancellable: false });
     for (const res of [await cancelAsClient(client.cookie, orderId), await cancelAsStaff(admin, orderId, 'Misclick')]) {
       expect(res.statusCode).toBe(409);
       expect(res.json().error.message).toBe('This order has already been shipped and can no longer be cancelled.');

@@ -4,11 +4,13 @@
 // cart in one transaction), written as directly as node-postgres allows, with no plugin, ORM or
 // schema. It runs our own statements (the session check, order-queries.ts) as prepared statements,
 // as we do, so the ratio is our stack's cost.
+import { canStillBeCancelled } from '@bookshop/rules';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { toCents } from '../../api/src/lib/money.ts';
 import {
   type CheckoutLine,
+  type ClientOrderRow,
   CREATE_ORDER_SQL,
   createOrderValues,
   LOCK_CART_LINES_SQL,
@@ -28,7 +30,9 @@ interface CheckoutBody {
   cartItemsIds: number[];
 }
 
-const toAnswer = (order: { totalPrice: string; createdAt: Date }) => ({ data: { ...order, totalPrice: Number(order.totalPrice) } });
+const toAnswer = ({ shippedAt, ...order }: ClientOrderRow) => ({
+  data: { ...order, totalPrice: Number(order.totalPrice), cancellable: canStillBeCancelled({ status: order.status, shippedAt }) },
+});
 
 /**
  * The session check our auth plugin runs for a signed-in call: the access token's signature, then
@@ -65,7 +69,7 @@ export function bareCheckout(app: FastifyInstance, pool: pg.Pool, jwtSecret: str
     if (clientId === null) return reply.code(401).send();
     const key = request.headers['idempotency-key'] as string | undefined;
     if (key) {
-      const [earlier] = await query<{ totalPrice: string; createdAt: Date }>(pool, ORDER_BY_IDEMPOTENCY_KEY_SQL, [clientId, key]);
+      const [earlier] = await query<ClientOrderRow>(pool, ORDER_BY_IDEMPOTENCY_KEY_SQL, [clientId, key]);
       if (earlier) return toAnswer(earlier);
     }
     const { shipmentAddress, totalPrice, totalQuantity, cartItemsIds } = request.body;
@@ -89,7 +93,7 @@ export function bareCheckout(app: FastifyInstance, pool: pg.Pool, jwtSecret: str
         await query(db, 'ROLLBACK');
         return reply.code(409).send();
       }
-      const [order] = await query<{ totalPrice: string; createdAt: Date }>(
+      const [order] = await query<ClientOrderRow>(
         db,
         CREATE_ORDER_SQL,
         createOrderValues(

@@ -10,6 +10,9 @@ export const ClientOrder = Type.Object(
     totalQuantity: Type.Integer(),
     totalPrice: Type.Number(),
     shipmentAddress: Type.String(),
+    cancellable: Type.Boolean({
+      description: 'Whether the order can still be cancelled: pending or Processing, and never shipped (one set back to Processing after it shipped cannot be)',
+    }),
   },
   { $id: 'ClientOrder' },
 );

@@ -1875,6 +1875,8 @@ export interface components {
             totalQuantity: number;
             totalPrice: number;
             shipmentAddress: string;
+            /** @description Whether the order can still be cancelled: pending or Processing, and never shipped (one set back to Processing after it shipped cannot be) */
+            cancellable: boolean;
         };
         ClientRow: {
             id: number;
@@ -1944,6 +1946,8 @@ export interface components {
             totalQuantity: number;
             totalPrice: number;
             shipmentAddress: string;
+            /** @description Whether the order can still be cancelled: pending or Processing, and never shipped (one set back to Processing after it shipped cannot be) */
+            cancellable: boolean;
             clientId: number;
             items: {
                 id: number;

@@ -7,7 +7,7 @@
  * UTC, as Prisma writes and reads it; node-postgres would read it in the process's time zone.
  */
 const CLIENT_ORDER_COLUMNS = `id, created_at AT TIME ZONE 'UTC' AS "createdAt", status, total_quantity AS "totalQuantity",
-  total_price::text AS "totalPrice", shipment_address AS "shipmentAddress"`;
+  total_price::text AS "totalPrice", shipment_address AS "shipmentAddress", shipped_at AS "shippedAt"`;
 
 /** The columns of a locked cart line (CheckoutLine). */
 export const LOCK_CART_LINES_SQL = `
@@ -42,7 +42,7 @@ export const CREATE_ORDER_SQL = `
   WITH new_order AS (
     INSERT INTO orders (id, client_id, status, shipment_address, total_quantity, total_price, idempotency_key, idempotency_request_hash)
     VALUES (currval('orders_id_seq'), $1, 'pending', $2, $3, $4::numeric, $5, $6)
-    RETURNING id, created_at, status, total_quantity, total_price, shipment_address
+    RETURNING id, created_at, status, total_quantity, total_price, shipment_address, shipped_at
   ), items AS (
     INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
     SELECT new_order.id, v.copy_id, v.name, v.image_url, v.price::numeric, v.quantity
@@ -100,6 +100,8 @@ export interface ClientOrderRow {
   totalQuantity: number;
   totalPrice: string;
   shipmentAddress: string;
+  /** When it first left the shop; the client's view says only whether it can still be cancelled. */
+  shippedAt: Date | null;
 }
 
 export interface NewOrder {

@@ -24,6 +24,7 @@ export const clientOrderSelect = {
   totalQuantity: true,
   totalPrice: true,
   shipmentAddress: true,
+  shippedAt: true,
 } satisfies Prisma.OrderSelect;
 
 /** An order as the client's pages read it (Prisma). */
@@ -106,13 +107,13 @@ export function orderRepository(db: Db, sql: SqlWriter) {
      * deadlock, and the order becomes cancelled with the reason. Units sold fall with it, which the
      * ledger's trigger records as a cancellation, named for the order. Null: no such order.
      */
-    cancel: (orderId: number, clientId: number | null, reason: string | null, decide: (status: string, shipped: boolean) => void) =>
+    cancel: (orderId: number, clientId: number | null, reason: string | null, decide: (order: { status: string; shippedAt: Date | null }) => void) =>
       auditedTransaction(db, async (tx) => {
-        const [order] = await tx.$queryRaw<{ status: string; shipped: boolean }[]>`
-          SELECT status, shipped_at IS NOT NULL AS shipped FROM orders
+        const [order] = await tx.$queryRaw<{ status: string; shippedAt: Date | null }[]>`
+          SELECT status, shipped_at AS "shippedAt" FROM orders
           WHERE id = ${orderId} AND (${clientId}::int IS NULL OR client_id = ${clientId}::int) FOR UPDATE`;
         if (!order) return null;
-        decide(order.status, order.shipped);
+        decide(order);
         await nameStockReason(tx, 'cancellation', `order:${orderId}`);
         await tx.$queryRaw`
           SELECT c.id FROM book_copies c WHERE c.id IN (SELECT book_copy_id FROM order_items WHERE order_id = ${orderId})

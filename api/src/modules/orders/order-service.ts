@@ -4,7 +4,7 @@
 // rolls everything back.
 
 import { createHash } from 'node:crypto';
-import { isCancellable, shippingAddressProblem } from '@bookshop/rules';
+import { canStillBeCancelled, shippingAddressProblem } from '@bookshop/rules';
 import { coverUrl } from '../../lib/cover.ts';
 import { fromCents, orderTotalCents, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
@@ -15,9 +15,10 @@ import type { ClientOrderPage, OrderRepository } from './order-repository.ts';
 
 export const BACKOFFICE_STATUSES = ['Processing', 'Shipped'] as const;
 
-export const toClientOrder = (o: Omit<ClientOrderPage, 'totalPrice'> & { totalPrice: { toString(): string } }) => ({
+export const toClientOrder = ({ shippedAt, ...o }: Omit<ClientOrderPage, 'totalPrice'> & { totalPrice: { toString(): string } }) => ({
   ...o,
   totalPrice: toMoney(o.totalPrice),
+  cancellable: canStillBeCancelled({ status: o.status, shippedAt }),
 });
 
 export const toBackofficeOrder = (o: BackofficeOrderRow) => ({
@@ -155,9 +156,9 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
     async cancel(orderId: number, by: { clientId: number } | { reason: string }) {
       const reason = 'reason' in by ? by.reason.trim() : null;
       if (reason === '') throw refuse.cancelReasonRequired();
-      const order = await repo.cancel(orderId, 'clientId' in by ? by.clientId : null, reason, (status, shipped) => {
+      const order = await repo.cancel(orderId, 'clientId' in by ? by.clientId : null, reason, (current) => {
         // Shipped once, then set back to Processing: its books are gone all the same.
-        if (!isCancellable(status) || shipped) throw refuse.orderNotCancellable(status, shipped);
+        if (!canStillBeCancelled(current)) throw refuse.orderNotCancellable(current.status, current.shippedAt !== null);
       });
       if (!order) throw refuse.noOrder();
       // Its stock is back and its units no longer sold.

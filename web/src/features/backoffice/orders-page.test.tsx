@@ -6,10 +6,12 @@ import { expect, it } from 'vitest';
 import { renderWithProviders, SIGNED_IN_SELLER, SIGNED_OUT, stubApi } from '../../../test/render';
 import OrdersPage from './orders-page';
 
-const order = (id: number, status = 'Pending') => ({
+/** An order as the API sends it; `cancellable` is the API's word (false for one that shipped and was set back). */
+const order = (id: number, status = 'Pending', cancellable = status === 'pending' || status === 'Processing') => ({
   id,
   createdAt: '2026-11-23T10:00:00.000Z',
   status,
+  cancellable,
   totalQuantity: 1,
   totalPrice: 12.5,
   shipmentAddress: '12 Rue Didouche Mourad, Algiers',
@@ -36,17 +38,19 @@ it('a Seller who marks an order Shipped is told so, though a newer order pushed 
 });
 
 it('a Seller cancels an unshipped order: the reason is required, then sent; a shipped order has no Cancel', async () => {
+  const shippedThenSetBack = order(6, 'Processing', false);
   const calls = stubApi({
     ...SIGNED_IN_SELLER,
     'GET /api/employee/order/1,5': [
-      { body: { data: { orders: [order(8, 'pending'), order(7, 'Shipped')], totalPages: 1 } } },
-      { body: { data: { orders: [order(8, 'cancelled'), order(7, 'Shipped')], totalPages: 1 } } },
+      { body: { data: { orders: [order(8, 'pending'), order(7, 'Shipped'), shippedThenSetBack], totalPages: 1 } } },
+      { body: { data: { orders: [order(8, 'cancelled'), order(7, 'Shipped'), shippedThenSetBack], totalPages: 1 } } },
     ],
     'POST /api/employee/order/8/cancel': { body: { data: order(8, 'cancelled') } },
   });
   renderWithProviders(<OrdersPage />, { route: '/orders' });
   const card = await screen.findByRole('article', { name: 'Order 8' });
-  expect(within(screen.getByRole('article', { name: 'Order 7' })).queryByRole('button', { name: 'Cancel Order' })).not.toBeInTheDocument();
+  for (const shipped of ['Order 7', 'Order 6'])
+    expect(within(screen.getByRole('article', { name: shipped })).queryByRole('button', { name: 'Cancel Order' })).not.toBeInTheDocument();
   // The spec's two buttons stay.
   expect(within(card).getByRole('button', { name: 'Mark as Processing' })).toBeInTheDocument();
   expect(within(card).getByRole('button', { name: 'Mark as Shipped' })).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { CANCEL_REASON_MAX, CANCEL_REASON_REQUIRED, isCancellable } from '@bookshop/rules';
+import { CANCEL_REASON_MAX, CANCEL_REASON_REQUIRED } from '@bookshop/rules';
 import { type FormEvent, useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { BookCover } from '../../components/book-cover';
@@ -115,7 +115,7 @@ function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder'];
         <button type="button" className="primary" onClick={() => set('Shipped')} disabled={setStatus.isPending}>
           Mark as Shipped
         </button>
-        {isCancellable(order.status) && (
+        {order.cancellable && (
           <button type="button" className="danger" onClick={() => setCancelling(true)}>
             Cancel Order
           </button>

@@ -1,4 +1,4 @@
-// My Orders: a pending or Processing order has a Cancel button that asks first; only the yes cancels.
+// My Orders: an order the API says can still be cancelled has a Cancel button that asks first; only the yes cancels.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -6,10 +6,12 @@ import { refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../.
 import MyOrdersPage from './my-orders-page';
 
 const ordersUrl = 'GET /api/client/orders/1,5';
-const order = (id: number, status: string) => ({
+/** An order as the API sends it; `cancellable` is the API's word (false for one that shipped and was set back). */
+const order = (id: number, status: string, cancellable = status === 'pending' || status === 'Processing') => ({
   id,
   createdAt: '2026-11-25T10:00:00Z',
   status,
+  cancellable,
   totalQuantity: 2,
   totalPrice: 25,
   shipmentAddress: `${id} Main St`,
@@ -22,8 +24,8 @@ describe('cancelling from My Orders', () => {
     const calls = stubApi({
       ...SIGNED_IN_CLIENT,
       [ordersUrl]: [
-        page(order(43, 'pending'), order(42, 'Processing'), order(41, 'Shipped')),
-        page(order(43, 'cancelled'), order(42, 'Processing'), order(41, 'Shipped')),
+        page(order(43, 'pending'), order(42, 'Processing'), order(41, 'Shipped'), order(40, 'Processing', false)),
+        page(order(43, 'cancelled'), order(42, 'Processing'), order(41, 'Shipped'), order(40, 'Processing', false)),
       ],
       'POST /api/client/orders/43/cancel': { body: { data: order(43, 'cancelled') } },
     });
@@ -31,6 +33,8 @@ describe('cancelling from My Orders', () => {
     await screen.findByRole('cell', { name: '43 Main St' });
     expect(within(rowOf(42)).getByRole('button', { name: 'Cancel order 42' })).toBeInTheDocument();
     expect(within(rowOf(41)).queryByRole('button', { name: /Cancel/ })).not.toBeInTheDocument();
+    // Shipped, then set back to Processing by staff: its books have left, so no Cancel either.
+    expect(within(rowOf(40)).queryByRole('button', { name: /Cancel/ })).not.toBeInTheDocument();
 
     await userEvent.click(within(rowOf(43)).getByRole('button', { name: 'Cancel order 43' }));
     const dialog = screen.getByRole('dialog', { name: 'Cancel order 43' });

@@ -20,6 +20,7 @@ describe('My Orders', () => {
       id: 41,
       createdAt: '2026-11-01T10:00:00Z',
       status: 'Pending',
+      cancellable: false,
       totalQuantity: 2,
       totalPrice: 25,
       shipmentAddress: '1 Main St',

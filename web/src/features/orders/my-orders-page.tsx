@@ -1,4 +1,3 @@
-import { isCancellable } from '@bookshop/rules';
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
@@ -86,7 +85,7 @@ export default function MyOrdersPage() {
                 {
                   label: 'Actions',
                   cell: (o) =>
-                    isCancellable(o.status) && (
+                    o.cancellable && (
                       <button type="button" className="danger" aria-label={`Cancel order ${o.id}`} onClick={() => setConfirming(o)}>
                         Cancel
                       </button>
