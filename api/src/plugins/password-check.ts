@@ -1,5 +1,6 @@
 // The password check every sign-in shares: the hasher, and the login throttle that a password check
 // (a sign-in, or the current password of a password change) runs under, per account and address.
+import { EMAIL } from '@bookshop/rules';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.ts';
@@ -25,12 +26,12 @@ const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const WRONG_PASSWORD_CODES = new Set(['INVALID_CREDENTIALS', 'WRONG_PASSWORD']);
 
 /**
- * Who a failed check is recorded under: the account it named, which is an e-mail. A name that is no
- * e-mail is nobody's account, and is recorded as nobody: typed by a stranger, `employee:1` would
- * otherwise stand in the audit log as the Admin's own failure (the log's names for people are
- * `employee:<id>` and `client:<id>`, which have no @).
+ * Who a failed check is recorded under: the account it named, which is an e-mail (the rule every
+ * account's address passed). A name that is no e-mail is nobody's account, and is recorded as nobody:
+ * typed by a stranger, `employee:1` would otherwise stand in the audit log as the Admin's own failure
+ * (the log's names for people are `employee:<id>` and `client:<id>`).
  */
-export const namedActor = (account: string) => (account.includes('@') ? account : null);
+export const namedActor = (account: string) => (EMAIL.test(account) ? account : null);
 
 export default fp<{ throttle?: ThrottleLimits }>(
   async (app, opts) => {
