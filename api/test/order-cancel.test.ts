@@ -5,6 +5,7 @@
 // e-mail choices.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CANCELS_PER_CLIENT_PER_DAY } from '../src/routes/client/orders.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
 const t = await createTestApp();
@@ -198,6 +199,27 @@ describe('a client cancels their own order', () => {
     expect((await cancelAsClient(seller, orderId)).statusCode).toBe(401);
     expect((await copyRow(copy)).quantity).toBe(4);
     expect(await statusMails(orderId)).toEqual([]);
+  });
+
+  it(`a client's ${CANCELS_PER_CLIENT_PER_DAY + 1}th cancel of the day is a 429 with Retry-After; another client and staff still cancel`, async () => {
+    const looping = await t.newClient();
+    const copy = await newCopy(5);
+    for (let i = 0; i < CANCELS_PER_CLIENT_PER_DAY; i++) {
+      const cancelled = await cancelAsClient(looping.cookie, await order(looping.cookie, [[copy, 1]]));
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+    }
+    const orderId = await order(looping.cookie, [[copy, 1]]);
+    const refused = await cancelAsClient(looping.cookie, orderId);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().error.message).toMatch(/^Too many requests\. Please try again in \d+ seconds\.$/);
+    expect((await copyRow(copy)).quantity).toBe(4);
+
+    // The limit is the client's, not the address's (every client here shares one).
+    const other = await t.newClient();
+    expect((await cancelAsClient(other.cookie, await order(other.cookie, [[copy, 1]]))).statusCode).toBe(200);
+    expect((await cancelAsStaff(seller, orderId, 'Asked by phone')).statusCode).toBe(200);
+    expect((await copyRow(copy)).quantity).toBe(5);
   });
 });
 

@@ -11,7 +11,8 @@ export const ClientOrder = Type.Object(
     totalPrice: Type.Number(),
     shipmentAddress: Type.String(),
     cancellable: Type.Boolean({
-      description: 'Whether the order can still be cancelled: pending or Processing, and never shipped (one set back to Processing after it shipped cannot be)',
+      description:
+        'Whether the order can still be cancelled: pending or Processing, and never shipped (one set back to Processing after it shipped cannot be)',
     }),
   },
   { $id: 'ClientOrder' },

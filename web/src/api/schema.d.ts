@@ -642,7 +642,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel my order while it is pending or Processing
-         * @description Puts the stock back in the same transaction and sends the status e-mail. Another client's order is a 404; an order already cancelled, or shipped, is a 409 whose message says why (error.details.status is its status).
+         * @description Puts the stock back in the same transaction and sends the status e-mail. Another client's order is a 404; an order already cancelled, or shipped, is a 409 whose message says why (error.details.status is its status). A client may ask 10 times a day; beyond that, 429 with Retry-After.
          */
         post: operations["cancelMyOrder"];
         delete?: never;
@@ -4435,6 +4435,15 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -107,7 +107,12 @@ export function orderRepository(db: Db, sql: SqlWriter) {
      * deadlock, and the order becomes cancelled with the reason. Units sold fall with it, which the
      * ledger's trigger records as a cancellation, named for the order. Null: no such order.
      */
-    cancel: (orderId: number, clientId: number | null, reason: string | null, decide: (order: { status: string; shippedAt: Date | null }) => void) =>
+    cancel: (
+      orderId: number,
+      clientId: number | null,
+      reason: string | null,
+      decide: (order: { status: string; shippedAt: Date | null }) => void,
+    ) =>
       auditedTransaction(db, async (tx) => {
         const [order] = await tx.$queryRaw<{ status: string; shippedAt: Date | null }[]>`
           SELECT status, shipped_at AS "shippedAt" FROM orders

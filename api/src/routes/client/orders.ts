@@ -8,6 +8,12 @@ import { CheckoutBody } from '../../schemas/orders.ts';
 import { documentRoutes } from '../document-routes.ts';
 
 const IDEMPOTENCY_KEY_LENGTH = { minLength: 1, maxLength: 100 };
+/**
+ * Cancels one client may ask for in a day. A shopper cancels an order now and then; a loop of
+ * checkouts and cancels would otherwise grow the orders, their lines, the ledger and the mail outbox
+ * without bound, the stock coming back each time.
+ */
+export const CANCELS_PER_CLIENT_PER_DAY = 10;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -71,14 +77,24 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/:orderId/cancel',
     {
+      // Counted per client, once the session is known (requireClient runs on the request), in the shared counters.
+      config: {
+        rateLimit: {
+          max: CANCELS_PER_CLIENT_PER_DAY,
+          timeWindow: '1 day',
+          hook: 'preHandler',
+          keyGenerator: (request) => `client:${signedInClient(request).id}`,
+        },
+      },
       schema: {
         operationId: 'cancelMyOrder',
         summary: 'Cancel my order while it is pending or Processing',
         description:
           "Puts the stock back in the same transaction and sends the status e-mail. Another client's order is a 404; " +
-          'an order already cancelled, or shipped, is a 409 whose message says why (error.details.status is its status).',
+          'an order already cancelled, or shipped, is a 409 whose message says why (error.details.status is its status). ' +
+          `A client may ask ${CANCELS_PER_CLIENT_PER_DAY} times a day; beyond that, 429 with Retry-After.`,
         params: Type.Object({ orderId: PositiveInt }),
-        response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409),
+        response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409, 429),
       },
     },
     async (request) => {
