@@ -51,6 +51,22 @@ describe('wishlist', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(`Your wishlist is full (${WISHLIST_MAX} books). Remove one to add another.`);
   });
+
+  it('a burst of adds at once, one short of the cap, adds one and refuses the rest', async () => {
+    const me = await newClient();
+    await t.db.query(
+      `INSERT INTO wishlist_items (client_id, book_copy_id) SELECT $1, id FROM book_copies ORDER BY id LIMIT ${WISHLIST_MAX - 1}`,
+      [me.id],
+    );
+    const copies = await Promise.all(Array.from({ length: 20 }, () => soldOutCopy()));
+    const answers = await Promise.all(copies.map((id) => call('PUT', `/api/client/wishlist/${id}`, me.cookie)));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(19);
+    const [{ n }] = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM wishlist_items WHERE client_id = $1', [me.id])) as [
+      { n: number },
+    ];
+    expect(n).toBe(WISHLIST_MAX);
+  });
 });
 
 describe('back in stock', () => {

@@ -4,6 +4,8 @@ import type { Db } from '../../plugins/prisma.ts';
 import { copyLineSelect } from '../catalog/copy-line.ts';
 
 const item = (clientId: number, bookCopyId: number) => ({ clientId_bookCopyId: { clientId, bookCopyId } });
+/** With the client's id, the transaction-level advisory lock that lets one of their adds run at a time. */
+const WISHLIST_ADD_LOCK = 16_018;
 
 export function wishlistRepository(db: Db) {
   return {
@@ -19,16 +21,18 @@ export function wishlistRepository(db: Db) {
     copyExists: async (bookCopyId: number) => !!(await db.bookCopy.findUnique({ where: { id: bookCopyId }, select: { id: true } })),
     isWished: async (clientId: number, bookCopyId: number) =>
       !!(await db.wishlistItem.findUnique({ where: item(clientId, bookCopyId), select: { bookCopyId: true } })),
-    count: (clientId: number) => db.wishlistItem.count({ where: { clientId } }),
 
-    add: async (clientId: number, bookCopyId: number) => {
-      await db.wishlistItem.upsert({
-        where: item(clientId, bookCopyId),
-        create: { clientId, bookCopyId },
-        update: {},
-        select: { bookCopyId: true },
-      });
-    },
+    /**
+     * Adds the copy unless the client already wishes for `max` (false then). One add of a client's at a
+     * time, so the count each reads includes the others' rows: a burst of adds cannot pass the cap.
+     */
+    addWithin: (clientId: number, bookCopyId: number, max: number) =>
+      db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WISHLIST_ADD_LOCK}::int, ${clientId}::int)`;
+        if ((await tx.wishlistItem.count({ where: { clientId } })) >= max) return false;
+        await tx.$executeRaw`INSERT INTO wishlist_items (client_id, book_copy_id) VALUES (${clientId}, ${bookCopyId}) ON CONFLICT DO NOTHING`;
+        return true;
+      }),
     remove: async (clientId: number, bookCopyId: number) => {
       await db.wishlistItem.deleteMany({ where: { clientId, bookCopyId } });
     },

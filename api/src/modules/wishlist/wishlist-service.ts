@@ -32,9 +32,7 @@ export function wishlistService(repo: WishlistRepository) {
     async add(clientId: number, bookCopyId: number) {
       if (!(await repo.copyExists(bookCopyId))) throw refuse.bookUnavailable();
       if (await repo.isWished(clientId, bookCopyId)) return;
-      // A soft cap: two adds at the very same moment may pass it by one, which harms nothing.
-      if ((await repo.count(clientId)) >= WISHLIST_MAX) throw refuse.wishlistFull(WISHLIST_MAX);
-      await repo.add(clientId, bookCopyId);
+      if (!(await repo.addWithin(clientId, bookCopyId, WISHLIST_MAX))) throw refuse.wishlistFull(WISHLIST_MAX);
     },
 
     async remove(clientId: number, bookCopyId: number) {
