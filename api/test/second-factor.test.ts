@@ -357,3 +357,36 @@ describe('STAFF_MFA=required', () => {
     expect((await call(r, session, 'GET', '/api/employee/statistics/')).statusCode).toBe(200);
   });
 });
+
+describe('a passkey sign-in without the password', () => {
+  it("a stranger's answer naming an employee's passkey is refused, and logged as nobody's attempt on that employee", async () => {
+    const target = await newEmployee(t, 'Seller');
+    const credentialId = `forged-${target.id}`;
+    await t.db.query(`INSERT INTO employee_passkeys (employee_id, credential_id, public_key, name) VALUES ($1, $2, '\\x00', 'Laptop')`, [
+      target.id,
+      credentialId,
+    ]);
+    const options = await t.app.inject({ method: 'POST', url: '/api/public/authentication/passkey/options' });
+    expect(options.statusCode, options.body).toBe(200);
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/authentication/passkey',
+      headers: { cookie: cookieHeader(options) },
+      payload: {
+        passkey: {
+          id: credentialId,
+          rawId: credentialId,
+          type: 'public-key',
+          clientExtensionResults: {},
+          response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+        },
+      },
+    });
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().error.code).toBe('WRONG_SECOND_FACTOR');
+    const [event] = await t.db.query<{ actor: string | null; entity: string | null; entity_id: string | null }>(
+      "SELECT actor, entity, entity_id FROM security_events WHERE type = 'second_factor_failed' ORDER BY id DESC LIMIT 1",
+    );
+    expect(event).toEqual({ actor: null, entity: 'Employee', entity_id: String(target.id) });
+  });
+});

@@ -395,10 +395,13 @@ export function secondFactorService(
       const sameUser = !!passkey && response.response.userHandle === Buffer.from(userHandle(passkey.employeeId)).toString('base64url');
       const verified = sameUser && (await verifyPasskey(passkey, response, challenge.webauthn, rp, true));
       if (!passkey || !verified) {
+        // Anyone may send a passkey's id: the attempt is about its employee, not by them (no password
+        // was given), so it is nobody's in the log, as a stranger's failed sign-in is.
         await events.record({
           type: 'second_factor_failed',
-          actor: passkey ? actor(passkey.employeeId) : null,
+          actor: null,
           address,
+          ...(passkey && { entity: 'Employee', entityId: passkey.employeeId }),
           details: { method: 'passkey', stage: 'passkey_sign_in' },
         });
         throw refuse.wrongSecondFactor();
