@@ -73,6 +73,8 @@ export function bareCheckout(app: FastifyInstance, pool: pg.Pool, jwtSecret: str
       if (earlier) return toAnswer(earlier);
     }
     const { shipmentAddress, totalPrice, totalQuantity, cartItemsIds } = request.body;
+    // As ours refuses it (EMPTY_ORDER): no line, no order.
+    if (!cartItemsIds.length) return reply.code(400).send();
     const db = await pool.connect();
     try {
       await query(db, 'BEGIN');
@@ -88,7 +90,7 @@ export function bareCheckout(app: FastifyInstance, pool: pg.Pool, jwtSecret: str
         await query(db, 'ROLLBACK');
         return reply.code(409).send();
       }
-      const taken = await query(db, TAKE_STOCK_SQL, takeStockValues(lines));
+      const taken = await query<{ orderId: number }>(db, TAKE_STOCK_SQL, takeStockValues(lines));
       if (taken.length !== new Set(lines.map((l) => l.book_copy_id)).size) {
         await query(db, 'ROLLBACK');
         return reply.code(409).send();
@@ -98,6 +100,7 @@ export function bareCheckout(app: FastifyInstance, pool: pg.Pool, jwtSecret: str
         CREATE_ORDER_SQL,
         createOrderValues(
           {
+            id: taken[0]!.orderId,
             clientId,
             shipmentAddress,
             totalQuantity,

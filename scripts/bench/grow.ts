@@ -46,9 +46,12 @@ export async function growOrders(db: pg.Client, base: number, orders: number) {
        JOIN clients c ON c.id = 1 + g % (SELECT count(*) FROM clients)
        RETURNING id, total_quantity
      )
-     INSERT INTO order_items (order_id, book_copy_id, name, unit_price, quantity)
-     SELECT m.id, 1 + (m.id::bigint * 31 + line) % (SELECT count(*) FROM book_copies), 'Generated', 10, 1
-     FROM made m CROSS JOIN LATERAL generate_series(1, m.total_quantity) line`,
+     INSERT INTO order_items (order_id, book_copy_id, name, unit_price, quantity, type_id)
+     SELECT m.id, pick.copy_id, 'Generated', 10, 1,
+            -- The category the line is sold in (order_items_category, a trigger, is off with the others).
+            (SELECT b.type_id FROM book_copies c JOIN books b ON b.id = c.book_id WHERE c.id = pick.copy_id)
+     FROM made m CROSS JOIN LATERAL generate_series(1, m.total_quantity) line
+     CROSS JOIN LATERAL (SELECT 1 + (m.id::bigint * 31 + line) % (SELECT count(*) FROM book_copies) AS copy_id) pick`,
     [orders - base],
   );
   await db.query('ALTER TABLE orders ENABLE TRIGGER USER; ALTER TABLE order_items ENABLE TRIGGER USER');

@@ -11,7 +11,7 @@ const CLIENT_ORDER_COLUMNS = `id, created_at AT TIME ZONE 'UTC' AS "createdAt", 
 
 /** The columns of a locked cart line (CheckoutLine). */
 export const LOCK_CART_LINES_SQL = `
-  SELECT ci.id AS cart_item_id, ci.book_copy_id, ci.quantity, c.price::text AS price, b.name, b.image_url, c.is_available
+  SELECT ci.id AS cart_item_id, ci.book_copy_id, ci.quantity, c.price::text AS price, b.name, b.image_url, b.type_id, c.is_available
   FROM cart_items ci
   JOIN book_copies c ON c.id = ci.book_copy_id
   JOIN books b ON b.id = c.book_id
@@ -20,34 +20,37 @@ export const LOCK_CART_LINES_SQL = `
   FOR UPDATE OF ci, c`;
 
 /**
- * $1 copy ids, $2 quantities; returns the copies whose stock was taken, with what is left of each.
- * It draws the order's id first and names it for the transaction, so the ledger's sale rows, which
- * the copies' trigger writes at the end of this statement, say which order they are (`order:<id>`),
- * as a cancellation's do; CREATE_ORDER_SQL then inserts the order under that id.
+ * $1 copy ids, $2 quantities; returns the copies whose stock was taken, with what is left of each,
+ * and the order's id. It draws that id first and names it for the transaction, so the ledger's sale
+ * rows, which the copies' trigger writes at the end of this statement, say which order they are
+ * (`order:<id>`), as a cancellation's do; CREATE_ORDER_SQL then inserts the order under that id.
  */
 export const TAKE_STOCK_SQL = `
-  WITH sale AS (SELECT set_config('bookshop.stock_reference', 'order:' || nextval('orders_id_seq'), true) AS reference)
+  WITH sale AS (
+    SELECT id AS order_id, set_config('bookshop.stock_reference', 'order:' || id, true) AS reference
+    FROM (SELECT nextval('orders_id_seq')::int AS id) drawn
+  )
   UPDATE book_copies c SET quantity = c.quantity - v.quantity, units_sold = c.units_sold + v.quantity
   FROM unnest($1::int[], $2::int[]) AS v(id, quantity), sale
   WHERE c.id = v.id AND c.is_available AND c.quantity >= v.quantity
-  RETURNING c.id, c.quantity AS "left"`;
+  RETURNING c.id, c.quantity AS "left", sale.order_id AS "orderId"`;
 
 /**
  * $1 client, $2 address, $3 total quantity, $4 total price, $5 idempotency key, $6 its request hash,
  * then the lines as parallel arrays: $7 copy ids, $8 names, $9 image urls, $10 prices, $11 quantities,
- * $12 cart line ids. Returns the order as the client sees it. Runs after TAKE_STOCK_SQL in the same
- * transaction: the order takes the id that statement drew (and its sale rows name).
+ * $12 cart line ids, $14 the books' categories; $13 the order's id, the one TAKE_STOCK_SQL drew (and
+ * its sale rows name). Returns the order as the client sees it.
  */
 export const CREATE_ORDER_SQL = `
   WITH new_order AS (
     INSERT INTO orders (id, client_id, status, shipment_address, total_quantity, total_price, idempotency_key, idempotency_request_hash)
-    VALUES (currval('orders_id_seq'), $1, 'pending', $2, $3, $4::numeric, $5, $6)
+    VALUES ($13, $1, 'pending', $2, $3, $4::numeric, $5, $6)
     RETURNING id, created_at, status, total_quantity, total_price, shipment_address, shipped_at
   ), items AS (
-    INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
-    SELECT new_order.id, v.copy_id, v.name, v.image_url, v.price::numeric, v.quantity
-    FROM new_order, unnest($7::int[], $8::text[], $9::text[], $10::text[], $11::int[])
-      WITH ORDINALITY AS v(copy_id, name, image_url, price, quantity, n)
+    INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity, type_id)
+    SELECT new_order.id, v.copy_id, v.name, v.image_url, v.price::numeric, v.quantity, v.type_id
+    FROM new_order, unnest($7::int[], $8::text[], $9::text[], $10::text[], $11::int[], $14::int[])
+      WITH ORDINALITY AS v(copy_id, name, image_url, price, quantity, type_id, n)
     ORDER BY v.n
   ), emptied AS (
     DELETE FROM cart_items WHERE client_id = $1 AND id = ANY($12::int[])
@@ -90,6 +93,8 @@ export interface CheckoutLine {
   price: string;
   name: string;
   image_url: string | null;
+  /** The book's category now, which the line keeps as sold. */
+  type_id: number;
   is_available: boolean;
 }
 
@@ -105,6 +110,8 @@ export interface ClientOrderRow {
 }
 
 export interface NewOrder {
+  /** Drawn by TAKE_STOCK_SQL. */
+  id: number;
   clientId: number;
   shipmentAddress: string;
   totalQuantity: number;
@@ -128,4 +135,6 @@ export const createOrderValues = (order: NewOrder, lines: CheckoutLine[]) => [
   lines.map((l) => l.price),
   lines.map((l) => l.quantity),
   lines.map((l) => l.cart_item_id),
+  order.id,
+  lines.map((l) => l.type_id),
 ];

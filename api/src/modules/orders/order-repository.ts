@@ -52,11 +52,11 @@ export function orderRepository(db: Db, sql: SqlWriter) {
 
     /**
      * Takes every line's stock in one statement, each only if enough is left; returns the copies served,
-     * each with the stock it has left, by copy id.
+     * each with the stock it has left, by copy id, and the id drawn for the order (null when none was served).
      */
-    async takeStock(tx: SqlReader, lines: CheckoutLine[]): Promise<Map<number, number>> {
-      const taken = await tx.query<{ id: number; left: number }>(TAKE_STOCK_SQL, takeStockValues(lines));
-      return new Map(taken.map((t) => [t.id, t.left]));
+    async takeStock(tx: SqlReader, lines: CheckoutLine[]): Promise<{ left: Map<number, number>; orderId: number | null }> {
+      const taken = await tx.query<{ id: number; left: number; orderId: number }>(TAKE_STOCK_SQL, takeStockValues(lines));
+      return { left: new Map(taken.map((t) => [t.id, t.left])), orderId: taken[0]?.orderId ?? null };
     },
 
     /** The order, its lines as sold and the emptied cart lines, in one statement. */

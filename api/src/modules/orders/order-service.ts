@@ -90,15 +90,18 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
           throw refuse.cartChanged({ totalPrice: fromCents(totalCents), totalQuantity });
         }
 
-        const taken = await repo.takeStock(tx, lines);
+        const { left: taken, orderId } = await repo.takeStock(tx, lines);
         const short = lines.find((line) => !taken.has(line.book_copy_id));
         if (short) {
           throw refuse.lineShort(short.name, short.book_copy_id);
         }
+        // Every line was served, so the statement drew the order's id.
+        if (orderId === null) throw new Error('stock taken without an order id');
 
         const order = await repo.createOrder(
           tx,
           {
+            id: orderId,
             clientId,
             shipmentAddress: address,
             totalQuantity,
