@@ -67,6 +67,32 @@ describe('wishlist', () => {
     ];
     expect(n).toBe(WISHLIST_MAX);
   });
+
+  it("an add that finds another of the client's still running waits for it a while, then says to try again", async () => {
+    const me = await newClient();
+    const copy = await soldOutCopy();
+    // Another add of this client's, held open from outside.
+    const other = new pg.Client({ connectionString: t.db.url });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query('SELECT pg_advisory_xact_lock(16018, $1)', [me.id]);
+    try {
+      const answer = call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
+      // While it waits it holds no connection: none is left waiting on the lock in the database.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const [{ waiting }] = (await t.db.query<{ waiting: number }>(
+        "SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+      )) as [{ waiting: number }];
+      expect(waiting).toBe(0);
+      const res = await answer;
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error.message).toBe('Your wishlist is being changed in another window. Please try again.');
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+    expect((await call('PUT', `/api/client/wishlist/${copy}`, me.cookie)).statusCode).toBe(200);
+  });
 });
 
 describe('back in stock', () => {

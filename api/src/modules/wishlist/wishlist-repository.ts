@@ -1,11 +1,15 @@
 // The wishlist's and the notices' reads and writes (decision 14: every Prisma and SQL call of a module
 // lives in its repository; wishlist-service.ts decides, this file asks the database).
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../plugins/prisma.ts';
 import { copyLineSelect } from '../catalog/copy-line.ts';
 
 const item = (clientId: number, bookCopyId: number) => ({ clientId_bookCopyId: { clientId, bookCopyId } });
 /** With the client's id, the transaction-level advisory lock that lets one of their adds run at a time. */
 const WISHLIST_ADD_LOCK = 16_018;
+/** An add takes a few milliseconds: a client's add waits for the others' for up to about half a second. */
+const ADD_ATTEMPTS = 40;
+const ADD_RETRY_MS = 8;
 
 export function wishlistRepository(db: Db) {
   return {
@@ -23,16 +27,26 @@ export function wishlistRepository(db: Db) {
       !!(await db.wishlistItem.findUnique({ where: item(clientId, bookCopyId), select: { bookCopyId: true } })),
 
     /**
-     * Adds the copy unless the client already wishes for `max` (false then). One add of a client's at a
-     * time, so the count each reads includes the others' rows: a burst of adds cannot pass the cap.
+     * Adds the copy unless the client already wishes for `max`. One add of a client's at a time, so the
+     * count each reads includes the others' rows: a burst of adds cannot pass the cap. An add that finds
+     * another running steps back and tries again a moment later, holding no connection while it waits
+     * (a burst must not fill the pool with waiters); 'busy' once it has waited long enough.
      */
-    addWithin: (clientId: number, bookCopyId: number, max: number) =>
-      db.$transaction(async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${WISHLIST_ADD_LOCK}::int, ${clientId}::int)`;
-        if ((await tx.wishlistItem.count({ where: { clientId } })) >= max) return false;
-        await tx.$executeRaw`INSERT INTO wishlist_items (client_id, book_copy_id) VALUES (${clientId}, ${bookCopyId}) ON CONFLICT DO NOTHING`;
-        return true;
-      }),
+    async addWithin(clientId: number, bookCopyId: number, max: number): Promise<'added' | 'full' | 'busy'> {
+      for (let attempt = 0; attempt < ADD_ATTEMPTS; attempt++) {
+        const outcome = await db.$transaction(async (tx) => {
+          const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`
+            SELECT pg_try_advisory_xact_lock(${WISHLIST_ADD_LOCK}::int, ${clientId}::int) AS locked`;
+          if (!locked) return 'busy' as const;
+          if ((await tx.wishlistItem.count({ where: { clientId } })) >= max) return 'full' as const;
+          await tx.$executeRaw`INSERT INTO wishlist_items (client_id, book_copy_id) VALUES (${clientId}, ${bookCopyId}) ON CONFLICT DO NOTHING`;
+          return 'added' as const;
+        });
+        if (outcome !== 'busy') return outcome;
+        await sleep(ADD_RETRY_MS * (1 + Math.random()));
+      }
+      return 'busy';
+    },
     remove: async (clientId: number, bookCopyId: number) => {
       await db.wishlistItem.deleteMany({ where: { clientId, bookCopyId } });
     },

@@ -32,7 +32,9 @@ export function wishlistService(repo: WishlistRepository) {
     async add(clientId: number, bookCopyId: number) {
       if (!(await repo.copyExists(bookCopyId))) throw refuse.bookUnavailable();
       if (await repo.isWished(clientId, bookCopyId)) return;
-      if (!(await repo.addWithin(clientId, bookCopyId, WISHLIST_MAX))) throw refuse.wishlistFull(WISHLIST_MAX);
+      const outcome = await repo.addWithin(clientId, bookCopyId, WISHLIST_MAX);
+      if (outcome === 'full') throw refuse.wishlistFull(WISHLIST_MAX);
+      if (outcome === 'busy') throw refuse.wishlistBusy();
     },
 
     async remove(clientId: number, bookCopyId: number) {
