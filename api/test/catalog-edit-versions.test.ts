@@ -67,6 +67,14 @@ describe('two employees editing one book', () => {
     const saved = await saveBook({ ...current, pagesNumber: 321 }, ifMatch(current.version));
     expect(saved.statusCode, saved.body).toBe(200);
     expect(await bookRow(bookId)).toEqual({ name: 'The First Edit', pages_number: 321 });
+    // Both saves are the employee's in the audit log; the refused one wrote nothing.
+    const audited = await t.db.query<{ actor: string; changed: string[] }>(
+      `SELECT actor, array(SELECT jsonb_array_elements_text(details -> 'changed') ORDER BY 1) AS changed FROM security_events
+       WHERE type = 'backoffice_write' AND entity = 'Book' AND entity_id = $1 ORDER BY id`,
+      [String(bookId)],
+    );
+    expect(audited.map((a) => a.changed)).toEqual([['name'], ['pages_number']]);
+    expect(audited.every((a) => /^employee:\d+$/.test(a.actor))).toBe(true);
   });
 
   it('two saves of one version at the same moment: one lands, the other is refused', async () => {

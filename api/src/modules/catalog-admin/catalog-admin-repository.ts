@@ -84,8 +84,12 @@ export function catalogAdminRepository(db: Db) {
     /** Null when the author is gone, or no longer has the version the rename read (when it names one). */
     renameAuthor: (id: number, fullName: string, readVersion?: number) =>
       auditedTransaction(db, async (tx) => {
-        if (!(await tx.author.updateMany({ where: { id, version: readVersion }, data: { fullName } })).count) return null;
-        const author = await tx.author.findUniqueOrThrow({ where: { id }, select: authorSelect });
+        const [author] = await tx.author.updateManyAndReturn({
+          where: { id, version: readVersion },
+          data: { fullName },
+          select: authorSelect,
+        });
+        if (!author) return null;
         const books = await tx.book.findMany({ where: { authorId: id }, select: { id: true, name: true } });
         // One statement for all their books, not one each: a prolific author has thousands.
         await tx.$executeRaw`
@@ -119,8 +123,8 @@ export function catalogAdminRepository(db: Db) {
       auditedTransaction(db, (tx) => createFoundBook(tx, isbn13, found, typeId)),
     /** Null when the book is gone, or no longer has the version the save read (when it names one). */
     async updateBook(id: number, data: Prisma.BookUncheckedUpdateManyInput, readVersion?: number) {
-      if (!(await db.book.updateMany({ where: { id, version: readVersion }, data })).count) return null;
-      return db.book.findUnique({ where: { id }, select: bookSelect });
+      const [book] = await db.book.updateManyAndReturn({ where: { id, version: readVersion }, data, select: bookSelect });
+      return book ?? null;
     },
     typeById: (id: number) => db.bookType.findUnique({ where: { id }, select: { id: true } }),
     typeByName: (name: string) => db.bookType.findUnique({ where: { name }, select: { id: true } }),
