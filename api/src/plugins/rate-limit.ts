@@ -1,12 +1,21 @@
-// Rate limits on anonymous writes (contact messages, sign-up), counted in PostgreSQL so every API
-// instance shares them. Routes opt in with `config: { rateLimit: { max, timeWindow } }`; a client
-// over the limit gets 429 with Retry-After, and the refusal is a security event (one row per
+// Rate limits on writes a stranger could repeat (contact messages, sign-up, password resets, reviews, a
+// client's order cancels), counted in PostgreSQL so every API instance shares them. Routes opt in with
+// `config: { rateLimit: { max, timeWindow } }`, by address unless the route keys them otherwise (a
+// signed-in client's cancels count per client); a client over the limit gets 429 with Retry-After, and the refusal is a security event (one row per
 // address and window however often it repeats: modules/security/security-events.ts).
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.ts';
 import { countHit } from '../modules/security/counters.ts';
 import type { Db } from './prisma.ts';
+
+/** How long to wait, as a person reads it: 42 seconds, 5 minutes, 24 hours. */
+export function waitInWords(ms: number) {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  const [n, unit] =
+    seconds <= 90 ? [seconds, 'second'] : seconds <= 90 * 60 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
 
 /** @fastify/rate-limit's store contract over the shared throttle_counters table. */
 function postgresStore(db: Db) {
@@ -33,7 +42,7 @@ export default fp(
       store: postgresStore(app.prisma) as never,
       keyGenerator: (request) => app.clientAddress(request),
       errorResponseBuilder: (_request, context) =>
-        new AppError(429, 'RATE_LIMITED', `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`, {
+        new AppError(429, 'RATE_LIMITED', `Too many requests. Please try again in ${waitInWords(context.ttl)}.`, {
           'retry-after': String(Math.ceil(context.ttl / 1000)),
         }),
       onExceeded: (request) => {
