@@ -160,8 +160,8 @@ async function seedPeople(client: pg.Client, plan: SeedPlan, progress: Progress)
       );
       const items = batch.flatMap((o, i) => o.items.map((item) => ({ orderId: offset + i + 1, ...item })));
       await client.query(
-        `INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity)
-           SELECT t.o, t.c, b.name, b.image_url, bc.price, t.q
+        `INSERT INTO order_items (order_id, book_copy_id, name, image_url, unit_price, quantity, type_id)
+           SELECT t.o, t.c, b.name, b.image_url, bc.price, t.q, b.type_id
            FROM unnest($1::int[], $2::int[], $3::int[]) WITH ORDINALITY AS t(o, c, q, n)
            JOIN book_copies bc ON bc.id = t.c JOIN books b ON b.id = bc.book_id
            ORDER BY t.n`,

@@ -81,12 +81,15 @@ describe('wishlist', () => {
       // While it waits it holds no connection: none is left waiting on the lock in the database.
       await new Promise((resolve) => setTimeout(resolve, 150));
       const [{ waiting }] = (await t.db.query<{ waiting: number }>(
-        "SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+        `SELECT count(*)::int AS waiting FROM pg_locks
+         WHERE locktype = 'advisory' AND NOT granted AND classid = 16018 AND objid = $1
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        [me.id],
       )) as [{ waiting: number }];
       expect(waiting).toBe(0);
       const res = await answer;
       expect(res.statusCode).toBe(409);
-      expect(res.json().error.message).toBe('Your wishlist is being changed in another window. Please try again.');
+      expect(res.json().error.message).toBe('Your wishlist is being changed at this moment. Please try again.');
     } finally {
       await other.query('ROLLBACK');
       await other.end();

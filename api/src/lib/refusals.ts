@@ -62,7 +62,7 @@ export const refuse = {
   reviewNotAllowed: () => forbidden('You can rate a book once an order of it has shipped.'),
   noReview: () => notFound('No review found.'),
   wishlistFull: (max: number) => conflict(`Your wishlist is full (${max} books). Remove one to add another.`),
-  wishlistBusy: () => conflict('Your wishlist is being changed in another window. Please try again.'),
+  wishlistBusy: () => conflict('Your wishlist is being changed at this moment. Please try again.'),
   emptySearch: () => badRequest('Please enter a title or an author to search for.'),
   searchTooLong: () => badRequest('The search text is too long.'),
 

@@ -4,6 +4,14 @@
 -- book), the old category kept units the shop no longer sold and the new one lost units it never
 -- sold. Each line now keeps the category it was sold in, and every count adds and takes it there.
 
+-- A working copy migrated while this change was in progress ran an earlier draft that moved the sold
+-- units on a category change instead: nothing of it may stay.
+DROP TRIGGER IF EXISTS books_sales_daily_category ON books;
+DROP TRIGGER IF EXISTS book_copies_sales_daily_book ON book_copies;
+DROP FUNCTION IF EXISTS sales_daily_follow_book_category(), sales_daily_follow_copy_book(), sales_daily_move_category(integer[], integer, integer);
+
+-- Lines sold before this migration take their book's category at the migration: which category a
+-- recategorised book had when its older lines were sold is not recorded anywhere.
 ALTER TABLE "order_items" ADD COLUMN "type_id" INTEGER;
 UPDATE order_items oi SET type_id = b.type_id FROM book_copies c JOIN books b ON b.id = c.book_id WHERE c.id = oi.book_copy_id;
 ALTER TABLE "order_items" ALTER COLUMN "type_id" SET NOT NULL;

@@ -7,8 +7,8 @@ import { copyLineSelect } from '../catalog/copy-line.ts';
 const item = (clientId: number, bookCopyId: number) => ({ clientId_bookCopyId: { clientId, bookCopyId } });
 /** With the client's id, the transaction-level advisory lock that lets one of their adds run at a time. */
 const WISHLIST_ADD_LOCK = 16_018;
-/** An add takes a few milliseconds: a client's add waits for the others' for up to about half a second. */
-const ADD_ATTEMPTS = 40;
+/** An add takes a few milliseconds: a client's add waits for the others' for up to half a second. */
+const ADD_WAIT_MS = 500;
 const ADD_RETRY_MS = 8;
 
 export function wishlistRepository(db: Db) {
@@ -33,7 +33,8 @@ export function wishlistRepository(db: Db) {
      * (a burst must not fill the pool with waiters); 'busy' once it has waited long enough.
      */
     async addWithin(clientId: number, bookCopyId: number, max: number): Promise<'added' | 'full' | 'busy'> {
-      for (let attempt = 0; attempt < ADD_ATTEMPTS; attempt++) {
+      // Bounded by time, not attempts: with the pool busy, each attempt may wait for a connection.
+      for (const giveUpAt = Date.now() + ADD_WAIT_MS; Date.now() < giveUpAt; ) {
         const outcome = await db.$transaction(async (tx) => {
           const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`
             SELECT pg_try_advisory_xact_lock(${WISHLIST_ADD_LOCK}::int, ${clientId}::int) AS locked`;

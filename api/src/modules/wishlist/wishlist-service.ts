@@ -28,7 +28,10 @@ export function wishlistService(repo: WishlistRepository) {
       }));
     },
 
-    /** Adds a copy (again is no change); refused past WISHLIST_MAX or for a copy that does not exist. */
+    /**
+     * Adds a copy (again is no change); refused past WISHLIST_MAX, for a copy that does not exist, or
+     * when another add of the client's held it up for too long (409, try again).
+     */
     async add(clientId: number, bookCopyId: number) {
       if (!(await repo.copyExists(bookCopyId))) throw refuse.bookUnavailable();
       if (await repo.isWished(clientId, bookCopyId)) return;
