@@ -3,11 +3,11 @@
 // TRUSTED_ORIGINS, is refused. Requests without Origin (curl, server-to-server) carry no cookies of
 // ours from a browser on another site, so they pass.
 //
-// The check is each route's own last onRequest hook, after the route's rate limit (one counted on the
-// request; a limit counted per signed-in client runs later, so a refused cross-site call never counts
-// against the client): a loop of refused calls is throttled before it is recorded, a path that does not exist records nothing
-// (it is no route), and the record itself is one row per address and window
-// (modules/security/security-events.ts).
+// The check is each route's own last onRequest hook, after the route's rate limit (one counted on
+// the request; a limit counted per signed-in client runs later, so a refused cross-site call never
+// counts against the client): a loop of refused calls is throttled before it is recorded, a path
+// that does not exist records nothing (it is no route), and the record itself is one row per address
+// and window (modules/security/security-events.ts).
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden } from '../lib/errors.ts';

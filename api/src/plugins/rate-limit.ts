@@ -1,7 +1,8 @@
-// Rate limits on calls a stranger could repeat (contact messages, sign-up, password resets, unsubscribes,
-// passkey sign-ins, reviews, a client's order cancels), counted in PostgreSQL so every API instance shares them. Routes opt in with
-// `config: { rateLimit: { max, timeWindow } }`, by address unless the route keys them otherwise (a
-// signed-in client's cancels count per client); a client over the limit gets 429 with Retry-After, and the refusal is a security event (one row per
+// Rate limits on calls a stranger could repeat (contact messages, sign-up, password resets,
+// unsubscribes, passkey sign-ins, reviews, a client's order cancels), counted in PostgreSQL so every
+// API instance shares them. Routes opt in with `config: { rateLimit: { max, timeWindow } }`, by
+// address unless the route keys them otherwise (a signed-in client's cancels count per client); a
+// client over the limit gets 429 with Retry-After, and the refusal is a security event (one row per
 // address and window however often it repeats: modules/security/security-events.ts).
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';

@@ -80,8 +80,10 @@ export function catalogAdminRepository(db: Db) {
         take: byNameLimit,
       }),
     createAuthor: (fullName: string) => db.author.create({ data: { fullName }, select: authorSelect }),
-    /** Renames an author and rewrites the search text of their books, in one transaction. */
-    /** Null when the author is gone, or no longer has the version the rename read (when it names one). */
+    /**
+     * Renames an author and rewrites the search text of their books, in one transaction. Null when the
+     * author is gone, or no longer has the version the rename read (when it names one).
+     */
     renameAuthor: (id: number, fullName: string, readVersion?: number) =>
       auditedTransaction(db, async (tx) => {
         const [author] = await tx.author.updateManyAndReturn({

@@ -62,8 +62,10 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
       emit({ type: 'author.created', authorId: author.id });
       return author;
     },
-    /** Renaming also refreshes the search text of the author's books, in the same transaction. */
-    /** With the version its writer read (If-Match), an author renamed since is refused with 412 and the name now. */
+    /**
+     * Renaming also refreshes the search text of the author's books, in the same transaction. With the
+     * version its writer read (If-Match), an author renamed since is refused with 412 and the name now.
+     */
     async renameAuthor(id: number, rawName: string, readVersion?: number) {
       const fullName = requireName(rawName, 'author');
       const current = await repo.authorById(id);
