@@ -4,7 +4,6 @@
 // cart in one transaction), written as directly as node-postgres allows, with no plugin, ORM or
 // schema. It runs our own statements (the session check, order-queries.ts) as prepared statements,
 // as we do, so the ratio is our stack's cost.
-import { canStillBeCancelled } from '@bookshop/rules';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { toCents } from '../../api/src/lib/money.ts';
@@ -18,6 +17,7 @@ import {
   TAKE_STOCK_SQL,
   takeStockValues,
 } from '../../api/src/modules/orders/order-queries.ts';
+import { toClientOrder } from '../../api/src/modules/orders/order-service.ts';
 import { FAMILY_WITH_ACTIVITY_SQL } from '../../api/src/modules/sessions/session-repository.ts';
 import { endedBecause, SESSION_LIFETIMES } from '../../api/src/modules/sessions/session-service.ts';
 import { verifyAccessToken } from '../../api/src/modules/sessions/tokens.ts';
@@ -30,9 +30,8 @@ interface CheckoutBody {
   cartItemsIds: number[];
 }
 
-const toAnswer = ({ shippedAt, ...order }: ClientOrderRow) => ({
-  data: { ...order, totalPrice: Number(order.totalPrice), cancellable: canStillBeCancelled({ status: order.status, shippedAt }) },
-});
+/** The order as ours answers it, shaped by the same function (the client's view of a row). */
+const toAnswer = (order: ClientOrderRow) => ({ data: toClientOrder(order) });
 
 /**
  * The session check our auth plugin runs for a signed-in call: the access token's signature, then

@@ -138,8 +138,8 @@ export const refuse = {
   status: (allowed: readonly string[]) => badRequest(`Status must be one of: ${allowed.join(', ')}.`),
   noOrder: () => notFound('This order does not exist.'),
   // Cancelling an order (beyond the spec)
-  /** Only a pending or Processing order that never shipped can be cancelled; `status` is the order's now. */
-  orderNotCancellable: (status: string, shipped = false) =>
+  /** Only a pending or Processing order that never shipped can be cancelled; `order` is as it is now. */
+  orderNotCancellable: ({ status, shippedAt }: { status: string; shippedAt: Date | null }) =>
     refusal(
       409,
       'ORDER_NOT_CANCELLABLE',
@@ -147,7 +147,7 @@ export const refuse = {
         ? 'This order is already cancelled.'
         : status === 'failed'
           ? 'This order failed, so there is nothing to cancel.'
-          : shipped && isCancellable(status)
+          : shippedAt !== null && isCancellable(status)
             ? 'This order has already been shipped and can no longer be cancelled.'
             : `This order is ${status} and can no longer be cancelled.`,
       { status },

@@ -161,7 +161,7 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
       if (reason === '') throw refuse.cancelReasonRequired();
       const order = await repo.cancel(orderId, 'clientId' in by ? by.clientId : null, reason, (current) => {
         // Shipped once, then set back to Processing: its books are gone all the same.
-        if (!canStillBeCancelled(current)) throw refuse.orderNotCancellable(current.status, current.shippedAt !== null);
+        if (!canStillBeCancelled(current)) throw refuse.orderNotCancellable(current);
       });
       if (!order) throw refuse.noOrder();
       // Its stock is back and its units no longer sold.
