@@ -4,6 +4,7 @@
 // the same copies leave every copy's stock what its orders and its ledger say. Also the client's
 // e-mail choices.
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { CANCELS_PER_CLIENT_PER_DAY } from '../src/routes/client/orders.ts';
 import { createTestApp, DEMO } from './helpers.ts';
@@ -280,6 +281,77 @@ describe('staff cancel an unshipped order with a reason', () => {
     expect(res.json().error.message).toMatch(/was cancelled/);
     const [row] = await t.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
     expect(row!.status).toBe('cancelled');
+  });
+});
+
+describe("the spec's status buttons on an order that holds no stock", () => {
+  /** A sold order of `units` of a new copy, then made failed from outside (only the seed's orders fail): it took no stock. */
+  async function failedOrder(units: number) {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, units]]);
+    await t.db.query("UPDATE orders SET status = 'failed' WHERE id = $1", [orderId]);
+    return { client, copy, orderId };
+  }
+  const waitUntilOneWaitsForALock = async () => {
+    for (let tries = 0; tries < 200; tries++) {
+      const [{ n }] = (await t.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      )) as [{ n: number }];
+      if (n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('the status change never waited for the lock');
+  };
+  const soldOfCopy = async (copy: number) =>
+    (await t.db.query<{ units: number }>('SELECT coalesce(sum(units), 0)::int AS units FROM sales_daily_copies WHERE book_copy_id = $1', [copy]))[0]!.units;
+
+  it('a failed order stays failed: never counted as sold, never cancellable for stock it never took', async () => {
+    const { client, copy, orderId } = await failedOrder(2);
+    const stock = (await copyRow(copy)).quantity;
+    expect(await soldOfCopy(copy)).toBe(0);
+    for (const status of ['Processing', 'Shipped']) {
+      const res = await call('PUT', `/api/employee/order/set-status/${orderId},${status}`, seller);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error).toMatchObject({
+        code: 'ORDER_STATUS_KEPT',
+        message: 'This order failed and took no stock; its status can no longer change.',
+      });
+    }
+    expect((await cancelAsClient(client.cookie, orderId)).statusCode).toBe(409);
+    const [row] = await t.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
+    expect(row!.status).toBe('failed');
+    expect((await copyRow(copy)).quantity).toBe(stock);
+    expect(await soldOfCopy(copy)).toBe(0);
+  });
+
+  it("two changes in opposite directions on one day's orders: the deadlock's victim runs again, and both land", async () => {
+    const client = await t.newClient();
+    const orderId = await order(client.cookie, [[await newCopy(5), 1]]);
+    expect((await call('PUT', `/api/employee/order/set-status/${orderId},Processing`, seller)).statusCode).toBe(200);
+    const [{ day }] = (await t.db.query<{ day: string }>('SELECT created_at::date::text AS day FROM orders WHERE id = $1', [orderId])) as [
+      { day: string },
+    ];
+    // Another order going Shipped → Processing, from outside: it holds the day's Shipped count first…
+    const other = new pg.Client({ connectionString: t.db.url });
+    await other.connect();
+    try {
+      await other.query("INSERT INTO sales_daily (day, status, orders, revenue) VALUES ($1, 'Shipped', 0, 0) ON CONFLICT DO NOTHING", [day]);
+      await other.query('BEGIN');
+      await other.query("UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = 'Shipped'", [day]);
+      // …while ours (Processing → Shipped) takes the Processing count and waits for the Shipped one…
+      const ours = call('PUT', `/api/employee/order/set-status/${orderId},Shipped`, seller);
+      await waitUntilOneWaitsForALock();
+      // …then wants the Processing count: a deadlock, whose check runs first in ours, which waited first.
+      await other.query("UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = 'Processing'", [day]);
+      await other.query('COMMIT');
+      const res = await ours;
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      await other.end();
+    }
+    const [row] = await t.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
+    expect(row!.status).toBe('Shipped');
   });
 });
 

@@ -153,9 +153,14 @@ export const refuse = {
       { status },
     ),
   cancelReasonRequired: () => badRequest(CANCEL_REASON_REQUIRED, 'CANCEL_REASON_REQUIRED'),
-  /** The spec's status buttons never bring a cancelled order back: its stock has been returned. */
-  orderCancelled: () =>
-    refusal(409, 'ORDER_NOT_CANCELLABLE', 'This order was cancelled and its stock returned; its status can no longer change.', {
-      status: 'cancelled',
-    }),
+  /** The spec's status buttons never change an order that holds no stock (STOCKLESS_STATUSES). */
+  orderStatusKept: (status: string) =>
+    refusal(
+      409,
+      'ORDER_STATUS_KEPT',
+      status === 'cancelled'
+        ? 'This order was cancelled and its stock returned; its status can no longer change.'
+        : 'This order failed and took no stock; its status can no longer change.',
+      { status },
+    ),
 };

@@ -1,5 +1,6 @@
-import { SHIPPED_STATUSES } from '@bookshop/rules';
+import { SHIPPED_STATUSES, STOCKLESS_STATUSES } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
+import { retryLostRace } from '../../lib/database-errors.ts';
 import { nameStockReason } from '../../lib/stock-reason.ts';
 import type { Db, SqlReader, SqlWriter } from '../../plugins/prisma.ts';
 import { auditedTransaction } from '../security/audit.ts';
@@ -81,23 +82,30 @@ export function orderRepository(db: Db, sql: SqlWriter) {
     },
 
     /**
-     * A status change by the spec's buttons. A cancelled order stays cancelled: its stock is back on
-     * the shelf, and selling it again would take none. An order that is leaving or has left the shop
-     * (SHIPPED_STATUSES, before or after the change) keeps when it first did, so that setting it
-     * back to Processing never makes it cancellable. Answers false for no such order.
+     * A status change by the spec's buttons. An order that holds no stock (STOCKLESS_STATUSES: a
+     * cancelled one gave it back, a failed one never took any) keeps its status: made Processing or
+     * Shipped it would count as sold, and could be cancelled for stock it never took. An order that
+     * is leaving or has left the shop (SHIPPED_STATUSES, before or after the change) keeps when it
+     * first did, so that setting it back to Processing never makes it cancellable. Answers true when
+     * set, the status that kept it, or false for no such order.
      */
-    async setStatus(id: number, status: string): Promise<boolean | 'cancelled'> {
+    async setStatus(id: number, status: string): Promise<true | string | false> {
       // Raw, for the status it replaces; in an audited transaction, so the change is the employee's.
-      const count = await auditedTransaction(
-        db,
-        (tx) => tx.$executeRaw`
-          UPDATE orders SET status = ${status},
-            shipped_at = coalesce(shipped_at, CASE WHEN status = ANY(${SHIPPED_STATUSES}::text[])
-                                                     OR ${status} = ANY(${SHIPPED_STATUSES}::text[]) THEN now() END)
-          WHERE id = ${id} AND status <> 'cancelled'`,
+      // Two changes in opposite directions on orders of one day take that day's two counts
+      // (sales_daily) in opposite orders: the one PostgreSQL picks as the deadlock's victim runs again.
+      const count = await retryLostRace(() =>
+        auditedTransaction(
+          db,
+          (tx) => tx.$executeRaw`
+            UPDATE orders SET status = ${status},
+              shipped_at = coalesce(shipped_at, CASE WHEN status = ANY(${SHIPPED_STATUSES}::text[])
+                                                       OR ${status} = ANY(${SHIPPED_STATUSES}::text[]) THEN now() END)
+            WHERE id = ${id} AND status <> ALL(${STOCKLESS_STATUSES}::text[])`,
+        ),
       );
       if (count === 1) return true;
-      return (await db.order.count({ where: { id } })) === 1 ? 'cancelled' : false;
+      const order = await db.order.findUnique({ where: { id }, select: { status: true } });
+      return order?.status ?? false;
     },
 
     /**

@@ -146,8 +146,8 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
       const status = BACKOFFICE_STATUSES.find((s) => s.toLowerCase() === requested.toLowerCase());
       if (!status) throw refuse.status(BACKOFFICE_STATUSES);
       const set = await repo.setStatus(orderId, status);
-      if (set === 'cancelled') throw refuse.orderCancelled();
       if (!set) throw refuse.noOrder();
+      if (set !== true) throw refuse.orderStatusKept(set);
       return status;
     },
 

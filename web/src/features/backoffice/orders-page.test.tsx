@@ -71,6 +71,28 @@ it('a Seller cancels an unshipped order: the reason is required, then sent; a sh
   expect(within(card).queryByRole('button', { name: 'Cancel Order' })).not.toBeInTheDocument();
 });
 
+it('a cancelled or failed order keeps its status: its two buttons are off, and the card says why', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_SELLER,
+    'GET /api/employee/order/1,5': { body: { data: { orders: [order(9, 'failed'), order(8, 'cancelled'), order(7)], totalPages: 1 } } },
+  });
+  renderWithProviders(<OrdersPage />, { route: '/orders' });
+  for (const [name, status] of [
+    ['Order 9', 'failed'],
+    ['Order 8', 'cancelled'],
+  ]) {
+    const card = await screen.findByRole('article', { name });
+    for (const button of ['Mark as Processing', 'Mark as Shipped']) {
+      expect(within(card).getByRole('button', { name: button })).toBeDisabled();
+      expect(within(card).getByRole('button', { name: button })).toHaveAccessibleDescription(
+        `This order is ${status} and holds no stock, so its status can no longer change.`,
+      );
+    }
+  }
+  expect(within(screen.getByRole('article', { name: 'Order 7' })).getByRole('button', { name: 'Mark as Shipped' })).toBeEnabled();
+  expect(calls.filter((c) => c.url.includes('set-status'))).toEqual([]);
+});
+
 it('a list that cannot be loaded says so and offers Retry, never "No orders found."', async () => {
   stubApi({
     ...SIGNED_IN_SELLER,

@@ -1,4 +1,4 @@
-import { CANCEL_REASON_MAX, CANCEL_REASON_REQUIRED } from '@bookshop/rules';
+import { CANCEL_REASON_MAX, CANCEL_REASON_REQUIRED, canChangeStatus } from '@bookshop/rules';
 import { type FormEvent, useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { BookCover } from '../../components/book-cover';
@@ -73,6 +73,9 @@ function CancelOrderDialog({ order, onClose, show }: { order: Schemas['Backoffic
 function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder']; notice: NoticeState | null; show: Tell }) {
   const setStatus = useSetOrderStatus();
   const [cancelling, setCancelling] = useState(false);
+  // A cancelled or failed order holds no stock, and the API keeps its status: its buttons say so rather than fail.
+  const statusKept = !canChangeStatus(order.status);
+  const keptNote = `status-kept-${order.id}`;
   // The status shown is the server's: the change refetches the page it is on.
   const set = (status: SettableStatus) =>
     setStatus.mutateAsync({ orderId: order.id, status }).then(
@@ -108,11 +111,27 @@ function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder'];
         ))}
       </ul>
       <Notice notice={notice} />
+      {statusKept && (
+        <p id={keptNote} className="muted">
+          This order is {order.status} and holds no stock, so its status can no longer change.
+        </p>
+      )}
       <div className="actions">
-        <button type="button" onClick={() => set('Processing')} disabled={setStatus.isPending}>
+        <button
+          type="button"
+          onClick={() => set('Processing')}
+          disabled={setStatus.isPending || statusKept}
+          aria-describedby={statusKept ? keptNote : undefined}
+        >
           Mark as Processing
         </button>
-        <button type="button" className="primary" onClick={() => set('Shipped')} disabled={setStatus.isPending}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => set('Shipped')}
+          disabled={setStatus.isPending || statusKept}
+          aria-describedby={statusKept ? keptNote : undefined}
+        >
           Mark as Shipped
         </button>
         {order.cancellable && (
