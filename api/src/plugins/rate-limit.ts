@@ -30,8 +30,13 @@ function postgresStore(db: Db) {
       );
     }
 
-    child(routeOptions: { method?: string | string[]; url?: string }) {
-      return new PostgresRateLimitStore(`rate:${String(routeOptions.method)}:${routeOptions.url}`);
+    /**
+     * Each limited route's own counters: the library passes the route's merged limit, which holds the
+     * route under `routeInfo` (read at its top level, every route shared one count an address). A limit
+     * a hook applies has no route there, and keys its counts itself (a client's cancels: `client:<id>`).
+     */
+    child({ routeInfo }: { routeInfo?: { method?: string | string[]; url?: string } }) {
+      return new PostgresRateLimitStore(routeInfo?.url ? `rate:${String(routeInfo.method)}:${routeInfo.url}` : 'rate');
     }
   };
 }
