@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { FORM_MESSAGES } from '@bookshop/rules';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { CROWDED_AFTER } from '../src/modules/security/security-events.ts';
 import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -146,6 +147,27 @@ describe('forgot password', () => {
     for (let more = 0; more < 2; more++) expect((await requestReset(email)).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await resetCodes(email)).toHaveLength(3);
+  });
+
+  it("requests from 250 addresses for one client's e-mail are recorded in at most a crowded window's rows, with every request counted", async () => {
+    const { email } = await newClient();
+    const rows = () =>
+      t.db.query<{ address: string; count: number }>(
+        "SELECT address, count FROM security_events WHERE type = 'password_reset_requested' AND actor = (SELECT 'client:' || id FROM clients WHERE account = $1) OR (type = 'password_reset_requested' AND address = '*')",
+        [email],
+      );
+    const before = (await rows()).reduce((sum, row) => sum + row.count, 0);
+    for (let i = 0; i < 250; i++) expect((await requestReset(email)).statusCode).toBe(200);
+    // Recorded in the background: wait until all 250 are counted.
+    let recorded: { address: string; count: number }[] = [];
+    for (let tries = 0; tries < 100; tries++) {
+      recorded = await rows();
+      if (recorded.reduce((sum, row) => sum + row.count, 0) - before >= 250) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(recorded.reduce((sum, row) => sum + row.count, 0) - before).toBe(250);
+    // One row an address up to the crowded mark, then one shared row (twice that if the requests crossed a window).
+    expect(recorded.length).toBeLessThanOrEqual(2 * (CROWDED_AFTER + 1));
   });
 
   it('refuses a request without a valid e-mail in the form’s words', async () => {

@@ -41,6 +41,8 @@ export const REPEATABLE: ReadonlySet<SecurityEventType> = new Set<SecurityEventT
   'login_failed',
   'login_locked',
   'password_check_failed',
+  // Anyone may ask a reset for any client's e-mail, from as many addresses as they hold.
+  'password_reset_requested',
   'second_factor_failed',
   'authorization_refused',
 ]);
