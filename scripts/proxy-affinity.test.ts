@@ -61,4 +61,13 @@ describe.runIf(hasNginx)('the proxy in front of two replicas', () => {
       expect(reached, `${method} ${path}`).toEqual(new Set(['a', 'b']));
     }
   });
+
+  it('keeps the metrics from the public in every form the app routes to them', async () => {
+    for (const path of ['/api/metrics', '/api/metrics/', '/api/metrics?x=1', '/api/metrics/?x=1', '/api/metric%73']) {
+      const answer = await fetch(proxy.url + path);
+      expect(answer.status, path).toBe(404);
+    }
+    // Beside it, the app is reached.
+    expect(await replicaOf('/api/health')).toMatch(/^[ab]$/);
+  });
 });

@@ -215,7 +215,9 @@ async function main() {
   });
   const proxy = publicUrl;
   await waitFor('nginx', 20, [], async () => (await fetch(`${proxy}/api/health/ready`)).ok);
-  must((await fetch(`${proxy}/api/metrics`)).status === 404, 'the proxy serves /api/metrics to the public');
+  for (const path of ['/api/metrics', '/api/metrics/']) {
+    must((await fetch(`${proxy}${path}`)).status === 404, `the proxy serves ${path} to the public`);
+  }
   const home = await fetch(`${proxy}/`);
   must(home.ok && (await home.text()).includes('<div id="root"'), 'the web app is not served at /');
 

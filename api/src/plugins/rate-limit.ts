@@ -31,11 +31,13 @@ function postgresStore(db: Db) {
     }
 
     /**
-     * Each limited route's own counters: the library passes the route's merged limit, which holds the
-     * route under `routeInfo` (read at its top level, every route shared one count an address). A limit
-     * a hook applies has no route there, and keys its counts itself (a client's cancels: `client:<id>`).
+     * Each limited route's own counters. The library's types say it passes the route, but it passes
+     * the route's merged limit, which holds the route under `routeInfo` (read at its top level, every
+     * route shared one count an address). A limit a hook applies has no route there, and keys its
+     * counts itself (a client's cancels: `client:<id>`).
      */
-    child({ routeInfo }: { routeInfo?: { method?: string | string[]; url?: string } }) {
+    child(mergedLimit: unknown) {
+      const { routeInfo } = mergedLimit as { routeInfo?: { method?: string | string[]; url?: string } };
       return new PostgresRateLimitStore(routeInfo?.url ? `rate:${String(routeInfo.method)}:${routeInfo.url}` : 'rate');
     }
   };
