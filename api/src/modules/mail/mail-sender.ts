@@ -35,16 +35,29 @@ export function mailSender(
   settings: SenderSettings,
   log: FastifyBaseLogger,
 ) {
-  async function deliver(row: ClaimedMail) {
-    if (Date.now() - row.created_at.getTime() > MAX_AGE_MS) return repo.settled(row, 'Not sent: it waited more than 3 days to be sent.');
+  /**
+   * A try that did not send: due again after a backoff that doubles per try, or a dead letter after
+   * the last. Whatever went wrong (the server refused, or the row's facts could not be read or
+   * rendered), so no row is claimed again and again past its last try, unseen by the Admin.
+   */
+  function failed(row: ClaimedMail, error: unknown, stage: 'sent' | 'prepared') {
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const last = row.attempts >= settings.maxAttempts;
+    const backoff = Math.min(settings.retryBaseMs * 2 ** (row.attempts - 1), MAX_BACKOFF_MS);
+    log.warn({ mail: String(row.id), kind: row.kind, attempt: row.attempts, last, err: reason }, `an e-mail could not be ${stage}`);
+    return repo.failed(row, reason, last ? null : backoff);
+  }
+
+  /** The message a row tells, or why it is settled unsent. */
+  async function prepare(row: ClaimedMail) {
     const addressed = await repo.address(row);
-    if (!addressed) return repo.settled(row, 'Not sent: what it told of no longer exists.');
-    if (addressed.skip) return repo.settled(row, `Not sent: ${addressed.skip}`);
+    if (!addressed) return { unsent: 'Not sent: what it told of no longer exists.' };
+    if (addressed.skip) return { unsent: `Not sent: ${addressed.skip}` };
     const unsubscribe =
       addressed.list && unsubscribeUrls(settings.publicUrl, settings.secret, addressed.list.clientId, addressed.list.list);
     const mail = renderMail(addressed.facts, settings.publicUrl, unsubscribe?.page);
-    try {
-      await transport.sendMail({
+    return {
+      message: {
         from: settings.from,
         to: { name: addressed.to.name, address: addressed.to.address },
         subject: mail.subject,
@@ -56,13 +69,23 @@ export function mailSender(
               headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
             }
           : {}),
-      });
+      },
+    };
+  }
+
+  async function deliver(row: ClaimedMail) {
+    if (Date.now() - row.created_at.getTime() > MAX_AGE_MS) return repo.settled(row, 'Not sent: it waited more than 3 days to be sent.');
+    let prepared: Awaited<ReturnType<typeof prepare>>;
+    try {
+      prepared = await prepare(row);
     } catch (error) {
-      const reason = (error as Error).message.slice(0, 500);
-      const last = row.attempts >= settings.maxAttempts;
-      const backoff = Math.min(settings.retryBaseMs * 2 ** (row.attempts - 1), MAX_BACKOFF_MS);
-      log.warn({ mail: String(row.id), kind: row.kind, attempt: row.attempts, last, err: reason }, 'an e-mail could not be sent');
-      return repo.failed(row, reason, last ? null : backoff);
+      return failed(row, error, 'prepared');
+    }
+    if (!prepared.message) return repo.settled(row, prepared.unsent);
+    try {
+      await transport.sendMail(prepared.message);
+    } catch (error) {
+      return failed(row, error, 'sent');
     }
     return repo.settled(row);
   }
