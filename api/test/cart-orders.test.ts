@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ORDER_LINES_MAX } from '@bookshop/rules';
 import pg from 'pg';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { cartRepository } from '../src/modules/cart/cart-repository.ts';
@@ -160,6 +161,32 @@ describe('cart', () => {
     await t.db.query('DELETE FROM cart_items WHERE id = $1', [lineId]);
     const service = cartService({ ...repo, findLine: async () => readBefore });
     await expect(service.update(owner.id, lineId, 2)).rejects.toMatchObject({ statusCode: 404, message: 'This item is not in your cart.' });
+  });
+});
+
+describe('a full cart', () => {
+  it(`holds an order's most lines (${ORDER_LINES_MAX}): one more book is refused and says why; its lines still go up`, async () => {
+    const owner = await t.newClient();
+    const copies = await t.db.query<{ id: number }>(
+      `INSERT INTO book_copies (book_id, quantity, price) SELECT 1, 5, '1.00' FROM generate_series(1, ${ORDER_LINES_MAX + 1}) RETURNING id`,
+    );
+    // The cart filled from outside, one line short of full; then its last line through the API.
+    await t.db.query('INSERT INTO cart_items (client_id, book_copy_id, quantity) SELECT $1, unnest($2::int[]), 1', [
+      owner.id,
+      copies.slice(0, ORDER_LINES_MAX - 1).map((c) => c.id),
+    ]);
+    expect((await call(owner.cookie, 'POST', `/api/client/cart/${copies[ORDER_LINES_MAX - 1]!.id}`)).statusCode).toBe(200);
+    const refused = await call(owner.cookie, 'POST', `/api/client/cart/${copies[ORDER_LINES_MAX]!.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({
+      code: 'CART_FULL',
+      message: `Your cart holds ${ORDER_LINES_MAX} different books, the most one order takes. Check out or remove one first.`,
+    });
+    // A book already in the full cart still goes up by one.
+    expect((await call(owner.cookie, 'POST', `/api/client/cart/${copies[0]!.id}`)).statusCode).toBe(200);
+    const lines = async () =>
+      (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM cart_items WHERE client_id = $1', [owner.id]))[0]!.n;
+    expect(await lines()).toBe(ORDER_LINES_MAX);
   });
 });
 

@@ -7,6 +7,7 @@
 // totals and Low Stock run our statements too (Low Stock: its threshold, then its page and its count
 // side by side, as ours); the import checks a file with one lookup and writes it with one UPDATE in a
 // transaction that locks its copies first.
+import { ORDER_LINES_MAX } from '@bookshop/rules';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { ADD_TO_CART_SQL, REMOVE_CART_LINE_SQL } from '../../api/src/modules/cart/cart-repository.ts';
@@ -67,7 +68,7 @@ export function bareMix(app: FastifyInstance, pool: pg.Pool, jwtSecret: string, 
   app.post<{ Params: { copyId: string } }>('/api/client/cart/:copyId', async (request, reply) => {
     const clientId = await signedIn('client', request.headers.cookie);
     if (clientId === null) return reply.code(401).send();
-    const [line] = await query<{ id: number }>(ADD_TO_CART_SQL, [clientId, Number(request.params.copyId)]);
+    const [line] = await query<{ id: number }>(ADD_TO_CART_SQL, [clientId, Number(request.params.copyId), ORDER_LINES_MAX]);
     return line ? { data: line.id } : reply.code(409).send();
   });
   app.delete<{ Params: { lineId: string } }>('/api/client/cart/:lineId', async (request, reply) => {

@@ -123,6 +123,8 @@ export const refuse = {
   // Cart and checkout
   outOfStock: () => refusal(409, 'OUT_OF_STOCK', FORM_MESSAGES.outOfStock),
   notInCart: () => notFound('This item is not in your cart.'),
+  cartFull: (max: number) =>
+    refusal(409, 'CART_FULL', `Your cart holds ${max} different books, the most one order takes. Check out or remove one first.`),
   onlyLeft: (left: number) => conflict(`Only ${left} left in stock.`),
   orderTooLarge: () => refusal(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE),
   emptyOrder: () => badRequest('Your cart is empty.', 'EMPTY_ORDER'),

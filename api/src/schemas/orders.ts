@@ -1,4 +1,4 @@
-import { CANCEL_REASON_MAX } from '@bookshop/rules';
+import { CANCEL_REASON_MAX, ORDER_LINES_MAX } from '@bookshop/rules';
 import { type Static, Type } from 'typebox';
 import { Body, ImageUrl, PositiveInt } from './common.ts';
 
@@ -41,7 +41,7 @@ export const CheckoutBody = Body({
   shipmentAddress: Type.Optional(Type.String({ maxLength: 500 })),
   totalPrice: Type.Number({ minimum: 0 }),
   totalQuantity: Type.Integer({ minimum: 1 }),
-  cartItemsIds: Type.Array(PositiveInt, { maxItems: 200 }),
+  cartItemsIds: Type.Array(PositiveInt, { maxItems: ORDER_LINES_MAX }),
 });
 export type CheckoutInput = Static<typeof CheckoutBody>;
 

@@ -17,5 +17,8 @@ export const canChangeStatus = (status: string) => !STOCKLESS_STATUSES.includes(
 export const canStillBeCancelled = (order: { status: string; shippedAt: Date | string | null }) =>
   isCancellable(order.status) && order.shippedAt === null;
 
+/** The most different books one order (and so one cart) takes. */
+export const ORDER_LINES_MAX = 200;
+
 export const CANCEL_REASON_MAX = 500;
 export const CANCEL_REASON_REQUIRED = 'Please give the reason for cancelling this order.';

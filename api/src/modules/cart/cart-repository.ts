@@ -1,3 +1,4 @@
+import { ORDER_LINES_MAX } from '@bookshop/rules';
 import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 import { copyLineSelect } from '../catalog/copy-line.ts';
 
@@ -6,15 +7,23 @@ import { copyLineSelect } from '../catalog/copy-line.ts';
 // itself (issue 32's mix). The cart page's read keeps Prisma's select, shared with the wishlist's.
 
 /**
- * Adds one unit in a single statement: a new line at 1, or +1 while the line stays within stock.
- * No row back means the copy is unknown/unavailable or the cart already holds all the stock.
+ * Adds one unit in a single statement: a new line at 1 while the cart holds fewer than $3 lines (an
+ * order's most), or +1 to its line while the line stays within stock. No row back means the copy is
+ * unknown/unavailable, the cart already holds all the stock, or it is full. Adds racing each other
+ * may each see room for one more: the cart can pass $3 by at most the adds running at that moment,
+ * and no further, where without the count it grew with the catalog.
  */
 export const ADD_TO_CART_SQL = `
   INSERT INTO cart_items (client_id, book_copy_id, quantity)
   SELECT $1, c.id, 1 FROM book_copies c WHERE c.id = $2 AND c.is_available AND c.quantity >= 1
+    AND ((SELECT count(*) FROM cart_items WHERE client_id = $1) < $3
+         OR EXISTS (SELECT 1 FROM cart_items WHERE client_id = $1 AND book_copy_id = $2))
   ON CONFLICT (client_id, book_copy_id) DO UPDATE SET quantity = cart_items.quantity + 1
     WHERE cart_items.quantity < (SELECT quantity FROM book_copies WHERE id = $2)
   RETURNING id`;
+const CART_FULL_SQL = `
+  SELECT (SELECT count(*) FROM cart_items WHERE client_id = $1) >= $3
+         AND NOT EXISTS (SELECT 1 FROM cart_items WHERE client_id = $1 AND book_copy_id = $2) AS full`;
 const COPY_SQL = 'SELECT is_available AS "isAvailable", quantity FROM book_copies WHERE id = $1';
 const LINE_SQL = `
   SELECT i.quantity, c.quantity AS "copyQuantity", c.price::text AS price
@@ -38,7 +47,11 @@ export function cartRepository(db: Db, sql: SqlWriter) {
       }),
 
     addOne: async (clientId: number, bookCopyId: number): Promise<number | null> =>
-      (await sql.query<{ id: number }>(ADD_TO_CART_SQL, [clientId, bookCopyId]))[0]?.id ?? null,
+      (await sql.query<{ id: number }>(ADD_TO_CART_SQL, [clientId, bookCopyId, ORDER_LINES_MAX]))[0]?.id ?? null,
+
+    /** Whether the cart already holds an order's most lines and not this copy's. */
+    isFullFor: async (clientId: number, bookCopyId: number) =>
+      (await sql.query<{ full: boolean }>(CART_FULL_SQL, [clientId, bookCopyId, ORDER_LINES_MAX]))[0]!.full,
 
     findCopy: async (id: number) => (await sql.query<{ isAvailable: boolean; quantity: number }>(COPY_SQL, [id]))[0] ?? null,
 

@@ -1,3 +1,4 @@
+import { ORDER_LINES_MAX } from '@bookshop/rules';
 import { toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { copyLineCover } from '../catalog/copy-line.ts';
@@ -25,6 +26,7 @@ export function cartService(repo: ReturnType<typeof cartRepository>) {
       if (id !== null) return id;
       const copy = await repo.findCopy(bookCopyId);
       if (!copy?.isAvailable) throw refuse.bookUnavailable();
+      if (copy.quantity >= 1 && (await repo.isFullFor(clientId, bookCopyId))) throw refuse.cartFull(ORDER_LINES_MAX);
       throw refuse.outOfStock();
     },
 
