@@ -64,7 +64,10 @@ export async function verifiedIdToken(): Promise<string | null> {
 
 const providerCode = (error: unknown) => (error as { code?: unknown } | null)?.code;
 
-/** What the provider's refusals mean to the person signing up. */
+/**
+ * What the provider's refusals mean to the person signing up, for the codes whose own message says
+ * nothing more than its code (the SDK's "Firebase: Error (auth/invalid-credential).").
+ */
 const PROVIDER_MESSAGES: Record<string, string> = {
   'auth/invalid-credential': 'This e-mail already has an account with another password. Log in, or sign up with another e-mail.',
   'auth/wrong-password': 'This e-mail already has an account with another password. Log in, or sign up with another e-mail.',
@@ -75,9 +78,18 @@ const PROVIDER_MESSAGES: Record<string, string> = {
   'auth/user-disabled': 'This account has been disabled.',
 };
 
-/** A readable message for a provider error, or the provider's own text without its "Firebase: … (auth/…)" wrapping. */
+/**
+ * Spec 5: a provider error is shown with the provider's own message, without its "Firebase: … (auth/…)"
+ * wrapping; where that message is only the word "Error", what its code means instead.
+ */
 export function providerMessage(error: unknown): string {
-  const known = PROVIDER_MESSAGES[String(providerCode(error))];
-  if (known) return known;
-  return error instanceof Error ? error.message.replace(/^Firebase:\s*/, '').replace(/\s*\(auth\/[^)]+\)\.?$/, '') : 'Sign-up failed.';
+  const own =
+    error instanceof Error
+      ? error.message
+          .replace(/^Firebase:\s*/, '')
+          .replace(/\s*\(auth\/[^)]+\)\.?$/, '')
+          .trim()
+      : '';
+  if (own && own !== 'Error') return own;
+  return PROVIDER_MESSAGES[String(providerCode(error))] ?? 'Sign-up failed.';
 }

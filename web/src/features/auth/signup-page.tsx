@@ -2,7 +2,6 @@ import { FORM_MESSAGES, signUpProblem } from '@bookshop/rules';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
-import { ApiError } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
 import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -52,10 +51,8 @@ export default function SignUpPage() {
         navigate(paths.home);
       },
       (error: unknown) => {
-        const reason = failureReason(error);
-        // 409: the e-mail is already a client's; the server's message says so.
-        const conflict = error instanceof ApiError && error.status === 409;
-        show(conflict ? error.message : `Failed to check verification.${reason ? ` ${reason}` : ''}`, 'error');
+        // Spec 8's words, with the server's why beneath them as on every screen (a 409: the e-mail is already a client's).
+        show('Failed to check verification.', 'error', failureReason(error));
       },
     );
 

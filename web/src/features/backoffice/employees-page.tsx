@@ -6,7 +6,6 @@ import { Notice, useNotice } from '../../components/notice';
 import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
-import { newPasswordProblem } from '../../lib/password-rules';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { type NewEmployee, useAddEmployee } from './api/add-employee';
 import { useChangeRole } from './api/change-role';
@@ -42,9 +41,9 @@ export default function EmployeesPage() {
   const { guard, prompt } = useStepUpGuard();
 
   const adding = useSubmitOnce();
+  // Spec 5: no other checks on the client side. The API's password rules answer instead, their
+  // message shown under the spec's failure text.
   const add = handleSubmit(async ({ password, role, ...person }) => {
-    const problem = password ? await newPasswordProblem(password, person.email) : null;
-    if (problem) return show(problem, 'error');
     try {
       await guard(() => addEmployee.mutateAsync({ person_informations: person, password, role }));
       reset();

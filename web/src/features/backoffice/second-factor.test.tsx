@@ -62,3 +62,21 @@ it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, t
   expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(2);
   expect(calls.find((c) => c.url.endsWith('/step-up'))?.body).toEqual({ code: '654321' });
 });
+
+it("sends an Admin's new employee to the API whatever the password (spec 5: no other check in the form), and shows the API's refusal under its own words", async () => {
+  const weak = 'Use at least 12 characters, or a passphrase of 4 words.';
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/employees/': { body: { data: [] } },
+    'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
+    'POST /api/employee': refusal(400, 'WEAK_PASSWORD', weak),
+  });
+  renderWithProviders(<EmployeesPage />, { route: '/employees' });
+  const form = await screen.findByRole('form', { name: 'New employee' });
+  await userEvent.type(within(form).getByLabelText('Email'), 'nadia@bookshop.test');
+  await userEvent.type(within(form).getByLabelText('Password'), 'short');
+  await userEvent.click(within(form).getByRole('button', { name: 'Add Employee' }));
+  expect(await screen.findByText('Failed to add employee.')).toBeInTheDocument();
+  expect(screen.getByText(weak)).toBeInTheDocument();
+  expect(calls.find((c) => c.method === 'POST' && c.url.endsWith('/api/employee'))?.body).toMatchObject({ password: 'short' });
+});
