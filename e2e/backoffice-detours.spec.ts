@@ -123,8 +123,13 @@ test('an Admin who double-clicks Add Book Copy adds one copy', async ({ page, lo
 test('a Seller marks an order as Processing', async ({ page, loggedInAs }) => {
   await loggedInAs(DEMO.seller);
   await openBackofficeScreen(page, 'Orders');
-  const order = page.getByRole('article').first();
-  const orderId = Number((await order.getAttribute('aria-label'))!.replace(/\D/g, ''));
+  // The newest order whose status can change (a cancelled or failed one keeps its status, its buttons off).
+  const changeable = page
+    .getByRole('article')
+    .filter({ has: page.getByRole('button', { name: 'Mark as Processing', disabled: false }) })
+    .first();
+  const orderId = Number((await changeable.getAttribute('aria-label'))!.replace(/\D/g, ''));
+  const order = page.getByRole('article', { name: `Order ${orderId}`, exact: true });
   await order.getByRole('button', { name: 'Mark as Processing' }).click();
   await expect(order.getByText('Status updated successfully.')).toBeVisible();
   await expect(order).toContainText('Processing');

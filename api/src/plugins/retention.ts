@@ -8,8 +8,8 @@
 // The same job folds the catalog's counts (catalog_totals: a row per statement that added or removed
 // books or copies) into one row.
 //
-// Every instance runs the job hourly; a transaction-level advisory lock lets one at a time do the
-// work, and the transaction names itself (bookshop.retention) to the append-only trigger, which
+// Every instance runs the job hourly; a transaction-level advisory lock lets one at a time do each
+// of its transactions, and each names itself (bookshop.retention) to the append-only trigger, which
 // refuses the same statements from anyone else.
 import fp from 'fastify-plugin';
 import type { Db } from './prisma.ts';
@@ -57,40 +57,63 @@ async function foldCatalogTotals(db: Db) {
   return folded;
 }
 
-async function purgeOnce(db: Db, days: number): Promise<Omit<RetentionReport, 'totalsFolded'>> {
+/**
+ * One transaction of the job's, under its lock (false: another instance holds it) and named to the
+ * append-only trigger.
+ */
+function underTheLock<T>(db: Db, work: (tx: Parameters<Parameters<Db['$transaction']>[0]>[0]) => Promise<T>) {
   return db.$transaction(
     async (tx) => {
       const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS locked`;
-      if (!locked) return { ran: false, securityEvents: 0, importJobs: 0, mails: 0, erased: 0 };
+      if (!locked) return false as const;
       await tx.$executeRaw`SELECT set_config('bookshop.retention', 'on', true)`;
-      const before = `${days} days`;
-      let securityEvents = 0;
-      for (let removed = BATCH; removed === BATCH; securityEvents += removed) {
-        removed = await tx.$executeRaw`
-          DELETE FROM security_events WHERE id IN (
-            SELECT id FROM security_events
-            WHERE type <> 'backoffice_write' AND last_at < localtimestamp - ${before}::interval LIMIT ${BATCH})`;
-      }
-      const importJobs = await tx.$executeRaw`
-        DELETE FROM import_jobs
-        WHERE (status IN ('done', 'failed') AND coalesce(finished_at, updated_at) < localtimestamp - ${before}::interval)
-           OR (status = 'checked' AND created_at < localtimestamp - ${UNRUN_IMPORTS_KEPT}::interval)`;
-      const mails = await tx.$executeRaw`
-        DELETE FROM mail_outbox WHERE coalesce(sent_at, dead_at) < localtimestamp - ${before}::interval`;
-      const erased = await tx.$executeRaw`
-        UPDATE security_events e
-        SET details = jsonb_build_object('operation', e.details -> 'operation', 'changed', e.details -> 'changed', 'erased', true)
-        FROM (
-          SELECT DISTINCT entity, entity_id FROM security_events
-          WHERE type = 'backoffice_write' AND entity = ANY(${PERSONAL_ENTITIES}::text[])
-            AND details ->> 'operation' = 'delete' AND at < localtimestamp - ${before}::interval
-        ) AS gone
-        WHERE e.type = 'backoffice_write' AND e.entity = gone.entity AND e.entity_id = gone.entity_id
-          AND NOT coalesce((e.details ->> 'erased')::boolean, false)`;
-      return { ran: true, securityEvents, importJobs, mails, erased };
+      return work(tx);
     },
-    { timeout: 10 * 60_000 },
+    { timeout: 60_000 },
   );
+}
+
+async function purgeOnce(db: Db, days: number): Promise<Omit<RetentionReport, 'totalsFolded'>> {
+  const before = `${days} days`;
+  const none = { ran: false, securityEvents: 0, importJobs: 0, mails: 0, erased: 0 };
+  // A backlog of security events goes a batch a transaction: each commits, so a run cut short (a
+  // statement's time limit, a restart) keeps what it removed, and the next batch's scan no longer
+  // walks the rows the earlier ones removed. Oldest ids first, by the primary key's order: expired
+  // rows are the oldest, and the scan stops at the batch's last.
+  let securityEvents = 0;
+  for (;;) {
+    const removed = await underTheLock(
+      db,
+      (tx) => tx.$executeRaw`
+        DELETE FROM security_events WHERE id IN (
+          SELECT id FROM security_events
+          WHERE type <> 'backoffice_write' AND last_at < localtimestamp - ${before}::interval ORDER BY id LIMIT ${BATCH})`,
+    );
+    if (removed === false) return none;
+    securityEvents += removed;
+    if (removed < BATCH) break;
+  }
+  const rest = await underTheLock(db, async (tx) => {
+    const importJobs = await tx.$executeRaw`
+      DELETE FROM import_jobs
+      WHERE (status IN ('done', 'failed') AND coalesce(finished_at, updated_at) < localtimestamp - ${before}::interval)
+         OR (status = 'checked' AND created_at < localtimestamp - ${UNRUN_IMPORTS_KEPT}::interval)`;
+    const mails = await tx.$executeRaw`
+      DELETE FROM mail_outbox WHERE coalesce(sent_at, dead_at) < localtimestamp - ${before}::interval`;
+    const erased = await tx.$executeRaw`
+      UPDATE security_events e
+      SET details = jsonb_build_object('operation', e.details -> 'operation', 'changed', e.details -> 'changed', 'erased', true)
+      FROM (
+        SELECT DISTINCT entity, entity_id FROM security_events
+        WHERE type = 'backoffice_write' AND entity = ANY(${PERSONAL_ENTITIES}::text[])
+          AND details ->> 'operation' = 'delete' AND at < localtimestamp - ${before}::interval
+      ) AS gone
+      WHERE e.type = 'backoffice_write' AND e.entity = gone.entity AND e.entity_id = gone.entity_id
+        AND NOT coalesce((e.details ->> 'erased')::boolean, false)`;
+    return { importJobs, mails, erased };
+  });
+  if (rest === false) return { ...none, securityEvents };
+  return { ran: true, securityEvents, ...rest };
 }
 
 export default fp(
