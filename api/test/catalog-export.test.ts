@@ -26,8 +26,8 @@ const admin = await t.login(DEMO.admin);
 
 /**
  * The file as the export has always written it, worked out here another way (two plain queries
- * joined in memory): every book in id order, each copy of it in id order with its stock twice (stock
- * and exported_stock), a book without copies as one row with empty copy fields, and a cell a
+ * joined in memory): every book in id order, each copy of it in id order with its stock, price and
+ * availability twice (as they are, and as exported_stock, exported_price and exported_available), a book without copies as one row with empty copy fields, and a cell a
  * spreadsheet would run as a formula with a leading apostrophe.
  */
 async function expectedFile() {
@@ -44,8 +44,11 @@ async function expectedFile() {
   const records = books.flatMap((book) => {
     const fields = [book.isbn13 ?? '', cell(book.name), cell(book.author), cell(book.category)];
     const own = copiesOf.get(book.id) ?? [];
-    if (!own.length) return [[...fields, '', '', '', '']];
-    return own.map((c) => [...fields, Number(c.price).toFixed(2), String(c.quantity), String(c.is_available), String(c.quantity)]);
+    if (!own.length) return [[...fields, '', '', '', '', '', '']];
+    return own.map((c) => {
+      const copy = [Number(c.price).toFixed(2), String(c.quantity), String(c.is_available)];
+      return [...fields, ...copy, copy[1]!, copy[0]!, copy[2]!];
+    });
   });
   return stringify([[...EXPORT_COLUMNS], ...records]);
 }

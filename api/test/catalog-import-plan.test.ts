@@ -6,6 +6,7 @@ import {
   IMPORT_MAX_NEW_BOOKS,
   isbnsToLookUp,
   type LookupOutcome,
+  NO_EXPORTED_PRICE_WARNING,
   NO_EXPORTED_STOCK_WARNING,
   planImport,
   readImportFile,
@@ -94,6 +95,59 @@ describe('reading an import file', () => {
 });
 
 describe('planning an import against the shop', () => {
+  it("with exported_price and exported_available, writes each only where the file changed it: the shop's changes since stand, and both changing it differently is refused", () => {
+    const header = 'isbn,price,stock,available,exported_stock,exported_price,exported_available';
+    const { summary, rows } = plan(
+      [
+        header,
+        `${A},10.00,5,true,5,10.00,true`, // the shop repriced it (12.00) and took it off sale since: the file changed neither
+        `${B},11.00,5,true,5,10.00,true`, // the file repriced it; the shop did not
+        `${C},11.00,5,true,5,10.00,true`, // the file and the shop both repriced it, differently
+        `${D},10.00,5,false,5,10.00,true`, // the file takes it off sale; the shop put it at 9.00
+      ].join('\n'),
+      [
+        [A, copy(5, '12.00', false)],
+        [B, copy(5)],
+        [C, copy(5, '12.00')],
+        [D, copy(5, '9.00')],
+      ],
+    );
+    expect(summary).toMatchObject({ rows: 4, unchanged: 1, changed: 2, invalid: 1, warnings: [] });
+    expect(summary.invalidRows).toEqual([
+      {
+        line: 4,
+        isbn: C,
+        reason:
+          'The price changed in the shop since the export (10.00 then, 12.00 now) and in the file (11.00): export again, or set it on the Book Copies screen.',
+      },
+    ]);
+    // The plan keeps what the export saw: the run writes a field only where the file changed it, against the shop as it is then.
+    expect(rows).toEqual([
+      {
+        line: 3,
+        isbn13: B,
+        price: '11.00',
+        stock: 5,
+        available: true,
+        exportedStock: 5,
+        exportedPrice: '10.00',
+        exportedAvailable: true,
+        kind: 'changed',
+      },
+      {
+        line: 5,
+        isbn13: D,
+        price: '10.00',
+        stock: 5,
+        available: false,
+        exportedStock: 5,
+        exportedPrice: '10.00',
+        exportedAvailable: true,
+        kind: 'changed',
+      },
+    ]);
+  });
+
   it('sorts rows into new, changed and unchanged, plans only what changes, and counts every row', () => {
     const { summary, rows } = plan(
       [
@@ -119,7 +173,7 @@ describe('planning an import against the shop', () => {
       invalidRows: [],
       moved: 0,
       movedRows: [],
-      warnings: [NO_EXPORTED_STOCK_WARNING],
+      warnings: [NO_EXPORTED_STOCK_WARNING, NO_EXPORTED_PRICE_WARNING],
     });
     expect(rows.map(({ isbn13, kind }) => [isbn13, kind])).toEqual([
       [B, 'changed'],
@@ -145,7 +199,15 @@ describe('planning an import against the shop', () => {
         [D, copy(4)],
       ],
     );
-    expect(summary).toMatchObject({ rows: 4, new: 0, changed: 2, unchanged: 1, invalid: 1, moved: 2, warnings: [] });
+    expect(summary).toMatchObject({
+      rows: 4,
+      new: 0,
+      changed: 2,
+      unchanged: 1,
+      invalid: 1,
+      moved: 2,
+      warnings: [NO_EXPORTED_PRICE_WARNING],
+    });
     expect(summary.movedRows).toEqual([
       { line: 2, isbn: A, exportedStock: 10, stockNow: 7, stockAfter: 9 },
       { line: 3, isbn: B, exportedStock: 10, stockNow: 7, stockAfter: 7 },

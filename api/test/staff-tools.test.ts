@@ -344,7 +344,18 @@ describe('bulk export and import', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="bookshop-books-\d{4}-\d{2}-\d{2}\.csv"$/);
     const rows = parse(res.body, { columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0]!)).toEqual(['isbn', 'title', 'author', 'category', 'price', 'stock', 'available', 'exported_stock']);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'isbn',
+      'title',
+      'author',
+      'category',
+      'price',
+      'stock',
+      'available',
+      'exported_stock',
+      'exported_price',
+      'exported_available',
+    ]);
     const n = (
       await t.db.query<{ n: number }>(
         'SELECT (SELECT count(*) FROM book_copies) + (SELECT count(*) FROM books b WHERE NOT EXISTS (SELECT 1 FROM book_copies c WHERE c.book_id = b.id))::int AS n',

@@ -229,6 +229,41 @@ describe('the import and sales made since the export', () => {
     expect(blind.warnings).toEqual([expect.stringMatching(/^The file has no exported_stock column/)]);
     expect(blind).toMatchObject({ changed: 1, moved: 0 });
   });
+
+  it("export, the staff reprice a copy and take it off sale, import the file with a new stock: the staff's price and sale stand", async () => {
+    const { id, isbn13 } = await newCopy(20);
+    const row = await exportedRow(isbn13);
+    expect(row).toMatchObject({ exported_price: row.price, exported_available: 'true' });
+    const price = (Number(row.price) + 5).toFixed(2);
+    await t.db.query('UPDATE book_copies SET price = $2, is_available = false WHERE id = $1', [id, price]);
+    const job = await importFile(asCsv({ ...row, stock: '25' }));
+    expect(job).toMatchObject({ changed: 1, invalid: 0, warnings: [] });
+    expect((await run(job.id)).status).toBe('done');
+    const [copy] = await t.db.query<{ quantity: number; price: string; is_available: boolean }>(
+      'SELECT quantity, price::text, is_available FROM book_copies WHERE id = $1',
+      [id],
+    );
+    expect(copy).toEqual({ quantity: 25, price, is_available: false });
+  });
+
+  it('the file and the staff both repriced a copy since the export, differently: the row is refused and says why; an export from before the columns is warned of', async () => {
+    const { id, isbn13 } = await newCopy(20);
+    const row = await exportedRow(isbn13);
+    await t.db.query("UPDATE book_copies SET price = '31.00' WHERE id = $1", [id]);
+    const job = await importFile(asCsv({ ...row, price: '29.00' }));
+    expect(job.invalidRows).toEqual([
+      {
+        line: 2,
+        isbn: isbn13,
+        reason: `The price changed in the shop since the export (${row.exported_price} then, 31.00 now) and in the file (29.00): export again, or set it on the Book Copies screen.`,
+      },
+    ]);
+    const { exported_price: _price, exported_available: _available, ...older } = row;
+    const blind = await importFile(asCsv({ ...older, price: '29.00' }));
+    expect(blind.warnings).toEqual([expect.stringMatching(/^The file has no exported_price and exported_available columns/)]);
+    expect(blind).toMatchObject({ changed: 1, invalid: 0 });
+    expect((await stockOf(id)).price).toBe('31.00');
+  });
 });
 
 describe('the ledger', () => {

@@ -209,6 +209,9 @@ export const ImportPlanRow = Type.Object({
   available: Type.Boolean(),
   /** The stock the export saw, when the file says: the row then changes the stock by stock - exportedStock. */
   exportedStock: Type.Optional(Type.Integer()),
+  /** The price and availability the export saw, when the file says: the row then writes each only where the file changed it. */
+  exportedPrice: Type.Optional(Type.String()),
+  exportedAvailable: Type.Optional(Type.Boolean()),
   kind: Type.Union([Type.Literal('new'), Type.Literal('changed'), Type.Literal('unchanged')]),
   found: Type.Optional(
     Type.Object({

@@ -7,7 +7,9 @@
 // (stock - exported_stock) applied on top of the stock at the run, so sales made since the export
 // stand. The plan lists the rows whose stock moved since the export, and refuses a row whose change
 // those sales made impossible. Without the column, the stock is written as the file says, with a
-// warning.
+// warning. Price and availability likewise with exported_price and exported_available: a row
+// writes one only where the file changed it from what the export saw, so the staff's changes made
+// since stand; a row where both the file and the shop changed it, differently, is refused.
 import { parse } from 'csv-parse/sync';
 import { toIsbn13 } from '../../lib/isbn.ts';
 import { toCents } from '../../lib/money.ts';
@@ -19,8 +21,12 @@ import type { IsbnRecord } from './isbn-lookup.ts';
 
 export const IMPORT_COLUMNS = ['isbn', 'price', 'stock', 'available'] as const;
 const EXPORTED_STOCK = 'exported_stock';
+const EXPORTED_PRICE = 'exported_price';
+const EXPORTED_AVAILABLE = 'exported_available';
 export const NO_EXPORTED_STOCK_WARNING =
   "The file has no exported_stock column, so each row's stock replaces the copy's stock as it is when the import runs: copies sold since the file was made come back. Export the catalog again and edit that file to keep them sold.";
+export const NO_EXPORTED_PRICE_WARNING =
+  "The file has no exported_price and exported_available columns, so each row's price and availability replace the shop's: changes made on the Book Copies screen since the file was made are undone. Export the catalog again and edit that file to keep them.";
 /** ISBNs the shop lacks that one file may add: each is a lookup, at Open Library in production. */
 export const IMPORT_MAX_NEW_BOOKS = 200;
 
@@ -42,6 +48,8 @@ export type CheckedRow = Omit<ImportPlanRow, 'kind' | 'found'>;
 /** The file read: its rows that are fine on their own, and those that are not. */
 export interface ImportFile {
   hasExportedStock: boolean;
+  /** Both exported_price and exported_available. */
+  hasExportedPrice: boolean;
   checked: CheckedRow[];
   invalid: InvalidImportRow[];
 }
@@ -63,6 +71,8 @@ interface FileRow {
   stock: string;
   available: string;
   exportedStock: string;
+  exportedPrice: string;
+  exportedAvailable: string;
 }
 
 /** The file's records with their line numbers; a 400 the screen shows when it is not usable CSV. */
@@ -92,14 +102,18 @@ function records(text: string) {
 function fileRows(text: string) {
   const [header, ...rows] = records(text);
   const columns = header?.record.map((name) => name.toLowerCase()) ?? [];
-  const at = (name: (typeof IMPORT_COLUMNS)[number] | typeof EXPORTED_STOCK) => columns.indexOf(name);
-  const [isbnAt, priceAt, stockAt, availableAt, exportedStockAt] = [
+  const at = (name: (typeof IMPORT_COLUMNS)[number] | typeof EXPORTED_STOCK | typeof EXPORTED_PRICE | typeof EXPORTED_AVAILABLE) =>
+    columns.indexOf(name);
+  const [isbnAt, priceAt, stockAt, availableAt, exportedStockAt, exportedPriceAt, exportedAvailableAt] = [
     at('isbn'),
     at('price'),
     at('stock'),
     at('available'),
     at(EXPORTED_STOCK),
+    at(EXPORTED_PRICE),
+    at(EXPORTED_AVAILABLE),
   ];
+  const cell = (record: string[], index: number) => (index >= 0 ? (record[index] ?? '') : '');
   if ([isbnAt, priceAt, stockAt, availableAt].some((index) => index < 0)) {
     throw refuse.form(`The file's first line must name the columns ${IMPORT_COLUMNS.join(', ')}.`);
   }
@@ -107,14 +121,17 @@ function fileRows(text: string) {
   if (rows.length > IMPORT_MAX_ROWS) throw refuse.form(`A file can hold at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows.`);
   return {
     hasExportedStock: exportedStockAt >= 0,
+    hasExportedPrice: exportedPriceAt >= 0 && exportedAvailableAt >= 0,
     rows: rows.map(
       ({ record, line }): FileRow => ({
         line,
-        isbn: record[isbnAt] ?? '',
-        price: record[priceAt] ?? '',
-        stock: record[stockAt] ?? '',
-        available: (record[availableAt] ?? '').toLowerCase(),
-        exportedStock: exportedStockAt >= 0 ? (record[exportedStockAt] ?? '') : '',
+        isbn: cell(record, isbnAt),
+        price: cell(record, priceAt),
+        stock: cell(record, stockAt),
+        available: cell(record, availableAt).toLowerCase(),
+        exportedStock: cell(record, exportedStockAt),
+        exportedPrice: cell(record, exportedPriceAt),
+        exportedAvailable: cell(record, exportedAvailableAt).toLowerCase(),
       }),
     ),
   };
@@ -132,6 +149,9 @@ function rowProblem(row: FileRow, isbn13: string | null, lineOfIsbn: Map<string,
   if (row.exportedStock !== '' && !isStock(row.exportedStock))
     return `Exported stock ${STOCK_RANGE} Leave it as the export wrote it, or empty.`;
   if (!AVAILABLE.has(row.available)) return 'Available must be true or false.';
+  if (row.exportedPrice !== '' && !PRICE.test(row.exportedPrice)) return 'Exported price is not a price. Leave it as the export wrote it, or empty.';
+  if (row.exportedAvailable !== '' && !AVAILABLE.has(row.exportedAvailable))
+    return 'Exported available must be true or false. Leave it as the export wrote it, or empty.';
   return null;
 }
 
@@ -157,9 +177,11 @@ export function readImportFile(text: string): ImportFile {
       stock: Number(row.stock),
       available,
       ...(row.exportedStock === '' ? {} : { exportedStock: Number(row.exportedStock) }),
+      ...(row.exportedPrice === '' ? {} : { exportedPrice: Number(row.exportedPrice).toFixed(2) }),
+      ...(row.exportedAvailable === '' ? {} : { exportedAvailable: AVAILABLE.get(row.exportedAvailable) }),
     });
   }
-  return { hasExportedStock: file.hasExportedStock, checked, invalid };
+  return { hasExportedStock: file.hasExportedStock, hasExportedPrice: file.hasExportedPrice, checked, invalid };
 }
 
 /** The ISBNs to look up: those the shop lacks, the first IMPORT_MAX_NEW_BOOKS of them in the file's order. */
@@ -172,9 +194,34 @@ export function isbnsToLookUp(file: ImportFile, inShop: ReadonlyMap<string, Shop
 
 type Verdict = { row: ImportPlanRow; moved?: MovedImportRow } | { invalid: InvalidImportRow };
 
-/** A row whose book the shop has: changed or unchanged, and with exported_stock, moved or refused. */
+/**
+ * A field of the copy after the row, three ways: the file's value where the file changed it from
+ * what the export saw (or no export value is known), else the shop's now; 'both' where the shop
+ * changed it since the export too, to something else than the file says.
+ */
+function merged<T>(file: T, exported: T | undefined, now: T, same: (a: T, b: T) => boolean): T | 'both' {
+  if (exported === undefined) return file;
+  if (same(file, exported)) return now;
+  return same(now, exported) || same(now, file) ? file : 'both';
+}
+const samePrice = (a: string, b: string) => toCents(a) === toCents(b);
+
+/** A row whose book the shop has: changed or unchanged, with exported_stock moved or refused, with exported_price and exported_available merged or refused. */
 function compareWithShop(row: CheckedRow, copy: ShopCopy | null): Verdict {
   if (!copy) return { row: { ...row, kind: 'changed' } };
+  const priceAfter = merged(row.price, row.exportedPrice, copy.price, samePrice);
+  const availableAfter = merged(row.available, row.exportedAvailable, copy.isAvailable, (a, b) => a === b);
+  const refused = (reason: string): Verdict => ({ invalid: { line: row.line, isbn: row.isbn13, reason } });
+  if (priceAfter === 'both') {
+    return refused(
+      `The price changed in the shop since the export (${row.exportedPrice} then, ${copy.price} now) and in the file (${row.price}): export again, or set it on the Book Copies screen.`,
+    );
+  }
+  if (availableAfter === 'both') {
+    return refused(
+      `Whether the copy is on sale changed in the shop since the export (${copy.isAvailable ? 'now on sale' : 'now off sale'}) and in the file: export again, or set it on the Book Copies screen.`,
+    );
+  }
   let stockAfter = row.stock;
   let moved: MovedImportRow | undefined;
   if (row.exportedStock !== undefined) {
@@ -187,7 +234,7 @@ function compareWithShop(row: CheckedRow, copy: ShopCopy | null): Verdict {
       moved = { line: row.line, isbn: row.isbn13, exportedStock: row.exportedStock, stockNow: copy.quantity, stockAfter };
     }
   }
-  const same = toCents(copy.price) === toCents(row.price) && copy.quantity === stockAfter && copy.isAvailable === row.available;
+  const same = samePrice(copy.price, priceAfter) && copy.quantity === stockAfter && copy.isAvailable === availableAfter;
   return { row: { ...row, kind: same ? 'unchanged' : 'changed' }, moved };
 }
 
@@ -235,7 +282,7 @@ export function planImport(
     invalidRows: invalid.slice(0, IMPORT_REPORTED_INVALID),
     moved: moved.length,
     movedRows: moved.slice(0, IMPORT_REPORTED_INVALID),
-    warnings: file.hasExportedStock ? [] : [NO_EXPORTED_STOCK_WARNING],
+    warnings: [...(file.hasExportedStock ? [] : [NO_EXPORTED_STOCK_WARNING]), ...(file.hasExportedPrice ? [] : [NO_EXPORTED_PRICE_WARNING])],
   };
   return { summary, rows: planned.filter((row) => row.kind !== 'unchanged') };
 }

@@ -77,7 +77,8 @@ export type ImportJob = ReturnType<typeof toJob>;
  * One batch of planned rows written in one statement: each row's book found by ISBN, its first copy
  * set (with exported_stock, the file's change on top of the stock now: sales since the export and
  * since the check stand, and a stock that sold below the change stops at 0 rather than failing the
- * file), or a first copy created for a book that has none. The audit and the stock ledger are the
+ * file; with exported_price and exported_available, each written only where the file changed it, so
+ * the shop's own stands), or a first copy created for a book that has none. The audit and the stock ledger are the
  * tables' triggers, so a row written here is recorded as one written by hand. Answers the line of the
  * first row whose book the shop no longer has (the caller refuses the file), whether a copy was put
  * on or taken off sale (every part of the statement sees the copies as they were before it), the
@@ -89,28 +90,31 @@ export type ImportJob = ReturnType<typeof toJob>;
  */
 const WRITE_COPIES = (max: number) => `
   WITH file AS (
-    SELECT * FROM unnest($1::int[], $2::char(13)[], $3::numeric[], $4::int[], $5::bool[], $6::int[])
-      AS f(line, isbn13, price, stock, available, exported_stock)
+    SELECT * FROM unnest($1::int[], $2::char(13)[], $3::numeric[], $4::int[], $5::bool[], $6::int[], $7::numeric[], $8::bool[])
+      AS f(line, isbn13, price, stock, available, exported_stock, exported_price, exported_available)
   ), target AS (
     SELECT f.*, b.id AS book_id, first.id AS copy_id, first.is_available AS was_available, first.price AS was_price,
            first.quantity AS was_quantity, first.version AS was_version
     FROM file f LEFT JOIN books b ON b.isbn13 = f.isbn13
     LEFT JOIN LATERAL (SELECT c.id, c.is_available, c.price, c.quantity, c.version FROM book_copies c WHERE c.book_id = b.id ORDER BY c.id LIMIT 1) first ON true
   ), set_copies AS (
-    UPDATE book_copies c SET price = t.price, is_available = t.available,
+    UPDATE book_copies c SET
+      price = CASE WHEN t.price = t.exported_price THEN c.price ELSE t.price END,
+      is_available = CASE WHEN t.available = t.exported_available THEN c.is_available ELSE t.available END,
       quantity = CASE WHEN t.exported_stock IS NULL THEN t.stock
                       ELSE least(greatest(c.quantity + t.stock - t.exported_stock, 0), ${max}) END
     FROM target t WHERE c.id = t.copy_id
-    RETURNING c.id, coalesce((c.quantity > 0) = (t.was_quantity > 0) AND c.price = t.was_price AND c.is_available = t.was_available
-                             AND c.version = t.was_version + 1, false) AS stock_alone
+    RETURNING c.id, c.is_available <> t.was_available AS availability_changed,
+              coalesce((c.quantity > 0) = (t.was_quantity > 0) AND c.price = t.was_price AND c.is_available = t.was_available
+                       AND c.version = t.was_version + 1, false) AS stock_alone
   ), first_copies AS (
     INSERT INTO book_copies (book_id, price, quantity, is_available)
     SELECT book_id, price, stock, available FROM target WHERE book_id IS NOT NULL AND copy_id IS NULL
     RETURNING id
   )
   SELECT (SELECT min(line) FROM target WHERE book_id IS NULL) AS "missingLine",
-         (SELECT coalesce(bool_or(CASE WHEN copy_id IS NULL THEN available ELSE was_available <> available END), false)
-          FROM target WHERE book_id IS NOT NULL) AS "availabilityChanged",
+         (SELECT coalesce(bool_or(available), false) FROM target WHERE book_id IS NOT NULL AND copy_id IS NULL)
+           OR (SELECT coalesce(bool_or(availability_changed), false) FROM set_copies) AS "availabilityChanged",
          (SELECT count(*) FROM set_copies)::int + (SELECT count(*) FROM first_copies)::int AS written,
          (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM set_copies) AS "copyIds",
          NOT EXISTS (SELECT FROM first_copies) AND (SELECT coalesce(bool_and(stock_alone), true) FROM set_copies) AS "stockAlone"`;
@@ -139,6 +143,8 @@ export function importWrites(tx: Prisma.TransactionClient) {
         rows.map((row) => row.stock),
         rows.map((row) => row.available),
         rows.map((row) => row.exportedStock ?? null),
+        rows.map((row) => row.exportedPrice ?? null),
+        rows.map((row) => row.exportedAvailable ?? null),
       );
       return {
         missingLine: result?.missingLine ?? null,

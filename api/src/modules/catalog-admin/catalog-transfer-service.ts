@@ -22,8 +22,22 @@ import type { IsbnLookup } from './isbn-lookup.ts';
 
 export { IMPORT_COLUMNS } from './catalog-import-plan.ts';
 export { EXPORT_TIME_LIMIT_MS } from './catalog-transfer-repository.ts';
-/** exported_stock repeats the stock the export saw, for the import to compare: edit stock, not it. */
-export const EXPORT_COLUMNS = ['isbn', 'title', 'author', 'category', 'price', 'stock', 'available', 'exported_stock'] as const;
+/**
+ * exported_stock, exported_price and exported_available repeat what the export saw, for the import
+ * to tell the file's edits from the shop's changes since: edit stock, price and available, not them.
+ */
+export const EXPORT_COLUMNS = [
+  'isbn',
+  'title',
+  'author',
+  'category',
+  'price',
+  'stock',
+  'available',
+  'exported_stock',
+  'exported_price',
+  'exported_available',
+] as const;
 
 /**
  * Exports one instance streams at once. Each holds a connection of the primary pool for as long as its
@@ -46,8 +60,9 @@ const spreadsheetSafe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}
 /** The export's record of a row, in EXPORT_COLUMNS' order; a book without copies has empty copy fields. */
 function exportRecord(row: ExportRow): string[] {
   const book = [row.isbn13 ?? '', spreadsheetSafe(row.title), spreadsheetSafe(row.author), spreadsheetSafe(row.category)];
-  if (row.price === null || row.quantity === null || row.isAvailable === null) return [...book, '', '', '', ''];
-  return [...book, row.price, String(row.quantity), String(row.isAvailable), String(row.quantity)];
+  if (row.price === null || row.quantity === null || row.isAvailable === null) return [...book, '', '', '', '', '', ''];
+  const [price, stock, available] = [row.price, String(row.quantity), String(row.isAvailable)];
+  return [...book, price, stock, available, stock, price, available];
 }
 
 export function catalogTransferService(
