@@ -58,6 +58,8 @@ test('an Admin adds a passkey on the Account screen, then signs in with it after
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await page.getByRole('navigation', { name: 'Back-office' }).getByRole('link', { name: 'Account', exact: true }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Second Factor' })).toBeVisible();
+  // A first second factor asks for the password: a session alone cannot enrol one.
+  await page.getByLabel('Your password', { exact: true }).fill(admin.password);
   await page.getByLabel('Name of the new passkey').fill('Work laptop');
   await page.getByRole('button', { name: 'Add a passkey' }).click();
 
@@ -118,6 +120,7 @@ test('an Admin sets up an authenticator app from its QR code and secret, signs i
   await logIn(page, admin);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await page.getByRole('navigation', { name: 'Back-office' }).getByRole('link', { name: 'Account', exact: true }).click();
+  await page.getByLabel('Your password', { exact: true }).fill(admin.password);
   await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';

@@ -16,6 +16,8 @@ const SALES_REFRESH_SECONDS = 1;
 let t: TestApp;
 let admin: string;
 let adminId: number;
+/** The walk's Admin's password as it is now: the walk changes it, and a first second factor asks for it. */
+let adminPassword = DEMO.admin.password;
 const events: CatalogEvent[] = [];
 beforeAll(async () => {
   t = await createTestApp({ env: { SALES_REFRESH_SECONDS: String(SALES_REFRESH_SECONDS) } });
@@ -192,10 +194,16 @@ const CALLS: Record<string, () => Promise<Call>> = {
     return { url: `POST /api/employee/mail/dead-letters/${letter.id}/retry` };
   },
   updateOwnEmployeeInfo: async () => ({ url: 'PUT /api/employee/', payload: person(`walk-${randomUUID()}@bookshop.test`) }),
-  changeEmployeePassword: async () => ({
-    url: 'PUT /api/employee/password/',
-    payload: { oldPassword: DEMO.admin.password, newPassword: `Walk-${randomUUID()}-9a` },
-  }),
+  changeEmployeePassword: async () => {
+    const newPassword = `Walk-${randomUUID()}-9a`;
+    return {
+      url: 'PUT /api/employee/password/',
+      payload: { oldPassword: adminPassword, newPassword },
+      settled: async () => {
+        adminPassword = newPassword;
+      },
+    };
+  },
   addEmployee: async () => ({
     url: 'POST /api/employee/',
     payload: { person_informations: person(`walk-${randomUUID()}@bookshop.test`), password: `Walk-${randomUUID()}-9a`, role: 'Seller' },
@@ -209,6 +217,7 @@ const CALLS: Record<string, () => Promise<Call>> = {
   },
   startTotpSetup: async () => ({
     url: 'POST /api/employee/second-factor/totp',
+    payload: { currentPassword: adminPassword },
     settled: async ({ data }) => {
       totpSecret = (data as { secret: string }).secret;
     },
@@ -220,7 +229,7 @@ const CALLS: Record<string, () => Promise<Call>> = {
   }),
   stepUpOptions: async () => ({ url: 'POST /api/employee/second-factor/step-up/options' }),
   stepUp: async () => ({ url: 'POST /api/employee/second-factor/step-up', payload: { code: totpCode(totpSecret) } }),
-  passkeyRegistrationOptions: async () => ({ url: 'POST /api/employee/second-factor/passkeys/options' }),
+  passkeyRegistrationOptions: async () => ({ url: 'POST /api/employee/second-factor/passkeys/options', payload: {} }),
   renamePasskey: async () => {
     passkeyId = (
       await one<{ id: number }>(

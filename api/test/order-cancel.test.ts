@@ -304,7 +304,11 @@ describe("the spec's status buttons on an order that holds no stock", () => {
     throw new Error('the status change never waited for the lock');
   };
   const soldOfCopy = async (copy: number) =>
-    (await t.db.query<{ units: number }>('SELECT coalesce(sum(units), 0)::int AS units FROM sales_daily_copies WHERE book_copy_id = $1', [copy]))[0]!.units;
+    (
+      await t.db.query<{ units: number }>('SELECT coalesce(sum(units), 0)::int AS units FROM sales_daily_copies WHERE book_copy_id = $1', [
+        copy,
+      ])
+    )[0]!.units;
 
   it('a failed order stays failed: never counted as sold, never cancellable for stock it never took', async () => {
     const { client, copy, orderId } = await failedOrder(2);
@@ -336,7 +340,9 @@ describe("the spec's status buttons on an order that holds no stock", () => {
     const other = new pg.Client({ connectionString: t.db.url });
     await other.connect();
     try {
-      await other.query("INSERT INTO sales_daily (day, status, orders, revenue) VALUES ($1, 'Shipped', 0, 0) ON CONFLICT DO NOTHING", [day]);
+      await other.query("INSERT INTO sales_daily (day, status, orders, revenue) VALUES ($1, 'Shipped', 0, 0) ON CONFLICT DO NOTHING", [
+        day,
+      ]);
       await other.query('BEGIN');
       await other.query("UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = 'Shipped'", [day]);
       // …while ours (Processing → Shipped) takes the Processing count and waits for the Shipped one…

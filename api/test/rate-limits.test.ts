@@ -23,7 +23,9 @@ it("an address past the contact form's limit is still answered by another limite
   expect(refused.headers['retry-after']).toBeDefined();
   const reset = await resetRequest();
   expect(reset.statusCode, reset.body).toBe(200);
-  const counters = await t.db.query<{ key: string }>('SELECT key FROM throttle_counters WHERE key LIKE $1 ORDER BY key', [`rate:%${remoteAddress}%`]);
+  const counters = await t.db.query<{ key: string }>('SELECT key FROM throttle_counters WHERE key LIKE $1 ORDER BY key', [
+    `rate:%${remoteAddress}%`,
+  ]);
   expect(counters.map((c) => c.key.replace(remoteAddress, '<address>'))).toEqual([
     'rate:POST:/api/public/contact:<address>',
     'rate:POST:/api/public/password-reset/request:<address>',

@@ -52,7 +52,8 @@ async function expectDemoAdminInByPassword(app: TestApp) {
 
 /** Sets up an authenticator app for the signed-in employee: its secret and the recovery codes. */
 async function enrolTotp(app: TestApp, cookie: string) {
-  const started = await call(app, cookie, 'POST', `${OWN}/totp`);
+  // Every employee of these tests has the demo Admin's password: a first factor needs it.
+  const started = await call(app, cookie, 'POST', `${OWN}/totp`, { currentPassword: DEMO.admin.password });
   expect(started.statusCode).toBe(200);
   const { secret, otpauthUrl } = started.json().data as { secret: string; otpauthUrl: string };
   expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\/Bookshop:.*secret=/);
@@ -89,7 +90,7 @@ describe('TOTP', () => {
   it('is set up with a secret, a QR address and a first code, and then asked for before any session exists', async () => {
     const who = await newEmployee(t, 'Seller');
     const cookie = await passwordLogin(t, who);
-    const wrong = await call(t, cookie, 'POST', `${OWN}/totp`);
+    const wrong = await call(t, cookie, 'POST', `${OWN}/totp`, { currentPassword: who.password });
     const wrongCode = totpCode(wrong.json().data.secret, Date.now() - 10 * TOTP_PERIOD_SECONDS * 1000);
     expect((await call(t, cookie, 'POST', `${OWN}/totp/confirm`, { code: wrongCode })).statusCode).toBe(400);
     const { recoveryCodes } = await enrolTotp(t, cookie);
@@ -293,6 +294,34 @@ describe('step-up for the sensitive actions', () => {
 
   it('lets an employee without a second factor through (STAFF_MFA optional)', async () => {
     await expectDemoAdminInByPassword(t);
+  });
+});
+
+describe('a first second factor', () => {
+  it("needs the employee's password, so a session alone cannot enrol an app or a passkey of its own; once one is set up, the step-up guards the next", async () => {
+    const who = await newEmployee(t, 'Seller');
+    const session = await passwordLogin(t, who);
+    for (const url of [`${OWN}/totp`, `${OWN}/passkeys/options`]) {
+      const missing = await call(t, session, 'POST', url, {});
+      expect([missing.statusCode, missing.json().error]).toEqual([
+        400,
+        expect.objectContaining({ code: 'PASSWORD_REQUIRED', message: 'Enter your password to set up your first second factor.' }),
+      ]);
+      const wrong = await call(t, session, 'POST', url, { currentPassword: 'not-the-password' });
+      expect([wrong.statusCode, wrong.json().error.code]).toEqual([400, 'WRONG_PASSWORD']);
+    }
+    // A wrong password here counts like a wrong sign-in.
+    const [failed] = await t.db.query<{ n: number }>(
+      "SELECT coalesce(sum(count), 0)::int AS n FROM security_events WHERE type = 'password_check_failed' AND actor = $1",
+      [who.account],
+    );
+    expect(failed!.n).toBe(2);
+    expect((await call(t, session, 'GET', `${OWN}/`)).json().data).toMatchObject({ totp: false, passkeys: [] });
+
+    const { secret } = await enrolTotp(t, session);
+    // With a factor, the password is not what guards adding a passkey: the step-up is (just made by enrolling).
+    expect((await call(t, session, 'POST', `${OWN}/passkeys/options`, {})).statusCode).toBe(200);
+    expect(secret).toBeTruthy();
   });
 });
 

@@ -22,6 +22,7 @@ export const refuse = {
   accountGone: () => notFound('Your account no longer exists.'),
   passwordsMissing: () => badRequest(FORM_MESSAGES.passwordsMissing),
   wrongCurrentPassword: () => badRequest('The current password is incorrect.', 'WRONG_PASSWORD'),
+  passwordForFirstFactor: () => badRequest('Enter your password to set up your first second factor.', 'PASSWORD_REQUIRED'),
   weakPassword: (message: string) => badRequest(message, 'WEAK_PASSWORD'),
   gender: () => badRequest('Gender must be Male or Female.'),
   employeeEmail: () => badRequest(FORM_MESSAGES.emailInvalid),

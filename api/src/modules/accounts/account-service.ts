@@ -106,12 +106,15 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       return repo.updateClient(id, values);
     },
 
+    /** Refuses (WRONG_PASSWORD) unless `password` is the account's own: a signed-in person proving it is them. */
+    async confirmPassword(audience: 'client' | 'employee', id: number, password: string) {
+      const current = audience === 'client' ? await repo.clientPasswordHash(id) : await repo.employeePasswordHash(id);
+      if (!current || !(await passwords.verify(password, current.passwordHash)).ok) throw refuse.wrongCurrentPassword();
+    },
+
     async changePassword(audience: 'client' | 'employee', id: number, oldPassword?: string, newPassword?: string) {
       if (!isFilled(oldPassword) || !isFilled(newPassword)) throw refuse.passwordsMissing();
-      const current = audience === 'client' ? await repo.clientPasswordHash(id) : await repo.employeePasswordHash(id);
-      if (!current || !(await passwords.verify(oldPassword, current.passwordHash)).ok) {
-        throw refuse.wrongCurrentPassword();
-      }
+      await this.confirmPassword(audience, id, oldPassword);
       assertAcceptablePassword(newPassword, await this.loginName(audience, id));
       await repo.changePassword(audience, id, await passwords.hash(newPassword));
     },

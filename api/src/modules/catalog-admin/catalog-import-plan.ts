@@ -149,7 +149,8 @@ function rowProblem(row: FileRow, isbn13: string | null, lineOfIsbn: Map<string,
   if (row.exportedStock !== '' && !isStock(row.exportedStock))
     return `Exported stock ${STOCK_RANGE} Leave it as the export wrote it, or empty.`;
   if (!AVAILABLE.has(row.available)) return 'Available must be true or false.';
-  if (row.exportedPrice !== '' && !PRICE.test(row.exportedPrice)) return 'Exported price is not a price. Leave it as the export wrote it, or empty.';
+  if (row.exportedPrice !== '' && !PRICE.test(row.exportedPrice))
+    return 'Exported price is not a price. Leave it as the export wrote it, or empty.';
   if (row.exportedAvailable !== '' && !AVAILABLE.has(row.exportedAvailable))
     return 'Exported available must be true or false. Leave it as the export wrote it, or empty.';
   return null;
@@ -282,7 +283,10 @@ export function planImport(
     invalidRows: invalid.slice(0, IMPORT_REPORTED_INVALID),
     moved: moved.length,
     movedRows: moved.slice(0, IMPORT_REPORTED_INVALID),
-    warnings: [...(file.hasExportedStock ? [] : [NO_EXPORTED_STOCK_WARNING]), ...(file.hasExportedPrice ? [] : [NO_EXPORTED_PRICE_WARNING])],
+    warnings: [
+      ...(file.hasExportedStock ? [] : [NO_EXPORTED_STOCK_WARNING]),
+      ...(file.hasExportedPrice ? [] : [NO_EXPORTED_PRICE_WARNING]),
+    ],
   };
   return { summary, rows: planned.filter((row) => row.kind !== 'unchanged') };
 }

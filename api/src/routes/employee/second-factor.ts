@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { refuse } from '../../lib/refusals.ts';
 import { signedInEmployee } from '../../plugins/sessions.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import {
@@ -17,6 +18,10 @@ import { deleteByIdRoute } from './schemas.ts';
 
 const STEP_UP_NOTE =
   'When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise).';
+const FIRST_FACTOR_NOTE =
+  'An employee without a second factor gives their password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in): a stolen session alone cannot enrol a factor of its own. One who has a factor needs the step-up instead.';
+/** The body of a call that starts adding a factor. */
+const AddFactorBody = Body({ currentPassword: Type.Optional(Type.String({ maxLength: 1000 })) });
 
 /**
  * The signed-in employee's own second factor (any role): an authenticator app, passkeys, recovery
@@ -30,6 +35,19 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const who = (request: Parameters<typeof signedInEmployee>[0]) => {
     const employee = signedInEmployee(request);
     return { ...employee, address: app.clientAddress(request) };
+  };
+  /**
+   * Adding a first factor needs the password (its confirmation also hands out the recovery codes):
+   * the step-up guards adding one more, but an employee with none has nothing to step up with, and a
+   * stolen session would otherwise enrol the thief's own app or passkey for password-less sign-ins.
+   */
+  const confirmFirstFactor = async (request: Parameters<typeof who>[0], currentPassword: string | undefined) => {
+    const { id } = signedInEmployee(request);
+    if (await app.secondFactor.hasFactor(id)) return;
+    if (!currentPassword) throw refuse.passwordForFirstFactor();
+    await app.throttledPasswordCheck(request, await app.accounts.loginName('employee', id), () =>
+      app.accounts.confirmPassword('employee', id, currentPassword),
+    );
   };
   /** Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped up. */
   const proving = async <T>(request: Parameters<typeof who>[0], prove: (employee: ReturnType<typeof who>) => Promise<T>) => {
@@ -70,11 +88,15 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'startTotpSetup',
         summary: 'Start setting up an authenticator app: its secret (as text and as an otpauth:// address for a QR code)',
-        description: `The app counts once its first code is confirmed. ${STEP_UP_NOTE}`,
-        response: responses(Type.Object({ secret: Type.String(), otpauthUrl: Type.String(), issuer: Type.String() }), 401, 403),
+        description: `The app counts once its first code is confirmed. ${STEP_UP_NOTE} ${FIRST_FACTOR_NOTE}`,
+        body: AddFactorBody,
+        response: responses(Type.Object({ secret: Type.String(), otpauthUrl: Type.String(), issuer: Type.String() }), 400, 401, 403, 429),
       },
     },
-    async (request) => ({ data: await app.secondFactor.startTotp(signedInEmployee(request).id) }),
+    async (request) => {
+      await confirmFirstFactor(request, request.body.currentPassword);
+      return { data: await app.secondFactor.startTotp(signedInEmployee(request).id) };
+    },
   );
 
   app.post(
@@ -118,13 +140,15 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'passkeyRegistrationOptions',
         summary: 'Start registering a passkey: the options for the browser',
-        description: STEP_UP_NOTE,
-        response: responses(PasskeyCreationOptions, 401, 403),
+        description: `${STEP_UP_NOTE} ${FIRST_FACTOR_NOTE}`,
+        body: AddFactorBody,
+        response: responses(PasskeyCreationOptions, 400, 401, 403, 429),
       },
     },
-    async (request) => ({
-      data: await app.secondFactor.passkeyRegistrationOptions(signedInEmployee(request).id, app.relyingParty(request)),
-    }),
+    async (request) => {
+      await confirmFirstFactor(request, request.body.currentPassword);
+      return { data: await app.secondFactor.passkeyRegistrationOptions(signedInEmployee(request).id, app.relyingParty(request)) };
+    },
   );
 
   app.post(

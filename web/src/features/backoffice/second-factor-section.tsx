@@ -39,14 +39,24 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-function TotpSetup({ guard, show, onCodes }: { guard: Guard; show: Show; onCodes: (codes: string[] | null) => void }) {
+function TotpSetup({
+  guard,
+  show,
+  onCodes,
+  currentPassword,
+}: {
+  guard: Guard;
+  show: Show;
+  onCodes: (codes: string[] | null) => void;
+  currentPassword?: string;
+}) {
   const start = useStartTotp();
   const confirm = useConfirmTotp();
   const [setup, setSetup] = useState<{ secret: string; qr: string } | null>(null);
   const [code, setCode] = useState('');
   const begin = async () => {
     try {
-      const { secret, otpauthUrl } = await guard(() => start.mutateAsync());
+      const { secret, otpauthUrl } = await guard(() => start.mutateAsync(currentPassword));
       const { toDataURL } = await import('qrcode');
       setSetup({ secret, qr: await toDataURL(otpauthUrl, { margin: 1, width: 200 }) });
     } catch (error) {
@@ -150,12 +160,18 @@ export function SecondFactorSection() {
   const [notice, show] = useNotice();
   const [codes, setCodes] = useState<string[] | null>(null);
   const [passkeyName, setPasskeyName] = useState('');
+  // A first second factor needs the password: a session alone must not enrol one.
+  const [password, setPassword] = useState('');
   const removeTotp = useRemoveTotp();
   const register = useRegisterPasskey();
   const renew = useRenewRecoveryCodes();
   if (isPending || !data) return <p className="muted">Loading...</p>;
   const hasFactor = data.totp || data.passkeys.length > 0;
-  const showCodes = (given: string[] | null) => given && setCodes(given);
+  const currentPassword = hasFactor ? undefined : password;
+  const showCodes = (given: string[] | null) => {
+    setPassword('');
+    if (given) setCodes(given);
+  };
 
   return (
     <section aria-labelledby="second-factor-heading">
@@ -168,6 +184,23 @@ export function SecondFactorSection() {
       )}
       <Notice notice={notice} />
       {codes && <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />}
+      {!hasFactor && (
+        <div className="form">
+          <label>
+            Your password
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-describedby="first-factor-password-hint"
+            />
+          </label>
+          <p id="first-factor-password-hint" className="muted">
+            Setting up your first second factor asks for your password.
+          </p>
+        </div>
+      )}
 
       <h3>Authenticator app</h3>
       {data.totp ? (
@@ -187,7 +220,7 @@ export function SecondFactorSection() {
           </button>
         </div>
       ) : (
-        <TotpSetup guard={guard} show={show} onCodes={showCodes} />
+        <TotpSetup guard={guard} show={show} onCodes={showCodes} currentPassword={currentPassword} />
       )}
 
       <h3>Passkeys</h3>
@@ -205,7 +238,7 @@ export function SecondFactorSection() {
         aria-label="New passkey"
         onSubmit={(event) => {
           event.preventDefault();
-          guard(() => register.mutateAsync(passkeyName.trim() || 'Passkey')).then(
+          guard(() => register.mutateAsync({ name: passkeyName.trim() || 'Passkey', currentPassword })).then(
             ({ recoveryCodes }) => {
               setPasskeyName('');
               showCodes(recoveryCodes);

@@ -28,7 +28,10 @@ it('sets up an authenticator app with a QR code and the secret in text, confirme
   });
   renderWithProviders(<SecondFactorSection />, { route: '/employeeaccount' });
   expect(await screen.findByRole('alert')).toHaveTextContent('Admins must set up a second factor');
+  // A first factor asks for the password, sent with the setup's start.
+  await userEvent.type(screen.getByLabelText('Your password'), 'Shelves-And-Spines-42');
   await userEvent.click(screen.getByRole('button', { name: 'Set up an authenticator app' }));
+  expect(calls.find((c) => c.url.endsWith('/second-factor/totp'))?.body).toEqual({ currentPassword: 'Shelves-And-Spines-42' });
   const qr = await screen.findByRole('img', { name: 'QR code for your authenticator app' });
   expect(qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
   expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
@@ -41,6 +44,8 @@ it('sets up an authenticator app with a QR code and the secret in text, confirme
   await userEvent.click(within(codes).getByRole('button', { name: 'I have saved them' }));
   expect(screen.queryByRole('region', { name: 'Your recovery codes' })).not.toBeInTheDocument();
   expect(await screen.findByText('10 of 10 recovery codes left.')).toBeInTheDocument();
+  // With a factor, the step-up guards the next one: no password field.
+  expect(screen.queryByLabelText('Your password')).not.toBeInTheDocument();
 });
 
 it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, then deletes", async () => {

@@ -3,8 +3,11 @@
 import { api, unwrap, withSession } from '../../../api/client';
 import { useBackofficeMutation } from './backoffice-mutation';
 
-async function registerPasskey(name: string) {
-  const optionsJSON = await withSession('Employee', () => api.POST('/api/employee/second-factor/passkeys/options'));
+/** `currentPassword`: needed for a first second factor (the API says so otherwise). */
+async function registerPasskey({ name, currentPassword }: { name: string; currentPassword?: string }) {
+  const optionsJSON = await withSession('Employee', () =>
+    api.POST('/api/employee/second-factor/passkeys/options', { body: { currentPassword } }),
+  );
   const { startRegistration } = await import('@simplewebauthn/browser');
   const response = await startRegistration({ optionsJSON: optionsJSON as Parameters<typeof startRegistration>[0]['optionsJSON'] });
   return unwrap(api.POST('/api/employee/second-factor/passkeys', { body: { name, response: response as never } }));
