@@ -229,7 +229,7 @@ const CALLS: Record<string, () => Promise<Call>> = {
   }),
   stepUpOptions: async () => ({ url: 'POST /api/employee/second-factor/step-up/options' }),
   stepUp: async () => ({ url: 'POST /api/employee/second-factor/step-up', payload: { code: totpCode(totpSecret) } }),
-  passkeyRegistrationOptions: async () => ({ url: 'POST /api/employee/second-factor/passkeys/options', payload: {} }),
+  passkeyRegistrationOptions: async () => ({ url: 'POST /api/employee/second-factor/passkeys/options' }),
   renamePasskey: async () => {
     passkeyId = (
       await one<{ id: number }>(

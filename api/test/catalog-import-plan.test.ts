@@ -8,6 +8,7 @@ import {
   type LookupOutcome,
   NO_EXPORTED_PRICE_WARNING,
   NO_EXPORTED_STOCK_WARNING,
+  noExportedCopyFieldsWarning,
   planImport,
   readImportFile,
   type ShopCopy,
@@ -121,6 +122,15 @@ describe('planning an import against the shop', () => {
           'The price changed in the shop since the export (10.00 then, 12.00 now) and in the file (11.00): export again, or set it on the Book Copies screen.',
       },
     ]);
+    // A file with only one of the two columns merges that field, and is warned of the other alone.
+    const priceOnly = plan([`isbn,price,stock,available,exported_stock,exported_price`, `${A},10.00,5,true,5,10.00`].join('\n'), [
+      [A, copy(5, '12.00', false)],
+    ]);
+    expect(priceOnly.summary).toMatchObject({ unchanged: 0, changed: 1 });
+    expect(priceOnly.summary.warnings).toEqual([noExportedCopyFieldsWarning({ price: false, available: true })]);
+    expect(priceOnly.summary.warnings[0]).toMatch(
+      /^The file has no exported_available column, so each row's availability replaces the shop's/,
+    );
     // The plan keeps what the export saw: the run writes a field only where the file changed it, against the shop as it is then.
     expect(rows).toEqual([
       {

@@ -262,7 +262,9 @@ describe('the import and sales made since the export', () => {
     const blind = await importFile(asCsv({ ...older, price: '29.00' }));
     expect(blind.warnings).toEqual([expect.stringMatching(/^The file has no exported_price and exported_available columns/)]);
     expect(blind).toMatchObject({ changed: 1, invalid: 0 });
-    expect((await stockOf(id)).price).toBe('31.00');
+    // Warned, and run: the file's price replaces the staff's, as before the columns.
+    expect((await run(blind.id)).status).toBe('done');
+    expect((await stockOf(id)).price).toBe('29.00');
   });
 });
 

@@ -33,8 +33,8 @@ function postgresStore(db: Db) {
     /**
      * Each limited route's own counters. The library's types say it passes the route, but it passes
      * the route's merged limit, which holds the route under `routeInfo` (read at its top level, every
-     * route shared one count an address). A limit a hook applies has no route there, and keys its
-     * counts itself (a client's cancels: `client:<id>`).
+     * route shared one count an address). Only a limit made by `app.rateLimit()` comes without a
+     * route, and none is: it would share the plain prefix.
      */
     child(mergedLimit: unknown) {
       const { routeInfo } = mergedLimit as { routeInfo?: { method?: string | string[]; url?: string } };

@@ -884,7 +884,7 @@ export interface paths {
         get?: never;
         /**
          * Set an order to Processing or Shipped
-         * @description A cancelled or failed order holds no stock and keeps its status (409): made Processing or Shipped it would count as sold, and a cancel would put back stock it never took.
+         * @description A cancelled or failed order holds no stock and keeps its status (409 ORDER_STATUS_KEPT): made Processing or Shipped it would count as sold, and a cancel would put back stock it never took.
          */
         put: operations["setOrderStatus"];
         post?: never;

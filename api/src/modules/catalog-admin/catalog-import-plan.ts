@@ -25,8 +25,14 @@ const EXPORTED_PRICE = 'exported_price';
 const EXPORTED_AVAILABLE = 'exported_available';
 export const NO_EXPORTED_STOCK_WARNING =
   "The file has no exported_stock column, so each row's stock replaces the copy's stock as it is when the import runs: copies sold since the file was made come back. Export the catalog again and edit that file to keep them sold.";
-export const NO_EXPORTED_PRICE_WARNING =
-  "The file has no exported_price and exported_available columns, so each row's price and availability replace the shop's: changes made on the Book Copies screen since the file was made are undone. Export the catalog again and edit that file to keep them.";
+/** The warning for a file without exported_price or exported_available (or both), naming what it lacks. */
+export function noExportedCopyFieldsWarning(missing: { price: boolean; available: boolean }) {
+  const columns = [missing.price && 'exported_price', missing.available && 'exported_available'].filter(Boolean);
+  const fields = [missing.price && 'price', missing.available && 'availability'].filter(Boolean);
+  const two = columns.length === 2;
+  return `The file has no ${columns.join(' and ')} column${two ? 's' : ''}, so each row's ${fields.join(' and ')} replace${two ? '' : 's'} the shop's: changes made on the Book Copies screen since the file was made are undone. Export the catalog again and edit that file to keep them.`;
+}
+export const NO_EXPORTED_PRICE_WARNING = noExportedCopyFieldsWarning({ price: true, available: true });
 /** ISBNs the shop lacks that one file may add: each is a lookup, at Open Library in production. */
 export const IMPORT_MAX_NEW_BOOKS = 200;
 
@@ -48,8 +54,8 @@ export type CheckedRow = Omit<ImportPlanRow, 'kind' | 'found'>;
 /** The file read: its rows that are fine on their own, and those that are not. */
 export interface ImportFile {
   hasExportedStock: boolean;
-  /** Both exported_price and exported_available. */
   hasExportedPrice: boolean;
+  hasExportedAvailable: boolean;
   checked: CheckedRow[];
   invalid: InvalidImportRow[];
 }
@@ -121,7 +127,8 @@ function fileRows(text: string) {
   if (rows.length > IMPORT_MAX_ROWS) throw refuse.form(`A file can hold at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows.`);
   return {
     hasExportedStock: exportedStockAt >= 0,
-    hasExportedPrice: exportedPriceAt >= 0 && exportedAvailableAt >= 0,
+    hasExportedPrice: exportedPriceAt >= 0,
+    hasExportedAvailable: exportedAvailableAt >= 0,
     rows: rows.map(
       ({ record, line }): FileRow => ({
         line,
@@ -182,7 +189,13 @@ export function readImportFile(text: string): ImportFile {
       ...(row.exportedAvailable === '' ? {} : { exportedAvailable: AVAILABLE.get(row.exportedAvailable) }),
     });
   }
-  return { hasExportedStock: file.hasExportedStock, hasExportedPrice: file.hasExportedPrice, checked, invalid };
+  return {
+    hasExportedStock: file.hasExportedStock,
+    hasExportedPrice: file.hasExportedPrice,
+    hasExportedAvailable: file.hasExportedAvailable,
+    checked,
+    invalid,
+  };
 }
 
 /** The ISBNs to look up: those the shop lacks, the first IMPORT_MAX_NEW_BOOKS of them in the file's order. */
@@ -285,7 +298,9 @@ export function planImport(
     movedRows: moved.slice(0, IMPORT_REPORTED_INVALID),
     warnings: [
       ...(file.hasExportedStock ? [] : [NO_EXPORTED_STOCK_WARNING]),
-      ...(file.hasExportedPrice ? [] : [NO_EXPORTED_PRICE_WARNING]),
+      ...(file.hasExportedPrice && file.hasExportedAvailable
+        ? []
+        : [noExportedCopyFieldsWarning({ price: !file.hasExportedPrice, available: !file.hasExportedAvailable })]),
     ],
   };
   return { summary, rows: planned.filter((row) => row.kind !== 'unchanged') };

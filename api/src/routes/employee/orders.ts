@@ -17,7 +17,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'setOrderStatus',
         summary: 'Set an order to Processing or Shipped',
         description:
-          'A cancelled or failed order holds no stock and keeps its status (409): made Processing or Shipped it would ' +
+          'A cancelled or failed order holds no stock and keeps its status (409 ORDER_STATUS_KEPT): made Processing or Shipped it would ' +
           'count as sold, and a cancel would put back stock it never took.',
         params: Type.Object({ orderId: PositiveInt, status: Type.String({ maxLength: 40 }) }),
         response: responses(Type.String(), 400, 401, 403, 404, 409),

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { refuse } from '../../lib/refusals.ts';
 import { signedInEmployee } from '../../plugins/sessions.ts';
@@ -22,6 +23,14 @@ const FIRST_FACTOR_NOTE =
   'An employee without a second factor gives their password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in): a stolen session alone cannot enrol a factor of its own. One who has a factor needs the step-up instead.';
 /** The body of a call that starts adding a factor. */
 const AddFactorBody = Body({ currentPassword: Type.Optional(Type.String({ maxLength: 1000 })) });
+/**
+ * These calls had no body before the password: one sent without (a tab of the earlier web build, a
+ * script) is read as an empty one, so an employee who has a factor is answered as before.
+ */
+const noBodyIsEmpty = (request: FastifyRequest, _reply: unknown, done: () => void) => {
+  request.body ??= {};
+  done();
+};
 
 /**
  * The signed-in employee's own second factor (any role): an authenticator app, passkeys, recovery
@@ -92,6 +101,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: AddFactorBody,
         response: responses(Type.Object({ secret: Type.String(), otpauthUrl: Type.String(), issuer: Type.String() }), 400, 401, 403, 429),
       },
+      preValidation: noBodyIsEmpty,
     },
     async (request) => {
       await confirmFirstFactor(request, request.body.currentPassword);
@@ -144,6 +154,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: AddFactorBody,
         response: responses(PasskeyCreationOptions, 400, 401, 403, 429),
       },
+      preValidation: noBodyIsEmpty,
     },
     async (request) => {
       await confirmFirstFactor(request, request.body.currentPassword);

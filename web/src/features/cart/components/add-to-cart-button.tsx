@@ -1,5 +1,6 @@
 import { FORM_MESSAGES } from '@bookshop/rules';
 import { Notice, useNotice } from '../../../components/notice';
+import { failureReason } from '../../../lib/failure-reason';
 import { useSendToLogin } from '../../../lib/login-redirect';
 import { useSession } from '../../../lib/session';
 import { addToCartMessage, useAddToCart } from '../api/add-to-cart';
@@ -29,7 +30,8 @@ export function AddToCartButton({ bookCopyId, stock }: { bookCopyId: number; sto
     }
     add.mutate(bookCopyId, {
       onSuccess: () => show('Added to cart successfully!'),
-      onError: (error) => show(addToCartMessage(error), 'error'),
+      // Spec 8's words; under its generic failure, the server's reason (a full cart, say).
+      onError: (error) => show(addToCartMessage(error), 'error', failureReason(error)),
     });
   };
 

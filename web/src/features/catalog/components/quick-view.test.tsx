@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../../test/render';
+import { refusal, renderWithProviders, SIGNED_IN_CLIENT, SIGNED_OUT, stubApi } from '../../../../test/render';
 import { QuickView } from './quick-view';
 
 const book = (quantity: number) => ({
@@ -52,5 +52,21 @@ describe('quick view', () => {
     expect(onClose).toHaveBeenCalled();
     await userEvent.click(add);
     expect(await screen.findByText('login screen')).toBeInTheDocument();
+  });
+
+  it("shows 'Failed to add to cart.' with the server's reason beneath it, as when the cart is full", async () => {
+    const full = 'Your cart holds 200 different books, the most one order takes. Check out or remove one first.';
+    stubApi({
+      ...SIGNED_IN_CLIENT,
+      'GET /api/public/book-copy/by-id/7': { body: { data: book(3) } },
+      'GET /api/client/cart': { body: { data: [] } },
+      'POST /api/client/cart/7': refusal(409, 'CART_FULL', full),
+    });
+    renderWithProviders(<QuickView bookId={7} onClose={() => {}} />);
+    const add = await screen.findByRole('button', { name: 'Add to Cart' });
+    await vi.waitFor(() => expect(add).toBeEnabled());
+    await userEvent.click(add);
+    expect(await screen.findByText('Failed to add to cart.')).toBeInTheDocument();
+    expect(screen.getByText(full)).toBeInTheDocument();
   });
 });
