@@ -331,6 +331,29 @@ describe("the spec's status buttons on an order that holds no stock", () => {
     expect(await soldOfCopy(copy)).toBe(0);
   });
 
+  it('the migration sets back the failed orders the buttons had moved, from the audit log, and writes their clients no e-mail', async () => {
+    const { copy, orderId } = await failedOrder(2);
+    // As the buttons did before: a Seller's audited change from failed to Processing, counted as sold since.
+    await t.db.query(
+      `BEGIN; SELECT set_config('bookshop.audit_actor', 'employee:2', true);
+       UPDATE orders SET status = 'Processing' WHERE id = ${orderId}; COMMIT`,
+    );
+    expect(await soldOfCopy(copy)).toBe(2);
+    const mailsBefore = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM mail_outbox WHERE order_id = $1', [orderId]))[0]!
+      .n;
+    const migration = readFileSync(
+      new URL('../../prisma/migrations/20261129090000_failed_orders_keep_their_status/migration.sql', import.meta.url),
+      'utf8',
+    );
+    await t.db.query(migration);
+    const [row] = await t.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
+    expect(row!.status).toBe('failed');
+    expect(await soldOfCopy(copy)).toBe(0);
+    expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM mail_outbox WHERE order_id = $1', [orderId]))[0]!.n).toBe(
+      mailsBefore,
+    );
+  });
+
   it("two changes in opposite directions on one day's orders: the deadlock's victim runs again, and both land", async () => {
     const client = await t.newClient();
     const orderId = await order(client.cookie, [[await newCopy(5), 1]]);
