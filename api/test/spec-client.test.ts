@@ -3,6 +3,7 @@
 // site, sign-up with the spec's body alone, and a refresh that races itself.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_UP_CREDENTIALS_REFUSED } from '../src/plugins/identity.ts';
 import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -299,9 +300,16 @@ describe("sign-up with the spec's body alone (no Authorization header)", () => {
     await createProviderAccount(verified, 'Secret123!', { verify: true });
     const wrong = await signUp(body(verified, 'Other123!'));
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json().error.message).toBe('The e-mail and password do not match your identity provider account.');
+    expect(wrong.json().error.message).toBe(SIGN_UP_CREDENTIALS_REFUSED);
+    // An e-mail the provider does not know reads the same: the answers tell no guesser which passwords are right.
     const unknown = await signUp(body(`nobody-${randomUUID()}@example.com`, 'Secret123!'));
-    expect(unknown.statusCode).toBe(401);
+    expect([unknown.statusCode, unknown.json().error.message]).toEqual([401, SIGN_UP_CREDENTIALS_REFUSED]);
+    // Each wrong guess is a failed sign-in of the account it named, counted by the sign-in throttle.
+    const [failed] = await t.db.query<{ n: number }>(
+      "SELECT coalesce(sum(count), 0)::int AS n FROM security_events WHERE type = 'login_failed' AND actor = $1",
+      [verified],
+    );
+    expect(failed!.n).toBe(1);
     const [{ n }] = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM clients WHERE account = $1', [verified])) as [
       { n: number },
     ];

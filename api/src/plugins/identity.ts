@@ -10,7 +10,7 @@
 import fp from 'fastify-plugin';
 import { type App, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import { AppError, badRequest, unauthorized } from '../lib/errors.ts';
+import { AppError, badRequest, refusal, unauthorized } from '../lib/errors.ts';
 import type { VerifiedIdentity } from '../modules/accounts/account-service.ts';
 
 declare module 'fastify' {
@@ -35,13 +35,15 @@ const RESET_CODE_REFUSED = 'This reset link is invalid, used or expired. Please 
 
 const PROVIDER_TIMEOUT_MS = 10_000;
 
-/** The provider's sign-in refusals, in words the sign-up screen can show. */
-const SIGN_IN_REFUSALS: Record<string, string> = {
-  EMAIL_NOT_FOUND: 'Create your account with the identity provider first, then verify your e-mail.',
-  INVALID_PASSWORD: 'The e-mail and password do not match your identity provider account.',
-  INVALID_LOGIN_CREDENTIALS: 'The e-mail and password do not match your identity provider account.',
-  USER_DISABLED: 'This identity provider account is disabled.',
-};
+/**
+ * The provider's refusals of an e-mail and password at sign-up, in one set of words whether the
+ * e-mail is unknown or the password wrong: different words would tell a guesser which passwords
+ * are right (the next answer, 409, says the e-mail is taken). Coded as a wrong sign-in, so the
+ * sign-up's check is throttled and recorded like one.
+ */
+export const SIGN_UP_CREDENTIALS_REFUSED =
+  'The e-mail and password do not match an identity provider account. Create your account there first and verify your e-mail, or check the password.';
+const WRONG_CREDENTIALS = new Set(['EMAIL_NOT_FOUND', 'INVALID_PASSWORD', 'INVALID_LOGIN_CREDENTIALS']);
 
 export default fp(
   async (app) => {
@@ -109,7 +111,10 @@ export default fp(
       if (!answer.ok || !answer.body.idToken) {
         const code = answer.ok ? '' : answer.code;
         app.log.info({ code }, 'identity provider refused a sign-up sign-in');
-        throw unauthorized(SIGN_IN_REFUSALS[code] ?? 'The identity provider refused these credentials.');
+        if (WRONG_CREDENTIALS.has(code)) throw refusal(401, 'INVALID_CREDENTIALS', SIGN_UP_CREDENTIALS_REFUSED);
+        throw unauthorized(
+          code === 'USER_DISABLED' ? 'This identity provider account is disabled.' : 'The identity provider refused these credentials.',
+        );
       }
       return verifyIdentity(answer.body.idToken);
     });
