@@ -4,6 +4,7 @@
 // on one account gets 401s and 429s, never a deadlock.
 import { describe, expect, it } from 'vitest';
 import { CROWDED_AFTER } from '../src/modules/security/security-events.ts';
+import { SESSIONS_PER_ACCOUNT } from '../src/modules/sessions/session-service.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
 const t = await createTestApp();
@@ -154,5 +155,24 @@ describe('sign-in under a burst', () => {
     );
     const codes = new Set(changes.map((r) => r.json().error.code));
     expect([...codes].sort()).toEqual(['TOO_MANY_ATTEMPTS', 'WRONG_PASSWORD']);
+  });
+});
+
+describe('sessions', () => {
+  it(`a loop of sign-ins to one account keeps its newest ${SESSIONS_PER_ACCOUNT} sessions: the oldest ends, the newest works`, {
+    timeout: 60_000,
+  }, async () => {
+    const client = await t.newClient();
+    const first = client.cookie;
+    let last = '';
+    for (let i = 0; i < SESSIONS_PER_ACCOUNT; i++) last = await t.login({ account: client.account, password: DEMO.client.password });
+    const [{ n }] = (await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM session_families WHERE audience = 'client' AND subject_id = $1",
+      [client.id],
+    )) as [{ n: number }];
+    expect(n).toBe(SESSIONS_PER_ACCOUNT);
+    const cart = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/client/cart', headers: { cookie } });
+    expect((await cart(first)).statusCode).toBe(401);
+    expect((await cart(last)).statusCode).toBe(200);
   });
 });

@@ -34,8 +34,18 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
   return {
     employeeRole: async (id: number) => (await sql.query<{ role: 'Admin' | 'Seller' }>(EMPLOYEE_ROLE_SQL, [id]))[0] ?? null,
 
-    startFamily: (family: { id: string; audience: Audience; subjectId: number }) =>
-      db.sessionFamily.create({ data: family, select: { id: true } }),
+    /**
+     * A new session, and the account's sessions beyond its newest `keep` gone (their refresh tokens
+     * go with the next purge): a loop of sign-ins, each a session kept a month, holds `keep` rows.
+     */
+    async startFamily(family: { id: string; audience: Audience; subjectId: number }, keep: number) {
+      await db.sessionFamily.create({ data: family, select: { id: true } });
+      await db.$executeRaw`
+        DELETE FROM session_families WHERE id IN (
+          SELECT id FROM session_families
+          WHERE audience = ${family.audience}::"SessionAudience" AND subject_id = ${family.subjectId}
+          ORDER BY started_at DESC, id OFFSET ${keep})`;
+    },
 
     findFamily: (id: string) => db.sessionFamily.findUnique({ where: { id }, select: familySelect }),
 

@@ -30,6 +30,12 @@ export const SESSION_LIFETIMES: Record<Audience, { absoluteSeconds: number; idle
   client: { absoluteSeconds: 30 * 24 * 60 * 60, idleSeconds: 7 * 24 * 60 * 60 },
   employee: { absoluteSeconds: 12 * 60 * 60, idleSeconds: 60 * 60 },
 };
+/**
+ * Sessions one account keeps: its newest, however many browsers and devices it signs in from; an
+ * older one ends when a newer one starts past this. Far more than a person uses, and a bound on the
+ * rows a loop of sign-ins leaves.
+ */
+export const SESSIONS_PER_ACCOUNT = 50;
 const LONGEST_LIFETIME_SECONDS = Math.max(...Object.values(SESSION_LIFETIMES).map((l) => l.absoluteSeconds));
 
 type Family = { id: string; audience: Audience; startedAt: Date; lastActiveAt: Date; revokedAt: Date | null };
@@ -78,7 +84,7 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
 
     async start(audience: Audience, subjectId: number): Promise<IssuedSession> {
       const id = randomUUID();
-      await repo.startFamily({ id, audience, subjectId });
+      await repo.startFamily({ id, audience, subjectId }, SESSIONS_PER_ACCOUNT);
       return issue(audience, subjectId, { id, startedAt: new Date() });
     },
 
