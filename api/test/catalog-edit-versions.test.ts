@@ -2,6 +2,7 @@
 // author's save say which version they read (If-Match), and a row changed since is refused with 412
 // and the row now. What the shop keeps itself (ratings, the search text a rename rewrites) never
 // makes an open edit stale.
+import pg from 'pg';
 import type { Static } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import type { Book as BookSchema } from '../src/schemas/backoffice-catalog.ts';
@@ -144,5 +145,57 @@ describe('two employees renaming one author', () => {
 
     expect((await rename(authorId, `Unversioned ${authorId}`)).statusCode).toBe(200);
     expect((await rename(2147483647, 'Nobody', ifMatch(1))).statusCode).toBe(404);
+  });
+});
+
+describe("a book's search text when its save and its author's rename meet", () => {
+  const searchText = async (bookId: number) =>
+    (await t.db.query<{ search_text: string }>('SELECT search_text FROM books WHERE id = $1', [bookId]))[0]!.search_text;
+  /** Until a statement of the app's waits for a row another transaction holds. */
+  const untilOneWaits = async () => {
+    for (let tries = 0; tries < 200; tries++) {
+      const [{ n }] = (await t.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')",
+      )) as [{ n: number }];
+      if (n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('nothing waited for the row');
+  };
+  /** Runs `during` while another connection holds `statement`'s change uncommitted, then commits it. */
+  async function whileAnotherHolds(statement: string, during: () => Promise<void>) {
+    const other = new pg.Client({ connectionString: t.db.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(statement);
+      await during();
+    } finally {
+      await other.query('COMMIT');
+      await other.end();
+    }
+  }
+
+  it("a save that starts during the author's rename writes the new name, not the one it would have read before", async () => {
+    const { bookId, authorId } = await newBook();
+    const book = await openBook(bookId);
+    let saved: Promise<{ statusCode: number }> | undefined;
+    await whileAnotherHolds(`UPDATE authors SET full_name = 'Nadia Renamed' WHERE id = ${authorId}`, async () => {
+      saved = saveBook({ ...book, name: 'Saved Meanwhile' }, ifMatch(book.version));
+      await untilOneWaits();
+    });
+    expect((await saved!).statusCode).toBe(200);
+    expect(await searchText(bookId)).toBe('saved meanwhile nadia renamed');
+  });
+
+  it("a rename that starts during a book's new title writes that title, not the one it would have read before", async () => {
+    const { bookId, authorId } = await newBook();
+    let renamed: Promise<{ statusCode: number }> | undefined;
+    await whileAnotherHolds(`UPDATE books SET name = 'Fresh Title' WHERE id = ${bookId}`, async () => {
+      renamed = call('PUT', `/api/employee/author/${authorId},${encodeURIComponent('Omar Renamed')}`);
+      await untilOneWaits();
+    });
+    expect((await renamed!).statusCode).toBe(200);
+    expect(await searchText(bookId)).toBe('fresh title omar renamed');
   });
 });

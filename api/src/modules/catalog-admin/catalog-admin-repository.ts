@@ -92,7 +92,9 @@ export function catalogAdminRepository(db: Db) {
           select: authorSelect,
         });
         if (!author) return null;
-        const books = await tx.book.findMany({ where: { authorId: id }, select: { id: true, name: true } });
+        // Locked as read: a book renamed meanwhile is read once its rename commits, so its search text
+        // is never written from the title it had before (a book's save holds its author FOR SHARE).
+        const books = await tx.$queryRaw<{ id: number; name: string }[]>`SELECT id, name FROM books WHERE author_id = ${id} FOR UPDATE`;
         // One statement for all their books, not one each: a prolific author has thousands.
         await tx.$executeRaw`
           UPDATE books SET search_text = renamed.search_text
@@ -124,10 +126,28 @@ export function catalogAdminRepository(db: Db) {
     addFoundBook: (isbn13: string, found: IsbnRecord, typeId: number) =>
       auditedTransaction(db, (tx) => createFoundBook(tx, isbn13, found, typeId)),
     /** Null when the book is gone, or no longer has the version the save read (when it names one). */
-    async updateBook(id: number, data: Prisma.BookUncheckedUpdateManyInput, readVersion?: number) {
-      const [book] = await db.book.updateManyAndReturn({ where: { id, version: readVersion }, data, select: bookSelect });
-      return book ?? null;
-    },
+    /**
+     * Saves a book's fields with its search text made from its title and its author's name as they
+     * are now: the author is held FOR SHARE until the save commits, so a rename of the author waits
+     * for it, or has committed and is read (never an old name written after a rename). Null when the
+     * book is gone or no longer has `readVersion`; 'no author' when its author was deleted meanwhile.
+     */
+    updateBook: (
+      id: number,
+      data: Omit<Prisma.BookUncheckedUpdateManyInput, 'name' | 'authorId' | 'searchText'> & { name: string; authorId: number },
+      readVersion?: number,
+    ) =>
+      auditedTransaction(db, async (tx) => {
+        const [author] = await tx.$queryRaw<{ fullName: string }[]>`
+          SELECT full_name AS "fullName" FROM authors WHERE id = ${data.authorId} FOR SHARE`;
+        if (!author) return 'no author' as const;
+        const [book] = await tx.book.updateManyAndReturn({
+          where: { id, version: readVersion },
+          data: { ...data, searchText: bookSearchText(data.name, author.fullName) },
+          select: bookSelect,
+        });
+        return book ?? null;
+      }),
     typeById: (id: number) => db.bookType.findUnique({ where: { id }, select: { id: true } }),
     typeByName: (name: string) => db.bookType.findUnique({ where: { name }, select: { id: true } }),
     firstType: () => db.bookType.findFirst({ orderBy: { id: 'asc' }, select: { id: true } }),

@@ -5,7 +5,6 @@ import { parseCalendarDate } from '../../lib/dates.ts';
 import { toIsbn13 } from '../../lib/isbn.ts';
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
-import { bookSearchText } from '../../lib/text.ts';
 import type { BookUpdate, CopyInput } from '../../schemas/backoffice-catalog.ts';
 import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
 import type { BookRow, CatalogAdminRepository, CopyRow } from './catalog-admin-repository.ts';
@@ -121,8 +120,7 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
       if (readVersion !== undefined && readVersion !== current.version) throw refuse.bookChanged(toBook(current));
       const name = input.name === undefined ? current.name : requireName(input.name, 'book');
       const authorId = input.authorId ?? current.authorId;
-      const author = await repo.authorById(authorId);
-      if (!author) throw refuse.noAuthorWithId(authorId);
+      if (!(await repo.authorById(authorId))) throw refuse.noAuthorWithId(authorId);
       if (input.typeId !== undefined && !(await repo.typeById(input.typeId))) throw refuse.noCategoryWithId(input.typeId);
       let publishedAt: Date | null | undefined;
       if (input.publishedAt === null || input.publishedAt === '') publishedAt = null;
@@ -138,10 +136,10 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
           authorId,
           typeId: input.typeId,
           publishedAt,
-          searchText: bookSearchText(name, author.fullName),
         },
         readVersion,
       );
+      if (book === 'no author') throw refuse.noAuthorWithId(authorId);
       if (!book) {
         const now = await repo.bookById(input.id);
         throw now ? refuse.bookChanged(toBook(now)) : refuse.noBook();
