@@ -184,9 +184,13 @@ export function catalogAdminRepository(db: Db) {
       }),
     /** Units sold (less cancelled) since the copy had this version. */
     async soldSinceVersion(copyId: number, version: number) {
+      // The copy's movements after its last one at or before `version` (a version only rises): read
+      // from the newest back, so the cost is the movements since, not the copy's whole history.
       const [row] = await db.$queryRaw<{ sold: number }[]>`
         SELECT coalesce(-sum(change), 0)::int AS sold FROM stock_movements
-        WHERE copy_id = ${copyId} AND version > ${version} AND reason IN ('sale', 'cancellation')`;
+        WHERE copy_id = ${copyId} AND reason IN ('sale', 'cancellation') AND version > ${version}
+          AND id > coalesce((SELECT id FROM stock_movements WHERE copy_id = ${copyId} AND version <= ${version}
+                             ORDER BY id DESC LIMIT 1), 0)`;
       return row?.sold ?? 0;
     },
     /** A copy's stock movements, newest first. */
@@ -227,6 +231,9 @@ async function whenStockWas(tx: Prisma.TransactionClient, copyId: number, quanti
       WHEN EXISTS (
         SELECT 1 FROM stock_movements m
         WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.at > localtimestamp - interval '1 day'
+          -- The day's movements are the newest: read back from the last one older than a day, not the whole history.
+          AND m.id > coalesce((SELECT id FROM stock_movements WHERE copy_id = ${copyId} AND at <= localtimestamp - interval '1 day'
+                               ORDER BY id DESC LIMIT 1), 0)
           AND EXISTS (
             SELECT 1 FROM stock_movements later
             WHERE later.copy_id = ${copyId} AND later.id > m.id AND later.reason NOT IN ('sale', 'cancellation')
