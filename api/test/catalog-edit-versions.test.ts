@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Static } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import type { Book as BookSchema } from '../src/schemas/backoffice-catalog.ts';
-import { createTestApp, DEMO } from './helpers.ts';
+import { createTestApp, DEMO, untilARowIsAwaited } from './helpers.ts';
 
 const t = await createTestApp();
 const admin = await t.login(DEMO.admin);
@@ -151,17 +151,6 @@ describe('two employees renaming one author', () => {
 describe("a book's search text when its save and its author's rename meet", () => {
   const searchText = async (bookId: number) =>
     (await t.db.query<{ search_text: string }>('SELECT search_text FROM books WHERE id = $1', [bookId]))[0]!.search_text;
-  /** Until a statement of the app's waits for a row another transaction holds. */
-  const untilOneWaits = async () => {
-    for (let tries = 0; tries < 200; tries++) {
-      const [{ n }] = (await t.db.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')",
-      )) as [{ n: number }];
-      if (n > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('nothing waited for the row');
-  };
   /** Runs `during` while another connection holds `statement`'s change uncommitted, then commits it. */
   async function whileAnotherHolds(statement: string, during: () => Promise<void>) {
     const other = new pg.Client({ connectionString: t.db.url });
@@ -182,7 +171,7 @@ describe("a book's search text when its save and its author's rename meet", () =
     let saved: Promise<{ statusCode: number }> | undefined;
     await whileAnotherHolds(`UPDATE authors SET full_name = 'Nadia Renamed' WHERE id = ${authorId}`, async () => {
       saved = saveBook({ ...book, name: 'Saved Meanwhile' }, ifMatch(book.version));
-      await untilOneWaits();
+      await untilARowIsAwaited(t.db);
     });
     expect((await saved!).statusCode).toBe(200);
     expect(await searchText(bookId)).toBe('saved meanwhile nadia renamed');
@@ -193,7 +182,7 @@ describe("a book's search text when its save and its author's rename meet", () =
     let renamed: Promise<{ statusCode: number }> | undefined;
     await whileAnotherHolds(`UPDATE books SET name = 'Fresh Title' WHERE id = ${bookId}`, async () => {
       renamed = call('PUT', `/api/employee/author/${authorId},${encodeURIComponent('Omar Renamed')}`);
-      await untilOneWaits();
+      await untilARowIsAwaited(t.db);
     });
     expect((await renamed!).statusCode).toBe(200);
     expect(await searchText(bookId)).toBe('fresh title omar renamed');

@@ -27,6 +27,16 @@ export async function eventually(check: () => Promise<boolean> | boolean) {
   throw new Error('not within 2 s');
 }
 
+/**
+ * Until some statement in the test's database waits for a row another transaction holds (a row's
+ * lock, not an advisory lock a background job may be waiting on): the moment to make a race happen.
+ */
+export async function untilARowIsAwaited(db: Pick<Awaited<ReturnType<typeof createTestDatabase>>, 'query'>) {
+  const waiting =
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')";
+  await eventually(async () => ((await db.query<{ n: number }>(waiting))[0]?.n ?? 0) > 0);
+}
+
 export async function createTestDatabase(): Promise<{
   url: string;
   query: <T extends pg.QueryResultRow>(sql: string, params?: unknown[]) => Promise<T[]>;

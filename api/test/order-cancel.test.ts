@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { CANCELS_PER_CLIENT_PER_DAY } from '../src/routes/client/orders.ts';
-import { createTestApp, DEMO } from './helpers.ts';
+import { createTestApp, DEMO, untilARowIsAwaited } from './helpers.ts';
 
 // Room for the forced deadlock's wait on a busy machine: its victim waits a second to be told (deadlock_timeout).
 const t = await createTestApp({ env: { DATABASE_LOCK_TIMEOUT_MS: '10000' } });
@@ -294,17 +294,6 @@ describe("the spec's status buttons on an order that holds no stock", () => {
     await t.db.query("UPDATE orders SET status = 'failed' WHERE id = $1", [orderId]);
     return { client, copy, orderId };
   }
-  const waitUntilOneWaitsForALock = async () => {
-    for (let tries = 0; tries < 200; tries++) {
-      const [{ n }] = (await t.db.query<{ n: number }>(
-        // A row's lock (a transaction's), not an advisory lock a background job may be waiting on.
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')",
-      )) as [{ n: number }];
-      if (n > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('the status change never waited for the lock');
-  };
   const soldOfCopy = async (copy: number) =>
     (
       await t.db.query<{ units: number }>('SELECT coalesce(sum(units), 0)::int AS units FROM sales_daily_copies WHERE book_copy_id = $1', [
@@ -372,7 +361,7 @@ describe("the spec's status buttons on an order that holds no stock", () => {
       await other.query("UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = 'Shipped'", [day]);
       // …while ours (Processing → Shipped) takes the Processing count and waits for the Shipped one…
       const ours = call('PUT', `/api/employee/order/set-status/${orderId},Shipped`, seller);
-      await waitUntilOneWaitsForALock();
+      await untilARowIsAwaited(t.db);
       // …then wants the Processing count: a deadlock, whose check runs first in ours, which waited first.
       await other.query("UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = 'Processing'", [day]);
       await other.query('COMMIT');
