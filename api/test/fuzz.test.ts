@@ -496,8 +496,8 @@ function checkAnswer(
 
 let t: TestApp;
 const cookies: Record<Exclude<Role, 'anonymous'>, string> = { client: '', admin: '', forged: '' };
-let clientId = 0;
-let adminId = 0;
+let spendingClientId = 0;
+let spendingAdminId = 0;
 
 beforeAll(async () => {
   // Fuzzed sign-ins fail by the thousand from one address; the throttle has its own tests.
@@ -507,18 +507,32 @@ beforeAll(async () => {
   const names = cookieNames('client', t.config.cookieSecure);
   cookies.forged = `${names.access}=eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.; ${cookieNames('employee', t.config.cookieSecure).access}=%00`;
   const idOf = async (sql: string, value: string) => (await t.db.query<{ id: number }>(sql, [value]))[0]!.id;
-  clientId = await idOf('SELECT id FROM clients WHERE account = $1', DEMO.client.account);
-  adminId = await idOf('SELECT id FROM employees WHERE email = $1', DEMO.admin.account);
+  // The sessions the spending operations end or rotate are of a client and an Admin of their own: an
+  // account keeps its newest SESSIONS_PER_ACCOUNT, and the demo's, above, must outlive the run.
+  spendingClientId = await idOf(
+    `INSERT INTO clients (first_name, last_name, phone_number, account, password_hash)
+     SELECT 'Spent', 'Sessions', '0555000000', 'spent-sessions@example.com', password_hash FROM clients WHERE account = $1 RETURNING id`,
+    DEMO.client.account,
+  );
+  spendingAdminId = await idOf(
+    `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+     SELECT 'Spent', 'Sessions', 'Male', '1990-01-01', 'spent-sessions@bookshop.test', '0555000000', '1 Main Street', password_hash, 'Admin'
+     FROM employees WHERE email = $1 RETURNING id`,
+    DEMO.admin.account,
+  );
 });
 
-/** Operations that end or rotate the session they are sent with get a fresh one each time, so the others keep theirs. */
+/**
+ * Operations that end or rotate the session they are sent with get a fresh one each time, of the
+ * accounts made for them, so the others keep theirs.
+ */
 const SESSION_SPENDING = new Set(['refreshTokens', 'signOut']);
 
 async function cookieFor(op: Operation, role: Role): Promise<string | undefined> {
   if (role === 'anonymous') return undefined;
   if (role === 'forged' || !SESSION_SPENDING.has(op.operationId)) return cookies[role];
   const audience = role === 'client' ? 'client' : 'employee';
-  const session = await t.app.sessions.start(audience, role === 'client' ? clientId : adminId);
+  const session = await t.app.sessions.start(audience, role === 'client' ? spendingClientId : spendingAdminId);
   const names = cookieNames(audience, t.config.cookieSecure);
   return `${names.access}=${session.accessToken}; ${names.refresh}=${session.refreshToken}`;
 }
@@ -582,6 +596,15 @@ fuzzSuite(`fuzz: every operation in openapi.yaml, ${RUNS} cases each (seed ${SEE
 describe('after the fuzzing', () => {
   it('reached every handler: no case was answered by a rate limit', () => {
     expect(rateLimited).toEqual([]);
+  });
+
+  it("reached the signed-in handlers to the end: the client's and the Admin's sessions still open", async () => {
+    for (const [url, cookie] of [
+      ['/api/client/cart', cookies.client],
+      ['/api/employee/employee/', cookies.admin],
+    ] as const) {
+      expect((await t.app.inject({ method: 'GET', url, headers: { cookie } })).statusCode, url).toBe(200);
+    }
   });
 
   it('leaves the server healthy', async () => {

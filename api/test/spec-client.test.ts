@@ -310,6 +310,20 @@ describe("sign-up with the spec's body alone (no Authorization header)", () => {
       [verified],
     );
     expect(failed!.n).toBe(1);
+    // A right provider password clears none of the account's failures: anyone may set the provider's
+    // password for an e-mail, so it would wipe a guesser's trail on a shop account (here, the unverified one's).
+    const failures = async () =>
+      (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM throttle_counters WHERE key LIKE '%:account:' || $1", [email]))[0]!
+        .n;
+    const wrongLogin = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/authentication/login',
+      payload: { account: email, password: 'Nope-123!' },
+    });
+    expect(wrongLogin.statusCode).toBe(401);
+    expect(await failures()).toBe(1);
+    expect((await signUp(body(email, 'Secret123!'))).statusCode).toBe(403);
+    expect(await failures()).toBe(1);
     const [{ n }] = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM clients WHERE account = $1', [verified])) as [
       { n: number },
     ];

@@ -15,8 +15,15 @@ declare module 'fastify' {
      * Runs a password check (sign-in, or the current password of a password change) under the login
      * throttle of this account and address: reserved first (429 when locked), a wrong password
      * recorded as a failure and a security event, a right one clearing the account's failures.
+     * `clearsFailures: false` for a password that is not the shop's own (sign-up's, at the identity
+     * provider, which anyone may set for an e-mail there): right, it clears nothing.
      */
-    throttledPasswordCheck<T>(request: FastifyRequest, account: string, check: () => Promise<T>): Promise<T>;
+    throttledPasswordCheck<T>(
+      request: FastifyRequest,
+      account: string,
+      check: () => Promise<T>,
+      options?: { clearsFailures?: boolean },
+    ): Promise<T>;
   }
 }
 
@@ -45,29 +52,38 @@ export default fp<{ throttle?: ThrottleLimits }>(
     }, PURGE_INTERVAL_MS).unref();
     app.addHook('onClose', async () => clearInterval(purge));
 
-    app.decorate('throttledPasswordCheck', async <T>(request: FastifyRequest, account: string, check: () => Promise<T>): Promise<T> => {
-      const address = app.clientAddress(request);
-      const attempt = await throttle.reserve(account, address);
-      let result: T;
-      try {
-        result = await check();
-      } catch (error) {
-        if (!(error instanceof AppError && WRONG_PASSWORD_CODES.has(error.code))) {
-          await attempt.release();
+    app.decorate(
+      'throttledPasswordCheck',
+      async <T>(
+        request: FastifyRequest,
+        account: string,
+        check: () => Promise<T>,
+        { clearsFailures = true }: { clearsFailures?: boolean } = {},
+      ): Promise<T> => {
+        const address = app.clientAddress(request);
+        const attempt = await throttle.reserve(account, address);
+        let result: T;
+        try {
+          result = await check();
+        } catch (error) {
+          if (!(error instanceof AppError && WRONG_PASSWORD_CODES.has(error.code))) {
+            await attempt.release();
+            throw error;
+          }
+          const { locked } = await attempt.failed();
+          app.shopMetrics.loginFailures.inc();
+          if (locked) app.shopMetrics.lockouts.inc();
+          const type = error.code === 'INVALID_CREDENTIALS' ? 'login_failed' : 'password_check_failed';
+          const actor = namedActor(account);
+          await events.record({ type, actor, address });
+          if (locked) await events.record({ type: 'login_locked', actor, address, details: { limits: throttle.limits } });
           throw error;
         }
-        const { locked } = await attempt.failed();
-        app.shopMetrics.loginFailures.inc();
-        if (locked) app.shopMetrics.lockouts.inc();
-        const type = error.code === 'INVALID_CREDENTIALS' ? 'login_failed' : 'password_check_failed';
-        const actor = namedActor(account);
-        await events.record({ type, actor, address });
-        if (locked) await events.record({ type: 'login_locked', actor, address, details: { limits: throttle.limits } });
-        throw error;
-      }
-      await attempt.succeeded();
-      return result;
-    });
+        if (clearsFailures) await attempt.succeeded();
+        else await attempt.release();
+        return result;
+      },
+    );
   },
   { name: 'password-check', dependencies: ['prisma', 'config', 'metrics', 'security-events'] },
 );

@@ -37,9 +37,11 @@ const byNameLimit = 50;
  * the bulk import shares inside its own transaction.
  */
 export async function createFoundBook(tx: Prisma.TransactionClient, isbn13: string, found: IsbnRecord, typeId: number) {
-  const author =
-    (await tx.author.findUnique({ where: { fullName: found.author }, select: authorSelect })) ??
-    (await tx.author.create({ data: { fullName: found.author }, select: authorSelect }));
+  // Held FOR SHARE until the book is written, as a book's save holds its author: a rename of the
+  // author waits, or has committed (and the name no longer matches, so the author is new).
+  const [existing] = await tx.$queryRaw<{ id: number; fullName: string }[]>`
+    SELECT id, full_name AS "fullName" FROM authors WHERE full_name = ${found.author} FOR SHARE`;
+  const author = existing ?? (await tx.author.create({ data: { fullName: found.author }, select: authorSelect }));
   return tx.book.create({
     data: {
       isbn13,
@@ -94,7 +96,9 @@ export function catalogAdminRepository(db: Db) {
         if (!author) return null;
         // Locked as read: a book renamed meanwhile is read once its rename commits, so its search text
         // is never written from the title it had before (a book's save holds its author FOR SHARE).
-        const books = await tx.$queryRaw<{ id: number; name: string }[]>`SELECT id, name FROM books WHERE author_id = ${id} FOR UPDATE`;
+        // NO KEY: a copy being added to a book (its key checked, as an import does) does not wait.
+        const books = await tx.$queryRaw<{ id: number; name: string }[]>`
+          SELECT id, name FROM books WHERE author_id = ${id} FOR NO KEY UPDATE`;
         // One statement for all their books, not one each: a prolific author has thousands.
         await tx.$executeRaw`
           UPDATE books SET search_text = renamed.search_text

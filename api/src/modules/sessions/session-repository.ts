@@ -35,8 +35,9 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
     employeeRole: async (id: number) => (await sql.query<{ role: 'Admin' | 'Seller' }>(EMPLOYEE_ROLE_SQL, [id]))[0] ?? null,
 
     /**
-     * A new session, and the account's sessions beyond its newest `keep` gone (their refresh tokens
-     * go with the next purge): a loop of sign-ins, each a session kept a month, holds `keep` rows.
+     * A new session, and the account's sessions beyond `keep` gone (their refresh tokens go with the
+     * next purge): a loop of sign-ins, each a session kept a month, holds `keep` rows. Those kept are
+     * the ones still open, most recently used first; ended ones (signed out, revoked) go first.
      */
     async startFamily(family: { id: string; audience: Audience; subjectId: number }, keep: number) {
       await db.sessionFamily.create({ data: family, select: { id: true } });
@@ -44,7 +45,7 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
         DELETE FROM session_families WHERE id IN (
           SELECT id FROM session_families
           WHERE audience = ${family.audience}::"SessionAudience" AND subject_id = ${family.subjectId}
-          ORDER BY started_at DESC, id OFFSET ${keep})`;
+          ORDER BY revoked_at IS NULL DESC, last_active_at DESC, started_at DESC, id OFFSET ${keep})`;
     },
 
     findFamily: (id: string) => db.sessionFamily.findUnique({ where: { id }, select: familySelect }),

@@ -31,9 +31,9 @@ export const SESSION_LIFETIMES: Record<Audience, { absoluteSeconds: number; idle
   employee: { absoluteSeconds: 12 * 60 * 60, idleSeconds: 60 * 60 },
 };
 /**
- * Sessions one account keeps: its newest, however many browsers and devices it signs in from; an
- * older one ends when a newer one starts past this. Far more than a person uses, and a bound on the
- * rows a loop of sign-ins leaves.
+ * Sessions one account keeps, however many browsers and devices it signs in from: past this, a new
+ * one ends those already ended, then the least recently used. Far more than a person uses, and a
+ * bound on the rows a loop of sign-ins leaves.
  */
 export const SESSIONS_PER_ACCOUNT = 50;
 const LONGEST_LIFETIME_SECONDS = Math.max(...Object.values(SESSION_LIFETIMES).map((l) => l.absoluteSeconds));

@@ -63,8 +63,11 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const authorization = request.headers.authorization;
       const identity = authorization
         ? await app.verifyIdentity(authorization.match(/^Bearer (.+)$/)?.[1])
-        : // The provider's password checked here is guessable like a sign-in's: throttled and recorded as one.
-          await app.throttledPasswordCheck(request, input.account, () => app.signInToIdentityProvider(input.account, input.password));
+        : // The provider's password checked here is guessable like a sign-in's: throttled and recorded as
+          // one. Right, it clears no failures: anyone may set the provider's password for an e-mail.
+          await app.throttledPasswordCheck(request, input.account, () => app.signInToIdentityProvider(input.account, input.password), {
+            clearsFailures: false,
+          });
       const client = await app.accounts.signUp(input, identity);
       app.setSessionCookies(request, reply, 'client', await app.sessions.start('client', client.id));
       return { data: 'Client' };
