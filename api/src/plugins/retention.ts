@@ -12,6 +12,7 @@
 // of its transactions, and each names itself (bookshop.retention) to the append-only trigger, which
 // refuses the same statements from anyone else.
 import fp from 'fastify-plugin';
+import type { Prisma } from '../generated/prisma/client.ts';
 import type { Db } from './prisma.ts';
 
 const RETENTION_LOCK = 16_017;
@@ -61,7 +62,7 @@ async function foldCatalogTotals(db: Db) {
  * One transaction of the job's, under its lock (false: another instance holds it) and named to the
  * append-only trigger.
  */
-function underTheLock<T>(db: Db, work: (tx: Parameters<Parameters<Db['$transaction']>[0]>[0]) => Promise<T>) {
+function underTheLock<T>(db: Db, work: (tx: Prisma.TransactionClient) => Promise<T>) {
   return db.$transaction(
     async (tx) => {
       const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${RETENTION_LOCK}) AS locked`;

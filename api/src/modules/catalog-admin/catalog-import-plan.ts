@@ -208,34 +208,28 @@ export function isbnsToLookUp(file: ImportFile, inShop: ReadonlyMap<string, Shop
 
 type Verdict = { row: ImportPlanRow; moved?: MovedImportRow } | { invalid: InvalidImportRow };
 
+const samePrice = (a: string, b: string) => toCents(a) === toCents(b);
 /**
- * A field of the copy after the row, three ways: the file's value where the file changed it from
+ * The price of the copy after the row, three ways: the file's value where the file changed it from
  * what the export saw (or no export value is known), else the shop's now; 'both' where the shop
  * changed it since the export too, to something else than the file says.
  */
-function merged<T>(file: T, exported: T | undefined, now: T, same: (a: T, b: T) => boolean): T | 'both' {
+function mergedPrice(file: string, exported: string | undefined, now: string): string | 'both' {
   if (exported === undefined) return file;
-  if (same(file, exported)) return now;
-  return same(now, exported) || same(now, file) ? file : 'both';
+  if (samePrice(file, exported)) return now;
+  return samePrice(now, exported) || samePrice(now, file) ? file : 'both';
 }
-const samePrice = (a: string, b: string) => toCents(a) === toCents(b);
 
-/** A row whose book the shop has: changed or unchanged, with exported_stock moved or refused, with exported_price and exported_available merged or refused. */
+/** A row whose book the shop has: changed or unchanged, with exported_stock moved or refused, with exported_price merged or refused, with exported_available merged. */
 function compareWithShop(row: CheckedRow, copy: ShopCopy | null): Verdict {
   if (!copy) return { row: { ...row, kind: 'changed' } };
-  const priceAfter = merged(row.price, row.exportedPrice, copy.price, samePrice);
-  const availableAfter = merged(row.available, row.exportedAvailable, copy.isAvailable, (a, b) => a === b);
-  const refused = (reason: string): Verdict => ({ invalid: { line: row.line, isbn: row.isbn13, reason } });
+  const priceAfter = mergedPrice(row.price, row.exportedPrice, copy.price);
   if (priceAfter === 'both') {
-    return refused(
-      `The price changed in the shop since the export (${row.exportedPrice} then, ${copy.price} now) and in the file (${row.price}): export again, or set it on the Book Copies screen.`,
-    );
+    const reason = `The price changed in the shop since the export (${row.exportedPrice} then, ${copy.price} now) and in the file (${row.price}): export again, or set it on the Book Copies screen.`;
+    return { invalid: { line: row.line, isbn: row.isbn13, reason } };
   }
-  if (availableAfter === 'both') {
-    return refused(
-      `Whether the copy is on sale changed in the shop since the export (${copy.isAvailable ? 'now on sale' : 'now off sale'}) and in the file: export again, or set it on the Book Copies screen.`,
-    );
-  }
+  // On sale or not: changed by both, it changed the same way, so it is never 'both'.
+  const availableAfter = row.exportedAvailable === undefined || row.available !== row.exportedAvailable ? row.available : copy.isAvailable;
   let stockAfter = row.stock;
   let moved: MovedImportRow | undefined;
   if (row.exportedStock !== undefined) {
