@@ -13,17 +13,18 @@ export default fp(
         ?.slice(1);
       if (!key) return;
       const names = key.split(',:');
-      const split = async (request: { params: unknown }) => {
+      const last = names.length - 1;
+      // Synchronous, like the input checks' hooks: it runs on every category page, where an async hook
+      // costs a promise and a turn of the microtask queue.
+      const split = (request: { params: unknown }, _reply: unknown, done: () => void) => {
         const params = request.params as Record<string, string>;
-        const raw = params[key] ?? '';
-        const parts = raw.split(',');
-        const values = [...parts.slice(0, names.length - 1), parts.slice(names.length - 1).join(',')];
-        const next: Record<string, string | undefined> = { ...params };
-        delete next[key];
-        names.forEach((name, i) => {
-          next[name] = i < parts.length ? values[i] : undefined;
-        });
+        const parts = (params[key] ?? '').split(',');
+        const next: Record<string, string | undefined> = {};
+        for (const name in params) if (name !== key) next[name] = params[name];
+        for (let i = 0; i < last; i++) next[names[i]!] = parts[i];
+        next[names[last]!] = parts.length > last ? parts.slice(last).join(',') : undefined;
         request.params = next;
+        done();
       };
       const existing = route.preValidation;
       route.preValidation = existing ? [split, ...(Array.isArray(existing) ? existing : [existing])] : split;
