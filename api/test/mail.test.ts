@@ -266,6 +266,45 @@ describe('the sender', () => {
     expect(notice!.parsed.text).not.toContain('A-much-better-passphrase-7');
   });
 
+  it("an employee's change of sign-in e-mail is a security notice to the old address, naming the new one; other changes send none", async () => {
+    const before = `pat-${Date.now()}@bookshop.test`;
+    const after = `pat-new-${Date.now()}@bookshop.test`;
+    await t.db.query(
+      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+       SELECT 'Pat', 'Staff', 'Female', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Seller'
+       FROM employees WHERE email = $2`,
+      [before, DEMO.admin.account],
+    );
+    const cookie = await t.login({ account: before, password: DEMO.admin.password });
+    const person = (email: string, phoneNumber = '0555000000') => ({
+      firstName: 'Pat',
+      lastName: 'Staff',
+      gender: 'Female',
+      birthDate: '1990-01-01',
+      email,
+      phoneNumber,
+      address: '1 Main Street',
+    });
+    const save = (payload: ReturnType<typeof person>) =>
+      t.app.inject({ method: 'PUT', url: '/api/employee/', headers: { cookie }, payload });
+
+    const first = await save(person(before, '0555000009'));
+    expect(first.statusCode, first.body).toBe(200);
+    await t.app.mail.drain();
+    expect(mailTo(before)).toHaveLength(0);
+
+    const changed = await save(person(after.toUpperCase()));
+    expect(changed.statusCode, changed.body).toBe(200);
+    await t.app.mail.drain();
+    const [notice, ...more] = mailTo(before);
+    expect(more).toHaveLength(0);
+    expect(notice!.parsed.subject).toBe('Your Bookshop sign-in e-mail was changed');
+    expect(notice!.parsed.text).toContain(`was just changed to ${after}.`);
+    expect(notice!.parsed.text).toContain('Hello Pat Staff,');
+    // Nothing to the new address: whoever changed it already knows, and it may not be the owner's.
+    expect(mailTo(after)).toHaveLength(0);
+  });
+
   it('the outbox accepts exactly the kinds the code writes (its CHECK constraint and MAIL_KINDS name the same ones)', async () => {
     const [check] = await t.db.query<{ definition: string }>(
       "SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = 'mail_outbox_kind_known'",

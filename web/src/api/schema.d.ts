@@ -2138,7 +2138,7 @@ export interface components {
         DeadLetter: {
             id: number;
             /** @enum {string} */
-            kind: "order_placed" | "order_status" | "back_in_stock" | "contact_received" | "password_changed";
+            kind: "order_placed" | "order_status" | "back_in_stock" | "contact_received" | "password_changed" | "email_changed";
             clientId: number | null;
             employeeId: number | null;
             orderId: number | null;

@@ -1,5 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import { auditedTransaction } from '../security/audit.ts';
 
 const clientInfoSelect = { firstName: true, lastName: true, phoneNumber: true, account: true } satisfies Prisma.ClientSelect;
 export const employeeInfoSelect = {
@@ -68,8 +69,24 @@ export function accountRepository(db: Db) {
         { timeout: RESET_TRANSACTION_TIMEOUT_MS },
       ),
     employeeInfo: (id: number) => db.employee.findUnique({ where: { id }, select: employeeInfoSelect }),
+    /**
+     * An employee's own information, and when it changes their e-mail (the name they sign in with) a
+     * security notice to the old address, in the same transaction. The old address is read under the
+     * row's lock, so two changes at once each tell the address they replaced.
+     */
     updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput) =>
-      db.employee.update({ where: { id }, data, select: employeeInfoSelect }),
+      // Audited as the employee's own write: the actor is named in this transaction, not in a batch beside it.
+      auditedTransaction(db, async (tx) => {
+        const [before] = await tx.$queryRaw<{ email: string }[]>`SELECT email FROM employees WHERE id = ${id} FOR UPDATE`;
+        const updated = await tx.employee.update({ where: { id }, data, select: employeeInfoSelect });
+        if (before && before.email !== updated.email) {
+          await tx.mailOutbox.create({
+            data: { kind: 'email_changed', employeeId: id, payload: { previousAddress: before.email, newAddress: updated.email } },
+            select: { id: true },
+          });
+        }
+        return updated;
+      }),
     employeePasswordHash: (id: number) => db.employee.findUnique({ where: { id }, select: { passwordHash: true } }),
     setEmployeePassword: (id: number, passwordHash: string) =>
       db.employee.update({ where: { id }, data: { passwordHash }, select: { id: true } }),

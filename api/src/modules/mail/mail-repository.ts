@@ -29,7 +29,8 @@ export interface ClaimedMail {
   order_id: number | null;
   copy_id: number | null;
   contact_message_id: number | null;
-  payload: { status?: string; reason?: string | null } | null;
+  /** What a row tells that its ids do not: an order's status and reason, or an e-mail change's two addresses. */
+  payload: { status?: string; reason?: string | null; previousAddress?: string; newAddress?: string } | null;
   attempts: number;
   created_at: Date;
   /** The lease this claim holds: a later write about the row is this sender's only while it still holds it. */
@@ -155,6 +156,15 @@ export function mailRepository(db: Db) {
           if (!owner) return null;
           const name = fullName(owner);
           return { to: { name, address: owner.address }, facts: { kind: 'password_changed', name, audience: owner.audience } };
+        }
+        case 'email_changed': {
+          const { previousAddress, newAddress } = row.payload ?? {};
+          if (row.employee_id === null || !previousAddress || !newAddress) return null;
+          const employee = await db.employee.findUnique({ where: { id: row.employee_id }, select: { firstName: true, lastName: true } });
+          if (!employee) return null;
+          const name = fullName(employee);
+          // To the old address: its owner is the one to hear of it, whoever made the change.
+          return { to: { name, address: previousAddress }, facts: { kind: 'email_changed', name, newAddress } };
         }
       }
     },

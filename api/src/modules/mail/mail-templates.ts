@@ -16,7 +16,14 @@ export interface OrderFacts {
 }
 
 /** Every kind of message, once: the dead-letter schema lists them, and the outbox's CHECK constraint is tested against them. */
-export const MAIL_KINDS = ['order_placed', 'order_status', 'back_in_stock', 'contact_received', 'password_changed'] as const;
+export const MAIL_KINDS = [
+  'order_placed',
+  'order_status',
+  'back_in_stock',
+  'contact_received',
+  'password_changed',
+  'email_changed',
+] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 export type MailFacts =
@@ -24,7 +31,9 @@ export type MailFacts =
   | { kind: 'order_status'; name: string; order: OrderFacts; status: string; reason: string | null }
   | { kind: 'back_in_stock'; name: string; copyId: number; bookName: string }
   | { kind: 'contact_received'; name: string; message: string }
-  | { kind: 'password_changed'; name: string; audience: 'client' | 'employee' };
+  | { kind: 'password_changed'; name: string; audience: 'client' | 'employee' }
+  /** To the address an employee signed in with until they changed it: the new one is named. */
+  | { kind: 'email_changed'; name: string; newAddress: string };
 
 // A kind added to the facts but not to MAIL_KINDS (or the other way) stops the build here.
 type Both<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -134,6 +143,16 @@ export function renderMail(facts: MailFacts, publicUrl: string, unsubscribeUrl?:
         facts.audience === 'client'
           ? { label: 'Reset your password', url: `${publicUrl}/forgot-password` }
           : { label: 'Sign in', url: `${publicUrl}/login` },
+      );
+    case 'email_changed':
+      return compose(
+        `Your ${SHOP_NAME} sign-in e-mail was changed`,
+        facts.name,
+        [
+          `The e-mail you sign in to the back-office with was just changed to ${facts.newAddress}. This address no longer signs in.`,
+          'If you did not do this, tell an Admin at once: someone else may be using your session.',
+        ],
+        { label: 'Sign in', url: `${publicUrl}/login` },
       );
   }
 }

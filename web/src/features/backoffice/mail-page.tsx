@@ -19,6 +19,7 @@ const KINDS: Record<DeadLetter['kind'], string> = {
   back_in_stock: 'Back in stock',
   contact_received: 'Contact message received',
   password_changed: 'Password changed',
+  email_changed: 'Sign-in e-mail changed',
 };
 
 /** What a letter was about: its order, else the client or employee it was for. */
