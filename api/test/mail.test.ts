@@ -299,10 +299,57 @@ describe('the sender', () => {
     const [notice, ...more] = mailTo(before);
     expect(more).toHaveLength(0);
     expect(notice!.parsed.subject).toBe('Your Bookshop sign-in e-mail was changed');
-    expect(notice!.parsed.text).toContain(`was just changed to ${after}.`);
+    // Named by its first letter and domain: enough for the owner, nothing whole for a stranger's inbox.
+    expect(notice!.parsed.text).toContain('was just changed to p***@bookshop.test.');
+    expect(notice!.parsed.text).not.toContain(after);
     expect(notice!.parsed.text).toContain('Hello Pat Staff,');
     // Nothing to the new address: whoever changed it already knows, and it may not be the owner's.
     expect(mailTo(after)).toHaveLength(0);
+  });
+
+  it("an employee's e-mail changes three times a day at most, and a refused change (taken, or one too many) writes no notice", async () => {
+    const start = `lee-${Date.now()}@bookshop.test`;
+    const [{ id }] = (await t.db.query<{ id: number }>(
+      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+       SELECT 'Lee', 'Staff', 'Male', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Seller'
+       FROM employees WHERE email = $2 RETURNING id`,
+      [start, DEMO.admin.account],
+    )) as [{ id: number }];
+    const cookie = await t.login({ account: start, password: DEMO.admin.password });
+    const save = (email: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/employee/',
+        headers: { cookie },
+        payload: {
+          firstName: 'Lee',
+          lastName: 'Staff',
+          gender: 'Male',
+          birthDate: '1990-01-01',
+          email,
+          phoneNumber: '0555000000',
+          address: '1 Main Street',
+        },
+      });
+    const notices = async () =>
+      (await t.db.query(`SELECT 1 FROM mail_outbox WHERE kind = 'email_changed' AND employee_id = $1`, [id])).length;
+
+    const taken = await save(DEMO.client.account);
+    expect(taken.statusCode).toBe(409);
+    expect(await notices()).toBe(0);
+    for (const n of [1, 2, 3]) expect((await save(`lee-${n}-${Date.now()}@bookshop.test`)).statusCode).toBe(200);
+    expect(await notices()).toBe(3);
+    const fourth = await save(`lee-4-${Date.now()}@bookshop.test`);
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json().error).toMatchObject({
+      code: 'TOO_MANY_EMAIL_CHANGES',
+      message: 'Your e-mail can be changed 3 times a day. Please try again later.',
+    });
+    expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(23 * 60 * 60);
+    expect(await notices()).toBe(3);
+    // The rest of the information still saves, the e-mail as it is.
+    const [{ email }] = (await t.db.query<{ email: string }>('SELECT email FROM employees WHERE id = $1', [id])) as [{ email: string }];
+    expect((await save(email)).statusCode).toBe(200);
   });
 
   it('the outbox accepts exactly the kinds the code writes (its CHECK constraint and MAIL_KINDS name the same ones)', async () => {

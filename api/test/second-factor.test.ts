@@ -326,6 +326,47 @@ describe('a first second factor', () => {
   });
 });
 
+describe("a second factor's day of wrong answers", () => {
+  // Windows of 1.5 s that lock after two failures, and a day that locks after five.
+  let d: TestApp;
+  beforeAll(async () => {
+    d = await createTestApp({ throttle: { windowMs: 1500, perPair: 1000, perAccount: 2, perAddress: 1000, secondFactorPerDay: 5 } });
+  });
+  const pastTheWindow = () => new Promise((resolve) => setTimeout(resolve, 1600));
+
+  it('locks the factor for a day after five wrong answers across windows; a right answer before that forgets them', async () => {
+    const who = await newEmployee(d, 'Seller');
+    const { secret } = await enrolTotp(d, await passwordLogin(d, who));
+    // The current step's code was spent on enrolment: the next step's is as good.
+    const rightCode = () => totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000);
+
+    const first = await passwordStep(d, who);
+    expect([(await secondStep(d, first.cookie, '000000')).statusCode, (await secondStep(d, first.cookie, '000000')).statusCode]).toEqual([
+      400, 400,
+    ]);
+    expect((await secondStep(d, first.cookie, '000000')).statusCode).toBe(429);
+    await pastTheWindow();
+    expect((await secondStep(d, first.cookie, rightCode())).statusCode).toBe(200);
+
+    // Counted afresh: the two failures before the right answer are forgotten.
+    const second = await passwordStep(d, who);
+    const statuses: number[] = [];
+    for (const round of [2, 2, 1]) {
+      for (let i = 0; i < round; i++) statuses.push((await secondStep(d, second.cookie, '000000')).statusCode);
+      await pastTheWindow();
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 400]);
+    // The fifth locked the day: the window has passed, and even the right code waits a day.
+    const locked = await secondStep(d, second.cookie, rightCode());
+    expect(locked.statusCode).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(23 * 60 * 60);
+    const events = await d.db.query<{ type: string }>(`SELECT type FROM security_events WHERE actor = $1 AND type = 'login_locked'`, [
+      `second-factor:${who.account}`,
+    ]);
+    expect(events.length).toBeGreaterThan(0);
+  });
+});
+
 describe("an Admin's reset of another employee's second factor", () => {
   it('removes every factor and code, ends their sessions, is audited, and never takes the last Admin factor', async () => {
     const seller = await newEmployee(t, 'Seller');

@@ -2,7 +2,7 @@
 // shows (the spec's own words where the spec has them, from @bookshop/rules where the forms check
 // the same rule). Services `throw refuse.x(...)`; plugins/errors.ts sends `{ data: null, error }`.
 import { CANCEL_REASON_REQUIRED, FORM_MESSAGES, isCancellable } from '@bookshop/rules';
-import { badRequest, conflict, forbidden, notFound, refusal, unavailable } from './errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound, refusal, unavailable } from './errors.ts';
 import { ORDER_TOO_LARGE_MESSAGE } from './money.ts';
 
 /** An export takes minutes: asking again sooner would most likely be refused again. */
@@ -20,6 +20,11 @@ export const refuse = {
   /** One message wherever an e-mail is already a client's or an employee's sign-in name. */
   emailTaken: () => conflict('An account with this e-mail already exists.'),
   accountGone: () => notFound('Your account no longer exists.'),
+  /** Each change of an employee's sign-in e-mail writes to the address it replaces: a few a day. */
+  tooManyEmailChanges: (most: number, retryAfterSeconds: number) =>
+    new AppError(429, 'TOO_MANY_EMAIL_CHANGES', `Your e-mail can be changed ${most} times a day. Please try again later.`, {
+      'retry-after': String(retryAfterSeconds),
+    }),
   passwordsMissing: () => badRequest(FORM_MESSAGES.passwordsMissing),
   wrongCurrentPassword: () => badRequest('The current password is incorrect.', 'WRONG_PASSWORD'),
   passwordForFirstFactor: () => badRequest('Enter your password to set up your first second factor.', 'PASSWORD_REQUIRED'),

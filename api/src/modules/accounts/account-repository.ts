@@ -2,6 +2,9 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { auditedTransaction } from '../security/audit.ts';
 
+/** How often a day an employee's sign-in e-mail may change: each change e-mails the address it replaces. */
+export const EMAIL_CHANGES_PER_DAY = 3;
+
 const clientInfoSelect = { firstName: true, lastName: true, phoneNumber: true, account: true } satisfies Prisma.ClientSelect;
 export const employeeInfoSelect = {
   id: true,
@@ -14,6 +17,8 @@ export const employeeInfoSelect = {
   address: true,
   role: true,
 } satisfies Prisma.EmployeeSelect;
+
+type EmployeeInfo = Prisma.EmployeeGetPayload<{ select: typeof employeeInfoSelect }>;
 
 /** A reset's transaction waits on the identity provider, which may take up to 10 s. */
 const RESET_TRANSACTION_TIMEOUT_MS = 15_000;
@@ -40,7 +45,8 @@ export function accountRepository(db: Db) {
       db.client.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
     /** A password change, and its security notice e-mail in the same transaction. */
     changePassword: (audience: 'client' | 'employee', id: number, passwordHash: string) =>
-      db.$transaction(async (tx) => {
+      // An employee's change is audited in this transaction, not in a batch beside it (security/audit.ts).
+      auditedTransaction(db, async (tx) => {
         if (audience === 'client') await tx.client.update({ where: { id }, data: { passwordHash }, select: { id: true } });
         else await tx.employee.update({ where: { id }, data: { passwordHash }, select: { id: true } });
         await tx.mailOutbox.create({
@@ -72,20 +78,30 @@ export function accountRepository(db: Db) {
     /**
      * An employee's own information, and when it changes their e-mail (the name they sign in with) a
      * security notice to the old address, in the same transaction. The old address is read under the
-     * row's lock, so two changes at once each tell the address they replaced.
+     * row's lock, so two changes at once each tell the address they replaced. Each change e-mails an
+     * address the employee typed, so at most EMAIL_CHANGES_PER_DAY a day: past it nothing is written,
+     * and `waitSeconds` says when the oldest of the day's changes leaves the count.
      */
-    updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput) =>
+    updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput & { email: string }) =>
       // Audited as the employee's own write: the actor is named in this transaction, not in a batch beside it.
-      auditedTransaction(db, async (tx) => {
-        const [before] = await tx.$queryRaw<{ email: string }[]>`SELECT email FROM employees WHERE id = ${id} FOR UPDATE`;
+      auditedTransaction(db, async (tx): Promise<{ updated: EmployeeInfo | null } | { waitSeconds: number }> => {
+        const [before] = await tx.$queryRaw<{ email: string; changes: number; waitSeconds: number }[]>`
+          SELECT e.email, day.changes, coalesce(extract(epoch FROM day.oldest + interval '1 day' - localtimestamp), 0)::float8 AS "waitSeconds"
+          FROM employees e,
+            LATERAL (SELECT count(*)::int AS changes, min(created_at) AS oldest FROM mail_outbox m
+                     WHERE m.kind = 'email_changed' AND m.employee_id = e.id AND m.created_at > localtimestamp - interval '1 day') day
+          WHERE e.id = ${id} FOR UPDATE OF e`;
+        if (!before) return { updated: null };
+        const emailChanges = before.email !== data.email;
+        if (emailChanges && before.changes >= EMAIL_CHANGES_PER_DAY) return { waitSeconds: Math.max(1, Math.ceil(before.waitSeconds)) };
         const updated = await tx.employee.update({ where: { id }, data, select: employeeInfoSelect });
-        if (before && before.email !== updated.email) {
+        if (emailChanges) {
           await tx.mailOutbox.create({
             data: { kind: 'email_changed', employeeId: id, payload: { previousAddress: before.email, newAddress: updated.email } },
             select: { id: true },
           });
         }
-        return updated;
+        return { updated };
       }),
     employeePasswordHash: (id: number) => db.employee.findUnique({ where: { id }, select: { passwordHash: true } }),
     setEmployeePassword: (id: number, passwordHash: string) =>

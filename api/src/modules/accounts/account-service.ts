@@ -149,8 +149,6 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       if (!info) throw refuse.accountGone();
       return info;
     },
-
-    updateEmployee: repo.updateEmployee,
   };
 }
 

@@ -90,6 +90,16 @@ const orderTable = (order: OrderFacts) => ({
   foot: ['Total', String(order.totalQuantity), money(order.totalPrice)],
 });
 
+/**
+ * An address as a notice names it: the first letter of its mailbox, then its domain. Enough for its
+ * owner to know it; nothing typed into it reaches a stranger's mail whole (a mistyped address, a
+ * web address dressed as a mailbox).
+ */
+export const maskedAddress = (address: string) => {
+  const at = address.lastIndexOf('@');
+  return at < 1 ? '***' : `${address[0]}***${address.slice(at)}`;
+};
+
 /** Renders a message; `unsubscribeUrl` is given for the kinds a client may turn off. */
 export function renderMail(facts: MailFacts, publicUrl: string, unsubscribeUrl?: string): RenderedMail {
   const myOrders = { label: 'See your orders', url: `${publicUrl}/orders` };
@@ -149,7 +159,7 @@ export function renderMail(facts: MailFacts, publicUrl: string, unsubscribeUrl?:
         `Your ${SHOP_NAME} sign-in e-mail was changed`,
         facts.name,
         [
-          `The e-mail you sign in to the back-office with was just changed to ${facts.newAddress}. This address no longer signs in.`,
+          `The e-mail you sign in to the back-office with was just changed to ${maskedAddress(facts.newAddress)}. This address no longer signs in.`,
           'If you did not do this, tell an Admin at once: someone else may be using your session.',
         ],
         { label: 'Sign in', url: `${publicUrl}/login` },

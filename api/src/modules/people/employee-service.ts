@@ -2,7 +2,7 @@ import { EMAIL, EMPLOYEE_ROLES, GENDERS, isFilled } from '@bookshop/rules';
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { PersonInput } from '../../schemas/people.ts';
-import type { accountRepository } from '../accounts/account-repository.ts';
+import { type accountRepository, EMAIL_CHANGES_PER_DAY } from '../accounts/account-repository.ts';
 import { isLoginNameClash } from '../accounts/account-service.ts';
 import { assertAcceptablePassword, type PasswordHasher } from '../accounts/passwords.ts';
 import type { EmployeeRow, PeopleRepository } from './people-repository.ts';
@@ -70,7 +70,10 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
       const person = validatePerson(input);
       const own = await accounts.employeeInfo(id);
       if (person.email !== own?.email && (await repo.loginNameTaken(person.email))) throw refuse.emailTaken();
-      return toEmployee(await accounts.updateEmployee(id, person).catch(refuseTakenEmail));
+      const saved = await accounts.updateEmployee(id, person).catch(refuseTakenEmail);
+      if ('waitSeconds' in saved) throw refuse.tooManyEmailChanges(EMAIL_CHANGES_PER_DAY, saved.waitSeconds);
+      if (!saved.updated) throw refuse.accountGone();
+      return toEmployee(saved.updated);
     },
 
     /** Another employee's role; the shop always keeps an Admin. */

@@ -13,7 +13,11 @@
 //   password (or a session) reaches a code, so such a lock shuts out no one the password did not
 //   already expose; without it, each fresh address (a /64 each: an IPv6 /48 holds 65,536) would
 //   still get its guess at six digits. The account is counted in the reservation itself, so a burst
-//   of guesses at once cannot pass the limit.
+//   of guesses at once cannot pass the limit. A window's lock alone still let 40 codes an hour
+//   through, a good chance at six digits within a year; so a factor also locks for a day after
+//   `secondFactorPerDay` failures without a right answer between them (NIST SP 800-63B 5.2.2 asks
+//   for a bound on consecutive failures). A right answer, or an Admin's reset of the factor, forgets
+//   them. Whoever locks it this way already has the password: the lock is the log's cue to change it.
 // - Passwords and codes keep their own counters, under a prefix (`password:`, `second-factor:`)
 //   that no typed account name can make: a stranger signing in as "second-factor:<e-mail>" counts
 //   as a password for that name, never against the employee's factor.
@@ -32,12 +36,18 @@ export interface ThrottleLimits {
   perPair: number;
   perAccount: number;
   perAddress: number;
+  /** Failed second-factor answers an account may have in a day; SECOND_FACTOR_PER_DAY unless set. */
+  secondFactorPerDay?: number;
 }
 
 /** What an attempt checks: each kind has its own account and pair counters; the address's is shared. */
 export type CheckedSecret = 'password' | 'second-factor';
 
 export const DEFAULT_THROTTLE: ThrottleLimits = { windowMs: 15 * 60 * 1000, perPair: 5, perAccount: 10, perAddress: 50 };
+
+/** At most this many wrong second-factor answers a day: with two steps' codes either side, about 3 % odds in a year. */
+export const SECOND_FACTOR_PER_DAY = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The longest delay an account's slowdown imposes between two attempts. */
 const MAX_ACCOUNT_DELAY_SECONDS = 15 * 60;
@@ -58,6 +68,7 @@ export interface Attempt {
 
 export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE) {
   const windowMs = limits.windowMs;
+  const perDay = limits.secondFactorPerDay ?? SECOND_FACTOR_PER_DAY;
 
   /**
    * Gives one reservation back on each key. A counter given back to nothing is deleted, not kept at
@@ -90,19 +101,22 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
       const accountKey = `${secret}:account:${account}`;
       const pairKey = `${secret}:pair:${account}|${address}`;
       const lockAccount = secret === 'second-factor';
-      const keys = (lockAccount ? [addressKey, accountKey, pairKey] : [addressKey, pairKey]).sort();
+      // A day's count of a factor's failures, beside the window's (a password has none: see the top).
+      const dayKey = `${secret}:day:${account}`;
+      const keys = (lockAccount ? [addressKey, accountKey, dayKey, pairKey] : [addressKey, pairKey]).sort();
       // One statement, keys in a fixed order: concurrent reservations serialize per row without deadlock.
       const reserved = await retryLostRace(
         () => db.$queryRaw<{ key: string; hits: number }[]>`
         INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
-        SELECT k, 1, now() + ${windowMs} * interval '1 millisecond', now() FROM unnest(${keys}::text[]) AS k
+        SELECT k, 1, now() + (CASE WHEN k = ${dayKey} THEN ${DAY_MS}::int ELSE ${windowMs}::int END) * interval '1 millisecond', now()
+        FROM unnest(${keys}::text[]) AS k
         ON CONFLICT (key) DO UPDATE SET
           hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
           window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
           last_hit_at = now()
         WHERE t.window_ends_at <= now()
            OR t.hits < CASE t.key WHEN ${pairKey} THEN ${limits.perPair}::int WHEN ${accountKey} THEN ${limits.perAccount}::int
-                                  ELSE ${limits.perAddress}::int END
+                                  WHEN ${dayKey} THEN ${perDay}::int ELSE ${limits.perAddress}::int END
         RETURNING key, hits`,
       );
       const got = new Map(reserved.map((r) => [r.key, r.hits]));
@@ -135,14 +149,14 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
           await retryLostRace(
             () => db.$executeRaw`
               DELETE FROM throttle_counters
-              WHERE key IN (SELECT key FROM throttle_counters WHERE key = ANY(${[pairKey, accountKey]}::text[]) ORDER BY key FOR UPDATE)`,
+              WHERE key IN (SELECT key FROM throttle_counters WHERE key = ANY(${[pairKey, accountKey, dayKey]}::text[]) ORDER BY key FOR UPDATE)`,
           );
           await refund([addressKey]);
         },
         async failed() {
           const pairLocked = (got.get(pairKey) ?? 0) >= limits.perPair;
           // A second factor's account was counted with the reservation: the one that reached the limit locked it.
-          if (lockAccount) return { locked: pairLocked || got.get(accountKey) === limits.perAccount };
+          if (lockAccount) return { locked: pairLocked || got.get(accountKey) === limits.perAccount || got.get(dayKey) === perDay };
           await retryLostRace(
             () => db.$executeRaw`
             INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
@@ -167,7 +181,8 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
         () => db.$executeRaw`
           DELETE FROM throttle_counters
           WHERE key IN (SELECT key FROM throttle_counters
-                        WHERE key = ${`${secret}:account:${account}`} OR key LIKE ${`${secret}:pair:${escapeLike(account)}|%`}
+                        WHERE key = ANY(${[`${secret}:account:${account}`, `${secret}:day:${account}`]}::text[])
+                           OR key LIKE ${`${secret}:pair:${escapeLike(account)}|%`}
                         ORDER BY key FOR UPDATE)`,
       ),
 

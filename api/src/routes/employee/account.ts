@@ -31,7 +31,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'updateOwnEmployeeInfo',
         summary: 'Update my information',
         body: PersonInformations,
-        response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 409),
+        response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 404, 409, 429),
       },
     },
     async (request) => ({ data: await app.employees.updateOwnInformation(signedInEmployee(request).id, request.body) }),
