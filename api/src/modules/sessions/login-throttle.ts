@@ -23,7 +23,7 @@
 //   as a password for that name, never against the employee's factor.
 // Counters expire with their window; old rows are purged periodically.
 // - Every statement that touches several counters locks them in key order (address < a secret's
-//   account < its pair), so concurrent attempts on one account queue instead of deadlocking; a
+//   account < its day < its pair), so concurrent attempts on one account queue instead of deadlocking; a
 //   statement that still loses a race (a deadlock or serialization failure) runs once more, as each
 //   is idempotent in effect for the attempt it serves.
 import { retryLostRace } from '../../lib/database-errors.ts';
