@@ -85,15 +85,19 @@ export function accountRepository(db: Db) {
     updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput & { email: string }) =>
       // Audited as the employee's own write: the actor is named in this transaction, not in a batch beside it.
       auditedTransaction(db, async (tx): Promise<{ updated: EmployeeInfo | null } | { waitSeconds: number }> => {
-        const [before] = await tx.$queryRaw<{ email: string; changes: number; waitSeconds: number }[]>`
-          SELECT e.email, day.changes, coalesce(extract(epoch FROM day.oldest + interval '1 day' - localtimestamp), 0)::float8 AS "waitSeconds"
-          FROM employees e,
-            LATERAL (SELECT count(*)::int AS changes, min(created_at) AS oldest FROM mail_outbox m
-                     WHERE m.kind = 'email_changed' AND m.employee_id = e.id AND m.created_at > localtimestamp - interval '1 day') day
-          WHERE e.id = ${id} FOR UPDATE OF e`;
+        const [before] = await tx.$queryRaw<{ email: string }[]>`SELECT email FROM employees WHERE id = ${id} FOR UPDATE`;
         if (!before) return { updated: null };
         const emailChanges = before.email !== data.email;
-        if (emailChanges && before.changes >= EMAIL_CHANGES_PER_DAY) return { waitSeconds: Math.max(1, Math.ceil(before.waitSeconds)) };
+        if (emailChanges) {
+          // A statement of its own, after the lock: under READ COMMITTED it sees the notices of changes
+          // that held the lock before this one (in the locking statement it would not).
+          const [day] = await tx.$queryRaw<{ changes: number; waitSeconds: number }[]>`
+            SELECT count(*)::int AS changes,
+                   coalesce(extract(epoch FROM min(created_at) + interval '1 day' - localtimestamp), 0)::float8 AS "waitSeconds"
+            FROM mail_outbox
+            WHERE employee_id = ${id} AND kind = 'email_changed' AND created_at > localtimestamp - interval '1 day'`;
+          if (day!.changes >= EMAIL_CHANGES_PER_DAY) return { waitSeconds: Math.max(1, Math.ceil(day!.waitSeconds)) };
+        }
         const updated = await tx.employee.update({ where: { id }, data, select: employeeInfoSelect });
         if (emailChanges) {
           await tx.mailOutbox.create({

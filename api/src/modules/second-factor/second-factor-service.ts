@@ -3,9 +3,9 @@
 // without the password, the step-up of the most sensitive actions, and an Admin's reset.
 //
 // Wrong codes count in the login throttle like wrong passwords, under counters of their own per
-// account (`second-factor:account:<e-mail>`), so the right password, which clears the password's
-// counters, does not clear them, and after ten the factor locks for every address. Security events
-// name the method and the employee, never a code or a secret.
+// employee (`second-factor:account:employee:<id>`), so the right password, which clears the password's
+// counters, does not clear them; after ten in a window, or thirty in a day, the factor locks for every
+// address. Security events name the method and the employee, never a code or a secret.
 import { createHash, randomBytes } from 'node:crypto';
 import {
   type AuthenticationResponseJSON,
@@ -60,6 +60,12 @@ export function secondFactorService(
   const { events, throttle } = deps;
   const actor = (employeeId: number) => `employee:${employeeId}`;
   const expiry = () => new Date(Date.now() + CHALLENGE_SECONDS * 1000);
+
+  /**
+   * Whose failures a factor's counters keep: the employee, not their e-mail, which they may change in a
+   * session (three times a day), and which would then start the window's and the day's counts afresh.
+   */
+  const factorCounter = (employeeId: number) => `employee:${employeeId}`;
 
   async function factorsOf(employeeId: number) {
     const factors = await repo.factors(employeeId);
@@ -276,7 +282,7 @@ export function secondFactorService(
       await assertNotLastAdminFactor(employeeId, factors.hasFactor);
       await repo.removeAll(employeeId);
       // The factor they enrol next starts with no failures of the old one's against it.
-      await throttle.forgetAccount(factors.email, 'second-factor');
+      await throttle.forgetAccount(factorCounter(employeeId), 'second-factor');
       await recordAbout('second_factor_reset', employeeId, address, undefined, adminId);
     },
 
@@ -332,7 +338,7 @@ export function secondFactorService(
       const factors = await factorsOf(employeeId);
       if (!factors.hasFactor) throw refuse.noSecondFactor();
       // Its own counters, locked for every address after the account's failures (login-throttle.ts).
-      const attempt = await throttle.reserve(factors.email, ctx.address, 'second-factor');
+      const attempt = await throttle.reserve(factorCounter(employeeId), ctx.address, 'second-factor');
       /** Whom a lock is recorded for: the factor, not the password, of this e-mail. */
       const lockedFactor = `second-factor:${factors.email}`;
       const key = ctx.signInToken ? tokenKey(ctx.signInToken) : employeeKey('step_up', employeeId);

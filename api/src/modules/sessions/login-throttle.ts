@@ -122,9 +122,11 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
       const got = new Map(reserved.map((r) => [r.key, r.hits]));
       if (got.size < keys.length) {
         await refund([...got.keys()]);
+        // Until the counters that refused let go: a window's lock is not told the day's end.
+        const refused = keys.filter((key) => !got.has(key));
         const [locked] = await db.$queryRaw<{ seconds: number }[]>`
           SELECT extract(epoch FROM max(window_ends_at) - now())::float8 AS seconds
-          FROM throttle_counters WHERE key = ANY(${keys}::text[]) AND window_ends_at > now()`;
+          FROM throttle_counters WHERE key = ANY(${refused}::text[]) AND window_ends_at > now()`;
         throw tooMany(locked?.seconds ?? windowMs / 1000);
       }
 
