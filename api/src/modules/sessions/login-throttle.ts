@@ -45,7 +45,7 @@ export type CheckedSecret = 'password' | 'second-factor';
 
 export const DEFAULT_THROTTLE: ThrottleLimits = { windowMs: 15 * 60 * 1000, perPair: 5, perAccount: 10, perAddress: 50 };
 
-/** At most this many wrong second-factor answers a day: with two steps' codes either side, about 3 % odds in a year. */
+/** At most this many wrong second-factor answers a day: a code is right one step either side (three of a million), so about 3 % odds in a year. */
 export const SECOND_FACTOR_PER_DAY = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
