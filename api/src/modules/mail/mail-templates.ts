@@ -95,7 +95,7 @@ const orderTable = (order: OrderFacts) => ({
  * owner to know it; nothing typed into it reaches a stranger's mail whole (a mistyped address, a
  * web address dressed as a mailbox).
  */
-export const maskedAddress = (address: string) => {
+const maskedAddress = (address: string) => {
   const at = address.lastIndexOf('@');
   return at < 1 ? '***' : `${address[0]}***${address.slice(at)}`;
 };

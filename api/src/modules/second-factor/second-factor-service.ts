@@ -58,14 +58,13 @@ export function secondFactorService(
 ) {
   const box = secretBox(deps.jwtSecret);
   const { events, throttle } = deps;
+  /**
+   * The employee as the audit log names them, and whose failures a factor's throttle counters keep:
+   * the employee, not their e-mail, which they may change in a session (three times a day), and which
+   * would then start the window's and the day's counts afresh.
+   */
   const actor = (employeeId: number) => `employee:${employeeId}`;
   const expiry = () => new Date(Date.now() + CHALLENGE_SECONDS * 1000);
-
-  /**
-   * Whose failures a factor's counters keep: the employee, not their e-mail, which they may change in a
-   * session (three times a day), and which would then start the window's and the day's counts afresh.
-   */
-  const factorCounter = (employeeId: number) => `employee:${employeeId}`;
 
   async function factorsOf(employeeId: number) {
     const factors = await repo.factors(employeeId);
@@ -282,7 +281,7 @@ export function secondFactorService(
       await assertNotLastAdminFactor(employeeId, factors.hasFactor);
       await repo.removeAll(employeeId);
       // The factor they enrol next starts with no failures of the old one's against it.
-      await throttle.forgetAccount(factorCounter(employeeId), 'second-factor');
+      await throttle.forgetAccount(actor(employeeId), 'second-factor');
       await recordAbout('second_factor_reset', employeeId, address, undefined, adminId);
     },
 
@@ -338,7 +337,7 @@ export function secondFactorService(
       const factors = await factorsOf(employeeId);
       if (!factors.hasFactor) throw refuse.noSecondFactor();
       // Its own counters, locked for every address after the account's failures (login-throttle.ts).
-      const attempt = await throttle.reserve(factorCounter(employeeId), ctx.address, 'second-factor');
+      const attempt = await throttle.reserve(actor(employeeId), ctx.address, 'second-factor');
       /** Whom a lock is recorded for: the factor, not the password, of this e-mail. */
       const lockedFactor = `second-factor:${factors.email}`;
       const key = ctx.signInToken ? tokenKey(ctx.signInToken) : employeeKey('step_up', employeeId);
