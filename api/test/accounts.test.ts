@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_CHANGES_PER_DAY } from '../src/routes/own-password.ts';
 import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -140,6 +141,48 @@ describe('profile and password', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: other } })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: mine } })).statusCode).toBe(200);
     expect((await login('pw@example.com', 'NewPass123!')).statusCode).toBe(200);
+  });
+});
+
+describe('a loop of password changes', () => {
+  /** A client of their own whose password is Client123!, signed in. */
+  async function newClient(account: string) {
+    await t.db.query(
+      "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'L', 'P', '0555000000', $1, password_hash FROM clients WHERE account = 'client@bookshop.test'",
+      [account],
+    );
+    const cookie = await t.login({ account, password: 'Client123!' });
+    return (oldPassword: string, newPassword: string) =>
+      t.app.inject({ method: 'PUT', url: '/api/client/manage/password/', headers: { cookie }, payload: { oldPassword, newPassword } });
+  }
+  const notices = async (account: string) =>
+    Number(
+      (
+        await t.db.query<{ n: string }>(
+          "SELECT count(*) AS n FROM mail_outbox m JOIN clients c ON c.id = m.client_id WHERE m.kind = 'password_changed' AND c.account = $1",
+          [account],
+        )
+      )[0]!.n,
+    );
+
+  it(`ends at ${PASSWORD_CHANGES_PER_DAY} a day for one account, right or wrong: no notice e-mail beyond them; another client still changes theirs`, async () => {
+    const change = await newClient('loop@example.com');
+    const passwords = ['Client123!', 'Lantern-Harbor-92'];
+    // A right current password clears the login throttle, so only a count of the changes ends the loop.
+    for (let i = 0; i < PASSWORD_CHANGES_PER_DAY - 1; i++) {
+      const res = await change(passwords[i % 2]!, passwords[(i + 1) % 2]!);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect((await change('wrong-one', 'NewPass123!')).statusCode).toBe(400);
+    const refused = await change(passwords[(PASSWORD_CHANGES_PER_DAY - 1) % 2]!, 'NewPass123!');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().error.message).toMatch(/^Too many requests\. Please try again in \d+ hours?\.$/);
+    expect(await notices('loop@example.com')).toBe(PASSWORD_CHANGES_PER_DAY - 1);
+
+    // The count is the account's, not the address's (every client here shares one).
+    const other = await newClient('loop-other@example.com');
+    expect((await other('Client123!', 'NewPass123!')).statusCode).toBe(200);
   });
 });
 

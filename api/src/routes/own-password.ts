@@ -5,6 +5,13 @@ import { responses } from '../schemas/common.ts';
 import { PasswordChange } from '../schemas/people.ts';
 
 /**
+ * Password changes one account may ask for a day, right or wrong. The login throttle counts only
+ * wrong current passwords; a right one clears it, so without this a signed-in loop of changes (A to B,
+ * B to A) would run bcrypt and write a security notice e-mail without end.
+ */
+export const PASSWORD_CHANGES_PER_DAY = 10;
+
+/**
  * `PUT <prefix>/password/`: the signed-in client or employee changes their own password. The current
  * password is guessable like a sign-in, so it is throttled like one; once changed, their other sessions end.
  * `errorStatuses` are the statuses the route's subtree may answer besides 200.
@@ -19,9 +26,20 @@ export function ownPasswordRoute(
   app.put(
     '/password/',
     {
+      // Counted per account once the session is known (the subtree checks it on the request), in the
+      // shared counters; each audience's route keeps its own count.
+      config: {
+        rateLimit: {
+          max: PASSWORD_CHANGES_PER_DAY,
+          timeWindow: '1 day',
+          hook: 'preHandler',
+          keyGenerator: (request) => `${audience}:${signedIn(request).id}`,
+        },
+      },
       schema: {
         operationId,
         summary: 'Change my password; my other sessions end',
+        description: `An account may ask ${PASSWORD_CHANGES_PER_DAY} times a day, right or wrong; beyond that, 429 with Retry-After.`,
         body: PasswordChange,
         response: responses(Type.Boolean(), ...errorStatuses),
       },
