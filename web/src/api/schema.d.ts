@@ -602,7 +602,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change my password; my other sessions end */
+        /**
+         * Change my password; my other sessions end
+         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After.
+         */
         put: operations["changeClientPassword"];
         post?: never;
         delete?: never;
@@ -960,7 +963,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change my password; my other sessions end */
+        /**
+         * Change my password; my other sessions end
+         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After.
+         */
         put: operations["changeEmployeePassword"];
         post?: never;
         delete?: never;
