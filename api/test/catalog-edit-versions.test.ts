@@ -177,6 +177,29 @@ describe("a book's search text when its save and its author's rename meet", () =
     expect(await searchText(bookId)).toBe('saved meanwhile nadia renamed');
   });
 
+  it("a save without a version keeps the title and author it did not send as they are when it lands: another's rename made meanwhile stands", async () => {
+    const { bookId, authorId } = await newBook();
+    const [other] = await t.db.query<{ id: number }>("INSERT INTO authors (full_name) VALUES ('Moved To Author') RETURNING id");
+    let saved: Promise<{ statusCode: number; body: string }> | undefined;
+    // The save reads the book, then waits for the author's row; the other employee's rename and
+    // change of author commit meanwhile (the author is the one the save read, held by a no-op).
+    await whileAnotherHolds(
+      `UPDATE authors SET full_name = full_name WHERE id = ${authorId};
+       UPDATE books SET name = 'Renamed Meanwhile', author_id = ${other!.id} WHERE id = ${bookId}`,
+      async () => {
+        saved = call('PUT', '/api/employee/book', { id: bookId, pagesNumber: 321 });
+        await untilARowIsAwaited(t.db);
+      },
+    );
+    const answer = await saved!;
+    expect(answer.statusCode, answer.body).toBe(200);
+    const [row] = await t.db.query<{ name: string; author_id: number; pages_number: number; search_text: string }>(
+      'SELECT name, author_id, pages_number, search_text FROM books WHERE id = $1',
+      [bookId],
+    );
+    expect(row).toEqual({ name: 'Renamed Meanwhile', author_id: other!.id, pages_number: 321, search_text: 'renamed meanwhile moved to author' });
+  });
+
   it("a rename that starts during a book's new title writes that title, not the one it would have read before", async () => {
     const { bookId, authorId } = await newBook();
     let renamed: Promise<{ statusCode: number }> | undefined;

@@ -129,7 +129,6 @@ export function catalogAdminRepository(db: Db) {
     /** Add Book's write (see createFoundBook) in a transaction of its own. */
     addFoundBook: (isbn13: string, found: IsbnRecord, typeId: number) =>
       auditedTransaction(db, (tx) => createFoundBook(tx, isbn13, found, typeId)),
-    /** Null when the book is gone, or no longer has the version the save read (when it names one). */
     /**
      * Saves a book's fields with its search text made from its title and its author's name as they
      * are now: the author is held FOR SHARE until the save commits, so a rename of the author waits
@@ -139,7 +138,7 @@ export function catalogAdminRepository(db: Db) {
     updateBook: (
       id: number,
       data: Omit<Prisma.BookUncheckedUpdateManyInput, 'name' | 'authorId' | 'searchText'> & { name: string; authorId: number },
-      readVersion?: number,
+      readVersion: number,
     ) =>
       auditedTransaction(db, async (tx) => {
         const [author] = await tx.$queryRaw<{ fullName: string }[]>`

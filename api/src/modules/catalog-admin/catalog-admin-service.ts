@@ -18,6 +18,8 @@ const toCopy = (copy: CopyRow) => ({ ...copy, price: toMoney(copy.price) });
 const pages = (total: number, size: number) => Math.ceil(total / size);
 /** As the route schemas allow, counted in characters (a JavaScript length counts an emoji twice). */
 const NAME_MAX_CHARACTERS = 300;
+/** How often a save without a version is made again on the book as it now is, before it is refused. */
+const UNVERSIONED_SAVE_ATTEMPTS = 3;
 /** The columns a copy write may set, by name: never units sold, the id or a relation. */
 const copyData = ({ bookId, quantity, price, isAvailable }: CopyInput) => ({ bookId, quantity, price: price.toFixed(2), isAvailable });
 
@@ -113,39 +115,40 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
     /**
      * Saves a book's fields. With the version its writer read (If-Match), a book changed since is
      * refused with 412 and the book now, so one employee's save never silently undoes another's.
+     * Without one, the fields sent are written and the others kept as the book has them when the save
+     * lands: the title and author not sent are filled from the book as read here, so the save is
+     * guarded by that read's version and, when another save came between, made again on the book now.
      */
     async updateBook(input: BookUpdate, readVersion?: number) {
-      const current = await repo.bookById(input.id);
-      if (!current) throw refuse.noBook();
-      if (readVersion !== undefined && readVersion !== current.version) throw refuse.bookChanged(toBook(current));
-      const name = input.name === undefined ? current.name : requireName(input.name, 'book');
-      const authorId = input.authorId ?? current.authorId;
-      if (!(await repo.authorById(authorId))) throw refuse.noAuthorWithId(authorId);
-      if (input.typeId !== undefined && !(await repo.typeById(input.typeId))) throw refuse.noCategoryWithId(input.typeId);
-      let publishedAt: Date | null | undefined;
-      if (input.publishedAt === null || input.publishedAt === '') publishedAt = null;
-      else if (input.publishedAt !== undefined) {
-        publishedAt = parseCalendarDate(input.publishedAt);
-        if (!publishedAt) throw refuse.publishedDate();
-      }
-      const book = await repo.updateBook(
-        input.id,
-        {
-          name,
-          pagesNumber: input.pagesNumber,
-          authorId,
-          typeId: input.typeId,
-          publishedAt,
-        },
-        readVersion,
-      );
-      if (book === 'no author') throw refuse.noAuthorWithId(authorId);
-      if (!book) {
+      for (let attempt = 1; ; attempt++) {
+        const current = await repo.bookById(input.id);
+        if (!current) throw refuse.noBook();
+        if (readVersion !== undefined && readVersion !== current.version) throw refuse.bookChanged(toBook(current));
+        const name = input.name === undefined ? current.name : requireName(input.name, 'book');
+        const authorId = input.authorId ?? current.authorId;
+        if (!(await repo.authorById(authorId))) throw refuse.noAuthorWithId(authorId);
+        if (input.typeId !== undefined && !(await repo.typeById(input.typeId))) throw refuse.noCategoryWithId(input.typeId);
+        let publishedAt: Date | null | undefined;
+        if (input.publishedAt === null || input.publishedAt === '') publishedAt = null;
+        else if (input.publishedAt !== undefined) {
+          publishedAt = parseCalendarDate(input.publishedAt);
+          if (!publishedAt) throw refuse.publishedDate();
+        }
+        const book = await repo.updateBook(
+          input.id,
+          { name, pagesNumber: input.pagesNumber, authorId, typeId: input.typeId, publishedAt },
+          readVersion ?? current.version,
+        );
+        if (book === 'no author') throw refuse.noAuthorWithId(authorId);
+        if (book) {
+          emit({ type: 'book.updated', bookId: book.id });
+          return toBook(book);
+        }
         const now = await repo.bookById(input.id);
-        throw now ? refuse.bookChanged(toBook(now)) : refuse.noBook();
+        if (!now) throw refuse.noBook();
+        // A book saved that often while this save runs is refused as a stale one would be.
+        if (readVersion !== undefined || attempt === UNVERSIONED_SAVE_ATTEMPTS) throw refuse.bookChanged(toBook(now));
       }
-      emit({ type: 'book.updated', bookId: book.id });
-      return toBook(book);
     },
 
     async deleteBook(id: number) {
