@@ -67,7 +67,7 @@ describe('refused requests', () => {
 });
 
 describe('retention', () => {
-  it('purges security events and finished imports past RETENTION_DAYS, erases the data of people deleted that long ago, and keeps the rest', async () => {
+  it('purges security events and finished or dead imports past RETENTION_DAYS, erases the data of people deleted that long ago, and keeps the rest', async () => {
     await t.db.query(`SELECT set_config('bookshop.retention', 'on', false)`);
     const [old] = await t.db.query<{ id: string }>(
       `INSERT INTO security_events (type, actor, address, at, last_at, bucket) VALUES ('login_failed', 'x@y.z', '1.2.3.4', now() - interval '100 days', now() - interval '100 days', now() - interval '100 days') RETURNING id`,
@@ -90,6 +90,16 @@ describe('retention', () => {
     const [waiting] = await t.db.query<{ id: string }>(
       `INSERT INTO mail_outbox (kind, client_id) VALUES ('password_changed', 1) RETURNING id`,
     );
+    // Import jobs: one finished long ago, one whose instance died mid-run long ago (it stays 'running'),
+    // and one running now.
+    const job = (status: string, age: string) =>
+      t.db.query<{ id: number }>(
+        `INSERT INTO import_jobs (actor, status, summary, plan, created_at, updated_at, finished_at)
+         VALUES ('employee:1', $1, '{}', '[]', now() - $2::interval, now() - $2::interval, CASE WHEN $1 = 'done' THEN now() - $2::interval END)
+         RETURNING id`,
+        [status, age],
+      );
+    const jobs = [...(await job('done', '100 days')), ...(await job('running', '100 days')), ...(await job('running', '1 minute'))];
     await t.db.query(`SELECT set_config('bookshop.retention', '', false)`);
     // Nobody else may change or remove an entry.
     await expect(t.db.query('DELETE FROM security_events WHERE id = $1', [old!.id])).rejects.toThrow(/append-only/);
@@ -100,6 +110,8 @@ describe('retention', () => {
       [sentLongAgo!.id, waiting!.id],
     ]);
     expect(mails.map((m) => m.id)).toEqual([waiting!.id]);
+    const jobsLeft = await t.db.query<{ id: number }>('SELECT id FROM import_jobs WHERE id = ANY($1::int[])', [jobs.map((j) => j.id)]);
+    expect(jobsLeft.map((j) => j.id)).toEqual([jobs[2]!.id]);
     const left = await t.db.query<{ id: string; details: Record<string, unknown> | null }>(
       'SELECT id, details FROM security_events WHERE id = ANY($1::bigint[]) ORDER BY id',
       [[old!.id, recent!.id, deleted!.id, created!.id]],

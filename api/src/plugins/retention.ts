@@ -1,6 +1,6 @@
 // Append-only records are kept for RETENTION_DAYS (90 by default), then purged: security events
-// (the audit log's back-office writes excepted), import jobs and their plans, and e-mails sent or
-// given up on. The audit log keeps
+// (the audit log's back-office writes excepted), import jobs and their plans (a run whose instance
+// died too), and e-mails sent or given up on. The audit log keeps
 // its back-office writes, but the rows about a person (an employee, a contact message's sender)
 // deleted longer ago than the retention lose their values, keeping only what was done and which
 // fields changed: erasure, as privacy law asks.
@@ -100,7 +100,9 @@ async function purgeOnce(db: Db, days: number): Promise<Omit<RetentionReport, 't
     const importJobs = await tx.$executeRaw`
       DELETE FROM import_jobs
       WHERE (status IN ('done', 'failed') AND coalesce(finished_at, updated_at) < localtimestamp - ${before}::interval)
-         OR (status = 'checked' AND created_at < localtimestamp - ${UNRUN_IMPORTS_KEPT}::interval)`;
+         OR (status = 'checked' AND created_at < localtimestamp - ${UNRUN_IMPORTS_KEPT}::interval)
+         -- A run moves updated_at at every step: one still 'running' that long after is one whose instance died.
+         OR (status = 'running' AND updated_at < localtimestamp - ${before}::interval)`;
     const mails = await tx.$executeRaw`
       DELETE FROM mail_outbox WHERE coalesce(sent_at, dead_at) < localtimestamp - ${before}::interval`;
     const erased = await tx.$executeRaw`
