@@ -251,6 +251,23 @@ describe('the sender', () => {
     expect(receipt!.parsed.text).not.toContain(long.slice(0, 60));
   });
 
+  it("quotes, a trailing dot or an international domain's Unicode spelling make no other mailbox: still two receipts a day", async () => {
+    const box = `q${Date.now()}`;
+    const receipts = async (accounts: string[]) =>
+      (
+        await t.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM mail_outbox m JOIN contact_messages c ON c.id = m.contact_message_id
+           WHERE m.kind = 'contact_received' AND c.account = ANY($1::text[])`,
+          [accounts],
+        )
+      )[0]!.n;
+    const spellings = [`"${box}"@example.com`, `${box}@example.com.`, `${box}@EXAMPLE.com..`, `"${box}+x"@example.com`];
+    const international = [`${box}@bücher.example`, `${box}@xn--bcher-kva.example`, `${box}@BÜCHER.example.`];
+    for (const account of [...spellings, ...international]) expect((await contact(account)).statusCode).toBe(200);
+    expect(await receipts(spellings)).toBe(2);
+    expect(await receipts(international)).toBe(2);
+  });
+
   it('a password change is a security notice to its owner', async () => {
     const client = await t.newClient({ firstName: 'Pat', lastName: 'Word' });
     const changed = await t.app.inject({

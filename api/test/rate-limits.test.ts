@@ -1,6 +1,8 @@
 // Each limited route counts its own requests: one address that used up the contact form's hour can
-// still ask for a password reset, and the limits of two routes never add up into one.
+// still ask for a password reset, and the limits of two routes never add up into one. The contact
+// form also has a limit for the whole shop, which no number of addresses gets past.
 import { expect, it } from 'vitest';
+import { CONTACT_MESSAGES_PER_HOUR } from '../src/modules/contact/contact-service.ts';
 import { ANONYMOUS_WRITES_PER_HOUR } from '../src/routes/public/contact.ts';
 import { createTestApp } from './helpers.ts';
 
@@ -30,4 +32,33 @@ it("an address past the contact form's limit is still answered by another limite
     'rate:POST:/api/public/contact:<address>',
     'rate:POST:/api/public/password-reset/request:<address>',
   ]);
+});
+
+it(`the whole shop takes ${CONTACT_MESSAGES_PER_HOUR} contact messages an hour, however many addresses send them`, async () => {
+  // Each from an address of its own, as from a block of IPv6 /64s: no address reaches its own limit.
+  let sent = 0;
+  let refused: Awaited<ReturnType<typeof t.app.inject>> | undefined;
+  for (let i = 0; !refused && i < 2 * CONTACT_MESSAGES_PER_HOUR; i++) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/contact/',
+      remoteAddress: `2001:db8:${i.toString(16)}::1`,
+      payload: { userName: 'A reader', account: `many-${i}@example.com`, message: 'Do you stock poetry?' },
+    });
+    if (res.statusCode === 200) sent++;
+    else refused = res;
+  }
+  expect(refused?.statusCode).toBe(429);
+  expect(refused!.json().error).toMatchObject({
+    code: 'CONTACT_FORM_BUSY',
+    message: 'The shop has received too many messages this hour. Please try again later.',
+  });
+  expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
+  // What this file's tests sent before counts in the same hour: the shop holds exactly its hour's worth
+  // (the demo's own messages aside).
+  const [messages] = await t.db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM contact_messages WHERE account = 'reader@example.com' OR account LIKE 'many-%@example.com'",
+  );
+  expect(messages!.n).toBe(CONTACT_MESSAGES_PER_HOUR);
+  expect(sent).toBeGreaterThan(0);
 });

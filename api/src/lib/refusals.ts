@@ -124,6 +124,11 @@ export const refuse = {
       { current },
     ),
   copyOrdered: () => conflict('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.'),
+  /** The contact form's shop-wide hour is full: spread over many addresses, messages still end. */
+  contactFormBusy: (retryAfterSeconds: number) =>
+    new AppError(429, 'CONTACT_FORM_BUSY', 'The shop has received too many messages this hour. Please try again later.', {
+      'retry-after': String(retryAfterSeconds),
+    }),
   noMessage: () => notFound('This message does not exist.'),
 
   // Cart and checkout

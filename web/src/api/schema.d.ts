@@ -285,7 +285,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a message to the shop (name, e-mail, at most 50 characters) */
+        /**
+         * Send a message to the shop (name, e-mail, at most 50 characters)
+         * @description An address may send 20 an hour, and the whole shop takes 100; beyond either, 429 with Retry-After.
+         */
         post: operations["sendContactMessage"];
         delete?: never;
         options?: never;

@@ -9,6 +9,8 @@ export function contactRepository(db: Db) {
   return {
     /** Counts one receipt asked for `account` in its day-long window, shared by every instance: the hits so far. */
     countReceipt: async (account: string, windowMs: number) => (await countHit(db, `contact-receipt:${account}`, windowMs)).hits,
+    /** Counts one message in the shop's own window, whoever sends it: the hits so far and the time left. */
+    countShopMessage: (windowMs: number) => countHit(db, 'contact-shop', windowMs),
     /** The message, and (when `receipt`) the e-mail telling its sender it arrived, in one transaction. */
     create: (data: { userName: string; account: string; message: string }, receipt: boolean) =>
       db.$transaction(async (tx) => {

@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { contactProblems } from '@bookshop/rules';
 import { refuse } from '../../lib/refusals.ts';
 import type { ContactRepository } from './contact-repository.ts';
@@ -7,13 +8,21 @@ import type { ContactRepository } from './contact-repository.ts';
  * stranger could have the shop mail anyone, from its own domain, as often as they liked.
  */
 export const CONTACT_RECEIPTS_PER_DAY = 2;
-const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Messages the whole shop takes an hour. Each address has its own hourly limit (routes/public/contact.ts),
+ * but someone holding many addresses (an IPv6 block of /64s) would pass those one by one: this bounds
+ * what they add to the messages, and to the receipts they make the shop send, by the hour.
+ */
+export const CONTACT_MESSAGES_PER_HOUR = 100;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 /** Providers that ignore dots in the local part: a.b@gmail.com and ab@gmail.com are one mailbox. */
 const DOTLESS_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
 
 /**
  * The mailbox an address delivers to, as far as the shop can tell: its case, a sub-address
- * (`name+anything@`, which most providers deliver to `name@`) and, where the provider ignores them,
+ * (`name+anything@`, which most providers deliver to `name@`), quotes around the local part, a
+ * trailing dot or an international domain's Unicode spelling and, where the provider ignores them,
  * the local part's dots do not make another. Receipts are counted by it, or `victim+1@`, `victim+2@`
  * … would each get their own two.
  */
@@ -21,8 +30,11 @@ export function mailboxOf(address: string) {
   const text = address.trim().toLowerCase();
   const at = text.lastIndexOf('@');
   if (at < 0) return text;
-  const domain = text.slice(at + 1);
-  let local = text.slice(0, at).split('+')[0]!;
+  // A trailing dot names the same domain, and an international domain is its ASCII (punycode) name.
+  const written = text.slice(at + 1).replace(/\.+$/, '');
+  const domain = domainToASCII(written) || written;
+  // A quoted local part is the same mailbox as the one unquoted: "name"@ is name@.
+  let local = text.slice(0, at).replace(/^"(.*)"$/, '$1').split('+')[0]!;
   if (DOTLESS_DOMAINS.has(domain)) local = local.replaceAll('.', '');
   return `${local}@${domain === 'googlemail.com' ? 'gmail.com' : domain}`;
 }
@@ -33,6 +45,8 @@ export function contactService(repo: ContactRepository) {
     async send({ userName = '', account = '', message = '' }: { userName?: string; account?: string; message?: string }) {
       const [problem] = contactProblems({ name: userName, email: account, message });
       if (problem) throw refuse.form(problem.message, problem.code);
+      const shop = await repo.countShopMessage(HOUR_MS);
+      if (shop.hits > CONTACT_MESSAGES_PER_HOUR) throw refuse.contactFormBusy(Math.ceil(shop.ttlMs / 1000));
       const hits = await repo.countReceipt(mailboxOf(account), DAY_MS);
       await repo.create({ userName: userName.trim(), account: account.trim(), message: message.trim() }, hits <= CONTACT_RECEIPTS_PER_DAY);
     },
