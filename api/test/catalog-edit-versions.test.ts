@@ -197,7 +197,12 @@ describe("a book's search text when its save and its author's rename meet", () =
       'SELECT name, author_id, pages_number, search_text FROM books WHERE id = $1',
       [bookId],
     );
-    expect(row).toEqual({ name: 'Renamed Meanwhile', author_id: other!.id, pages_number: 321, search_text: 'renamed meanwhile moved to author' });
+    expect(row).toEqual({
+      name: 'Renamed Meanwhile',
+      author_id: other!.id,
+      pages_number: 321,
+      search_text: 'renamed meanwhile moved to author',
+    });
   });
 
   it("a rename that starts during a book's new title writes that title, not the one it would have read before", async () => {

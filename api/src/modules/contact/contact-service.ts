@@ -34,7 +34,10 @@ export function mailboxOf(address: string) {
   const written = text.slice(at + 1).replace(/\.+$/, '');
   const domain = domainToASCII(written) || written;
   // A quoted local part is the same mailbox as the one unquoted: "name"@ is name@.
-  let local = text.slice(0, at).replace(/^"(.*)"$/, '$1').split('+')[0]!;
+  let local = text
+    .slice(0, at)
+    .replace(/^"(.*)"$/, '$1')
+    .split('+')[0]!;
   if (DOTLESS_DOMAINS.has(domain)) local = local.replaceAll('.', '');
   return `${local}@${domain === 'googlemail.com' ? 'gmail.com' : domain}`;
 }
