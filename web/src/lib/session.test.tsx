@@ -3,13 +3,23 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../test/render';
+import { renderWithProviders, SIGNED_IN_CLIENT, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../test/render';
+import { SESSION_EXPIRED, sessionEvents } from '../api/client';
 import LoginPage from '../features/auth/login-page';
 import { useSession } from './session';
 import { storage } from './storage';
 
 function UserType() {
   return <p>user type {useSession().userType}</p>;
+}
+
+function SignOut() {
+  const { loggedIn, signOut } = useSession();
+  return (
+    <button type="button" onClick={() => void signOut()}>
+      {loggedIn ? 'Sign Out' : 'Signed out'}
+    </button>
+  );
 }
 
 describe('sessions', () => {
@@ -39,6 +49,25 @@ describe('sessions', () => {
     );
     expect(await screen.findByText('Your session has ended. Please log in again.')).toBeInTheDocument();
     expect(storage.getUserType()).toBe('Client');
+  });
+
+  it('signing out forgets the shipping address kept for checkout: the next shopper on this browser does not see it', async () => {
+    storage.setShippingAddress('12 Rue Didouche Mourad, Alger');
+    stubApi({ ...SIGNED_IN_CLIENT, 'DELETE /api/public/authentication/cookies/': { body: { data: true } } });
+    renderWithProviders(<SignOut />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await screen.findByRole('button', { name: 'Signed out' });
+    expect(storage.getShippingAddress()).toBe('');
+  });
+
+  it('a shopper whose session ends while away has the shipping address forgotten too', async () => {
+    storage.setShippingAddress('12 Rue Didouche Mourad, Alger');
+    stubApi(SIGNED_IN_CLIENT);
+    renderWithProviders(<SignOut />);
+    await screen.findByRole('button', { name: 'Sign Out' });
+    sessionEvents.dispatchEvent(new CustomEvent(SESSION_EXPIRED, { detail: 'Client' }));
+    await screen.findByRole('button', { name: 'Signed out' });
+    expect(storage.getShippingAddress()).toBe('');
   });
 
   it('login returns a shopper to the page that sent them there', async () => {

@@ -54,20 +54,29 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     navigate.current(paths.login, { replace: true, state: { message: SESSION_ENDED_MESSAGE } });
   }, [setUserType, queryClient]);
 
+  /**
+   * The shopper's session is over: what the screens hold of it goes, and so does the shipping address
+   * kept for the next checkout, which the next person to sign in on this browser would see otherwise.
+   */
+  const clientSessionEnded = useCallback(() => {
+    setLoggedIn(false);
+    queryClient.removeQueries({ queryKey: clientKeys.all });
+    storage.forgetShippingAddress();
+  }, [queryClient]);
+
   useEffect(() => {
     const onExpired = (event: Event) => {
       const audience = (event as CustomEvent<Audience>).detail;
       generation.current += 1;
       if (audience === 'Client') {
-        setLoggedIn(false);
-        queryClient.removeQueries({ queryKey: clientKeys.all });
+        clientSessionEnded();
       } else if (storage.getUserType() !== 'Client') {
         employeeSessionEnded();
       }
     };
     sessionEvents.addEventListener(SESSION_EXPIRED, onExpired);
     return () => sessionEvents.removeEventListener(SESSION_EXPIRED, onExpired);
-  }, [queryClient, employeeSessionEnded]);
+  }, [clientSessionEnded, employeeSessionEnded]);
 
   useEffect(() => {
     let cancelled = false;
@@ -104,19 +113,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       markSignedOut: () => {
         generation.current += 1;
-        setLoggedIn(false);
-        queryClient.removeQueries({ queryKey: clientKeys.all });
+        clientSessionEnded();
       },
       signOut: async () => {
         generation.current += 1;
         await unwrap(api.DELETE('/api/public/authentication/cookies/')).catch(() => {});
-        setLoggedIn(false);
+        clientSessionEnded();
         setUserType('Client');
-        queryClient.removeQueries({ queryKey: clientKeys.all });
         queryClient.removeQueries({ queryKey: employeeRoot });
       },
     }),
-    [loggedIn, userType, ready, setUserType, queryClient],
+    [loggedIn, userType, ready, setUserType, queryClient, clientSessionEnded],
   );
   return <SessionContext value={value}>{children}</SessionContext>;
 }

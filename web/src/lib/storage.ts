@@ -9,6 +9,13 @@ const read = (key: Key) => {
     return null;
   }
 };
+const remove = (key: Key) => {
+  try {
+    localStorage.removeItem(KEYS[key]);
+  } catch {
+    /* storage blocked: nothing was kept */
+  }
+};
 const write = (key: Key, value: string) => {
   try {
     localStorage.setItem(KEYS[key], value);
@@ -29,4 +36,5 @@ export const storage = {
   setSearchQuery: (text: string) => write('searchQuery', text),
   getShippingAddress: () => read('shippingAddress') ?? '',
   setShippingAddress: (address: string) => write('shippingAddress', address),
+  forgetShippingAddress: () => remove('shippingAddress'),
 };
