@@ -1,6 +1,8 @@
 // A forgotten password, against the real identity emulator: the provider e-mails the reset code,
 // the code sets a new shop password once, every session ends, and nobody learns who has an account.
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { FORM_MESSAGES } from '@bookshop/rules';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CROWDED_AFTER } from '../src/modules/security/security-events.ts';
@@ -222,5 +224,71 @@ describe('a reset and what stood before it', () => {
     expect(after!.password_hash).toBe(client!.password_hash);
     expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } })).statusCode).toBe(200);
     expect((await login(email, OLD_PASSWORD)).statusCode).toBe(200);
+  });
+});
+
+describe('a slow identity provider', () => {
+  it('a reset the provider takes longer than the usual request budget to finish is answered when it is done, not told to try again', async () => {
+    // Between the app and the emulator: the call that spends the code (it carries the new password)
+    // answers only after a wait longer than the app's request budget.
+    const emulator = `http://${inject('emulatorHost')}`;
+    const slowSpendMs = 1500;
+    const proxy = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks).toString();
+      if (request.url?.includes('accounts:resetPassword') && body.includes('newPassword')) {
+        await new Promise((resolve) => setTimeout(resolve, slowSpendMs));
+      }
+      const answer = await fetch(`${emulator}${request.url}`, {
+        method: request.method,
+        headers: { 'content-type': request.headers['content-type'] ?? 'application/json' },
+        body: request.method === 'GET' ? undefined : body,
+      });
+      response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+      response.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const slow = await createTestApp({
+      env: {
+        FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        REQUEST_TIMEOUT_MS: '1000',
+        DATABASE_CONNECT_TIMEOUT_MS: '500',
+      },
+    });
+    try {
+      const email = `slow-reset-${randomUUID()}@example.com`;
+      const { idToken } = await createProviderAccount(email, OLD_PASSWORD, { verify: true });
+      const signedUp = await slow.app.inject({
+        method: 'POST',
+        url: '/api/public/sign-up/',
+        headers: { authorization: `Bearer ${idToken}` },
+        payload: {
+          firstName: 'Sol',
+          lastName: 'Wait',
+          phoneNumber: '0661234567',
+          account_informations: { account: email, password: OLD_PASSWORD },
+        },
+      });
+      expect(signedUp.statusCode, signedUp.body).toBe(200);
+      expect(
+        (await slow.app.inject({ method: 'POST', url: '/api/public/password-reset/request', payload: { account: email } })).statusCode,
+      ).toBe(200);
+      const [code] = await resetCodesSoon(email, 1);
+      const started = Date.now();
+      const done = await slow.app.inject({
+        method: 'POST',
+        url: '/api/public/password-reset/',
+        payload: { oobCode: code, newPassword: NEW_PASSWORD },
+      });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(slowSpendMs);
+      const login = (password: string) =>
+        slow.app.inject({ method: 'POST', url: '/api/public/authentication/login', payload: { account: email, password } });
+      expect((await login(NEW_PASSWORD)).statusCode).toBe(200);
+      expect((await login(OLD_PASSWORD)).statusCode).toBe(401);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });

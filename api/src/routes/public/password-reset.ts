@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.ts';
 import { publicOrigin } from '../../lib/public-origin.ts';
+import { PROVIDER_ROUTE_TIME_LIMIT_MS } from '../../plugins/identity.ts';
 import { countHit } from '../../modules/security/counters.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
@@ -58,6 +59,8 @@ const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/',
     {
       config: { rateLimit: { max: RESETS_PER_HOUR, timeWindow: '1 hour' } },
+      // The code's check and its spending are two calls to the provider: the answer waits for both.
+      handlerTimeout: PROVIDER_ROUTE_TIME_LIMIT_MS,
       schema: {
         operationId: 'resetPassword',
         summary: "Sets a client's new password with the code of the provider's reset e-mail; all their sessions end (beyond the spec)",

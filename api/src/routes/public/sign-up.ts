@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { PROVIDER_ROUTE_TIME_LIMIT_MS } from '../../plugins/identity.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -40,6 +41,8 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/',
     {
       config: { rateLimit: { max: SIGN_UPS_PER_HOUR, timeWindow: '1 hour' } },
+      // The provider's sign-in or token check comes first: the answer waits for it, and for the client made after it.
+      handlerTimeout: PROVIDER_ROUTE_TIME_LIMIT_MS,
       schema: {
         operationId: 'signUp',
         summary: 'Create the client record of an identity whose e-mail the provider has verified; signs the client in',
