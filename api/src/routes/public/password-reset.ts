@@ -7,8 +7,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.ts';
 import { publicOrigin } from '../../lib/public-origin.ts';
-import { PROVIDER_ROUTE_TIME_LIMIT_MS } from '../../plugins/identity.ts';
 import { countHit } from '../../modules/security/counters.ts';
+import { PROVIDER_ROUTE_TIME_LIMIT_MS } from '../../plugins/identity.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
