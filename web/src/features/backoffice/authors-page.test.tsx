@@ -103,3 +103,20 @@ it('a rename made after someone else renamed the author says so, and Save again 
   const renames = calls.filter((call) => call.method === 'PUT');
   expect(renames.map((call) => call.ifMatch)).toEqual(['"3"', '"4"']);
 });
+
+it("a page of authors that cannot be loaded says so with a Retry, never 'No author found.'", async () => {
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/author/1,10': [
+      refusal(503, 'DATABASE_UNAVAILABLE', 'The shop is busy. Please try again.'),
+      list['GET /api/employee/author/1,10'],
+    ],
+  });
+  renderWithProviders(<AuthorsPage />, { route: '/authors' });
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Could not load the authors.');
+  expect(alert).toHaveTextContent('The shop is busy. Please try again.');
+  expect(screen.queryByText('No author found.')).not.toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByText('Frank Herbert')).toBeInTheDocument();
+});

@@ -33,6 +33,11 @@ export function useAdminList<Row>(options: {
     rows: (searching ? found.data : list.data?.rows) ?? [],
     searching,
     isPending: list.isPending,
+    /**
+     * The page could not be loaded (a refusal, the network): the screen says so with a Retry, never
+     * the spec's 'No author found.', which is only ever said of an answer that was empty.
+     */
+    loadFailure: !searching && list.isError ? { error: list.error, retry: () => void list.refetch() } : null,
     page,
     totalPages: list.data?.totalPages ?? 1,
     setPage,
