@@ -120,3 +120,28 @@ it("a page of authors that cannot be loaded says so with a Retry, never 'No auth
   await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
   expect(await screen.findByText('Frank Herbert')).toBeInTheDocument();
 });
+
+it('a second click on Save while the first is out sends nothing more: its success is what the screen says', async () => {
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  const calls = stubAuthors({
+    'PUT /api/employee/author/7,F.%20Herbert': [
+      { body: { data: { id: 7, fullName: 'F. Herbert', version: 4 } }, after: answered },
+      refusal(412, 'STALE_VERSION', 'Someone else renamed this author since you opened it.'),
+    ],
+  });
+  renderWithProviders(<AuthorsPage />, { route: '/authors' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+  const name = screen.getByRole('textbox', { name: 'Full Name' });
+  await userEvent.clear(name);
+  await userEvent.type(name, 'F. Herbert');
+  const save = screen.getByRole('button', { name: 'Save' });
+  await userEvent.click(save);
+  await userEvent.click(save);
+  expect(save).toBeDisabled();
+  answer();
+  expect(await screen.findByRole('status')).toHaveTextContent('Author updated successfully.');
+  expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(1);
+});

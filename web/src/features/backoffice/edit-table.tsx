@@ -1,6 +1,6 @@
 // The back-office's inline-edit table (authors, books, book copies): Edit opens a row edit, Save
 // sends it, Cancel discards; Delete asks first.
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { type DataColumn, DataTable } from '../../components/data-table';
 
 export interface Column<Row> {
@@ -34,7 +34,28 @@ export function EditTable<Row extends { id: number }>({
   const [editing, setEditing] = useState<number | null>(null);
   const [draft, setDraft] = useState<Row | null>(null);
   const [opened, setOpened] = useState<Row | null>(null);
+  // A second click on Save while the first is out would send the same version again, and its 412
+  // would hide the first one's success. A ref too: the click can come before the button re-renders.
+  const [saving, setSaving] = useState(false);
+  const savingNow = useRef(false);
   if (!rows.length) return <p className="empty">{empty}</p>;
+
+  const save = async (openedRow: Row, draftRow: Row) => {
+    if (savingNow.current) return;
+    savingNow.current = true;
+    setSaving(true);
+    try {
+      const saved = await onSave(openedRow, draftRow);
+      if (saved === true) setEditing(null);
+      else if (saved) {
+        setOpened(saved.opened);
+        setDraft(saved.draft);
+      }
+    } finally {
+      savingNow.current = false;
+      setSaving(false);
+    }
+  };
 
   const input = (col: Column<Row>, editedRow: Row) => {
     const value = editedRow[col.key] as unknown;
@@ -55,21 +76,10 @@ export function EditTable<Row extends { id: number }>({
     <div className="row-actions">
       {editing === row.id && draft && opened ? (
         <>
-          <button
-            type="button"
-            className="primary"
-            onClick={async () => {
-              const saved = await onSave(opened, draft);
-              if (saved === true) setEditing(null);
-              else if (saved) {
-                setOpened(saved.opened);
-                setDraft(saved.draft);
-              }
-            }}
-          >
+          <button type="button" className="primary" disabled={saving} aria-busy={saving} onClick={() => void save(opened, draft)}>
             Save
           </button>
-          <button type="button" onClick={() => setEditing(null)}>
+          <button type="button" disabled={saving} onClick={() => setEditing(null)}>
             Cancel
           </button>
         </>

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, SIGNED_IN_CLIENT, stubApi, UNAUTHORIZED } from '../../../test/render';
 import CartPage from './cart-page';
 
@@ -37,6 +37,31 @@ describe('cart screen (spec 2.10)', () => {
     expect(within(second).getByRole('button', { name: 'Decrease quantity' })).toBeEnabled();
     expect(within(second).getByRole('button', { name: 'Increase quantity' })).toBeDisabled();
     expect(screen.getByText('$10.29')).toBeInTheDocument();
+  });
+
+  it("a line's quantity waits for its change before the next: two quick clicks on plus are never the same change twice", async () => {
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const calls = stubApi({
+      ...SIGNED_IN_CLIENT,
+      'GET /api/client/cart': [
+        { body: { data: [line(1, 'Dune Messiah', 1, 5, 9.99)] } },
+        { body: { data: [line(1, 'Dune Messiah', 2, 5, 9.99)] } },
+      ],
+      'PUT /api/client/cart': { body: { data: true }, after: answered },
+    });
+    renderWithProviders(<CartPage />);
+    const row = (await screen.findByText('Dune Messiah', { selector: 'strong' })).closest('li')!;
+    const plus = within(row).getByRole('button', { name: 'Increase quantity' });
+    await userEvent.click(plus);
+    await userEvent.click(plus);
+    expect(plus).toBeDisabled();
+    answer();
+    expect(await within(row).findByText('2', { selector: 'output' })).toBeInTheDocument();
+    await vi.waitFor(() => expect(plus).toBeEnabled());
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ cartItemId: 1, quantity: 2 }]);
   });
 
   it('refuses a short shipping address with the spec message, pre-filled from the last one used', async () => {

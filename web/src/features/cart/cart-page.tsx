@@ -144,7 +144,13 @@ export default function CartPage() {
                   <span className="muted">{money(item.totalPrice)} each</span>
                   <StockNote item={item} />
                 </div>
-                <fieldset className="stepper" aria-label={`Quantity of ${item.name}`} disabled={!item.isAvailable}>
+                {/* Busy while its change is out: each click sends the quantity on screen plus or minus one. */}
+                <fieldset
+                  className="stepper"
+                  aria-label={`Quantity of ${item.name}`}
+                  aria-busy={update.isPending && update.variables?.cartItemId === item.id}
+                  disabled={!item.isAvailable || (update.isPending && update.variables?.cartItemId === item.id)}
+                >
                   <button
                     type="button"
                     aria-label="Decrease quantity"
