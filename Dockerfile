@@ -14,10 +14,12 @@ COPY web/package.json web/
 COPY packages/rules/package.json packages/rules/
 RUN npm ci --ignore-scripts
 COPY . .
+# The source maps go: node runs without --enable-source-maps, and the web's would be served to anyone.
 RUN npm rebuild esbuild \
  && node_modules/.bin/tsx scripts/generate.ts --prisma-only \
  && npm run build -w web \
- && node_modules/.bin/tsc -p tsconfig.build.json
+ && node_modules/.bin/tsc -p tsconfig.build.json \
+ && find dist/server web/dist -name '*.map' -delete
 
 FROM node:24-bookworm-slim AS modules
 WORKDIR /app
@@ -48,7 +50,7 @@ COPY --from=build /app/seed/books.csv seed/
 USER node
 EXPOSE 3000
 # Readiness: the database answers and has every migration of this image.
-HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD node -e "fetch('http://127.0.0.1:3000/api/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "scripts/serve.js"]
 
 FROM node:24-bookworm-slim AS identity

@@ -65,7 +65,13 @@ describe('finding Chromium', () => {
     expect(logged.join()).toMatch(/playwright install chromium/);
     const message = noBrowserMessage({ CHROMIUM_PATH: '/opt/none' });
     expect(message).toMatch(/^No Chromium for the browser tests, so nothing was run\./);
-    for (const way of ['apt-get install chromium', 'npx playwright install chromium', 'CHROMIUM_PATH', '/opt/none'])
+    for (const way of [
+      'apt-get install chromium',
+      'npx playwright install chromium',
+      'playwright install-deps chromium',
+      'CHROMIUM_PATH',
+      '/opt/none',
+    ])
       expect(message).toContain(way);
   });
 

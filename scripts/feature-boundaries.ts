@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isMain } from './lib/is-main.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const biomeJsonPath = path.join(root, 'biome.json');
@@ -49,7 +50,7 @@ export function expectedOverrides(current: Override[], features = featureFolders
 
 export const readBiomeJson = () => JSON.parse(readFileSync(biomeJsonPath, 'utf8')) as { overrides: Override[] };
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   const config = readBiomeJson();
   config.overrides = expectedOverrides(config.overrides);
   if (process.argv.includes('--write')) {

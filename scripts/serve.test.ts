@@ -93,6 +93,7 @@ describe('the production entry point (the Docker image command)', () => {
       DATABASE_URL: url,
       JWT_SECRET: randomBytes(32).toString('hex'),
       FIREBASE_PROJECT_ID: 'bookshop-production',
+      FIREBASE_WEB_API_KEY: 'AIzaSyProductionKey',
       PORT: String(await freePort()),
     };
     const refused = serve(env);

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { isMain } from '../scripts/lib/is-main.ts';
 import { parseBooksCsv } from './books-csv.ts';
 import { CATEGORIES, DEMO_ACCOUNTS, hashPasswords, planSeed, type SeedPlan } from './seed-data.ts';
 
@@ -186,7 +187,7 @@ async function seedPeople(client: pg.Client, plan: SeedPlan, progress: Progress)
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   const { withDatabase } = await import('../scripts/lib/database.ts');
   await withDatabase(async (url) => {
     const started = Date.now();

@@ -42,6 +42,8 @@ function trustProxy(raw: string | undefined, problems: string[]): false | number
  */
 const POSTGRES_URL = '^postgres(ql)?://';
 const milliseconds = (fallback: number, min: number) => Type.Integer({ minimum: min, maximum: 600_000, default: fallback });
+/** The emulator's key, which a real Firebase project refuses. */
+const DEMO_FIREBASE_WEB_API_KEY = 'demo-api-key';
 export const EnvSchema = Type.Object({
   // Anything else ('prod', 'production ') would silently start in development mode.
   NODE_ENV: Type.Optional(Type.Enum(['production', 'test', 'development'])),
@@ -63,7 +65,7 @@ export const EnvSchema = Type.Object({
   CORS_ORIGINS: Type.Optional(Type.String()),
   BCRYPT_COST: Type.Optional(Type.Integer({ minimum: 10, maximum: 15 })),
   FIREBASE_PROJECT_ID: Type.String({ default: 'demo-bookshop' }),
-  FIREBASE_WEB_API_KEY: Type.String({ default: 'demo-api-key' }),
+  FIREBASE_WEB_API_KEY: Type.String({ default: DEMO_FIREBASE_WEB_API_KEY }),
   FIREBASE_AUTH_DOMAIN: Type.Optional(Type.String()),
   FIREBASE_AUTH_EMULATOR_PUBLIC_URL: Type.Optional(Type.String()),
   FIREBASE_AUTH_EMULATOR_HOST: Type.Optional(Type.String()),
@@ -270,6 +272,13 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   }
   if (mode === 'production' && config.firebaseProjectId.startsWith('demo-') && !env.FIREBASE_AUTH_EMULATOR_HOST) {
     problems.push('FIREBASE_PROJECT_ID must name a real Firebase project in production (demo- projects only work with the emulator)');
+  }
+  if (mode === 'production' && config.firebaseWebApiKey === DEMO_FIREBASE_WEB_API_KEY && !env.FIREBASE_AUTH_EMULATOR_HOST) {
+    // The server calls the provider with it too (sign-up, password resets): with the demo key, a shop
+    // that started would refuse every sign-up.
+    problems.push(
+      "FIREBASE_WEB_API_KEY must be set in production: the Firebase project's Web API key (the demo key works only with the emulator)",
+    );
   }
   if (config.database.connectTimeoutMs >= config.requestTimeoutMs) {
     // A call whose wait for a connection alone outlasts its time budget is answered 503 TIMEOUT and

@@ -479,6 +479,7 @@ describe('production configuration', () => {
     DATABASE_URL: 'postgresql://x@localhost/x',
     JWT_SECRET: 'a'.repeat(40),
     FIREBASE_PROJECT_ID: 'real-shop',
+    FIREBASE_WEB_API_KEY: 'AIzaSyRealShopKey',
     PUBLIC_URL: 'https://shop.example.com',
     MAIL_DISABLED: 'true',
   };
@@ -525,6 +526,15 @@ describe('production configuration', () => {
     expect(loadConfig({ DATABASE_URL: production.DATABASE_URL }).staffMfa).toBe('optional');
     expect(loadConfig({ NODE_ENV: 'test', DATABASE_URL: production.DATABASE_URL, STAFF_MFA: 'required' }).staffMfa).toBe('required');
     expect(problem({ STAFF_MFA: 'sometimes' })).toMatch(/STAFF_MFA/);
+  });
+
+  it('refuses the demo Web API key without the emulator: the server calls the provider with it, and every sign-up would fail', () => {
+    expect(problem({ FIREBASE_WEB_API_KEY: 'demo-api-key' })).toMatch(/FIREBASE_WEB_API_KEY must be set in production/);
+    const { FIREBASE_WEB_API_KEY: _key, ...withoutKey } = production;
+    expect(() => loadConfig(withoutKey)).toThrow(/FIREBASE_WEB_API_KEY must be set in production/);
+    expect(
+      problem({ FIREBASE_WEB_API_KEY: 'demo-api-key', FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099', ALLOW_IDENTITY_EMULATOR: 'true' }),
+    ).toBeNull();
   });
 
   it('refuses the identity emulator unless explicitly allowed', () => {

@@ -9,6 +9,7 @@
 // table, an `--orders` run the staff reports'), so one run need not measure everything.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isMain } from '../lib/is-main.ts';
 import { type CpuShares, describeCpu, describeLoops } from './cpu.ts';
 import { describeLoopDelay, type KindStats, MIX_RATIO_GOAL, type MixStep, rateVerdict } from './mix.ts';
 
@@ -753,7 +754,7 @@ export function fillDocument(document: string, filled: Record<string, string>) {
   return text;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   const args = process.argv.slice(2);
   const outAt = args.indexOf('--out');
   const out = outAt === -1 ? path.resolve(import.meta.dirname, '../../docs/performance.md') : path.resolve(args[outAt + 1]!);

@@ -33,6 +33,7 @@ export async function playwrightChromium(): Promise<string> {
 /** Downloads Playwright's Chromium; false when that fails (no network, no space). */
 export function installPlaywrightChromium(): boolean {
   const run = spawnSync(path.join(root, 'node_modules/.bin/playwright'), ['install', 'chromium'], { stdio: 'inherit', timeout: 300_000 });
+  // Its shared libraries are the system's (`playwright install-deps`, as root): the message below says so.
   return run.status === 0;
 }
 
@@ -41,7 +42,8 @@ export function noBrowserMessage(env: NodeJS.ProcessEnv = process.env): string {
     'No Chromium for the browser tests, so nothing was run.',
     `Looked at ${env.CHROMIUM_PATH ? `CHROMIUM_PATH (${env.CHROMIUM_PATH}), ` : 'CHROMIUM_PATH (not set), '}${SYSTEM_CHROMIUMS.join(', ')} and Playwright's cache; ` +
       '`playwright install chromium` could not download one (no network?).',
-    'Get one, then run npm test again: `sudo apt-get install chromium` (Debian, Ubuntu), or `npx playwright install chromium`, ' +
+    'Get one, then run npm test again: `sudo apt-get install chromium` (Debian, Ubuntu), or `npx playwright install chromium` ' +
+      'with the system libraries it needs (`sudo npx playwright install-deps chromium`), ' +
       'or set CHROMIUM_PATH to a Chromium or Chrome you have.',
   ].join('\n');
 }

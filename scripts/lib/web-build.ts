@@ -13,7 +13,10 @@ function newestMtime(target: string): number {
 
 export function ensureWebBuild(log: (message: string) => void = console.log) {
   const index = path.join(webDist, 'index.html');
-  const sources = ['web/src', 'web/scripts', 'web/index.html', 'web/vite.config.ts'].map((p) => path.join(rootDir, p));
+  // The shared rules are the web app's too (its forms' checks and messages).
+  const sources = ['web/src', 'web/scripts', 'web/index.html', 'web/vite.config.ts', 'packages/rules/src'].map((p) =>
+    path.join(rootDir, p),
+  );
   if (existsSync(index) && Math.max(...sources.map(newestMtime)) <= statSync(index).mtimeMs) return;
   log('building the web app');
   const build = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: rootDir, stdio: 'inherit' });
