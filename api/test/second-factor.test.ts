@@ -278,6 +278,8 @@ describe('step-up for the sensitive actions', () => {
       ['PUT', '/api/employee/999999/role', { role: 'Seller' }],
       ['POST', '/api/employee/catalog/import/999999/run', { skipInvalid: false }],
       ['DELETE', '/api/employee/999999/second-factor', undefined],
+      // A new password ends the owner's other sessions: a stolen session and a phished password must not.
+      ['PUT', '/api/employee/password/', { oldPassword: DEMO.admin.password, newPassword: 'A-new-passphrase-42' }],
     ] as const) {
       const res = await call(t, session, method, url, payload);
       expect([res.statusCode, res.json().error?.code]).toEqual([403, 'STEP_UP_REQUIRED']);
@@ -492,5 +494,35 @@ describe('a passkey sign-in without the password', () => {
       "SELECT actor, entity, entity_id FROM security_events WHERE type = 'second_factor_failed' ORDER BY id DESC LIMIT 1",
     );
     expect(event).toEqual({ actor: null, entity: 'Employee', entity_id: String(target.id) });
+  });
+});
+
+describe("a change to an employee's factors", () => {
+  it('ends their other sessions, not the one that made it: a factor added, codes renewed, a factor removed', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const mine = await passwordLogin(t, who);
+    const stolen = await passwordLogin(t, who);
+    const me = (cookie: string) => call(t, cookie, 'GET', '/api/employee/employee/');
+    expect((await me(stolen)).statusCode).toBe(200);
+
+    const start = Date.now();
+    fixClock(start);
+    const { secret } = await enrolTotp(t, mine);
+    expect((await me(stolen)).statusCode).toBe(401);
+    expect((await me(mine)).statusCode).toBe(200);
+
+    // Another session, through the second factor, then new codes from the first.
+    const attempt = await passwordStep(t, who);
+    const other = cookieHeader(await secondStep(t, attempt.cookie, totpCode(secret, start + 30_000)));
+    expect((await me(other)).statusCode).toBe(200);
+    expect((await call(t, mine, 'POST', `${OWN}/recovery-codes`)).statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(401);
+
+    fixClock(start + 60_000);
+    const again = cookieHeader(await secondStep(t, (await passwordStep(t, who)).cookie, totpCode(secret, start + 60_000)));
+    expect((await me(again)).statusCode).toBe(200);
+    expect((await call(t, mine, 'DELETE', `${OWN}/totp`)).statusCode).toBe(200);
+    expect((await me(again)).statusCode).toBe(401);
+    expect((await me(mine)).statusCode).toBe(200);
   });
 });

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { signedInClient, signedInEmployee } from '../plugins/sessions.ts';
 import { responses } from '../schemas/common.ts';
 import { PasswordChange } from '../schemas/people.ts';
+import { STEP_UP_NOTE } from './employee/employees.ts';
 
 /**
  * Password changes one account may ask for a day, right or wrong. The login throttle counts only
@@ -29,6 +30,10 @@ export function ownPasswordRoute(
       // Counted per account once the session is known (the subtree checks it on the request), in the
       // shared counters; each audience's route keeps its own count.
       config: {
+        // An employee's new password ends their other sessions: from a stolen session and a phished
+        // password, that would lock the owner out. Changing how one signs in needs the second factor
+        // too, as the factors' own changes do (an employee without one passes, as everywhere).
+        stepUp: audience === 'employee',
         rateLimit: {
           max: PASSWORD_CHANGES_PER_DAY,
           timeWindow: '1 day',
@@ -39,7 +44,9 @@ export function ownPasswordRoute(
       schema: {
         operationId,
         summary: 'Change my password; my other sessions end',
-        description: `An account may ask ${PASSWORD_CHANGES_PER_DAY} times a day, right or wrong; beyond that, 429 with Retry-After.`,
+        description:
+          `An account may ask ${PASSWORD_CHANGES_PER_DAY} times a day, right or wrong; beyond that, 429 with Retry-After.` +
+          (audience === 'employee' ? ` ${STEP_UP_NOTE}` : ''),
         body: PasswordChange,
         response: responses(Type.Boolean(), ...errorStatuses),
       },

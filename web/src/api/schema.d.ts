@@ -968,7 +968,7 @@ export interface paths {
         get?: never;
         /**
          * Change my password; my other sessions end
-         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After.
+         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
          */
         put: operations["changeEmployeePassword"];
         post?: never;
@@ -1062,7 +1062,7 @@ export interface paths {
         post: operations["startTotpSetup"];
         /**
          * Remove my authenticator app
-         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise).
+         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays.
          */
         delete: operations["removeTotp"];
         options?: never;
@@ -1079,7 +1079,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm the authenticator app with its first code; a first second factor answers the recovery codes, once */
+        /**
+         * Confirm the authenticator app with its first code; a first second factor answers the recovery codes, once
+         * @description The employee's other sessions end; this one stays.
+         */
         post: operations["confirmTotpSetup"];
         delete?: never;
         options?: never;
@@ -1116,7 +1119,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a passkey with the browser's answer and a name; a first second factor answers the recovery codes, once */
+        /**
+         * Register a passkey with the browser's answer and a name; a first second factor answers the recovery codes, once
+         * @description The employee's other sessions end; this one stays.
+         */
         post: operations["registerPasskey"];
         delete?: never;
         options?: never;
@@ -1137,7 +1143,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of my passkeys
-         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise).
+         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays.
          */
         delete: operations["removePasskey"];
         options?: never;
@@ -1156,7 +1162,7 @@ export interface paths {
         put?: never;
         /**
          * Ten new recovery codes, shown once; the old ones stop working
-         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise).
+         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays.
          */
         post: operations["renewRecoveryCodes"];
         delete?: never;

@@ -19,6 +19,7 @@ import { deleteByIdRoute } from './schemas.ts';
 
 const STEP_UP_NOTE =
   'When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise).';
+const ENDS_OTHER_SESSIONS = "The employee's other sessions end; this one stays.";
 const FIRST_FACTOR_NOTE =
   'An employee without a second factor gives their password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in): a stolen session alone cannot enrol a factor of its own. One who has a factor needs the step-up instead.';
 /** The body of a call that starts adding a factor. */
@@ -58,11 +59,23 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       app.accounts.confirmPassword('employee', id, currentPassword),
     );
   };
-  /** Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped up. */
+  /**
+   * A change to how the employee signs in ends their other sessions, as a new password does (ASVS
+   * 7.4.3): a factor added or removed, or codes renewed, after a session was stolen leaves the thief's
+   * session no longer in force. This one, which made the change, stays.
+   */
+  const endOtherSessions = async (employee: ReturnType<typeof who>) => {
+    await app.sessions.revokeOtherSessions('employee', employee.id, employee.familyId);
+  };
+  /**
+   * Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as
+   * stepped up, and the employee's other sessions end (a factor was added).
+   */
   const proving = async <T>(request: Parameters<typeof who>[0], prove: (employee: ReturnType<typeof who>) => Promise<T>) => {
     const employee = who(request);
     const result = await prove(employee);
     await app.secondFactor.markSecondFactor(employee.familyId);
+    await endOtherSessions(employee);
     return result;
   };
 
@@ -116,6 +129,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'confirmTotpSetup',
         summary: 'Confirm the authenticator app with its first code; a first second factor answers the recovery codes, once',
+        description: ENDS_OTHER_SESSIONS,
         body: Body({ code: Type.String({ maxLength: 20 }) }),
         response: responses(Type.Object({ recoveryCodes: RecoveryCodes }), 400, 401, 403, 409),
       },
@@ -132,13 +146,14 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'removeTotp',
         summary: 'Remove my authenticator app',
-        description: STEP_UP_NOTE,
+        description: `${STEP_UP_NOTE} ${ENDS_OTHER_SESSIONS}`,
         response: responses(Type.Boolean(), 401, 403, 404, 409),
       },
     },
     async (request) => {
-      const { id, address } = who(request);
-      await app.secondFactor.removeTotp(id, address);
+      const employee = who(request);
+      await app.secondFactor.removeTotp(employee.id, employee.address);
+      await endOtherSessions(employee);
       return { data: true };
     },
   );
@@ -169,6 +184,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'registerPasskey',
         summary: "Register a passkey with the browser's answer and a name; a first second factor answers the recovery codes, once",
+        description: ENDS_OTHER_SESSIONS,
         body: Body({ name: PasskeyName, response: PasskeyAttestation }),
         response: responses(Type.Object({ passkey: Passkey, recoveryCodes: RecoveryCodes }), 400, 401, 403),
       },
@@ -202,11 +218,12 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app,
     ['removePasskey', 'Remove one of my passkeys', '/passkeys/:id'],
     [404, 409],
-    (passkeyId, request) => {
-      const { id, address } = who(request);
-      return app.secondFactor.removePasskey(id, passkeyId, address);
+    async (passkeyId, request) => {
+      const employee = who(request);
+      await app.secondFactor.removePasskey(employee.id, passkeyId, employee.address);
+      await endOtherSessions(employee);
     },
-    { config: sensitive, description: STEP_UP_NOTE },
+    { config: sensitive, description: `${STEP_UP_NOTE} ${ENDS_OTHER_SESSIONS}` },
   );
 
   app.post(
@@ -216,13 +233,15 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'renewRecoveryCodes',
         summary: 'Ten new recovery codes, shown once; the old ones stop working',
-        description: STEP_UP_NOTE,
+        description: `${STEP_UP_NOTE} ${ENDS_OTHER_SESSIONS}`,
         response: responses(Type.Array(Type.String()), 401, 403, 404),
       },
     },
     async (request) => {
-      const { id, address } = who(request);
-      return { data: await app.secondFactor.renewRecoveryCodes(id, address) };
+      const employee = who(request);
+      const codes = await app.secondFactor.renewRecoveryCodes(employee.id, employee.address);
+      await endOtherSessions(employee);
+      return { data: codes };
     },
   );
 

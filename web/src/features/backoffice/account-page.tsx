@@ -11,6 +11,7 @@ import { useChangeEmployeePassword } from './api/change-password';
 import { useEmployeeMe } from './api/get-me';
 import { type EmployeeInfo, useUpdateEmployeeMe } from './api/update-me';
 import { SecondFactorSection } from './second-factor-section';
+import { useStepUpGuard } from './step-up';
 
 const FIELDS: [keyof EmployeeInfo, string, string][] = [
   ['firstName', 'firstName', 'text'],
@@ -81,6 +82,8 @@ export default function EmployeeAccountPage() {
   const typed = passwordForm.watch();
   const [notice, show] = useNotice();
   const resetting = useSubmitOnce();
+  // A new password ends the other sessions: the server asks for the second factor first (403 STEP_UP_REQUIRED).
+  const { guard, prompt } = useStepUpGuard();
   if (isPending) return <p className="muted">Loading...</p>;
   if (!data) return <p className="empty">No employee data available.</p>;
 
@@ -88,7 +91,7 @@ export default function EmployeeAccountPage() {
     const problem = await newPasswordProblem(passwords.newPassword, data.email);
     if (problem) return show(problem, 'error');
     try {
-      await changePassword.mutateAsync(passwords);
+      await guard(() => changePassword.mutateAsync(passwords));
       passwordForm.reset();
       show('Password reset successfully.');
     } catch (error) {
@@ -114,6 +117,7 @@ export default function EmployeeAccountPage() {
         </button>
       </form>
       <SecondFactorSection />
+      {prompt}
     </section>
   );
 }

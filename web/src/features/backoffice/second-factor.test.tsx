@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { expect, it, vi } from 'vitest';
 import { anEmployee } from '../../../test/people';
 import { refusal, renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
+import EmployeeAccountPage from './account-page';
 import EmployeesPage from './employees-page';
 import { SecondFactorSection } from './second-factor-section';
 
@@ -84,4 +85,23 @@ it("sends an Admin's new employee to the API whatever the password (spec 5: no o
   expect(await screen.findByText('Failed to add employee.')).toBeInTheDocument();
   expect(screen.getByText(weak)).toBeInTheDocument();
   expect(calls.find((c) => c.method === 'POST' && c.url.endsWith('/api/employee'))?.body).toMatchObject({ password: 'short' });
+});
+
+it('asks for the second factor before a new password ends the other sessions, then changes it', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/employee/': { body: { data: anEmployee({ email: 'admin@bookshop.test' }) } },
+    'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
+    'PUT /api/employee/password/': [STEP_UP, { body: { data: true } }],
+    'POST /api/employee/second-factor/step-up': { body: { data: { stepUpUntil: new Date().toISOString() } } },
+  });
+  renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
+  await userEvent.type(await screen.findByLabelText('Current Password'), 'the old passphrase');
+  await userEvent.type(screen.getByLabelText(/^New Password/), 'Margins-And-Footnotes-77');
+  await userEvent.click(screen.getByRole('button', { name: 'Reset Password' }));
+  const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+  await userEvent.type(within(dialog).getByLabelText('Code from your authenticator app, or a recovery code'), '654321');
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+  expect(await screen.findByText('Password reset successfully.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'PUT' && c.url === '/api/employee/password/')).toHaveLength(2);
 });
