@@ -498,7 +498,7 @@ describe('a passkey sign-in without the password', () => {
 });
 
 describe("a change to an employee's factors", () => {
-  it('ends their other sessions, not the one that made it: a factor added, codes renewed, a factor removed', async () => {
+  it('ends their other sessions, not the one that made it: a factor added, codes renewed, a factor removed; a step-up ends none', async () => {
     const who = await newEmployee(t, 'Seller');
     const mine = await passwordLogin(t, who);
     const stolen = await passwordLogin(t, who);
@@ -515,14 +515,47 @@ describe("a change to an employee's factors", () => {
     const attempt = await passwordStep(t, who);
     const other = cookieHeader(await secondStep(t, attempt.cookie, totpCode(secret, start + 30_000)));
     expect((await me(other)).statusCode).toBe(200);
+    // A step-up changes no factor: the other session stays.
+    fixClock(start + 30_000);
+    expect((await call(t, mine, 'POST', `${OWN}/step-up`, { code: totpCode(secret, start + 60_000) })).statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(200);
     expect((await call(t, mine, 'POST', `${OWN}/recovery-codes`)).statusCode).toBe(200);
     expect((await me(other)).statusCode).toBe(401);
 
-    fixClock(start + 60_000);
-    const again = cookieHeader(await secondStep(t, (await passwordStep(t, who)).cookie, totpCode(secret, start + 60_000)));
+    fixClock(start + 90_000);
+    const again = cookieHeader(await secondStep(t, (await passwordStep(t, who)).cookie, totpCode(secret, start + 90_000)));
     expect((await me(again)).statusCode).toBe(200);
     expect((await call(t, mine, 'DELETE', `${OWN}/totp`)).statusCode).toBe(200);
     expect((await me(again)).statusCode).toBe(401);
     expect((await me(mine)).statusCode).toBe(200);
+  });
+});
+
+describe('staff sign-ins in the audit log', () => {
+  it('records each employee session begun, with how they proved who they are and from where; a client sign-in is not one', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const signIns = async () =>
+      (
+        await t.db.query<{ method: string; actor: string; address: string | null }>(
+          `SELECT details->>'method' AS method, actor, address FROM security_events
+           WHERE type = 'employee_signed_in' AND entity = 'Employee' AND entity_id = $1 ORDER BY id`,
+          [String(who.id)],
+        )
+      ).map(({ method, actor, address }) => ({ method, actor, address }));
+    const mine = await passwordLogin(t, who);
+    expect(await signIns()).toEqual([{ method: 'password', actor: `employee:${who.id}`, address: expect.any(String) }]);
+
+    const start = Date.now();
+    fixClock(start);
+    const { secret } = await enrolTotp(t, mine);
+    const attempt = await passwordStep(t, who);
+    // The password alone, with a factor to come, begins no session: only the second step does.
+    expect((await signIns()).map((s) => s.method)).toEqual(['password']);
+    expect((await secondStep(t, attempt.cookie, totpCode(secret, start + 30_000))).statusCode).toBe(200);
+    expect((await signIns()).map((s) => s.method)).toEqual(['password', 'second_factor']);
+
+    const before = await t.db.query("SELECT 1 FROM security_events WHERE type = 'employee_signed_in'");
+    await t.login(DEMO.client);
+    expect(await t.db.query("SELECT 1 FROM security_events WHERE type = 'employee_signed_in'")).toHaveLength(before.length);
   });
 });

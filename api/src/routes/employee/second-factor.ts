@@ -67,17 +67,20 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const endOtherSessions = async (employee: ReturnType<typeof who>) => {
     await app.sessions.revokeOtherSessions('employee', employee.id, employee.familyId);
   };
-  /**
-   * Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as
-   * stepped up, and the employee's other sessions end (a factor was added).
-   */
+  /** Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped up. */
   const proving = async <T>(request: Parameters<typeof who>[0], prove: (employee: ReturnType<typeof who>) => Promise<T>) => {
     const employee = who(request);
     const result = await prove(employee);
     await app.secondFactor.markSecondFactor(employee.familyId);
-    await endOtherSessions(employee);
     return result;
   };
+  /** `proving` a factor being added: once it is, the employee's other sessions end. */
+  const addingFactor = async <T>(request: Parameters<typeof who>[0], add: (employee: ReturnType<typeof who>) => Promise<T>) =>
+    proving(request, async (employee) => {
+      const result = await add(employee);
+      await endOtherSessions(employee);
+      return result;
+    });
 
   app.get(
     '/',
@@ -135,7 +138,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({
-      data: await proving(request, ({ id, address }) => app.secondFactor.confirmTotp(id, request.body.code, address)),
+      data: await addingFactor(request, ({ id, address }) => app.secondFactor.confirmTotp(id, request.body.code, address)),
     }),
   );
 
@@ -190,7 +193,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({
-      data: await proving(request, ({ id, address }) =>
+      data: await addingFactor(request, ({ id, address }) =>
         app.secondFactor.registerPasskey(id, request.body.name, request.body.response, app.relyingParty(request), address),
       ),
     }),
