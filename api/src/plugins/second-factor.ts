@@ -26,8 +26,16 @@ declare module 'fastify' {
       set(request: FastifyRequest, reply: FastifyReply, token: string): void;
       clear(reply: FastifyReply): void;
     };
-    /** Starts the employee's back-office session after a proved second factor, and marks it so. */
-    startEmployeeSessionWithSecondFactor(request: FastifyRequest, reply: FastifyReply, employeeId: number): Promise<void>;
+    /**
+     * Starts the employee's back-office session after a proved second factor (after the password, or a
+     * passkey alone), marks it so, and records the sign-in.
+     */
+    startEmployeeSessionWithSecondFactor(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      employeeId: number,
+      method: 'second_factor' | 'passkey',
+    ): Promise<void>;
     /** onRequest, after requireEmployee: under STAFF_MFA=required, an Admin without a factor reaches only enrolment. */
     secondFactorPolicy(request: FastifyRequest): Promise<void>;
     /** preHandler: a route marked `stepUp` needs a second factor used within the last minutes. */
@@ -77,11 +85,15 @@ export default fp(
       },
     });
 
-    app.decorate('startEmployeeSessionWithSecondFactor', async (request: FastifyRequest, reply: FastifyReply, employeeId: number) => {
-      const session = await app.sessions.start('employee', employeeId);
-      await service.markSecondFactor(session.familyId);
-      app.setSessionCookies(request, reply, 'employee', session);
-    });
+    app.decorate(
+      'startEmployeeSessionWithSecondFactor',
+      async (request: FastifyRequest, reply: FastifyReply, employeeId: number, method: 'second_factor' | 'passkey') => {
+        const session = await app.sessions.start('employee', employeeId);
+        await service.markSecondFactor(session.familyId);
+        app.setSessionCookies(request, reply, 'employee', session);
+        await app.recordEmployeeSignIn(request, employeeId, method);
+      },
+    );
 
     app.decorate('secondFactorPolicy', async (request: FastifyRequest) => {
       if (app.config.staffMfa !== 'required' || request.routeOptions.config.beforeSecondFactor) return;

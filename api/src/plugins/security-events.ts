@@ -11,6 +11,11 @@ declare module 'fastify' {
     securityEvents: SecurityEvents;
     /** The client's address as counted by limits: IPv4, or the IPv6 /64 (see lib/client-address.ts). */
     clientAddress(request: FastifyRequest): string;
+    /**
+     * An employee's back-office session begun (ASVS 16.3.1): with the way they proved who they are,
+     * so the audit log shows when and from where each staff session started.
+     */
+    recordEmployeeSignIn(request: FastifyRequest, employeeId: number, method: 'password' | 'second_factor' | 'passkey'): Promise<void>;
   }
 }
 
@@ -18,6 +23,16 @@ export default fp(
   async (app) => {
     app.decorate('securityEvents', securityEvents(app.prisma, app.log));
     app.decorate('clientAddress', (request: FastifyRequest) => addressKey(request.ip));
+    app.decorate('recordEmployeeSignIn', (request: FastifyRequest, employeeId: number, method: 'password' | 'second_factor' | 'passkey') =>
+      app.securityEvents.record({
+        type: 'employee_signed_in',
+        actor: `employee:${employeeId}`,
+        address: app.clientAddress(request),
+        entity: 'Employee',
+        entityId: employeeId,
+        details: { method },
+      }),
+    );
   },
   { name: 'security-events', dependencies: ['prisma'] },
 );

@@ -53,6 +53,7 @@ export const AUDIT_EVENT_TYPES = [
   'second_factor_reset',
   'recovery_code_used',
   'recovery_codes_renewed',
+  'employee_signed_in',
 ] as const;
 
 export const AuditQuery = Type.Object(

@@ -34,6 +34,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return { data: 'SecondFactor' };
       }
       app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id));
+      if (result.audience === 'employee') await app.recordEmployeeSignIn(request, result.id, 'password');
       return { data: result.userType };
     },
   );

@@ -49,7 +49,7 @@ const secondFactorSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         signInToken: token,
       });
       app.signInToken.clear(reply);
-      await app.startEmployeeSessionWithSecondFactor(request, reply, employeeId);
+      await app.startEmployeeSessionWithSecondFactor(request, reply, employeeId, 'second_factor');
       return { data: (await app.accounts.employeeInfo(employeeId)).role };
     },
   );
@@ -90,7 +90,7 @@ const secondFactorSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.clientAddress(request),
       );
       app.signInToken.clear(reply);
-      await app.startEmployeeSessionWithSecondFactor(request, reply, employeeId);
+      await app.startEmployeeSessionWithSecondFactor(request, reply, employeeId, 'passkey');
       return { data: (await app.accounts.employeeInfo(employeeId)).role };
     },
   );

@@ -38,6 +38,7 @@ const EVENTS: Record<EventType, string> = {
   second_factor_reset: 'Second factor reset by an Admin',
   recovery_code_used: 'Recovery code used',
   recovery_codes_renewed: 'Recovery codes renewed',
+  employee_signed_in: 'Employee signed in',
 };
 const PAGE_SIZE = 25;
 
