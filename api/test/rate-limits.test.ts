@@ -2,7 +2,7 @@
 // still ask for a password reset, and the limits of two routes never add up into one. The contact
 // form also has a limit for the whole shop, which no number of addresses gets past.
 import { expect, it } from 'vitest';
-import { CONTACT_MESSAGES_PER_HOUR } from '../src/modules/contact/contact-service.ts';
+import { SHOP_CONTACT_MESSAGES_PER_HOUR, SHOP_CONTACT_RECEIPTS_PER_HOUR } from '../src/modules/contact/contact-service.ts';
 import { ANONYMOUS_WRITES_PER_HOUR } from '../src/routes/public/contact.ts';
 import { createTestApp } from './helpers.ts';
 
@@ -34,11 +34,11 @@ it("an address past the contact form's limit is still answered by another limite
   ]);
 });
 
-it(`the whole shop takes ${CONTACT_MESSAGES_PER_HOUR} contact messages an hour, however many addresses send them`, async () => {
+it(`the whole shop takes ${SHOP_CONTACT_MESSAGES_PER_HOUR} contact messages and sends ${SHOP_CONTACT_RECEIPTS_PER_HOUR} receipts an hour, however many addresses send them`, async () => {
   // Each from an address of its own, as from a block of IPv6 /64s: no address reaches its own limit.
   let sent = 0;
   let refused: Awaited<ReturnType<typeof t.app.inject>> | undefined;
-  for (let i = 0; !refused && i < 2 * CONTACT_MESSAGES_PER_HOUR; i++) {
+  for (let i = 0; !refused && i < 2 * SHOP_CONTACT_MESSAGES_PER_HOUR; i++) {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/public/contact/',
@@ -59,6 +59,12 @@ it(`the whole shop takes ${CONTACT_MESSAGES_PER_HOUR} contact messages an hour, 
   const [messages] = await t.db.query<{ n: number }>(
     "SELECT count(*)::int AS n FROM contact_messages WHERE account = 'reader@example.com' OR account LIKE 'many-%@example.com'",
   );
-  expect(messages!.n).toBe(CONTACT_MESSAGES_PER_HOUR);
+  expect(messages!.n).toBe(SHOP_CONTACT_MESSAGES_PER_HOUR);
   expect(sent).toBeGreaterThan(0);
+  // Each to a mailbox of its own, yet the shop sent its hour's receipts and no more: the rest were kept without one.
+  const [receipts] = await t.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM mail_outbox m JOIN contact_messages c ON c.id = m.contact_message_id
+     WHERE m.kind = 'contact_received' AND (c.account = 'reader@example.com' OR c.account LIKE 'many-%@example.com')`,
+  );
+  expect(receipts!.n).toBe(SHOP_CONTACT_RECEIPTS_PER_HOUR);
 });

@@ -11,6 +11,8 @@ export function contactRepository(db: Db) {
     countReceipt: async (account: string, windowMs: number) => (await countHit(db, `contact-receipt:${account}`, windowMs)).hits,
     /** Counts one message in the shop's own window, whoever sends it: the hits so far and the time left. */
     countShopMessage: (windowMs: number) => countHit(db, 'contact-shop', windowMs),
+    /** Counts one receipt in the shop's own window, whoever it goes to: the hits so far. */
+    countShopReceipt: async (windowMs: number) => (await countHit(db, 'contact-shop-receipt', windowMs)).hits,
     /** The message, and (when `receipt`) the e-mail telling its sender it arrived, in one transaction. */
     create: (data: { userName: string; account: string; message: string }, receipt: boolean) =>
       db.$transaction(async (tx) => {

@@ -11,9 +11,16 @@ export const CONTACT_RECEIPTS_PER_DAY = 2;
 /**
  * Messages the whole shop takes an hour. Each address has its own hourly limit (routes/public/contact.ts),
  * but someone holding many addresses (an IPv6 block of /64s) would pass those one by one: this bounds
- * what they add to the messages, and to the receipts they make the shop send, by the hour.
+ * what they add to the messages by the hour. High, so that filling it takes many addresses: while it
+ * is full, nobody can write (429 CONTACT_FORM_BUSY).
  */
-export const CONTACT_MESSAGES_PER_HOUR = 100;
+export const SHOP_CONTACT_MESSAGES_PER_HOUR = 500;
+/**
+ * Receipts the whole shop sends an hour, whoever they go to: past it a message is kept and answered
+ * as ever, with no receipt. Each mailbox's own two a day leave a block of addresses free to have the
+ * shop mail a new stranger with every message; this bounds that well below the messages themselves.
+ */
+export const SHOP_CONTACT_RECEIPTS_PER_HOUR = 100;
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 /** Providers that ignore dots in the local part: a.b@gmail.com and ab@gmail.com are one mailbox. */
@@ -49,9 +56,12 @@ export function contactService(repo: ContactRepository) {
       const [problem] = contactProblems({ name: userName, email: account, message });
       if (problem) throw refuse.form(problem.message, problem.code);
       const shop = await repo.countShopMessage(HOUR_MS);
-      if (shop.hits > CONTACT_MESSAGES_PER_HOUR) throw refuse.contactFormBusy(Math.ceil(shop.ttlMs / 1000));
-      const hits = await repo.countReceipt(mailboxOf(account), DAY_MS);
-      await repo.create({ userName: userName.trim(), account: account.trim(), message: message.trim() }, hits <= CONTACT_RECEIPTS_PER_DAY);
+      if (shop.hits > SHOP_CONTACT_MESSAGES_PER_HOUR) throw refuse.contactFormBusy(Math.ceil(shop.ttlMs / 1000));
+      // The shop's hour counts only the receipts a mailbox's own day allows.
+      const receipt =
+        (await repo.countReceipt(mailboxOf(account), DAY_MS)) <= CONTACT_RECEIPTS_PER_DAY &&
+        (await repo.countShopReceipt(HOUR_MS)) <= SHOP_CONTACT_RECEIPTS_PER_HOUR;
+      await repo.create({ userName: userName.trim(), account: account.trim(), message: message.trim() }, receipt);
     },
     /** Newest first; `total` counts them all. */
     async rows(skip: number, take: number) {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CONTACT_MESSAGES_PER_HOUR } from '../../modules/contact/contact-service.ts';
+import { SHOP_CONTACT_MESSAGES_PER_HOUR } from '../../modules/contact/contact-service.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -18,7 +18,7 @@ const contactRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'sendContactMessage',
         summary: 'Send a message to the shop (name, e-mail, at most 50 characters)',
         description:
-          `An address may send ${ANONYMOUS_WRITES_PER_HOUR} an hour, and the whole shop takes ${CONTACT_MESSAGES_PER_HOUR}; ` +
+          `An address may send ${ANONYMOUS_WRITES_PER_HOUR} an hour, and the whole shop takes ${SHOP_CONTACT_MESSAGES_PER_HOUR}; ` +
           'beyond either, 429 with Retry-After.',
         body: Body({ userName: text, account: text, message: text }),
         response: responses(Type.Boolean(), 400, 429),
