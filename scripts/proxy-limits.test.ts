@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../api/src/config.ts';
+import { PROVIDER_ROUTE_TIME_LIMIT_MS } from '../api/src/plugins/identity.ts';
 import { CHECK_TIME_LIMIT_MS, IMPORT_BODY_LIMIT } from '../api/src/request-limits.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -59,6 +60,14 @@ describe('the proxy and the app agree on limits', () => {
     expect(bytes(limit('client_max_body_size')!)).toBeGreaterThanOrEqual(IMPORT_BODY_LIMIT);
     expect(milliseconds(limit('proxy_read_timeout')!)).toBeGreaterThan(CHECK_TIME_LIMIT_MS);
     expect(limit('proxy_pass')).toBe('http://shop');
+  });
+
+  it('a sign-up and a password reset: the proxy waits longer than their own budget, which the identity provider needs', () => {
+    for (const url of ['/api/public/sign-up/', '/api/public/password-reset/']) {
+      const limit = locationFor(url);
+      expect(milliseconds(limit('proxy_read_timeout')!), url).toBeGreaterThan(PROVIDER_ROUTE_TIME_LIMIT_MS);
+      expect(limit('proxy_pass')).toBe('http://shop');
+    }
   });
 
   it("every other call: the proxy waits longer than the app's request budget, which answers 503 itself", async () => {

@@ -4,6 +4,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { PROVIDER_ROUTE_TIME_LIMIT_MS } from './plugins/identity.ts';
 
 let config: Config;
 try {
@@ -27,8 +28,11 @@ app.addHook('onSend', (_request, reply, payload, done) => {
   done(null, payload);
 });
 
-/** A request may take the whole request budget; shutdown allows that plus time to close the pool. */
-const SHUTDOWN_BOUND_MS = config.requestTimeoutMs + 5000;
+/**
+ * A request may take its whole budget (a sign-up's or a reset's is longer, for the identity provider);
+ * shutdown allows that plus time to close the pool.
+ */
+const SHUTDOWN_BOUND_MS = Math.max(config.requestTimeoutMs, PROVIDER_ROUTE_TIME_LIMIT_MS) + 5000;
 
 closeWithGrace(
   {

@@ -1,6 +1,6 @@
 // SIGTERM to the real server entry point (api/src/server.ts, the last step of the Docker image's
 // command) while checkouts are in flight: it stops accepting connections, finishes those requests,
-// closes the database pool and exits 0, well within its own bound (the request budget and 5 s).
+// closes the database pool and exits 0, well within its own bound (the longest request budget and 5 s).
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
