@@ -498,6 +498,7 @@ let t: TestApp;
 const cookies: Record<Exclude<Role, 'anonymous'>, string> = { client: '', admin: '', forged: '' };
 let spendingClientId = 0;
 let spendingAdminId = 0;
+const idOf = async (sql: string, value: string) => (await t.db.query<{ id: number }>(sql, [value]))[0]!.id;
 
 beforeAll(async () => {
   // Fuzzed sign-ins fail by the thousand from one address; the throttle has its own tests.
@@ -506,7 +507,6 @@ beforeAll(async () => {
   cookies.admin = await t.login(DEMO.admin);
   const names = cookieNames('client', t.config.cookieSecure);
   cookies.forged = `${names.access}=eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.; ${cookieNames('employee', t.config.cookieSecure).access}=%00`;
-  const idOf = async (sql: string, value: string) => (await t.db.query<{ id: number }>(sql, [value]))[0]!.id;
   // The sessions the spending operations end or rotate are of a client and an Admin of their own: an
   // account keeps its newest SESSIONS_PER_ACCOUNT, and the demo's, above, must outlive the run.
   spendingClientId = await idOf(
@@ -528,11 +528,37 @@ beforeAll(async () => {
  */
 const SESSION_SPENDING = new Set(['refreshTokens', 'signOut']);
 
+/**
+ * Operations an account may ask only so often (a password change, ten a day, right or wrong): each
+ * case comes from a new account of its own, as each comes from an address of its own (below), so
+ * every case reaches the handler.
+ */
+const PER_ACCOUNT_LIMITED = new Set(['changeClientPassword', 'changeEmployeePassword']);
+let accountsMade = 0;
+/** A new client, or a new Admin, with the demo's password. */
+async function newAccount(role: 'client' | 'admin') {
+  const n = ++accountsMade;
+  return role === 'client'
+    ? idOf(
+        `INSERT INTO clients (first_name, last_name, phone_number, account, password_hash)
+         SELECT 'Fuzz', 'Case', '0555000000', 'fuzz-case-${n}@example.com', password_hash FROM clients WHERE account = $1 RETURNING id`,
+        DEMO.client.account,
+      )
+    : idOf(
+        `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+         SELECT 'Fuzz', 'Case', 'Male', '1990-01-01', 'fuzz-case-${n}@bookshop.test', '0555000000', '1 Main Street', password_hash, 'Admin'
+         FROM employees WHERE email = $1 RETURNING id`,
+        DEMO.admin.account,
+      );
+}
+
 async function cookieFor(op: Operation, role: Role): Promise<string | undefined> {
   if (role === 'anonymous') return undefined;
-  if (role === 'forged' || !SESSION_SPENDING.has(op.operationId)) return cookies[role];
+  const limited = PER_ACCOUNT_LIMITED.has(op.operationId);
+  if (role === 'forged' || (!SESSION_SPENDING.has(op.operationId) && !limited)) return cookies[role];
   const audience = role === 'client' ? 'client' : 'employee';
-  const session = await t.app.sessions.start(audience, role === 'client' ? spendingClientId : spendingAdminId);
+  const subject = limited ? await newAccount(role) : role === 'client' ? spendingClientId : spendingAdminId;
+  const session = await t.app.sessions.start(audience, subject);
   const names = cookieNames(audience, t.config.cookieSecure);
   return `${names.access}=${session.accessToken}; ${names.refresh}=${session.refreshToken}`;
 }

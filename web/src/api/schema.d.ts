@@ -8881,7 +8881,7 @@ export interface operations {
         parameters: {
             query?: {
                 entity?: "Author" | "Book" | "BookCopy" | "Order" | "Employee" | "ContactMessage" | "BookReview" | "ShopSettings";
-                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed";
+                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed" | "employee_signed_in";
                 /** @description Who: `employee:<id>`, or the e-mail a failed sign-in named */
                 actor?: string;
                 /** @description From this day (UTC), inclusive */

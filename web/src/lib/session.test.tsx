@@ -70,6 +70,14 @@ describe('sessions', () => {
     expect(storage.getShippingAddress()).toBe('');
   });
 
+  it('a shopper whose session ended while the shop was closed finds no address kept when the shop opens again', async () => {
+    storage.setShippingAddress('12 Rue Didouche Mourad, Alger');
+    stubApi(SIGNED_OUT);
+    renderWithProviders(<SignOut />);
+    await screen.findByRole('button', { name: 'Signed out' });
+    await vi.waitFor(() => expect(storage.getShippingAddress()).toBe(''));
+  });
+
   it('login returns a shopper to the page that sent them there', async () => {
     stubApi({ ...SIGNED_OUT, 'POST /api/public/authentication/login': { body: { data: 'Client' } } });
     renderWithProviders(

@@ -87,6 +87,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setReady(true);
       if (started !== generation.current) return;
       setLoggedIn(client === 'Client');
+      // A shopper's session that ended while the shop was closed or idle: the same as one that ends now.
+      if (client !== 'Client') storage.forgetShippingAddress();
       if (storage.getUserType() !== 'Client') {
         if (employee) setUserType(employee);
         else employeeSessionEnded();

@@ -87,6 +87,8 @@ export function EditTable<Row extends { id: number }>({
         <>
           <button
             type="button"
+            // While a save is out, no other row opens: its answer would close, or refill, the editor.
+            disabled={saving}
             onClick={() => {
               setEditing(row.id);
               setOpened(row);
@@ -95,7 +97,7 @@ export function EditTable<Row extends { id: number }>({
           >
             Edit
           </button>
-          <button type="button" className="danger" onClick={() => window.confirm(deleteQuestion) && onDelete(row)}>
+          <button type="button" className="danger" disabled={saving} onClick={() => window.confirm(deleteQuestion) && onDelete(row)}>
             Delete
           </button>
         </>

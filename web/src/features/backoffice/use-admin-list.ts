@@ -37,7 +37,8 @@ export function useAdminList<Row>(options: {
      * The page could not be loaded (a refusal, the network): the screen says so with a Retry, never
      * the spec's 'No author found.', which is only ever said of an answer that was empty.
      */
-    loadFailure: !searching && list.isError ? { error: list.error, retry: () => void list.refetch() } : null,
+    // A refresh that fails with rows already on screen keeps them (the write that started it says so).
+    loadFailure: !searching && list.isError && !list.data ? { error: list.error, retry: () => void list.refetch() } : null,
     page,
     totalPages: list.data?.totalPages ?? 1,
     setPage,

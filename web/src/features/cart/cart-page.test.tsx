@@ -64,6 +64,29 @@ describe('cart screen (spec 2.10)', () => {
     expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ cartItemId: 1, quantity: 2 }]);
   });
 
+  it("another line's change does not free a line whose own change is still out", async () => {
+    let answerFirst = () => {};
+    const firstAnswered = new Promise<void>((resolve) => {
+      answerFirst = resolve;
+    });
+    const calls = stubApi({
+      ...SIGNED_IN_CLIENT,
+      'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 1, 5, 9.99), line(2, 'Emma', 1, 5, 4)] } },
+      'PUT /api/client/cart': [{ body: { data: true }, after: firstAnswered }, { body: { data: true } }],
+    });
+    renderWithProviders(<CartPage />);
+    const first = (await screen.findByText('Dune Messiah', { selector: 'strong' })).closest('li')!;
+    const second = screen.getByText('Emma', { selector: 'strong' }).closest('li')!;
+    const firstPlus = within(first).getByRole('button', { name: 'Increase quantity' });
+    await userEvent.click(firstPlus);
+    await userEvent.click(within(second).getByRole('button', { name: 'Increase quantity' }));
+    await vi.waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2));
+    await vi.waitFor(() => expect(within(second).getByRole('button', { name: 'Increase quantity' })).toBeEnabled());
+    expect(firstPlus).toBeDisabled();
+    answerFirst();
+    await vi.waitFor(() => expect(firstPlus).toBeEnabled());
+  });
+
   it('refuses a short shipping address with the spec message, pre-filled from the last one used', async () => {
     localStorage.setItem('ShippingAddress', 'abc');
     const calls = stubApi({ ...SIGNED_IN_CLIENT, 'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 2, 5, 9.99)] } } });

@@ -16,7 +16,7 @@ import { storage } from '../../lib/storage';
 import { type CartLine, useCart } from './api/get-cart';
 import { usePlaceOrder } from './api/place-order';
 import { useRemoveCartLine } from './api/remove-cart-line';
-import { useUpdateCartLine } from './api/update-cart-line';
+import { useLinesBeingUpdated, useUpdateCartLine } from './api/update-cart-line';
 
 /** The order total by the API's rule (spec 9): unit price times quantity, summed in cents. */
 export const cartTotal = (items: Pick<CartLine, 'totalPrice' | 'totalQuantity'>[]) =>
@@ -110,6 +110,7 @@ export default function CartPage() {
   const { loggedIn, ready } = useSession();
   const { items, isPending, isError, error, refetch } = useCart();
   const update = useUpdateCartLine();
+  const linesBeingUpdated = useLinesBeingUpdated();
   const remove = useRemoveCartLine();
   const sendToLogin = useSendToLogin();
   const [checkingOut, setCheckingOut] = useState(false);
@@ -148,8 +149,8 @@ export default function CartPage() {
                 <fieldset
                   className="stepper"
                   aria-label={`Quantity of ${item.name}`}
-                  aria-busy={update.isPending && update.variables?.cartItemId === item.id}
-                  disabled={!item.isAvailable || (update.isPending && update.variables?.cartItemId === item.id)}
+                  aria-busy={linesBeingUpdated.includes(item.id)}
+                  disabled={!item.isAvailable || linesBeingUpdated.includes(item.id)}
                 >
                   <button
                     type="button"

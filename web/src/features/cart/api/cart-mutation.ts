@@ -8,9 +8,12 @@ import { useSession } from '../../../lib/session';
 export function useCartMutation<Variables, Result>(
   mutationFn: (variables: Variables) => Promise<Result>,
   {
+    mutationKey,
     invalidates = [clientKeys.cart],
     awaitRefetch = true,
   }: {
+    /** Names the change, so a screen can tell which of them are out (useMutationState). */
+    mutationKey?: readonly unknown[];
     invalidates?: readonly (readonly unknown[])[];
     /** Whether the mutation settles only once the refetch is done (a cart line's new figures), or at once. */
     awaitRefetch?: boolean;
@@ -19,6 +22,7 @@ export function useCartMutation<Variables, Result>(
   const queryClient = useQueryClient();
   const { markSignedOut } = useSession();
   return useMutation({
+    mutationKey,
     mutationFn,
     onError: (error) => {
       if (error instanceof ApiError && error.status === 401) markSignedOut();
