@@ -56,6 +56,15 @@ export interface StubAnswer {
   after?: Promise<unknown>;
 }
 
+/** An answer held open, as a slow network would hold it, until `release()`: give `held` as a stub's `after`. */
+export function heldAnswer() {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { held, release };
+}
+
 export const refusal = (status: number, code: string, message: string, details?: Record<string, unknown>): StubAnswer => ({
   status,
   body: { data: null, error: { code, message, ...(details && { details }) } },

@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
-import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { heldAnswer, refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import AuthorsPage from './authors-page';
 
 const list = {
@@ -122,10 +122,7 @@ it("a page of authors that cannot be loaded says so with a Retry, never 'No auth
 });
 
 it('a second click on Save while the first is out sends nothing more: its success is what the screen says', async () => {
-  let answer = () => {};
-  const answered = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
+  const { held: answered, release: answer } = heldAnswer();
   const calls = stubAuthors({
     'PUT /api/employee/author/7,F.%20Herbert': [
       { body: { data: { id: 7, fullName: 'F. Herbert', version: 4 } }, after: answered },

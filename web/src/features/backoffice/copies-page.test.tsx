@@ -2,14 +2,11 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { heldAnswer, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import CopiesPage from './copies-page';
 
 it('a double click on Add Book Copy sends one request, and the button is disabled meanwhile', async () => {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { held, release } = heldAnswer();
   const calls = stubApi({
     ...SIGNED_OUT,
     'GET /api/employee/book-copy/1,10': { body: { data: { booksCopies: [], totalPages: 1 } } },

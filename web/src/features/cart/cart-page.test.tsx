@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, SIGNED_IN_CLIENT, stubApi, UNAUTHORIZED } from '../../../test/render';
+import { heldAnswer, renderWithProviders, SIGNED_IN_CLIENT, stubApi, UNAUTHORIZED } from '../../../test/render';
 import CartPage from './cart-page';
 
 const line = (id: number, name: string, totalQuantity: number, bookCopyQuantity: number, totalPrice: number, isAvailable = true) => ({
@@ -40,10 +40,7 @@ describe('cart screen (spec 2.10)', () => {
   });
 
   it("a line's quantity waits for its change before the next: two quick clicks on plus are never the same change twice", async () => {
-    let answer = () => {};
-    const answered = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
+    const { held: answered, release: answer } = heldAnswer();
     const calls = stubApi({
       ...SIGNED_IN_CLIENT,
       'GET /api/client/cart': [
@@ -65,10 +62,7 @@ describe('cart screen (spec 2.10)', () => {
   });
 
   it("another line's change does not free a line whose own change is still out", async () => {
-    let answerFirst = () => {};
-    const firstAnswered = new Promise<void>((resolve) => {
-      answerFirst = resolve;
-    });
+    const { held: firstAnswered, release: answerFirst } = heldAnswer();
     const calls = stubApi({
       ...SIGNED_IN_CLIENT,
       'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 1, 5, 9.99), line(2, 'Emma', 1, 5, 4)] } },
