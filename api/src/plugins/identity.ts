@@ -39,7 +39,8 @@ const PROVIDER_TIMEOUT_MS = 8_000;
 /**
  * The time budget of a route that calls the provider (a sign-up, a password reset), in place of the
  * usual REQUEST_TIMEOUT_MS: its calls and the shop's own work around them end within it (a reset: the
- * code's check, 8 s at most, then a transaction of 15 s at most that spends it), so the answer says
+ * code's check, 8 s at most, a wait of 3 s at most for a connection, then a transaction of 11 s at most
+ * that spends it), so the answer says
  * what happened. Within the usual 10 s, a provider slow to answer was still waited on after the
  * client had been told 503 "please try again", and the reset or sign-up it then finished was done.
  * The proxy in front waits longer (docker/nginx.conf, scripts/proxy-limits.test.ts), and a shutdown

@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message to the shop (name, e-mail, at most 50 characters)
-         * @description An address may send 20 an hour, and the whole shop takes 100; beyond either, 429 with Retry-After.
+         * @description An address may send 20 an hour, and the whole shop takes 500; beyond either, 429 with Retry-After.
          */
         post: operations["sendContactMessage"];
         delete?: never;

@@ -87,8 +87,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setReady(true);
       if (started !== generation.current) return;
       setLoggedIn(client === 'Client');
-      // A shopper's session that ended while the shop was closed or idle: the same as one that ends now.
-      if (client !== 'Client') storage.forgetShippingAddress();
       if (storage.getUserType() !== 'Client') {
         if (employee) setUserType(employee);
         else employeeSessionEnded();
@@ -109,6 +107,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       ready,
       signedIn: (type) => {
         generation.current += 1;
+        // A sign-in starts with no address kept from before: the last shopper's, on a shared browser,
+        // whose session may have ended with the shop closed (a failed refresh cannot tell that from an
+        // outage, so it forgets nothing).
+        storage.forgetShippingAddress();
         setUserType(type);
         if (type === 'Client') setLoggedIn(true);
         void queryClient.invalidateQueries();

@@ -20,8 +20,8 @@ export const employeeInfoSelect = {
 
 type EmployeeInfo = Prisma.EmployeeGetPayload<{ select: typeof employeeInfoSelect }>;
 
-/** A reset's transaction waits on the identity provider, which may take up to 10 s. */
-const RESET_TRANSACTION_TIMEOUT_MS = 15_000;
+/** A reset's transaction waits on the identity provider, which may take up to 8 s (plugins/identity.ts). */
+const RESET_TRANSACTION_TIMEOUT_MS = 11_000;
 
 export function accountRepository(db: Db) {
   return {

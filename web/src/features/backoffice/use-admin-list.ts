@@ -37,7 +37,7 @@ export function useAdminList<Row>(options: {
      * The page could not be loaded (a refusal, the network): the screen says so with a Retry, never
      * the spec's 'No author found.', which is only ever said of an answer that was empty.
      */
-    // A refresh that fails with rows already on screen keeps them (the write that started it says so).
+    // A refresh that fails with rows already on screen keeps them: they are what was last loaded.
     loadFailure: !searching && list.isError && !list.data ? { error: list.error, retry: () => void list.refetch() } : null,
     page,
     totalPages: list.data?.totalPages ?? 1,

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { heldAnswer, renderWithProviders, SIGNED_IN_CLIENT, stubApi, UNAUTHORIZED } from '../../../test/render';
+import { heldAnswer, refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi, UNAUTHORIZED } from '../../../test/render';
 import CartPage from './cart-page';
 
 const line = (id: number, name: string, totalQuantity: number, bookCopyQuantity: number, totalPrice: number, isAvailable = true) => ({
@@ -79,6 +79,23 @@ describe('cart screen (spec 2.10)', () => {
     expect(firstPlus).toBeDisabled();
     answerFirst();
     await vi.waitFor(() => expect(firstPlus).toBeEnabled());
+  });
+
+  it("a line's refused change is shown even when another line changed while it was out", async () => {
+    const { held, release } = heldAnswer();
+    const reason = 'Only 1 copy of Dune Messiah is left.';
+    stubApi({
+      ...SIGNED_IN_CLIENT,
+      'GET /api/client/cart': { body: { data: [line(1, 'Dune Messiah', 1, 5, 9.99), line(2, 'Emma', 1, 5, 4)] } },
+      'PUT /api/client/cart': [{ ...refusal(409, 'CONFLICT', reason), after: held }, { body: { data: true } }],
+    });
+    renderWithProviders(<CartPage />);
+    const first = (await screen.findByText('Dune Messiah', { selector: 'strong' })).closest('li')!;
+    const second = screen.getByText('Emma', { selector: 'strong' }).closest('li')!;
+    await userEvent.click(within(first).getByRole('button', { name: 'Increase quantity' }));
+    await userEvent.click(within(second).getByRole('button', { name: 'Increase quantity' }));
+    release();
+    expect(await screen.findByText(reason)).toBeInTheDocument();
   });
 
   it('refuses a short shipping address with the spec message, pre-filled from the last one used', async () => {

@@ -127,6 +127,9 @@ export default function CartPage() {
     if (err instanceof ApiError && err.status === 401) sendToLogin();
     else show(err instanceof ApiError ? err.message : 'Failed to update the cart.', 'error');
   };
+  // By the call's own promise: a mutation's `mutate` callbacks are the latest call's only, so a refusal
+  // of one line's change would go unshown once another line had changed meanwhile.
+  const changeLine = (cartItemId: number, quantity: number) => update.mutateAsync({ cartItemId, quantity }).catch(failed);
 
   return (
     <div className="cart">
@@ -156,7 +159,7 @@ export default function CartPage() {
                     type="button"
                     aria-label="Decrease quantity"
                     disabled={item.totalQuantity <= 1}
-                    onClick={() => update.mutate({ cartItemId: item.id, quantity: item.totalQuantity - 1 }, { onError: failed })}
+                    onClick={() => changeLine(item.id, item.totalQuantity - 1)}
                   >
                     −
                   </button>
@@ -167,13 +170,13 @@ export default function CartPage() {
                     type="button"
                     aria-label="Increase quantity"
                     disabled={item.totalQuantity >= item.bookCopyQuantity}
-                    onClick={() => update.mutate({ cartItemId: item.id, quantity: item.totalQuantity + 1 }, { onError: failed })}
+                    onClick={() => changeLine(item.id, item.totalQuantity + 1)}
                   >
                     +
                   </button>
                 </fieldset>
                 <span className="line-total">{item.isAvailable ? money(cartTotal([item])) : 'Not included'}</span>
-                <button type="button" className="link" onClick={() => remove.mutate(item.id, { onError: failed })}>
+                <button type="button" className="link" onClick={() => remove.mutateAsync(item.id).catch(failed)}>
                   Remove
                 </button>
               </li>
