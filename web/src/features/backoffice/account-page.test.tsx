@@ -31,9 +31,13 @@ it('Save Changes is enabled only by a change, Reset restores the saved values, a
   expect(address).toHaveValue(saved.address);
   expect(save).toBeDisabled();
 
+  // Emptied, a field keeps Save Changes off and says why.
   await userEvent.clear(address);
+  expect(save).toBeDisabled();
+  expect(save).toHaveAccessibleDescription('All fields are required.');
   await userEvent.type(address, '9 Rue Larbi Ben M’hidi, Oran');
   expect(save).toBeEnabled();
+  expect(screen.queryByText('All fields are required.')).not.toBeInTheDocument();
   await userEvent.click(screen.getByRole('button', { name: 'Reset' }));
   expect(address).toHaveValue(saved.address);
   expect(save).toBeDisabled();

@@ -1,4 +1,4 @@
-import { GENDERS } from '@bookshop/rules';
+import { FORM_MESSAGES, GENDERS } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
 import { ChoiceField } from '../../components/choice-field';
 import { Notice, useNotice } from '../../components/notice';
@@ -63,6 +63,7 @@ function InformationForm({ saved, show }: { saved: EmployeeInfo; show: ReturnTyp
           className="primary"
           disabled={!formState.isDirty || !complete || update.isPending}
           aria-busy={update.isPending}
+          aria-describedby={formState.isDirty && !complete ? 'information-incomplete' : undefined}
         >
           Save Changes
         </button>
@@ -70,6 +71,12 @@ function InformationForm({ saved, show }: { saved: EmployeeInfo; show: ReturnTyp
           Reset
         </button>
       </div>
+      {/* Why Save Changes stays off when a field was emptied (spec 5: all fields required). */}
+      {formState.isDirty && !complete && (
+        <p id="information-incomplete" className="muted">
+          {FORM_MESSAGES.allFieldsRequired}
+        </p>
+      )}
     </form>
   );
 }
