@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -47,33 +46,31 @@ export default function AuthorsPage() {
         </button>
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
-      {list.loadFailure ? (
-        <LoadError what="the authors" error={list.loadFailure.error} onRetry={list.loadFailure.retry} />
-      ) : (
-        <EditTable<Schemas['Author']>
-          rows={list.rows}
-          empty={list.isPending ? 'Loading...' : 'No author found.'}
-          columns={[
-            { key: 'id', label: 'ID' },
-            { key: 'fullName', label: 'Full Name', edit: 'text' },
-          ]}
-          deleteQuestion="Are you sure you want to delete this author?"
-          onSave={async (row, draft) => {
-            if (!draft.fullName.trim()) return false; // ignored when empty after trimming
-            return saveOnTopOfChanges(
-              (call) => list.write(call, { success: 'Author updated successfully.', failure: 'Failed to update author.' }),
-              () => renameAuthor.mutateAsync({ id: row.id, name: draft.fullName.trim(), version: draft.version }),
-              { opened: row, draft, editable: ['fullName'] },
-            );
-          }}
-          onDelete={(row) =>
-            list.write(() => deleteAuthor.mutateAsync(row.id), {
-              success: 'Author deleted successfully.',
-              failure: 'Failed to delete author.',
-            })
-          }
-        />
-      )}
+      <EditTable<Schemas['Author']>
+        rows={list.rows}
+        what="the authors"
+        loadFailure={list.loadFailure}
+        empty={list.isPending ? 'Loading...' : 'No author found.'}
+        columns={[
+          { key: 'id', label: 'ID' },
+          { key: 'fullName', label: 'Full Name', edit: 'text' },
+        ]}
+        deleteQuestion="Are you sure you want to delete this author?"
+        onSave={async (row, draft) => {
+          if (!draft.fullName.trim()) return false; // ignored when empty after trimming
+          return saveOnTopOfChanges(
+            (call) => list.write(call, { success: 'Author updated successfully.', failure: 'Failed to update author.' }),
+            () => renameAuthor.mutateAsync({ id: row.id, name: draft.fullName.trim(), version: draft.version }),
+            { opened: row, draft, editable: ['fullName'] },
+          );
+        }}
+        onDelete={(row) =>
+          list.write(() => deleteAuthor.mutateAsync(row.id), {
+            success: 'Author deleted successfully.',
+            failure: 'Failed to delete author.',
+          })
+        }
+      />
       {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}
     </section>
   );

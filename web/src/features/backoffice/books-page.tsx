@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
-import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -49,42 +48,40 @@ export default function BooksPage() {
         </button>
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
-      {list.loadFailure ? (
-        <LoadError what="the books" error={list.loadFailure.error} onRetry={list.loadFailure.retry} />
-      ) : (
-        <EditTable<Schemas['Book']>
-          rows={list.rows}
-          empty={list.isPending ? 'Loading...' : 'No book found.'}
-          columns={[
-            { key: 'id', label: 'ID' },
-            { key: 'name', label: 'Name', edit: 'text' },
-            { key: 'pagesNumber', label: 'Pages', edit: 'number' },
-            { key: 'authorId', label: 'Author ID', edit: 'number' },
-            { key: 'typeId', label: 'Type ID', edit: 'number' },
-            { key: 'publishedAt', label: 'Published', edit: 'date', show: (b) => b.publishedAt ?? 'N/A' },
-          ]}
-          deleteQuestion="Are you sure you want to delete this book?"
-          onSave={(opened, d) =>
-            saveOnTopOfChanges(
-              (call) => list.write(call, { success: 'Book updated successfully.', failure: 'Failed to update book.' }),
-              () =>
-                updateBook.mutateAsync({
-                  id: d.id,
-                  name: d.name,
-                  pagesNumber: d.pagesNumber,
-                  authorId: d.authorId,
-                  typeId: d.typeId,
-                  publishedAt: d.publishedAt || null,
-                  version: d.version,
-                }),
-              { opened, draft: d, editable: EDITABLE },
-            )
-          }
-          onDelete={(row) =>
-            list.write(() => deleteBook.mutateAsync(row.id), { success: 'Book deleted successfully.', failure: 'Failed to delete book.' })
-          }
-        />
-      )}
+      <EditTable<Schemas['Book']>
+        rows={list.rows}
+        what="the books"
+        loadFailure={list.loadFailure}
+        empty={list.isPending ? 'Loading...' : 'No book found.'}
+        columns={[
+          { key: 'id', label: 'ID' },
+          { key: 'name', label: 'Name', edit: 'text' },
+          { key: 'pagesNumber', label: 'Pages', edit: 'number' },
+          { key: 'authorId', label: 'Author ID', edit: 'number' },
+          { key: 'typeId', label: 'Type ID', edit: 'number' },
+          { key: 'publishedAt', label: 'Published', edit: 'date', show: (b) => b.publishedAt ?? 'N/A' },
+        ]}
+        deleteQuestion="Are you sure you want to delete this book?"
+        onSave={(opened, d) =>
+          saveOnTopOfChanges(
+            (call) => list.write(call, { success: 'Book updated successfully.', failure: 'Failed to update book.' }),
+            () =>
+              updateBook.mutateAsync({
+                id: d.id,
+                name: d.name,
+                pagesNumber: d.pagesNumber,
+                authorId: d.authorId,
+                typeId: d.typeId,
+                publishedAt: d.publishedAt || null,
+                version: d.version,
+              }),
+            { opened, draft: d, editable: EDITABLE },
+          )
+        }
+        onDelete={(row) =>
+          list.write(() => deleteBook.mutateAsync(row.id), { success: 'Book deleted successfully.', failure: 'Failed to delete book.' })
+        }
+      />
       {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}
     </section>
   );

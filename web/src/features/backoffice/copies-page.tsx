@@ -1,6 +1,5 @@
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../api/types';
-import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -70,43 +69,41 @@ export default function CopiesPage() {
         }}
         onReset={list.reset}
       />
-      {list.loadFailure ? (
-        <LoadError what="the book copies" error={list.loadFailure.error} onRetry={list.loadFailure.retry} />
-      ) : (
-        <EditTable<Copy>
-          rows={list.rows}
-          empty={list.isPending ? 'Loading...' : 'No book copy found.'}
-          columns={[
-            { key: 'id', label: 'ID' },
-            { key: 'bookId', label: 'Book ID', edit: 'number' },
-            { key: 'quantity', label: 'Quantity', edit: 'number' },
-            { key: 'price', label: 'Price', edit: 'number', show: (c) => money(c.price) },
-            { key: 'isAvailable', label: 'Available', edit: 'checkbox', show: (c) => (c.isAvailable ? 'Yes' : 'No') },
-          ]}
-          deleteQuestion="Are you sure you want to delete this book copy?"
-          onSave={async (opened, d) => {
-            const copy = {
-              id: d.id,
-              bookId: Number(d.bookId),
-              quantity: Number(d.quantity),
-              price: Number(d.price),
-              isAvailable: d.isAvailable,
-              version: d.version,
-            };
-            return saveOnTopOfChanges(
-              (call) => list.write(call, { success: 'Book copy updated successfully.', failure: 'Failed to update book copy.' }),
-              () => updateCopy.mutateAsync(copy),
-              { opened, draft: { ...d, ...copy }, editable: EDITABLE },
-            );
-          }}
-          onDelete={(row) =>
-            list.write(() => deleteCopy.mutateAsync(row.id), {
-              success: 'Book copy deleted successfully.',
-              failure: 'Failed to delete book copy.',
-            })
-          }
-        />
-      )}
+      <EditTable<Copy>
+        rows={list.rows}
+        what="the book copies"
+        loadFailure={list.loadFailure}
+        empty={list.isPending ? 'Loading...' : 'No book copy found.'}
+        columns={[
+          { key: 'id', label: 'ID' },
+          { key: 'bookId', label: 'Book ID', edit: 'number' },
+          { key: 'quantity', label: 'Quantity', edit: 'number' },
+          { key: 'price', label: 'Price', edit: 'number', show: (c) => money(c.price) },
+          { key: 'isAvailable', label: 'Available', edit: 'checkbox', show: (c) => (c.isAvailable ? 'Yes' : 'No') },
+        ]}
+        deleteQuestion="Are you sure you want to delete this book copy?"
+        onSave={async (opened, d) => {
+          const copy = {
+            id: d.id,
+            bookId: Number(d.bookId),
+            quantity: Number(d.quantity),
+            price: Number(d.price),
+            isAvailable: d.isAvailable,
+            version: d.version,
+          };
+          return saveOnTopOfChanges(
+            (call) => list.write(call, { success: 'Book copy updated successfully.', failure: 'Failed to update book copy.' }),
+            () => updateCopy.mutateAsync(copy),
+            { opened, draft: { ...d, ...copy }, editable: EDITABLE },
+          );
+        }}
+        onDelete={(row) =>
+          list.write(() => deleteCopy.mutateAsync(row.id), {
+            success: 'Book copy deleted successfully.',
+            failure: 'Failed to delete book copy.',
+          })
+        }
+      />
       {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}
     </section>
   );

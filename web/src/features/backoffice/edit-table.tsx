@@ -2,6 +2,7 @@
 // sends it, Cancel discards; Delete asks first.
 import { type ReactNode, useRef, useState } from 'react';
 import { type DataColumn, DataTable } from '../../components/data-table';
+import { LoadError } from '../../components/load-error';
 
 export interface Column<Row> {
   key: keyof Row & string;
@@ -19,6 +20,8 @@ export function EditTable<Row extends { id: number }>({
   onSave,
   onDelete,
   empty,
+  what,
+  loadFailure,
 }: {
   rows: Row[];
   columns: Column<Row>[];
@@ -30,6 +33,10 @@ export function EditTable<Row extends { id: number }>({
   onSave: (opened: Row, draft: Row) => Promise<boolean | { opened: Row; draft: Row }>;
   onDelete: (row: Row) => void;
   empty: string;
+  /** What the rows are, as "Could not load {what}." reads. */
+  what: string;
+  /** The page could not be loaded (useAdminList): said with a Retry, never `empty`. */
+  loadFailure: { error: unknown; retry: () => void } | null;
 }) {
   const [editing, setEditing] = useState<number | null>(null);
   const [draft, setDraft] = useState<Row | null>(null);
@@ -38,6 +45,7 @@ export function EditTable<Row extends { id: number }>({
   // would hide the first one's success. A ref too: the click can come before the button re-renders.
   const [saving, setSaving] = useState(false);
   const savingNow = useRef(false);
+  if (loadFailure) return <LoadError what={what} error={loadFailure.error} onRetry={loadFailure.retry} />;
   if (!rows.length) return <p className="empty">{empty}</p>;
 
   const save = async (openedRow: Row, draftRow: Row) => {
