@@ -30,6 +30,13 @@ const outbox = (where = 'true') =>
   );
 const mailTo = (address: string) => catcher.messages.filter((m) => m.to.includes(address));
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** As if ten minutes had passed since the order's status e-mails were sent or written: the next may go. */
+const tenMinutesOn = (orderId: number) =>
+  t.db.query(
+    `UPDATE mail_outbox SET sent_at = sent_at - interval '10 minutes', next_attempt_at = next_attempt_at - interval '10 minutes'
+     WHERE order_id = $1 AND kind = 'order_status'`,
+    [orderId],
+  );
 
 /** A contact message from `account`: the simplest e-mail the shop writes. */
 const contact = (account: string, message = 'Hello there') =>
@@ -120,12 +127,44 @@ describe('order e-mails', () => {
     expect(done.statusCode, done.body).toBe(200);
 
     const sent = mailTo(client.account).length;
+    await tenMinutesOn(orderId);
     await t.app.inject({ method: 'PUT', url: `/api/employee/order/set-status/${orderId},Shipped`, headers: { cookie: admin } });
     await t.app.mail.drain();
     expect(mailTo(client.account)).toHaveLength(sent);
     expect((await outbox(`order_id = ${orderId} AND kind = 'order_status'`)).at(-1)!.last_error).toBe(
       'Not sent: The client turned order status e-mails off.',
     );
+  });
+  it("staff flipping an order's status in a loop: one e-mail waits, with the last status, and goes ten minutes after the last one sent", async () => {
+    const client = await t.newClient({ firstName: 'Flo', lastName: 'Flip' });
+    const orderId = (await order(client, 1)).placed.json().data.id as number;
+    const setStatus = async (status: string) =>
+      expect(
+        (await t.app.inject({ method: 'PUT', url: `/api/employee/order/set-status/${orderId},${status}`, headers: { cookie: admin } }))
+          .statusCode,
+      ).toBe(200);
+    const subjects = () => mailTo(client.account).map((m) => m.parsed.subject);
+    await setStatus('Processing');
+    await t.app.mail.drain();
+    expect(subjects()).toEqual([`Your order #${orderId} at Bookshop`, `Your order #${orderId} is being prepared`]);
+
+    for (let flip = 0; flip < 11; flip++) await setStatus(flip % 2 ? 'Processing' : 'Shipped');
+    await t.app.mail.drain();
+    expect(subjects()).toHaveLength(2);
+    const waiting = await t.db.query<{ payload: { status: string }; wait: number }>(
+      `SELECT payload, extract(epoch FROM next_attempt_at - (SELECT max(sent_at) FROM mail_outbox WHERE order_id = $1 AND kind = 'order_status'))::int AS wait
+       FROM mail_outbox WHERE order_id = $1 AND kind = 'order_status' AND sent_at IS NULL`,
+      [orderId],
+    );
+    expect(waiting).toEqual([{ payload: { status: 'Shipped', reason: null }, wait: 600 }]);
+
+    await tenMinutesOn(orderId);
+    await t.app.mail.drain();
+    expect(subjects()).toEqual([
+      `Your order #${orderId} at Bookshop`,
+      `Your order #${orderId} is being prepared`,
+      `Your order #${orderId} is on its way`,
+    ]);
   });
 });
 
