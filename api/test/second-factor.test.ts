@@ -1,6 +1,7 @@
 // Staff second factor (issue 31): TOTP with a known secret and a fixed clock, recovery codes, the
 // sign-in's second step, the STAFF_MFA policy, the step-up of sensitive actions, an Admin's reset,
 // and security events without secrets. Passkeys run in a real Chromium (e2e/second-factor.spec.ts).
+import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
@@ -433,6 +434,45 @@ describe("an Admin's reset of another employee's second factor", () => {
     expect(refused.statusCode).toBe(409);
     expect((await call(t, lastSession, 'DELETE', `${OWN}/totp`)).statusCode).toBe(409);
     expect(secret).toBeTruthy();
+  });
+
+  it('two Admins removing their own last factors at once: one is refused, and an Admin keeps a factor', async () => {
+    await t.db.query(
+      `DELETE FROM employee_totp WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin');
+       DELETE FROM employee_passkeys WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin')`,
+    );
+    const sessions = [];
+    for (const admin of [await newEmployee(t, 'Admin'), await newEmployee(t, 'Admin')]) {
+      const session = await passwordLogin(t, admin);
+      await enrolTotp(t, session);
+      sessions.push(session);
+    }
+    // Held from outside, their apps' rows keep both removals waiting until both have passed any check made before them.
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query(`SELECT 1 FROM employee_totp WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin') FOR UPDATE`);
+    const removals = Promise.all(sessions.map((session) => call(t, session, 'DELETE', `${OWN}/totp`)));
+    await vi.waitFor(
+      async () => {
+        const [row] = await t.db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        expect(row!.n).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    await holder.query('COMMIT');
+    await holder.end();
+    const answers = await removals;
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.statusCode === 409)!.json().error.message).toBe(
+      'No Admin would have a second factor left. Add another factor first, or another Admin must set one up.',
+    );
+    const [left] = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM employee_totp WHERE secret IS NOT NULL AND employee_id IN (SELECT id FROM employees WHERE role = 'Admin')`,
+    );
+    expect(left!.n).toBe(1);
   });
 });
 

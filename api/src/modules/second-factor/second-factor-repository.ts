@@ -5,6 +5,10 @@ import type { Db } from '../../plugins/prisma.ts';
 
 /** An employee with a confirmed authenticator app or a passkey. */
 const HAS_FACTOR = { OR: [{ totp: { secret: { not: null } } }, { passkeys: { some: {} } }] } satisfies Prisma.EmployeeWhereInput;
+/** What a removal takes: the authenticator app, one passkey, or every factor (an Admin's reset). */
+export type FactorRemoval = 'app' | 'all' | { passkeyId: number };
+/** Thrown inside a removal's transaction to roll it back: it would leave no Admin with a factor. */
+class LeavesNoAdminFactor extends Error {}
 const passkeySelect = { id: true, name: true, createdAt: true, lastUsedAt: true } as const;
 
 export function secondFactorRepository(db: Db) {
@@ -35,16 +39,6 @@ export function secondFactorRepository(db: Db) {
     /** Whether the employee has a confirmed app or a passkey: one statement, for the gates. */
     hasFactor: async (employeeId: number) => (await db.employee.count({ where: { id: employeeId, ...HAS_FACTOR } })) > 0,
 
-    /** Admins other than this one who have a second factor. */
-    otherAdminsWithFactor: (employeeId: number) =>
-      db.employee.count({
-        where: {
-          id: { not: employeeId },
-          role: 'Admin',
-          ...HAS_FACTOR,
-        },
-      }),
-
     setPendingTotp: (employeeId: number, pendingSecret: string) =>
       db.employeeTotp.upsert({
         where: { employeeId },
@@ -62,7 +56,6 @@ export function secondFactorRepository(db: Db) {
     /** Spends a step, only if no one spent it or a later one meanwhile: of two racing uses one wins. */
     spendTotpStep: async (employeeId: number, step: number) =>
       (await db.employeeTotp.updateMany({ where: { employeeId, lastStep: { lt: step } }, data: { lastStep: step } })).count === 1,
-    removeTotp: (employeeId: number) => db.employeeTotp.deleteMany({ where: { employeeId } }),
 
     passkeysForSignIn: (employeeId: number) =>
       db.employeePasskey.findMany({ where: { employeeId }, select: { credentialId: true, transports: true } }),
@@ -87,8 +80,6 @@ export function secondFactorRepository(db: Db) {
       db.employeePasskey.update({ where: { id }, data: { counter: BigInt(counter), lastUsedAt: new Date() }, select: { id: true } }),
     renamePasskey: async (employeeId: number, id: number, name: string) =>
       (await db.employeePasskey.updateMany({ where: { id, employeeId }, data: { name } })).count === 1,
-    removePasskey: async (employeeId: number, id: number) =>
-      (await db.employeePasskey.deleteMany({ where: { id, employeeId } })).count === 1,
 
     replaceRecoveryCodes: (employeeId: number, hashes: string[]) =>
       db.$transaction([
@@ -99,15 +90,38 @@ export function secondFactorRepository(db: Db) {
     spendRecoveryCode: async (employeeId: number, codeHash: string) =>
       (await db.employeeRecoveryCode.updateMany({ where: { employeeId, codeHash, usedAt: null }, data: { usedAt: new Date() } })).count ===
       1,
-    removeRecoveryCodes: (employeeId: number) => db.employeeRecoveryCode.deleteMany({ where: { employeeId } }),
 
     /** Every factor of the employee, and their recovery codes, at once (an Admin's reset). */
-    removeAll: (employeeId: number) =>
-      db.$transaction([
-        db.employeeTotp.deleteMany({ where: { employeeId } }),
-        db.employeePasskey.deleteMany({ where: { employeeId } }),
-        db.employeeRecoveryCode.deleteMany({ where: { employeeId } }),
-      ]),
+    /**
+     * Removes an employee's authenticator app (a pending setup too), one passkey, or every factor, and
+     * their recovery codes once no factor is left, unless that leaves no Admin with a second factor:
+     * then nothing is removed ('last'). The Admins' rows are locked first, as a role change locks them,
+     * so two Admins removing their own last factors at once are decided one after the other, and the
+     * second sees the first's removal. False when there was nothing of the kind to remove.
+     */
+    removeKeepingAnAdminFactor: (employeeId: number, removal: FactorRemoval) =>
+      db
+        .$transaction(async (tx) => {
+          const admins = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM employees WHERE role = 'Admin' ORDER BY id FOR UPDATE`;
+          const hasFactor = async () => (await tx.employee.count({ where: { id: employeeId, ...HAS_FACTOR } })) > 0;
+          const adminWithFactor = admins.some((admin) => admin.id === employeeId) && (await hasFactor());
+          const where = { employeeId };
+          let removed: boolean;
+          if (removal === 'app') removed = (await tx.employeeTotp.deleteMany({ where })).count > 0;
+          else if (removal === 'all') {
+            const apps = await tx.employeeTotp.deleteMany({ where });
+            const passkeys = await tx.employeePasskey.deleteMany({ where });
+            removed = apps.count + passkeys.count > 0;
+          } else removed = (await tx.employeePasskey.deleteMany({ where: { ...where, id: removal.passkeyId } })).count === 1;
+          if (adminWithFactor && (await tx.employee.count({ where: { role: 'Admin', ...HAS_FACTOR } })) === 0)
+            throw new LeavesNoAdminFactor();
+          if (!(await hasFactor())) await tx.employeeRecoveryCode.deleteMany({ where });
+          return removed;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof LeavesNoAdminFactor) return 'last' as const;
+          throw error;
+        }),
 
     putChallenge: async (challenge: {
       key: string;

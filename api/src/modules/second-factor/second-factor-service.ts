@@ -28,7 +28,7 @@ import {
   secretBox,
   TOTP_ISSUER,
 } from './codes.ts';
-import type { SecondFactorRepository } from './second-factor-repository.ts';
+import type { FactorRemoval, SecondFactorRepository } from './second-factor-repository.ts';
 
 /** Where the browser's WebAuthn calls are bound: the shop's host name and origin. */
 export interface RelyingParty {
@@ -79,22 +79,16 @@ export function secondFactorService(
     return codes;
   }
 
-  /** Refuses a removal that would leave no Admin with a second factor. */
-  async function assertNotLastAdminFactor(employeeId: number, leavesNone: boolean) {
-    if (!leavesNone) return;
-    const factors = await factorsOf(employeeId);
-    if (factors.role === 'Admin' && (await repo.otherAdminsWithFactor(employeeId)) === 0) throw refuse.lastAdminSecondFactor();
+  /** Removes what `removal` names, or refuses when no Admin would have a second factor left; false when there was none such. */
+  async function removeKeepingAnAdminFactor(employeeId: number, removal: FactorRemoval) {
+    const removed = await repo.removeKeepingAnAdminFactor(employeeId, removal);
+    if (removed === 'last') throw refuse.lastAdminSecondFactor();
+    return removed;
   }
 
   /** An event about an employee's second factor, by them unless `by` names another (an Admin's reset). */
   const recordAbout = (type: SecurityEventType, employeeId: number, address: string, details?: Record<string, unknown>, by = employeeId) =>
     events.record({ type, actor: actor(by), address, entity: 'Employee', entityId: employeeId, details });
-
-  async function afterRemoval(employeeId: number, method: FactorMethod, address: string) {
-    const factors = await factorsOf(employeeId);
-    if (!factors.hasFactor) await repo.removeRecoveryCodes(employeeId);
-    await recordAbout('second_factor_removed', employeeId, address, { method });
-  }
 
   /** Checks a proof against the employee's factors; the method it used, or null when it is wrong. */
   async function check(
@@ -193,9 +187,8 @@ export function secondFactorService(
     async removeTotp(employeeId: number, address: string) {
       const factors = await factorsOf(employeeId);
       if (!factors.totp?.secret && !factors.totp?.pendingSecret) throw refuse.noSecondFactor();
-      await assertNotLastAdminFactor(employeeId, !!factors.totp?.secret && factors.passkeys.length === 0);
-      await repo.removeTotp(employeeId);
-      if (factors.totp?.secret) await afterRemoval(employeeId, 'totp', address);
+      await removeKeepingAnAdminFactor(employeeId, 'app');
+      if (factors.totp?.secret) await recordAbout('second_factor_removed', employeeId, address, { method: 'totp' });
     },
 
     /** Options for the browser to create a passkey (a discoverable one, so it can sign in without the password). */
@@ -257,11 +250,8 @@ export function secondFactorService(
     },
 
     async removePasskey(employeeId: number, id: number, address: string) {
-      const factors = await factorsOf(employeeId);
-      if (!factors.passkeys.some((p) => p.id === id)) throw refuse.noPasskey();
-      await assertNotLastAdminFactor(employeeId, !factors.totp?.secret && factors.passkeys.length === 1);
-      await repo.removePasskey(employeeId, id);
-      await afterRemoval(employeeId, 'passkey', address);
+      if (!(await removeKeepingAnAdminFactor(employeeId, { passkeyId: id }))) throw refuse.noPasskey();
+      await recordAbout('second_factor_removed', employeeId, address, { method: 'passkey' });
     },
 
     /** Ten new recovery codes in place of the old ones (which stop working). */
@@ -278,8 +268,7 @@ export function secondFactorService(
       const factors = await repo.factors(employeeId);
       if (!factors) throw refuse.noSecondFactor();
       if (!factors.hasFactor && !factors.totp) throw refuse.noSecondFactor();
-      await assertNotLastAdminFactor(employeeId, factors.hasFactor);
-      await repo.removeAll(employeeId);
+      await removeKeepingAnAdminFactor(employeeId, 'all');
       // The factor they enrol next starts with no failures of the old one's against it.
       await throttle.forgetAccount(actor(employeeId), 'second-factor');
       await recordAbout('second_factor_reset', employeeId, address, undefined, adminId);
