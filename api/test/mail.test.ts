@@ -245,6 +245,23 @@ describe('the sender', () => {
     ).toBe(200);
     await t.app.mail.drain();
     expect(mailTo(unlucky)).toHaveLength(1);
+    // The audit log says which Admin sent it again, and what it was (never its recipient or text).
+    const [{ id: adminId }] = (await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [DEMO.admin.account])) as [
+      { id: number },
+    ];
+    const audit = await t.app.inject({
+      method: 'GET',
+      url: '/api/employee/audit-log/?type=dead_letter_retried',
+      headers: { cookie: admin },
+    });
+    expect(audit.json().data.entries).toEqual([
+      expect.objectContaining({
+        actor: `employee:${adminId}`,
+        entity: 'MailOutbox',
+        entityId: dead!.id,
+        details: { kind: 'contact_received' },
+      }),
+    ]);
     expect(
       (await t.app.inject({ method: 'POST', url: `/api/employee/mail/dead-letters/${dead!.id}/retry`, headers: { cookie: admin } }))
         .statusCode,

@@ -22,7 +22,8 @@ declare module 'fastify' {
         letters: DeadLetterType[];
         totalPages: number;
       }>;
-      retry(id: number): Promise<void>;
+      /** Puts a dead letter back in the queue: its kind (an order's status, a receipt…). */
+      retry(id: number): Promise<string>;
       unsubscribe(clientId: number, list: UnsubscribeList, token: string): Promise<void>;
     };
   }
@@ -74,8 +75,10 @@ export default fp(
         };
       },
       async retry(id: number) {
-        if (!(await repo.retry(BigInt(id)))) throw refuse.noDeadLetter();
+        const kind = await repo.retry(BigInt(id));
+        if (!kind) throw refuse.noDeadLetter();
         void drain().catch(() => {});
+        return kind;
       },
       async unsubscribe(clientId: number, list: UnsubscribeList, token: string) {
         if (!validUnsubscribe(jwtSecret, clientId, list, token)) throw refuse.badUnsubscribeLink();

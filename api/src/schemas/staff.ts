@@ -54,6 +54,7 @@ export const AUDIT_EVENT_TYPES = [
   'recovery_code_used',
   'recovery_codes_renewed',
   'employee_signed_in',
+  'dead_letter_retried',
 ] as const;
 
 export const AuditQuery = Type.Object(

@@ -1800,7 +1800,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Puts an undelivered e-mail back in the queue, its tries counted afresh */
+        /**
+         * Puts an undelivered e-mail back in the queue, its tries counted afresh
+         * @description Recorded in the audit log (`dead_letter_retried`).
+         */
         post: operations["retryDeadLetter"];
         delete?: never;
         options?: never;
@@ -8881,7 +8884,7 @@ export interface operations {
         parameters: {
             query?: {
                 entity?: "Author" | "Book" | "BookCopy" | "Order" | "Employee" | "ContactMessage" | "BookReview" | "ShopSettings";
-                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed" | "employee_signed_in";
+                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed" | "employee_signed_in" | "dead_letter_retried";
                 /** @description Who: `employee:<id>`, or the e-mail a failed sign-in named */
                 actor?: string;
                 /** @description From this day (UTC), inclusive */

@@ -211,14 +211,15 @@ export function mailRepository(db: Db) {
       return { total, letters: letters.map((letter) => ({ ...letter, kind: letter.kind as MailKind })) };
     },
 
-    /** A dead letter back in the queue, due now with its tries counted afresh; false when there is no such dead letter. */
+    /** A dead letter back in the queue, due now with its tries counted afresh: its kind, or null when there is no such dead letter. */
     retry: async (id: bigint) =>
       (
-        await db.mailOutbox.updateMany({
+        await db.mailOutbox.updateManyAndReturn({
           where: { id, deadAt: { not: null }, sentAt: null },
           data: { deadAt: null, attempts: 0, nextAttemptAt: new Date(), claimedUntil: null },
+          select: { kind: true },
         })
-      ).count === 1,
+      )[0]?.kind ?? null,
 
     /** One-click unsubscribe: the client stops getting this list. */
     unsubscribe: (clientId: number, list: 'status' | 'back_in_stock') =>

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { signedInEmployee } from '../../plugins/sessions.ts';
 import { OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -27,12 +28,22 @@ const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'retryDeadLetter',
         summary: 'Puts an undelivered e-mail back in the queue, its tries counted afresh',
+        description: 'Recorded in the audit log (`dead_letter_retried`).',
         params: Type.Object({ id: PositiveInt }),
         response: responses(Type.Boolean(), 400, 401, 403, 404),
       },
     },
     async (request) => {
-      await app.mail.retry(request.params.id);
+      const kind = await app.mail.retry(request.params.id);
+      // An Admin's word that makes the shop write to someone again: the audit log says who, when and which.
+      await app.securityEvents.record({
+        type: 'dead_letter_retried',
+        actor: `employee:${signedInEmployee(request).id}`,
+        address: app.clientAddress(request),
+        entity: 'MailOutbox',
+        entityId: request.params.id,
+        details: { kind },
+      });
       return { data: true };
     },
   );

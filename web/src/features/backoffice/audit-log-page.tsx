@@ -39,6 +39,7 @@ const EVENTS: Record<EventType, string> = {
   recovery_code_used: 'Recovery code used',
   recovery_codes_renewed: 'Recovery codes renewed',
   employee_signed_in: 'Employee signed in',
+  dead_letter_retried: 'Undelivered e-mail sent again',
 };
 const PAGE_SIZE = 25;
 
