@@ -63,6 +63,7 @@ describe('reading an import file', () => {
         `${C},1.00,${STOCK_MAX + 1},true,`,
         `${C},1.00,1,true,-1`,
         `${D},1.00,1,constructor,`,
+        `${'9'.repeat(5000)},1.00,1,true,`,
       ].join('\n'),
     );
     expect(file.checked.map((row) => row.line)).toEqual([2]);
@@ -74,6 +75,8 @@ describe('reading an import file', () => {
       { line: 7, isbn: C, reason: 'Exported stock must be a whole number from 0 to 1,000,000. Leave it as the export wrote it, or empty.' },
       // A key of Object.prototype is no answer to 'available'.
       { line: 8, isbn: D, reason: 'Available must be true or false.' },
+      // A cell of kilobytes is repeated in the report as its start.
+      { line: 9, isbn: `${'9'.repeat(39)}…`, reason: 'This is not a valid ISBN.' },
     ]);
   });
 

@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLibraryLookup } from '../src/modules/catalog-admin/isbn-lookup.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let standIn: Server;
@@ -31,7 +32,9 @@ beforeAll(async () => {
               cover: { medium: 'http://covers.example/martian.jpg' },
             },
           }
-        : {};
+        : isbn === 'ISBN:9781861972712'
+          ? { [isbn]: { title: 'Pageless', authors: [{ name: 'Nobody Counted' }], number_of_pages: 0 } }
+          : {};
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
@@ -56,6 +59,12 @@ describe("adding a book by ISBN with a local stand-in of Open Library's API", ()
     expect(row).toEqual({ full_name: 'Andy Weir Stand-in', type: 'Astronomy' });
   });
 
+  it('adds a book whose record gives 0 pages without them (the shop keeps pages above 0; it answered 500)', async () => {
+    const res = await add('9781861972712');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ name: 'Pageless', pagesNumber: null });
+  });
+
   it('answers 404 for an ISBN Open Library does not know, and 502 (not 500) when it is down', async () => {
     expect((await add('9780000000002')).statusCode).toBe(404);
     failing = true;
@@ -63,5 +72,39 @@ describe("adding a book by ISBN with a local stand-in of Open Library's API", ()
     expect(res.statusCode).toBe(502);
     expect(res.json().error.message).toMatch(/ISBN service/);
     failing = false;
+  });
+});
+
+const ISBN = '9780261103344';
+/** Open Library answering `book` for the ISBN, as its books API does. */
+const answering = (book: Record<string, unknown>) =>
+  openLibraryLookup('https://openlibrary.test', (async () => Response.json({ [`ISBN:${ISBN}`]: book })) as typeof fetch);
+
+describe("Open Library's record", () => {
+  it('gives the title with its subtitle, the first author, the year, the pages and the cover', async () => {
+    const found = await answering({
+      title: 'The Hobbit',
+      subtitle: 'or There and Back Again',
+      authors: [{ name: 'J.R.R. Tolkien' }],
+      publish_date: 'September 21, 1937',
+      number_of_pages: 310,
+      cover: { medium: 'https://covers.openlibrary.org/b/id/1-M.jpg' },
+      subjects: [{ name: 'Fantasy fiction' }],
+    })(ISBN);
+    expect(found).toMatchObject({
+      title: 'The Hobbit: or There and Back Again',
+      author: 'J.R.R. Tolkien',
+      publishedYear: 1937,
+      pagesNumber: 310,
+      imageUrl: 'https://covers.openlibrary.org/b/id/1-M.jpg',
+    });
+  });
+
+  it.each([0, -3, 12.5, 1e9, '310'])('leaves out a page count of %s, which the shop cannot keep', async (pages) => {
+    expect((await answering({ title: 'Odd', number_of_pages: pages })(ISBN))?.pagesNumber).toBeNull();
+  });
+
+  it.each(['javascript:alert(1)', 'data:image/png;base64,AAAA', '/relative.jpg', 42])('leaves out a cover at %s', async (cover) => {
+    expect((await answering({ title: 'Odd', cover: { medium: cover } })(ISBN))?.imageUrl).toBeNull();
   });
 });

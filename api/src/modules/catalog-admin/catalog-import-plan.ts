@@ -163,6 +163,15 @@ function rowProblem(row: FileRow, isbn13: string | null, lineOfIsbn: Map<string,
   return null;
 }
 
+/**
+ * A cell as the dry run's report repeats it: an ISBN is at most 17 characters with its hyphens, and a
+ * cell of kilobytes (a record may hold 64 KB) repeated in 200 invalid rows made a report of megabytes,
+ * kept with the job and sent again at every poll of its progress.
+ */
+const SHOWN_CELL_CHARACTERS = 40;
+const shownCell = (cell: string) =>
+  [...cell].length > SHOWN_CELL_CHARACTERS ? `${[...cell].slice(0, SHOWN_CELL_CHARACTERS - 1).join('')}…` : cell;
+
 /** Reads and checks the file row by row (a 400 when the file as a whole is unusable). */
 export function readImportFile(text: string): ImportFile {
   const file = fileRows(text);
@@ -174,7 +183,7 @@ export function readImportFile(text: string): ImportFile {
     const reason = rowProblem(row, isbn13, lineOfIsbn);
     const available = AVAILABLE.get(row.available);
     if (reason !== null || isbn13 === null || available === undefined) {
-      invalid.push({ line: row.line, isbn: row.isbn, reason: reason ?? '' });
+      invalid.push({ line: row.line, isbn: shownCell(row.isbn), reason: reason ?? '' });
       continue;
     }
     lineOfIsbn.set(isbn13, row.line);

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../lib/errors.ts';
+import { BOOK_PAGES_MAX } from '../../schemas/backoffice-catalog.ts';
 
 export interface IsbnRecord {
   title: string;
@@ -56,6 +57,13 @@ const CATEGORY_KEYWORDS: [string, RegExp][] = [
   ['Art', /\bart\b|painting|music|photograph|architecture|design/i],
 ];
 
+// Open Library's records are anyone's edits: what the shop cannot keep is left out, not stored, so a
+// record of 0 or 12.5 pages adds its book without them instead of failing the write (a CHECK keeps
+// pages above 0), and a cover is only ever a web address.
+const pageCount = (pages: unknown) =>
+  typeof pages === 'number' && Number.isInteger(pages) && pages >= 1 && pages <= BOOK_PAGES_MAX ? pages : null;
+const webAddress = (url: unknown) => (typeof url === 'string' && /^https?:\/\/[^\s]+$/i.test(url) && url.length <= 2048 ? url : null);
+
 /** Open Library's books API (`/api/books?bibkeys=ISBN:…&jscmd=data`). A failure there is a 502, not a 500. */
 export function openLibraryLookup(baseUrl: string, fetchImpl: typeof fetch = fetch): IsbnLookup {
   return async (isbn13) => {
@@ -77,8 +85,8 @@ export function openLibraryLookup(baseUrl: string, fetchImpl: typeof fetch = fet
       author: book.authors?.[0]?.name ?? 'Unknown author',
       category: CATEGORY_KEYWORDS.find(([, re]) => re.test(subjects))?.[0] ?? null,
       publishedYear: Number.isInteger(year) ? year : null,
-      pagesNumber: typeof book.number_of_pages === 'number' ? book.number_of_pages : null,
-      imageUrl: book.cover?.medium ?? null,
+      pagesNumber: pageCount(book.number_of_pages),
+      imageUrl: webAddress(book.cover?.medium),
       description: typeof book.notes === 'string' ? book.notes : null,
     };
   };
@@ -90,7 +98,7 @@ interface OpenLibraryBook {
   authors?: { name: string }[];
   subjects?: { name: string }[];
   publish_date?: string;
-  number_of_pages?: number;
-  cover?: { medium?: string };
+  number_of_pages?: unknown;
+  cover?: { medium?: unknown };
   notes?: string;
 }

@@ -72,3 +72,27 @@ it('says why a file could not be checked', async () => {
   expect(alert).toHaveTextContent('The file could not be checked.');
   expect(alert).toHaveTextContent("The file's first line must name the columns isbn, price, stock, available.");
 });
+
+it("says what the run would undo: the check's warnings, and the rows whose stock moved since the export", async () => {
+  const warning = "The file has no exported_stock column: each row's stock replaces the copy's, sales since included.";
+  const checked = {
+    ...job('checked'),
+    warnings: [warning],
+    moved: 3,
+    movedRows: [{ line: 2, isbn: '9780261103344', exportedStock: 5, stockNow: 3, stockAfter: 1 }],
+  };
+  stubApi({
+    ...SIGNED_IN_ADMIN,
+    'POST /api/employee/catalog/import': { body: { data: checked } },
+    'GET /api/employee/catalog/import/4': { body: { data: checked } },
+  });
+  renderWithProviders(<ImportExportPage />, { route: '/importexport' });
+  await userEvent.upload(screen.getByLabelText('CSV file'), new File(['isbn,price,stock,available\n'], 'books.csv', { type: 'text/csv' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Check File' }));
+
+  expect(await screen.findByText(warning)).toBeInTheDocument();
+  expect(screen.getByRole('heading', { name: 'Stock moved since the export' })).toBeInTheDocument();
+  expect(screen.getByText('The first 1 of 3:')).toBeInTheDocument();
+  const row = screen.getByRole('row', { name: /9780261103344/ });
+  expect(row).toHaveTextContent('9780261103344531');
+});

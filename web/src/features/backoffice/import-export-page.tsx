@@ -44,6 +44,32 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
           </div>
         ))}
       </dl>
+      {/* What the run would do that the counts do not say: sold copies back in stock, staff changes undone. */}
+      {(j.warnings ?? []).map((warning) => (
+        <p key={warning} className="warning">
+          {warning}
+        </p>
+      ))}
+      {(j.moved ?? 0) > 0 && (
+        <>
+          <h3>Stock moved since the export</h3>
+          {j.moved! > (j.movedRows?.length ?? 0) && (
+            <p className="muted">
+              The first {j.movedRows?.length ?? 0} of {j.moved!.toLocaleString('en-US')}:
+            </p>
+          )}
+          <DataTable
+            rows={(j.movedRows ?? []).map((r) => ({ ...r, id: r.line }))}
+            columns={[
+              { label: 'Line', cell: (r) => r.line },
+              { label: 'ISBN', cell: (r) => r.isbn },
+              { label: 'Exported stock', cell: (r) => r.exportedStock },
+              { label: 'Stock now', cell: (r) => r.stockNow },
+              { label: 'Stock after the import', cell: (r) => r.stockAfter },
+            ]}
+          />
+        </>
+      )}
       {j.invalid > 0 && (
         <>
           <h3>Invalid rows</h3>
