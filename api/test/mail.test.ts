@@ -166,6 +166,61 @@ describe('order e-mails', () => {
       `Your order #${orderId} is on its way`,
     ]);
   });
+  it('a status e-mail tried again after a newer one was written is not sent: the client never hears a status the order has left', async () => {
+    const client = await t.newClient({ firstName: 'Cora', lastName: 'Cancel' });
+    const orderId = (await order(client, 1)).placed.json().data.id as number;
+    const subjects = () => mailTo(client.account).map((m) => m.parsed.subject);
+    const setStatus = (status: string) =>
+      t.app.inject({ method: 'PUT', url: `/api/employee/order/set-status/${orderId},${status}`, headers: { cookie: admin } });
+    expect((await setStatus('Processing')).statusCode).toBe(200);
+    await t.app.mail.drain();
+
+    // Shipped's e-mail is held by a sender (its send under way) when the order goes back to Processing…
+    expect((await setStatus('Shipped')).statusCode).toBe(200);
+    await t.db.query(
+      `UPDATE mail_outbox SET claimed_until = timezone('UTC', now()) + interval '2 minutes'
+       WHERE order_id = $1 AND kind = 'order_status' AND sent_at IS NULL`,
+      [orderId],
+    );
+    expect((await setStatus('Processing')).statusCode).toBe(200);
+    // …and that send fails, so it is tried again when the newer one is due too.
+    await t.db.query(
+      `UPDATE mail_outbox SET claimed_until = NULL, next_attempt_at = next_attempt_at - interval '10 minutes'
+       WHERE order_id = $1 AND kind = 'order_status' AND sent_at IS NULL`,
+      [orderId],
+    );
+    await t.app.mail.drain();
+    expect(subjects()).toEqual([
+      `Your order #${orderId} at Bookshop`,
+      `Your order #${orderId} is being prepared`,
+      `Your order #${orderId} is being prepared`,
+    ]);
+    const [stale] = await outbox(`order_id = ${orderId} AND kind = 'order_status' AND payload->>'status' = 'Shipped'`);
+    expect(stale!.last_error).toBe('Not sent: A newer status e-mail of the order replaced it.');
+  });
+
+  it('a cancellation goes at once, within ten minutes of the last status e-mail sent', async () => {
+    const client = await t.newClient({ firstName: 'Cora', lastName: 'Cancel' });
+    const orderId = (await order(client, 1)).placed.json().data.id as number;
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/employee/order/set-status/${orderId},Processing`, headers: { cookie: admin } }))
+        .statusCode,
+    ).toBe(200);
+    await t.app.mail.drain();
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/employee/order/${orderId}/cancel`,
+      headers: { cookie: admin },
+      payload: { reason: 'Out of print' },
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await t.app.mail.drain();
+    expect(mailTo(client.account).map((m) => m.parsed.subject)).toEqual([
+      `Your order #${orderId} at Bookshop`,
+      `Your order #${orderId} is being prepared`,
+      `Your order #${orderId} is cancelled`,
+    ]);
+  });
 });
 
 describe('back in stock', () => {

@@ -476,6 +476,26 @@ describe("an Admin's reset of another employee's second factor", () => {
   });
 });
 
+describe('the last Admin with a second factor', () => {
+  it('is not made a Seller until another Admin has a factor', async () => {
+    await t.db.query(
+      `DELETE FROM employee_totp WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin');
+       DELETE FROM employee_passkeys WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin')`,
+    );
+    const [guarded, other] = [await newEmployee(t, 'Admin'), await newEmployee(t, 'Admin')];
+    await enrolTotp(t, await passwordLogin(t, guarded));
+    const otherSession = await passwordLogin(t, other);
+    const demote = () => call(t, otherSession, 'PUT', `/api/employee/${guarded.id}/role`, { role: 'Seller' });
+    const refused = await demote();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe(
+      'This is the only Admin with a second factor. Another Admin must set one up before this one stops being an Admin.',
+    );
+    await enrolTotp(t, otherSession);
+    expect((await demote()).statusCode).toBe(200);
+  });
+});
+
 describe('STAFF_MFA=required', () => {
   let r: TestApp;
   beforeAll(async () => {

@@ -60,6 +60,8 @@ export const refuse = {
     ),
   lastAdminSecondFactor: () =>
     conflict('No Admin would have a second factor left. Add another factor first, or another Admin must set one up.'),
+  demoteLastAdminWithFactor: () =>
+    conflict('This is the only Admin with a second factor. Another Admin must set one up before this one stops being an Admin.'),
   resetOwnSecondFactor: () => forbidden('Remove your own second factors on your Account screen.'),
 
   // Catalog, as the storefront reads it

@@ -1570,7 +1570,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Change another employee's role (the shop keeps at least one Admin)
+         * Change another employee's role (the shop keeps at least one Admin, and one with a second factor)
          * @description Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
          */
         put: operations["changeEmployeeRole"];

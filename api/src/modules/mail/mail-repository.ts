@@ -115,12 +115,17 @@ export function mailRepository(db: Db) {
           const to = { name: fullName(found.client), address: found.client.account };
           if (row.kind === 'order_placed') return { to, facts: { kind: 'order_placed', name: to.name, order: found.facts } };
           const status = row.payload?.status ?? found.facts.status;
+          // Held by a sender when a newer change was written (its trigger keeps a row being sent), then
+          // tried again after that newer one: it would tell the client a status the order has left.
+          const replaced =
+            (await db.mailOutbox.count({ where: { orderId: found.facts.id, kind: 'order_status', id: { gt: row.id } } })) > 0;
           return {
             to,
             facts: { kind: 'order_status', name: to.name, order: found.facts, status, reason: row.payload?.reason ?? null },
             // A cancellation always goes: it is about money. Other status news can be turned off.
             ...(status === 'cancelled' ? {} : { list: { clientId: found.client.id, list: 'status' as const } }),
             ...(status !== 'cancelled' && !found.client.statusEmails ? { skip: 'The client turned order status e-mails off.' } : {}),
+            ...(replaced ? { skip: 'A newer status e-mail of the order replaced it.' } : {}),
           };
         }
         case 'back_in_stock': {

@@ -76,12 +76,13 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
       return toEmployee(saved.updated);
     },
 
-    /** Another employee's role; the shop always keeps an Admin. */
+    /** Another employee's role; the shop always keeps an Admin, and an Admin with a second factor. */
     async changeRole(actorId: number, id: number, role: string | undefined) {
       if (!isRole(role)) throw refuse.role();
       if (id === actorId) throw refuse.changeOwnRole();
       const changed = await repo.setRoleKeepingAnAdmin(id, role);
       if (changed === 'last') throw refuse.lastAdmin();
+      if (changed === 'lastFactor') throw refuse.demoteLastAdminWithFactor();
       if (!changed) throw refuse.noEmployee();
       return toEmployee(changed);
     },

@@ -3,6 +3,7 @@ import type { EMPLOYEE_ROLES } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { employeeInfoSelect } from '../accounts/account-repository.ts';
+import { HAS_FACTOR } from '../second-factor/second-factor-repository.ts';
 import { auditedTransaction } from '../security/audit.ts';
 
 export const clientSelect = {
@@ -31,14 +32,22 @@ export function peopleRepository(db: Db) {
     createEmployee: (data: Prisma.EmployeeCreateInput) => db.employee.create({ data, select: employeeInfoSelect }),
     employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
     /**
-     * Sets a role, keeping an Admin: the Admins' rows are locked first, so two changes at once (two
-     * Admins demoting each other) are decided one after the other, and the second sees the one Admin
-     * left. 'last': the change would leave none; null: no such employee.
+     * Sets a role, keeping an Admin, and an Admin with a second factor: the Admins' rows are locked
+     * first (as a factor's removal locks them), so two changes at once (two Admins demoting each other)
+     * are decided one after the other, and the second sees the one Admin left. 'last': the change
+     * would leave no Admin; 'lastFactor': no Admin with a second factor; null: no such employee.
      */
     setRoleKeepingAnAdmin: (id: number, role: (typeof EMPLOYEE_ROLES)[number]) =>
       auditedTransaction(db, async (tx) => {
-        const admins = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM employees WHERE role = 'Admin' ORDER BY id FOR UPDATE`;
-        if (role !== 'Admin' && admins.length === 1 && admins[0]!.id === id) return 'last' as const;
+        const admins = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM employees WHERE role = 'Admin' ORDER BY id FOR NO KEY UPDATE`;
+        const demoted = role !== 'Admin' && admins.some((admin) => admin.id === id);
+        if (demoted && admins.length === 1) return 'last' as const;
+        if (
+          demoted &&
+          (await tx.employee.count({ where: { id, ...HAS_FACTOR } })) > 0 &&
+          (await tx.employee.count({ where: { role: 'Admin', id: { not: id }, ...HAS_FACTOR } })) === 0
+        )
+          return 'lastFactor' as const;
         const { count } = await tx.employee.updateMany({ where: { id }, data: { role } });
         return count === 1 ? tx.employee.findUniqueOrThrow({ where: { id }, select: employeeInfoSelect }) : null;
       }),

@@ -4,7 +4,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 
 /** An employee with a confirmed authenticator app or a passkey. */
-const HAS_FACTOR = { OR: [{ totp: { secret: { not: null } } }, { passkeys: { some: {} } }] } satisfies Prisma.EmployeeWhereInput;
+export const HAS_FACTOR = { OR: [{ totp: { secret: { not: null } } }, { passkeys: { some: {} } }] } satisfies Prisma.EmployeeWhereInput;
 /** What a removal takes: the authenticator app, one passkey, or every factor (an Admin's reset). */
 export type FactorRemoval = 'app' | 'all' | { passkeyId: number };
 /** Thrown inside a removal's transaction to roll it back: it would leave no Admin with a factor. */
@@ -96,15 +96,20 @@ export function secondFactorRepository(db: Db) {
      * Removes an employee's authenticator app (a pending setup too), one passkey, or every factor, and
      * their recovery codes once no factor is left, unless that leaves no Admin with a second factor:
      * then nothing is removed ('last'). The Admins' rows are locked first, as a role change locks them,
-     * so two Admins removing their own last factors at once are decided one after the other, and the
-     * second sees the first's removal. False when there was nothing of the kind to remove.
+     * so two Admins removing their own last factors at once (or one while being demoted) are decided
+     * one after the other, and the second sees the first's change. False when there was nothing of the
+     * kind to remove.
      */
     removeKeepingAnAdminFactor: (employeeId: number, removal: FactorRemoval) =>
       db
         .$transaction(async (tx) => {
-          const admins = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM employees WHERE role = 'Admin' ORDER BY id FOR UPDATE`;
+          // NO KEY UPDATE, as a row's own update takes: a factor's or a challenge's insert, which holds
+          // its employee's row FOR KEY SHARE, goes on meanwhile (FOR UPDATE made them wait, and with a
+          // renewal of codes, deadlocked). The employee's own row too, so their removals take turns.
+          const locked = await tx.$queryRaw<{ id: number; role: string }[]>`
+            SELECT id, role::text FROM employees WHERE role = 'Admin' OR id = ${employeeId} ORDER BY id FOR NO KEY UPDATE`;
           const hasFactor = async () => (await tx.employee.count({ where: { id: employeeId, ...HAS_FACTOR } })) > 0;
-          const adminWithFactor = admins.some((admin) => admin.id === employeeId) && (await hasFactor());
+          const adminWithFactor = locked.some((row) => row.id === employeeId && row.role === 'Admin') && (await hasFactor());
           const where = { employeeId };
           let removed: boolean;
           if (removal === 'app') removed = (await tx.employeeTotp.deleteMany({ where })).count > 0;

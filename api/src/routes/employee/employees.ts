@@ -56,7 +56,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { stepUp: true },
       schema: {
         operationId: 'changeEmployeeRole',
-        summary: "Change another employee's role (the shop keeps at least one Admin)",
+        summary: "Change another employee's role (the shop keeps at least one Admin, and one with a second factor)",
         description: STEP_UP_NOTE,
         params: Type.Object({ id: PositiveInt }),
         body: Body({ role: Type.String({ maxLength: 20, description: "'Admin' or 'Seller'" }) }),
