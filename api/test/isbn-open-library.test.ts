@@ -2,19 +2,22 @@
 // real Open Library client against a local stand-in of Open Library's books API.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openLibraryLookup } from '../src/modules/catalog-admin/isbn-lookup.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let standIn: Server;
 let failing = false;
 const requests: string[] = [];
+/** Run at each request the stand-in answers: a test's way to make Open Library slow. */
+let onLookup = () => {};
 let t: TestApp;
 let admin: string;
 
 beforeAll(async () => {
   standIn = createServer((req, res) => {
     requests.push(req.url ?? '');
+    onLookup();
     if (failing) {
       res.writeHead(503).end('down');
       return;
@@ -72,6 +75,43 @@ describe("adding a book by ISBN with a local stand-in of Open Library's API", ()
     expect(res.statusCode).toBe(502);
     expect(res.json().error.message).toMatch(/ISBN service/);
     failing = false;
+  });
+});
+
+/** The ISBN-13 of a 12-digit start, its check digit computed. */
+const withCheckDigit = (start: string) =>
+  start + ((10 - ([...start].reduce((sum, digit, i) => sum + Number(digit) * (i % 2 ? 3 : 1), 0) % 10)) % 10);
+
+describe("an import's dry run with a slow Open Library", () => {
+  it('starts no lookup once its time is nearly spent: the books left are refused for now, and the check answers in time', async () => {
+    const isbns = Array.from({ length: 20 }, (_, i) => withCheckDigit(`979800000${String(i).padStart(3, '0')}`));
+    const file = ['isbn,price,stock,available', ...isbns.map((isbn) => `${isbn},10.00,1,true`)].join('\n');
+    // Over real HTTP, where a request's signal follows its connection.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    // Each answer comes 100 s after it was asked for, by the shop's clock: past the lookups' time at the first.
+    let lookups = 0;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    onLookup = () => {
+      lookups++;
+      vi.setSystemTime(Date.now() + 100_000);
+    };
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/employee/catalog/import`, {
+        method: 'POST',
+        headers: { cookie: admin, 'content-type': 'text/csv' },
+        body: file,
+      });
+      const job = (await res.json()) as { data: { invalid: number; invalidRows: { reason: string }[] } };
+      expect(res.status, JSON.stringify(job)).toBe(200);
+      // The first eight at once; none after them, past the check's time for lookups.
+      expect(lookups).toBe(8);
+      expect(job.data.invalid).toBe(20);
+      expect(job.data.invalidRows.filter((row) => row.reason === 'The ISBN lookup failed; check the file again later.')).toHaveLength(12);
+    } finally {
+      onLookup = () => {};
+      vi.useRealTimers();
+    }
   });
 });
 

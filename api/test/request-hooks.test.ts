@@ -63,7 +63,7 @@ describe('the time budget of a request', () => {
 
   it('leaves a route with a budget of its own to that budget, and answers in time those within it', async () => {
     const base = await serve((app) => {
-      app.get('/export', { handlerTimeout: BUDGET_MS * 4 }, async () => sleep(BUDGET_MS * 2, { data: 'exported' }));
+      app.get('/export', { config: { timeBudgetMs: BUDGET_MS * 4 } }, async () => sleep(BUDGET_MS * 2, { data: 'exported' }));
       app.get('/quick', async () => ({ data: 'quick' }));
     });
     const [exported, ...quick] = await Promise.all([fetch(`${base}/export`), ...Array.from({ length: 20 }, () => fetch(`${base}/quick`))]);
@@ -72,6 +72,30 @@ describe('the time budget of a request', () => {
     for (const res of quick) expect(res.status).toBe(200);
     // Each request left the list at its answer: none is held until the budget's sweep.
     expect(app.requestsInFlight).toBe(0);
+  });
+
+  it("holds a request with a body to a budget of its own: 503 TIMEOUT at that budget, its signal live until then (Fastify's handlerTimeout gave it none)", async () => {
+    let liveAfterBody: boolean | undefined;
+    let abortedBy: unknown;
+    const base = await serve((app) =>
+      app.post('/check', { config: { timeBudgetMs: BUDGET_MS * 2 } }, async (request) => {
+        liveAfterBody = request.timeBudgetSignal?.aborted === false;
+        request.timeBudgetSignal?.addEventListener('abort', () => {
+          abortedBy = (request.timeBudgetSignal?.reason as { code?: string }).code;
+        });
+        return sleep(BUDGET_MS * 4, { data: 'late' });
+      }),
+    );
+    const started = Date.now();
+    const res = await fetch(`${base}/check`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"rows":1}' });
+    const took = Date.now() - started;
+    expect(res.status).toBe(503);
+    expect((await res.json()).error.code).toBe('TIMEOUT');
+    // Past the shared budget, within its own.
+    expect(took).toBeGreaterThanOrEqual(BUDGET_MS * 2);
+    expect(took).toBeLessThan(BUDGET_MS * 3);
+    expect(liveAfterBody).toBe(true);
+    expect(abortedBy).toBe('FST_ERR_HANDLER_TIMEOUT');
   });
 
   it('answers the late request after earlier ones finished or left, and keeps serving', async () => {

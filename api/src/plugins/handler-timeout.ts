@@ -3,10 +3,15 @@
 // timer and a 'close' listener armed and disarmed for every request: a fixed cost that weighs most on
 // the cheapest reads, which the bench holds to the bare baseline (issue 32). Every route shares one
 // budget, so the requests in flight are one list in arrival order, which is also the order of their
-// deadlines, and one timer walks it from the oldest ten times a second. A route that sets its own
-// `handlerTimeout` (the catalog export and its check, which stream and stop on `request.signal`) keeps
-// Fastify's, as before.
-import { errorCodes, type FastifyReply } from 'fastify';
+// deadlines, and one timer walks it from the oldest ten times a second.
+//
+// A route with a budget of its own (`config.timeBudgetMs`: the catalog export and its check, a sign-up
+// and a password reset, which wait on Open Library or the identity provider) gets a timer of its own,
+// and `request.timeBudgetSignal`, aborted when that budget is spent or the answer's connection closes.
+// Not Fastify's `handlerTimeout` for them: it clears its timer at the request's 'close', which Node also
+// emits once a body has been read, so a request with a body had no budget at all and its signal was
+// aborted before its handler ran (fastify/fastify#6725; the tests show it over real HTTP).
+import { errorCodes, type FastifyReply, type onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** How often the oldest requests are looked at: a late answer comes at most this much past the budget. */
@@ -21,7 +26,42 @@ declare module 'fastify' {
     /** Its place among the requests in flight (plugins/handler-timeout.ts). */
     timeBudget: unknown;
   }
+  interface FastifyContextConfig {
+    /** A budget of the route's own in place of REQUEST_TIMEOUT_MS (plugins/handler-timeout.ts). */
+    timeBudgetMs?: number;
+  }
+  interface FastifyRequest {
+    /**
+     * On a route with `config.timeBudgetMs`: aborted when that budget is spent (its reason Fastify's
+     * FST_ERR_HANDLER_TIMEOUT) or the answer's connection has closed (the client left, or it was sent).
+     */
+    timeBudgetSignal?: AbortSignal;
+  }
 }
+
+/**
+ * The onRequest hook of a route with a budget of its own: a timer that answers 503 TIMEOUT (or cuts a
+ * stream already under way, as the shared budget does) and aborts the request's budget signal.
+ */
+const ownBudget =
+  (budgetMs: number): onRequestHookHandler =>
+  (request, reply, done) => {
+    const budget = new AbortController();
+    request.timeBudgetSignal = budget.signal;
+    const timer = setTimeout(() => {
+      if (reply.sent || reply.raw.destroyed) return;
+      const error = new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, request.routeOptions.url);
+      budget.abort(error);
+      if (reply.raw.headersSent) reply.raw.destroy(error);
+      else reply.send(error);
+    }, budgetMs);
+    // The answer's close, not the request's: it comes when the answer is sent or its connection is gone.
+    reply.raw.once('close', () => {
+      clearTimeout(timer);
+      budget.abort();
+    });
+    done();
+  };
 
 export default fp(
   async (app) => {
@@ -49,8 +89,8 @@ export default fp(
     const answerLate = (reply: FastifyReply) => {
       // Read only here, for a request already late: the getter builds the route's options anew each time.
       const route = reply.request.routeOptions;
-      // A route with a budget of its own is Fastify's to end.
-      if (route.handlerTimeout) return;
+      // A route with a budget of its own is its own timer's to end.
+      if (route.config.timeBudgetMs) return;
       const error = new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, route.url);
       // A stream already under way cannot become a 503: it is cut, as Fastify's own timeout does.
       if (reply.raw.headersSent) reply.raw.destroy(error);
@@ -115,6 +155,10 @@ export default fp(
       newest = entry;
       reply.timeBudget = entry;
       done();
+    });
+    app.addHook('onRoute', (route) => {
+      const budgetMs = route.config?.timeBudgetMs;
+      if (budgetMs) route.onRequest = [ownBudget(budgetMs), ...[route.onRequest ?? []].flat()];
     });
     app.addHook('onResponse', (_request, reply, done) => {
       if (reply.timeBudget) leave(reply.timeBudget as InFlight);

@@ -12,13 +12,14 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
 import { refuse } from '../../lib/refusals.ts';
+import { CHECK_TIME_LIMIT_MS } from '../../request-limits.ts';
 import type { ImportedChanges } from '../catalog/catalog-events.ts';
 import type { AuditActor } from '../security/audit.ts';
 import type { CatalogAdminService } from './catalog-admin-service.ts';
 import { isbnsToLookUp, type LookupOutcome, planImport, readImportFile } from './catalog-import-plan.ts';
 import { catalogImportRunner } from './catalog-import-runner.ts';
 import type { CatalogTransferRepository, ExportRow, ImportJob } from './catalog-transfer-repository.ts';
-import type { IsbnLookup } from './isbn-lookup.ts';
+import { ISBN_LOOKUP_TIMEOUT_MS, type IsbnLookup } from './isbn-lookup.ts';
 
 export { IMPORT_COLUMNS } from './catalog-import-plan.ts';
 export { EXPORT_TIME_LIMIT_MS } from './catalog-transfer-repository.ts';
@@ -48,6 +49,11 @@ export const EXPORTS_AT_ONCE = 2;
 
 /** ISBN lookups at once: enough to be quick, few enough to be polite to Open Library. */
 const LOOKUPS_AT_ONCE = 8;
+/**
+ * Lookups start within this of the check's start: the last one, at its own time limit, ends with
+ * 15 s of the check's limit left for the plan and its job.
+ */
+const LOOKUPS_TIME_BUDGET_MS = CHECK_TIME_LIMIT_MS - ISBN_LOOKUP_TIMEOUT_MS - 15_000;
 /** A check older than this is checked again before it runs: the shop may have moved since. */
 const CHECK_VALID_MS = 30 * 60_000;
 /** How long a job may show running before its lock is taken (the run's first statements). */
@@ -96,12 +102,19 @@ export function catalogTransferService(
     };
   };
 
-  /** What the lookup says of each ISBN, a few at a time; a new book's category is Add Book's choice. */
-  async function lookUp(isbns: string[]) {
+  /**
+   * What the lookup says of each ISBN, a few at a time; a new book's category is Add Book's choice.
+   * None starts once the check's time is nearly spent (a slow Open Library took 8 s a lookup, 200 s for
+   * 200 new books, past the check's 2 minutes) or its request has ended: those count as failed, which
+   * the dry run names ("check the file again later"), instead of running on for an answer nobody reads.
+   */
+  async function lookUp(isbns: string[], signal?: AbortSignal) {
     const limit = pLimit(LOOKUPS_AT_ONCE);
+    const lastStart = Date.now() + LOOKUPS_TIME_BUDGET_MS;
     const outcomes = await Promise.all(
       isbns.map((isbn13) =>
         limit(async (): Promise<[string, LookupOutcome]> => {
+          if (signal?.aborted || Date.now() > lastStart) return [isbn13, 'failed'];
           const found = await lookupIsbn(isbn13).catch(() => 'failed' as const);
           if (found === 'failed') return [isbn13, 'failed'];
           if (!found) return [isbn13, 'not found'];
@@ -157,10 +170,12 @@ export function catalogTransferService(
     },
 
     /** The check: reads the file, compares it with the shop and stores the plan as a job; writes nothing to the catalog. */
-    async check(text: string, who: AuditActor) {
+    async check(text: string, who: AuditActor, signal?: AbortSignal) {
       const file = readImportFile(text);
       const inShop = await repo.shopCopies(file.checked.map((row) => row.isbn13));
-      const { summary, rows } = planImport(file, inShop, await lookUp(isbnsToLookUp(file, inShop)));
+      const { summary, rows } = planImport(file, inShop, await lookUp(isbnsToLookUp(file, inShop), signal));
+      // A check whose request ended (its time limit, or the Admin left) keeps no job nobody will see.
+      signal?.throwIfAborted();
       return view(await repo.createJob(who, summary, rows));
     },
 

@@ -64,13 +64,19 @@ const pageCount = (pages: unknown) =>
   typeof pages === 'number' && Number.isInteger(pages) && pages >= 1 && pages <= BOOK_PAGES_MAX ? pages : null;
 const webAddress = (url: unknown) => (typeof url === 'string' && /^https?:\/\/[^\s]+$/i.test(url) && url.length <= 2048 ? url : null);
 
+/** How long one lookup may take before it counts as failed. */
+export const ISBN_LOOKUP_TIMEOUT_MS = 8_000;
+
 /** Open Library's books API (`/api/books?bibkeys=ISBN:…&jscmd=data`). A failure there is a 502, not a 500. */
 export function openLibraryLookup(baseUrl: string, fetchImpl: typeof fetch = fetch): IsbnLookup {
   return async (isbn13) => {
     const url = `${baseUrl.replace(/\/$/, '')}/api/books?bibkeys=ISBN:${isbn13}&format=json&jscmd=data`;
     let body: Record<string, OpenLibraryBook>;
     try {
-      const response = await fetchImpl(url, { signal: AbortSignal.timeout(8000), headers: { accept: 'application/json' } });
+      const response = await fetchImpl(url, {
+        signal: AbortSignal.timeout(ISBN_LOOKUP_TIMEOUT_MS),
+        headers: { accept: 'application/json' },
+      });
       if (!response.ok) throw new Error(`status ${response.status}`);
       body = (await response.json()) as Record<string, OpenLibraryBook>;
     } catch {

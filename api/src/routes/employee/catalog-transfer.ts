@@ -21,7 +21,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/export.csv',
     {
       // A download of the whole catalog outlasts the usual request budget; it stops when the client leaves.
-      handlerTimeout: EXPORT_TIME_LIMIT_MS,
+      config: { timeBudgetMs: EXPORT_TIME_LIMIT_MS },
       schema: {
         operationId: 'exportCatalog',
         summary: `Every book with its copies as CSV (${EXPORT_COLUMNS.join(', ')}), one row per copy, streamed`,
@@ -37,7 +37,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const csv = stringify();
       // A failure half-way (the database gone) ends the download short rather than sending a 500
       // after the header: the file is then visibly incomplete, and the log says why.
-      pipeline(records, csv, { signal: request.signal }).catch((error: Error) =>
+      pipeline(records, csv, { signal: request.timeBudgetSignal }).catch((error: Error) =>
         request.log.error({ err: error }, 'the catalog export stopped half-way'),
       );
       const day = new Date().toISOString().slice(0, 10);
@@ -51,7 +51,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/import',
     {
-      handlerTimeout: CHECK_TIME_LIMIT_MS,
+      config: { timeBudgetMs: CHECK_TIME_LIMIT_MS },
       schema: {
         operationId: 'checkCatalogImport',
         summary: `Dry run of a CSV import (${IMPORT_COLUMNS.join(', ')}): counts new, changed, unchanged and invalid rows; writes nothing`,
@@ -60,7 +60,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('ImportJob'), 400, 401, 403, 413),
       },
     },
-    async (request) => ({ data: await app.catalogTransfer.check(request.body, app.auditActor(request)) }),
+    async (request) => ({ data: await app.catalogTransfer.check(request.body, app.auditActor(request), request.timeBudgetSignal) }),
   );
 
   getByIdRoute(

@@ -40,9 +40,8 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/',
     {
-      config: { rateLimit: { max: SIGN_UPS_PER_HOUR, timeWindow: '1 hour' } },
       // The provider's sign-in or token check comes first: the answer waits for it, and for the client made after it.
-      handlerTimeout: PROVIDER_ROUTE_TIME_LIMIT_MS,
+      config: { rateLimit: { max: SIGN_UPS_PER_HOUR, timeWindow: '1 hour' }, timeBudgetMs: PROVIDER_ROUTE_TIME_LIMIT_MS },
       schema: {
         operationId: 'signUp',
         summary: 'Create the client record of an identity whose e-mail the provider has verified; signs the client in',
