@@ -2,6 +2,7 @@
 // real Open Library client against a local stand-in of Open Library's books API.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openLibraryLookup } from '../src/modules/catalog-admin/isbn-lookup.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
@@ -9,15 +10,15 @@ import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 let standIn: Server;
 let failing = false;
 const requests: string[] = [];
-/** Run at each request the stand-in answers: a test's way to make Open Library slow. */
-let onLookup = () => {};
+/** Run at each request the stand-in answers, which waits for it: a test's way to make Open Library slow. */
+let onLookup: () => void | Promise<void> = () => {};
 let t: TestApp;
 let admin: string;
 
 beforeAll(async () => {
-  standIn = createServer((req, res) => {
+  standIn = createServer(async (req, res) => {
     requests.push(req.url ?? '');
-    onLookup();
+    await onLookup();
     if (failing) {
       res.writeHead(503).end('down');
       return;
@@ -111,6 +112,46 @@ describe("an import's dry run with a slow Open Library", () => {
     } finally {
       onLookup = () => {};
       vi.useRealTimers();
+    }
+  });
+});
+
+describe('an Admin who leaves a dry run before its answer', () => {
+  it('makes it start no more lookups, and keep no job', async () => {
+    const isbns = Array.from({ length: 20 }, (_, i) => withCheckDigit(`979800001${String(i).padStart(3, '0')}`));
+    const file = ['isbn,price,stock,available', ...isbns.map((isbn) => `${isbn},10.00,1,true`)].join('\n');
+    await t.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => {}); // listening already, from the test before
+    const { port } = t.app.server.address() as AddressInfo;
+    const jobs = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM import_jobs'))[0]!.n;
+    const jobsBefore = await jobs();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let lookups = 0;
+    onLookup = () => {
+      lookups++;
+      return held;
+    };
+    try {
+      const leaving = new AbortController();
+      const answer = fetch(`http://127.0.0.1:${port}/api/employee/catalog/import`, {
+        method: 'POST',
+        headers: { cookie: admin, 'content-type': 'text/csv' },
+        body: file,
+        signal: leaving.signal,
+      }).catch(() => 'left');
+      await vi.waitFor(() => expect(lookups).toBe(8));
+      leaving.abort();
+      expect(await answer).toBe('left');
+      await sleep(200); // the server sees its connection closed
+      release();
+      await sleep(1000);
+      expect(lookups).toBe(8);
+      expect(await jobs()).toBe(jobsBefore);
+    } finally {
+      onLookup = () => {};
+      release();
     }
   });
 });

@@ -89,8 +89,9 @@ export default fp(
     const answerLate = (reply: FastifyReply) => {
       // Read only here, for a request already late: the getter builds the route's options anew each time.
       const route = reply.request.routeOptions;
-      // A route with a budget of its own is its own timer's to end.
-      if (route.config.timeBudgetMs) return;
+      // A route with a budget of its own is its own timer's to end, once armed: the hooks that run
+      // before it (a session's check) are the shared budget's.
+      if (reply.request.timeBudgetSignal) return;
       const error = new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, route.url);
       // A stream already under way cannot become a 503: it is cut, as Fastify's own timeout does.
       if (reply.raw.headersSent) reply.raw.destroy(error);
@@ -144,6 +145,7 @@ export default fp(
     // themselves measured about 35 µs a request more over HTTP (three servers each way, a `categories`
     // read; docs/performance.md), far more than a set's own work, for a reason not found.
     app.decorateReply('timeBudget', null);
+    app.decorateRequest('timeBudgetSignal', undefined);
     // The first onRequest hook of every route, so that the budget counts every hook's wait (a session's
     // check, a rate limit's) as Fastify's did. reply.elapsedTime counts from before it, since every
     // route has an onResponse hook (this one's).

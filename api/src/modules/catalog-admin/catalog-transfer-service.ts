@@ -169,13 +169,16 @@ export function catalogTransferService(
       for (const records of openExports) records.destroy(new Error('the server is shutting down'));
     },
 
-    /** The check: reads the file, compares it with the shop and stores the plan as a job; writes nothing to the catalog. */
+    /**
+     * The check: reads the file, compares it with the shop and stores the plan as a job; writes nothing
+     * to the catalog. Null when `signal` ended it (its time limit answered, or the Admin left): no job
+     * is kept that nobody will see.
+     */
     async check(text: string, who: AuditActor, signal?: AbortSignal) {
       const file = readImportFile(text);
       const inShop = await repo.shopCopies(file.checked.map((row) => row.isbn13));
       const { summary, rows } = planImport(file, inShop, await lookUp(isbnsToLookUp(file, inShop), signal));
-      // A check whose request ended (its time limit, or the Admin left) keeps no job nobody will see.
-      signal?.throwIfAborted();
+      if (signal?.aborted) return null;
       return view(await repo.createJob(who, summary, rows));
     },
 

@@ -22,6 +22,8 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       // A download of the whole catalog outlasts the usual request budget; it stops when the client leaves.
       config: { timeBudgetMs: EXPORT_TIME_LIMIT_MS },
+      // Fastify's HEAD of a GET runs the GET and drops its body: here, the whole catalog read for nothing.
+      exposeHeadRoute: false,
       schema: {
         operationId: 'exportCatalog',
         summary: `Every book with its copies as CSV (${EXPORT_COLUMNS.join(', ')}), one row per copy, streamed`,
@@ -60,7 +62,12 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('ImportJob'), 400, 401, 403, 413),
       },
     },
-    async (request) => ({ data: await app.catalogTransfer.check(request.body, app.auditActor(request), request.timeBudgetSignal) }),
+    async (request, reply) => {
+      const job = await app.catalogTransfer.check(request.body, app.auditActor(request), request.timeBudgetSignal);
+      // Ended by its budget (which has answered) or by the Admin leaving: there is no one to answer.
+      if (!job) return reply;
+      return { data: job };
+    },
   );
 
   getByIdRoute(
