@@ -91,7 +91,6 @@ export function secondFactorRepository(db: Db) {
       (await db.employeeRecoveryCode.updateMany({ where: { employeeId, codeHash, usedAt: null }, data: { usedAt: new Date() } })).count ===
       1,
 
-    /** Every factor of the employee, and their recovery codes, at once (an Admin's reset). */
     /**
      * Removes an employee's authenticator app (a pending setup too), one passkey, or every factor, and
      * their recovery codes once no factor is left, unless that leaves no Admin with a second factor:
