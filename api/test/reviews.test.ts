@@ -66,6 +66,41 @@ describe('rating a book', () => {
     expect(n).toBe(1);
   });
 
+  it("the same review again is no change, and new words alone leave the book's ratings (and the catalog's cache) alone", async () => {
+    const me = await buyer('delivered');
+    await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 4, review: 'Good.' });
+    const state = async () =>
+      (
+        await t.db.query<{ book: string; review: string }>(
+          'SELECT (SELECT xmin::text FROM books WHERE id = $1) AS book, (SELECT xmin::text FROM book_reviews WHERE book_id = $1) AS review',
+          [me.bookId],
+        )
+      )[0]!;
+    const first = await state();
+    expect((await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 4, review: ' Good. ' })).statusCode).toBe(200);
+    expect(await state()).toEqual(first);
+    const reworded = await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 4, review: 'Very good.' });
+    expect(reworded.json().data).toMatchObject({ stars: 4, review: 'Very good.' });
+    const after = await state();
+    expect(after.review).not.toBe(first.review);
+    expect(after.book).toBe(first.book);
+    expect(await ratings(me.copyId)).toEqual({ average: 3.09, count: 11 });
+  });
+
+  it('keeps one blank line at most between paragraphs, and no words that show nothing', async () => {
+    const me = await buyer('delivered');
+    const save = async (review: string) =>
+      (await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 3, review })).json().data.review;
+    expect(await save('Long.\n\n\n\n\n\nStill long.')).toBe('Long.\n\nStill long.');
+    expect(await save('\u200b\u200b\u200b')).toBe('');
+  });
+
+  it('a client whose shipped order staff set back to Processing still rates it', async () => {
+    const me = await buyer('Processing');
+    await t.db.query('UPDATE orders SET shipped_at = now() WHERE client_id = $1', [me.clientId]);
+    expect((await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 5 })).statusCode).toBe(200);
+  });
+
   it.each([
     ['no order of the book', null],
     ['an order still pending', 'pending'],

@@ -38,6 +38,11 @@ describe('wishlist', () => {
     await call('DELETE', `/api/client/wishlist/${b}`, me.cookie);
     expect((await call('GET', '/api/client/wishlist', me.cookie)).json().data.map((w: { id: number }) => w.id)).toEqual([a]);
     expect((await call('PUT', '/api/client/wishlist/999999999', me.cookie)).statusCode).toBe(404);
+    // A copy not on sale is shown to no one: wishing for it by its number would show its name, price and stock.
+    const [offSale] = await t.db.query<{ id: number }>(
+      'INSERT INTO book_copies (book_id, quantity, price, is_available) VALUES (1, 3, 9.5, false) RETURNING id',
+    );
+    expect((await call('PUT', `/api/client/wishlist/${offSale!.id}`, me.cookie)).statusCode).toBe(404);
     expect((await call('GET', '/api/client/wishlist', '')).statusCode).toBe(401);
   });
 

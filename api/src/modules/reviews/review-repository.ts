@@ -13,12 +13,16 @@ export function reviewRepository(db: Db) {
     /** The book a copy belongs to, on sale or not; null for no such copy. */
     bookOf: async (copyId: number) => (await db.bookCopy.findUnique({ where: { id: copyId }, select: { bookId: true } }))?.bookId ?? null,
 
-    /** Whether the client has a shipped, delivered or successful order of the book. */
+    /**
+     * Whether the client has a shipped, delivered or successful order of the book, or one that left the
+     * shop and staff set back since (its shipped_at stays, as for cancelling): their review stays theirs.
+     */
     async hasReceived(clientId: number, bookId: number) {
       const [row] = await db.$queryRaw<{ received: boolean }[]>`
         SELECT EXISTS (
           SELECT 1 FROM orders o JOIN order_items oi ON oi.order_id = o.id JOIN book_copies c ON c.id = oi.book_copy_id
-          WHERE o.client_id = ${clientId} AND c.book_id = ${bookId} AND lower(o.status) = ANY(${RECEIVED}::text[])
+          WHERE o.client_id = ${clientId} AND c.book_id = ${bookId}
+            AND (lower(o.status) = ANY(${RECEIVED}::text[]) OR o.shipped_at IS NOT NULL)
         ) AS received`;
       return row?.received === true;
     },
@@ -42,12 +46,15 @@ export function reviewRepository(db: Db) {
     mine: (bookId: number, clientId: number) =>
       db.bookReview.findUnique({ where: mineWhere(bookId, clientId), select: { stars: true, review: true, hiddenAt: true } }),
 
-    /** Writes the client's review of the book, new or changed. */
-    save: (bookId: number, clientId: number, stars: number, review: string) =>
+    /**
+     * Writes the client's review of the book, new or changed. Stars the same as `starsBefore` are not
+     * written: their trigger moves the book's ratings, which tells every instance's catalog cache.
+     */
+    save: (bookId: number, clientId: number, stars: number, review: string, starsBefore?: number) =>
       db.bookReview.upsert({
         where: mineWhere(bookId, clientId),
         create: { bookId, clientId, stars, review },
-        update: { stars, review, updatedAt: new Date() },
+        update: { ...(stars === starsBefore ? {} : { stars }), review, updatedAt: new Date() },
         select: { stars: true, review: true, hiddenAt: true },
       }),
 

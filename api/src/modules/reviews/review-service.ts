@@ -11,6 +11,15 @@ import type { ReviewRepository } from './review-repository.ts';
 /** 'Nadia R.': the first name and the last name's first character (a whole one, emoji and accents included). */
 const reviewer = (client: { firstName: string; lastName: string }) => `${client.firstName} ${[...client.lastName][0] ?? ''}.`;
 const pages = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
+/**
+ * A review's words as the book page shows them: trimmed, one blank line at most between paragraphs
+ * (the page keeps line breaks: a thousand of them stretched it), and none at all when nothing in them
+ * is visible (zero-width characters alone were a review no one could read).
+ */
+const reviewText = (raw = '') => {
+  const text = raw.trim().replace(/\n[^\S\n]*(?:\n[^\S\n]*)+\n/g, '\n\n');
+  return /[\p{L}\p{N}\p{P}\p{S}]/u.test(text) ? text : '';
+};
 
 export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
   /** The book a copy belongs to, on sale or not (a client may rate what they bought and it since left the shelves). */
@@ -52,9 +61,12 @@ export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
     async write(clientId: number, copyId: number, input: { stars: number; review?: string }) {
       const bookId = await bookOf(copyId);
       if (!(await repo.hasReceived(clientId, bookId))) throw refuse.reviewNotAllowed();
-      const review = (input.review ?? '').trim();
+      const review = reviewText(input.review);
       const before = await repo.mine(bookId, clientId);
-      const saved = await repo.save(bookId, clientId, input.stars, review);
+      // The same stars and words again are no change: the review keeps its place among the newest.
+      if (before && before.stars === input.stars && before.review === review)
+        return { canReview: true, stars: before.stars, review: before.review, hidden: before.hiddenAt !== null };
+      const saved = await repo.save(bookId, clientId, input.stars, review, before?.stars);
       if (!before || (before.hiddenAt === null && before.stars !== input.stars)) emit({ type: 'book.ratings-moved', bookId });
       // The client may rate (checked above), so the answer is the saved row: no second lookup of book and orders.
       return { canReview: true, stars: saved.stars, review: saved.review, hidden: saved.hiddenAt !== null };

@@ -22,7 +22,8 @@ export function wishlistRepository(db: Db) {
         select: { bookCopy: { select: copyLineSelect } },
       }),
 
-    copyExists: async (bookCopyId: number) => !!(await db.bookCopy.findUnique({ where: { id: bookCopyId }, select: { id: true } })),
+    copyOnSale: async (bookCopyId: number) =>
+      (await db.bookCopy.findUnique({ where: { id: bookCopyId }, select: { isAvailable: true } }))?.isAvailable === true,
     isWished: async (clientId: number, bookCopyId: number) =>
       !!(await db.wishlistItem.findUnique({ where: item(clientId, bookCopyId), select: { bookCopyId: true } })),
 

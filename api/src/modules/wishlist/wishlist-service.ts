@@ -29,11 +29,13 @@ export function wishlistService(repo: WishlistRepository) {
     },
 
     /**
-     * Adds a copy (again is no change); refused past WISHLIST_MAX, for a copy that does not exist, or
-     * when another add of the client's held it up for too long (409, try again).
+     * Adds a copy (again is no change); refused past WISHLIST_MAX, for a copy that does not exist or is
+     * not on sale (the storefront shows it to no one: the wishlist's answer would), or when another add
+     * of the client's held it up for too long (409, try again). One wished for while on sale and taken
+     * off since stays, and its return to sale is a notice.
      */
     async add(clientId: number, bookCopyId: number) {
-      if (!(await repo.copyExists(bookCopyId))) throw refuse.bookUnavailable();
+      if (!(await repo.copyOnSale(bookCopyId))) throw refuse.bookUnavailable();
       if (await repo.isWished(clientId, bookCopyId)) return;
       const outcome = await repo.addWithin(clientId, bookCopyId, WISHLIST_MAX);
       if (outcome === 'full') throw refuse.wishlistFull(WISHLIST_MAX);
