@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, expect, inject } from 'vitest';
+import { afterAll, expect, inject, vi } from 'vitest';
 import { DEMO_LOGINS } from '../../seed/seed-data.ts';
 import { type BuildOptions, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -35,6 +35,22 @@ export async function untilARowIsAwaited(db: Pick<Awaited<ReturnType<typeof crea
   const waiting =
     "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')";
   await eventually(async () => ((await db.query<{ n: number }>(waiting))[0]?.n ?? 0) > 0);
+}
+
+/**
+ * Until `statements` statements in the test's database wait for a lock (any kind), for up to 20 s: two
+ * requests held by a lock the test holds from outside, each past whatever it checks before its write.
+ */
+export async function untilStatementsWaitOnLocks(db: Pick<Awaited<ReturnType<typeof createTestDatabase>>, 'query'>, statements: number) {
+  await vi.waitFor(
+    async () => {
+      const [row] = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      expect(row!.n).toBeGreaterThanOrEqual(statements);
+    },
+    { timeout: 20_000, interval: 20 },
+  );
 }
 
 export async function createTestDatabase(): Promise<{

@@ -2,8 +2,8 @@
 // Admins' rows are locked before the rule is checked, so the second change sees the one Admin left.
 // Its own database: it leaves one of its two Admins a Seller.
 import pg from 'pg';
-import { expect, it, vi } from 'vitest';
-import { createTestApp, DEMO } from './helpers.ts';
+import { expect, it } from 'vitest';
+import { createTestApp, DEMO, untilStatementsWaitOnLocks } from './helpers.ts';
 
 const t = await createTestApp();
 
@@ -30,15 +30,7 @@ it('two Admins demoting each other at once: one change is made, the other refuse
   const demote = (cookie: string, id: number) =>
     t.app.inject({ method: 'PUT', url: `/api/employee/${id}/role`, headers: { cookie }, payload: { role: 'Seller' } });
   const answers = Promise.all([demote(first, otherId), demote(second, adminId)]);
-  await vi.waitFor(
-    async () => {
-      const [row] = await t.db.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-      );
-      expect(row!.n).toBeGreaterThanOrEqual(2);
-    },
-    { timeout: 20_000, interval: 20 },
-  );
+  await untilStatementsWaitOnLocks(t.db, 2);
   await holder.query('COMMIT');
   await holder.end();
 

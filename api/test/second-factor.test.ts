@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
-import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { cookieHeader, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -453,15 +453,7 @@ describe("an Admin's reset of another employee's second factor", () => {
     await holder.query('BEGIN');
     await holder.query(`SELECT 1 FROM employee_totp WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin') FOR UPDATE`);
     const removals = Promise.all(sessions.map((session) => call(t, session, 'DELETE', `${OWN}/totp`)));
-    await vi.waitFor(
-      async () => {
-        const [row] = await t.db.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-        );
-        expect(row!.n).toBeGreaterThanOrEqual(2);
-      },
-      { timeout: 20_000, interval: 20 },
-    );
+    await untilStatementsWaitOnLocks(t.db, 2);
     await holder.query('COMMIT');
     await holder.end();
     const answers = await removals;
