@@ -67,7 +67,7 @@ describe('refused requests', () => {
 });
 
 describe('retention', () => {
-  it('purges security events and finished or dead imports past RETENTION_DAYS, erases the data of people deleted that long ago, and keeps the rest', async () => {
+  it('purges security events, finished or dead imports, sent e-mails and read notices past RETENTION_DAYS, erases the data of people deleted that long ago, and keeps the rest', async () => {
     await t.db.query(`SELECT set_config('bookshop.retention', 'on', false)`);
     const [old] = await t.db.query<{ id: string }>(
       `INSERT INTO security_events (type, actor, address, at, last_at, bucket) VALUES ('login_failed', 'x@y.z', '1.2.3.4', now() - interval '100 days', now() - interval '100 days', now() - interval '100 days') RETURNING id`,
@@ -100,6 +100,18 @@ describe('retention', () => {
         [status, age],
       );
     const jobs = [...(await job('done', '100 days')), ...(await job('running', '100 days')), ...(await job('running', '1 minute'))];
+    // Notices: one read long ago, one read lately, and one unread long ago (the bell still counts it).
+    const notice = (createdAgo: string, readAgo: string | null) =>
+      t.db.query<{ id: number }>(
+        `INSERT INTO notices (client_id, book_copy_id, created_at, read_at)
+         VALUES (1, (SELECT min(id) FROM book_copies), now() - $1::interval, now() - $2::interval) RETURNING id`,
+        [createdAgo, readAgo],
+      );
+    const notices = [
+      ...(await notice('120 days', '100 days')),
+      ...(await notice('120 days', '1 day')),
+      ...(await notice('100 days', null)),
+    ];
     await t.db.query(`SELECT set_config('bookshop.retention', '', false)`);
     // Nobody else may change or remove an entry.
     await expect(t.db.query('DELETE FROM security_events WHERE id = $1', [old!.id])).rejects.toThrow(/append-only/);
@@ -112,6 +124,10 @@ describe('retention', () => {
     expect(mails.map((m) => m.id)).toEqual([waiting!.id]);
     const jobsLeft = await t.db.query<{ id: number }>('SELECT id FROM import_jobs WHERE id = ANY($1::int[])', [jobs.map((j) => j.id)]);
     expect(jobsLeft.map((j) => j.id)).toEqual([jobs[2]!.id]);
+    const noticesLeft = await t.db.query<{ id: number }>('SELECT id FROM notices WHERE id = ANY($1::int[]) ORDER BY id', [
+      notices.map((n) => n.id),
+    ]);
+    expect(noticesLeft.map((n) => n.id)).toEqual([notices[1]!.id, notices[2]!.id]);
     const left = await t.db.query<{ id: string; details: Record<string, unknown> | null }>(
       'SELECT id, details FROM security_events WHERE id = ANY($1::bigint[]) ORDER BY id',
       [[old!.id, recent!.id, deleted!.id, created!.id]],

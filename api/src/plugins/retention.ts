@@ -1,6 +1,7 @@
 // Append-only records are kept for RETENTION_DAYS (90 by default), then purged: security events
 // (the audit log's back-office writes excepted), import jobs and their plans (a run whose instance
-// died too), and e-mails sent or given up on. The audit log keeps
+// died too), e-mails sent or given up on, and the back-in-stock notices a client has read (each
+// return of a wished-for copy is one more, for as long as the client keeps wishing). The audit log keeps
 // its back-office writes, but the rows about a person (an employee, a contact message's sender)
 // deleted longer ago than the retention lose their values, keeping only what was done and which
 // fields changed: erasure, as privacy law asks.
@@ -31,6 +32,8 @@ export interface RetentionReport {
   securityEvents: number;
   importJobs: number;
   mails: number;
+  /** Notices read longer ago than the retention. */
+  notices: number;
   erased: number;
   /** Rows of catalog_totals folded into one. */
   totalsFolded: number;
@@ -76,7 +79,7 @@ function underTheLock<T>(db: Db, work: (tx: Prisma.TransactionClient) => Promise
 
 async function purgeOnce(db: Db, days: number): Promise<Omit<RetentionReport, 'totalsFolded'>> {
   const before = `${days} days`;
-  const none = { ran: false, securityEvents: 0, importJobs: 0, mails: 0, erased: 0 };
+  const none = { ran: false, securityEvents: 0, importJobs: 0, mails: 0, notices: 0, erased: 0 };
   // A backlog of security events goes a batch a transaction: each commits, so a run cut short (a
   // statement's time limit, a restart) keeps what it removed, and the next batch's scan no longer
   // walks the rows the earlier ones removed. Oldest ids first, by the primary key's order: expired
@@ -105,6 +108,8 @@ async function purgeOnce(db: Db, days: number): Promise<Omit<RetentionReport, 't
          OR (status = 'running' AND updated_at < localtimestamp - ${before}::interval)`;
     const mails = await tx.$executeRaw`
       DELETE FROM mail_outbox WHERE coalesce(sent_at, dead_at) < localtimestamp - ${before}::interval`;
+    // An unread notice stays (the bell still counts it): a client has one at most a copy.
+    const notices = await tx.$executeRaw`DELETE FROM notices WHERE read_at < localtimestamp - ${before}::interval`;
     const erased = await tx.$executeRaw`
       UPDATE security_events e
       SET details = jsonb_build_object('operation', e.details -> 'operation', 'changed', e.details -> 'changed', 'erased', true)
@@ -115,7 +120,7 @@ async function purgeOnce(db: Db, days: number): Promise<Omit<RetentionReport, 't
       ) AS gone
       WHERE e.type = 'backoffice_write' AND e.entity = gone.entity AND e.entity_id = gone.entity_id
         AND NOT coalesce((e.details ->> 'erased')::boolean, false)`;
-    return { importJobs, mails, erased };
+    return { importJobs, mails, notices, erased };
   });
   if (rest === false) return { ...none, securityEvents };
   return { ran: true, securityEvents, ...rest };
