@@ -312,6 +312,40 @@ describe('low stock', () => {
     expect((await call('POST', '/api/employee/low-stock/999999999/restock', seller, { add: 1 })).statusCode).toBe(404);
     expect((await call('POST', `/api/employee/low-stock/${copyId}/restock`, seller, { add: 0 })).statusCode).toBe(400);
   });
+
+  it('a restock sent again with its Idempotency-Key (a retry after a timeout) adds its units once; the key with other units or another copy is a 422', async () => {
+    const { copyId } = await newCopy({ quantity: 2 });
+    const { copyId: otherCopyId } = await newCopy({ quantity: 2 });
+    const restock = (id: number, add: number, key: string) =>
+      call('POST', `/api/employee/low-stock/${id}/restock`, seller, { add }, { 'idempotency-key': key });
+    const quantity = async (id: number) =>
+      (await t.db.query<{ quantity: number }>('SELECT quantity FROM book_copies WHERE id = $1', [id]))[0]!.quantity;
+
+    // Two tries of one restock at once, then a third after: 10 units added, once.
+    const tries = await Promise.all([restock(copyId, 10, 'restock-a'), restock(copyId, 10, 'restock-a')]);
+    tries.push(await restock(copyId, 10, 'restock-a'));
+    for (const res of tries) expect(res.json()).toEqual({ data: { quantity: 12 } });
+    expect(await quantity(copyId)).toBe(12);
+    const ledger = await t.db.query<{ change: number; reference: string }>(
+      "SELECT change, reference FROM stock_movements WHERE copy_id = $1 AND reason = 'restock'",
+      [copyId],
+    );
+    expect(ledger).toEqual([{ change: 10, reference: 'restock:restock-a' }]);
+
+    for (const reused of [await restock(copyId, 5, 'restock-a'), await restock(otherCopyId, 10, 'restock-a')]) {
+      expect(reused.statusCode).toBe(422);
+      expect(reused.json().error.message).toBe('This Idempotency-Key was already used for a different restock; use a new key.');
+    }
+    expect([await quantity(copyId), await quantity(otherCopyId)]).toEqual([12, 2]);
+
+    // A refused try writes nothing: the same key with fewer units is done.
+    expect((await restock(otherCopyId, 1_000_000, 'restock-b')).statusCode).toBe(400);
+    expect((await restock(otherCopyId, 3, 'restock-b')).json()).toEqual({ data: { quantity: 5 } });
+    // Without a key, each restock is one more.
+    await call('POST', `/api/employee/low-stock/${otherCopyId}/restock`, seller, { add: 1 });
+    await call('POST', `/api/employee/low-stock/${otherCopyId}/restock`, seller, { add: 1 });
+    expect(await quantity(otherCopyId)).toBe(7);
+  });
 });
 
 describe('bulk export and import', () => {

@@ -98,10 +98,10 @@ export const SIGNED_IN_CLIENT: Record<string, StubAnswer> = {
  * Answers `METHOD /path` calls (the path exactly as the app sends it, percent-encoding included).
  * A list answers successive calls in turn, its last answer repeating; 'network error' fails the
  * call as an unreachable server would. Returns every answered call, in order, with its query string,
- * its body (parsed when JSON) and the version it said it read (If-Match).
+ * its body (parsed when JSON), the version it said it read (If-Match) and its Idempotency-Key.
  */
 export function stubApi(answers: Record<string, StubAnswer | StubAnswer[] | 'network error'>) {
-  const calls: { method: string; url: string; search: string; body?: unknown; ifMatch?: string }[] = [];
+  const calls: { method: string; url: string; search: string; body?: unknown; ifMatch?: string; idempotencyKey?: string }[] = [];
   const handlers = Object.entries(answers).map(([key, answer]) => {
     const [method = '', path = ''] = key.split(' ');
     let served = 0;
@@ -117,6 +117,7 @@ export function stubApi(answers: Record<string, StubAnswer | StubAnswer[] | 'net
           search: new URL(request.url).search,
           body: text ? (json ? JSON.parse(text) : text) : undefined,
           ifMatch: request.headers.get('if-match') ?? undefined,
+          idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
         });
         if (answer === 'network error') return HttpResponse.error();
         const current = Array.isArray(answer) ? answer[Math.min(served++, answer.length - 1)]! : answer;

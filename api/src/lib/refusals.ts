@@ -141,8 +141,9 @@ export const refuse = {
   onlyLeft: (left: number) => conflict(`Only ${left} left in stock.`),
   orderTooLarge: () => refusal(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE),
   emptyOrder: () => badRequest('Your cart is empty.', 'EMPTY_ORDER'),
-  idempotencyKeyReused: () =>
-    refusal(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different order; use a new key.'),
+  /** `what` the key was first sent with: an order, a restock. */
+  idempotencyKeyReused: (what: 'order' | 'restock') =>
+    refusal(422, 'IDEMPOTENCY_KEY_REUSED', `This Idempotency-Key was already used for a different ${what}; use a new key.`),
   linesGone: () => notFound('Some of these items are no longer in your cart.'),
   lineWithdrawn: (name: string, bookCopyId: number) =>
     refusal(409, 'UNAVAILABLE', `Sorry, '${name}' is no longer available: remove it from your cart to order the rest.`, { bookCopyId }),

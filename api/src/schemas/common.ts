@@ -37,6 +37,11 @@ export function responses<T extends TSchema>(success: T, ...errorStatuses: numbe
 export const PositiveInt = Type.Integer({ minimum: 1, maximum: 2147483647 });
 export const PageSize = Type.Integer({ minimum: 1, maximum: 100 });
 
+/** An Idempotency-Key's length: a UUID fits, a whole request does not. */
+export const IDEMPOTENCY_KEY_LENGTH = { minLength: 1, maxLength: 100 };
+/** A write that, sent again with the same key (a retry after a timeout), does what it did once. */
+export const IdempotencyKeyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.String(IDEMPOTENCY_KEY_LENGTH)) });
+
 /** A cover: the book's image over https, or a drawn SVG cover as a data URL. Never null (spec 3 and 9). */
 export const ImageUrl = Type.String({
   description: 'The cover over https, or a drawn SVG cover (a data: URL) when the book has none; never null',

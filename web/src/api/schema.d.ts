@@ -1021,7 +1021,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add units to a copy's stock; clients who wish for it hear it is back (the audit log records it) */
+        /**
+         * Add units to a copy's stock; clients who wish for it hear it is back (the audit log records it)
+         * @description An Idempotency-Key header makes a retried restock add nothing more and answer the stock now; the same key with another copy or number of units is a 422.
+         */
         post: operations["restockCopy"];
         delete?: never;
         options?: never;
@@ -5912,7 +5915,9 @@ export interface operations {
     restockCopy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path: {
                 copyId: number;
             };
@@ -5969,6 +5974,15 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

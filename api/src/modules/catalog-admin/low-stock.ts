@@ -1,8 +1,8 @@
 // The Low Stock report (beyond the spec): copies at or below the Admin's threshold, the fastest
 // sellers of the last 30 days first, and a restock from the row. A restock is one atomic increment
 // in an audited transaction that names its reason, so the audit log records it, the stock ledger
-// says "restock", and the back-in-stock trigger (book_copies_back_in_stock) tells the clients who
-// wish for the copy.
+// says "restock" (with the request's key, when it sent one), and the back-in-stock trigger
+// (book_copies_back_in_stock) tells the clients who wish for the copy.
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { nameStockReason } from '../../lib/stock-reason.ts';
@@ -53,19 +53,35 @@ export function lowStock(db: Db, sql: SqlReader, emit: EmitCatalogEvent) {
 
     page: (pageNumber = 1, pageSize = DEFAULT_PAGE_SIZE) => lowStockPage(sql, pageNumber, pageSize),
 
-    /** Adds units to a copy's stock, up to the most a copy may hold; answers the new stock. */
-    async restock(copyId: number, add: number) {
-      const { count: restocked } = await auditedTransaction(db, async (tx) => {
-        await nameStockReason(tx, 'restock');
-        return tx.bookCopy.updateMany({
+    /**
+     * Adds units to a copy's stock, up to the most a copy may hold; answers the new stock. With a
+     * request key (Idempotency-Key), the same restock sent again (a retry after a timeout whose first
+     * try was done) adds nothing more and answers the stock now: the key is the ledger row's reference,
+     * `restock:<key>`, unique among restocks.
+     */
+    async restock(copyId: number, add: number, requestKey?: string) {
+      const reference = requestKey === undefined ? '' : `restock:${requestKey}`;
+      const outcome = await auditedTransaction(db, async (tx) => {
+        if (reference) {
+          // One try of a key at a time: a retry sent while the first is still running waits for
+          // it, then finds its row.
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${reference}, 0))`;
+          const [earlier] = await tx.$queryRaw<{ copyId: number; change: number }[]>`
+            SELECT copy_id AS "copyId", change FROM stock_movements WHERE reason = 'restock' AND reference = ${reference}`;
+          if (earlier) return earlier.copyId === copyId && earlier.change === add ? 'done before' : 'key reused';
+        }
+        await nameStockReason(tx, 'restock', reference);
+        const { count } = await tx.bookCopy.updateMany({
           where: { id: copyId, quantity: { lte: STOCK_MAX - add } },
           data: { quantity: { increment: add } },
         });
+        return count ? 'restocked' : 'refused';
       });
-      if (restocked) emit({ type: 'copy.restocked', copyId });
+      if (outcome === 'key reused') throw refuse.idempotencyKeyReused('restock');
+      if (outcome === 'restocked') emit({ type: 'copy.restocked', copyId });
       const copy = await db.bookCopy.findUnique({ where: { id: copyId }, select: { quantity: true } });
       if (!copy) throw refuse.noCopy();
-      if (!restocked) throw refuse.form(`A copy can hold at most ${STOCK_MAX.toLocaleString('en-US')} units in stock.`);
+      if (outcome === 'refused') throw refuse.form(`A copy can hold at most ${STOCK_MAX.toLocaleString('en-US')} units in stock.`);
       return copy.quantity;
     },
   };

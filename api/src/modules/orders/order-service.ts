@@ -64,7 +64,7 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
       ...earlier
     }: Parameters<typeof toClientOrder>[0] & { idempotencyRequestHash: string | null }) => {
       if (idempotencyRequestHash !== null && idempotencyRequestHash !== requestHash) {
-        throw refuse.idempotencyKeyReused();
+        throw refuse.idempotencyKeyReused('order');
       }
       return toClientOrder(earlier);
     };

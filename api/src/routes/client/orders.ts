@@ -3,11 +3,10 @@ import { Type } from 'typebox';
 import type { PlacedWithKey } from '../../modules/orders/order-service.ts';
 import { signedInClient } from '../../plugins/sessions.ts';
 import { holdsNul } from '../../plugins/strict-input.ts';
-import { PageSize, PositiveInt, responses } from '../../schemas/common.ts';
+import { IDEMPOTENCY_KEY_LENGTH, IdempotencyKeyHeader, PageSize, PositiveInt, responses } from '../../schemas/common.ts';
 import { CheckoutBody } from '../../schemas/orders.ts';
 import { documentRoutes } from '../document-routes.ts';
 
-const IDEMPOTENCY_KEY_LENGTH = { minLength: 1, maxLength: 100 };
 /**
  * Cancels one client may ask for in a day. A shopper cancels an order now and then; a loop of
  * checkouts and cancels would otherwise grow the orders, their lines, the ledger and the mail outbox
@@ -61,7 +60,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Totals are recomputed on the server; a mismatch is a 409 whose error.details carries the current totals. ' +
           'An Idempotency-Key header makes a retried checkout return the first order; the same key with a different body is a 422.',
-        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String(IDEMPOTENCY_KEY_LENGTH)) }),
+        headers: IdempotencyKeyHeader,
         body: CheckoutBody,
         response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409, 422),
       },

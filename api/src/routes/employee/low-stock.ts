@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
+import { IdempotencyKeyHeader, OptionalPaging, PositiveInt, responses } from '../../schemas/common.ts';
 import { LowStockQuery, RestockInput, ThresholdInput } from '../../schemas/staff.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -49,13 +49,17 @@ export const lowStockRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'restockCopy',
         summary: "Add units to a copy's stock; clients who wish for it hear it is back (the audit log records it)",
+        description:
+          'An Idempotency-Key header makes a retried restock add nothing more and answer the stock now; ' +
+          'the same key with another copy or number of units is a 422.',
         params: Type.Object({ copyId: PositiveInt }),
+        headers: IdempotencyKeyHeader,
         body: RestockInput,
-        response: responses(Type.Object({ quantity: Type.Integer() }), 400, 401, 403, 404),
+        response: responses(Type.Object({ quantity: Type.Integer() }), 400, 401, 403, 404, 422),
       },
     },
     async (request) => {
-      const quantity = await app.lowStock.restock(request.params.copyId, request.body.add);
+      const quantity = await app.lowStock.restock(request.params.copyId, request.body.add, request.headers['idempotency-key']);
       return { data: { quantity } };
     },
   );

@@ -42,6 +42,35 @@ it('a Seller restocks a copy from its row and sees the list move; no threshold f
   expect(calls.find((c) => c.url === '/api/employee/low-stock')?.search).toBe('?pageNumber=1&pageSize=10');
 });
 
+it('Restock clicked again after a failure is the same restock (its key), so units are never added twice; other units are another', async () => {
+  const timedOut = {
+    status: 503,
+    body: { data: null, error: { code: 'TIMEOUT', message: 'The request took too long. Please try again.' } },
+  };
+  const calls = stubApi({
+    ...SIGNED_IN_SELLER,
+    'GET /api/employee/low-stock': page(5, [copy(7, 1, 30)]),
+    'POST /api/employee/low-stock/7/restock': [timedOut, { body: { data: { quantity: 11 } } }, { body: { data: { quantity: 16 } } }],
+  });
+  storage.setUserType('Seller');
+  renderWithProviders(<LowStockPage />, { route: '/lowstock' });
+  const restock = await screen.findByRole('button', { name: 'Restock' });
+  await userEvent.click(restock);
+  expect(await screen.findByText(/Copy 7 could not be restocked./)).toBeInTheDocument();
+  await userEvent.click(restock);
+  expect(await screen.findByText('Copy 7 restocked: 11 in stock.')).toBeInTheDocument();
+  const units = screen.getByLabelText('Units to add to copy 7');
+  await userEvent.clear(units);
+  await userEvent.type(units, '5');
+  await userEvent.click(restock);
+  expect(await screen.findByText('Copy 7 restocked: 16 in stock.')).toBeInTheDocument();
+  const keys = calls.filter((c) => c.url === '/api/employee/low-stock/7/restock').map((c) => c.idempotencyKey);
+  expect(keys).toHaveLength(3);
+  expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(keys[1]).toBe(keys[0]);
+  expect(keys[2]).not.toBe(keys[0]);
+});
+
 it('an Admin changes the threshold, which starts from the current one; an empty list says so', async () => {
   const calls = stubApi({
     ...SIGNED_IN_ADMIN,

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
@@ -40,10 +40,17 @@ function ThresholdForm({ threshold, onSaved }: { threshold: number; onSaved: (te
 function RestockCell({ copyId, onDone }: { copyId: number; onDone: (text: string, failed?: unknown) => void }) {
   const [units, setUnits] = useState('10');
   const restock = useRestockCopy();
+  // The restock meant, by its key: Restock clicked again after a failure (a timeout, when the first
+  // try was in fact done) is the same restock, and the server adds its units once. Other units, or a
+  // restock done, make a new one.
+  const requestKey = useRef(crypto.randomUUID());
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    restock.mutateAsync({ copyId, add: Number(units) }).then(
-      ({ quantity }) => onDone(`Copy ${copyId} restocked: ${quantity} in stock.`),
+    restock.mutateAsync({ copyId, add: Number(units), requestKey: requestKey.current }).then(
+      ({ quantity }) => {
+        requestKey.current = crypto.randomUUID();
+        onDone(`Copy ${copyId} restocked: ${quantity} in stock.`);
+      },
       (error) => onDone(`Copy ${copyId} could not be restocked.`, error),
     );
   };
@@ -57,7 +64,10 @@ function RestockCell({ copyId, onDone }: { copyId: number; onDone: (text: string
         required
         aria-label={`Units to add to copy ${copyId}`}
         value={units}
-        onChange={(e) => setUnits(e.target.value)}
+        onChange={(e) => {
+          setUnits(e.target.value);
+          requestKey.current = crypto.randomUUID();
+        }}
       />
       <button type="submit" disabled={restock.isPending}>
         Restock
