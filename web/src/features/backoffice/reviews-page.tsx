@@ -37,7 +37,14 @@ export default function ReviewsPage() {
             columns={[
               { label: 'ID', cell: (r) => r.id },
               { label: 'Book', cell: (r) => r.bookName },
-              { label: 'Reviewer', cell: (r) => `${r.reviewer} (client ${r.clientId})` },
+              {
+                label: 'Reviewer',
+                cell: (r) => (
+                  <>
+                    <bdi>{r.reviewer}</bdi> (client {r.clientId})
+                  </>
+                ),
+              },
               { label: 'Stars', cell: (r) => r.stars },
               { label: 'Review', cell: (r) => r.review || '—' },
               { label: 'Updated At', cell: (r) => dateTime(r.updatedAt) },

@@ -18,6 +18,15 @@ it('shows a visitor the reviews with their stars, and no form', async () => {
   expect(screen.queryByRole('group', { name: /Rate this book|Your rating/ })).not.toBeInTheDocument();
 });
 
+it("keeps a reviewer's name from reordering the date beside it (a name written with direction controls)", async () => {
+  const reversing = { ...review, reviewer: '\u202EAmel Q.' };
+  stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/by-id/7/reviews': page([reversing]) });
+  renderWithProviders(<BookReviews copyId={7} />);
+  const item = await screen.findByRole('listitem');
+  // A bidi isolate: the override ends with the name, where an inline element would carry it on to the date.
+  expect(within(item).getByText('\u202EAmel Q.').tagName).toBe('BDI');
+});
+
 it('tells a client who has not received the book when they can rate it; a book without reviews says so', async () => {
   stubApi({
     ...SIGNED_IN_CLIENT,

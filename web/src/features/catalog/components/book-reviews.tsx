@@ -99,7 +99,11 @@ export function BookReviews({ copyId }: { copyId: number }) {
             {data.reviews.map((review) => (
               <li key={review.id}>
                 <p>
-                  <Stars stars={review.stars} /> <strong>{review.reviewer}</strong>{' '}
+                  {/* bdi: a name written with direction controls cannot reorder the date beside it. */}
+                  <Stars stars={review.stars} />{' '}
+                  <strong>
+                    <bdi>{review.reviewer}</bdi>
+                  </strong>{' '}
                   <span className="muted">{dateTime(review.updatedAt)}</span>
                 </p>
                 {review.review && <p className="review-text">{review.review}</p>}
