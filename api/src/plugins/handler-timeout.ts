@@ -87,12 +87,11 @@ export default fp(
     };
 
     const answerLate = (reply: FastifyReply) => {
-      // Read only here, for a request already late: the getter builds the route's options anew each time.
-      const route = reply.request.routeOptions;
       // A route with a budget of its own is its own timer's to end, once armed: the hooks that run
       // before it (a session's check) are the shared budget's.
       if (reply.request.timeBudgetSignal) return;
-      const error = new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, route.url);
+      // Read only here, for a request already late: the getter builds the route's options anew each time.
+      const error = new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, reply.request.routeOptions.url);
       // A stream already under way cannot become a 503: it is cut, as Fastify's own timeout does.
       if (reply.raw.headersSent) reply.raw.destroy(error);
       else reply.send(error);

@@ -47,10 +47,9 @@ export default function AuthorsPage() {
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
       <EditTable<Schemas['Author']>
-        rows={list.rows}
+        list={list}
         what="the authors"
-        loadFailure={list.loadFailure}
-        empty={list.isPending ? 'Loading...' : 'No author found.'}
+        empty="No author found."
         columns={[
           { key: 'id', label: 'ID' },
           { key: 'fullName', label: 'Full Name', edit: 'text' },

@@ -49,10 +49,9 @@ export default function BooksPage() {
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
       <EditTable<Schemas['Book']>
-        rows={list.rows}
+        list={list}
         what="the books"
-        loadFailure={list.loadFailure}
-        empty={list.isPending ? 'Loading...' : 'No book found.'}
+        empty="No book found."
         columns={[
           { key: 'id', label: 'ID' },
           { key: 'name', label: 'Name', edit: 'text' },

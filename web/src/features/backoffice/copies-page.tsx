@@ -70,10 +70,9 @@ export default function CopiesPage() {
         onReset={list.reset}
       />
       <EditTable<Copy>
-        rows={list.rows}
+        list={list}
         what="the book copies"
-        loadFailure={list.loadFailure}
-        empty={list.isPending ? 'Loading...' : 'No book copy found.'}
+        empty="No book copy found."
         columns={[
           { key: 'id', label: 'ID' },
           { key: 'bookId', label: 'Book ID', edit: 'number' },

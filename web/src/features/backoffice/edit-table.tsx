@@ -3,6 +3,7 @@
 import { type ReactNode, useRef, useState } from 'react';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
+import type { AdminList } from './use-admin-list';
 
 export interface Column<Row> {
   key: keyof Row & string;
@@ -14,16 +15,16 @@ export interface Column<Row> {
 }
 
 export function EditTable<Row extends { id: number }>({
-  rows,
+  list: { rows, isPending, loadFailure },
   columns,
   deleteQuestion,
   onSave,
   onDelete,
   empty,
   what,
-  loadFailure,
 }: {
-  rows: Row[];
+  /** The screen's rows as useAdminList loads them: its pages or its search. */
+  list: Pick<AdminList<Row>, 'rows' | 'isPending' | 'loadFailure'>;
   columns: Column<Row>[];
   deleteQuestion: string;
   /**
@@ -32,11 +33,10 @@ export function EditTable<Row extends { id: number }>({
    */
   onSave: (opened: Row, draft: Row) => Promise<boolean | { opened: Row; draft: Row }>;
   onDelete: (row: Row) => void;
+  /** What an empty answer says (the spec's "No author found."); a load that failed is said with a Retry instead. */
   empty: string;
   /** What the rows are, as "Could not load {what}." reads. */
   what: string;
-  /** The page could not be loaded (useAdminList): said with a Retry, never `empty`. */
-  loadFailure: { error: unknown; retry: () => void } | null;
 }) {
   const [editing, setEditing] = useState<number | null>(null);
   const [draft, setDraft] = useState<Row | null>(null);
@@ -46,7 +46,7 @@ export function EditTable<Row extends { id: number }>({
   const [saving, setSaving] = useState(false);
   const savingNow = useRef(false);
   if (loadFailure) return <LoadError what={what} error={loadFailure.error} onRetry={loadFailure.retry} />;
-  if (!rows.length) return <p className="empty">{empty}</p>;
+  if (!rows.length) return <p className="empty">{isPending ? 'Loading...' : empty}</p>;
 
   const save = async (openedRow: Row, draftRow: Row) => {
     if (savingNow.current) return;

@@ -75,3 +75,6 @@ export function useAdminList<Row>(options: {
     },
   };
 }
+
+/** What a back-office list screen reads and does: its rows, their load and its writes. */
+export type AdminList<Row> = ReturnType<typeof useAdminList<Row>>;
