@@ -13,6 +13,12 @@ import { auditedTransaction } from '../security/audit.ts';
 import { LOW_STOCK_COUNT_SQL, LOW_STOCK_PAGE_SQL, LOW_STOCK_THRESHOLD_SQL } from './low-stock-queries.ts';
 
 const DEFAULT_PAGE_SIZE = 25;
+/**
+ * With the hash of a restock's key, the transaction-level advisory lock that runs its tries one at a
+ * time: the two-key form, a space apart from the single-key locks (the import's, the retention's)
+ * that a key chosen to hash onto one could otherwise hold.
+ */
+const RESTOCK_KEY_LOCK = 16_019;
 
 interface LowStockRow {
   copyId: number;
@@ -65,7 +71,7 @@ export function lowStock(db: Db, sql: SqlReader, emit: EmitCatalogEvent) {
         if (reference) {
           // One try of a key at a time: a retry sent while the first is still running waits for
           // it, then finds its row.
-          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${reference}, 0))`;
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${RESTOCK_KEY_LOCK}::int, hashtext(${reference}))`;
           const [earlier] = await tx.$queryRaw<{ copyId: number; change: number }[]>`
             SELECT copy_id AS "copyId", change FROM stock_movements WHERE reason = 'restock' AND reference = ${reference}`;
           if (earlier) return earlier.copyId === copyId && earlier.change === add ? 'done before' : 'key reused';

@@ -42,7 +42,7 @@ it('a Seller restocks a copy from its row and sees the list move; no threshold f
   expect(calls.find((c) => c.url === '/api/employee/low-stock')?.search).toBe('?pageNumber=1&pageSize=10');
 });
 
-it('Restock clicked again after a failure is the same restock (its key), so units are never added twice; other units are another', async () => {
+it('Restock clicked again after a failure, the same units retyped or not, is the same restock (its key), so units are never added twice; other units are another', async () => {
   const timedOut = {
     status: 503,
     body: { data: null, error: { code: 'TIMEOUT', message: 'The request took too long. Please try again.' } },
@@ -57,9 +57,12 @@ it('Restock clicked again after a failure is the same restock (its key), so unit
   const restock = await screen.findByRole('button', { name: 'Restock' });
   await userEvent.click(restock);
   expect(await screen.findByText(/Copy 7 could not be restocked./)).toBeInTheDocument();
+  // The same units typed again are the same restock.
+  const units = screen.getByLabelText('Units to add to copy 7');
+  await userEvent.clear(units);
+  await userEvent.type(units, '10');
   await userEvent.click(restock);
   expect(await screen.findByText('Copy 7 restocked: 11 in stock.')).toBeInTheDocument();
-  const units = screen.getByLabelText('Units to add to copy 7');
   await userEvent.clear(units);
   await userEvent.type(units, '5');
   await userEvent.click(restock);

@@ -40,15 +40,16 @@ function ThresholdForm({ threshold, onSaved }: { threshold: number; onSaved: (te
 function RestockCell({ copyId, onDone }: { copyId: number; onDone: (text: string, failed?: unknown) => void }) {
   const [units, setUnits] = useState('10');
   const restock = useRestockCopy();
-  // The restock meant, by its key: Restock clicked again after a failure (a timeout, when the first
-  // try was in fact done) is the same restock, and the server adds its units once. Other units, or a
-  // restock done, make a new one.
-  const requestKey = useRef(crypto.randomUUID());
+  // The restock last sent and not known done, by its units and key: Restock clicked again after a
+  // failure (a timeout, when the first try was in fact done) with the same units, retyped or not, is
+  // the same restock, and the server adds them once. Other units, or a restock done, make a new one.
+  const pending = useRef<{ units: string; key: string } | null>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    restock.mutateAsync({ copyId, add: Number(units), requestKey: requestKey.current }).then(
+    if (pending.current?.units !== units) pending.current = { units, key: crypto.randomUUID() };
+    restock.mutateAsync({ copyId, add: Number(units), requestKey: pending.current.key }).then(
       ({ quantity }) => {
-        requestKey.current = crypto.randomUUID();
+        pending.current = null;
         onDone(`Copy ${copyId} restocked: ${quantity} in stock.`);
       },
       (error) => onDone(`Copy ${copyId} could not be restocked.`, error),
@@ -64,10 +65,7 @@ function RestockCell({ copyId, onDone }: { copyId: number; onDone: (text: string
         required
         aria-label={`Units to add to copy ${copyId}`}
         value={units}
-        onChange={(e) => {
-          setUnits(e.target.value);
-          requestKey.current = crypto.randomUUID();
-        }}
+        onChange={(e) => setUnits(e.target.value)}
       />
       <button type="submit" disabled={restock.isPending}>
         Restock
