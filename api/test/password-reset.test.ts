@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { FORM_MESSAGES } from '@bookshop/rules';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CROWDED_AFTER } from '../src/modules/security/security-events.ts';
-import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -224,6 +224,36 @@ describe('a reset and what stood before it', () => {
     expect(after!.password_hash).toBe(client!.password_hash);
     expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } })).statusCode).toBe(200);
     expect((await login(email, OLD_PASSWORD)).statusCode).toBe(200);
+  });
+  it('a sign-in whose old password was checked while a reset was under way gets no session: the reset ends it too', async () => {
+    const { email } = await newClient();
+    const [client] = await t.db.query<{ id: number }>('SELECT id FROM clients WHERE account = $1', [email]);
+    // The reset's transaction (new password, every session ended) held open at the provider's step.
+    let providerAnswers!: () => void;
+    let atProvider!: () => void;
+    const reachedProvider = new Promise<void>((resolve) => {
+      atProvider = resolve;
+    });
+    const resetting = t.app.accounts.resetClientPassword(client!.id, 'the new hash', () => {
+      atProvider();
+      return new Promise<void>((resolve) => {
+        providerAnswers = resolve;
+      });
+    });
+    await reachedProvider;
+    // Its password checks out against the hash still committed; its session waits for the reset.
+    const signIn = login(email, OLD_PASSWORD);
+    await Promise.race([signIn, untilStatementsWaitOnLocks(t.db, 1)]);
+    providerAnswers();
+    await resetting;
+
+    const answer = await signIn;
+    expect(answer.statusCode, answer.body).toBe(401);
+    expect(answer.json().error.message).toBe(FORM_MESSAGES.invalidLogin);
+    const live = await t.db.query("SELECT 1 FROM session_families WHERE audience = 'client' AND subject_id = $1 AND revoked_at IS NULL", [
+      client!.id,
+    ]);
+    expect(live).toEqual([]);
   });
 });
 

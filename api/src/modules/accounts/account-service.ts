@@ -4,9 +4,14 @@ import { refuse } from '../../lib/refusals.ts';
 import type { accountRepository } from './account-repository.ts';
 import { assertAcceptablePassword, type PasswordHasher } from './passwords.ts';
 
+/**
+ * A password that checked out, and its hash as found (or as rehashed): the session it opens starts
+ * only while that is still the account's (sessions.start), so a reset or a change that lands while
+ * the old password is being checked ends it too.
+ */
 export type LoginResult =
-  | { audience: 'client'; userType: 'Client'; id: number }
-  | { audience: 'employee'; userType: 'Admin' | 'Seller'; id: number };
+  | { audience: 'client'; userType: 'Client'; id: number; passwordHash: string }
+  | { audience: 'employee'; userType: 'Admin' | 'Seller'; id: number; passwordHash: string };
 
 export interface VerifiedIdentity {
   uid: string;
@@ -43,12 +48,12 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       const rehashed = check.needsRehash ? await passwords.hash(password) : null;
       if (client) {
         if (rehashed) await repo.setClientPassword(client.id, rehashed);
-        return { audience: 'client', userType: 'Client', id: client.id };
+        return { audience: 'client', userType: 'Client', id: client.id, passwordHash: rehashed ?? client.passwordHash! };
       }
       // A password that checks out belongs to one of the two; verify refuses a missing hash.
       if (!employee) throw refuse.invalidLogin();
       if (rehashed) await repo.setEmployeePassword(employee.id, rehashed);
-      return { audience: 'employee', userType: employee.role, id: employee.id };
+      return { audience: 'employee', userType: employee.role, id: employee.id, passwordHash: rehashed ?? employee.passwordHash! };
     },
 
     /** Spec 5's sign-up rules, checked before the identity provider so the form's errors come first. */

@@ -37,15 +37,31 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
     /**
      * A new session, and the account's sessions beyond `keep` gone (their refresh tokens go with the
      * next purge): a loop of sign-ins, each a session kept a month, holds `keep` rows. Those kept are
-     * the ones still open, most recently used first; ended ones (signed out, revoked) go first.
+     * the ones still open, most recently used first; ended ones (signed out, revoked) go first. With
+     * `whilePasswordHash`, only while it is the account's password (false when it no longer is).
      */
-    async startFamily(family: { id: string; audience: Audience; subjectId: number }, keep: number) {
-      await db.sessionFamily.create({ data: family, select: { id: true } });
+    async startFamily(family: { id: string; audience: Audience; subjectId: number }, keep: number, whilePasswordHash?: string) {
+      if (whilePasswordHash === undefined) await db.sessionFamily.create({ data: family, select: { id: true } });
+      else {
+        // FOR SHARE waits for a reset's or a change's transaction holding the account's row, then
+        // reads the row as it committed: a new hash means no session.
+        const { id, subjectId } = family;
+        const started =
+          family.audience === 'client'
+            ? await db.$executeRaw`
+                INSERT INTO session_families (id, audience, subject_id) SELECT ${id}::uuid, 'client', ${subjectId}
+                WHERE EXISTS (SELECT 1 FROM clients WHERE id = ${subjectId} AND password_hash = ${whilePasswordHash} FOR SHARE)`
+            : await db.$executeRaw`
+                INSERT INTO session_families (id, audience, subject_id) SELECT ${id}::uuid, 'employee', ${subjectId}
+                WHERE EXISTS (SELECT 1 FROM employees WHERE id = ${subjectId} AND password_hash = ${whilePasswordHash} FOR SHARE)`;
+        if (started === 0) return false;
+      }
       await db.$executeRaw`
         DELETE FROM session_families WHERE id IN (
           SELECT id FROM session_families
           WHERE audience = ${family.audience}::"SessionAudience" AND subject_id = ${family.subjectId}
           ORDER BY revoked_at IS NULL DESC, last_active_at DESC, started_at DESC, id OFFSET ${keep})`;
+      return true;
     },
 
     findFamily: (id: string) => db.sessionFamily.findUnique({ where: { id }, select: familySelect }),

@@ -10,6 +10,7 @@
 // abandoned session alive.
 import { createHmac, randomUUID } from 'node:crypto';
 import { unauthorized } from '../../lib/errors.ts';
+import { refuse } from '../../lib/refusals.ts';
 import type { SecurityEvents } from '../security/security-events.ts';
 import type { Audience, sessionRepository } from './session-repository.ts';
 import { type AccessClaims, hashToken, newRefreshToken, REFRESH_TOKEN_SECONDS, signAccessToken, verifyAccessToken } from './tokens.ts';
@@ -82,9 +83,15 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
   return {
     startAuthentication,
 
-    async start(audience: Audience, subjectId: number): Promise<IssuedSession> {
+    /**
+     * A new session. Given the password hash a sign-in checked, it starts only while that is still the
+     * account's: a reset or a change committed meanwhile (which ended every session it found) refuses
+     * it as a wrong password would, where it would otherwise have been the one session left.
+     */
+    async start(audience: Audience, subjectId: number, checkedPasswordHash?: string): Promise<IssuedSession> {
       const id = randomUUID();
-      await repo.startFamily({ id, audience, subjectId }, SESSIONS_PER_ACCOUNT);
+      const started = await repo.startFamily({ id, audience, subjectId }, SESSIONS_PER_ACCOUNT, checkedPasswordHash);
+      if (!started) throw refuse.invalidLogin();
       return issue(audience, subjectId, { id, startedAt: new Date() });
     },
 

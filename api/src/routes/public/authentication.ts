@@ -33,7 +33,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.signInToken.set(request, reply, await app.secondFactor.openSignIn(result.id));
         return { data: 'SecondFactor' };
       }
-      app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id));
+      app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id, result.passwordHash));
       if (result.audience === 'employee') await app.recordEmployeeSignIn(request, result.id, 'password');
       return { data: result.userType };
     },
