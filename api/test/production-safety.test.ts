@@ -339,6 +339,25 @@ describe('sessions with an end', () => {
     expect(left.every((r) => r.used_at === null)).toBe(true);
   });
 
+  it('a client replaying their own spent tokens, session after session, adds one row a window with the count, not a row each', async () => {
+    const account = (await t.newClient()).account;
+    const before = await t.db.query("SELECT 1 FROM security_events WHERE type = 'refresh_token_reuse'");
+    for (let session = 0; session < 3; session++) {
+      const first = await t.login({ account, password: DEMO.client.password });
+      expect((await refresh(first)).statusCode).toBe(200);
+      await t.db.query("UPDATE refresh_tokens SET used_at = now() - interval '31 seconds' WHERE family_id = $1 AND used_at IS NOT NULL", [
+        await latestFamily(),
+      ]);
+      expect((await refresh(first)).statusCode).toBe(401);
+    }
+    const rows = await t.db.query<{ count: number }>(
+      "SELECT count FROM security_events WHERE type = 'refresh_token_reuse' AND actor = (SELECT 'client:' || id FROM clients WHERE account = $1)",
+      [account],
+    );
+    expect(rows).toEqual([{ count: 3 }]);
+    expect((await t.db.query("SELECT 1 FROM security_events WHERE type = 'refresh_token_reuse'")).length).toBe(before.length + 1);
+  });
+
   it('records a refused role and a refused cross-site call', async () => {
     const seller = await t.login(DEMO.seller);
     expect((await t.app.inject({ method: 'GET', url: '/api/employee/employees/', headers: { cookie: seller } })).statusCode).toBe(403);

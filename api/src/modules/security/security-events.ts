@@ -32,8 +32,8 @@ export const CROWDED_AFTER = 100;
 /** The address and actor of the row that holds a crowded window's overflow. */
 export const MANY = '*';
 /**
- * The kinds a stranger can repeat at will, grouped per window. Every other kind (a reset, an
- * enrolment, a token reuse) is one row each, so no event of the kind can hide behind another.
+ * The kinds a stranger (or a client) can repeat at will, grouped per window. Every other kind (a
+ * reset, an enrolment) is one row each, so no event of the kind can hide behind another.
  */
 export const REPEATABLE: ReadonlySet<SecurityEventType> = new Set<SecurityEventType>([
   'csrf_refused',
@@ -45,6 +45,10 @@ export const REPEATABLE: ReadonlySet<SecurityEventType> = new Set<SecurityEventT
   'password_reset_requested',
   'second_factor_failed',
   'authorization_refused',
+  // A client makes one per session (a sign-in, a refresh, its spent token again after 30 s), and
+  // sign-ins that succeed are not limited: one row per account, address and window, with the first
+  // session's id and the count, as a thief's from another address keeps a row of its own.
+  'refresh_token_reuse',
 ]);
 
 export function securityEvents(db: Db, log: FastifyBaseLogger) {
