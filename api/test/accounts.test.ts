@@ -142,6 +142,44 @@ describe('profile and password', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: mine } })).statusCode).toBe(200);
     expect((await login('pw@example.com', 'NewPass123!')).statusCode).toBe(200);
   });
+
+  it('a change whose other sessions cannot be ended changes nothing: the old password still signs in, and those sessions end with a retry', async () => {
+    const account = 'pw-atomic@example.com';
+    await t.db.query(
+      "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'P', 'A', '0555000000', $1, password_hash FROM clients WHERE account = 'client@bookshop.test'",
+      [account],
+    );
+    const who = { account, password: 'Client123!' };
+    const mine = await t.login(who);
+    const other = await t.login(who);
+    // The sessions' end fails (as an outage between two statements would), for this account only.
+    await t.db.query(`
+      CREATE FUNCTION refuse_session_end() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.revoked_at IS NOT NULL AND NEW.audience = 'client'
+           AND NEW.subject_id = (SELECT id FROM clients WHERE account = 'pw-atomic@example.com') THEN
+          RAISE EXCEPTION 'the sessions could not be ended';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_session_end BEFORE UPDATE ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_session_end()`);
+    const change = () =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/client/manage/password/',
+        headers: { cookie: mine },
+        payload: { oldPassword: 'Client123!', newPassword: 'NewPass123!' },
+      });
+    try {
+      expect((await change()).statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await t.db.query('DROP TRIGGER refuse_session_end ON session_families; DROP FUNCTION refuse_session_end()');
+    }
+    expect((await login(account, 'NewPass123!')).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: other } })).statusCode).toBe(200);
+    expect((await change()).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: other } })).statusCode).toBe(401);
+  });
 });
 
 describe('a loop of password changes', () => {

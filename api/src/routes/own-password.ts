@@ -54,9 +54,8 @@ export function ownPasswordRoute(
     async (request) => {
       const { id, familyId } = signedIn(request);
       await app.throttledPasswordCheck(request, await app.accounts.loginName(audience, id), () =>
-        app.accounts.changePassword(audience, id, request.body.oldPassword, request.body.newPassword),
+        app.accounts.changePassword(audience, id, familyId, request.body.oldPassword, request.body.newPassword),
       );
-      await app.sessions.revokeOtherSessions(audience, id, familyId);
       return { data: true };
     },
   );

@@ -43,12 +43,20 @@ export function accountRepository(db: Db) {
     clientPasswordHash: (id: number) => db.client.findUnique({ where: { id }, select: { passwordHash: true } }),
     setClientPassword: (id: number, passwordHash: string) =>
       db.client.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
-    /** A password change, and its security notice e-mail in the same transaction. */
-    changePassword: (audience: 'client' | 'employee', id: number, passwordHash: string) =>
+    /**
+     * A password change, the account's other sessions ended and its security notice e-mail, in one
+     * transaction: a failure after the new password was written left those sessions live, and a retry
+     * with the old password, now wrong, never ended them.
+     */
+    changePassword: (audience: 'client' | 'employee', id: number, passwordHash: string, keepSessionId: string) =>
       // An employee's change is audited in this transaction, not in a batch beside it (security/audit.ts).
       auditedTransaction(db, async (tx) => {
         if (audience === 'client') await tx.client.update({ where: { id }, data: { passwordHash }, select: { id: true } });
         else await tx.employee.update({ where: { id }, data: { passwordHash }, select: { id: true } });
+        await tx.sessionFamily.updateMany({
+          where: { audience, subjectId: id, revokedAt: null, id: { not: keepSessionId } },
+          data: { revokedAt: new Date() },
+        });
         await tx.mailOutbox.create({
           data: { kind: 'password_changed', ...(audience === 'client' ? { clientId: id } : { employeeId: id }) },
           select: { id: true },

@@ -117,11 +117,12 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       if (!current || !(await passwords.verify(password, current.passwordHash)).ok) throw refuse.wrongCurrentPassword();
     },
 
-    async changePassword(audience: 'client' | 'employee', id: number, oldPassword?: string, newPassword?: string) {
+    /** A new password; every other session of the account ends with it, the one `keepSessionId` names stays. */
+    async changePassword(audience: 'client' | 'employee', id: number, keepSessionId: string, oldPassword?: string, newPassword?: string) {
       if (!isFilled(oldPassword) || !isFilled(newPassword)) throw refuse.passwordsMissing();
       await this.confirmPassword(audience, id, oldPassword);
       assertAcceptablePassword(newPassword, await this.loginName(audience, id));
-      await repo.changePassword(audience, id, await passwords.hash(newPassword));
+      await repo.changePassword(audience, id, await passwords.hash(newPassword), keepSessionId);
     },
 
     /** Forgot password: the request's e-mail, checked by the form's rule; a bad one is refused in its words. */
