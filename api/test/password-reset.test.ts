@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FORM_MESSAGES } from '@bookshop/rules';
+import bcrypt from 'bcrypt';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CROWDED_AFTER } from '../src/modules/security/security-events.ts';
 import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
@@ -225,35 +226,57 @@ describe('a reset and what stood before it', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } })).statusCode).toBe(200);
     expect((await login(email, OLD_PASSWORD)).statusCode).toBe(200);
   });
-  it('a sign-in whose old password was checked while a reset was under way gets no session: the reset ends it too', async () => {
-    const { email } = await newClient();
+
+  /**
+   * A sign-in with the client's old password while a reset's transaction (new password, every session
+   * ended) is held open at the provider's step: its answer, and the client's live sessions after.
+   */
+  async function signInDuringReset(email: string) {
     const [client] = await t.db.query<{ id: number }>('SELECT id FROM clients WHERE account = $1', [email]);
-    // The reset's transaction (new password, every session ended) held open at the provider's step.
     let providerAnswers!: () => void;
     let atProvider!: () => void;
     const reachedProvider = new Promise<void>((resolve) => {
       atProvider = resolve;
     });
-    const resetting = t.app.accounts.resetClientPassword(client!.id, 'the new hash', () => {
+    const resetting = t.app.accounts.resetClientPassword(client!.id, NEW_PASSWORD, () => {
       atProvider();
       return new Promise<void>((resolve) => {
         providerAnswers = resolve;
       });
     });
     await reachedProvider;
-    // Its password checks out against the hash still committed; its session waits for the reset.
+    // Its password checks out against the hash still committed; what it writes next waits for the reset.
     const signIn = login(email, OLD_PASSWORD);
     await Promise.race([signIn, untilStatementsWaitOnLocks(t.db, 1)]);
     providerAnswers();
     await resetting;
-
     const answer = await signIn;
-    expect(answer.statusCode, answer.body).toBe(401);
-    expect(answer.json().error.message).toBe(FORM_MESSAGES.invalidLogin);
     const live = await t.db.query("SELECT 1 FROM session_families WHERE audience = 'client' AND subject_id = $1 AND revoked_at IS NULL", [
       client!.id,
     ]);
-    expect(live).toEqual([]);
+    return { answer, liveSessions: live.length };
+  }
+
+  it('a sign-in whose old password was checked while a reset was under way gets no session: the reset ends it too', async () => {
+    const { email } = await newClient();
+    const { answer, liveSessions } = await signInDuringReset(email);
+    expect(answer.statusCode, answer.body).toBe(401);
+    expect(answer.json().error.message).toBe(FORM_MESSAGES.invalidLogin);
+    expect(liveSessions).toBe(0);
+  });
+
+  it('nor does one whose old hash was due for a stronger one: the reset keeps its new password', async () => {
+    const email = `reset-${randomUUID()}@example.com`;
+    // A hash of the old format, which the first right sign-in replaces.
+    await t.db.query(
+      "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('Old', 'Hash', '0661234567', $1, $2)",
+      [email, await bcrypt.hash(OLD_PASSWORD, 10)],
+    );
+    const { answer, liveSessions } = await signInDuringReset(email);
+    expect(answer.statusCode, answer.body).toBe(401);
+    expect(liveSessions).toBe(0);
+    expect((await login(email, OLD_PASSWORD)).statusCode).toBe(401);
+    expect((await login(email, NEW_PASSWORD)).statusCode).toBe(200);
   });
 });
 

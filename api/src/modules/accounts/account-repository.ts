@@ -41,8 +41,17 @@ export function accountRepository(db: Db) {
       return (await db.client.updateManyAndReturn({ where: { id }, data, select }))[0] ?? null;
     },
     clientPasswordHash: (id: number) => db.client.findUnique({ where: { id }, select: { passwordHash: true } }),
-    setClientPassword: (id: number, passwordHash: string) =>
-      db.client.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
+    /**
+     * A stronger hash of the password a sign-in just checked, written only while `checked` is still
+     * the account's: a change or a reset committed meanwhile keeps its new password (an unconditional
+     * write put the old one back). Whether it was written.
+     */
+    rehashPassword: async (audience: 'client' | 'employee', id: number, checked: string, rehashed: string) => {
+      const where = { id, passwordHash: checked };
+      const data = { passwordHash: rehashed };
+      const { count } = audience === 'client' ? await db.client.updateMany({ where, data }) : await db.employee.updateMany({ where, data });
+      return count === 1;
+    },
     /**
      * A password change, the account's other sessions ended and its security notice e-mail, in one
      * transaction: a failure after the new password was written left those sessions live, and a retry
@@ -116,7 +125,5 @@ export function accountRepository(db: Db) {
         return { updated };
       }),
     employeePasswordHash: (id: number) => db.employee.findUnique({ where: { id }, select: { passwordHash: true } }),
-    setEmployeePassword: (id: number, passwordHash: string) =>
-      db.employee.update({ where: { id }, data: { passwordHash }, select: { id: true } }),
   };
 }

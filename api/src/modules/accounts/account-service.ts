@@ -45,15 +45,19 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       // The check runs even for an unknown account, so timing does not tell which part was wrong.
       const check = await passwords.verify(password, client?.passwordHash ?? employee?.passwordHash);
       if (!check.ok) throw refuse.invalidLogin();
-      const rehashed = check.needsRehash ? await passwords.hash(password) : null;
-      if (client) {
-        if (rehashed) await repo.setClientPassword(client.id, rehashed);
-        return { audience: 'client', userType: 'Client', id: client.id, passwordHash: rehashed ?? client.passwordHash! };
-      }
       // A password that checks out belongs to one of the two; verify refuses a missing hash.
-      if (!employee) throw refuse.invalidLogin();
-      if (rehashed) await repo.setEmployeePassword(employee.id, rehashed);
-      return { audience: 'employee', userType: employee.role, id: employee.id, passwordHash: rehashed ?? employee.passwordHash! };
+      const found = client ?? employee;
+      if (!found?.passwordHash) throw refuse.invalidLogin();
+      const audience = client ? 'client' : 'employee';
+      // The hash the session will start under: the rehash, or, when a change or a reset replaced the
+      // checked one meanwhile, the checked one (and sessions.start refuses it).
+      let passwordHash = found.passwordHash;
+      if (check.needsRehash) {
+        const rehashed = await passwords.hash(password);
+        if (await repo.rehashPassword(audience, found.id, found.passwordHash, rehashed)) passwordHash = rehashed;
+      }
+      if (client) return { audience: 'client', userType: 'Client', id: client.id, passwordHash };
+      return { audience: 'employee', userType: employee!.role, id: employee!.id, passwordHash };
     },
 
     /** Spec 5's sign-up rules, checked before the identity provider so the form's errors come first. */
@@ -140,9 +144,6 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       if (!isFilled(password)) throw refuse.form(FORM_MESSAGES.newPasswordRequired);
       assertAcceptablePassword(password, account);
       return password;
-    },
-    async setClientPassword(id: number, password: string) {
-      await repo.setClientPassword(id, await passwords.hash(password));
     },
 
     /** A forgotten password's reset: all or nothing across the shop and the identity provider (`spendCode`). */
