@@ -436,6 +436,34 @@ describe("an Admin's reset of another employee's second factor", () => {
     expect(secret).toBeTruthy();
   });
 
+  it('a reset whose sessions cannot be ended changes nothing; a retry removes the factor and ends them together', async () => {
+    const seller = await newEmployee(t, 'Seller');
+    const sellerSession = await passwordLogin(t, seller);
+    await enrolTotp(t, sellerSession);
+    const adminSession = await passwordLogin(t, await newEmployee(t, 'Admin'));
+    // The sessions' end fails (as an outage between two statements would), for this seller only.
+    await t.db.query(`
+      CREATE FUNCTION refuse_session_end() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.revoked_at IS NOT NULL AND NEW.audience = 'employee' AND NEW.subject_id = ${seller.id} THEN
+          RAISE EXCEPTION 'the sessions could not be ended';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_session_end BEFORE UPDATE ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_session_end()`);
+    const reset = () => call(t, adminSession, 'DELETE', `/api/employee/${seller.id}/second-factor`);
+    try {
+      expect((await reset()).statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await t.db.query('DROP TRIGGER refuse_session_end ON session_families; DROP FUNCTION refuse_session_end()');
+    }
+    expect(await t.db.query('SELECT 1 FROM employee_totp WHERE employee_id = $1', [seller.id])).toHaveLength(1);
+    expect((await call(t, sellerSession, 'GET', '/api/employee/employee/')).statusCode).toBe(200);
+    expect((await reset()).statusCode).toBe(200);
+    expect(await t.db.query('SELECT 1 FROM employee_totp WHERE employee_id = $1', [seller.id])).toHaveLength(0);
+    expect((await call(t, sellerSession, 'GET', '/api/employee/employee/')).statusCode).toBe(401);
+  });
+
   it('two Admins removing their own last factors at once: one is refused, and an Admin keeps a factor', async () => {
     await t.db.query(
       `DELETE FROM employee_totp WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin');

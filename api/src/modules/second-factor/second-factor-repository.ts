@@ -97,9 +97,9 @@ export function secondFactorRepository(db: Db) {
      * then nothing is removed ('last'). The Admins' rows are locked first, as a role change locks them,
      * so two Admins removing their own last factors at once (or one while being demoted) are decided
      * one after the other, and the second sees the first's change. False when there was nothing of the
-     * kind to remove.
+     * kind to remove. What it removes ends the employee's sessions but `keepSessionId` (null: all).
      */
-    removeKeepingAnAdminFactor: (employeeId: number, removal: FactorRemoval) =>
+    removeKeepingAnAdminFactor: (employeeId: number, removal: FactorRemoval, keepSessionId: string | null) =>
       db
         .$transaction(async (tx) => {
           // NO KEY UPDATE, as a row's own update takes: a factor's or a challenge's insert, which holds
@@ -120,6 +120,20 @@ export function secondFactorRepository(db: Db) {
           if (adminWithFactor && (await tx.employee.count({ where: { role: 'Admin', ...HAS_FACTOR } })) === 0)
             throw new LeavesNoAdminFactor();
           if (!(await hasFactor())) await tx.employeeRecoveryCode.deleteMany({ where });
+          // The employee's sessions end with it, in the same transaction: ended after a removal that
+          // committed, a failure between the two left them live, and a retry, finding nothing left to
+          // remove, was refused before it ended them (a lost device's thief kept the session).
+          if (removed) {
+            await tx.sessionFamily.updateMany({
+              where: {
+                audience: 'employee',
+                subjectId: employeeId,
+                revokedAt: null,
+                ...(keepSessionId ? { id: { not: keepSessionId } } : {}),
+              },
+              data: { revokedAt: new Date() },
+            });
+          }
           return removed;
         })
         .catch((error: unknown) => {

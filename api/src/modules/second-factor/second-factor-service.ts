@@ -79,9 +79,12 @@ export function secondFactorService(
     return codes;
   }
 
-  /** Removes what `removal` names, or refuses when no Admin would have a second factor left; false when there was none such. */
-  async function removeKeepingAnAdminFactor(employeeId: number, removal: FactorRemoval) {
-    const removed = await repo.removeKeepingAnAdminFactor(employeeId, removal);
+  /**
+   * Removes what `removal` names, and with it ends the employee's sessions but `keepSessionId` (null:
+   * all), or refuses when no Admin would have a second factor left; false when there was none such.
+   */
+  async function removeKeepingAnAdminFactor(employeeId: number, removal: FactorRemoval, keepSessionId: string | null) {
+    const removed = await repo.removeKeepingAnAdminFactor(employeeId, removal, keepSessionId);
     if (removed === 'last') throw refuse.lastAdminSecondFactor();
     return removed;
   }
@@ -184,10 +187,11 @@ export function secondFactorService(
       return { recoveryCodes: factors.hasFactor ? null : await renewCodes(employeeId) };
     },
 
-    async removeTotp(employeeId: number, address: string) {
+    /** Removes the employee's app; their other sessions end with it (the one `keepSessionId` names stays). */
+    async removeTotp(employeeId: number, address: string, keepSessionId: string) {
       const factors = await factorsOf(employeeId);
       if (!factors.totp?.secret && !factors.totp?.pendingSecret) throw refuse.noSecondFactor();
-      await removeKeepingAnAdminFactor(employeeId, 'app');
+      await removeKeepingAnAdminFactor(employeeId, 'app', keepSessionId);
       if (factors.totp?.secret) await recordAbout('second_factor_removed', employeeId, address, { method: 'totp' });
     },
 
@@ -249,8 +253,9 @@ export function secondFactorService(
       if (!(await repo.renamePasskey(employeeId, id, name.trim() || 'Passkey'))) throw refuse.noPasskey();
     },
 
-    async removePasskey(employeeId: number, id: number, address: string) {
-      if (!(await removeKeepingAnAdminFactor(employeeId, { passkeyId: id }))) throw refuse.noPasskey();
+    /** Removes one of the employee's passkeys; their other sessions end with it. */
+    async removePasskey(employeeId: number, id: number, address: string, keepSessionId: string) {
+      if (!(await removeKeepingAnAdminFactor(employeeId, { passkeyId: id }, keepSessionId))) throw refuse.noPasskey();
       await recordAbout('second_factor_removed', employeeId, address, { method: 'passkey' });
     },
 
@@ -268,7 +273,7 @@ export function secondFactorService(
       const factors = await repo.factors(employeeId);
       if (!factors) throw refuse.noSecondFactor();
       if (!factors.hasFactor && !factors.totp) throw refuse.noSecondFactor();
-      await removeKeepingAnAdminFactor(employeeId, 'all');
+      await removeKeepingAnAdminFactor(employeeId, 'all', null);
       // The factor they enrol next starts with no failures of the old one's against it.
       await throttle.forgetAccount(actor(employeeId), 'second-factor');
       await recordAbout('second_factor_reset', employeeId, address, undefined, adminId);

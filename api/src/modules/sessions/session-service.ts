@@ -146,7 +146,6 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
     revokeFamily: (familyId: string) => repo.revokeFamily(familyId),
     revokeOtherSessions: (audience: Audience, subjectId: number, keepFamilyId: string) =>
       repo.revokeSubject(audience, subjectId, keepFamilyId),
-    revokeAllSessions: (audience: Audience, subjectId: number) => repo.revokeSubject(audience, subjectId),
     purge: () => repo.purge(LONGEST_LIFETIME_SECONDS),
   };
 }

@@ -155,8 +155,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const employee = who(request);
-      await app.secondFactor.removeTotp(employee.id, employee.address);
-      await endOtherSessions(employee);
+      await app.secondFactor.removeTotp(employee.id, employee.address, employee.familyId);
       return { data: true };
     },
   );
@@ -223,8 +222,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     [404, 409],
     async (passkeyId, request) => {
       const employee = who(request);
-      await app.secondFactor.removePasskey(employee.id, passkeyId, employee.address);
-      await endOtherSessions(employee);
+      await app.secondFactor.removePasskey(employee.id, passkeyId, employee.address, employee.familyId);
     },
     { config: sensitive, description: `${STEP_UP_NOTE} ${ENDS_OTHER_SESSIONS}` },
   );
