@@ -188,4 +188,39 @@ describe("Open Library's record", () => {
   it.each(['javascript:alert(1)', 'data:image/png;base64,AAAA', '/relative.jpg', 42])('leaves out a cover at %s', async (cover) => {
     expect((await answering({ title: 'Odd', cover: { medium: cover } })(ISBN))?.imageUrl).toBeNull();
   });
+
+  it.each([{ title: 42 }, { title: ['The Hobbit'] }, { title: { text: 'The Hobbit' } }, { title: '   ' }])(
+    'is no record when its title is not text (%o)',
+    async (book) => {
+      expect(await answering(book)(ISBN)).toBeNull();
+    },
+  );
+
+  it('keeps what is text and leaves out the rest, where a field holds something else', async () => {
+    const found = await answering({
+      title: 'Odd',
+      subtitle: 7,
+      authors: [{ name: 3 }, null, { name: 'A. Writer' }],
+      subjects: 'Fantasy',
+      publish_date: 1937,
+      notes: { value: 'x' },
+      cover: null,
+    })(ISBN);
+    expect(found).toEqual({
+      title: 'Odd',
+      author: 'A. Writer',
+      category: null,
+      publishedYear: null,
+      pagesNumber: null,
+      imageUrl: null,
+      description: null,
+    });
+  });
+
+  it('is no record when the answer is not an object of records', async () => {
+    for (const answer of [null, [1, 2], 'text']) {
+      const lookup = openLibraryLookup('https://openlibrary.test', (async () => Response.json(answer)) as typeof fetch);
+      expect(await lookup(ISBN)).toBeNull();
+    }
+  });
 });

@@ -63,6 +63,10 @@ const CATEGORY_KEYWORDS: [string, RegExp][] = [
 const pageCount = (pages: unknown) =>
   typeof pages === 'number' && Number.isInteger(pages) && pages >= 1 && pages <= BOOK_PAGES_MAX ? pages : null;
 const webAddress = (url: unknown) => (typeof url === 'string' && /^https?:\/\/[^\s]+$/i.test(url) && url.length <= 2048 ? url : null);
+/** A field meant as text, when it is some (a record may hold a number, a list or an object there). */
+const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : null);
+/** The names of a list of `{ name }`, those that are text. */
+const names = (list: unknown) => (Array.isArray(list) ? list.flatMap((item) => text((item as { name?: unknown } | null)?.name) ?? []) : []);
 
 /** How long one lookup may take before it counts as failed. */
 export const ISBN_LOOKUP_TIMEOUT_MS = 8_000;
@@ -71,40 +75,44 @@ export const ISBN_LOOKUP_TIMEOUT_MS = 8_000;
 export function openLibraryLookup(baseUrl: string, fetchImpl: typeof fetch = fetch): IsbnLookup {
   return async (isbn13) => {
     const url = `${baseUrl.replace(/\/$/, '')}/api/books?bibkeys=ISBN:${isbn13}&format=json&jscmd=data`;
-    let body: Record<string, OpenLibraryBook>;
+    let body: Record<string, OpenLibraryBook | undefined> | null;
     try {
       const response = await fetchImpl(url, {
         signal: AbortSignal.timeout(ISBN_LOOKUP_TIMEOUT_MS),
         headers: { accept: 'application/json' },
       });
       if (!response.ok) throw new Error(`status ${response.status}`);
-      body = (await response.json()) as Record<string, OpenLibraryBook>;
+      body = (await response.json()) as Record<string, OpenLibraryBook | undefined> | null;
     } catch {
       throw new AppError(502, 'ISBN_SERVICE_UNAVAILABLE', 'The ISBN service is not answering. Please try again later.');
     }
-    const book = body[`ISBN:${isbn13}`];
-    if (!book?.title) return null;
-    const subjects = (book.subjects ?? []).map((s) => s.name).join(' | ');
-    const year = Number(book.publish_date?.match(/\d{4}/)?.[0]);
+    // Any JSON may come back: a record of another shape is no record, never a 500.
+    const book = body !== null && typeof body === 'object' ? body[`ISBN:${isbn13}`] : undefined;
+    const title = text(book?.title);
+    if (!book || !title) return null;
+    const subtitle = text(book.subtitle);
+    const subjects = names(book.subjects).join(' | ');
+    const year = Number(text(book.publish_date)?.match(/\d{4}/)?.[0]);
     return {
-      title: book.subtitle ? `${book.title}: ${book.subtitle}` : book.title,
-      author: book.authors?.[0]?.name ?? 'Unknown author',
+      title: subtitle ? `${title}: ${subtitle}` : title,
+      author: names(book.authors)[0] ?? 'Unknown author',
       category: CATEGORY_KEYWORDS.find(([, re]) => re.test(subjects))?.[0] ?? null,
       publishedYear: Number.isInteger(year) ? year : null,
       pagesNumber: pageCount(book.number_of_pages),
       imageUrl: webAddress(book.cover?.medium),
-      description: typeof book.notes === 'string' ? book.notes : null,
+      description: text(book.notes),
     };
   };
 }
 
+/** A record as Open Library's users left it: every field may be missing or of another type. */
 interface OpenLibraryBook {
-  title?: string;
-  subtitle?: string;
-  authors?: { name: string }[];
-  subjects?: { name: string }[];
-  publish_date?: string;
+  title?: unknown;
+  subtitle?: unknown;
+  authors?: unknown;
+  subjects?: unknown;
+  publish_date?: unknown;
   number_of_pages?: unknown;
-  cover?: { medium?: unknown };
-  notes?: string;
+  cover?: { medium?: unknown } | null;
+  notes?: unknown;
 }
