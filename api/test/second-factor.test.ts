@@ -287,12 +287,27 @@ describe('step-up for the sensitive actions', () => {
     }
     // Reads that are not sensitive still answer.
     expect((await call(t, session, 'GET', '/api/employee/employees/')).statusCode).toBe(200);
+    // Their own information saves as before; a new e-mail, the name they sign in with, asks first.
+    const ownInfo = {
+      firstName: 'Test',
+      lastName: 'Employee',
+      gender: 'Male',
+      birthDate: '1990-01-01',
+      email: who.account,
+      phoneNumber: '0555000000',
+      address: '2 Main Street',
+    };
+    const newEmail = () => call(t, session, 'PUT', '/api/employee/', { ...ownInfo, email: `new-${who.account}` });
+    expect((await call(t, session, 'PUT', '/api/employee/', ownInfo)).statusCode).toBe(200);
+    const renamed = await newEmail();
+    expect([renamed.statusCode, renamed.json().error?.code]).toEqual([403, 'STEP_UP_REQUIRED']);
 
     // A step-up with the app's next code opens them again.
     const stepUp = await call(t, session, 'POST', `${OWN}/step-up`, { code: totpCode(secret, start + 10 * 60_000 + 30_000) });
     expect(stepUp.statusCode).toBe(200);
     expect(Date.parse(stepUp.json().data.stepUpUntil)).toBe(start + 20 * 60_000 + 1000);
     expect((await exportClients()).statusCode).toBe(200);
+    expect((await newEmail()).json().data.email).toBe(`new-${who.account}`);
   });
 
   it('lets an employee without a second factor through (STAFF_MFA optional)', async () => {

@@ -40,6 +40,8 @@ declare module 'fastify' {
     secondFactorPolicy(request: FastifyRequest): Promise<void>;
     /** preHandler: a route marked `stepUp` needs a second factor used within the last minutes. */
     requireStepUp(request: FastifyRequest): Promise<void>;
+    /** The same need, asked by a route for one kind of change only (an employee's own sign-in e-mail). */
+    steppedUpOrRefuse(request: FastifyRequest): Promise<void>;
   }
   interface FastifyContextConfig {
     /** The most sensitive actions: a second factor used within the last 10 minutes, when the employee has one. */
@@ -101,10 +103,13 @@ export default fp(
       if (employee.role === 'Admin' && !(await service.hasFactor(employee.id))) throw refuse.secondFactorEnrolmentRequired();
     });
 
-    app.decorate('requireStepUp', async (request: FastifyRequest) => {
-      if (!request.routeOptions.config.stepUp) return;
+    const steppedUpOrRefuse = async (request: FastifyRequest) => {
       const employee = signedInEmployee(request);
       if (!(await service.steppedUp(employee.id, employee.familyId))) throw refuse.stepUpRequired(STEP_UP_MINUTES);
+    };
+    app.decorate('steppedUpOrRefuse', steppedUpOrRefuse);
+    app.decorate('requireStepUp', async (request: FastifyRequest) => {
+      if (request.routeOptions.config.stepUp) await steppedUpOrRefuse(request);
     });
 
     const purge = setInterval(() => {

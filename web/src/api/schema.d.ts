@@ -945,7 +945,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Update my information */
+        /**
+         * Update my information
+         * @description A new e-mail (the name I sign in with) needs the step-up: Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
+         */
         put: operations["updateOwnEmployeeInfo"];
         /**
          * Add an employee (role Admin or Seller)

@@ -66,10 +66,18 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
       return toEmployee(await repo.createEmployee({ ...person, passwordHash, role }).catch(refuseTakenEmail));
     },
 
-    async updateOwnInformation(id: number, input: PersonInput) {
+    /**
+     * The employee's own information. A new e-mail is a new sign-in name, so `beforeEmailChange` (the
+     * step-up) must pass first: from a stolen session it would take the account, its notices going to
+     * the thief's address.
+     */
+    async updateOwnInformation(id: number, input: PersonInput, beforeEmailChange: () => Promise<void>) {
       const person = validatePerson(input);
       const own = await accounts.employeeInfo(id);
-      if (person.email !== own?.email && (await repo.loginNameTaken(person.email))) throw refuse.emailTaken();
+      if (person.email !== own?.email) {
+        await beforeEmailChange();
+        if (await repo.loginNameTaken(person.email)) throw refuse.emailTaken();
+      }
       const saved = await accounts.updateEmployee(id, person).catch(refuseTakenEmail);
       if ('waitSeconds' in saved) throw refuse.tooManyEmailChanges(EMAIL_CHANGES_PER_DAY, saved.waitSeconds);
       if (!saved.updated) throw refuse.accountGone();

@@ -6,6 +6,7 @@ import { responses } from '../../schemas/common.ts';
 import { PersonInformations } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { ownPasswordRoute } from '../own-password.ts';
+import { STEP_UP_NOTE } from './employees.ts';
 
 /** The signed-in employee's own account (any role). */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -30,11 +31,14 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'updateOwnEmployeeInfo',
         summary: 'Update my information',
+        description: `A new e-mail (the name I sign in with) needs the step-up: ${STEP_UP_NOTE}`,
         body: PersonInformations,
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 404, 409, 429),
       },
     },
-    async (request) => ({ data: await app.employees.updateOwnInformation(signedInEmployee(request).id, request.body) }),
+    async (request) => ({
+      data: await app.employees.updateOwnInformation(signedInEmployee(request).id, request.body, () => app.steppedUpOrRefuse(request)),
+    }),
   );
 
   ownPasswordRoute(app, 'employee', 'changeEmployeePassword', [400, 401, 403, 429, 503]);

@@ -1,10 +1,10 @@
 // An employee's own information: the form starts from what is saved, so Save Changes waits for a
 // change, Reset brings the saved values back, and a save makes them the new starting point.
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
 import { anEmployee } from '../../../test/people';
-import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import EmployeeAccountPage from './account-page';
 
 const saved = anEmployee({
@@ -56,4 +56,28 @@ it('Save Changes is enabled only by a change, Reset restores the saved values, a
     gender: 'Male',
   });
   expect(save).toBeDisabled();
+});
+
+it('a new e-mail, the name the employee signs in with, asks for the second factor first, then saves', async () => {
+  const stepUp = refusal(403, 'STEP_UP_REQUIRED', 'Confirm it is you: this needs your second factor, used within the last 10 minutes.');
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/employee/': { body: { data: saved } },
+    'GET /api/employee/second-factor': {
+      body: { data: { totp: true, passkeys: [], recoveryCodesLeft: 10, required: false, stepUpUntil: null } },
+    },
+    'PUT /api/employee': [stepUp, { body: { data: { ...saved, email: 'samir@bookshop.test' } } }],
+    'POST /api/employee/second-factor/step-up': { body: { data: { stepUpUntil: new Date().toISOString() } } },
+  });
+  renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
+  const email = await screen.findByLabelText('email');
+  await userEvent.clear(email);
+  await userEvent.type(email, 'samir@bookshop.test');
+  await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+  const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+  await userEvent.type(within(dialog).getByLabelText('Code from your authenticator app, or a recovery code'), '654321');
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+  expect(await screen.findByText('Information updated successfully.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2);
+  expect(email).toHaveValue('samir@bookshop.test');
 });

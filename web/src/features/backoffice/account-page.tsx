@@ -33,13 +33,24 @@ const informationOf = ({ firstName, lastName, email, phoneNumber, address, birth
   gender,
 });
 
-/** The form starts from the saved information: Save Changes waits for a change (isDirty), Reset restores it. */
-function InformationForm({ saved, show }: { saved: EmployeeInfo; show: ReturnType<typeof useNotice>[1] }) {
+/**
+ * The form starts from the saved information: Save Changes waits for a change (isDirty), Reset restores it.
+ * A new e-mail is a new sign-in name: the server asks for the second factor first (`guard`).
+ */
+function InformationForm({
+  saved,
+  show,
+  guard,
+}: {
+  saved: EmployeeInfo;
+  show: ReturnType<typeof useNotice>[1];
+  guard: ReturnType<typeof useStepUpGuard>['guard'];
+}) {
   const update = useUpdateEmployeeMe();
   const { register, handleSubmit, reset, watch, formState } = useForm<EmployeeInfo>({ defaultValues: saved });
   const complete = Object.values(watch()).every((value) => value.trim() !== '');
   const save = handleSubmit((values) =>
-    update.mutateAsync(values).then(
+    guard(() => update.mutateAsync(values)).then(
       (stored) => {
         // What the server stored (an e-mail lower-cased, text trimmed) is the new starting point.
         reset(informationOf(stored));
@@ -89,7 +100,8 @@ export default function EmployeeAccountPage() {
   const typed = passwordForm.watch();
   const [notice, show] = useNotice();
   const resetting = useSubmitOnce();
-  // A new password ends the other sessions: the server asks for the second factor first (403 STEP_UP_REQUIRED).
+  // A new password ends the other sessions, and a new e-mail changes how one signs in: the server asks
+  // for the second factor first (403 STEP_UP_REQUIRED).
   const { guard, prompt } = useStepUpGuard();
   if (isPending) return <p className="muted">Loading...</p>;
   if (!data) return <p className="empty">No employee data available.</p>;
@@ -110,7 +122,7 @@ export default function EmployeeAccountPage() {
     <section className="narrow">
       <h1>Your Information</h1>
       <Notice notice={notice} />
-      <InformationForm saved={informationOf(data)} show={show} />
+      <InformationForm saved={informationOf(data)} show={show} guard={guard} />
       <h2>Reset Password</h2>
       <form className="form" onSubmit={resetting.handle(resetPassword)}>
         <PasswordChangeFields register={passwordForm.register} labels={['Current Password', 'New Password']} />
