@@ -503,6 +503,20 @@ describe('bulk export and import', () => {
     expect((await copyOf(books[0]!.isbn13))!.quantity).toBe(books[0]!.quantity);
   });
 
+  it("an Admin's new check replaces their check not run: a loop of checks keeps one plan, and the replaced one cannot run", async () => {
+    const [book] = await t.db.query<{ isbn13: string }>('SELECT isbn13 FROM books WHERE isbn13 IS NOT NULL ORDER BY id LIMIT 1');
+    const file = (price: string) => `ISBN,Price,Stock,Available\n${book!.isbn13},${price},5,true`;
+    const checks = [];
+    for (const price of ['11.00', '12.00', '13.00']) checks.push(await check(file(price)));
+    const unrun = await t.db.query<{ id: number }>("SELECT id FROM import_jobs WHERE actor = $1 AND status = 'checked'", [
+      `employee:${adminId}`,
+    ]);
+    expect(unrun.map((job) => job.id)).toEqual([checks[2].id]);
+    const replaced = await call('POST', `/api/employee/catalog/import/${checks[0].id}/run`, admin, { skipInvalid: false });
+    expect([replaced.statusCode, replaced.json().error.message]).toEqual([404, 'No such import.']);
+    await t.db.query('DELETE FROM import_jobs WHERE id = $1', [checks[2].id]);
+  });
+
   it('refuses a check older than 30 minutes, and reports a run whose instance died as failed', async () => {
     const [book] = await t.db.query<{ isbn13: string }>('SELECT isbn13 FROM books WHERE isbn13 IS NOT NULL ORDER BY id LIMIT 1');
     const job = await check(`isbn,price,stock,available\n${book!.isbn13},77.00,7,constructor`);

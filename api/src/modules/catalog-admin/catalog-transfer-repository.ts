@@ -225,12 +225,15 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
     },
 
     /**
-     * Stores a checked plan (new and changed rows: thousands for a big file) as the job's JSON. The
-     * summary and plan go as JSON text parameters: a query builder walking every value of the plan
-     * stalled the serving instance for hundreds of milliseconds per thousand rows.
+     * Stores a checked plan (new and changed rows: thousands for a big file) as the job's JSON, in
+     * place of the employee's earlier checks not run: each is megabytes for a big file, and a loop of
+     * checks kept every one for a day. The summary and plan go as JSON text parameters: a query
+     * builder walking every value of the plan stalled the serving instance for hundreds of
+     * milliseconds per thousand rows.
      */
     async createJob(who: AuditActor, summary: ImportSummary, plan: ImportPlanRow[]) {
       const [created] = await db.$queryRaw<{ id: number }[]>`
+        WITH replaced AS (DELETE FROM import_jobs WHERE actor = ${who.actor} AND status = 'checked')
         INSERT INTO import_jobs (actor, address, total, summary, plan)
         VALUES (${who.actor}, ${who.address}, ${plan.length}::int, ${JSON.stringify(summary)}::jsonb, ${JSON.stringify(plan)}::jsonb)
         RETURNING id`;
