@@ -479,6 +479,28 @@ describe("an Admin's reset of another employee's second factor", () => {
     expect((await call(t, sellerSession, 'GET', '/api/employee/employee/')).statusCode).toBe(401);
   });
 
+  it("a reset still ends the sessions when the employee's own removal got there first and left it nothing to remove", async () => {
+    const seller = await newEmployee(t, 'Seller');
+    const sellerSession = await passwordLogin(t, seller);
+    await enrolTotp(t, sellerSession);
+    const adminSession = await passwordLogin(t, await newEmployee(t, 'Admin'));
+    // The employee's own removal, held open: the reset sees the factor, then waits for the row.
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM employees WHERE id = $1 FOR NO KEY UPDATE', [seller.id]);
+      await holder.query('DELETE FROM employee_totp WHERE employee_id = $1', [seller.id]);
+      const reset = call(t, adminSession, 'DELETE', `/api/employee/${seller.id}/second-factor`);
+      await untilStatementsWaitOnLocks(t.db, 1);
+      await holder.query('COMMIT');
+      expect((await reset).statusCode).toBe(200);
+    } finally {
+      await holder.end();
+    }
+    expect((await call(t, sellerSession, 'GET', '/api/employee/employee/')).statusCode).toBe(401);
+  });
+
   it('two Admins removing their own last factors at once: one is refused, and an Admin keeps a factor', async () => {
     await t.db.query(
       `DELETE FROM employee_totp WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin');

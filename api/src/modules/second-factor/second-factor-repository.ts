@@ -122,8 +122,10 @@ export function secondFactorRepository(db: Db) {
           if (!(await hasFactor())) await tx.employeeRecoveryCode.deleteMany({ where });
           // The employee's sessions end with it, in the same transaction: ended after a removal that
           // committed, a failure between the two left them live, and a retry, finding nothing left to
-          // remove, was refused before it ended them (a lost device's thief kept the session).
-          if (removed) {
+          // remove, was refused before it ended them (a lost device's thief kept the session). An
+          // Admin's reset (no session kept) ends them even when a removal of the employee's own got
+          // there first and left it nothing to remove.
+          if (removed || keepSessionId === null) {
             await tx.sessionFamily.updateMany({
               where: {
                 audience: 'employee',
