@@ -157,6 +157,18 @@ describe('sign-in that resists guessing', () => {
     const [row] = await strong.db.query<{ password_hash: string }>('SELECT password_hash FROM clients WHERE account = $1', [account]);
     expect(row!.password_hash).toMatch(/^bcrypt-sha256:\$2b\$12\$/);
 
+    // Two right sign-ins at once with a hash due for a stronger one: both are let in, whichever rehashes.
+    const twice = `t-${randomUUID()}@example.com`;
+    await strong.db.query(
+      "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) VALUES ('T', 'W', '0555000000', $1, $2)",
+      [twice, legacyHash],
+    );
+    const both = await Promise.all([
+      login(twice, DEMO.client.password, '203.0.113.3', strong.app),
+      login(twice, DEMO.client.password, '203.0.113.4', strong.app),
+    ]);
+    expect(both.map((res) => res.statusCode)).toEqual([200, 200]);
+
     const time = async (who: string) => {
       const started = process.hrtime.bigint();
       expect((await login(who, 'Wrong-password-1', '203.0.113.2', strong.app)).statusCode).toBe(401);

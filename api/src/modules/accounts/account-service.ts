@@ -55,6 +55,12 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       if (check.needsRehash) {
         const rehashed = await passwords.hash(password);
         if (await repo.rehashPassword(audience, found.id, found.passwordHash, rehashed)) passwordHash = rehashed;
+        else {
+          // Another sign-in's rehash (the same password), or a new password: the hash now is the one
+          // to start under, if this password is still its.
+          const now = (await (client ? repo.clientPasswordHash(found.id) : repo.employeePasswordHash(found.id)))?.passwordHash;
+          if (now && (await passwords.verify(password, now)).ok) passwordHash = now;
+        }
       }
       if (client) return { audience: 'client', userType: 'Client', id: client.id, passwordHash };
       return { audience: 'employee', userType: employee!.role, id: employee!.id, passwordHash };
