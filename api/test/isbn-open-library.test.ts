@@ -217,6 +217,20 @@ describe("Open Library's record", () => {
     });
   });
 
+  it('trims its text and drops control characters: a NUL, which PostgreSQL refuses, and line breaks in a title', async () => {
+    const found = await answering({
+      title: ' The\u0000 Hobbit\n',
+      subtitle: ' or\nThere and Back Again ',
+      authors: [{ name: '  J.R.R. Tolkien ' }],
+      notes: ' First line.\nSecond line.\u0007 ',
+    })(ISBN);
+    expect(found).toMatchObject({
+      title: 'The Hobbit: or There and Back Again',
+      author: 'J.R.R. Tolkien',
+      description: 'First line.\nSecond line.',
+    });
+  });
+
   it('is no record when the answer is not an object of records', async () => {
     for (const answer of [null, [1, 2], 'text']) {
       const lookup = openLibraryLookup('https://openlibrary.test', (async () => Response.json(answer)) as typeof fetch);

@@ -63,10 +63,19 @@ const CATEGORY_KEYWORDS: [string, RegExp][] = [
 const pageCount = (pages: unknown) =>
   typeof pages === 'number' && Number.isInteger(pages) && pages >= 1 && pages <= BOOK_PAGES_MAX ? pages : null;
 const webAddress = (url: unknown) => (typeof url === 'string' && /^https?:\/\/[^\s]+$/i.test(url) && url.length <= 2048 ? url : null);
-/** A field meant as text, when it is some (a record may hold a number, a list or an object there). */
-const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : null);
+/**
+ * A field meant as text, when it is some (a record may hold a number, a list or an object there),
+ * trimmed and without control characters: a NUL is refused by PostgreSQL (Add Book answered 500),
+ * and " Jane Doe " would be an author beside "Jane Doe". A `line` keeps no line breaks either.
+ */
+const text = (value: unknown) => {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes.
+  const cleaned = typeof value === 'string' ? value.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').trim() : '';
+  return cleaned || null;
+};
+const line = (value: unknown) => text(value)?.replace(/\s+/g, ' ') ?? null;
 /** The names of a list of `{ name }`, those that are text. */
-const names = (list: unknown) => (Array.isArray(list) ? list.flatMap((item) => text((item as { name?: unknown } | null)?.name) ?? []) : []);
+const names = (list: unknown) => (Array.isArray(list) ? list.flatMap((item) => line((item as { name?: unknown } | null)?.name) ?? []) : []);
 
 /** How long one lookup may take before it counts as failed. */
 export const ISBN_LOOKUP_TIMEOUT_MS = 8_000;
@@ -88,9 +97,9 @@ export function openLibraryLookup(baseUrl: string, fetchImpl: typeof fetch = fet
     }
     // Any JSON may come back: a record of another shape is no record, never a 500.
     const book = body !== null && typeof body === 'object' ? body[`ISBN:${isbn13}`] : undefined;
-    const title = text(book?.title);
+    const title = line(book?.title);
     if (!book || !title) return null;
-    const subtitle = text(book.subtitle);
+    const subtitle = line(book.subtitle);
     const subjects = names(book.subjects).join(' | ');
     const year = Number(text(book.publish_date)?.match(/\d{4}/)?.[0]);
     return {
