@@ -1,6 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { auditedTransaction } from '../security/audit.ts';
+import { endSessions } from '../sessions/session-repository.ts';
 
 /** How often a day an employee's sign-in e-mail may change: each change e-mails the address it replaces. */
 export const EMAIL_CHANGES_PER_DAY = 3;
@@ -62,10 +63,7 @@ export function accountRepository(db: Db) {
       auditedTransaction(db, async (tx) => {
         if (audience === 'client') await tx.client.update({ where: { id }, data: { passwordHash }, select: { id: true } });
         else await tx.employee.update({ where: { id }, data: { passwordHash }, select: { id: true } });
-        await tx.sessionFamily.updateMany({
-          where: { audience, subjectId: id, revokedAt: null, id: { not: keepSessionId } },
-          data: { revokedAt: new Date() },
-        });
+        await endSessions(tx, audience, id, keepSessionId);
         await tx.mailOutbox.create({
           data: { kind: 'password_changed', ...(audience === 'client' ? { clientId: id } : { employeeId: id }) },
           select: { id: true },
@@ -80,10 +78,7 @@ export function accountRepository(db: Db) {
       db.$transaction(
         async (tx) => {
           await tx.client.update({ where: { id }, data: { passwordHash }, select: { id: true } });
-          await tx.sessionFamily.updateMany({
-            where: { audience: 'client', subjectId: id, revokedAt: null },
-            data: { revokedAt: new Date() },
-          });
+          await endSessions(tx, 'client', id);
           await tx.mailOutbox.create({ data: { kind: 'password_changed', clientId: id }, select: { id: true } });
           await finish();
           // Longer than the provider's own time limit (plugins/identity.ts), so its answer, when it

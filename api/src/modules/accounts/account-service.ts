@@ -36,6 +36,8 @@ export const isLoginNameClash = (error: unknown) => {
 };
 
 export function accountService(repo: ReturnType<typeof accountRepository>, passwords: PasswordHasher) {
+  const passwordHashOf = (audience: 'client' | 'employee', id: number) =>
+    audience === 'client' ? repo.clientPasswordHash(id) : repo.employeePasswordHash(id);
   return {
     async login(accountInput: string, password: string): Promise<LoginResult> {
       const account = normalizeAccount(accountInput);
@@ -58,7 +60,7 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
         else {
           // Another sign-in's rehash (the same password), or a new password: the hash now is the one
           // to start under, if this password is still its.
-          const now = (await (client ? repo.clientPasswordHash(found.id) : repo.employeePasswordHash(found.id)))?.passwordHash;
+          const now = (await passwordHashOf(audience, found.id))?.passwordHash;
           if (now && (await passwords.verify(password, now)).ok) passwordHash = now;
         }
       }
@@ -123,7 +125,7 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
 
     /** Refuses (WRONG_PASSWORD) unless `password` is the account's own: a signed-in person proving it is them. */
     async confirmPassword(audience: 'client' | 'employee', id: number, password: string) {
-      const current = audience === 'client' ? await repo.clientPasswordHash(id) : await repo.employeePasswordHash(id);
+      const current = await passwordHashOf(audience, id);
       if (!current || !(await passwords.verify(password, current.passwordHash)).ok) throw refuse.wrongCurrentPassword();
     },
 

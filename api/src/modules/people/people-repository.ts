@@ -5,6 +5,7 @@ import type { Db } from '../../plugins/prisma.ts';
 import { employeeInfoSelect } from '../accounts/account-repository.ts';
 import { HAS_FACTOR } from '../second-factor/second-factor-repository.ts';
 import { auditedTransaction } from '../security/audit.ts';
+import { endSessions } from '../sessions/session-repository.ts';
 
 export const clientSelect = {
   id: true,
@@ -60,10 +61,7 @@ export function peopleRepository(db: Db) {
       auditedTransaction(db, async (tx) => {
         const { count } = await tx.employee.deleteMany({ where: { id, role: { not: 'Admin' } } });
         if (count === 0) return false;
-        await tx.sessionFamily.updateMany({
-          where: { audience: 'employee', subjectId: id, revokedAt: null },
-          data: { revokedAt: new Date() },
-        });
+        await endSessions(tx, 'employee', id);
         return true;
       }),
   };

@@ -2,6 +2,7 @@
 // challenges, and the moment a session last proved a factor.
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import { endSessions } from '../sessions/session-repository.ts';
 
 /** An employee with a confirmed authenticator app or a passkey. */
 export const HAS_FACTOR = { OR: [{ totp: { secret: { not: null } } }, { passkeys: { some: {} } }] } satisfies Prisma.EmployeeWhereInput;
@@ -126,15 +127,7 @@ export function secondFactorRepository(db: Db) {
           // Admin's reset (no session kept) ends them even when a removal of the employee's own got
           // there first and left it nothing to remove.
           if (removed || keepSessionId === null) {
-            await tx.sessionFamily.updateMany({
-              where: {
-                audience: 'employee',
-                subjectId: employeeId,
-                revokedAt: null,
-                ...(keepSessionId ? { id: { not: keepSessionId } } : {}),
-              },
-              data: { revokedAt: new Date() },
-            });
+            await endSessions(tx, 'employee', employeeId, keepSessionId);
           }
           return removed;
         })

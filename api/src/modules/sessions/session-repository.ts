@@ -1,3 +1,4 @@
+import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 
 export type Audience = 'client' | 'employee';
@@ -29,6 +30,21 @@ export const FAMILY_WITH_ACTIVITY_SQL = `
 
 /** The employee's role, read on every back-office call (a changed or deleted employee loses access at once). */
 export const EMPLOYEE_ROLE_SQL = 'SELECT role::text AS role FROM employees WHERE id = $1';
+
+/**
+ * Ends the account's live sessions but `exceptFamilyId`'s, on `db` or in the transaction of the change
+ * that ends them (a new password, a factor removed, the account deleted), so both land or neither.
+ */
+export const endSessions = (
+  client: Pick<Prisma.TransactionClient, 'sessionFamily'>,
+  audience: Audience,
+  subjectId: number,
+  exceptFamilyId?: string | null,
+) =>
+  client.sessionFamily.updateMany({
+    where: { audience, subjectId, revokedAt: null, ...(exceptFamilyId ? { id: { not: exceptFamilyId } } : {}) },
+    data: { revokedAt: new Date() },
+  });
 
 export function sessionRepository(db: Db, sql: SqlWriter) {
   return {
@@ -94,12 +110,7 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
       return count === 1;
     },
     revokeFamily: (id: string) => db.sessionFamily.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } }),
-    revokeSubject(audience: Audience, subjectId: number, exceptFamilyId?: string) {
-      return db.sessionFamily.updateMany({
-        where: { audience, subjectId, revokedAt: null, ...(exceptFamilyId ? { id: { not: exceptFamilyId } } : {}) },
-        data: { revokedAt: new Date() },
-      });
-    },
+    revokeSubject: (audience: Audience, subjectId: number, exceptFamilyId?: string) => endSessions(db, audience, subjectId, exceptFamilyId),
     /**
      * Deletes what can no longer be used: tokens expired or spent a day ago (a day of theft
      * detection for spent ones), and sessions revoked or past every lifetime a day ago with their tokens.
