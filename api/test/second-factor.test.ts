@@ -222,6 +222,55 @@ describe('TOTP', () => {
   });
 });
 
+describe('a password changed between the two steps', () => {
+  const liveSessions = async (id: number) =>
+    (await t.db.query("SELECT 1 FROM session_families WHERE audience = 'employee' AND subject_id = $1 AND revoked_at IS NULL", [id]))
+      .length;
+
+  it('ends the sign-in: the right code then starts no session, and the new password with a factor does', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const session = await passwordLogin(t, who);
+    const { secret, recoveryCodes } = await enrolTotp(t, session);
+    // Someone who knows the old password is at the code step when the employee changes it.
+    const attempt = await passwordStep(t, who);
+    expect(attempt.res.json()).toEqual({ data: 'SecondFactor' });
+    const newPassword = 'Quiet-Orchard-71';
+    const changed = await call(t, session, 'PUT', '/api/employee/password/', { oldPassword: who.password, newPassword });
+    expect(changed.statusCode, changed.body).toBe(200);
+
+    // The next step's code: enrolment spent the current one.
+    const late = await secondStep(t, attempt.cookie, totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000));
+    expect(late.statusCode, late.body).toBe(401);
+    expect(late.json().error.code).toBe('SECOND_FACTOR_EXPIRED');
+    expect(await liveSessions(who.id)).toBe(1); // the session that changed it
+    const again = await passwordStep(t, { account: who.account, password: newPassword });
+    expect((await secondStep(t, again.cookie, recoveryCodes[0]!)).statusCode).toBe(200);
+  });
+
+  it('while the code is being checked: the step waits for the change, then starts no session', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const { secret } = await enrolTotp(t, await passwordLogin(t, who));
+    const attempt = await passwordStep(t, who);
+    const sessionsBefore = await liveSessions(who.id);
+    // A change of the password held open (an Admin's save of the employee, say).
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("UPDATE employees SET password_hash = 'bcrypt-sha256:another' WHERE id = $1", [who.id]);
+      const step = secondStep(t, attempt.cookie, totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000));
+      await untilStatementsWaitOnLocks(t.db, 1);
+      await holder.query('COMMIT');
+      const answer = await step;
+      expect(answer.statusCode, answer.body).toBe(401);
+      expect(answer.json().error.code).toBe('SECOND_FACTOR_EXPIRED');
+    } finally {
+      await holder.end();
+    }
+    expect(await liveSessions(who.id)).toBe(sessionsBefore);
+  });
+});
+
 describe('recovery codes', () => {
   it('each signs in once, in any case and spacing; they are stored hashed', async () => {
     const who = await newEmployee(t, 'Seller');

@@ -28,13 +28,15 @@ declare module 'fastify' {
     };
     /**
      * Starts the employee's back-office session after a proved second factor (after the password, or a
-     * passkey alone), marks it so, and records the sign-in.
+     * passkey alone), marks it so, and records the sign-in. After the password, only while the password
+     * checked (`checkedPassword`, its hash's fingerprint) is still theirs: else 401, sign in again.
      */
     startEmployeeSessionWithSecondFactor(
       request: FastifyRequest,
       reply: FastifyReply,
       employeeId: number,
       method: 'second_factor' | 'passkey',
+      checkedPassword?: string,
     ): Promise<void>;
     /** onRequest, after requireEmployee: under STAFF_MFA=required, an Admin without a factor reaches only enrolment. */
     secondFactorPolicy(request: FastifyRequest): Promise<void>;
@@ -89,8 +91,8 @@ export default fp(
 
     app.decorate(
       'startEmployeeSessionWithSecondFactor',
-      async (request: FastifyRequest, reply: FastifyReply, employeeId: number, method: 'second_factor' | 'passkey') => {
-        const session = await app.sessions.start('employee', employeeId);
+      async (request: FastifyRequest, reply: FastifyReply, employeeId: number, method: 'second_factor' | 'passkey', checkedPassword?: string) => {
+        const session = await app.sessions.start('employee', employeeId, checkedPassword, refuse.signInStepExpired);
         await service.markSecondFactor(session.familyId);
         app.setSessionCookies(request, reply, 'employee', session);
         await app.recordEmployeeSignIn(request, employeeId, method);

@@ -2,16 +2,17 @@
 import { checkProfile, checkResetRequest, checkSignUp, FORM_MESSAGES, isFilled } from '@bookshop/rules';
 import { refuse } from '../../lib/refusals.ts';
 import type { accountRepository } from './account-repository.ts';
-import { assertAcceptablePassword, type PasswordHasher } from './passwords.ts';
+import { assertAcceptablePassword, type PasswordHasher, passwordFingerprint } from './passwords.ts';
 
 /**
- * A password that checked out, and its hash as found (or as rehashed): the session it opens starts
- * only while that is still the account's (sessions.start), so a reset or a change that lands while
- * the old password is being checked ends it too.
+ * A password that checked out, and the fingerprint of its hash as found (or as rehashed): the session
+ * it opens, at once or after an employee's second factor, starts only while that is still the
+ * account's hash (sessions.start), so a reset or a change that lands while the old password is being
+ * checked, or between the sign-in's two steps, ends it too.
  */
 export type LoginResult =
-  | { audience: 'client'; userType: 'Client'; id: number; passwordHash: string }
-  | { audience: 'employee'; userType: 'Admin' | 'Seller'; id: number; passwordHash: string };
+  | { audience: 'client'; userType: 'Client'; id: number; passwordFingerprint: string }
+  | { audience: 'employee'; userType: 'Admin' | 'Seller'; id: number; passwordFingerprint: string };
 
 export interface VerifiedIdentity {
   uid: string;
@@ -64,8 +65,9 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
           if (now && (await passwords.verify(password, now)).ok) passwordHash = now;
         }
       }
-      if (client) return { audience: 'client', userType: 'Client', id: client.id, passwordHash };
-      return { audience: 'employee', userType: employee!.role, id: employee!.id, passwordHash };
+      const checked = passwordFingerprint(passwordHash);
+      if (client) return { audience: 'client', userType: 'Client', id: client.id, passwordFingerprint: checked };
+      return { audience: 'employee', userType: employee!.role, id: employee!.id, passwordFingerprint: checked };
     },
 
     /** Spec 5's sign-up rules, checked before the identity provider so the form's errors come first. */

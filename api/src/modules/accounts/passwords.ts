@@ -16,6 +16,13 @@ const BCRYPT_MAX_BYTES = 72;
 
 const prehash = (password: string) => createHash('sha256').update(password.normalize('NFKC')).digest('base64');
 
+/**
+ * What names a password hash outside the account's row (a sign-in step, a session's start
+ * condition): its SHA-256, so no copy of the hash itself is kept. The same in SQL:
+ * `encode(sha256(convert_to(password_hash, 'UTF8')), 'hex')` (session-repository.ts).
+ */
+export const passwordFingerprint = (passwordHash: string) => createHash('sha256').update(passwordHash).digest('hex');
+
 /** Refuses a password the rules of @bookshop/rules refuse (the web forms show the same messages). */
 export function assertAcceptablePassword(password: string, account?: string) {
   const problem = passwordProblem(password, { account, isCommon: isCommonPassword });

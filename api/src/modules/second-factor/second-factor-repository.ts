@@ -141,6 +141,8 @@ export function secondFactorRepository(db: Db) {
       purpose: string;
       employeeId: number | null;
       webauthn: string | null;
+      /** Only the sign-in step's first write sets it; a later write of its passkey challenge keeps it. */
+      passwordFingerprint?: string;
       expiresAt: Date;
     }) => {
       const { key, ...rest } = challenge;
@@ -154,7 +156,7 @@ export function secondFactorRepository(db: Db) {
     findChallenge: (key: string) =>
       db.signInChallenge.findUnique({
         where: { tokenHash: key },
-        select: { purpose: true, employeeId: true, webauthn: true, expiresAt: true },
+        select: { purpose: true, employeeId: true, webauthn: true, passwordFingerprint: true, expiresAt: true },
       }),
     /** Deletes a challenge; true for the one caller that deleted it (a challenge is used once). */
     takeChallenge: async (key: string) => (await db.signInChallenge.deleteMany({ where: { tokenHash: key } })).count === 1,

@@ -282,20 +282,27 @@ export function secondFactorService(
     // The sign-in's second step: a single-purpose token the browser holds (a cookie), good for a
     // few minutes, which answers nothing of the back-office; only the second-factor routes take it.
 
-    /** After a right password: the token that lets this browser give the second factor. */
-    async openSignIn(employeeId: number) {
+    /**
+     * After a right password: the token that lets this browser give the second factor. The step keeps
+     * which password was checked (its hash's fingerprint), for the session it ends in.
+     */
+    async openSignIn(employeeId: number, passwordFingerprint: string) {
       const token = randomBytes(32).toString('base64url');
-      await repo.putChallenge({ key: tokenKey(token), purpose: 'second_factor', employeeId, webauthn: null, expiresAt: expiry() });
+      const key = tokenKey(token);
+      await repo.putChallenge({ key, purpose: 'second_factor', employeeId, webauthn: null, passwordFingerprint, expiresAt: expiry() });
       return token;
     },
 
-    /** The employee a live sign-in token stands for, or 401. */
-    async signInEmployee(token: string | undefined) {
+    /**
+     * The employee a live sign-in token stands for, and the fingerprint of the password their first
+     * step checked (null for a step opened before it was kept); or 401.
+     */
+    async signInStep(token: string | undefined) {
       const challenge = token ? await repo.findChallenge(tokenKey(token)) : null;
       if (challenge?.purpose !== 'second_factor' || !challenge.employeeId || challenge.expiresAt.getTime() < Date.now()) {
         throw refuse.signInStepExpired();
       }
-      return challenge.employeeId;
+      return { employeeId: challenge.employeeId, passwordFingerprint: challenge.passwordFingerprint };
     },
 
     /**

@@ -1,7 +1,10 @@
-import type { Prisma } from '../../generated/prisma/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 
 export type Audience = 'client' | 'employee';
+
+/** passwordFingerprint (passwords.ts) of the row's password hash, in SQL. */
+const fingerprintSql = Prisma.raw("encode(sha256(convert_to(password_hash, 'UTF8')), 'hex')");
 
 const familySelect = { id: true, audience: true, subjectId: true, startedAt: true, lastActiveAt: true, revokedAt: true } as const;
 
@@ -54,10 +57,11 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
      * A new session, and the account's sessions beyond `keep` gone (their refresh tokens go with the
      * next purge): a loop of sign-ins, each a session kept a month, holds `keep` rows. Those kept are
      * the ones still open, most recently used first; ended ones (signed out, revoked) go first. With
-     * `whilePasswordHash`, only while it is the account's password (false when it no longer is).
+     * `whilePassword`, the fingerprint of a password hash (passwords.ts), only while that is the
+     * account's hash (false when it no longer is).
      */
-    async startFamily(family: { id: string; audience: Audience; subjectId: number }, keep: number, whilePasswordHash?: string) {
-      if (whilePasswordHash === undefined) await db.sessionFamily.create({ data: family, select: { id: true } });
+    async startFamily(family: { id: string; audience: Audience; subjectId: number }, keep: number, whilePassword?: string) {
+      if (whilePassword === undefined) await db.sessionFamily.create({ data: family, select: { id: true } });
       else {
         // FOR SHARE waits for a reset's or a change's transaction holding the account's row, then
         // reads the row as it committed: a new hash means no session.
@@ -66,10 +70,10 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
           family.audience === 'client'
             ? await db.$executeRaw`
                 INSERT INTO session_families (id, audience, subject_id) SELECT ${id}::uuid, 'client', ${subjectId}
-                WHERE EXISTS (SELECT 1 FROM clients WHERE id = ${subjectId} AND password_hash = ${whilePasswordHash} FOR SHARE)`
+                WHERE EXISTS (SELECT 1 FROM clients WHERE id = ${subjectId} AND ${fingerprintSql} = ${whilePassword} FOR SHARE)`
             : await db.$executeRaw`
                 INSERT INTO session_families (id, audience, subject_id) SELECT ${id}::uuid, 'employee', ${subjectId}
-                WHERE EXISTS (SELECT 1 FROM employees WHERE id = ${subjectId} AND password_hash = ${whilePasswordHash} FOR SHARE)`;
+                WHERE EXISTS (SELECT 1 FROM employees WHERE id = ${subjectId} AND ${fingerprintSql} = ${whilePassword} FOR SHARE)`;
         if (started === 0) return false;
       }
       await db.$executeRaw`

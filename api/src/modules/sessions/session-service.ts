@@ -84,14 +84,15 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
     startAuthentication,
 
     /**
-     * A new session. Given the password hash a sign-in checked, it starts only while that is still the
-     * account's: a reset or a change committed meanwhile (which ended every session it found) refuses
-     * it as a wrong password would, where it would otherwise have been the one session left.
+     * A new session. Given the fingerprint of the password hash a sign-in checked, it starts only while
+     * that is still the account's: a reset or a change committed meanwhile (which ended every session
+     * it found) refuses it with `refusal` (as a wrong password, by default), where it would otherwise
+     * have been the one session left.
      */
-    async start(audience: Audience, subjectId: number, checkedPasswordHash?: string): Promise<IssuedSession> {
+    async start(audience: Audience, subjectId: number, checkedPassword?: string, refusal = refuse.invalidLogin): Promise<IssuedSession> {
       const id = randomUUID();
-      const started = await repo.startFamily({ id, audience, subjectId }, SESSIONS_PER_ACCOUNT, checkedPasswordHash);
-      if (!started) throw refuse.invalidLogin();
+      const started = await repo.startFamily({ id, audience, subjectId }, SESSIONS_PER_ACCOUNT, checkedPassword);
+      if (!started) throw refusal();
       return issue(audience, subjectId, { id, startedAt: new Date() });
     },
 

@@ -30,10 +30,10 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const result = await app.throttledPasswordCheck(request, account, () => app.accounts.login(account, request.body.password));
       // An employee with a second factor gets no session yet: only a short-lived token for the next step.
       if (result.audience === 'employee' && (await app.secondFactor.hasFactor(result.id))) {
-        app.signInToken.set(request, reply, await app.secondFactor.openSignIn(result.id));
+        app.signInToken.set(request, reply, await app.secondFactor.openSignIn(result.id, result.passwordFingerprint));
         return { data: 'SecondFactor' };
       }
-      app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id, result.passwordHash));
+      app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id, result.passwordFingerprint));
       if (result.audience === 'employee') await app.recordEmployeeSignIn(request, result.id, 'password');
       return { data: result.userType };
     },

@@ -25,7 +25,7 @@ const secondFactorSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const token = app.signInToken.read(request);
-      const employeeId = await app.secondFactor.signInEmployee(token);
+      const { employeeId } = await app.secondFactor.signInStep(token);
       return { data: await app.secondFactor.proofOptions(employeeId, app.relyingParty(request), token) };
     },
   );
@@ -42,14 +42,15 @@ const secondFactorSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const token = app.signInToken.read(request);
-      const employeeId = await app.secondFactor.signInEmployee(token);
+      const { employeeId, passwordFingerprint } = await app.secondFactor.signInStep(token);
       await app.secondFactor.prove(employeeId, request.body, {
         rp: app.relyingParty(request),
         address: app.clientAddress(request),
         signInToken: token,
       });
       app.signInToken.clear(reply);
-      await app.startEmployeeSessionWithSecondFactor(request, reply, employeeId, 'second_factor');
+      // A password changed since the first step (by the employee, or an Admin) ends this sign-in.
+      await app.startEmployeeSessionWithSecondFactor(request, reply, employeeId, 'second_factor', passwordFingerprint ?? undefined);
       return { data: (await app.accounts.employeeInfo(employeeId)).role };
     },
   );
