@@ -35,6 +35,24 @@ async function newEmployee(app: TestApp, role: 'Admin' | 'Seller') {
   return { id: row!.id, account: email, password: DEMO.admin.password };
 }
 
+/** Runs `meanwhile` while ending this employee's sessions fails, as an outage between two statements would. */
+async function whileSessionsCannotEnd(employeeId: number, meanwhile: () => Promise<void>) {
+  await t.db.query(`
+    CREATE FUNCTION refuse_session_end() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.revoked_at IS NOT NULL AND NEW.audience = 'employee' AND NEW.subject_id = ${employeeId} THEN
+        RAISE EXCEPTION 'the sessions could not be ended';
+      END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER refuse_session_end BEFORE UPDATE ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_session_end()`);
+  try {
+    await meanwhile();
+  } finally {
+    await t.db.query('DROP TRIGGER refuse_session_end ON session_families; DROP FUNCTION refuse_session_end()');
+  }
+}
+
 /** How many times events happened: a row may stand for several repeats (its `count`, where the table keeps one). */
 const occurrences = (rows: { row: string }[]) =>
   rows.reduce((sum, { row }) => sum + ((JSON.parse(row) as { count?: number }).count ?? 1), 0);
@@ -505,22 +523,10 @@ describe("an Admin's reset of another employee's second factor", () => {
     const sellerSession = await passwordLogin(t, seller);
     await enrolTotp(t, sellerSession);
     const adminSession = await passwordLogin(t, await newEmployee(t, 'Admin'));
-    // The sessions' end fails (as an outage between two statements would), for this seller only.
-    await t.db.query(`
-      CREATE FUNCTION refuse_session_end() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.revoked_at IS NOT NULL AND NEW.audience = 'employee' AND NEW.subject_id = ${seller.id} THEN
-          RAISE EXCEPTION 'the sessions could not be ended';
-        END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER refuse_session_end BEFORE UPDATE ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_session_end()`);
     const reset = () => call(t, adminSession, 'DELETE', `/api/employee/${seller.id}/second-factor`);
-    try {
+    await whileSessionsCannotEnd(seller.id, async () => {
       expect((await reset()).statusCode).toBeGreaterThanOrEqual(500);
-    } finally {
-      await t.db.query('DROP TRIGGER refuse_session_end ON session_families; DROP FUNCTION refuse_session_end()');
-    }
+    });
     expect(await t.db.query('SELECT 1 FROM employee_totp WHERE employee_id = $1', [seller.id])).toHaveLength(1);
     expect((await call(t, sellerSession, 'GET', '/api/employee/employee/')).statusCode).toBe(200);
     expect((await reset()).statusCode).toBe(200);
@@ -694,6 +700,41 @@ describe("a change to an employee's factors", () => {
     expect((await call(t, mine, 'DELETE', `${OWN}/totp`)).statusCode).toBe(200);
     expect((await me(again)).statusCode).toBe(401);
     expect((await me(mine)).statusCode).toBe(200);
+  });
+
+  it('an app or new codes whose other sessions cannot be ended are not kept: nothing changes until a retry does both', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const mine = await passwordLogin(t, who);
+    const stolen = await passwordLogin(t, who);
+    const me = (cookie: string) => call(t, cookie, 'GET', '/api/employee/employee/');
+    const started = await call(t, mine, 'POST', `${OWN}/totp`, { currentPassword: who.password });
+    const { secret } = started.json().data as { secret: string };
+    const confirm = () => call(t, mine, 'POST', `${OWN}/totp/confirm`, { code: totpCode(secret) });
+    await whileSessionsCannotEnd(who.id, async () => {
+      expect((await confirm()).statusCode).toBeGreaterThanOrEqual(500);
+    });
+    // No app and no codes: the employee signs in with the password alone, and the other session is live.
+    const [app] = await t.db.query<{ secret: string | null }>('SELECT secret FROM employee_totp WHERE employee_id = $1', [who.id]);
+    expect(app!.secret).toBeNull();
+    expect(await t.db.query('SELECT 1 FROM employee_recovery_codes WHERE employee_id = $1', [who.id])).toHaveLength(0);
+    expect((await me(stolen)).statusCode).toBe(200);
+    const confirmed = await confirm();
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const [firstCode] = confirmed.json().data.recoveryCodes as string[];
+    expect((await me(stolen)).statusCode).toBe(401);
+
+    const thief = await secondStep(t, (await passwordStep(t, who)).cookie, firstCode!);
+    expect(thief.statusCode).toBe(200);
+    const renew = () => call(t, mine, 'POST', `${OWN}/recovery-codes`);
+    await whileSessionsCannotEnd(who.id, async () => {
+      expect((await renew()).statusCode).toBeGreaterThanOrEqual(500);
+    });
+    // The old codes still stand, and so does the session they opened.
+    expect((await call(t, mine, 'GET', `${OWN}/`)).json().data.recoveryCodesLeft).toBe(9);
+    expect((await me(cookieHeader(thief))).statusCode).toBe(200);
+    expect((await renew()).statusCode).toBe(200);
+    expect((await call(t, mine, 'GET', `${OWN}/`)).json().data.recoveryCodesLeft).toBe(10);
+    expect((await me(cookieHeader(thief))).statusCode).toBe(401);
   });
 });
 

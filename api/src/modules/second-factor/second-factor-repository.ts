@@ -12,6 +12,20 @@ export type FactorRemoval = 'app' | 'all' | { passkeyId: number };
 class LeavesNoAdminFactor extends Error {}
 const passkeySelect = { id: true, name: true, createdAt: true, lastUsedAt: true } as const;
 
+/**
+ * What follows, in its transaction, any change to how an employee signs in: recovery codes in place
+ * of the old (when `codeHashes` is given), and the end of their sessions but the one that made the
+ * change (ASVS 7.4.3). In the same transaction, as a removal's: ended after the change committed, a
+ * failure between the two left a thief's session live after the owner's new factor or codes.
+ */
+async function changedHowTheySignIn(tx: Prisma.TransactionClient, employeeId: number, codeHashes: string[] | null, keepSessionId: string) {
+  if (codeHashes) {
+    await tx.employeeRecoveryCode.deleteMany({ where: { employeeId } });
+    await tx.employeeRecoveryCode.createMany({ data: codeHashes.map((codeHash) => ({ employeeId, codeHash })) });
+  }
+  await endSessions(tx, 'employee', employeeId, keepSessionId);
+}
+
 export function secondFactorRepository(db: Db) {
   return {
     /** What the employee has: a confirmed app, a pending setup, their passkeys, unused recovery codes. */
@@ -47,12 +61,18 @@ export function secondFactorRepository(db: Db) {
         update: { pendingSecret },
         select: { employeeId: true },
       }),
-    /** The pending secret becomes the app's; codes up to `step` are spent. */
-    confirmTotp: (employeeId: number, secret: string, step: number) =>
-      db.employeeTotp.update({
-        where: { employeeId },
-        data: { secret, pendingSecret: null, confirmedAt: new Date(), lastStep: step },
-        select: { employeeId: true },
+    /**
+     * The pending secret becomes the app's; codes up to `step` are spent. With it, in one transaction,
+     * the first factor's recovery codes (`codeHashes`) and the end of every session but `keepSessionId`.
+     */
+    confirmTotp: (employeeId: number, secret: string, step: number, codeHashes: string[] | null, keepSessionId: string) =>
+      db.$transaction(async (tx) => {
+        await tx.employeeTotp.update({
+          where: { employeeId },
+          data: { secret, pendingSecret: null, confirmedAt: new Date(), lastStep: step },
+          select: { employeeId: true },
+        });
+        await changedHowTheySignIn(tx, employeeId, codeHashes, keepSessionId);
       }),
     /** Spends a step, only if no one spent it or a later one meanwhile: of two racing uses one wins. */
     spendTotpStep: async (employeeId: number, step: number) =>
@@ -65,28 +85,28 @@ export function secondFactorRepository(db: Db) {
         where: { credentialId },
         select: { id: true, employeeId: true, credentialId: true, publicKey: true, counter: true, transports: true },
       }),
-    addPasskey: (passkey: {
-      employeeId: number;
-      credentialId: string;
-      publicKey: Uint8Array;
-      counter: number;
-      transports: string[];
-      name: string;
-    }) =>
-      db.employeePasskey.create({
-        data: { ...passkey, publicKey: Buffer.from(passkey.publicKey), counter: BigInt(passkey.counter) },
-        select: passkeySelect,
+    /** A new passkey, as `confirmTotp` adds an app: with the first factor's codes, and the other sessions ended. */
+    addPasskey: (
+      passkey: { employeeId: number; credentialId: string; publicKey: Uint8Array; counter: number; transports: string[]; name: string },
+      codeHashes: string[] | null,
+      keepSessionId: string,
+    ) =>
+      db.$transaction(async (tx) => {
+        const added = await tx.employeePasskey.create({
+          data: { ...passkey, publicKey: Buffer.from(passkey.publicKey), counter: BigInt(passkey.counter) },
+          select: passkeySelect,
+        });
+        await changedHowTheySignIn(tx, passkey.employeeId, codeHashes, keepSessionId);
+        return added;
       }),
     passkeyUsed: (id: number, counter: number) =>
       db.employeePasskey.update({ where: { id }, data: { counter: BigInt(counter), lastUsedAt: new Date() }, select: { id: true } }),
     renamePasskey: async (employeeId: number, id: number, name: string) =>
       (await db.employeePasskey.updateMany({ where: { id, employeeId }, data: { name } })).count === 1,
 
-    replaceRecoveryCodes: (employeeId: number, hashes: string[]) =>
-      db.$transaction([
-        db.employeeRecoveryCode.deleteMany({ where: { employeeId } }),
-        db.employeeRecoveryCode.createMany({ data: hashes.map((codeHash) => ({ employeeId, codeHash })) }),
-      ]),
+    /** New recovery codes in place of the old, and every session but `keepSessionId` ended, in one transaction. */
+    replaceRecoveryCodes: (employeeId: number, hashes: string[], keepSessionId: string) =>
+      db.$transaction((tx) => changedHowTheySignIn(tx, employeeId, hashes, keepSessionId)),
     /** Spends an unused code of this employee; false when there is none such (wrong, or used). */
     spendRecoveryCode: async (employeeId: number, codeHash: string) =>
       (await db.employeeRecoveryCode.updateMany({ where: { employeeId, codeHash, usedAt: null }, data: { usedAt: new Date() } })).count ===

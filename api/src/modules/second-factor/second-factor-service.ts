@@ -72,11 +72,10 @@ export function secondFactorService(
     return factors;
   }
 
-  /** New recovery codes in place of any others; the plain codes are returned once, only their hashes kept. */
-  async function renewCodes(employeeId: number) {
+  /** New recovery codes: the plain codes, returned once, and the hashes, the only form kept. */
+  function newCodes() {
     const codes = newRecoveryCodes();
-    await repo.replaceRecoveryCodes(employeeId, codes.map(recoveryCodeHash));
-    return codes;
+    return { codes, hashes: codes.map(recoveryCodeHash) };
   }
 
   /**
@@ -175,16 +174,20 @@ export function secondFactorService(
       return { secret, otpauthUrl: otpauthUrl(secret, factors.email), issuer: TOTP_ISSUER };
     },
 
-    /** The first code makes the pending secret the app's. The first factor also brings the recovery codes, shown once. */
-    async confirmTotp(employeeId: number, code: string, address: string) {
+    /**
+     * The first code makes the pending secret the app's. The first factor also brings the recovery
+     * codes, shown once. The employee's sessions but `keepSessionId` end with it.
+     */
+    async confirmTotp(employeeId: number, code: string, address: string, keepSessionId: string) {
       const factors = await factorsOf(employeeId);
       if (!factors.totp?.pendingSecret) throw refuse.noPendingTotpSetup();
       const secret = box.open(factors.totp.pendingSecret);
       const step = acceptedTotpStep(secret, code, 0);
       if (step === null) throw refuse.wrongSetupCode();
-      await repo.confirmTotp(employeeId, factors.totp.pendingSecret, step);
+      const recovery = factors.hasFactor ? null : newCodes();
+      await repo.confirmTotp(employeeId, factors.totp.pendingSecret, step, recovery?.hashes ?? null, keepSessionId);
       await recordAbout('second_factor_enrolled', employeeId, address, { method: 'totp' });
-      return { recoveryCodes: factors.hasFactor ? null : await renewCodes(employeeId) };
+      return { recoveryCodes: recovery?.codes ?? null };
     },
 
     /** Removes the employee's app; their other sessions end with it (the one `keepSessionId` names stays). */
@@ -218,7 +221,15 @@ export function secondFactorService(
       return options;
     },
 
-    async registerPasskey(employeeId: number, name: string, response: RegistrationResponseJSON, rp: RelyingParty, address: string) {
+    /** Registers a passkey (with the first factor's recovery codes); the employee's sessions but `keepSessionId` end with it. */
+    async registerPasskey(
+      employeeId: number,
+      name: string,
+      response: RegistrationResponseJSON,
+      rp: RelyingParty,
+      address: string,
+      keepSessionId: string,
+    ) {
       const key = employeeKey('passkey_register', employeeId);
       const challenge = await repo.findChallenge(key);
       if (!challenge?.webauthn || challenge.expiresAt.getTime() < Date.now() || !(await repo.takeChallenge(key))) {
@@ -234,18 +245,23 @@ export function secondFactorService(
       }).catch(() => null);
       if (!verification?.verified) throw refuse.passkeyNotRegistered();
       const { credential } = verification.registrationInfo;
-      const passkey = await repo.addPasskey({
-        employeeId,
-        credentialId: credential.id,
-        publicKey: credential.publicKey,
-        counter: credential.counter,
-        transports: credential.transports ?? [],
-        name: name.trim() || 'Passkey',
-      });
+      const recovery = hadFactor ? null : newCodes();
+      const passkey = await repo.addPasskey(
+        {
+          employeeId,
+          credentialId: credential.id,
+          publicKey: credential.publicKey,
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+          name: name.trim() || 'Passkey',
+        },
+        recovery?.hashes ?? null,
+        keepSessionId,
+      );
       await recordAbout('second_factor_enrolled', employeeId, address, { method: 'passkey', passkeyId: passkey.id });
       return {
         passkey: { id: passkey.id, name: passkey.name, createdAt: passkey.createdAt.toISOString(), lastUsedAt: null },
-        recoveryCodes: hadFactor ? null : await renewCodes(employeeId),
+        recoveryCodes: recovery?.codes ?? null,
       };
     },
 
@@ -259,10 +275,11 @@ export function secondFactorService(
       await recordAbout('second_factor_removed', employeeId, address, { method: 'passkey' });
     },
 
-    /** Ten new recovery codes in place of the old ones (which stop working). */
-    async renewRecoveryCodes(employeeId: number, address: string) {
+    /** Ten new recovery codes in place of the old ones (which stop working); the sessions but `keepSessionId` end. */
+    async renewRecoveryCodes(employeeId: number, address: string, keepSessionId: string) {
       if (!(await repo.hasFactor(employeeId))) throw refuse.noSecondFactor();
-      const codes = await renewCodes(employeeId);
+      const { codes, hashes } = newCodes();
+      await repo.replaceRecoveryCodes(employeeId, hashes, keepSessionId);
       await recordAbout('recovery_codes_renewed', employeeId, address);
       return codes;
     },

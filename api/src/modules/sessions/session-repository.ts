@@ -36,7 +36,8 @@ export const EMPLOYEE_ROLE_SQL = 'SELECT role::text AS role FROM employees WHERE
 
 /**
  * Ends the account's live sessions but `exceptFamilyId`'s, on `db` or in the transaction of the change
- * that ends them (a new password, a factor removed, the account deleted), so both land or neither.
+ * that ends them (a new password, a factor added or removed, new recovery codes, the account deleted), so
+ * both land or neither.
  */
 export const endSessions = (
   client: Pick<Prisma.TransactionClient, 'sessionFamily'>,
@@ -114,7 +115,6 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
       return count === 1;
     },
     revokeFamily: (id: string) => db.sessionFamily.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } }),
-    revokeSubject: (audience: Audience, subjectId: number, exceptFamilyId?: string) => endSessions(db, audience, subjectId, exceptFamilyId),
     /**
      * Deletes what can no longer be used: tokens expired or spent a day ago (a day of theft
      * detection for spent ones), and sessions revoked or past every lifetime a day ago with their tokens.

@@ -145,8 +145,6 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
     },
 
     revokeFamily: (familyId: string) => repo.revokeFamily(familyId),
-    revokeOtherSessions: (audience: Audience, subjectId: number, keepFamilyId: string) =>
-      repo.revokeSubject(audience, subjectId, keepFamilyId),
     purge: () => repo.purge(LONGEST_LIFETIME_SECONDS),
   };
 }

@@ -59,14 +59,6 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       app.accounts.confirmPassword('employee', id, currentPassword),
     );
   };
-  /**
-   * A change to how the employee signs in ends their other sessions, as a new password does (ASVS
-   * 7.4.3): a factor added or removed, or codes renewed, after a session was stolen leaves the thief's
-   * session no longer in force. This one, which made the change, stays.
-   */
-  const endOtherSessions = async (employee: ReturnType<typeof who>) => {
-    await app.sessions.revokeOtherSessions('employee', employee.id, employee.familyId);
-  };
   /** Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped up. */
   const proving = async <T>(request: Parameters<typeof who>[0], prove: (employee: ReturnType<typeof who>) => Promise<T>) => {
     const employee = who(request);
@@ -74,13 +66,6 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await app.secondFactor.markSecondFactor(employee.familyId);
     return result;
   };
-  /** `proving` a factor being added: once it is, the employee's other sessions end. */
-  const addingFactor = async <T>(request: Parameters<typeof who>[0], add: (employee: ReturnType<typeof who>) => Promise<T>) =>
-    proving(request, async (employee) => {
-      const result = await add(employee);
-      await endOtherSessions(employee);
-      return result;
-    });
 
   app.get(
     '/',
@@ -138,7 +123,9 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({
-      data: await addingFactor(request, ({ id, address }) => app.secondFactor.confirmTotp(id, request.body.code, address)),
+      // A change to how the employee signs in ends their other sessions with it, as a new password does
+      // (ASVS 7.4.3): a thief's session is no longer in force. This one, which made the change, stays.
+      data: await proving(request, ({ id, address, familyId }) => app.secondFactor.confirmTotp(id, request.body.code, address, familyId)),
     }),
   );
 
@@ -192,8 +179,8 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({
-      data: await addingFactor(request, ({ id, address }) =>
-        app.secondFactor.registerPasskey(id, request.body.name, request.body.response, app.relyingParty(request), address),
+      data: await proving(request, ({ id, address, familyId }) =>
+        app.secondFactor.registerPasskey(id, request.body.name, request.body.response, app.relyingParty(request), address, familyId),
       ),
     }),
   );
@@ -240,9 +227,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const employee = who(request);
-      const codes = await app.secondFactor.renewRecoveryCodes(employee.id, employee.address);
-      await endOtherSessions(employee);
-      return { data: codes };
+      return { data: await app.secondFactor.renewRecoveryCodes(employee.id, employee.address, employee.familyId) };
     },
   );
 
