@@ -91,7 +91,13 @@ export default fp(
 
     app.decorate(
       'startEmployeeSessionWithSecondFactor',
-      async (request: FastifyRequest, reply: FastifyReply, employeeId: number, method: 'second_factor' | 'passkey', checkedPassword?: string) => {
+      async (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        employeeId: number,
+        method: 'second_factor' | 'passkey',
+        checkedPassword?: string,
+      ) => {
         const session = await app.sessions.start('employee', employeeId, checkedPassword, refuse.signInStepExpired);
         await service.markSecondFactor(session.familyId);
         app.setSessionCookies(request, reply, 'employee', session);

@@ -33,7 +33,8 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.signInToken.set(request, reply, await app.secondFactor.openSignIn(result.id, result.passwordFingerprint));
         return { data: 'SecondFactor' };
       }
-      app.setSessionCookies(request, reply, result.audience, await app.sessions.start(result.audience, result.id, result.passwordFingerprint));
+      const session = await app.sessions.start(result.audience, result.id, result.passwordFingerprint);
+      app.setSessionCookies(request, reply, result.audience, session);
       if (result.audience === 'employee') await app.recordEmployeeSignIn(request, result.id, 'password');
       return { data: result.userType };
     },
