@@ -377,6 +377,47 @@ describe('step-up for the sensitive actions', () => {
     expect((await newEmail()).json().data.email).toBe(`new-${who.account}`);
   });
 
+  it('ends a session at its fifth wrong answer in a row, before it could lock the factor: the owner still signs in', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const owner = await passwordLogin(t, who);
+    const { secret, recoveryCodes } = await enrolTotp(t, owner);
+    // A session taken from the owner's browser, guessing at the step-up from the thief's address.
+    const stolen = cookieHeader(await secondStep(t, (await passwordStep(t, who)).cookie, recoveryCodes[0]!));
+    const stepUp = (cookie: string, code: string) =>
+      t.app.inject({ method: 'POST', url: `${OWN}/step-up`, headers: { cookie }, payload: { code }, remoteAddress: '203.0.113.66' });
+    // Four wrong, a right one (which forgets them), then five wrong: only the last of them ends it.
+    for (let i = 0; i < 4; i++) expect((await stepUp(stolen, '000000')).statusCode).toBe(400);
+    expect((await stepUp(stolen, recoveryCodes[1]!)).statusCode).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await stepUp(stolen, '000000')).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 400, 401]);
+    expect((await call(t, stolen, 'GET', '/api/employee/employee/')).statusCode).toBe(401);
+    const ended = await t.db.query<{ actor: string }>(
+      "SELECT actor FROM security_events WHERE type = 'step_up_session_ended' AND entity_id = $1",
+      [String(who.id)],
+    );
+    expect(ended).toEqual([{ actor: `employee:${who.id}` }]);
+    // The owner's own session, and their next sign-in with the app, are untouched.
+    expect((await call(t, owner, 'GET', '/api/employee/employee/')).statusCode).toBe(200);
+    const again = await secondStep(t, (await passwordStep(t, who)).cookie, totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000));
+    expect(again.statusCode, again.body).toBe(200);
+  });
+
+  it('checks no more than five of a burst of wrong answers from one session at once', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const session = await passwordLogin(t, who);
+    await enrolTotp(t, session);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call(t, session, 'POST', `${OWN}/step-up`, { code: '000000' })));
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(4);
+    expect(statuses.filter((s) => s === 401).length).toBe(8);
+    const [failed] = await t.db.query<{ n: number }>(
+      "SELECT coalesce(sum(count), 0)::int AS n FROM security_events WHERE type = 'second_factor_failed' AND actor = $1",
+      [who.account],
+    );
+    expect(failed!.n).toBe(5);
+  });
+
   it('lets an employee without a second factor through (STAFF_MFA optional)', async () => {
     await expectDemoAdminInByPassword(t);
   });

@@ -2,7 +2,7 @@
 // shows (the spec's own words where the spec has them, from @bookshop/rules where the forms check
 // the same rule). Services `throw refuse.x(...)`; plugins/errors.ts sends `{ data: null, error }`.
 import { CANCEL_REASON_REQUIRED, FORM_MESSAGES, isCancellable } from '@bookshop/rules';
-import { AppError, badRequest, conflict, forbidden, notFound, refusal, unavailable } from './errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound, refusal, unauthorized, unavailable } from './errors.ts';
 import { ORDER_TOO_LARGE_MESSAGE } from './money.ts';
 
 /** An export takes minutes: asking again sooner would most likely be refused again. */
@@ -49,6 +49,8 @@ export const refuse = {
   passkeyNotRegistered: () => badRequest('The passkey could not be registered. Please try again.', 'WRONG_SECOND_FACTOR'),
   noPasskey: () => notFound('No such passkey.'),
   noSecondFactor: () => notFound('This employee has no second factor.'),
+  /** A session's last wrong step-up: it has ended (second-factor-service.ts). */
+  stepUpFailedTooOften: () => unauthorized('Too many wrong codes. Your session has ended. Please sign in again.'),
   /** The screen turns this code into a prompt for the second factor. */
   stepUpRequired: (minutes: number) =>
     refusal(403, 'STEP_UP_REQUIRED', `Confirm it is you: this needs your second factor, used within the last ${minutes} minutes.`),

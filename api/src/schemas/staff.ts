@@ -50,6 +50,7 @@ export const AUDIT_EVENT_TYPES = [
   'second_factor_enrolled',
   'second_factor_removed',
   'second_factor_failed',
+  'step_up_session_ended',
   'second_factor_reset',
   'recovery_code_used',
   'recovery_codes_renewed',

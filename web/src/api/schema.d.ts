@@ -1203,7 +1203,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm it is me with a second factor: the sensitive actions are open for the next 10 minutes */
+        /**
+         * Confirm it is me with a second factor: the sensitive actions are open for the next 10 minutes
+         * @description Wrong answers count as at sign-in; the 5th wrong one in a row ends this session (401).
+         */
         post: operations["stepUp"];
         delete?: never;
         options?: never;
@@ -8901,7 +8904,7 @@ export interface operations {
         parameters: {
             query?: {
                 entity?: "Author" | "Book" | "BookCopy" | "Order" | "Employee" | "ContactMessage" | "BookReview" | "ShopSettings";
-                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed" | "employee_signed_in" | "dead_letter_retried";
+                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "step_up_session_ended" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed" | "employee_signed_in" | "dead_letter_retried";
                 /** @description Who: `employee:<id>`, or the e-mail a failed sign-in named */
                 actor?: string;
                 /** @description From this day (UTC), inclusive */

@@ -182,6 +182,32 @@ export function secondFactorRepository(db: Db) {
     takeChallenge: async (key: string) => (await db.signInChallenge.deleteMany({ where: { tokenHash: key } })).count === 1,
     purgeChallenges: () => db.signInChallenge.deleteMany({ where: { expiresAt: { lt: new Date() } } }),
 
+    /**
+     * Reserves one of a session's wrong step-up answers before the answer is checked, as the login
+     * throttle does, so a burst at once gets no more than `limit`; false when none is left (or the
+     * session has ended).
+     */
+    reserveStepUp: async (familyId: string, limit: number) =>
+      (
+        await db.sessionFamily.updateMany({
+          where: { id: familyId, revokedAt: null, stepUpFailures: { lt: limit } },
+          data: { stepUpFailures: { increment: 1 } },
+        })
+      ).count === 1,
+    /** A right answer: the session's wrong ones are forgotten. */
+    stepUpSucceeded: (familyId: string) => db.sessionFamily.updateMany({ where: { id: familyId }, data: { stepUpFailures: 0 } }),
+    /** An answer that could not be checked (the check failed): its reservation is given back. */
+    releaseStepUp: (familyId: string) =>
+      db.sessionFamily.updateMany({ where: { id: familyId, stepUpFailures: { gt: 0 } }, data: { stepUpFailures: { decrement: 1 } } }),
+    /** A wrong answer keeps its reservation; at `limit` the session ends. True when this one ended it. */
+    stepUpFailed: async (familyId: string, limit: number) =>
+      (
+        await db.sessionFamily.updateMany({
+          where: { id: familyId, revokedAt: null, stepUpFailures: { gte: limit } },
+          data: { revokedAt: new Date() },
+        })
+      ).count === 1,
+
     secondFactorAt: async (familyId: string) =>
       (await db.sessionFamily.findUnique({ where: { id: familyId }, select: { secondFactorAt: true } }))?.secondFactorAt ?? null,
     markSecondFactor: (familyId: string, at: Date) =>

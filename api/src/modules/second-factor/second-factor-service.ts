@@ -46,6 +46,12 @@ export type FactorMethod = 'totp' | 'passkey' | 'recovery_code';
 export const CHALLENGE_SECONDS = 5 * 60;
 /** How long a proved second factor opens the sensitive actions. */
 export const STEP_UP_MINUTES = 10;
+/**
+ * Wrong step-up answers a session may give in a row: the last one ends it. They also count against the
+ * factor, which locks for everyone after ten in a window or thirty in a day (login-throttle.ts); a
+ * stolen session alone, ended at five, can no longer lock the owner out of signing in.
+ */
+export const STEP_UP_FAILURES_PER_SESSION = 5;
 const STEP_UP_MS = STEP_UP_MINUTES * 60_000;
 
 const tokenKey = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -348,27 +354,40 @@ export function secondFactorService(
     },
 
     /**
-     * Checks a second factor under the login throttle; throws 400 (wrong) or 429 (too many).
-     * `signInToken` names the sign-in step it answers; without it, a step-up in a session.
+     * Checks a second factor under the login throttle; throws 400 (wrong) or 429 (too many). Either
+     * `signInToken` names the sign-in step it answers, or `session` the session a step-up is for,
+     * which also counts its own wrong answers and ends at the last (401).
      */
-    async prove(employeeId: number, proof: Proof, ctx: { rp: RelyingParty; address: string; signInToken?: string }) {
+    async prove(
+      employeeId: number,
+      proof: Proof,
+      ctx: { rp: RelyingParty; address: string } & ({ signInToken: string | undefined } | { session: string }),
+    ) {
       const factors = await factorsOf(employeeId);
       if (!factors.hasFactor) throw refuse.noSecondFactor();
+      const session = 'session' in ctx ? ctx.session : null;
+      if (session && !(await repo.reserveStepUp(session, STEP_UP_FAILURES_PER_SESSION))) throw refuse.stepUpFailedTooOften();
       // Its own counters, locked for every address after the account's failures (login-throttle.ts).
-      const attempt = await throttle.reserve(actor(employeeId), ctx.address, 'second-factor');
+      const attempt = await throttle.reserve(actor(employeeId), ctx.address, 'second-factor').catch(async (error: unknown) => {
+        if (session) await repo.releaseStepUp(session);
+        throw error;
+      });
       /** Whom a lock is recorded for: the factor, not the password, of this e-mail. */
       const lockedFactor = `second-factor:${factors.email}`;
-      const key = ctx.signInToken ? tokenKey(ctx.signInToken) : employeeKey('step_up', employeeId);
+      const signInToken = 'signInToken' in ctx ? ctx.signInToken : undefined;
+      const key = signInToken ? tokenKey(signInToken) : employeeKey('step_up', employeeId);
       let method: FactorMethod | null;
       try {
         method = await check(employeeId, proof, key, ctx.rp, ctx.address);
       } catch (error) {
         await attempt.release();
+        if (session) await repo.releaseStepUp(session);
         throw error;
       }
-      const stage = ctx.signInToken ? 'sign_in' : 'step_up';
+      const stage = session ? 'step_up' : 'sign_in';
       if (!method) {
         const { locked } = await attempt.failed();
+        const sessionEnded = !!session && (await repo.stepUpFailed(session, STEP_UP_FAILURES_PER_SESSION));
         const tried = proof.passkey ? 'passkey' : looksLikeRecoveryCode(proof.code ?? '') ? 'recovery_code' : 'totp';
         await events.record({
           type: 'second_factor_failed',
@@ -376,13 +395,16 @@ export function secondFactorService(
           address: ctx.address,
           details: { method: tried, stage },
         });
+        // One row a session: it needs a sign-in, and the failures' own rows are grouped by window.
+        if (sessionEnded) await recordAbout('step_up_session_ended', employeeId, ctx.address, { sessionId: session });
         if (locked)
           await events.record({ type: 'login_locked', actor: lockedFactor, address: ctx.address, details: { limits: throttle.limits } });
-        throw refuse.wrongSecondFactor();
+        throw sessionEnded ? refuse.stepUpFailedTooOften() : refuse.wrongSecondFactor();
       }
       await attempt.succeeded();
+      if (session) await repo.stepUpSucceeded(session);
       // A sign-in step and a passkey challenge are used once: of two racing answers, one wins.
-      if ((ctx.signInToken || method === 'passkey') && !(await repo.takeChallenge(key))) throw refuse.signInStepExpired();
+      if ((signInToken || method === 'passkey') && !(await repo.takeChallenge(key))) throw refuse.signInStepExpired();
       return method;
     },
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { refuse } from '../../lib/refusals.ts';
+import { STEP_UP_FAILURES_PER_SESSION } from '../../modules/second-factor/second-factor-service.ts';
 import { signedInEmployee } from '../../plugins/sessions.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import {
@@ -251,13 +252,15 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'stepUp',
         summary: 'Confirm it is me with a second factor: the sensitive actions are open for the next 10 minutes',
+        description: `Wrong answers count as at sign-in; the ${STEP_UP_FAILURES_PER_SESSION}th wrong one in a row ends this session (401).`,
         body: SecondFactorProof,
         response: responses(Type.Object({ stepUpUntil: Type.String({ format: 'date-time' }) }), 400, 401, 403, 404, 429),
       },
     },
     async (request) => {
       const { familyId } = await proving(request, async (employee) => {
-        await app.secondFactor.prove(employee.id, request.body, { rp: app.relyingParty(request), address: employee.address });
+        const rp = app.relyingParty(request);
+        await app.secondFactor.prove(employee.id, request.body, { rp, address: employee.address, session: employee.familyId });
         return employee;
       });
       return { data: { stepUpUntil: (await app.secondFactor.stepUpUntil(familyId)) ?? new Date().toISOString() } };

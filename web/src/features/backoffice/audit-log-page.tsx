@@ -35,6 +35,7 @@ const EVENTS: Record<EventType, string> = {
   second_factor_enrolled: 'Second factor set up',
   second_factor_removed: 'Second factor removed',
   second_factor_failed: 'Wrong second factor',
+  step_up_session_ended: 'Session ended after wrong codes',
   second_factor_reset: 'Second factor reset by an Admin',
   recovery_code_used: 'Recovery code used',
   recovery_codes_renewed: 'Recovery codes renewed',
