@@ -100,6 +100,18 @@ test('an Admin adds a passkey on the Account screen, then signs in with it after
   await expect(page.getByRole('button', { name: "Confirm it's you" })).toHaveCount(0);
   await expect(page.getByRole('table').first()).toBeVisible();
 
+  // Eleven minutes later (the session's proof moved back) they ask again, and the passkey answers the step-up too.
+  await query(
+    `UPDATE session_families SET second_factor_at = second_factor_at - interval '11 minutes' WHERE audience = 'employee' AND subject_id = $1`,
+    [admin.id],
+  );
+  await page.reload();
+  await page.getByRole('button', { name: "Confirm it's you" }).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await dialog.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('table').first()).toBeVisible();
+
   const events = await query<{ type: string }>(
     `SELECT type FROM security_events WHERE entity = 'Employee' AND entity_id = $1 ORDER BY id`,
     [String(admin.id)],

@@ -403,6 +403,29 @@ describe('step-up for the sensitive actions', () => {
     expect(again.statusCode, again.body).toBe(200);
   });
 
+  it("keeps each session's passkey challenge: another session asking for one does not replace it", async () => {
+    const who = await newEmployee(t, 'Seller');
+    const mine = await passwordLogin(t, who);
+    const { recoveryCodes } = await enrolTotp(t, mine);
+    await t.db.query(`INSERT INTO employee_passkeys (employee_id, credential_id, public_key, name) VALUES ($1, $2, '\\x00', 'Laptop')`, [
+      who.id,
+      `cred-${who.id}`,
+    ]);
+    const other = cookieHeader(await secondStep(t, (await passwordStep(t, who)).cookie, recoveryCodes[0]!));
+    const challengeOf = async (cookie: string) => {
+      const options = await call(t, cookie, 'POST', `${OWN}/step-up/options`);
+      expect(options.statusCode, options.body).toBe(200);
+      return options.json().data.passkey.challenge as string;
+    };
+    const first = await challengeOf(mine);
+    const second = await challengeOf(other);
+    const kept = await t.db.query<{ webauthn: string }>(
+      "SELECT webauthn FROM sign_in_challenges WHERE employee_id = $1 AND purpose = 'step_up' ORDER BY webauthn",
+      [who.id],
+    );
+    expect(kept.map((c) => c.webauthn)).toEqual([first, second].sort());
+  });
+
   it('checks no more than five of a burst of wrong answers from one session at once', async () => {
     const who = await newEmployee(t, 'Seller');
     const session = await passwordLogin(t, who);

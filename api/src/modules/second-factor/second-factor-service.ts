@@ -56,6 +56,18 @@ const STEP_UP_MS = STEP_UP_MINUTES * 60_000;
 
 const tokenKey = (token: string) => createHash('sha256').update(token).digest('hex');
 const employeeKey = (purpose: string, employeeId: number) => `${purpose}:employee:${employeeId}`;
+/**
+ * A step-up's passkey challenge, one per session: keyed by the employee, another session's request for
+ * options (a thief's, or the owner's other tab) replaced it, and the passkey's answer was refused.
+ */
+const stepUpKey = (sessionId: string) => `step_up:session:${sessionId}`;
+/** What a proof answers: the sign-in step a token names, or a step-up in a session. */
+type ProofFor = { signInToken: string | undefined } | { session: string };
+function challengeKey(of: ProofFor) {
+  if ('session' in of) return stepUpKey(of.session);
+  if (!of.signInToken) throw refuse.signInStepExpired();
+  return tokenKey(of.signInToken);
+}
 const userHandle = (employeeId: number) => new TextEncoder().encode(`employee:${employeeId}`);
 
 export function secondFactorService(
@@ -330,11 +342,12 @@ export function secondFactorService(
 
     /**
      * What the employee can answer with, and a passkey challenge when they have one: bound to the
-     * sign-in token, or to the employee for a step-up.
+     * sign-in token, or to the session for a step-up.
      */
-    async proofOptions(employeeId: number, rp: RelyingParty, signInToken?: string) {
+    async proofOptions(employeeId: number, rp: RelyingParty, proofFor: ProofFor) {
       const factors = await factorsOf(employeeId);
-      const key = signInToken ? tokenKey(signInToken) : employeeKey('step_up', employeeId);
+      const key = challengeKey(proofFor);
+      const signInToken = 'signInToken' in proofFor;
       // The sign-in step keeps its own end; a step-up's challenge gets a fresh one.
       const expiresAt = signInToken ? ((await repo.findChallenge(key))?.expiresAt ?? new Date()) : expiry();
       let passkey = null;
@@ -358,13 +371,10 @@ export function secondFactorService(
      * `signInToken` names the sign-in step it answers, or `session` the session a step-up is for,
      * which also counts its own wrong answers and ends at the last (401).
      */
-    async prove(
-      employeeId: number,
-      proof: Proof,
-      ctx: { rp: RelyingParty; address: string } & ({ signInToken: string | undefined } | { session: string }),
-    ) {
+    async prove(employeeId: number, proof: Proof, ctx: { rp: RelyingParty; address: string } & ProofFor) {
       const factors = await factorsOf(employeeId);
       if (!factors.hasFactor) throw refuse.noSecondFactor();
+      const key = challengeKey(ctx);
       const session = 'session' in ctx ? ctx.session : null;
       if (session && !(await repo.reserveStepUp(session, STEP_UP_FAILURES_PER_SESSION))) throw refuse.stepUpFailedTooOften();
       // Its own counters, locked for every address after the account's failures (login-throttle.ts).
@@ -374,8 +384,6 @@ export function secondFactorService(
       });
       /** Whom a lock is recorded for: the factor, not the password, of this e-mail. */
       const lockedFactor = `second-factor:${factors.email}`;
-      const signInToken = 'signInToken' in ctx ? ctx.signInToken : undefined;
-      const key = signInToken ? tokenKey(signInToken) : employeeKey('step_up', employeeId);
       let method: FactorMethod | null;
       try {
         method = await check(employeeId, proof, key, ctx.rp, ctx.address);
@@ -404,7 +412,7 @@ export function secondFactorService(
       await attempt.succeeded();
       if (session) await repo.stepUpSucceeded(session);
       // A sign-in step and a passkey challenge are used once: of two racing answers, one wins.
-      if ((signInToken || method === 'passkey') && !(await repo.takeChallenge(key))) throw refuse.signInStepExpired();
+      if ((!session || method === 'passkey') && !(await repo.takeChallenge(key))) throw refuse.signInStepExpired();
       return method;
     },
 

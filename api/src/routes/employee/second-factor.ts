@@ -242,7 +242,10 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(SecondFactorOptions, 401, 403),
       },
     },
-    async (request) => ({ data: await app.secondFactor.proofOptions(signedInEmployee(request).id, app.relyingParty(request)) }),
+    async (request) => {
+      const { id, familyId } = signedInEmployee(request);
+      return { data: await app.secondFactor.proofOptions(id, app.relyingParty(request), { session: familyId }) };
+    },
   );
 
   app.post(

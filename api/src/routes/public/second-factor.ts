@@ -26,7 +26,7 @@ const secondFactorSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const token = app.signInToken.read(request);
       const { employeeId } = await app.secondFactor.signInStep(token);
-      return { data: await app.secondFactor.proofOptions(employeeId, app.relyingParty(request), token) };
+      return { data: await app.secondFactor.proofOptions(employeeId, app.relyingParty(request), { signInToken: token }) };
     },
   );
 
