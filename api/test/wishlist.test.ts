@@ -140,6 +140,18 @@ describe('back in stock', () => {
     expect((await notices(other.cookie)).unread).toBe(1);
   });
 
+  it('closing the bell reads the notices it showed: one written while it was open stays unread', async () => {
+    const me = await newClient();
+    const [first, second] = [await soldOutCopy(), await soldOutCopy()];
+    for (const copy of [first, second]) await call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
+    await restock(first, 2, true);
+    const shown = (await notices(me.cookie)).notices as { id: number }[];
+    await restock(second, 2, true); // while the bell is open
+    expect((await call('POST', `/api/client/notices/read?upTo=${shown[0]!.id}`, me.cookie)).statusCode).toBe(200);
+    expect(await notices(me.cookie)).toMatchObject({ unread: 1, notices: [{ read: false }, { read: true }] });
+    expect((await call('POST', '/api/client/notices/read?upTo=0', me.cookie)).statusCode).toBe(400);
+  });
+
   it('a copy withdrawn and put back on sale is back too; sold out and back again, it notifies again once the last notice is read', async () => {
     const me = await newClient();
     const copy = await soldOutCopy();

@@ -753,7 +753,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark all my notices read */
+        /** Mark my notices read: all of them, or those up to the newest one shown */
         post: operations["markNoticesRead"];
         delete?: never;
         options?: never;
@@ -4888,7 +4888,10 @@ export interface operations {
     };
     markNoticesRead: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The newest notice the client saw: one that came after it (while the list was open) stays unread */
+                upTo?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4904,6 +4907,15 @@ export interface operations {
                     "application/json": {
                         data: boolean;
                     };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Default Response */

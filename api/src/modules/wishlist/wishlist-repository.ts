@@ -64,8 +64,10 @@ export function wishlistRepository(db: Db) {
           select: { id: true, bookCopyId: true, createdAt: true, readAt: true, bookCopy: { select: { book: { select: { name: true } } } } },
         }),
       ]),
-    markAllRead: async (clientId: number) => {
-      await db.notice.updateMany({ where: { clientId, readAt: null }, data: { readAt: new Date() } });
+    /** The client's unread notices, or those up to `upTo` (ids are given in the order notices are written), marked read. */
+    markRead: async (clientId: number, upTo?: number) => {
+      const shown = upTo === undefined ? {} : { id: { lte: upTo } };
+      await db.notice.updateMany({ where: { clientId, readAt: null, ...shown }, data: { readAt: new Date() } });
     },
   };
 }

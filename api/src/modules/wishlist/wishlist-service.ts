@@ -63,9 +63,9 @@ export function wishlistService(repo: WishlistRepository) {
       };
     },
 
-    /** Marks every notice of the client read (the bell was opened). */
-    async markAllRead(clientId: number) {
-      await repo.markAllRead(clientId);
+    /** Marks the client's notices read (the bell was opened and closed): all, or those up to the newest it showed. */
+    async markRead(clientId: number, upTo?: number) {
+      await repo.markRead(clientId, upTo);
     },
   };
 }

@@ -70,12 +70,20 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'markNoticesRead',
-        summary: 'Mark all my notices read',
-        response: responses(Type.Boolean(), 401),
+        summary: 'Mark my notices read: all of them, or those up to the newest one shown',
+        querystring: Type.Object({
+          upTo: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              description: 'The newest notice the client saw: one that came after it (while the list was open) stays unread',
+            }),
+          ),
+        }),
+        response: responses(Type.Boolean(), 400, 401),
       },
     },
     async (request) => {
-      await app.wishlist.markAllRead(signedInClient(request).id);
+      await app.wishlist.markRead(signedInClient(request).id, request.query.upTo);
       return { data: true };
     },
   );

@@ -2,9 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, withSession } from '../../../api/client';
 import { clientKeys } from '../../../lib/query-keys';
 
-const markNoticesRead = () => withSession('Client', () => api.POST('/api/client/notices/read'));
+/** `upTo`: the newest notice shown, so one that arrives while the bell is open stays unread. */
+const markNoticesRead = (upTo: number) =>
+  withSession('Client', () => api.POST('/api/client/notices/read', { params: { query: { upTo } } }));
 
-/** Opening the bell reads its notices: the count goes back to 0. */
+/** Opening the bell reads the notices it showed: the count goes back to 0, or to those that came since. */
 export function useMarkNoticesRead() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -20,7 +20,9 @@ export function NoticeBell() {
     <details
       className="menu notice-bell"
       onToggle={(event) => {
-        if (!event.currentTarget.open && data.unread > 0) markRead.mutate();
+        // Only what it showed, up to the newest in its list: a notice written since its last fetch stays unread.
+        if (!event.currentTarget.open && data.unread > 0 && data.notices.length)
+          markRead.mutate(Math.max(...data.notices.map((n) => n.id)));
       }}
     >
       <summary aria-label={`Notices: ${label}`}>
