@@ -513,7 +513,10 @@ describe('bulk export and import', () => {
     ]);
     expect(unrun.map((job) => job.id)).toEqual([checks[2].id]);
     const replaced = await call('POST', `/api/employee/catalog/import/${checks[0].id}/run`, admin, { skipInvalid: false });
-    expect([replaced.statusCode, replaced.json().error.message]).toEqual([404, 'No such import.']);
+    expect([replaced.statusCode, replaced.json().error.message]).toEqual([
+      404,
+      'No such import. A newer check replaces one not run: check the file again.',
+    ]);
     await t.db.query('DELETE FROM import_jobs WHERE id = $1', [checks[2].id]);
   });
 

@@ -95,7 +95,8 @@ export const refuse = {
   noCopy: () => notFound('No book copy found.'),
   noBookWithId: (id: number) => badRequest(`There is no book with ID ${id}.`),
   // Bulk import (beyond the spec)
-  noImport: () => notFound('No such import.'),
+  /** Also a check replaced by the same Admin's newer one (in another tab, say) before it ran. */
+  noImport: () => notFound('No such import. A newer check replaces one not run: check the file again.'),
   importAlreadyRun: () => conflict('This import has already run. Check the file again to import it once more.'),
   importHasInvalidRows: () => conflict('The file has invalid rows. Fix them, or choose to skip them.'),
   importBusy: () => conflict('Another import is running. Wait for it to finish.'),

@@ -54,6 +54,28 @@ it('checks the file, lists the invalid rows, imports only once they are skipped,
   expect(await screen.findByText('Import finished: 3 rows written.', {}, { timeout: 5000 })).toBeInTheDocument();
 }, 15_000);
 
+it('a check replaced in another tab is not left on screen as a dry run waiting to be imported', async () => {
+  const gone = {
+    status: 404,
+    body: {
+      data: null,
+      error: { code: 'NOT_FOUND', message: 'No such import. A newer check replaces one not run: check the file again.' },
+    },
+  };
+  stubApi({
+    ...SIGNED_IN_ADMIN,
+    'POST /api/employee/catalog/import': { body: { data: { ...job('checked'), invalid: 0, invalidRows: [] } } },
+    'GET /api/employee/catalog/import/4': [{ body: { data: { ...job('checked'), invalid: 0, invalidRows: [] } } }, gone],
+    'POST /api/employee/catalog/import/4/run': gone,
+  });
+  renderWithProviders(<ImportExportPage />, { route: '/importexport' });
+  await userEvent.upload(screen.getByLabelText('CSV file'), new File(['isbn,price,stock,available\n'], 'books.csv', { type: 'text/csv' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Check File' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Import' }));
+  expect(await screen.findByText(/The import could not be read\./)).toHaveTextContent('check the file again');
+  expect(screen.queryByRole('button', { name: 'Import' })).not.toBeInTheDocument();
+});
+
 it('says why a file could not be checked', async () => {
   stubApi({
     ...SIGNED_IN_ADMIN,

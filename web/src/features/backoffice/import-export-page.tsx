@@ -21,9 +21,16 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
   if (job.isError) return <p role="alert">The import could not be read. {failureReason(job.error)}</p>;
   const j = job.data;
   const blocked = j.invalid > 0 && !skipInvalid;
-  // The run's mutation refreshes this job's read, which then follows the progress.
+  // The run's mutation refreshes this job's read, which then follows the progress. A refused run
+  // reads it again too: a check replaced by a newer one (another tab) or already run is not shown
+  // as a dry run still waiting for its Import.
   const start = () =>
-    stepUp.guard(() => run.mutateAsync({ id, skipInvalid })).catch((error) => onNotice('The import could not start.', error));
+    stepUp
+      .guard(() => run.mutateAsync({ id, skipInvalid }))
+      .catch((error) => {
+        onNotice('The import could not start.', error);
+        void job.refetch();
+      });
   return (
     <div className="import-job">
       {stepUp.prompt}
