@@ -18,10 +18,11 @@ const prehash = (password: string) => createHash('sha256').update(password.norma
 
 /**
  * What names a password hash outside the account's row (a sign-in step, a session's start
- * condition): its SHA-256, so no copy of the hash itself is kept. The same in SQL:
- * `encode(sha256(convert_to(password_hash, 'UTF8')), 'hex')` (session-repository.ts).
+ * condition): its SHA-256, so no copy of the hash itself is kept.
  */
 export const passwordFingerprint = (passwordHash: string) => createHash('sha256').update(passwordHash).digest('hex');
+/** passwordFingerprint of an account row's `password_hash`, in SQL. */
+export const PASSWORD_FINGERPRINT_SQL = "encode(sha256(convert_to(password_hash, 'UTF8')), 'hex')";
 
 /** Refuses a password the rules of @bookshop/rules refuse (the web forms show the same messages). */
 export function assertAcceptablePassword(password: string, account?: string) {

@@ -1,7 +1,8 @@
 // The second factor's rows: the authenticator app, passkeys, recovery codes, the short-lived
 // challenges, and the moment a session last proved a factor.
-import type { Prisma } from '../../generated/prisma/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import { PASSWORD_FINGERPRINT_SQL } from '../accounts/passwords.ts';
 import { endSessions } from '../sessions/session-repository.ts';
 
 /** An employee with a confirmed authenticator app or a passkey. */
@@ -161,7 +162,7 @@ export function secondFactorRepository(db: Db) {
       purpose: string;
       employeeId: number | null;
       webauthn: string | null;
-      /** Only the sign-in step's first write sets it; a later write of its passkey challenge keeps it. */
+      /** The sign-in step's (openSignIn). */
       passwordFingerprint?: string;
       expiresAt: Date;
     }) => {
@@ -173,6 +174,20 @@ export function secondFactorRepository(db: Db) {
         select: { tokenHash: true },
       });
     },
+    /** The sign-in step's passkey challenge, only while the step is live; false when it is not (spent, or past its end). */
+    setSignInStepPasskeyChallenge: async (key: string, webauthn: string) =>
+      (
+        await db.signInChallenge.updateMany({
+          where: { tokenHash: key, purpose: 'second_factor', expiresAt: { gt: new Date() } },
+          data: { webauthn },
+        })
+      ).count === 1,
+    /** Whether the employee's password hash is still the one this fingerprint names (passwords.ts). */
+    passwordIs: async (employeeId: number, fingerprint: string) =>
+      (
+        await db.$queryRaw<unknown[]>`
+          SELECT 1 FROM employees WHERE id = ${employeeId} AND ${Prisma.raw(PASSWORD_FINGERPRINT_SQL)} = ${fingerprint}`
+      ).length === 1,
     findChallenge: (key: string) =>
       db.signInChallenge.findUnique({
         where: { tokenHash: key },

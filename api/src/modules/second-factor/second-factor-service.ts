@@ -330,11 +330,20 @@ export function secondFactorService(
 
     /**
      * The employee a live sign-in token stands for, and the fingerprint of the password their first
-     * step checked (null for a step opened before it was kept); or 401.
+     * step checked, while that is still their password; or 401. Checked here too, before a code is
+     * spent on a sign-in that cannot end in a session (the session's start checks it again, for a
+     * change that lands meanwhile). A step without a fingerprint (opened before it was kept) has
+     * ended: signing in again takes a moment.
      */
     async signInStep(token: string | undefined) {
       const challenge = token ? await repo.findChallenge(tokenKey(token)) : null;
-      if (challenge?.purpose !== 'second_factor' || !challenge.employeeId || challenge.expiresAt.getTime() < Date.now()) {
+      if (
+        challenge?.purpose !== 'second_factor' ||
+        !challenge.employeeId ||
+        !challenge.passwordFingerprint ||
+        challenge.expiresAt.getTime() < Date.now() ||
+        !(await repo.passwordIs(challenge.employeeId, challenge.passwordFingerprint))
+      ) {
         throw refuse.signInStepExpired();
       }
       return { employeeId: challenge.employeeId, passwordFingerprint: challenge.passwordFingerprint };
@@ -348,8 +357,6 @@ export function secondFactorService(
       const factors = await factorsOf(employeeId);
       const key = challengeKey(proofFor);
       const signInToken = 'signInToken' in proofFor;
-      // The sign-in step keeps its own end; a step-up's challenge gets a fresh one.
-      const expiresAt = signInToken ? ((await repo.findChallenge(key))?.expiresAt ?? new Date()) : expiry();
       let passkey = null;
       if (factors.passkeys.length) {
         passkey = await generateAuthenticationOptions({
@@ -360,8 +367,12 @@ export function secondFactorService(
           })),
           userVerification: 'preferred',
         });
-        const purpose = signInToken ? 'second_factor' : 'step_up';
-        await repo.putChallenge({ key, purpose, employeeId, webauthn: passkey.challenge, expiresAt });
+        // The sign-in step's row gets its passkey challenge only while it is there and live, keeping its
+        // end and its password: written as a new row, an answer that spent the step meanwhile left a
+        // step alive again, with no password to check (a second sign-in from one password step).
+        if (signInToken) {
+          if (!(await repo.setSignInStepPasskeyChallenge(key, passkey.challenge))) throw refuse.signInStepExpired();
+        } else await repo.putChallenge({ key, purpose: 'step_up', employeeId, webauthn: passkey.challenge, expiresAt: expiry() });
       }
       return { totp: !!factors.totp?.secret, recoveryCodes: factors.recoveryCodesLeft > 0, passkey };
     },
@@ -376,7 +387,14 @@ export function secondFactorService(
       if (!factors.hasFactor) throw refuse.noSecondFactor();
       const key = challengeKey(ctx);
       const session = 'session' in ctx ? ctx.session : null;
-      if (session && !(await repo.reserveStepUp(session, STEP_UP_FAILURES_PER_SESSION))) throw refuse.stepUpFailedTooOften();
+      if (session && !(await repo.reserveStepUp(session, STEP_UP_FAILURES_PER_SESSION))) {
+        // None left: the session ends now if its last wrong answer could not end it (a failure between
+        // the two writes), or while its last allowed answers are still being checked (a burst).
+        if (await repo.stepUpFailed(session, STEP_UP_FAILURES_PER_SESSION)) {
+          await recordAbout('step_up_session_ended', employeeId, ctx.address, { sessionId: session });
+        }
+        throw refuse.stepUpFailedTooOften();
+      }
       // Its own counters, locked for every address after the account's failures (login-throttle.ts).
       const attempt = await throttle.reserve(actor(employeeId), ctx.address, 'second-factor').catch(async (error: unknown) => {
         if (session) await repo.releaseStepUp(session);
@@ -394,8 +412,8 @@ export function secondFactorService(
       }
       const stage = session ? 'step_up' : 'sign_in';
       if (!method) {
-        const { locked } = await attempt.failed();
         const sessionEnded = !!session && (await repo.stepUpFailed(session, STEP_UP_FAILURES_PER_SESSION));
+        const { locked } = await attempt.failed();
         const tried = proof.passkey ? 'passkey' : looksLikeRecoveryCode(proof.code ?? '') ? 'recovery_code' : 'totp';
         await events.record({
           type: 'second_factor_failed',
@@ -409,8 +427,8 @@ export function secondFactorService(
           await events.record({ type: 'login_locked', actor: lockedFactor, address: ctx.address, details: { limits: throttle.limits } });
         throw sessionEnded ? refuse.stepUpFailedTooOften() : refuse.wrongSecondFactor();
       }
-      await attempt.succeeded();
       if (session) await repo.stepUpSucceeded(session);
+      await attempt.succeeded();
       // A sign-in step and a passkey challenge are used once: of two racing answers, one wins.
       if ((!session || method === 'passkey') && !(await repo.takeChallenge(key))) throw refuse.signInStepExpired();
       return method;

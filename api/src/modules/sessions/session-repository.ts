@@ -1,10 +1,10 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db, SqlWriter } from '../../plugins/prisma.ts';
+import { PASSWORD_FINGERPRINT_SQL } from '../accounts/passwords.ts';
 
 export type Audience = 'client' | 'employee';
 
-/** passwordFingerprint (passwords.ts) of the row's password hash, in SQL. */
-const fingerprintSql = Prisma.raw("encode(sha256(convert_to(password_hash, 'UTF8')), 'hex')");
+const fingerprintSql = Prisma.raw(PASSWORD_FINGERPRINT_SQL);
 
 const familySelect = { id: true, audience: true, subjectId: true, startedAt: true, lastActiveAt: true, revokedAt: true } as const;
 

@@ -49,8 +49,8 @@ const secondFactorSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         signInToken: token,
       });
       app.signInToken.clear(reply);
-      // A password changed since the first step (by the employee, or an Admin) ends this sign-in.
-      await app.startEmployeeSessionWithSecondFactor(request, reply, employeeId, 'second_factor', passwordFingerprint ?? undefined);
+      // A password changed since the first step ends this sign-in.
+      await app.startEmployeeSessionWithSecondFactor(request, reply, employeeId, 'second_factor', passwordFingerprint);
       return { data: (await app.accounts.employeeInfo(employeeId)).role };
     },
   );
