@@ -152,7 +152,7 @@ describe('back in stock', () => {
     expect((await call('POST', '/api/client/notices/read?upTo=0', me.cookie)).statusCode).toBe(400);
   });
 
-  it('a copy withdrawn and put back on sale is back too; sold out and back again, it notifies again once the last notice is read', async () => {
+  it('a copy withdrawn and put back on sale is back too; sold out and back again, it notifies again once the last notice is read and a day old', async () => {
     const me = await newClient();
     const copy = await soldOutCopy();
     await call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
@@ -165,9 +165,18 @@ describe('back in stock', () => {
     await restock(copy, 2, true);
     expect((await notices(me.cookie)).unread).toBe(1);
     await call('POST', '/api/client/notices/read', me.cookie);
+    // Read, but within a day: sold out and back (an order of all of it, cancelled, say) tells no one again.
+    await restock(copy, 0, true);
+    await restock(copy, 2, true);
+    expect(await notices(me.cookie)).toMatchObject({ unread: 0, notices: [{ read: true }] });
+    const mails = () => t.db.query("SELECT 1 FROM mail_outbox WHERE kind = 'back_in_stock' AND copy_id = $1 AND client_id = $2", [copy, me.id]);
+    expect(await mails()).toHaveLength(1);
+    // A day on, it does.
+    await t.db.query("UPDATE notices SET created_at = created_at - interval '25 hours' WHERE client_id = $1", [me.id]);
     await restock(copy, 0, true);
     await restock(copy, 2, true);
     expect(await notices(me.cookie)).toMatchObject({ unread: 1, notices: [{ read: false }, { read: true }] });
+    expect(await mails()).toHaveLength(2);
   });
 
   it('a restock that rolls back writes no notice; the same restock committed writes one', async () => {
