@@ -169,7 +169,8 @@ describe('back in stock', () => {
     await restock(copy, 0, true);
     await restock(copy, 2, true);
     expect(await notices(me.cookie)).toMatchObject({ unread: 0, notices: [{ read: true }] });
-    const mails = () => t.db.query("SELECT 1 FROM mail_outbox WHERE kind = 'back_in_stock' AND copy_id = $1 AND client_id = $2", [copy, me.id]);
+    const mails = () =>
+      t.db.query("SELECT 1 FROM mail_outbox WHERE kind = 'back_in_stock' AND copy_id = $1 AND client_id = $2", [copy, me.id]);
     expect(await mails()).toHaveLength(1);
     // A day on, it does.
     await t.db.query("UPDATE notices SET created_at = created_at - interval '25 hours' WHERE client_id = $1", [me.id]);
