@@ -149,10 +149,12 @@ describe('back in stock', () => {
     await restock(second, 2, true); // while the bell is open
     expect((await call('POST', `/api/client/notices/read?upTo=${shown[0]!.id}`, me.cookie)).statusCode).toBe(200);
     expect(await notices(me.cookie)).toMatchObject({ unread: 1, notices: [{ read: false }, { read: true }] });
-    expect((await call('POST', '/api/client/notices/read?upTo=0', me.cookie)).statusCode).toBe(400);
+    for (const upTo of ['0', '2147483648', '99999999999999999999999']) {
+      expect((await call('POST', `/api/client/notices/read?upTo=${upTo}`, me.cookie)).statusCode).toBe(400);
+    }
   });
 
-  it('a copy withdrawn and put back on sale is back too; sold out and back again, it notifies again once the last notice is read and a day old', async () => {
+  it('a copy withdrawn and put back on sale is back too; sold out and back again, it notifies again once the last notice is read, and e-mails once a day', async () => {
     const me = await newClient();
     const copy = await soldOutCopy();
     await call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
@@ -165,19 +167,45 @@ describe('back in stock', () => {
     await restock(copy, 2, true);
     expect((await notices(me.cookie)).unread).toBe(1);
     await call('POST', '/api/client/notices/read', me.cookie);
-    // Read, but within a day: sold out and back (an order of all of it, cancelled, say) tells no one again.
-    await restock(copy, 0, true);
-    await restock(copy, 2, true);
-    expect(await notices(me.cookie)).toMatchObject({ unread: 0, notices: [{ read: true }] });
-    const mails = () =>
-      t.db.query("SELECT 1 FROM mail_outbox WHERE kind = 'back_in_stock' AND copy_id = $1 AND client_id = $2", [copy, me.id]);
-    expect(await mails()).toHaveLength(1);
-    // A day on, it does.
-    await t.db.query("UPDATE notices SET created_at = created_at - interval '25 hours' WHERE client_id = $1", [me.id]);
+    // Read, and sold out and back within the day (an order of all of it, cancelled, say): a notice, but no second e-mail.
     await restock(copy, 0, true);
     await restock(copy, 2, true);
     expect(await notices(me.cookie)).toMatchObject({ unread: 1, notices: [{ read: false }, { read: true }] });
+    const mails = () =>
+      t.db.query("SELECT 1 FROM mail_outbox WHERE kind = 'back_in_stock' AND copy_id = $1 AND client_id = $2", [copy, me.id]);
+    expect(await mails()).toHaveLength(1);
+    // A day after the last notice, it e-mails again.
+    await call('POST', '/api/client/notices/read', me.cookie);
+    await t.db.query("UPDATE notices SET created_at = created_at - interval '25 hours' WHERE client_id = $1", [me.id]);
+    await restock(copy, 0, true);
+    await restock(copy, 2, true);
+    expect(await notices(me.cookie)).toMatchObject({ unread: 1, notices: [{ read: false }, { read: true }, { read: true }] });
     expect(await mails()).toHaveLength(2);
+  });
+
+  it("counts the e-mail's day in UTC whatever the session's time zone (a DBA's restock from psql, say)", async () => {
+    const me = await newClient();
+    const copy = await soldOutCopy();
+    await call('PUT', `/api/client/wishlist/${copy}`, me.cookie);
+    await restock(copy, 2, true);
+    await call('POST', '/api/client/notices/read', me.cookie);
+    // Told 20 hours ago; a session 14 hours ahead of UTC would read that as 34.
+    await t.db.query("UPDATE notices SET created_at = created_at - interval '20 hours' WHERE client_id = $1", [me.id]);
+    const dba = new pg.Client({ connectionString: t.db.url });
+    await dba.connect();
+    try {
+      await dba.query("SET TimeZone = 'Pacific/Kiritimati'");
+      await dba.query('UPDATE book_copies SET quantity = 0 WHERE id = $1', [copy]);
+      await dba.query('UPDATE book_copies SET quantity = 3 WHERE id = $1', [copy]);
+    } finally {
+      await dba.end();
+    }
+    const mails = await t.db.query("SELECT 1 FROM mail_outbox WHERE kind = 'back_in_stock' AND copy_id = $1 AND client_id = $2", [
+      copy,
+      me.id,
+    ]);
+    expect(mails).toHaveLength(1);
+    expect((await notices(me.cookie)).unread).toBe(1);
   });
 
   it('a restock that rolls back writes no notice; the same restock committed writes one', async () => {

@@ -64,7 +64,11 @@ export function wishlistRepository(db: Db) {
           select: { id: true, bookCopyId: true, createdAt: true, readAt: true, bookCopy: { select: { book: { select: { name: true } } } } },
         }),
       ]),
-    /** The client's unread notices, or those up to `upTo` (ids are given in the order notices are written), marked read. */
+    /**
+     * The client's unread notices, or those up to `upTo`, marked read. Ids are given as notices are
+     * written, not as they commit: one written by a slow restock that commits after a newer one was
+     * shown can be marked with it, unseen (rare: a restock's transaction is short).
+     */
     markRead: async (clientId: number, upTo?: number) => {
       const shown = upTo === undefined ? {} : { id: { lte: upTo } };
       await db.notice.updateMany({ where: { clientId, readAt: null, ...shown }, data: { readAt: new Date() } });

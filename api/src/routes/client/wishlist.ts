@@ -74,7 +74,7 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({
           upTo: Type.Optional(
             Type.Integer({
-              minimum: 1,
+              ...PositiveInt,
               description: 'The newest notice the client saw: one that came after it (while the list was open) stays unread',
             }),
           ),

@@ -76,6 +76,26 @@ it('a check replaced in another tab is not left on screen as a dry run waiting t
   expect(screen.queryByRole('button', { name: 'Import' })).not.toBeInTheDocument();
 });
 
+it('a run that fails for another reason (the shop busy) keeps the dry run on screen to try again', async () => {
+  const checked = { ...job('checked'), invalid: 0, invalidRows: [] };
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'POST /api/employee/catalog/import': { body: { data: checked } },
+    'GET /api/employee/catalog/import/4': { body: { data: checked } },
+    'POST /api/employee/catalog/import/4/run': {
+      status: 503,
+      body: { data: null, error: { code: 'BUSY', message: 'The shop is busy. Please try again in a moment.' } },
+    },
+  });
+  renderWithProviders(<ImportExportPage />, { route: '/importexport' });
+  await userEvent.upload(screen.getByLabelText('CSV file'), new File(['isbn,price,stock,available\n'], 'books.csv', { type: 'text/csv' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Check File' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Import' }));
+  expect(await screen.findByText(/The import could not start\./)).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Import' })).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'GET' && c.url === '/api/employee/catalog/import/4')).toHaveLength(1);
+});
+
 it('says why a file could not be checked', async () => {
   stubApi({
     ...SIGNED_IN_ADMIN,

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { ApiError } from '../../api/client';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -21,15 +22,16 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
   if (job.isError) return <p role="alert">The import could not be read. {failureReason(job.error)}</p>;
   const j = job.data;
   const blocked = j.invalid > 0 && !skipInvalid;
-  // The run's mutation refreshes this job's read, which then follows the progress. A refused run
-  // reads it again too: a check replaced by a newer one (another tab) or already run is not shown
-  // as a dry run still waiting for its Import.
+  // The run's mutation refreshes this job's read, which then follows the progress. A run refused
+  // because the job is gone or has moved on reads it again too: a check replaced by a newer one
+  // (another tab) or already run is not shown as a dry run still waiting for its Import. Any other
+  // failure (a network blip) keeps the dry run on screen.
   const start = () =>
     stepUp
       .guard(() => run.mutateAsync({ id, skipInvalid }))
       .catch((error) => {
         onNotice('The import could not start.', error);
-        void job.refetch();
+        if (error instanceof ApiError && (error.status === 404 || error.status === 409)) void job.refetch();
       });
   return (
     <div className="import-job">

@@ -41,11 +41,14 @@ it('the bell counts unread notices, lists them with a link to the book, and clos
     createdAt: '2026-11-23T10:00:00.000Z',
     read: false,
   };
+  // Newest first, as the API lists them; an older one read already.
+  const older = { ...notice, id: 3, bookCopyId: 8, bookName: 'Emma', message: 'Emma is back in stock.', read: true };
+  const newest = { ...notice, id: 5 };
   const calls = stubApi({
     ...SIGNED_IN_CLIENT,
     'GET /api/client/notices': [
-      { body: { data: { unread: 1, notices: [notice] } } },
-      { body: { data: { unread: 0, notices: [{ ...notice, read: true }] } } },
+      { body: { data: { unread: 1, notices: [newest, older] } } },
+      { body: { data: { unread: 0, notices: [{ ...newest, read: true }, older] } } },
     ],
     'POST /api/client/notices/read': { body: { data: true } },
   });
@@ -57,7 +60,7 @@ it('the bell counts unread notices, lists them with a link to the book, and clos
   await userEvent.click(bell);
   expect(await screen.findByLabelText('Notices: 0 unread notices')).toBeInTheDocument();
   // Up to the newest it showed: one written meanwhile stays unread.
-  expect(calls.filter((c) => c.url === '/api/client/notices/read').map((c) => c.search)).toEqual(['?upTo=1']);
+  expect(calls.filter((c) => c.url === '/api/client/notices/read').map((c) => c.search)).toEqual(['?upTo=5']);
 });
 
 it('the Wishlist screen says when a copy is out of stock, and when the list is empty', async () => {
