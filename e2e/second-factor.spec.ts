@@ -47,7 +47,7 @@ async function logOut(page: Page) {
   await expect(page).toHaveURL(/\/$/);
 }
 
-test('an Admin adds a passkey on the Account screen, then signs in with it after the password and without the password', async ({
+test('an Admin adds a passkey on the Account screen, signs in with it after the password and without it, and confirms it is them with it', async ({
   page,
 }) => {
   const authenticator = await addVirtualAuthenticator(page);

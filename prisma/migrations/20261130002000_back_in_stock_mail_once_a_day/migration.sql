@@ -3,7 +3,8 @@
 -- copy selling its last unit between restocks) e-mailed every wisher who had read the last notice,
 -- each time. The notice itself is written as before (the bell is where a client looks), so a copy
 -- back again the next morning is never left unannounced; only the e-mail waits for a day since the
--- last notice of the copy. Times are UTC whatever the session (the columns are UTC without a zone).
+-- last notice of the copy. The day is counted in UTC whatever the session's time zone, as the API's
+-- sessions (TimeZone=UTC) write the notices' times.
 CREATE OR REPLACE FUNCTION book_copies_back_in_stock() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.is_available AND NEW.quantity > 0 AND NOT (OLD.is_available AND OLD.quantity > 0) THEN

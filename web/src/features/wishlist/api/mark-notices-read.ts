@@ -6,7 +6,7 @@ import { clientKeys } from '../../../lib/query-keys';
 const markNoticesRead = (upTo: number) =>
   withSession('Client', () => api.POST('/api/client/notices/read', { params: { query: { upTo } } }));
 
-/** Opening the bell reads the notices it showed: the count goes back to 0, or to those that came since. */
+/** Closing the bell, once opened, reads the notices it showed: the count goes back to 0, or to those that came since. */
 export function useMarkNoticesRead() {
   const queryClient = useQueryClient();
   return useMutation({
