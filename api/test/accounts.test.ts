@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_CHANGES_PER_DAY } from '../src/routes/own-password.ts';
-import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp, whileSessionsCannotEnd } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -152,17 +152,7 @@ describe('profile and password', () => {
     const who = { account, password: 'Client123!' };
     const mine = await t.login(who);
     const other = await t.login(who);
-    // The sessions' end fails (as an outage between two statements would), for this account only.
-    await t.db.query(`
-      CREATE FUNCTION refuse_session_end() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.revoked_at IS NOT NULL AND NEW.audience = 'client'
-           AND NEW.subject_id = (SELECT id FROM clients WHERE account = 'pw-atomic@example.com') THEN
-          RAISE EXCEPTION 'the sessions could not be ended';
-        END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER refuse_session_end BEFORE UPDATE ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_session_end()`);
+    const [client] = await t.db.query<{ id: number }>('SELECT id FROM clients WHERE account = $1', [account]);
     const change = () =>
       t.app.inject({
         method: 'PUT',
@@ -170,11 +160,10 @@ describe('profile and password', () => {
         headers: { cookie: mine },
         payload: { oldPassword: 'Client123!', newPassword: 'NewPass123!' },
       });
-    try {
+    // The sessions' end fails (as an outage between two statements would), for this account only.
+    await whileSessionsCannotEnd(t.db, { audience: 'client', id: client!.id }, async () => {
       expect((await change()).statusCode).toBeGreaterThanOrEqual(500);
-    } finally {
-      await t.db.query('DROP TRIGGER refuse_session_end ON session_families; DROP FUNCTION refuse_session_end()');
-    }
+    });
     expect((await login(account, 'NewPass123!')).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: other } })).statusCode).toBe(200);
     expect((await change()).statusCode).toBe(200);

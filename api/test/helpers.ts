@@ -53,6 +53,31 @@ export async function untilStatementsWaitOnLocks(db: Pick<Awaited<ReturnType<typ
   );
 }
 
+/**
+ * Runs `meanwhile` while ending this account's sessions fails (a trigger raises), as an outage between
+ * two statements of a change would: what the change wrote must then be undone with it.
+ */
+export async function whileSessionsCannotEnd(
+  db: Pick<Awaited<ReturnType<typeof createTestDatabase>>, 'query'>,
+  account: { audience: 'client' | 'employee'; id: number },
+  meanwhile: () => Promise<void>,
+) {
+  await db.query(`
+    CREATE FUNCTION refuse_session_end() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.revoked_at IS NOT NULL AND NEW.audience = '${account.audience}' AND NEW.subject_id = ${Number(account.id)} THEN
+        RAISE EXCEPTION 'the sessions could not be ended';
+      END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER refuse_session_end BEFORE UPDATE ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_session_end()`);
+  try {
+    await meanwhile();
+  } finally {
+    await db.query('DROP TRIGGER refuse_session_end ON session_families; DROP FUNCTION refuse_session_end()');
+  }
+}
+
 export async function createTestDatabase(): Promise<{
   url: string;
   query: <T extends pg.QueryResultRow>(sql: string, params?: unknown[]) => Promise<T[]>;

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
-import { cookieHeader, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
+import { cookieHeader, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks, whileSessionsCannotEnd } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -35,23 +35,16 @@ async function newEmployee(app: TestApp, role: 'Admin' | 'Seller') {
   return { id: row!.id, account: email, password: DEMO.admin.password };
 }
 
-/** Runs `meanwhile` while ending this employee's sessions fails, as an outage between two statements would. */
-async function whileSessionsCannotEnd(employeeId: number, meanwhile: () => Promise<void>) {
-  await t.db.query(`
-    CREATE FUNCTION refuse_session_end() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF NEW.revoked_at IS NOT NULL AND NEW.audience = 'employee' AND NEW.subject_id = ${employeeId} THEN
-        RAISE EXCEPTION 'the sessions could not be ended';
-      END IF;
-      RETURN NEW;
-    END $$;
-    CREATE TRIGGER refuse_session_end BEFORE UPDATE ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_session_end()`);
-  try {
-    await meanwhile();
-  } finally {
-    await t.db.query('DROP TRIGGER refuse_session_end ON session_families; DROP FUNCTION refuse_session_end()');
-  }
-}
+/** Runs `meanwhile` while ending this employee's sessions fails (helpers.ts). */
+const whileEmployeeSessionsCannotEnd = (employeeId: number, meanwhile: () => Promise<void>) =>
+  whileSessionsCannotEnd(t.db, { audience: 'employee', id: employeeId }, meanwhile);
+
+/** A stored passkey of the employee's (no key behind it): enough for the options that name their passkeys. */
+const storePasskey = (employeeId: number, credentialId: string) =>
+  t.db.query(`INSERT INTO employee_passkeys (employee_id, credential_id, public_key, name) VALUES ($1, $2, '\\x00', 'Laptop')`, [
+    employeeId,
+    credentialId,
+  ]);
 
 /** How many times events happened: a row may stand for several repeats (its `count`, where the table keeps one). */
 const occurrences = (rows: { row: string }[]) =>
@@ -268,10 +261,7 @@ describe('a password changed between the two steps', () => {
     const who = await newEmployee(t, 'Seller');
     const { recoveryCodes } = await enrolTotp(t, await passwordLogin(t, who));
     // With a passkey, the options write the step's passkey challenge.
-    await t.db.query(`INSERT INTO employee_passkeys (employee_id, credential_id, public_key, name) VALUES ($1, $2, '\\x00', 'Laptop')`, [
-      who.id,
-      `cred-spent-${who.id}`,
-    ]);
+    await storePasskey(who.id, `cred-spent-${who.id}`);
     const attempt = await passwordStep(t, who);
     const token = attempt.cookie.match(/bs_second_factor=([^;]+)/)![1]!;
     expect((await secondStep(t, attempt.cookie, recoveryCodes[0]!)).statusCode).toBe(200);
@@ -441,10 +431,7 @@ describe('step-up for the sensitive actions', () => {
     const who = await newEmployee(t, 'Seller');
     const mine = await passwordLogin(t, who);
     const { recoveryCodes } = await enrolTotp(t, mine);
-    await t.db.query(`INSERT INTO employee_passkeys (employee_id, credential_id, public_key, name) VALUES ($1, $2, '\\x00', 'Laptop')`, [
-      who.id,
-      `cred-${who.id}`,
-    ]);
+    await storePasskey(who.id, `cred-${who.id}`);
     const other = cookieHeader(await secondStep(t, (await passwordStep(t, who)).cookie, recoveryCodes[0]!));
     const challengeOf = async (cookie: string) => {
       const options = await call(t, cookie, 'POST', `${OWN}/step-up/options`);
@@ -628,7 +615,7 @@ describe("an Admin's reset of another employee's second factor", () => {
     await enrolTotp(t, sellerSession);
     const adminSession = await passwordLogin(t, await newEmployee(t, 'Admin'));
     const reset = () => call(t, adminSession, 'DELETE', `/api/employee/${seller.id}/second-factor`);
-    await whileSessionsCannotEnd(seller.id, async () => {
+    await whileEmployeeSessionsCannotEnd(seller.id, async () => {
       expect((await reset()).statusCode).toBeGreaterThanOrEqual(500);
     });
     expect(await t.db.query('SELECT 1 FROM employee_totp WHERE employee_id = $1', [seller.id])).toHaveLength(1);
@@ -744,10 +731,7 @@ describe('a passkey sign-in without the password', () => {
   it("a stranger's answer naming an employee's passkey is refused, and logged as nobody's attempt on that employee", async () => {
     const target = await newEmployee(t, 'Seller');
     const credentialId = `forged-${target.id}`;
-    await t.db.query(`INSERT INTO employee_passkeys (employee_id, credential_id, public_key, name) VALUES ($1, $2, '\\x00', 'Laptop')`, [
-      target.id,
-      credentialId,
-    ]);
+    await storePasskey(target.id, credentialId);
     const options = await t.app.inject({ method: 'POST', url: '/api/public/authentication/passkey/options' });
     expect(options.statusCode, options.body).toBe(200);
     const answer = await t.app.inject({
@@ -814,7 +798,7 @@ describe("a change to an employee's factors", () => {
     const started = await call(t, mine, 'POST', `${OWN}/totp`, { currentPassword: who.password });
     const { secret } = started.json().data as { secret: string };
     const confirm = () => call(t, mine, 'POST', `${OWN}/totp/confirm`, { code: totpCode(secret) });
-    await whileSessionsCannotEnd(who.id, async () => {
+    await whileEmployeeSessionsCannotEnd(who.id, async () => {
       expect((await confirm()).statusCode).toBeGreaterThanOrEqual(500);
     });
     // No app and no codes: the employee signs in with the password alone, and the other session is live.
@@ -830,7 +814,7 @@ describe("a change to an employee's factors", () => {
     const thief = await secondStep(t, (await passwordStep(t, who)).cookie, firstCode!);
     expect(thief.statusCode).toBe(200);
     const renew = () => call(t, mine, 'POST', `${OWN}/recovery-codes`);
-    await whileSessionsCannotEnd(who.id, async () => {
+    await whileEmployeeSessionsCannotEnd(who.id, async () => {
       expect((await renew()).statusCode).toBeGreaterThanOrEqual(500);
     });
     // The old codes still stand, and so does the session they opened.

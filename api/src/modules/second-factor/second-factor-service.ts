@@ -387,12 +387,17 @@ export function secondFactorService(
       if (!factors.hasFactor) throw refuse.noSecondFactor();
       const key = challengeKey(ctx);
       const session = 'session' in ctx ? ctx.session : null;
+      /** Ends the step-up's session once its wrong answers are spent; true for the one call that ended it. */
+      const endSessionIfSpent = async (familyId: string) => {
+        const ended = await repo.stepUpFailed(familyId, STEP_UP_FAILURES_PER_SESSION);
+        // One row a session: it needs a sign-in, and the failures' own rows are grouped by window.
+        if (ended) await recordAbout('step_up_session_ended', employeeId, ctx.address, { sessionId: familyId });
+        return ended;
+      };
       if (session && !(await repo.reserveStepUp(session, STEP_UP_FAILURES_PER_SESSION))) {
         // None left: the session ends now if its last wrong answer could not end it (a failure between
         // the two writes), or while its last allowed answers are still being checked (a burst).
-        if (await repo.stepUpFailed(session, STEP_UP_FAILURES_PER_SESSION)) {
-          await recordAbout('step_up_session_ended', employeeId, ctx.address, { sessionId: session });
-        }
+        await endSessionIfSpent(session);
         throw refuse.stepUpFailedTooOften();
       }
       // Its own counters, locked for every address after the account's failures (login-throttle.ts).
@@ -412,7 +417,7 @@ export function secondFactorService(
       }
       const stage = session ? 'step_up' : 'sign_in';
       if (!method) {
-        const sessionEnded = !!session && (await repo.stepUpFailed(session, STEP_UP_FAILURES_PER_SESSION));
+        const sessionEnded = !!session && (await endSessionIfSpent(session));
         const { locked } = await attempt.failed();
         const tried = proof.passkey ? 'passkey' : looksLikeRecoveryCode(proof.code ?? '') ? 'recovery_code' : 'totp';
         await events.record({
@@ -421,8 +426,6 @@ export function secondFactorService(
           address: ctx.address,
           details: { method: tried, stage },
         });
-        // One row a session: it needs a sign-in, and the failures' own rows are grouped by window.
-        if (sessionEnded) await recordAbout('step_up_session_ended', employeeId, ctx.address, { sessionId: session });
         if (locked)
           await events.record({ type: 'login_locked', actor: lockedFactor, address: ctx.address, details: { limits: throttle.limits } });
         throw sessionEnded ? refuse.stepUpFailedTooOften() : refuse.wrongSecondFactor();
