@@ -2,7 +2,7 @@
 // when it is empty (unless SEED=false; the demo people too only with SEED_DEMO=true), check the
 // accounts (the first Admin from ADMIN_EMAIL/ADMIN_PASSWORD; no demo password in use), then serve
 // the API and the built web app.
-import { applyMigrations } from './lib/schema-engine.ts';
+import { applyMigrations, MigrationLockError } from './lib/schema-engine.ts';
 import { acquireStartupLock } from './lib/startup-lock.ts';
 
 const url = process.env.DATABASE_URL;
@@ -21,7 +21,11 @@ try {
 }
 // One instance at a time migrates, seeds and checks the accounts; the others wait their turn.
 const startupLock = await acquireStartupLock(url);
-const applied = await applyMigrations(url);
+const applied = await applyMigrations(url).catch((error: unknown) => {
+  if (!(error instanceof MigrationLockError)) throw error;
+  console.error(`Refusing to start: ${error.message}`);
+  process.exit(1);
+});
 console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 if (process.env.SEED !== 'false') {
   const { isDatabaseEmpty, seedDatabase } = await import('../seed/seed.ts');

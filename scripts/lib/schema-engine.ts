@@ -51,20 +51,34 @@ interface RawResult {
 }
 type Queryable = { queryRaw(q: unknown): Promise<RawResult>; startTransaction?(...a: unknown[]): Promise<Queryable> };
 
+/** What the migration tooling asks of the engine's database work. */
+interface EngineSession {
+  /** How long a migration's script may wait for a lock (PostgreSQL's lock_timeout); unset, without end. */
+  lockTimeoutMs?: number;
+  /** Told of the error of a migration's script, as node-postgres gives it (the engine keeps only its text). */
+  onScriptError?: (error: unknown) => void;
+}
+
 /**
  * Two shims over adapter-pg, for the migration tooling only: "char" catalog columns are typed as
  * Character (see CHAR_MARK), and a migration script runs whole. adapter-pg's executeScript splits
  * it on every ';', which breaks any function or trigger body; PostgreSQL's simple query protocol
  * runs a multi-statement script as it is.
  */
-function typeCharColumns<T extends Queryable>(target: T): T {
+function typeCharColumns<T extends Queryable>(target: T, session: EngineSession = {}): T {
   return new Proxy(target, {
     get(obj, prop) {
       // adapter-pg keeps its pool (or connection) in a protected `client` field.
       const client = (obj as unknown as { client?: pg.Pool | pg.Client }).client;
       if (prop === 'executeScript' && client) {
+        // SET LOCAL holds for the script's own transaction only: the engine's advisory lock, which
+        // makes migrators take turns, still waits as long as another one takes.
+        const bound = session.lockTimeoutMs === undefined ? '' : `SET LOCAL lock_timeout = ${Math.round(session.lockTimeoutMs)};\n`;
         return async (script: string) => {
-          await client.query(script);
+          await client.query(bound + script).catch((error: unknown) => {
+            session.onScriptError?.(error);
+            throw error;
+          });
         };
       }
       if (prop === 'queryRaw') {
@@ -80,7 +94,7 @@ function typeCharColumns<T extends Queryable>(target: T): T {
         };
       }
       if (prop === 'startTransaction') {
-        return async (...a: unknown[]) => typeCharColumns(await obj.startTransaction!(...a));
+        return async (...a: unknown[]) => typeCharColumns(await obj.startTransaction!(...a), session);
       }
       const value = Reflect.get(obj, prop);
       return typeof value === 'function' ? value.bind(obj) : value;
@@ -137,13 +151,21 @@ async function connectToShadowDb(config: PgConfig) {
 
 // One WebAssembly instance serves the process, and it does not survive two engines at once.
 
-export function withSchemaEngine<T>(connectionString: string, work: (engine: SchemaEngine, schema: string) => Promise<T>): Promise<T> {
-  const run = (shared.__bookshopEngineQueue ?? Promise.resolve()).then(() => runSchemaEngine(connectionString, work));
+export function withSchemaEngine<T>(
+  connectionString: string,
+  work: (engine: SchemaEngine, schema: string) => Promise<T>,
+  session: EngineSession = {},
+): Promise<T> {
+  const run = (shared.__bookshopEngineQueue ?? Promise.resolve()).then(() => runSchemaEngine(connectionString, work, session));
   shared.__bookshopEngineQueue = run.catch(() => {});
   return run;
 }
 
-async function runSchemaEngine<T>(connectionString: string, work: (engine: SchemaEngine, schema: string) => Promise<T>): Promise<T> {
+async function runSchemaEngine<T>(
+  connectionString: string,
+  work: (engine: SchemaEngine, schema: string) => Promise<T>,
+  session: EngineSession,
+): Promise<T> {
   await loadWasm();
   const schema = await readFile(schemaPath, 'utf8');
   const log = (message: string) => {
@@ -160,10 +182,18 @@ async function runSchemaEngine<T>(connectionString: string, work: (engine: Schem
     database: url.pathname.slice(1),
   };
   const pgFactory = new PrismaPg(config);
+  // Ended when the engine is done: the engine takes a session advisory lock (migrators take turns)
+  // and its pool would keep the connection that holds it, and with it the lock, until the pool's idle
+  // timeout, making the process's next migration wait for it.
+  const connections: { dispose(): Promise<void> }[] = [];
   const adapter = bindMigrationAwareSqlAdapterFactory({
     provider: pgFactory.provider,
     adapterName: pgFactory.adapterName,
-    connect: async () => typeCharColumns(await pgFactory.connect()),
+    connect: async () => {
+      const connection = await pgFactory.connect();
+      connections.push(connection);
+      return typeCharColumns(connection, session);
+    },
     connectToShadowDb: async () => typeCharColumns(await connectToShadowDb(config)),
   } as unknown as PrismaPg);
   const engine = await (bindings.SchemaEngine as typeof SchemaEngine).new({ datamodels: [[schemaPath, schema]] }, log, adapter);
@@ -174,23 +204,24 @@ async function runSchemaEngine<T>(connectionString: string, work: (engine: Schem
     throw error;
   } finally {
     engine.free();
+    await Promise.allSettled(connections.map((connection) => connection.dispose()));
   }
 }
 
-export async function readMigrations(): Promise<MigrationList> {
-  const entries = await readdir(migrationsDir, { withFileTypes: true }).catch(() => []);
+export async function readMigrations(baseDir = migrationsDir): Promise<MigrationList> {
+  const entries = await readdir(baseDir, { withFileTypes: true }).catch(() => []);
   const dirs = entries
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
-  const lockPath = path.join(migrationsDir, 'migration_lock.toml');
+  const lockPath = path.join(baseDir, 'migration_lock.toml');
   return {
-    baseDir: migrationsDir,
+    baseDir,
     lockfile: { path: 'migration_lock.toml', content: await readFile(lockPath, 'utf8').catch(() => null) },
     shadowDbInitScript: '',
     migrationDirectories: await Promise.all(
       dirs.map(async (dir) => {
-        const content = await readFile(path.join(migrationsDir, dir, 'migration.sql'), 'utf8').then(
+        const content = await readFile(path.join(baseDir, dir, 'migration.sql'), 'utf8').then(
           (ok) => ({ tag: 'ok' as const, value: ok }),
           (err: Error) => ({ tag: 'error' as const, value: err.message }),
         );
@@ -202,13 +233,119 @@ export async function readMigrations(): Promise<MigrationList> {
 
 const noFilter = { externalTables: [], externalEnums: [] };
 
-/** Applies every pending migration; returns the names applied. */
-export async function applyMigrations(connectionString: string): Promise<string[]> {
-  const migrationsList = await readMigrations();
-  return withSchemaEngine(connectionString, async (engine) => {
-    const out = await engine.applyMigrations({ migrationsList, filters: noFilter });
-    return out.appliedMigrationNames;
-  });
+/**
+ * How long a migration's statement waits for a table's lock, and how often it is tried. A migration
+ * applied while the shop serves (a rolling deploy: serve.ts migrates at start) and queued behind a long
+ * transaction on its table (a report, the catalog export, a psql session left open) would hold every
+ * request on that table behind it until that transaction ends, since PostgreSQL queues later lockers
+ * behind a waiting one. With the bound, requests wait at most that long; the migration, which each
+ * runs in one transaction (its script is one multi-statement query), is undone whole and tried again.
+ */
+export const MIGRATION_LOCK_WAIT = { timeoutMs: 2000, attempts: 20, pauseMs: 3000 };
+
+/** A migration that could not take its locks in any attempt: nothing of it was applied. */
+export class MigrationLockError extends Error {
+  constructor(
+    readonly migrationName: string,
+    wait: typeof MIGRATION_LOCK_WAIT,
+  ) {
+    super(
+      `Migration ${migrationName} waited ${wait.attempts} times ${wait.timeoutMs} ms for a lock another transaction holds ` +
+        '(a long report, the catalog export, a session left open), and nothing of it was applied. Start again once ' +
+        "that transaction has ended (pg_stat_activity shows it: the oldest xact_start, often state 'idle in transaction').",
+    );
+  }
+}
+
+/** PostgreSQL's lock_not_available: a statement waited longer than lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** The names of the migrations applied so far ([] on a database never migrated). */
+async function succeededMigrations(connectionString: string): Promise<Set<string>> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const exists = (await client.query("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS exists")).rows[0]?.exists;
+    if (!exists) return new Set();
+    const { rows } = await client.query<{ migration_name: string }>(
+      'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+    );
+    return new Set(rows.map((r) => r.migration_name));
+  } finally {
+    await client.end();
+  }
+}
+
+/** Whether the engine recorded this migration as failed and not yet resolved. */
+async function recordedFailed(connectionString: string, migrationName: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query(
+      'SELECT FROM _prisma_migrations WHERE migration_name = $1 AND finished_at IS NULL AND rolled_back_at IS NULL',
+      [migrationName],
+    );
+    return (rowCount ?? 0) > 0;
+  } finally {
+    await client.end();
+  }
+}
+
+export interface ApplyMigrationsOptions {
+  /** Where the migrations are (tests give a copy with one of their own). */
+  migrationsDir?: string;
+  lockWait?: typeof MIGRATION_LOCK_WAIT;
+  /** Told of each attempt that waited too long. */
+  onLockWait?: (line: string) => void;
+}
+
+/**
+ * Applies every pending migration; returns the names applied. A migration that waits longer than
+ * `lockWait.timeoutMs` for a lock is undone by PostgreSQL, marked rolled back (true: its one
+ * transaction left nothing) and tried again after a pause; after the last attempt, MigrationLockError.
+ * Any other failure is left as the engine records it, for a person to look at (prisma migrate resolve).
+ */
+export async function applyMigrations(connectionString: string, options: ApplyMigrationsOptions = {}): Promise<string[]> {
+  const { lockWait = MIGRATION_LOCK_WAIT, onLockWait = (line: string) => console.warn(line) } = options;
+  const migrationsList = await readMigrations(options.migrationsDir);
+  const before = await succeededMigrations(connectionString);
+  for (let attempt = 1; ; attempt++) {
+    let waitedForALock = false;
+    const waited = await withSchemaEngine(
+      connectionString,
+      async (engine) => {
+        try {
+          await engine.applyMigrations({ migrationsList, filters: noFilter });
+          return undefined;
+        } catch (error) {
+          if (!waitedForALock) throw error;
+          // The one migration not applied first; the engine may have recorded it failed (then marked
+          // rolled back, so that the next attempt is not refused) or, its record undone with it, not at all.
+          const applied = await succeededMigrations(connectionString);
+          const migrationName = migrationsList.migrationDirectories.find((m) => !applied.has(m.path))?.path;
+          if (!migrationName) throw error;
+          if (await recordedFailed(connectionString, migrationName)) await engine.markMigrationRolledBack({ migrationName });
+          return migrationName;
+        }
+      },
+      {
+        lockTimeoutMs: lockWait.timeoutMs,
+        onScriptError: (error) => {
+          waitedForALock = (error as { code?: string }).code === LOCK_NOT_AVAILABLE;
+        },
+      },
+    );
+    if (waited === undefined) break;
+    if (attempt >= lockWait.attempts) throw new MigrationLockError(waited, lockWait);
+    onLockWait(
+      `migration ${waited} waited ${lockWait.timeoutMs} ms for a lock (attempt ${attempt} of ${lockWait.attempts}): ` +
+        `undone, trying again in ${lockWait.pauseMs} ms`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, lockWait.pauseMs));
+  }
+  // Listed from the database, as the engine's own list leaves out those applied before an attempt failed.
+  const after = await succeededMigrations(connectionString);
+  return migrationsList.migrationDirectories.map((m) => m.path).filter((name) => after.has(name) && !before.has(name));
 }
 
 /** SQL that takes a database built by the migrations to what schema.prisma describes ('' when they agree). */
