@@ -1,10 +1,12 @@
 // Staff second factor (issue 31): TOTP with a known secret and a fixed clock, recovery codes, the
 // sign-in's second step, the STAFF_MFA policy, the step-up of sensitive actions, an Admin's reset,
-// and security events without secrets. Passkeys run in a real Chromium (e2e/second-factor.spec.ts).
+// and security events without secrets. Passkeys run in a real Chromium (e2e/second-factor.spec.ts);
+// here only a registration, with a passkey made in the test (software-authenticator.ts).
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks, whileSessionsCannotEnd } from './helpers.ts';
+import { registerSoftwarePasskey } from './software-authenticator.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,6 +19,8 @@ afterEach(() => {
 const LOGIN = '/api/public/authentication/login';
 const SECOND_STEP = '/api/public/authentication/second-factor';
 const OWN = '/api/employee/second-factor';
+/** The origin of a request injected with no Host of its own, which the relying party is named after. */
+const INJECTED_ORIGIN = 'http://localhost:80';
 
 /** A clock fixed at `at` (Date only: timers, sockets and the database keep real time). */
 const fixClock = (at: number) => {
@@ -823,6 +827,33 @@ describe("a change to an employee's factors", () => {
     expect((await renew()).statusCode).toBe(200);
     expect((await call(t, mine, 'GET', `${OWN}/`)).json().data.recoveryCodesLeft).toBe(10);
     expect((await me(cookieHeader(thief))).statusCode).toBe(401);
+  });
+
+  it('a passkey whose other sessions cannot be ended is not kept, nor its codes: a retry registers it and ends them', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const mine = await passwordLogin(t, who);
+    const stolen = await passwordLogin(t, who);
+    const me = (cookie: string) => call(t, cookie, 'GET', '/api/employee/employee/');
+    /** The browser's part: the options for this employee, and a new passkey's answer to them. */
+    const register = async () => {
+      const options = await call(t, mine, 'POST', `${OWN}/passkeys/options`, { currentPassword: who.password });
+      expect(options.statusCode, options.body).toBe(200);
+      const response = registerSoftwarePasskey(options.json().data, INJECTED_ORIGIN);
+      return call(t, mine, 'POST', `${OWN}/passkeys`, { name: 'Laptop', response });
+    };
+    await whileEmployeeSessionsCannotEnd(who.id, async () => {
+      expect((await register()).statusCode).toBeGreaterThanOrEqual(500);
+    });
+    expect(await t.db.query('SELECT 1 FROM employee_passkeys WHERE employee_id = $1', [who.id])).toHaveLength(0);
+    expect(await t.db.query('SELECT 1 FROM employee_recovery_codes WHERE employee_id = $1', [who.id])).toHaveLength(0);
+    expect((await me(stolen)).statusCode).toBe(200);
+
+    const registered = await register();
+    expect(registered.statusCode, registered.body).toBe(200);
+    expect(registered.json().data.recoveryCodes).toHaveLength(10);
+    expect(await t.db.query('SELECT 1 FROM employee_passkeys WHERE employee_id = $1', [who.id])).toHaveLength(1);
+    expect((await me(stolen)).statusCode).toBe(401);
+    expect((await me(mine)).statusCode).toBe(200);
   });
 });
 
