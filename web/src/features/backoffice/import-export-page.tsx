@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from 'react';
-import { ApiError } from '../../api/client';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -22,17 +21,10 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
   if (job.isError) return <p role="alert">The import could not be read. {failureReason(job.error)}</p>;
   const j = job.data;
   const blocked = j.invalid > 0 && !skipInvalid;
-  // The run's mutation refreshes this job's read, which then follows the progress. A run refused
-  // because the job is gone or has moved on reads it again too: a check replaced by a newer one
-  // (another tab) or already run is not shown as a dry run still waiting for its Import. Any other
-  // failure (a network blip) keeps the dry run on screen.
+  // The run's mutation refreshes this job's read (and after a refusal that says it is stale), which
+  // then follows the progress.
   const start = () =>
-    stepUp
-      .guard(() => run.mutateAsync({ id, skipInvalid }))
-      .catch((error) => {
-        onNotice('The import could not start.', error);
-        if (error instanceof ApiError && (error.status === 404 || error.status === 409)) void job.refetch();
-      });
+    stepUp.guard(() => run.mutateAsync({ id, skipInvalid })).catch((error) => onNotice('The import could not start.', error));
   return (
     <div className="import-job">
       {stepUp.prompt}

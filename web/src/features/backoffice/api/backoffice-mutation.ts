@@ -8,12 +8,18 @@ import { type BackofficeResource, backofficeKeys } from './query-keys';
 export function useBackofficeMutation<Variables, Result>(
   mutationFn: (variables: Variables) => Promise<Result>,
   invalidates: readonly BackofficeResource[],
+  /** A refusal that says the cached reads are out of date (what it names is gone or has moved on): they are refreshed as after a success. */
+  staleWhen?: (error: unknown) => boolean,
 ) {
   const queryClient = useQueryClient();
+  const refresh = () => {
+    for (const resource of invalidates) void queryClient.invalidateQueries({ queryKey: backofficeKeys[resource].all });
+  };
   return useMutation({
     mutationFn,
-    onSuccess: () => {
-      for (const resource of invalidates) void queryClient.invalidateQueries({ queryKey: backofficeKeys[resource].all });
+    onSuccess: refresh,
+    onError: (error) => {
+      if (staleWhen?.(error)) refresh();
     },
   });
 }
