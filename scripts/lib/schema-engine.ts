@@ -71,8 +71,8 @@ function typeCharColumns<T extends Queryable>(target: T, session: EngineSession 
       // adapter-pg keeps its pool (or connection) in a protected `client` field.
       const client = (obj as unknown as { client?: pg.Pool | pg.Client }).client;
       if (prop === 'executeScript' && client) {
-        // SET LOCAL holds for the script's own transaction only: the engine's advisory lock, which
-        // makes migrators take turns, still waits as long as another one takes.
+        // SET LOCAL holds for the script's own transaction only (applyMigrations refuses a script that
+        // ends it early): the engine's advisory lock, which makes migrators take turns, keeps its own wait.
         const bound = session.lockTimeoutMs === undefined ? '' : `SET LOCAL lock_timeout = ${Math.round(session.lockTimeoutMs)};\n`;
         return async (script: string) => {
           await client.query(bound + script).catch((error: unknown) => {
@@ -196,17 +196,23 @@ async function runSchemaEngine<T>(
     },
     connectToShadowDb: async () => typeCharColumns(await connectToShadowDb(config)),
   } as unknown as PrismaPg);
-  const engine = await (bindings.SchemaEngine as typeof SchemaEngine).new({ datamodels: [[schemaPath, schema]] }, log, adapter);
+  let engine: SchemaEngine | undefined;
   try {
+    engine = await (bindings.SchemaEngine as typeof SchemaEngine).new({ datamodels: [[schemaPath, schema]] }, log, adapter);
     return await work(engine, schema);
   } catch (error) {
     if (lastPanic) throw new Error(`schema engine panicked: ${lastPanic}`, { cause: error });
     throw error;
   } finally {
-    engine.free();
-    await Promise.allSettled(connections.map((connection) => connection.dispose()));
+    engine?.free();
+    // A pool's end waits for its connections in use: one the engine left in a transaction would hold
+    // this (and every later engine run of the process) for ever, so the wait is bounded.
+    const ended = Promise.allSettled(connections.map((connection) => connection.dispose()));
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, ENGINE_DISPOSE_WAIT_MS).unref())]);
   }
 }
+
+const ENGINE_DISPOSE_WAIT_MS = 5000;
 
 export async function readMigrations(baseDir = migrationsDir): Promise<MigrationList> {
   const entries = await readdir(baseDir, { withFileTypes: true }).catch(() => []);
@@ -241,7 +247,7 @@ const noFilter = { externalTables: [], externalEnums: [] };
  * behind a waiting one. With the bound, requests wait at most that long; the migration, which each
  * runs in one transaction (its script is one multi-statement query), is undone whole and tried again.
  */
-export const MIGRATION_LOCK_WAIT = { timeoutMs: 2000, attempts: 20, pauseMs: 3000 };
+export const MIGRATION_LOCK_WAIT = { timeoutMs: 2000, attempts: 10, pauseMs: 3000 };
 
 /** A migration that could not take its locks in any attempt: nothing of it was applied. */
 export class MigrationLockError extends Error {
@@ -291,6 +297,35 @@ async function recordedFailed(connectionString: string, migrationName: string): 
   }
 }
 
+/**
+ * A statement that cannot run inside the one transaction a migration's script is, or that ends it:
+ * after a COMMIT (Prisma's own diff wraps an enum value's removal in BEGIN … COMMIT) the lock bound
+ * is gone and what came before is kept, so a failure after it would be marked rolled back though
+ * applied; CONCURRENTLY cannot run in a transaction at all. Read outside comments, quoted text and
+ * function bodies; `END` alone is also PL/pgSQL's and CASE's, so only a statement that is `END` is one.
+ */
+export function transactionControl(script: string): string | undefined {
+  // One pass, left to right, so that a quote in a comment or a comment's dashes in a string are taken for what they are in.
+  const code = script.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|\$([A-Za-z_]*)\$[\s\S]*?\$\1\$|'(?:[^']|'')*'|"(?:[^"]|"")*"/g, ' ');
+  for (const statement of code.split(';').map((s) => s.trim().replace(/\s+/g, ' '))) {
+    if (/^(BEGIN|COMMIT|ROLLBACK|END|ABORT|START TRANSACTION|SAVEPOINT|RELEASE|PREPARE TRANSACTION)\b/i.test(statement)) return statement;
+    if (/\bCONCURRENTLY\b/i.test(statement)) return statement;
+  }
+  return undefined;
+}
+
+function refuseTransactionControl(migrationsList: MigrationList) {
+  for (const { path: name, migrationFile } of migrationsList.migrationDirectories) {
+    const found = migrationFile.content.tag === 'ok' ? transactionControl(migrationFile.content.value) : undefined;
+    if (found) {
+      throw new Error(
+        `Migration ${name} has "${found.slice(0, 60)}", which ends or cannot run in the one transaction a migration is ` +
+          '(scripts/lib/schema-engine.ts): split it, or apply that statement by hand outside the migrations.',
+      );
+    }
+  }
+}
+
 export interface ApplyMigrationsOptions {
   /** Where the migrations are (tests give a copy with one of their own). */
   migrationsDir?: string;
@@ -308,6 +343,7 @@ export interface ApplyMigrationsOptions {
 export async function applyMigrations(connectionString: string, options: ApplyMigrationsOptions = {}): Promise<string[]> {
   const { lockWait = MIGRATION_LOCK_WAIT, onLockWait = (line: string) => console.warn(line) } = options;
   const migrationsList = await readMigrations(options.migrationsDir);
+  refuseTransactionControl(migrationsList);
   const before = await succeededMigrations(connectionString);
   for (let attempt = 1; ; attempt++) {
     let waitedForALock = false;
