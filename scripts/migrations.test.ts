@@ -5,7 +5,14 @@ import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { emptyTestDatabase } from './empty-test-database.ts';
-import { applyMigrations, MigrationLockError, migrationsDir, transactionControl } from './lib/schema-engine.ts';
+import {
+  applyMigrations,
+  diffMigrationsToSchema,
+  MigrationLockError,
+  migrationsDir,
+  onDatabase,
+  transactionControl,
+} from './lib/schema-engine.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -117,6 +124,20 @@ describe('migrations', () => {
       await rm(dir, { recursive: true, force: true });
       await database.drop();
     }
+  });
+
+  it("a connection string's own settings reach the schema engine: TLS asked of a server without it is refused, as the API's pool would", async () => {
+    const database = await emptyTestDatabase('tls');
+    try {
+      await expect(diffMigrationsToSchema(`${database.url}?sslmode=require`)).rejects.toThrow(/SSL/);
+      expect(await diffMigrationsToSchema(`${database.url}?sslmode=disable&application_name=bookshop-migrations`)).toBe('');
+    } finally {
+      await database.drop();
+    }
+    expect(onDatabase('postgres://shop:secret@db:5432/bookshop?sslmode=verify-full', 'shadow')).toBe(
+      'postgres://shop:secret@db:5432/shadow?sslmode=verify-full',
+    );
+    expect(onDatabase('postgres://shop@/bookshop?host=/run/postgresql', 'shadow')).toBe('postgres://shop@/shadow?host=/run/postgresql');
   });
 
   it('refuses a migration that ends its own transaction or cannot run in one, before applying anything', async () => {

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { emptyTestDatabase } from './empty-test-database.ts';
@@ -107,6 +108,64 @@ describe('the production entry point (the Docker image command)', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(health?.ok, demo.output()).toBe(true);
+  });
+
+  it('never seeds over a shop first started with SEED=false: started again without it, its people are kept', async () => {
+    const url = await emptyDatabase();
+    const port = await freePort();
+    const env = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://shop.example.com',
+      MAIL_DISABLED: 'true',
+      DATABASE_URL: url,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
+      ALLOW_IDENTITY_EMULATOR: 'true',
+      ADMIN_EMAIL: 'owner@shop.example',
+      ADMIN_PASSWORD: 'a long and private passphrase',
+    };
+    const untilHealthy = async (output: () => string) => {
+      const deadline = Date.now() + 60_000;
+      let health: Response | undefined;
+      while (Date.now() < deadline && !health?.ok) {
+        health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(health?.ok, output()).toBe(true);
+    };
+    const categories = async () =>
+      ((await (await fetch(`http://127.0.0.1:${port}/api/public/book-copy/types/`)).json()) as { data: unknown[] }).data;
+
+    const first = serve({ ...env, SEED: 'false' });
+    await untilHealthy(first.output);
+    expect(await categories()).toEqual([]);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    // The shop's own: a client, and its Admin as the first start made it.
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      await db.query(
+        `INSERT INTO clients (first_name, last_name, phone_number, account, password_hash)
+         VALUES ('Ada', 'Reader', '0555000000', 'ada@shop.example', 'not a hash: never signs in')`,
+      );
+      const people = 'SELECT id, email AS who FROM employees UNION ALL SELECT id, account FROM clients ORDER BY who';
+      const before = await db.query(people);
+      expect(before.rows).toHaveLength(2);
+
+      const refused = serve({ ...env, SEED: 'False' });
+      expect(await refused.exited).toBe(1);
+      expect(refused.output()).toContain('SEED must be true or false (it is "False")');
+
+      const again = serve(env);
+      await untilHealthy(again.output);
+      expect(await categories()).toEqual([]);
+      expect((await db.query(people)).rows).toEqual(before.rows);
+    } finally {
+      await db.end();
+    }
   });
 
   it('refuses to start in production with the identity emulator and no explicit opt-in', async () => {

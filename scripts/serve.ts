@@ -19,6 +19,13 @@ try {
   console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 }
+// Anything but true or false is refused: the seed runs on an empty database only, but a typo of
+// false ('False', '0') must not be read as true.
+const seed = process.env.SEED ?? 'true';
+if (seed !== 'true' && seed !== 'false') {
+  console.error(`SEED must be true or false (it is ${JSON.stringify(seed)})`);
+  process.exit(1);
+}
 // One instance at a time migrates, seeds and checks the accounts; the others wait their turn.
 const startupLock = await acquireStartupLock(url);
 const applied = await applyMigrations(url).catch((error: unknown) => {
@@ -27,7 +34,7 @@ const applied = await applyMigrations(url).catch((error: unknown) => {
   process.exit(1);
 });
 console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
-if (process.env.SEED !== 'false') {
+if (seed === 'true') {
   const { isDatabaseEmpty, seedDatabase } = await import('../seed/seed.ts');
   if (await isDatabaseEmpty(url)) await seedDatabase(url, console.log, { people: config.seedDemo });
 }

@@ -28,12 +28,19 @@ export async function refreshCatalogProjections(client: pg.Client) {
   await client.query(`ANALYZE ${['browse_listing', ...rows.map(({ view }) => view)].join(', ')}`);
 }
 
+const EMPTY_DATABASE_SQL = `SELECT ${['book_types', 'authors', 'books', 'book_copies', 'employees', 'clients', 'orders']
+  .map((table) => `NOT EXISTS (SELECT FROM ${table})`)
+  .join(' AND ')} AS empty`;
+
+/** Whether the database holds nothing the seed would replace: no catalog, no staff, no client, no order. */
 export async function isDatabaseEmpty(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM book_types');
-    return Number(rows[0]!.n) === 0;
+    // Not the categories alone: only the seed writes them, so a shop started with SEED=false has none,
+    // and the seed's TRUNCATE would then take its staff, clients and orders with it.
+    const { rows } = await client.query<{ empty: boolean }>(EMPTY_DATABASE_SQL);
+    return rows[0]!.empty;
   } finally {
     await client.end();
   }

@@ -73,7 +73,7 @@ export const EnvSchema = Type.Object({
   OPEN_LIBRARY_URL: Type.String({ default: 'https://openlibrary.org' }),
   WEB_DIST: Type.String({ default: '' }),
   PUBLIC_URL: Type.Optional(Type.String()),
-  LOG_LEVEL: Type.Optional(Type.String()),
+  LOG_LEVEL: Type.Optional(Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
   ALLOW_IDENTITY_EMULATOR: Type.Optional(Type.Enum(['true', 'false'])),
   SEED_DEMO: Type.Optional(Type.Enum(['true', 'false'])),
   ADMIN_EMAIL: Type.Optional(Type.String()),

@@ -559,6 +559,13 @@ describe('production configuration', () => {
     expect(problem({ STAFF_MFA: 'sometimes' })).toMatch(/STAFF_MFA/);
   });
 
+  it('refuses a log level pino does not know, before the database is touched (pino would refuse it only after the migrations and the seed)', () => {
+    expect(problem({ LOG_LEVEL: 'warning' })).toMatch(
+      /LOG_LEVEL must be equal to one of the allowed values: fatal, error, warn, info, debug, trace, silent/,
+    );
+    expect(loadConfig({ ...production, LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
+  });
+
   it('refuses the demo Web API key without the emulator: the server calls the provider with it, and every sign-up would fail', () => {
     expect(problem({ FIREBASE_WEB_API_KEY: 'demo-api-key' })).toMatch(/FIREBASE_WEB_API_KEY must be set in production/);
     const { FIREBASE_WEB_API_KEY: _key, ...withoutKey } = production;

@@ -128,18 +128,26 @@ function loadWasm(): Promise<void> {
   return shared.__bookshopWasmReady;
 }
 
-type PgConfig = { host: string; port: number; user: string; password: string; database: string };
+/**
+ * The connection string with another database, every other setting in it kept (TLS, a socket host,
+ * options): a string, not a URL object, since `postgres://user@/shop?host=/socket` is no WHATWG URL.
+ */
+export function onDatabase(connectionString: string, database: string): string {
+  const parts = /^([a-z]+:\/\/[^/?#]*)(?:\/[^?#]*)?(.*)$/i.exec(connectionString);
+  if (!parts) throw new Error('DATABASE_URL is not a postgres:// connection string');
+  return `${parts[1]}/${encodeURIComponent(database)}${parts[2]}`;
+}
 
 /**
  * A throwaway shadow database for `diff`. adapter-pg's own drops the database before closing its
  * pool, which PostgreSQL refuses while those connections live; this one closes first.
  */
-async function connectToShadowDb(config: PgConfig) {
+async function connectToShadowDb(connectionString: string) {
   const database = `prisma_shadow_${crypto.randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client(config);
+  const admin = new pg.Client({ connectionString });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${database}"`);
-  const adapter = await new PrismaPg({ ...config, database }).connect();
+  const adapter = await new PrismaPg({ connectionString: onDatabase(connectionString, database) }).connect();
   const dispose = adapter.dispose.bind(adapter);
   adapter.dispose = async () => {
     await dispose();
@@ -171,17 +179,9 @@ async function runSchemaEngine<T>(
   const log = (message: string) => {
     if (process.env.DEBUG_SCHEMA_ENGINE) console.error(message);
   };
-  // Explicit fields, not a connection string: the adapter derives its shadow database as
-  // `{ ...config, database }`, and pg lets a connection string override `database`.
-  const url = new URL(connectionString);
-  const config: PgConfig = {
-    host: url.hostname,
-    port: Number(url.port || 5432),
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-    database: url.pathname.slice(1),
-  };
-  const pgFactory = new PrismaPg(config);
+  // The whole connection string, as the API's pool takes it: its TLS settings (sslmode, a managed
+  // database that requires TLS), a socket host and options reach the engine too.
+  const pgFactory = new PrismaPg({ connectionString });
   // Ended when the engine is done: the engine takes a session advisory lock (migrators take turns)
   // and its pool would keep the connection that holds it, and with it the lock, until the pool's idle
   // timeout, making the process's next migration wait for it.
@@ -194,7 +194,7 @@ async function runSchemaEngine<T>(
       connections.push(connection);
       return typeCharColumns(connection, session);
     },
-    connectToShadowDb: async () => typeCharColumns(await connectToShadowDb(config)),
+    connectToShadowDb: async () => typeCharColumns(await connectToShadowDb(connectionString)),
   } as unknown as PrismaPg);
   let engine: SchemaEngine | undefined;
   try {
