@@ -140,6 +140,45 @@ describe('retention', () => {
   });
 });
 
+describe('retention of a backlog', () => {
+  it('purges more than a batch a transaction at a time: no statement grows with the backlog (each must end within the time limit)', async () => {
+    const batch = 5_000;
+    await t.db.query(`
+      CREATE TABLE purge_log (tab text, tx bigint, n int);
+      CREATE FUNCTION log_purge() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO purge_log SELECT TG_TABLE_NAME, txid_current(), count(*) FROM gone;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER log_mail_purge AFTER DELETE ON mail_outbox REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION log_purge();
+      CREATE TRIGGER log_notice_purge AFTER DELETE ON notices REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION log_purge();
+      INSERT INTO mail_outbox (kind, client_id, sent_at)
+        SELECT 'password_changed', 1, now() - interval '100 days' FROM generate_series(1, ${batch + 7});
+      INSERT INTO notices (client_id, book_copy_id, created_at, read_at)
+        SELECT 1, id, now() - interval '120 days', now() - interval '100 days' FROM book_copies ORDER BY id LIMIT ${batch + 3}`);
+    try {
+      const report = await t.app.retention.run();
+      expect(report).toMatchObject({ ran: true });
+      expect(report.mails).toBeGreaterThanOrEqual(batch + 7);
+      expect(report.notices).toBeGreaterThanOrEqual(batch + 3);
+      const statements = await t.db.query<{ tab: string; transactions: number; most: number; rows: number }>(
+        'SELECT tab, count(DISTINCT tx)::int AS transactions, max(n) AS most, sum(n)::int AS rows FROM purge_log GROUP BY tab ORDER BY tab',
+      );
+      for (const table of statements) {
+        expect(table.most).toBeLessThanOrEqual(batch);
+        expect(table.transactions).toBeGreaterThanOrEqual(Math.ceil(table.rows / batch));
+      }
+      expect(statements.map((s) => s.tab)).toEqual(['mail_outbox', 'notices']);
+      expect(await t.db.query("SELECT 1 FROM mail_outbox WHERE sent_at < now() - interval '90 days'")).toHaveLength(0);
+      expect(await t.db.query("SELECT 1 FROM notices WHERE read_at < now() - interval '90 days'")).toHaveLength(0);
+    } finally {
+      await t.db.query(
+        'DROP TRIGGER log_mail_purge ON mail_outbox; DROP TRIGGER log_notice_purge ON notices; DROP FUNCTION log_purge(); DROP TABLE purge_log',
+      );
+    }
+  });
+});
+
 describe('sign-in under a burst', () => {
   it('an address locked for too many failures adds no row however many new account names it tries', { timeout: 120_000 }, async () => {
     const remoteAddress = '198.51.100.7';

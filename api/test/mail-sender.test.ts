@@ -61,3 +61,25 @@ describe('a row whose e-mail cannot be prepared', () => {
     expect((await drainOne(3)).failed).toEqual([[7n, 'column "first_name" does not exist', null]]);
   });
 });
+
+describe('a drain', () => {
+  it('stops claiming when told to (a shutdown): the backlog is left due for the next instance, not outlasting the grace', async () => {
+    let due = 10;
+    let claims = 0;
+    const repo = {
+      claim: async () => {
+        if (due === 0) return [];
+        due--;
+        claims++;
+        return [{ id: BigInt(claims), kind: 'order_placed', order_id: 1, client_id: 1, attempts: 0, created_at: new Date() }];
+      },
+      address: async () => {
+        throw new Error('the facts cannot be read');
+      },
+      failed: async () => {},
+    } as unknown as MailRepository;
+    const sender = mailSender(repo, { sendMail: async () => {} } as never, settings, { warn() {}, error() {} } as never);
+    expect(await sender.drain(() => claims < 3)).toBe(3);
+    expect(due).toBe(7);
+  });
+});

@@ -46,10 +46,11 @@ export default fp(
       const transport = nodemailer.createTransport({ ...settings.smtp, ...SMTP_TIMEOUTS });
       const sender = mailSender(repo, transport, { ...settings, publicUrl, secret: jwtSecret }, app.log);
       let running: Promise<number> | null = null;
-      // One drain at a time per instance; a call while one runs joins it.
-      drain = () => (running ??= sender.drain().finally(() => (running = null)));
-      let timer: NodeJS.Timeout | undefined;
       let stopped = false;
+      // One drain at a time per instance; a call while one runs joins it. A shutdown waits for the
+      // message being sent, not for the rest of the backlog: the next instance sends that.
+      drain = () => (running ??= sender.drain(() => !stopped).finally(() => (running = null)));
+      let timer: NodeJS.Timeout | undefined;
       const tick = async () => {
         await drain().catch((error: Error) => app.log.warn({ err: error }, 'the e-mail sender will try again'));
         if (!stopped) timer = setTimeout(tick, settings.pollMs).unref();

@@ -77,53 +77,84 @@ function underTheLock<T>(db: Db, work: (tx: Prisma.TransactionClient) => Promise
   );
 }
 
+/**
+ * Runs `batch` (a DELETE or UPDATE of at most BATCH rows) a transaction at a time under the job's lock
+ * until one does fewer: each commits, so a run cut short (a statement's time limit, a restart) keeps
+ * what it did, and no statement of a backlog, however large, outlasts the time limit every run (which
+ * would roll the whole purge back each hour, for ever). Answers the rows done, or false with those done
+ * when another instance took the lock between two batches (it goes on).
+ */
+async function inBatches(db: Db, batch: (tx: Prisma.TransactionClient) => Promise<number>) {
+  let done = 0;
+  for (;;) {
+    const rows = await underTheLock(db, batch);
+    if (rows === false) return { done, locked: false };
+    done += rows;
+    if (rows < BATCH) return { done, locked: true };
+  }
+}
+
 async function purgeOnce(db: Db, days: number): Promise<Omit<RetentionReport, 'totalsFolded'>> {
   const before = `${days} days`;
-  const none = { ran: false, securityEvents: 0, importJobs: 0, mails: 0, notices: 0, erased: 0 };
-  // A backlog of security events goes a batch a transaction: each commits, so a run cut short (a
-  // statement's time limit, a restart) keeps what it removed, and the next batch's scan no longer
-  // walks the rows the earlier ones removed. Oldest ids first, by the primary key's order: expired
-  // rows are the oldest, so a full batch's scan stops at its last (a run's last, short batch reads
-  // on to the end, past the back-office writes that are kept).
-  let securityEvents = 0;
-  for (;;) {
-    const removed = await underTheLock(
-      db,
+  const report = { ran: false, securityEvents: 0, importJobs: 0, mails: 0, notices: 0, erased: 0 };
+  // Oldest ids first, by the primary key's order: expired rows are the oldest, so a full batch's scan
+  // stops at its last (a run's last, short batch reads on to the end, past the rows that are kept).
+  const purges: [keyof Omit<typeof report, 'ran'>, (tx: Prisma.TransactionClient) => Promise<number>][] = [
+    [
+      'securityEvents',
       (tx) => tx.$executeRaw`
         DELETE FROM security_events WHERE id IN (
           SELECT id FROM security_events
           WHERE type <> 'backoffice_write' AND last_at < localtimestamp - ${before}::interval ORDER BY id LIMIT ${BATCH})`,
-    );
-    // Another instance took the lock between two batches: it goes on; what this run removed is said.
-    if (removed === false) return { ...none, securityEvents };
-    securityEvents += removed;
-    if (removed < BATCH) break;
+    ],
+    [
+      'importJobs',
+      (tx) => tx.$executeRaw`
+        DELETE FROM import_jobs WHERE id IN (
+          SELECT id FROM import_jobs
+          WHERE (status IN ('done', 'failed') AND coalesce(finished_at, updated_at) < localtimestamp - ${before}::interval)
+             OR (status = 'checked' AND created_at < localtimestamp - ${UNRUN_IMPORTS_KEPT}::interval)
+             -- A run moves updated_at at every step: one still 'running' that long after is one whose instance died.
+             OR (status = 'running' AND updated_at < localtimestamp - ${before}::interval)
+          ORDER BY id LIMIT ${BATCH})`,
+    ],
+    [
+      'mails',
+      (tx) => tx.$executeRaw`
+        DELETE FROM mail_outbox WHERE id IN (
+          SELECT id FROM mail_outbox WHERE coalesce(sent_at, dead_at) < localtimestamp - ${before}::interval ORDER BY id LIMIT ${BATCH})`,
+    ],
+    [
+      // An unread notice stays (the bell still counts it): a client has one at most a copy.
+      'notices',
+      (tx) => tx.$executeRaw`
+        DELETE FROM notices WHERE id IN (
+          SELECT id FROM notices WHERE read_at < localtimestamp - ${before}::interval ORDER BY id LIMIT ${BATCH})`,
+    ],
+    [
+      // The entries of people deleted that long ago keep what changed, not who: each batch marks its rows erased.
+      'erased',
+      (tx) => tx.$executeRaw`
+        UPDATE security_events e
+        SET details = jsonb_build_object('operation', e.details -> 'operation', 'changed', e.details -> 'changed', 'erased', true)
+        WHERE e.id IN (
+          SELECT e.id FROM security_events e
+          JOIN (
+            SELECT DISTINCT entity, entity_id FROM security_events
+            WHERE type = 'backoffice_write' AND entity = ANY(${PERSONAL_ENTITIES}::text[])
+              AND details ->> 'operation' = 'delete' AND at < localtimestamp - ${before}::interval
+          ) AS gone ON e.entity = gone.entity AND e.entity_id = gone.entity_id
+          WHERE e.type = 'backoffice_write' AND NOT coalesce((e.details ->> 'erased')::boolean, false)
+          ORDER BY e.id LIMIT ${BATCH})`,
+    ],
+  ];
+  for (const [name, batch] of purges) {
+    const { done, locked } = await inBatches(db, batch);
+    report[name] = done;
+    // Another instance has the lock: it goes on; what this run did is said.
+    if (!locked) return report;
   }
-  const rest = await underTheLock(db, async (tx) => {
-    const importJobs = await tx.$executeRaw`
-      DELETE FROM import_jobs
-      WHERE (status IN ('done', 'failed') AND coalesce(finished_at, updated_at) < localtimestamp - ${before}::interval)
-         OR (status = 'checked' AND created_at < localtimestamp - ${UNRUN_IMPORTS_KEPT}::interval)
-         -- A run moves updated_at at every step: one still 'running' that long after is one whose instance died.
-         OR (status = 'running' AND updated_at < localtimestamp - ${before}::interval)`;
-    const mails = await tx.$executeRaw`
-      DELETE FROM mail_outbox WHERE coalesce(sent_at, dead_at) < localtimestamp - ${before}::interval`;
-    // An unread notice stays (the bell still counts it): a client has one at most a copy.
-    const notices = await tx.$executeRaw`DELETE FROM notices WHERE read_at < localtimestamp - ${before}::interval`;
-    const erased = await tx.$executeRaw`
-      UPDATE security_events e
-      SET details = jsonb_build_object('operation', e.details -> 'operation', 'changed', e.details -> 'changed', 'erased', true)
-      FROM (
-        SELECT DISTINCT entity, entity_id FROM security_events
-        WHERE type = 'backoffice_write' AND entity = ANY(${PERSONAL_ENTITIES}::text[])
-          AND details ->> 'operation' = 'delete' AND at < localtimestamp - ${before}::interval
-      ) AS gone
-      WHERE e.type = 'backoffice_write' AND e.entity = gone.entity AND e.entity_id = gone.entity_id
-        AND NOT coalesce((e.details ->> 'erased')::boolean, false)`;
-    return { importJobs, mails, notices, erased };
-  });
-  if (rest === false) return { ...none, securityEvents };
-  return { ran: true, securityEvents, ...rest };
+  return { ...report, ran: true };
 }
 
 export default fp(

@@ -91,10 +91,14 @@ export function mailSender(
   }
 
   return {
-    /** Sends what is due until nothing is; answers how many rows it settled or failed. */
-    async drain(): Promise<number> {
+    /**
+     * Sends what is due until nothing is, or until `keepGoing` says to stop (a shutdown: a backlog after
+     * an SMTP outage would outlast its grace, and a message cut mid-send goes again when its lease ends);
+     * answers how many rows it settled or failed.
+     */
+    async drain(keepGoing: () => boolean = () => true): Promise<number> {
       let handled = 0;
-      for (;;) {
+      while (keepGoing()) {
         const rows = await repo.claim(BATCH, LEASE_MS);
         if (!rows.length) return handled;
         for (const row of rows) {
@@ -102,6 +106,7 @@ export function mailSender(
         }
         handled += rows.length;
       }
+      return handled;
     },
   };
 }
