@@ -1,7 +1,8 @@
 // An order a client can cancel (beyond the spec): the client's own pending or Processing order, or
 // staff's any unshipped one with a reason; the stock goes back in the same transaction as a
 // 'cancellation' movement, the status e-mail waits in the outbox, and cancels racing checkouts on
-// the same copies leave every copy's stock what its orders and its ledger say. Also the client's
+// the same copies leave every copy's stock what its orders and its ledger say; a cancel or a checkout
+// that is a deadlock's victim (the day's counts taken in another order) runs again. Also the client's
 // e-mail choices.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -374,6 +375,74 @@ describe("the spec's status buttons on an order that holds no stock", () => {
     }
     const [row] = await t.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
     expect(row!.status).toBe('Shipped');
+  });
+});
+
+describe('a cancel in a deadlock', () => {
+  it("a cancel and another order's change taking one day's counts in opposite orders: the victim runs again, and both land", async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, 2]]);
+    const [{ day, status, typeId }] = (await t.db.query<{ day: string; status: string; typeId: number }>(
+      `SELECT o.created_at::date::text AS day, o.status, oi.type_id AS "typeId"
+       FROM orders o JOIN order_items oi ON oi.order_id = o.id WHERE o.id = $1`,
+      [orderId],
+    )) as [{ day: string; status: string; typeId: number }];
+    const other = new pg.Client({ connectionString: t.db.url });
+    await other.connect();
+    try {
+      // Another change holds the day's count of the order's category first…
+      await other.query('BEGIN');
+      await other.query('UPDATE sales_daily_categories SET units = units WHERE day = $1 AND type_id = $2', [day, typeId]);
+      // …while the cancel takes the day's count of its status, then waits for the category's…
+      const cancelled = cancelAsClient(client.cookie, orderId);
+      await untilARowIsAwaited(t.db);
+      // …which then wants the status's count: a deadlock, whose check runs first in the cancel, which waited first.
+      await other.query('UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = $2', [day, status]);
+      await other.query('COMMIT');
+      const res = await cancelled;
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      await other.end();
+    }
+    const [row] = await t.db.query<{ status: string; quantity: number }>(
+      'SELECT o.status, c.quantity FROM orders o, book_copies c WHERE o.id = $1 AND c.id = $2',
+      [orderId, copy],
+    );
+    expect(row).toEqual({ status: 'cancelled', quantity: 5 });
+  });
+});
+
+describe('a checkout in a deadlock', () => {
+  it("a checkout and another change taking one day's counts in opposite orders: the victim runs again, and both land", async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    // Today's counts exist (an order of the copy's category), as on any day with sales.
+    await order((await t.newClient()).cookie, [[copy, 1]]);
+    const [{ day, typeId }] = (await t.db.query<{ day: string; typeId: number }>(
+      'SELECT localtimestamp::date::text AS day, b.type_id AS "typeId" FROM book_copies c JOIN books b ON b.id = c.book_id WHERE c.id = $1',
+      [copy],
+    )) as [{ day: string; typeId: number }];
+    const cart = await fillCart(client.cookie, [[copy, 2]]);
+    const other = new pg.Client({ connectionString: t.db.url });
+    await other.connect();
+    try {
+      // Another change holds the day's count of the copy's category first…
+      await other.query('BEGIN');
+      await other.query('UPDATE sales_daily_categories SET units = units WHERE day = $1 AND type_id = $2', [day, typeId]);
+      // …while the checkout takes the day's count of its orders, then waits for the category's…
+      const placed = t.checkout(client.cookie, cart);
+      await untilARowIsAwaited(t.db);
+      // …which then wants the day's counts of orders: a deadlock, whose check runs first in the checkout, which waited first.
+      await other.query('UPDATE sales_daily SET orders = orders WHERE day = $1', [day]);
+      await other.query('COMMIT');
+      const res = await placed;
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      await other.end();
+    }
+    const [row] = await t.db.query<{ quantity: number }>('SELECT quantity FROM book_copies WHERE id = $1', [copy]);
+    expect(row).toEqual({ quantity: 2 });
   });
 });
 

@@ -113,7 +113,9 @@ export function orderRepository(db: Db, sql: SqlWriter) {
      * is locked (only its client's, when `clientId` is given), and `decide` sees its status; then the
      * stock of its lines goes back, copies locked in id order like checkout's, so the two never
      * deadlock, and the order becomes cancelled with the reason. Units sold fall with it, which the
-     * ledger's trigger records as a cancellation, named for the order. Null: no such order.
+     * ledger's trigger records as a cancellation, named for the order. Null: no such order. The day's
+     * counts it lowers (sales_daily, its categories) are taken in another order than a checkout's or a
+     * status change's of the same day: a deadlock's victim runs again, whole (nothing of it was kept).
      */
     cancel: (
       orderId: number,
@@ -121,22 +123,28 @@ export function orderRepository(db: Db, sql: SqlWriter) {
       reason: string | null,
       decide: (order: { status: string; shippedAt: Date | null }) => void,
     ) =>
-      auditedTransaction(db, async (tx) => {
-        const [order] = await tx.$queryRaw<{ status: string; shippedAt: Date | null }[]>`
+      retryLostRace(() =>
+        auditedTransaction(db, async (tx) => {
+          const [order] = await tx.$queryRaw<{ status: string; shippedAt: Date | null }[]>`
           SELECT status, shipped_at AS "shippedAt" FROM orders
           WHERE id = ${orderId} AND (${clientId}::int IS NULL OR client_id = ${clientId}::int) FOR UPDATE`;
-        if (!order) return null;
-        decide(order);
-        await nameStockReason(tx, 'cancellation', `order:${orderId}`);
-        await tx.$queryRaw`
+          if (!order) return null;
+          decide(order);
+          await nameStockReason(tx, 'cancellation', `order:${orderId}`);
+          await tx.$queryRaw`
           SELECT c.id FROM book_copies c WHERE c.id IN (SELECT book_copy_id FROM order_items WHERE order_id = ${orderId})
           ORDER BY c.id FOR UPDATE OF c`;
-        await tx.$executeRaw`
+          await tx.$executeRaw`
           UPDATE book_copies c SET quantity = c.quantity + v.quantity, units_sold = greatest(c.units_sold - v.quantity, 0)
           FROM (SELECT book_copy_id, sum(quantity)::int AS quantity FROM order_items WHERE order_id = ${orderId} GROUP BY book_copy_id) v
           WHERE c.id = v.book_copy_id`;
-        return tx.order.update({ where: { id: orderId }, data: { status: 'cancelled', cancelReason: reason }, select: clientOrderSelect });
-      }),
+          return tx.order.update({
+            where: { id: orderId },
+            data: { status: 'cancelled', cancelReason: reason },
+            select: clientOrderSelect,
+          });
+        }),
+      ),
   };
 }
 

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { canStillBeCancelled, shippingAddressProblem } from '@bookshop/rules';
 import { coverUrl } from '../../lib/cover.ts';
+import { retryLostRace } from '../../lib/database-errors.ts';
 import { fromCents, orderTotalCents, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { CheckoutInput } from '../../schemas/orders.ts';
@@ -75,44 +76,48 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
     }
 
     try {
-      const placed = await repo.transaction(async (tx) => {
-        const lines = await repo.lockCartLines(tx, clientId, ids);
-        if (lines.length !== ids.length) throw refuse.linesGone();
-        const withdrawn = lines.find((line) => !line.is_available);
-        if (withdrawn) {
-          throw refuse.lineWithdrawn(withdrawn.name, withdrawn.book_copy_id);
-        }
+      // The day's counts its lines raise (sales_daily, its categories) are taken in another order than a
+      // cancel's of the same day: a deadlock's victim runs again, whole (nothing of it was kept).
+      const placed = await retryLostRace(() =>
+        repo.transaction(async (tx) => {
+          const lines = await repo.lockCartLines(tx, clientId, ids);
+          if (lines.length !== ids.length) throw refuse.linesGone();
+          const withdrawn = lines.find((line) => !line.is_available);
+          if (withdrawn) {
+            throw refuse.lineWithdrawn(withdrawn.name, withdrawn.book_copy_id);
+          }
 
-        const totalCents = orderTotalCents(lines);
-        const totalQuantity = lines.reduce((sum, l) => sum + l.quantity, 0);
-        if (tooLargeForAnOrder(totalCents)) throw refuse.orderTooLarge();
-        if (toCents(input.totalPrice) !== totalCents || input.totalQuantity !== totalQuantity) {
-          throw refuse.cartChanged({ totalPrice: fromCents(totalCents), totalQuantity });
-        }
+          const totalCents = orderTotalCents(lines);
+          const totalQuantity = lines.reduce((sum, l) => sum + l.quantity, 0);
+          if (tooLargeForAnOrder(totalCents)) throw refuse.orderTooLarge();
+          if (toCents(input.totalPrice) !== totalCents || input.totalQuantity !== totalQuantity) {
+            throw refuse.cartChanged({ totalPrice: fromCents(totalCents), totalQuantity });
+          }
 
-        const { left: taken, orderId } = await repo.takeStock(tx, lines);
-        const short = lines.find((line) => !taken.has(line.book_copy_id));
-        if (short) {
-          throw refuse.lineShort(short.name, short.book_copy_id);
-        }
-        // Every line was served, so the statement drew the order's id.
-        if (orderId === null) throw new Error('stock taken without an order id');
+          const { left: taken, orderId } = await repo.takeStock(tx, lines);
+          const short = lines.find((line) => !taken.has(line.book_copy_id));
+          if (short) {
+            throw refuse.lineShort(short.name, short.book_copy_id);
+          }
+          // Every line was served, so the statement drew the order's id.
+          if (orderId === null) throw new Error('stock taken without an order id');
 
-        const order = await repo.createOrder(
-          tx,
-          {
-            id: orderId,
-            clientId,
-            shipmentAddress: address,
-            totalQuantity,
-            totalPrice: fromCents(totalCents).toFixed(2),
-            idempotencyKey: idempotencyKey ?? null,
-            idempotencyRequestHash: requestHash,
-          },
-          lines,
-        );
-        return { order, sold: { copyIds: [...taken.keys()], soldOut: [...taken.values()].includes(0) } };
-      });
+          const order = await repo.createOrder(
+            tx,
+            {
+              id: orderId,
+              clientId,
+              shipmentAddress: address,
+              totalQuantity,
+              totalPrice: fromCents(totalCents).toFixed(2),
+              idempotencyKey: idempotencyKey ?? null,
+              idempotencyRequestHash: requestHash,
+            },
+            lines,
+          );
+          return { order, sold: { copyIds: [...taken.keys()], soldOut: [...taken.values()].includes(0) } };
+        }),
+      );
       // Units sold and stock changed: Bestsellers, the Recommended pool and the shown stock follow.
       emit({ type: 'order.placed', orderId: placed.order.id, sold: placed.sold });
       return toClientOrder(placed.order);
