@@ -81,7 +81,7 @@ describe('the production entry point (the Docker image command)', () => {
     expect(output()).toMatch(/warning|emulator/i);
   });
 
-  it('refuses to start while an employee keeps a demo password, unless SEED_DEMO=true says it is a demo', async () => {
+  it('refuses to start while an employee or the demo client keeps a demo password, unless SEED_DEMO=true says it is a demo', async () => {
     const url = await emptyDatabase();
     const { applyMigrations } = await import('./lib/schema-engine.ts');
     const { seedDatabase } = await import('../seed/seed.ts');
@@ -100,6 +100,18 @@ describe('the production entry point (the Docker image command)', () => {
     const refused = serve(env);
     expect(await refused.exited).toBe(1);
     expect(refused.output()).toMatch(/admin@bookshop\.test still has a demo password/);
+    // The staff's passwords changed, the demo client's is still the published one.
+    const { passwordHasher } = await import('../api/src/modules/accounts/passwords.ts');
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    const [{ password_hash: realHash }] = (await db.query('SELECT password_hash FROM employees WHERE email = $1', ['admin@bookshop.test']))
+      .rows as [{ password_hash: string }];
+    await db.query('UPDATE employees SET password_hash = $1', [await passwordHasher(10).hash('a long and private passphrase')]);
+    const clientRefused = serve(env);
+    expect(await clientRefused.exited).toBe(1);
+    expect(clientRefused.output()).toMatch(/the client client@bookshop\.test still has a demo password/);
+    await db.query('UPDATE employees SET password_hash = $1 WHERE email = $2', [realHash, 'admin@bookshop.test']);
+    await db.end();
     const demo = serve({ ...env, SEED_DEMO: 'true', HOST: '127.0.0.1' });
     const deadline = Date.now() + 60_000;
     let health: Response | undefined;
