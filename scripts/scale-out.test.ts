@@ -144,14 +144,16 @@ describe('scale-out with docker compose', () => {
     expect(nginx).toMatch(/proxy_set_header Host \$http_host;/); // keeps the port the Origin check compares
   });
 
-  it('the image: Node 24 LTS, compiled JavaScript, readiness as its health check', async () => {
+  it('the image: Node 24 LTS, compiled JavaScript, liveness as its health check (compose waits on readiness)', async () => {
     const dockerfile = await read('Dockerfile');
     const stages = dockerfile.split(/^FROM /m).slice(1);
     for (const stage of stages) expect(stage).toMatch(/^node:24-bookworm-slim AS /);
     const runtime = stages.find((s) => / AS runtime\n/.test(s))!;
     expect(runtime).toMatch(/^CMD \["node", "scripts\/serve\.js"\]$/m);
     expect(runtime).not.toMatch(/tsx/);
-    expect(runtime).toMatch(/^HEALTHCHECK .*\/api\/health\/ready/m);
+    // The image's health check is liveness (a database blip must not have every replica replaced); compose's own is readiness.
+    expect(runtime).toMatch(/^HEALTHCHECK .*\/api\/health\/live'/m);
+    expect(JSON.stringify(parse(await read('docker-compose.yml')).services.app.healthcheck.test)).toContain('/api/health/ready');
     // The compiled files come from where tsconfig.build.json writes them.
     const build = JSON.parse(await read('tsconfig.build.json')) as { compilerOptions: { outDir: string } };
     expect(runtime).toContain(`COPY --from=build /app/${build.compilerOptions.outDir}/ ./`);
