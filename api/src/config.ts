@@ -113,6 +113,15 @@ function readEnv(raw: NodeJS.ProcessEnv): Env {
 /** The e-mail settings, or null for none; production must choose (an SMTP setting, or MAIL_DISABLED=true). */
 function mailSettings(env: Env, mode: Mode, problems: string[]) {
   if (env.MAIL_DISABLED === 'true') return null;
+  // A setting that would be ignored is refused: the shop would send with other settings than meant.
+  if (env.SMTP_URL && env.SMTP_HOST)
+    problems.push('SMTP_URL and SMTP_HOST are both set: set one (SMTP_URL carries the host, port and login)');
+  const partsSet = (['SMTP_PORT', 'SMTP_USER', 'SMTP_PASSWORD', 'SMTP_SECURE'] as const).filter((name) => env[name] !== undefined);
+  if (partsSet.length && !env.SMTP_HOST) {
+    problems.push(
+      `${partsSet.join(', ')} ${partsSet.length === 1 ? 'goes' : 'go'} with SMTP_HOST (SMTP_URL carries its own), which is not set`,
+    );
+  }
   let smtp: SmtpSettings | null = null;
   if (env.SMTP_URL) smtp = { url: env.SMTP_URL };
   else if (env.SMTP_HOST) {

@@ -559,6 +559,23 @@ describe('production configuration', () => {
     expect(problem({ STAFF_MFA: 'sometimes' })).toMatch(/STAFF_MFA/);
   });
 
+  it('refuses SMTP settings that would be ignored: SMTP_URL beside SMTP_HOST, a port, login or TLS choice without SMTP_HOST', () => {
+    const mail = { MAIL_DISABLED: '', MAIL_FROM: 'Bookshop <orders@shop.example.com>' };
+    expect(problem({ ...mail, SMTP_URL: 'smtp://mail.example.com', SMTP_HOST: 'other.example.com' })).toMatch(
+      /SMTP_URL and SMTP_HOST are both set/,
+    );
+    expect(problem({ ...mail, SMTP_URL: 'smtp://mail.example.com', SMTP_USER: 'shop', SMTP_PASSWORD: 'secret' })).toMatch(
+      /SMTP_USER, SMTP_PASSWORD go with SMTP_HOST \(SMTP_URL carries its own\), which is not set/,
+    );
+    expect(problem({ ...mail, SMTP_PORT: '2525' })).toMatch(/SMTP_PORT goes with SMTP_HOST/);
+    expect(
+      loadConfig({ ...production, ...mail, SMTP_HOST: 'mail.example.com', SMTP_PORT: '2525', SMTP_USER: 'shop' }).mail?.smtp,
+    ).toMatchObject({
+      host: 'mail.example.com',
+      port: 2525,
+    });
+  });
+
   it('refuses a log level pino does not know, before the database is touched (pino would refuse it only after the migrations and the seed)', () => {
     expect(problem({ LOG_LEVEL: 'warning' })).toMatch(
       /LOG_LEVEL must be equal to one of the allowed values: fatal, error, warn, info, debug, trace, silent/,
