@@ -378,6 +378,36 @@ describe("the spec's status buttons on an order that holds no stock", () => {
   });
 });
 
+describe('a status change with the status the employee saw', () => {
+  it("an order another employee moved on meanwhile keeps its status (409 with the one it has); without it, the spec's buttons set it", async () => {
+    const client = await t.newClient();
+    const orderId = await order(client.cookie, [[await newCopy(5), 1]]);
+    const [{ status: seen }] = (await t.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId])) as [
+      { status: string },
+    ];
+    const setStatus = (status: string, from?: string) =>
+      call(
+        'PUT',
+        `/api/employee/order/set-status/${orderId},${status}${from === undefined ? '' : `?from=${encodeURIComponent(from)}`}`,
+        seller,
+      );
+    // Another employee ships it; this one, whose list still shows it as it was, asks for Processing.
+    expect((await setStatus('Shipped', seen)).statusCode).toBe(200);
+    const refused = await setStatus('Processing', seen);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({
+      code: 'ORDER_STATUS_CHANGED',
+      message: "This order's status changed to Shipped meanwhile: look at it again before changing it.",
+    });
+    const [row] = await t.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
+    expect(row!.status).toBe('Shipped');
+    // Seen as it is now (in any case), the change goes; the spec's own client sends no status and is obeyed.
+    expect((await setStatus('Processing', 'shipped')).statusCode).toBe(200);
+    expect((await setStatus('Shipped')).statusCode).toBe(200);
+    expect((await setStatus('Processing', 'Processing')).statusCode).toBe(409);
+  });
+});
+
 describe('a cancel in a deadlock', () => {
   it("a cancel and another order's change taking one day's counts in opposite orders: the victim runs again, and both land", async () => {
     const client = await t.newClient();

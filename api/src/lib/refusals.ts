@@ -173,6 +173,10 @@ export const refuse = {
     ),
   cancelReasonRequired: () => badRequest(CANCEL_REASON_REQUIRED, 'CANCEL_REASON_REQUIRED'),
   /** The spec's status buttons never change an order that holds no stock (STOCKLESS_STATUSES). */
+  orderStatusChanged: (status: string) =>
+    refusal(409, 'ORDER_STATUS_CHANGED', `This order's status changed to ${status} meanwhile: look at it again before changing it.`, {
+      status,
+    }),
   orderStatusKept: (status: string) =>
     refusal(
       409,

@@ -86,10 +86,11 @@ export function orderRepository(db: Db, sql: SqlWriter) {
      * cancelled one gave it back, a failed one never took any) keeps its status: made Processing or
      * Shipped it would count as sold, and could be cancelled for stock it never took. An order that
      * is leaving or has left the shop (SHIPPED_STATUSES, before or after the change) keeps when it
-     * first did, so that setting it back to Processing never makes it cancellable. Answers true when
-     * set, the status that kept it, or false for no such order.
+     * first did, so that setting it back to Processing never makes it cancellable. With `from` (the
+     * status the employee saw), only an order still in it changes. Answers true when set, the status
+     * that kept it, or false for no such order.
      */
-    async setStatus(id: number, status: string): Promise<true | string | false> {
+    async setStatus(id: number, status: string, from?: string): Promise<true | string | false> {
       // Raw, for the status it replaces; in an audited transaction, so the change is the employee's.
       // Two changes in opposite directions on orders of one day take that day's two counts
       // (sales_daily) in opposite orders: the one PostgreSQL picks as the deadlock's victim runs again.
@@ -100,7 +101,7 @@ export function orderRepository(db: Db, sql: SqlWriter) {
             UPDATE orders SET status = ${status},
               shipped_at = coalesce(shipped_at, CASE WHEN status = ANY(${SHIPPED_STATUSES}::text[])
                                                        OR ${status} = ANY(${SHIPPED_STATUSES}::text[]) THEN now() END)
-            WHERE id = ${id} AND status <> ALL(${STOCKLESS_STATUSES}::text[])`,
+            WHERE id = ${id} AND status <> ALL(${STOCKLESS_STATUSES}::text[]) AND (${from ?? null}::text IS NULL OR lower(status) = lower(${from ?? null}::text))`,
         ),
       );
       if (count === 1) return true;

@@ -4,7 +4,7 @@
 // rolls everything back.
 
 import { createHash } from 'node:crypto';
-import { canStillBeCancelled, shippingAddressProblem } from '@bookshop/rules';
+import { canStillBeCancelled, STOCKLESS_STATUSES, shippingAddressProblem } from '@bookshop/rules';
 import { coverUrl } from '../../lib/cover.ts';
 import { retryLostRace } from '../../lib/database-errors.ts';
 import { fromCents, orderTotalCents, toCents, toMoney, tooLargeForAnOrder } from '../../lib/money.ts';
@@ -147,13 +147,19 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
       return { orders: orders.map(toBackofficeOrder), totalPages: Math.ceil(total / pageSize) };
     },
 
-    async setStatus(orderId: number, requested: string) {
+    /**
+     * A status change of the spec's buttons. `from`, the status the employee saw (beyond the spec's
+     * client, which sends none): an order that has moved on since (another employee shipped it) is
+     * refused, not set back with a status e-mail to its client.
+     */
+    async setStatus(orderId: number, requested: string, from?: string) {
       const status = BACKOFFICE_STATUSES.find((s) => s.toLowerCase() === requested.toLowerCase());
       if (!status) throw refuse.status(BACKOFFICE_STATUSES);
-      const set = await repo.setStatus(orderId, status);
+      const set = await repo.setStatus(orderId, status, from);
       if (!set) throw refuse.noOrder();
-      if (set !== true) throw refuse.orderStatusKept(set);
-      return status;
+      if (set === true) return status;
+      if ((STOCKLESS_STATUSES as readonly string[]).includes(set)) throw refuse.orderStatusKept(set);
+      throw refuse.orderStatusChanged(set);
     },
 
     /**

@@ -20,10 +20,19 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'A cancelled or failed order holds no stock and keeps its status (409 ORDER_STATUS_KEPT): made Processing or Shipped it would ' +
           'count as sold, and a cancel would put back stock it never took.',
         params: Type.Object({ orderId: PositiveInt, status: Type.String({ maxLength: 40 }) }),
+        querystring: Type.Object({
+          from: Type.Optional(
+            Type.String({
+              maxLength: 40,
+              description:
+                'Beyond the spec: the status the employee saw. An order no longer in it keeps its status (409 ORDER_STATUS_CHANGED, with the status it has).',
+            }),
+          ),
+        }),
         response: responses(Type.String(), 400, 401, 403, 404, 409),
       },
     },
-    async (request) => ({ data: await app.orders.setStatus(request.params.orderId, request.params.status) }),
+    async (request) => ({ data: await app.orders.setStatus(request.params.orderId, request.params.status, request.query.from) }),
   );
 
   app.post(

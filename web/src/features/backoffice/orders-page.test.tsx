@@ -37,6 +37,33 @@ it('a Seller who marks an order Shipped is told so, though a newer order pushed 
   expect(screen.getByRole('status')).toHaveTextContent('Status updated successfully.');
 });
 
+it('a Seller whose list is out of date is refused a status change, told why, and shown the status the order has', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_SELLER,
+    'GET /api/employee/order/1,5': [
+      { body: { data: { orders: [order(7, 'pending')], totalPages: 1 } } },
+      // Another employee shipped it meanwhile.
+      { body: { data: { orders: [order(7, 'Shipped')], totalPages: 1 } } },
+    ],
+    'PUT /api/employee/order/set-status/7,Processing': {
+      status: 409,
+      body: {
+        data: null,
+        error: {
+          code: 'ORDER_STATUS_CHANGED',
+          message: "This order's status changed to Shipped meanwhile: look at it again before changing it.",
+        },
+      },
+    },
+  });
+  renderWithProviders(<OrdersPage />, { route: '/orders' });
+  const card = await screen.findByRole('article', { name: 'Order 7' });
+  await userEvent.click(within(card).getByRole('button', { name: 'Mark as Processing' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent("This order's status changed to Shipped meanwhile");
+  expect(await within(card).findByText('Shipped')).toBeInTheDocument();
+  expect(calls.find((c) => c.url.includes('set-status'))?.search).toBe('?from=pending');
+});
+
 it('a Seller cancels an unshipped order: the reason is required, then sent; a shipped order has no Cancel', async () => {
   const shippedThenSetBack = order(6, 'Processing', false);
   const calls = stubApi({

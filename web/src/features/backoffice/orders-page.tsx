@@ -78,7 +78,7 @@ function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder'];
   const keptNote = `status-kept-${order.id}`;
   // The status shown is the server's: the change refetches the page it is on.
   const set = (status: SettableStatus) =>
-    setStatus.mutateAsync({ orderId: order.id, status }).then(
+    setStatus.mutateAsync({ orderId: order.id, status, from: order.status }).then(
       () => show('Status updated successfully.'),
       (error) => show('Failed to update status.', 'error', failureReason(error)),
     );

@@ -1,10 +1,18 @@
-import { api, withSession } from '../../../api/client';
+import { ApiError, api, withSession } from '../../../api/client';
 import { useBackofficeMutation } from './backoffice-mutation';
 
 export type SettableStatus = 'Processing' | 'Shipped';
 
-const setOrderStatus = ({ orderId, status }: { orderId: number; status: SettableStatus }) =>
-  withSession('Employee', () => api.PUT('/api/employee/order/set-status/{orderId},{status}', { params: { path: { orderId, status } } }));
+/** `from`: the status the card shows, so that an order another employee moved on meanwhile is refused, not set back. */
+const setOrderStatus = ({ orderId, status, from }: { orderId: number; status: SettableStatus; from: string }) =>
+  withSession('Employee', () =>
+    api.PUT('/api/employee/order/set-status/{orderId},{status}', { params: { path: { orderId, status }, query: { from } } }),
+  );
 
-/** The card reads its status from the orders page; the dashboard lists recent orders with theirs. */
-export const useSetOrderStatus = () => useBackofficeMutation(setOrderStatus, ['orders', 'dashboard']);
+/**
+ * The card reads its status from the orders page; the dashboard lists recent orders with theirs. A
+ * refusal because the order's status is not the one shown (409: moved on, or kept) reads them again
+ * too, so the card shows the status the order has.
+ */
+export const useSetOrderStatus = () =>
+  useBackofficeMutation(setOrderStatus, ['orders', 'dashboard'], (error) => error instanceof ApiError && error.status === 409);
