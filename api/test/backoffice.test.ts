@@ -254,6 +254,30 @@ describe('books and copies', () => {
     expect((await call('admin', 'DELETE', `/api/employee/book-copy/${copy.id}`)).statusCode).toBe(200);
     expect((await call('admin', 'GET', `/api/employee/book-copy/by-id/${copy.id}`)).statusCode).toBe(404);
   });
+
+  it('a delete with the version read refuses a copy restocked since (412, the copy as it is), and deletes it once read again', async () => {
+    const copy = (await call('admin', 'POST', '/api/employee/book-copy/', { bookId: 1, quantity: 0, price: 5, isAvailable: true })).json()
+      .data as { id: number; version: number };
+    // A Seller restocks it after the Admin's table showed it with no stock.
+    expect((await call('seller', 'POST', `/api/employee/low-stock/${copy.id}/restock`, { add: 50 })).statusCode).toBe(200);
+    const remove = (version: number) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/employee/book-copy/${copy.id}`,
+        headers: { cookie: cookies.admin, 'if-match': `"${version}"` },
+      });
+    const refused = await remove(copy.version);
+    expect(refused.statusCode).toBe(412);
+    expect(refused.json().error).toMatchObject({
+      code: 'STALE_VERSION',
+      message: 'Someone else changed this copy since you opened it: stock is now 50. Look at it again before deleting it.',
+      details: { current: { id: copy.id, quantity: 50 } },
+    });
+    const now = await call('admin', 'GET', `/api/employee/book-copy/by-id/${copy.id}`);
+    expect(now.json().data.quantity).toBe(50);
+    expect((await remove(now.json().data.version)).statusCode).toBe(200);
+    expect((await call('admin', 'GET', `/api/employee/book-copy/by-id/${copy.id}`)).statusCode).toBe(404);
+  });
 });
 
 describe('orders and employees', () => {

@@ -117,6 +117,14 @@ export const refuse = {
           : `Someone else changed this copy since you opened it: stock is now ${current.quantity}, price ${current.price.toFixed(2)}, ${current.isAvailable ? 'available' : 'not available'}.`;
     return refusal(412, 'STALE_VERSION', `${what} Check your changes and save again.`, { current });
   },
+  /** A delete asked of a version of the copy that is no longer current (412), with the copy now: a restock may have come since. */
+  copyChangedBeforeDelete: (current: { quantity: number; price: number; isAvailable: boolean }) =>
+    refusal(
+      412,
+      'STALE_VERSION',
+      `Someone else changed this copy since you opened it: stock is now ${current.quantity}. Look at it again before deleting it.`,
+      { current },
+    ),
   /** A save made on a version of the book that is no longer current (412), with the book now. */
   bookChanged: (current: { name: string }) =>
     refusal(412, 'STALE_VERSION', 'Someone else changed this book since you opened it. Check your changes and save again.', { current }),

@@ -1509,7 +1509,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a copy that was never ordered */
+        /**
+         * Delete a copy that was never ordered
+         * @description Its stock and its movements go with it. Send the ETag of the copy as read (If-Match) and a copy changed since (a restock the screen did not show) is refused with 412, the copy now in `error.details.current`.
+         */
         delete: operations["deleteBookCopy"];
         options?: never;
         head?: never;
@@ -8138,7 +8141,10 @@ export interface operations {
     deleteBookCopy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now. */
+                "if-match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -8195,6 +8201,15 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -211,7 +211,9 @@ export function catalogAdminRepository(db: Db) {
       return { total, movements };
     },
     countOrdersOfCopy: (id: number) => db.orderItem.count({ where: { bookCopyId: id } }),
-    deleteCopy: async (id: number) => (await db.bookCopy.deleteMany({ where: { id } })).count === 1,
+    /** Only the version read, when one is given: false when the copy is gone or has changed since. */
+    deleteCopy: async (id: number, version?: number) =>
+      (await db.bookCopy.deleteMany({ where: { id, ...(version !== undefined && { version }) } })).count === 1,
   };
 }
 

@@ -214,10 +214,19 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
         totalPages: pages(total, pageSize),
       };
     },
-    async deleteCopy(id: number) {
+    /**
+     * Deletes a copy never ordered, its stock and movements with it. With the version the employee read
+     * (If-Match), a copy changed since (a restock: stock they did not see) is refused with 412.
+     */
+    async deleteCopy(id: number, readVersion?: number) {
       if (!(await repo.copyById(id))) throw refuse.noCopy();
       if (await repo.countOrdersOfCopy(id)) throw refuse.copyOrdered();
-      if (await repo.deleteCopy(id)) emit({ type: 'copy.deleted', copyId: id });
+      if (await repo.deleteCopy(id, readVersion)) {
+        emit({ type: 'copy.deleted', copyId: id });
+        return;
+      }
+      const current = readVersion === undefined ? null : await repo.copyById(id);
+      if (current) throw refuse.copyChangedBeforeDelete(toCopy(current));
     },
   };
 }

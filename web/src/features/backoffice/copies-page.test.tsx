@@ -1,9 +1,14 @@
-// A back-office form is busy while its call runs: a double click on Add Book Copy adds one copy.
-import { screen } from '@testing-library/react';
+// A back-office form is busy while its call runs: a double click on Add Book Copy adds one copy. A
+// delete says which version of the copy it read.
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { heldAnswer, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import CopiesPage from './copies-page';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 it('a double click on Add Book Copy sends one request, and the button is disabled meanwhile', async () => {
   const { held, release } = heldAnswer();
@@ -24,4 +29,29 @@ it('a double click on Add Book Copy sends one request, and the button is disable
   expect(await screen.findByText('Book copy added successfully.')).toBeInTheDocument();
   expect(add).toBeEnabled();
   expect(calls.filter((c) => c.method === 'POST' && c.url === '/api/employee/book-copy')).toHaveLength(1);
+});
+
+it('an Admin deleting a copy restocked since the table showed it is refused, told its stock, and shown it as it is', async () => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+  const copy = (quantity: number, version: number) => ({ id: 5, bookId: 12, quantity, price: 9.99, isAvailable: true, version });
+  const message = 'Someone else changed this copy since you opened it: stock is now 50. Look at it again before deleting it.';
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/book-copy/1,10': [
+      { body: { data: { booksCopies: [copy(0, 1)], totalPages: 1 } } },
+      { body: { data: { booksCopies: [copy(50, 2)], totalPages: 1 } } },
+    ],
+    'DELETE /api/employee/book-copy/5': {
+      status: 412,
+      body: { data: null, error: { code: 'STALE_VERSION', message, details: { current: copy(50, 2) } } },
+    },
+  });
+  renderWithProviders(<CopiesPage />, { route: '/book-copies' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Failed to delete book copy.');
+  expect(alert).toHaveTextContent(message);
+  expect(calls.find((c) => c.method === 'DELETE')?.ifMatch).toBe('"1"');
+  const row = (await screen.findByRole('cell', { name: '50' })).closest('tr')!;
+  expect(within(row).getByRole('cell', { name: '5' })).toBeInTheDocument();
 });

@@ -97,7 +97,7 @@ export default function CopiesPage() {
           );
         }}
         onDelete={(row) =>
-          list.write(() => deleteCopy.mutateAsync(row.id), {
+          list.write(() => deleteCopy.mutateAsync({ id: row.id, version: row.version }), {
             success: 'Book copy deleted successfully.',
             failure: 'Failed to delete book copy.',
           })
