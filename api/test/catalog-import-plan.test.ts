@@ -235,6 +235,22 @@ describe('planning an import against the shop', () => {
     ]);
   });
 
+  it('with exported_stock, a row the export left blank (its book had no copy then) makes a first copy, and is refused where one was added since', () => {
+    const { summary, rows } = plan(['isbn,price,stock,available,exported_stock', `${A},12.00,5,true,`, `${B},12.00,5,true,`].join('\n'), [
+      [A, null],
+      [B, copy(20, '9.50')],
+    ]);
+    expect(rows).toEqual([{ line: 2, isbn13: A, price: '12.00', stock: 5, available: true, kind: 'changed' }]);
+    expect(summary.invalidRows).toEqual([
+      {
+        line: 3,
+        isbn: B,
+        reason:
+          'The book had no copy when the file was exported, and has one now (stock 20, price 9.50): export again, or set it on the Book Copies screen.',
+      },
+    ]);
+  });
+
   it('refuses a change that would go past the most a copy may hold', () => {
     const { summary } = plan(`isbn,price,stock,available,exported_stock\n${A},10.00,${STOCK_MAX},true,0`, [[A, copy(5)]]);
     expect(summary.invalidRows).toEqual([

@@ -49,7 +49,11 @@ const AVAILABLE = new Map([
 const STOCK_RANGE = `must be a whole number from 0 to ${STOCK_MAX.toLocaleString('en-US')}.`;
 
 /** A row that passed its own checks, before it is compared with the shop. */
-export type CheckedRow = Omit<ImportPlanRow, 'kind' | 'found'>;
+/**
+ * A row fine on its own. `noCopyAtExport`: the file has the exported_stock column and this row's cell
+ * is blank, which the export writes for a book that had no copy then.
+ */
+export type CheckedRow = Omit<ImportPlanRow, 'kind' | 'found'> & { noCopyAtExport?: true };
 
 /** The file read: its rows that are fine on their own, and those that are not. */
 export interface ImportFile {
@@ -196,6 +200,7 @@ export function readImportFile(text: string): ImportFile {
       ...(row.exportedStock === '' ? {} : { exportedStock: Number(row.exportedStock) }),
       ...(row.exportedPrice === '' ? {} : { exportedPrice: Number(row.exportedPrice).toFixed(2) }),
       ...(row.exportedAvailable === '' ? {} : { exportedAvailable: AVAILABLE.get(row.exportedAvailable) }),
+      ...(file.hasExportedStock && row.exportedStock === '' ? { noCopyAtExport: true as const } : {}),
     });
   }
   return {
@@ -230,8 +235,13 @@ function mergedPrice(file: string, exported: string | undefined, now: string): s
 }
 
 /** A row whose book the shop has: changed or unchanged, with exported_stock moved or refused, with exported_price merged or refused, with exported_available merged. */
-function compareWithShop(row: CheckedRow, copy: ShopCopy | null): Verdict {
+function compareWithShop({ noCopyAtExport, ...row }: CheckedRow, copy: ShopCopy | null): Verdict {
   if (!copy) return { row: { ...row, kind: 'changed' } };
+  // Its stock would be written over the copy added since, its sales and restocks with it, unseen.
+  if (noCopyAtExport) {
+    const reason = `The book had no copy when the file was exported, and has one now (stock ${copy.quantity}, price ${copy.price}): export again, or set it on the Book Copies screen.`;
+    return { invalid: { line: row.line, isbn: row.isbn13, reason } };
+  }
   const priceAfter = mergedPrice(row.price, row.exportedPrice, copy.price);
   if (priceAfter === 'both') {
     const reason = `The price changed in the shop since the export (${row.exportedPrice} then, ${copy.price} now) and in the file (${row.price}): export again, or set it on the Book Copies screen.`;
@@ -256,7 +266,7 @@ function compareWithShop(row: CheckedRow, copy: ShopCopy | null): Verdict {
 }
 
 /** A row whose book the shop lacks: new when the lookup found it, else invalid with the reason. */
-function newBook(row: CheckedRow, outcome: LookupOutcome | undefined): Verdict {
+function newBook({ noCopyAtExport: _noCopy, ...row }: CheckedRow, outcome: LookupOutcome | undefined): Verdict {
   const refused = (reason: string): Verdict => ({ invalid: { line: row.line, isbn: row.isbn13, reason } });
   if (outcome === undefined) {
     return refused(`One file may add at most ${IMPORT_MAX_NEW_BOOKS} books the shop does not have yet; import the rest in another file.`);
