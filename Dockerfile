@@ -49,11 +49,12 @@ COPY --from=build /app/prisma prisma
 COPY --from=build /app/seed/books.csv seed/
 USER node
 EXPOSE 3000
-# Liveness: the process answers (it listens only once migrated and seeded). Not readiness: an
+# Liveness: the process answers. It listens only once migrated and seeded, after the replicas before it
+# (a migration that waits for a lock takes about 50 s, so 120 s to start). Not readiness: an
 # orchestrator that replaces unhealthy containers (Swarm, ECS) would replace every replica in a
 # database blip, and the new ones could not migrate; a running one answers 503 with Retry-After until
 # the database is back. compose's app waits on readiness with a health check of its own.
-HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+HEALTHCHECK --interval=10s --timeout=5s --start-period=120s --retries=3 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "scripts/serve.js"]
 
 FROM node:24-bookworm-slim AS identity

@@ -126,10 +126,13 @@ describe('migrations', () => {
     }
   });
 
-  it("a connection string's own settings reach the schema engine: TLS asked of a server without it is refused, as the API's pool would", async () => {
-    const database = await emptyTestDatabase('tls');
+  it("a connection string's own settings reach the schema engine (sslmode, options and the rest), as they reach the API's pool", async () => {
+    const database = await emptyTestDatabase('url_settings');
     try {
-      await expect(diffMigrationsToSchema(`${database.url}?sslmode=require`)).rejects.toThrow(/SSL/);
+      // Sessions that may write nothing: no migration is applied. Dropped, the settings would let them all be.
+      await expect(applyMigrations(`${database.url}?options=-c%20default_transaction_read_only%3Don`)).rejects.toThrow(
+        /read-only transaction/,
+      );
       expect(await diffMigrationsToSchema(`${database.url}?sslmode=disable&application_name=bookshop-migrations`)).toBe('');
     } finally {
       await database.drop();

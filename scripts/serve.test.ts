@@ -107,6 +107,12 @@ describe('the production entry point (the Docker image command)', () => {
     const [{ password_hash: realHash }] = (await db.query('SELECT password_hash FROM employees WHERE email = $1', ['admin@bookshop.test']))
       .rows as [{ password_hash: string }];
     await db.query('UPDATE employees SET password_hash = $1', [await passwordHasher(10).hash('a long and private passphrase')]);
+    // Forty staff more: all their checks are made (their hasher refuses more than a few dozen at once).
+    await db.query(
+      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+       SELECT 'Staff', 'Member', 'Female', '1990-01-01', 'staff-' || n || '@shop.example', '0555000000', '1 Main Street', password_hash, 'Seller'
+       FROM employees, generate_series(1, 40) AS n WHERE email = 'seller@bookshop.test'`,
+    );
     const clientRefused = serve(env);
     expect(await clientRefused.exited).toBe(1);
     expect(clientRefused.output()).toMatch(/the client client@bookshop\.test still has a demo password/);

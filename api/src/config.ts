@@ -121,6 +121,8 @@ function mailSettings(env: Env, mode: Mode, problems: string[]) {
     problems.push(
       `${partsSet.join(', ')} ${partsSet.length === 1 ? 'goes' : 'go'} with SMTP_HOST (SMTP_URL carries its own), which is not set`,
     );
+  } else if (env.SMTP_PASSWORD !== undefined && env.SMTP_USER === undefined) {
+    problems.push('SMTP_PASSWORD goes with SMTP_USER, which is not set');
   }
   let smtp: SmtpSettings | null = null;
   if (env.SMTP_URL) smtp = { url: env.SMTP_URL };

@@ -240,7 +240,8 @@ describe('planning an import against the shop', () => {
       [A, null],
       [B, copy(20, '9.50')],
     ]);
-    expect(rows).toEqual([{ line: 2, isbn13: A, price: '12.00', stock: 5, available: true, kind: 'changed' }]);
+    // At the run, a copy added after this check gets the row's stock on top of its own (exported as none).
+    expect(rows).toEqual([{ line: 2, isbn13: A, price: '12.00', stock: 5, available: true, exportedStock: 0, kind: 'changed' }]);
     expect(summary.invalidRows).toEqual([
       {
         line: 3,

@@ -405,6 +405,8 @@ describe('a status change with the status the employee saw', () => {
     expect((await setStatus('Processing', 'shipped')).statusCode).toBe(200);
     expect((await setStatus('Shipped')).statusCode).toBe(200);
     expect((await setStatus('Processing', 'Processing')).statusCode).toBe(409);
+    // Asked for the status it already has, seen before it moved there (the employee's own change, its page not yet back): done.
+    expect((await setStatus('Shipped', seen)).json()).toEqual({ data: 'Shipped' });
   });
 });
 

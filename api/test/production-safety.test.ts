@@ -568,6 +568,7 @@ describe('production configuration', () => {
       /SMTP_USER, SMTP_PASSWORD go with SMTP_HOST \(SMTP_URL carries its own\), which is not set/,
     );
     expect(problem({ ...mail, SMTP_PORT: '2525' })).toMatch(/SMTP_PORT goes with SMTP_HOST/);
+    expect(problem({ ...mail, SMTP_HOST: 'mail.example.com', SMTP_PASSWORD: 'secret' })).toMatch(/SMTP_PASSWORD goes with SMTP_USER/);
     expect(
       loadConfig({ ...production, ...mail, SMTP_HOST: 'mail.example.com', SMTP_PORT: '2525', SMTP_USER: 'shop' }).mail?.smtp,
     ).toMatchObject({

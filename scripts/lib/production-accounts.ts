@@ -5,11 +5,13 @@
 import { EMAIL } from '@bookshop/rules';
 import pg from 'pg';
 import type { Config } from '../../api/src/config.ts';
-import { assertAcceptablePassword, passwordHasher } from '../../api/src/modules/accounts/passwords.ts';
+import { assertAcceptablePassword, DEFAULT_HASHING_LIMITS, passwordHasher } from '../../api/src/modules/accounts/passwords.ts';
 import { DEMO_ACCOUNTS } from '../../seed/seed-data.ts';
 
 export class AccountSetupError extends Error {}
 
+/** The hasher's comparisons at once: it queues only a few more, then refuses (busy). */
+const CHECKS_AT_ONCE = DEFAULT_HASHING_LIMITS.concurrent;
 const DEMO_PASSWORDS = [DEMO_ACCOUNTS.admin.password, DEMO_ACCOUNTS.seller.password, DEMO_ACCOUNTS.client.password];
 
 export async function prepareProductionAccounts(url: string, config: Config, log: (message: string) => void = console.log) {
@@ -47,21 +49,27 @@ export async function prepareProductionAccounts(url: string, config: Config, log
       return;
     }
     // Every employee against every published password, and the demo client's account (clients are too
-    // many to check each, and only the seed makes that one): all at once, as the hasher's comparisons
-    // run on libuv's threads, since each costs a quarter of a second at cost 12 and a start waits for them
-    // (inside the start-up lock, so every replica after the first waits for them too).
+    // many to check each, and only the seed makes that one). Four at a time, the hasher's own limit
+    // (more at once it refuses: busy), not one after another: each costs a quarter of a second at cost
+    // 12, and a start waits for them inside the start-up lock, so every replica after the first does too.
     const { rows: demoClients } = await db.query<{ account: string; password_hash: string }>(
       'SELECT account, password_hash FROM clients WHERE account = $1',
       [DEMO_ACCOUNTS.client.email],
     );
-    const accounts = [
+    const checks = [
       ...employees.map((e) => ({ who: `the employee ${e.email}`, hash: e.password_hash })),
       ...demoClients.map((c) => ({ who: `the client ${c.account}`, hash: c.password_hash })),
-    ];
-    const demo = await Promise.all(
-      accounts.flatMap(({ who, hash }) => DEMO_PASSWORDS.map(async (password) => ((await hasher.verify(password, hash)).ok ? who : null))),
+    ].flatMap((account) => DEMO_PASSWORDS.map((password) => ({ ...account, password })));
+    let who: string | undefined;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CHECKS_AT_ONCE }, async () => {
+        while (who === undefined && next < checks.length) {
+          const check = checks[next++]!;
+          if ((await hasher.verify(check.password, check.hash)).ok) who ??= check.who;
+        }
+      }),
     );
-    const who = demo.find((found) => found !== null);
     if (who) {
       throw new AccountSetupError(
         `${who} still has a demo password published in the README: change it (back-office Account screen, ` +

@@ -181,10 +181,6 @@ export const refuse = {
     ),
   cancelReasonRequired: () => badRequest(CANCEL_REASON_REQUIRED, 'CANCEL_REASON_REQUIRED'),
   /** The spec's status buttons never change an order that holds no stock (STOCKLESS_STATUSES). */
-  orderStatusChanged: (status: string) =>
-    refusal(409, 'ORDER_STATUS_CHANGED', `This order's status changed to ${status} meanwhile: look at it again before changing it.`, {
-      status,
-    }),
   orderStatusKept: (status: string) =>
     refusal(
       409,
@@ -194,4 +190,9 @@ export const refuse = {
         : 'This order failed and took no stock; its status can no longer change.',
       { status },
     ),
+  /** A status change made on a status the order has left (beyond the spec: ?from=), with the one it has. */
+  orderStatusChanged: (status: string) =>
+    refusal(409, 'ORDER_STATUS_CHANGED', `This order's status changed to ${status} meanwhile: look at it again before changing it.`, {
+      status,
+    }),
 };

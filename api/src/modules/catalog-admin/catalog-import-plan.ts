@@ -236,7 +236,9 @@ function mergedPrice(file: string, exported: string | undefined, now: string): s
 
 /** A row whose book the shop has: changed or unchanged, with exported_stock moved or refused, with exported_price merged or refused, with exported_available merged. */
 function compareWithShop({ noCopyAtExport, ...row }: CheckedRow, copy: ShopCopy | null): Verdict {
-  if (!copy) return { row: { ...row, kind: 'changed' } };
+  // A book without a copy: the row makes its first. One the export saw without a copy had none of
+  // its stock then, so a copy added between this check and the run gets the row's stock on top of its own.
+  if (!copy) return { row: { ...row, ...(noCopyAtExport && { exportedStock: 0 }), kind: 'changed' } };
   // Its stock would be written over the copy added since, its sales and restocks with it, unseen.
   if (noCopyAtExport) {
     const reason = `The book had no copy when the file was exported, and has one now (stock ${copy.quantity}, price ${copy.price}): export again, or set it on the Book Copies screen.`;

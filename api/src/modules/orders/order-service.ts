@@ -159,6 +159,8 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
       if (!set) throw refuse.noOrder();
       if (set === true) return status;
       if ((STOCKLESS_STATUSES as readonly string[]).includes(set)) throw refuse.orderStatusKept(set);
+      // Moved on to the very status asked for (the employee's own change, read before its page came back): done.
+      if (set.toLowerCase() === status.toLowerCase()) return status;
       throw refuse.orderStatusChanged(set);
     },
 

@@ -3,7 +3,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { renderWithProviders, SIGNED_IN_SELLER, SIGNED_OUT, stubApi } from '../../../test/render';
+import { heldAnswer, renderWithProviders, SIGNED_IN_SELLER, SIGNED_OUT, stubApi } from '../../../test/render';
 import OrdersPage from './orders-page';
 
 /** An order as the API sends it; `cancellable` is the API's word (false for one that shipped and was set back). */
@@ -62,6 +62,31 @@ it('a Seller whose list is out of date is refused a status change, told why, and
   expect(await screen.findByRole('alert')).toHaveTextContent("This order's status changed to Shipped meanwhile");
   expect(await within(card).findByText('Shipped')).toBeInTheDocument();
   expect(calls.find((c) => c.url.includes('set-status'))?.search).toBe('?from=pending');
+});
+
+it("a Seller's second change before the page is back starts from the status the first set, not the one still shown", async () => {
+  const { held, release } = heldAnswer();
+  const calls = stubApi({
+    ...SIGNED_IN_SELLER,
+    'GET /api/employee/order/1,5': [
+      { body: { data: { orders: [order(7, 'pending')], totalPages: 1 } } },
+      // The page after each change, slow to come back.
+      { body: { data: { orders: [order(7, 'Shipped')], totalPages: 1 } }, after: held },
+    ],
+    'PUT /api/employee/order/set-status/7,Processing': { body: { data: 'Processing' } },
+    'PUT /api/employee/order/set-status/7,Shipped': { body: { data: 'Shipped' } },
+  });
+  renderWithProviders(<OrdersPage />, { route: '/orders' });
+  const card = await screen.findByRole('article', { name: 'Order 7' });
+  await userEvent.click(within(card).getByRole('button', { name: 'Mark as Processing' }));
+  await within(card).findByText('Status updated successfully.');
+  await userEvent.click(within(card).getByRole('button', { name: 'Mark as Shipped' }));
+  release();
+  expect(await within(card).findByText('Shipped')).toBeInTheDocument();
+  expect(calls.filter((c) => c.url.includes('set-status')).map((c) => `${c.url}${c.search}`)).toEqual([
+    '/api/employee/order/set-status/7,Processing?from=pending',
+    '/api/employee/order/set-status/7,Shipped?from=Processing',
+  ]);
 });
 
 it('a Seller cancels an unshipped order: the reason is required, then sent; a shipped order has no Cancel', async () => {

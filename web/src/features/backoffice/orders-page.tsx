@@ -76,10 +76,16 @@ function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder'];
   // A cancelled or failed order holds no stock, and the API keeps its status: its buttons say so rather than fail.
   const statusKept = !canChangeStatus(order.status);
   const keptNote = `status-kept-${order.id}`;
-  // The status shown is the server's: the change refetches the page it is on.
+  // The status shown is the server's: the change refetches the page it is on. Until the page is back,
+  // the status this card just set is the one a next change starts from, not the one still shown.
+  const [justSet, setJustSet] = useState<{ from: string; to: string } | null>(null);
+  const from = justSet?.from === order.status ? justSet.to : order.status;
   const set = (status: SettableStatus) =>
-    setStatus.mutateAsync({ orderId: order.id, status, from: order.status }).then(
-      () => show('Status updated successfully.'),
+    setStatus.mutateAsync({ orderId: order.id, status, from }).then(
+      () => {
+        setJustSet({ from: order.status, to: status });
+        show('Status updated successfully.');
+      },
       (error) => show('Failed to update status.', 'error', failureReason(error)),
     );
   return (
