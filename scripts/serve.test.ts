@@ -18,6 +18,31 @@ afterAll(() => {
 
 const emptyDatabase = async () => (await emptyTestDatabase('serve')).url;
 
+/** What every production start here needs, with the identity emulator when `emulator` (allowed). */
+const productionEnv = (databaseUrl: string, port: number, emulator = true) => ({
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://shop.example.com',
+  MAIL_DISABLED: 'true',
+  DATABASE_URL: databaseUrl,
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  ...(emulator
+    ? { FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'), ALLOW_IDENTITY_EMULATOR: 'true' }
+    : { FIREBASE_PROJECT_ID: 'bookshop-production', FIREBASE_WEB_API_KEY: 'AIzaSyProductionKey' }),
+});
+
+/** Waits, a minute at most, for the instance on `port` to answer its health check; its output says why not. */
+async function untilHealthy(port: number, output: () => string) {
+  const deadline = Date.now() + 60_000;
+  let health: Response | undefined;
+  while (Date.now() < deadline && !health?.ok) {
+    health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+    if (!health?.ok) await new Promise((r) => setTimeout(r, 250));
+  }
+  expect(health?.ok, output()).toBe(true);
+}
+
 function serve(env: Record<string, string>) {
   // node with tsx as an import hook: a kill then reaches the server, not only a tsx wrapper.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
@@ -36,28 +61,13 @@ describe('the production entry point (the Docker image command)', () => {
   it('migrates and seeds the catalog alone into an empty database; the first Admin comes from the environment', async () => {
     const port = await freePort();
     const { output } = serve({
-      NODE_ENV: 'production',
-      PUBLIC_URL: 'https://shop.example.com',
-      MAIL_DISABLED: 'true',
-      DATABASE_URL: await emptyDatabase(),
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
-      ALLOW_IDENTITY_EMULATOR: 'true',
+      ...productionEnv(await emptyDatabase(), port),
       ADMIN_EMAIL: 'Owner@Shop.example',
       ADMIN_PASSWORD: 'a long and private passphrase',
       ISBN_LOOKUP: 'bundled',
     });
     const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    let health: Response | undefined;
-    while (Date.now() < deadline) {
-      health = await fetch(`${base}/api/health`).catch(() => undefined);
-      if (health?.ok) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(health?.ok, output()).toBe(true);
+    await untilHealthy(port, output);
     const types = (await (await fetch(`${base}/api/public/book-copy/types/`)).json()) as { data: unknown[] };
     expect(types.data).toHaveLength(10);
     expect(output()).toContain('applied migrations');
@@ -87,16 +97,8 @@ describe('the production entry point (the Docker image command)', () => {
     const { seedDatabase } = await import('../seed/seed.ts');
     await applyMigrations(url);
     await seedDatabase(url, () => {}, { people: true });
-    const env = {
-      NODE_ENV: 'production',
-      PUBLIC_URL: 'https://shop.example.com',
-      MAIL_DISABLED: 'true',
-      DATABASE_URL: url,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      FIREBASE_PROJECT_ID: 'bookshop-production',
-      FIREBASE_WEB_API_KEY: 'AIzaSyProductionKey',
-      PORT: String(await freePort()),
-    };
+    const port = await freePort();
+    const env = productionEnv(url, port, false);
     const refused = serve(env);
     expect(await refused.exited).toBe(1);
     expect(refused.output()).toMatch(/admin@bookshop\.test still has a demo password/);
@@ -118,46 +120,19 @@ describe('the production entry point (the Docker image command)', () => {
     expect(clientRefused.output()).toMatch(/the client client@bookshop\.test still has a demo password/);
     await db.query('UPDATE employees SET password_hash = $1 WHERE email = $2', [realHash, 'admin@bookshop.test']);
     await db.end();
-    const demo = serve({ ...env, SEED_DEMO: 'true', HOST: '127.0.0.1' });
-    const deadline = Date.now() + 60_000;
-    let health: Response | undefined;
-    while (Date.now() < deadline && !health?.ok) {
-      health = await fetch(`http://127.0.0.1:${env.PORT}/api/health`).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(health?.ok, demo.output()).toBe(true);
+    const demo = serve({ ...env, SEED_DEMO: 'true' });
+    await untilHealthy(port, demo.output);
   });
 
   it('never seeds over a shop first started with SEED=false: started again without it, its people are kept', async () => {
     const url = await emptyDatabase();
     const port = await freePort();
-    const env = {
-      NODE_ENV: 'production',
-      PUBLIC_URL: 'https://shop.example.com',
-      MAIL_DISABLED: 'true',
-      DATABASE_URL: url,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      FIREBASE_AUTH_EMULATOR_HOST: inject('emulatorHost'),
-      ALLOW_IDENTITY_EMULATOR: 'true',
-      ADMIN_EMAIL: 'owner@shop.example',
-      ADMIN_PASSWORD: 'a long and private passphrase',
-    };
-    const untilHealthy = async (output: () => string) => {
-      const deadline = Date.now() + 60_000;
-      let health: Response | undefined;
-      while (Date.now() < deadline && !health?.ok) {
-        health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      expect(health?.ok, output()).toBe(true);
-    };
+    const env = { ...productionEnv(url, port), ADMIN_EMAIL: 'owner@shop.example', ADMIN_PASSWORD: 'a long and private passphrase' };
     const categories = async () =>
       ((await (await fetch(`http://127.0.0.1:${port}/api/public/book-copy/types/`)).json()) as { data: unknown[] }).data;
 
     const first = serve({ ...env, SEED: 'false' });
-    await untilHealthy(first.output);
+    await untilHealthy(port, first.output);
     expect(await categories()).toEqual([]);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
@@ -178,7 +153,7 @@ describe('the production entry point (the Docker image command)', () => {
       expect(refused.output()).toContain('SEED must be true or false (it is "False")');
 
       const again = serve(env);
-      await untilHealthy(again.output);
+      await untilHealthy(port, again.output);
       expect(await categories()).toEqual([]);
       expect((await db.query(people)).rows).toEqual(before.rows);
     } finally {
