@@ -81,8 +81,8 @@ function underTheLock<T>(db: Db, work: (tx: Prisma.TransactionClient) => Promise
  * Runs `batch` (a DELETE or UPDATE of at most BATCH rows) a transaction at a time under the job's lock
  * until one does fewer: each commits, so a run cut short (a statement's time limit, a restart) keeps
  * what it did, and no statement of a backlog, however large, outlasts the time limit every run (which
- * would roll the whole purge back each hour, for ever). Answers the rows done, or false with those done
- * when another instance took the lock between two batches (it goes on).
+ * would roll the whole purge back each hour, for ever). Answers the rows done, and whether the lock held
+ * throughout (not: another instance took it between two batches, and goes on).
  */
 async function inBatches(db: Db, batch: (tx: Prisma.TransactionClient) => Promise<number>) {
   let done = 0;
