@@ -48,6 +48,30 @@ async function order(cookie: string, lines: [copyId: number, units: number][]) {
   return res.json().data.id as number;
 }
 
+/** A statement of the other transaction's, with its values. */
+type Held = [sql: string, values: unknown[]];
+
+/**
+ * Runs `request` into a deadlock with another transaction: that one holds `first`'s row; the request
+ * takes a row of its own and waits for it; then the other wants the request's row (`then`). The
+ * request waited first, so its deadlock check runs first and it is the victim. Answers its response.
+ */
+async function deadlockedAgainst<T>(first: Held, then: Held, request: () => Promise<T>): Promise<T> {
+  const other = new pg.Client({ connectionString: t.db.url });
+  await other.connect();
+  try {
+    await other.query('BEGIN');
+    await other.query(...first);
+    const answered = request();
+    await untilARowIsAwaited(t.db);
+    await other.query(...then);
+    await other.query('COMMIT');
+    return await answered;
+  } finally {
+    await other.end();
+  }
+}
+
 /** A new client's order of `units` of a new copy of 5, which staff marked Shipped, then Processing again. */
 async function shippedThenSetBack(units: number) {
   const client = await t.newClient();
@@ -353,26 +377,16 @@ describe("the spec's status buttons on an order that holds no stock", () => {
     const [{ day }] = (await t.db.query<{ day: string }>('SELECT created_at::date::text AS day FROM orders WHERE id = $1', [orderId])) as [
       { day: string },
     ];
-    // Another order going Shipped → Processing, from outside: it holds the day's Shipped count first…
-    const other = new pg.Client({ connectionString: t.db.url });
-    await other.connect();
-    try {
-      await other.query("INSERT INTO sales_daily (day, status, orders, revenue) VALUES ($1, 'Shipped', 0, 0) ON CONFLICT DO NOTHING", [
-        day,
-      ]);
-      await other.query('BEGIN');
-      await other.query("UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = 'Shipped'", [day]);
-      // …while ours (Processing → Shipped) takes the Processing count and waits for the Shipped one…
-      const ours = call('PUT', `/api/employee/order/set-status/${orderId},Shipped`, seller);
-      await untilARowIsAwaited(t.db);
-      // …then wants the Processing count: a deadlock, whose check runs first in ours, which waited first.
-      await other.query("UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = 'Processing'", [day]);
-      await other.query('COMMIT');
-      const res = await ours;
-      expect(res.statusCode, res.body).toBe(200);
-    } finally {
-      await other.end();
-    }
+    await t.db.query("INSERT INTO sales_daily (day, status, orders, revenue) VALUES ($1, 'Shipped', 0, 0) ON CONFLICT DO NOTHING", [day]);
+    // Another order going Shipped → Processing, from outside, holds the day's Shipped count first, while ours
+    // (Processing → Shipped) takes the Processing count and waits for the Shipped one; then the other wants
+    // the Processing count.
+    const res = await deadlockedAgainst(
+      ["UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = 'Shipped'", [day]],
+      ["UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = 'Processing'", [day]],
+      () => call('PUT', `/api/employee/order/set-status/${orderId},Shipped`, seller),
+    );
+    expect(res.statusCode, res.body).toBe(200);
     const [row] = await t.db.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [orderId]);
     expect(row!.status).toBe('Shipped');
   });
@@ -420,23 +434,14 @@ describe('a cancel in a deadlock', () => {
        FROM orders o JOIN order_items oi ON oi.order_id = o.id WHERE o.id = $1`,
       [orderId],
     )) as [{ day: string; status: string; typeId: number }];
-    const other = new pg.Client({ connectionString: t.db.url });
-    await other.connect();
-    try {
-      // Another change holds the day's count of the order's category first…
-      await other.query('BEGIN');
-      await other.query('UPDATE sales_daily_categories SET units = units WHERE day = $1 AND type_id = $2', [day, typeId]);
-      // …while the cancel takes the day's count of its status, then waits for the category's…
-      const cancelled = cancelAsClient(client.cookie, orderId);
-      await untilARowIsAwaited(t.db);
-      // …which then wants the status's count: a deadlock, whose check runs first in the cancel, which waited first.
-      await other.query('UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = $2', [day, status]);
-      await other.query('COMMIT');
-      const res = await cancelled;
-      expect(res.statusCode, res.body).toBe(200);
-    } finally {
-      await other.end();
-    }
+    // Another change holds the day's count of the order's category first, while the cancel takes the day's
+    // count of its status and waits for the category's; then the other wants the status's count.
+    const res = await deadlockedAgainst(
+      ['UPDATE sales_daily_categories SET units = units WHERE day = $1 AND type_id = $2', [day, typeId]],
+      ['UPDATE sales_daily SET orders = orders WHERE day = $1 AND status = $2', [day, status]],
+      () => cancelAsClient(client.cookie, orderId),
+    );
+    expect(res.statusCode, res.body).toBe(200);
     const [row] = await t.db.query<{ status: string; quantity: number }>(
       'SELECT o.status, c.quantity FROM orders o, book_copies c WHERE o.id = $1 AND c.id = $2',
       [orderId, copy],
@@ -456,23 +461,14 @@ describe('a checkout in a deadlock', () => {
       [copy],
     )) as [{ day: string; typeId: number }];
     const cart = await fillCart(client.cookie, [[copy, 2]]);
-    const other = new pg.Client({ connectionString: t.db.url });
-    await other.connect();
-    try {
-      // Another change holds the day's count of the copy's category first…
-      await other.query('BEGIN');
-      await other.query('UPDATE sales_daily_categories SET units = units WHERE day = $1 AND type_id = $2', [day, typeId]);
-      // …while the checkout takes the day's count of its orders, then waits for the category's…
-      const placed = t.checkout(client.cookie, cart);
-      await untilARowIsAwaited(t.db);
-      // …which then wants the day's counts of orders: a deadlock, whose check runs first in the checkout, which waited first.
-      await other.query('UPDATE sales_daily SET orders = orders WHERE day = $1', [day]);
-      await other.query('COMMIT');
-      const res = await placed;
-      expect(res.statusCode, res.body).toBe(200);
-    } finally {
-      await other.end();
-    }
+    // Another change holds the day's count of the copy's category first, while the checkout takes the day's
+    // count of its orders and waits for the category's; then the other wants the day's counts of orders.
+    const res = await deadlockedAgainst(
+      ['UPDATE sales_daily_categories SET units = units WHERE day = $1 AND type_id = $2', [day, typeId]],
+      ['UPDATE sales_daily SET orders = orders WHERE day = $1', [day]],
+      () => t.checkout(client.cookie, cart),
+    );
+    expect(res.statusCode, res.body).toBe(200);
     const [row] = await t.db.query<{ quantity: number }>('SELECT quantity FROM book_copies WHERE id = $1', [copy]);
     expect(row).toEqual({ quantity: 2 });
   });
