@@ -4,7 +4,7 @@
 // here only a registration, with a passkey made in the test (software-authenticator.ts).
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
+import { secretBox, TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks, whileSessionsCannotEnd } from './helpers.ts';
 import { registerSoftwarePasskey } from './software-authenticator.ts';
 
@@ -339,6 +339,36 @@ describe('recovery codes', () => {
       ['recovery_code_used', String(who.id)],
     );
     expect(occurrences(used)).toBe(2);
+  });
+});
+
+describe('an authenticator app set up before JWT_SECRET was changed', () => {
+  it('counts as no app: its codes are wrong (not a fault), a recovery code signs in, and the app is set up again', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const { secret, recoveryCodes } = await enrolTotp(t, await passwordLogin(t, who));
+    // The secret as a server with another JWT_SECRET sealed it: this server's key cannot open it.
+    const sealedElsewhere = secretBox('another-jwt-secret-of-at-least-32-characters').seal(secret);
+    await t.db.query('UPDATE employee_totp SET secret = $1 WHERE employee_id = $2', [sealedElsewhere, who.id]);
+
+    const attempt = await passwordStep(t, who);
+    expect(attempt.res.json()).toEqual({ data: 'SecondFactor' });
+    const token = attempt.cookie.match(/bs_second_factor=([^;]+)/)![1]!;
+    const rp = { origin: 'http://localhost', rpID: 'localhost' };
+    expect(await t.app.secondFactor.proofOptions(who.id, rp, { signInToken: token })).toMatchObject({ totp: false, recoveryCodes: true });
+    const appCode = await secondStep(t, attempt.cookie, totpCode(secret));
+    expect(appCode.statusCode, appCode.body).toBe(400);
+    const signedIn = await secondStep(t, attempt.cookie, recoveryCodes[0]!);
+    expect(signedIn.statusCode).toBe(200);
+    const session = cookieHeader(signedIn);
+    expect((await call(t, session, 'GET', `${OWN}/`)).json().data).toMatchObject({ totp: false, recoveryCodesLeft: 9 });
+
+    // Set up again (the recovery code was the step-up): the new secret signs in.
+    const { secret: renewed } = await enrolTotp(t, session);
+    expect((await call(t, session, 'GET', `${OWN}/`)).json().data).toMatchObject({ totp: true });
+    // A step later, as its setup's code is spent.
+    fixClock(Date.now() + TOTP_PERIOD_SECONDS * 1000);
+    const next = await passwordStep(t, who);
+    expect((await secondStep(t, next.cookie, totpCode(renewed, Date.now()))).statusCode).toBe(200);
   });
 });
 

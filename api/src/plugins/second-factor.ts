@@ -61,6 +61,7 @@ export default fp(
       jwtSecret: app.config.jwtSecret,
       events: app.securityEvents,
       throttle: app.loginThrottle,
+      log: app.log,
     });
     app.decorate('secondFactor', service);
 

@@ -43,7 +43,8 @@ export function acceptedTotpStep(base32: string, code: string, lastStep: number,
 
 /**
  * TOTP secrets are kept encrypted (AES-256-GCM) under a key derived from JWT_SECRET, so a copy of the
- * database alone yields no code. Changing JWT_SECRET makes every authenticator app enrol again.
+ * database alone yields no code. Changing JWT_SECRET makes every authenticator app enrol again: a
+ * secret sealed under another key opens to null, which the service takes as no app rather than a fault.
  */
 export function secretBox(serverSecret: string) {
   const key = Buffer.from(hkdfSync('sha256', serverSecret, 'bookshop', 'totp-secret-v1', 32));
@@ -54,12 +55,18 @@ export function secretBox(serverSecret: string) {
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       return ['v1', iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
     },
-    open(sealed: string): string {
+    /** The secret, or null when it was sealed under another JWT_SECRET (or is not one of ours). */
+    open(sealed: string): string | null {
       const [version, iv, body, tag] = sealed.split('.');
-      if (version !== 'v1' || !iv || !body || !tag) throw new Error('an unreadable TOTP secret');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      if (version !== 'v1' || !iv || !body || !tag) return null;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+        return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      } catch {
+        // The authentication tag does not match this key: the secret cannot be read, and no code can match it.
+        return null;
+      }
     },
   };
 }

@@ -15,6 +15,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import type { FastifyBaseLogger } from 'fastify';
 import { refuse } from '../../lib/refusals.ts';
 import type { SecurityEvents, SecurityEventType } from '../security/security-events.ts';
 import type { LoginThrottle } from '../sessions/login-throttle.ts';
@@ -72,9 +73,21 @@ const userHandle = (employeeId: number) => new TextEncoder().encode(`employee:${
 
 export function secondFactorService(
   repo: SecondFactorRepository,
-  deps: { jwtSecret: string; events: SecurityEvents; throttle: LoginThrottle },
+  deps: { jwtSecret: string; events: SecurityEvents; throttle: LoginThrottle; log: Pick<FastifyBaseLogger, 'warn'> },
 ) {
   const box = secretBox(deps.jwtSecret);
+  /**
+   * The employee's confirmed authenticator secret, or null: none, or one sealed before JWT_SECRET was
+   * changed, which no code can match. Then the app counts as not set up (the Account screen offers to
+   * set it up again), and the employee proves who they are with a recovery code or a passkey meanwhile.
+   */
+  function appSecret(employeeId: number, sealed: string | null | undefined) {
+    if (!sealed) return null;
+    const secret = box.open(sealed);
+    if (secret === null)
+      deps.log.warn({ employeeId }, 'an authenticator secret sealed under another JWT_SECRET: the app must be set up again');
+    return secret;
+  }
   const { events, throttle } = deps;
   /**
    * The employee as the audit log names them, and whose failures a factor's throttle counters keep:
@@ -133,8 +146,9 @@ export function secondFactorService(
       await recordAbout('recovery_code_used', employeeId, address, { left: (await factorsOf(employeeId)).recoveryCodesLeft });
       return 'recovery_code';
     }
-    if (!factors.totp?.secret) return null;
-    const step = acceptedTotpStep(box.open(factors.totp.secret), code, Number(factors.totp.lastStep));
+    const secret = appSecret(employeeId, factors.totp?.secret);
+    if (secret === null) return null;
+    const step = acceptedTotpStep(secret, code, Number(factors.totp?.lastStep));
     return step !== null && (await repo.spendTotpStep(employeeId, step)) ? 'totp' : null;
   }
 
@@ -171,7 +185,7 @@ export function secondFactorService(
     async status(employeeId: number) {
       const factors = await factorsOf(employeeId);
       return {
-        totp: !!factors.totp?.secret,
+        totp: appSecret(employeeId, factors.totp?.secret) !== null,
         passkeys: factors.passkeys.map((p) => ({
           id: p.id,
           name: p.name,
@@ -198,8 +212,9 @@ export function secondFactorService(
      */
     async confirmTotp(employeeId: number, code: string, address: string, keepSessionId: string) {
       const factors = await factorsOf(employeeId);
-      if (!factors.totp?.pendingSecret) throw refuse.noPendingTotpSetup();
-      const secret = box.open(factors.totp.pendingSecret);
+      const secret = factors.totp?.pendingSecret ? box.open(factors.totp.pendingSecret) : null;
+      // One started before JWT_SECRET was changed cannot be read: it is started again.
+      if (!factors.totp?.pendingSecret || secret === null) throw refuse.noPendingTotpSetup();
       const step = acceptedTotpStep(secret, code, 0);
       if (step === null) throw refuse.wrongSetupCode();
       const recovery = factors.hasFactor ? null : newCodes();
@@ -374,7 +389,7 @@ export function secondFactorService(
           if (!(await repo.setSignInStepPasskeyChallenge(key, passkey.challenge))) throw refuse.signInStepExpired();
         } else await repo.putChallenge({ key, purpose: 'step_up', employeeId, webauthn: passkey.challenge, expiresAt: expiry() });
       }
-      return { totp: !!factors.totp?.secret, recoveryCodes: factors.recoveryCodesLeft > 0, passkey };
+      return { totp: appSecret(employeeId, factors.totp?.secret) !== null, recoveryCodes: factors.recoveryCodesLeft > 0, passkey };
     },
 
     /**
