@@ -1,5 +1,5 @@
 // A back-office form is busy while its call runs: a double click on Add Book Copy adds one copy. A
-// delete says which version of the copy it read.
+// delete says which version of the copy it read. A number left blank is refused before it is sent.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
@@ -54,4 +54,26 @@ it('an Admin deleting a copy restocked since the table showed it is refused, tol
   expect(calls.find((c) => c.method === 'DELETE')?.ifMatch).toBe('"1"');
   const row = (await screen.findByRole('cell', { name: '50' })).closest('tr')!;
   expect(within(row).getByRole('cell', { name: '5' })).toBeInTheDocument();
+});
+
+it('a copy with its price or quantity left blank is not sent, where it would be added or saved at $0.00 or no stock', async () => {
+  const copy = { id: 5, bookId: 12, quantity: 3, price: 9.99, isAvailable: true, version: 1 };
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/book-copy/1,10': { body: { data: { booksCopies: [copy], totalPages: 1 } } },
+  });
+  renderWithProviders(<CopiesPage />, { route: '/book-copies' });
+  await userEvent.type(screen.getByLabelText('Book ID'), '12');
+  await userEvent.type(screen.getByLabelText('Quantity'), '3');
+  await userEvent.click(screen.getByRole('button', { name: 'Add Book Copy' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('All fields are required.');
+
+  await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+  const row = screen.getByRole('button', { name: 'Save' }).closest('tr')!;
+  await userEvent.clear(within(row).getByLabelText('Price'));
+  await userEvent.click(within(row).getByRole('button', { name: 'Save' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('All fields are required.');
+  // Still editing, and nothing written.
+  expect(within(row).getByRole('button', { name: 'Save' })).toBeInTheDocument();
+  expect(calls.filter((c) => c.url.startsWith('/api/employee/book-copy') && c.method !== 'GET')).toEqual([]);
 });

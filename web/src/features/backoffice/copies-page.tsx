@@ -18,6 +18,10 @@ type Copy = Schemas['BookCopyAdmin'];
 const EDITABLE = ['bookId', 'quantity', 'price', 'isAvailable'] as const;
 
 const EMPTY_FORM = { bookId: '', quantity: '', price: '', isAvailable: true };
+const REQUIRED = 'All fields are required.';
+
+/** A number field left blank: sent as Number(''), it would be 0, a copy at $0.00 or out of stock that nobody typed. */
+const blank = (...values: unknown[]) => values.some((value) => value === null || value === undefined || String(value).trim() === '');
 const NEW_COPY_FIELDS = [
   ['bookId', 'Book ID', 'numeric'],
   ['quantity', 'Quantity', 'numeric'],
@@ -39,6 +43,7 @@ export default function CopiesPage() {
 
   const adding = useSubmitOnce();
   const add = handleSubmit(async (form) => {
+    if (blank(form.bookId, form.quantity, form.price)) return show(REQUIRED, 'error');
     const copy = { bookId: Number(form.bookId), quantity: Number(form.quantity), price: Number(form.price), isAvailable: form.isAvailable };
     await list.write(() => addCopy.mutateAsync(copy).then(() => reset()), {
       success: 'Book copy added successfully.',
@@ -82,6 +87,10 @@ export default function CopiesPage() {
         ]}
         deleteQuestion="Are you sure you want to delete this book copy?"
         onSave={async (opened, d) => {
+          if (blank(d.bookId, d.quantity, d.price)) {
+            show(REQUIRED, 'error');
+            return false;
+          }
           const copy = {
             id: d.id,
             bookId: Number(d.bookId),
