@@ -4,5 +4,5 @@ import { useBackofficeMutation } from './backoffice-mutation';
 
 const addCopy = (body: BodyOf<'addBookCopy'>) => withSession('Employee', () => api.POST('/api/employee/book-copy', { body }));
 
-/** The dashboard counts the copies. */
-export const useAddCopy = () => useBackofficeMutation(addCopy, ['copies', 'dashboard']);
+/** The dashboard counts the copies; Low Stock lists a new one with little stock. */
+export const useAddCopy = () => useBackofficeMutation(addCopy, ['copies', 'lowStock', 'dashboard']);

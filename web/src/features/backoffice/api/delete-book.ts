@@ -4,4 +4,4 @@ import { useBackofficeMutation } from './backoffice-mutation';
 const deleteBook = (id: number) => withSession('Employee', () => api.DELETE('/api/employee/book/{id}', { params: { path: { id } } }));
 
 /** The book's copies go with it, and the dashboard counts both. */
-export const useDeleteBook = () => useBackofficeMutation(deleteBook, ['books', 'copies', 'dashboard']);
+export const useDeleteBook = () => useBackofficeMutation(deleteBook, ['books', 'copies', 'lowStock', 'dashboard']);

@@ -9,4 +9,4 @@ const deleteCopy = ({ id, version }: { id: number; version: number }) =>
 
 /** The dashboard counts the copies; a copy changed since it was read (412) is read again, so the table shows it as it is. */
 export const useDeleteCopy = () =>
-  useBackofficeMutation(deleteCopy, ['copies', 'dashboard'], (error) => error instanceof ApiError && error.status === 412);
+  useBackofficeMutation(deleteCopy, ['copies', 'lowStock', 'dashboard'], (error) => error instanceof ApiError && error.status === 412);

@@ -7,4 +7,4 @@ const renameAuthor = ({ id, name, version }: { id: number; name: string; version
     api.PUT('/api/employee/author/{id},{name}', { params: { path: { id, name }, header: { 'if-match': `"${version}"` } } }),
   );
 
-export const useRenameAuthor = () => useBackofficeMutation(renameAuthor, ['authors']);
+export const useRenameAuthor = () => useBackofficeMutation(renameAuthor, ['authors', 'lowStock']);

@@ -6,4 +6,4 @@ import { useBackofficeMutation } from './backoffice-mutation';
 const updateBook = ({ version, ...body }: BodyOf<'updateBook'> & { version: number }) =>
   withSession('Employee', () => api.PUT('/api/employee/book', { body, params: { header: { 'if-match': `"${version}"` } } }));
 
-export const useUpdateBook = () => useBackofficeMutation(updateBook, ['books']);
+export const useUpdateBook = () => useBackofficeMutation(updateBook, ['books', 'lowStock']);

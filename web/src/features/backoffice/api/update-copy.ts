@@ -6,4 +6,4 @@ import { useBackofficeMutation } from './backoffice-mutation';
 const updateCopy = ({ version, ...body }: BodyOf<'updateBookCopy'> & { version: number }) =>
   withSession('Employee', () => api.PUT('/api/employee/book-copy', { body, params: { header: { 'if-match': `"${version}"` } } }));
 
-export const useUpdateCopy = () => useBackofficeMutation(updateCopy, ['copies']);
+export const useUpdateCopy = () => useBackofficeMutation(updateCopy, ['copies', 'lowStock']);
