@@ -1,8 +1,8 @@
-// The heart on a card, the bell in the top bar, and the Wishlist screen.
+// The heart on a card (and what it says when refused), the bell in the top bar, and the Wishlist screen.
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
+import { refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import { NoticeBell } from './components/notice-bell';
 import { WishlistHeart } from './components/wishlist-heart';
 import WishlistPage from './wishlist-page';
@@ -29,6 +29,21 @@ it('a heart is pressed for a wished-for copy, and a click takes it off the wishl
   await userEvent.click(heart);
   expect(await screen.findByRole('button', { name: 'Wishlist: Dune', pressed: false })).toBeInTheDocument();
   expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/client/wishlist/7')).toBe(true);
+});
+
+it('a heart refused (a full wishlist) says why, and stays as it was', async () => {
+  const message = 'Your wishlist is full (200 books). Remove one to add another.';
+  stubApi({
+    ...SIGNED_IN_CLIENT,
+    'GET /api/client/wishlist': { body: { data: [] } },
+    'PUT /api/client/wishlist/7': refusal(409, 'CONFLICT', message),
+  });
+  renderWithProviders(<WishlistHeart bookCopyId={7} name="Dune" />);
+  await userEvent.click(await screen.findByRole('button', { name: 'Wishlist: Dune', pressed: false }));
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Could not add it to your wishlist.');
+  expect(alert).toHaveTextContent(message);
+  expect(screen.getByRole('button', { name: 'Wishlist: Dune', pressed: false })).toBeInTheDocument();
 });
 
 it('the bell counts unread notices, lists them with a link to the book, and closing it reads them', async () => {

@@ -1,3 +1,5 @@
+import { Notice, useNotice } from '../../../components/notice';
+import { failureReason } from '../../../lib/failure-reason';
 import { useSendToLogin } from '../../../lib/login-redirect';
 import { useSession } from '../../../lib/session';
 import { useWishlist } from '../api/get-wishlist';
@@ -5,25 +7,44 @@ import { useToggleWish } from '../api/toggle-wish';
 
 /**
  * The heart on a card: pressed when the copy is on the client's wishlist. A visitor is sent to
- * /login first, as Add to Cart does.
+ * /login first, as Add to Cart does. A refusal (a full wishlist, a book gone, no network) is said
+ * over the card, or the heart would just stay as it was.
  */
 export function WishlistHeart({ bookCopyId, name }: { bookCopyId: number; name: string }) {
   const { loggedIn } = useSession();
   const sendToLogin = useSendToLogin();
   const { data: wishlist } = useWishlist();
   const toggle = useToggleWish();
+  const [notice, show] = useNotice();
   const wished = wishlist?.some((w) => w.id === bookCopyId) ?? false;
+  const onClick = () => {
+    if (!loggedIn) return sendToLogin();
+    toggle.mutate(
+      { copyId: bookCopyId, wished: !wished },
+      {
+        onError: (error) =>
+          show(wished ? 'Could not take it off your wishlist.' : 'Could not add it to your wishlist.', 'error', failureReason(error)),
+      },
+    );
+  };
   return (
-    <button
-      type="button"
-      className={wished ? 'heart wished' : 'heart'}
-      aria-pressed={wished}
-      aria-label={`Wishlist: ${name}`}
-      title={wished ? 'On your wishlist' : 'Add to your wishlist'}
-      disabled={toggle.isPending}
-      onClick={() => (loggedIn ? toggle.mutate({ copyId: bookCopyId, wished: !wished }) : sendToLogin())}
-    >
-      <span aria-hidden="true">{wished ? '♥' : '♡'}</span>
-    </button>
+    <>
+      <button
+        type="button"
+        className={wished ? 'heart wished' : 'heart'}
+        aria-pressed={wished}
+        aria-label={`Wishlist: ${name}`}
+        title={wished ? 'On your wishlist' : 'Add to your wishlist'}
+        disabled={toggle.isPending}
+        onClick={onClick}
+      >
+        <span aria-hidden="true">{wished ? '♥' : '♡'}</span>
+      </button>
+      {notice && (
+        <div className="heart-notice">
+          <Notice notice={notice} />
+        </div>
+      )}
+    </>
   );
 }
