@@ -372,6 +372,23 @@ describe('the sender', () => {
     expect(await receipts(international)).toBe(2);
   });
 
+  it('an address a mailer would deliver to another spelling (angle brackets, a control character, a list) is refused: no more receipts', async () => {
+    const box = `v${Date.now()}`;
+    const disguised = [
+      `<${box}@example.com>`,
+      `${box}@example.com>`,
+      `<<${box}@example.com`,
+      `${box}@example.com\u0001`,
+      `${box}@example.com\u007f`,
+    ];
+    for (const account of [...disguised, `${box}@example.com, other@example.com`, `${box}@example.com;x@example.com`]) {
+      const refused = await contact(account);
+      expect(refused.statusCode, account).toBe(400);
+      expect(refused.json().error.message).toBe('Invalid email format');
+    }
+    expect((await t.db.query("SELECT 1 FROM contact_messages WHERE account LIKE '%' || $1 || '%'", [box])).length).toBe(0);
+  });
+
   it('a password change is a security notice to its owner', async () => {
     const client = await t.newClient({ firstName: 'Pat', lastName: 'Word' });
     const changed = await t.app.inject({

@@ -41,3 +41,9 @@ it('checkResetRequest asks for an e-mail, a valid one, and gives it trimmed and 
   expect(checkResetRequest({ account: 'nadia@' }).problem).toBe(FORM_MESSAGES.emailInvalid);
   expect(checkResetRequest({ account: ' Nadia@Example.COM ' })).toEqual({ problem: null, values: { account: 'nadia@example.com' } });
 });
+
+it('an e-mail is a plain address: no angle brackets, control character or second address a mailer would act on', () => {
+  for (const account of ['<a@b.co>', 'a@b.co>', 'a@b.co\u0001', 'a@b.co\u007f', 'a@b.co,c@d.co', 'a@b.co;c@d.co'])
+    expect(checkResetRequest({ account }).problem, account).toBe(FORM_MESSAGES.emailInvalid);
+  expect(checkResetRequest({ account: 'Ann.Lee+books@Bücher.example' }).problem).toBeNull();
+});

@@ -2,7 +2,13 @@
 // API checks them again before writing, so a screen and the server always say the same thing.
 
 export const ALGERIAN_PHONE = /^0[567]\d{8}$/;
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * A plain address: no space, no control character, and none of `<>,;` (an address list's and a
+ * display name's marks), which a mailer drops or splits on, so `<name@example.com>` would be delivered
+ * to name@example.com while counted as another mailbox.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses.
+export const EMAIL = /^[^\s@<>,;\x00-\x1f\x7f]+@[^\s@<>,;\x00-\x1f\x7f]+\.[^\s@<>,;\x00-\x1f\x7f]+$/;
 export const CONTACT_MESSAGE_MAX = 50;
 export const SHIPPING_ADDRESS_MIN = 6;
 /** The choices of the back-office's employee forms, in the order they offer them. */
