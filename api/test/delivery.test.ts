@@ -55,3 +55,18 @@ describe("the pages' inline stylesheet", () => {
     expect(styleSrc(second.headers['content-security-policy'])).toBe(`'self' ${hashOf('body{color:blue}')}`);
   });
 });
+
+describe('the web build', () => {
+  it("answers 404 for a built asset it does not have (an earlier build's chunk), and the app for a screen's address", async () => {
+    const web = await createTestApp({
+      env: { WEB_DIST: webDistOf('<!doctype html><html><head><title>Bookshop</title></head><body></body></html>') },
+    });
+    const gone = await web.app.inject({ method: 'GET', url: '/assets/cart-page-1a2b3c.js' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers['content-type']).toMatch(/^text\/plain/);
+    expect(gone.headers['cache-control']).toBe('no-cache');
+    const screen = await web.app.inject({ method: 'GET', url: '/cart' });
+    expect(screen.statusCode).toBe(200);
+    expect(screen.headers['content-type']).toMatch(/^text\/html/);
+  });
+});

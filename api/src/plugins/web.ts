@@ -45,6 +45,11 @@ export default fp(
       if (!serveWeb || request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
         return reply.status(404).send({ data: null, error: { code: 'NOT_FOUND', message: 'No such endpoint.', requestId: request.id } });
       }
+      // A built asset that is not there (a tab opened before a deploy asks for the old build's chunk)
+      // is a 404: answered with the app's page, the browser would take HTML for a script, and a cache
+      // in front could keep that page under the asset's name.
+      if (request.url.startsWith('/assets/'))
+        return reply.status(404).header('cache-control', 'no-cache').type('text/plain').send('Not found');
       return reply.header('cache-control', 'no-cache').sendFile('shell.html');
     });
   },

@@ -1,5 +1,6 @@
 // Spec section 1: the storefront when the stored user type is Client, the back-office otherwise.
 import { lazy, Suspense } from 'react';
+import { ScreenBoundary } from '../components/screen-boundary';
 import { useSession } from '../lib/session';
 import Storefront from './storefront';
 
@@ -10,8 +11,10 @@ export function App() {
   const { userType } = useSession();
   if (userType === 'Client') return <Storefront />;
   return (
-    <Suspense fallback={<p className="muted">Loading...</p>}>
-      <BackOffice />
-    </Suspense>
+    <ScreenBoundary>
+      <Suspense fallback={<p className="muted">Loading...</p>}>
+        <BackOffice />
+      </Suspense>
+    </ScreenBoundary>
   );
 }

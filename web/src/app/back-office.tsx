@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { ScreenBoundary } from '../components/screen-boundary';
 import { secondFactorQuery } from '../features/backoffice/api/get-second-factor';
 import { paths } from '../lib/paths';
 import { useSession } from '../lib/session';
@@ -74,9 +75,11 @@ function BackOfficeLayout() {
         </nav>
       </aside>
       <main id="main" className="back-office-main">
-        <Suspense fallback={<p className="muted">Loading...</p>}>
-          <Outlet />
-        </Suspense>
+        <ScreenBoundary>
+          <Suspense fallback={<p className="muted">Loading...</p>}>
+            <Outlet />
+          </Suspense>
+        </ScreenBoundary>
       </main>
     </div>
   );

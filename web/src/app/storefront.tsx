@@ -1,6 +1,7 @@
 // The client storefront's routes (spec 2.1). Every screen but Home is its own chunk.
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
+import { ScreenBoundary } from '../components/screen-boundary';
 import HomePage from '../features/catalog/routes/home';
 import { paths } from '../lib/paths';
 import { Footer } from './layout/footer';
@@ -32,9 +33,11 @@ function StorefrontLayout() {
       </a>
       <TopBar />
       <main id="main">
-        <Suspense fallback={<p className="muted">Loading...</p>}>
-          <Outlet />
-        </Suspense>
+        <ScreenBoundary>
+          <Suspense fallback={<p className="muted">Loading...</p>}>
+            <Outlet />
+          </Suspense>
+        </ScreenBoundary>
       </main>
       <Footer />
     </div>
