@@ -13,7 +13,7 @@ export const SCREEN_FAILURE_TEXT = {
 };
 
 class Boundary extends Component<{ children: ReactNode; place: string }, { error: Error | null; place: string }> {
-  state = { error: null as Error | null, place: this.props.place };
+  override state = { error: null as Error | null, place: this.props.place };
 
   static getDerivedStateFromError(error: Error) {
     return { error };
@@ -24,7 +24,7 @@ class Boundary extends Component<{ children: ReactNode; place: string }, { error
     return props.place === state.place ? null : { error: null, place: props.place };
   }
 
-  render() {
+  override render() {
     const { error } = this.state;
     if (!error) return this.props.children;
     return (
