@@ -177,6 +177,20 @@ it('shows an empty category past its end at its first page, with the empty text'
   expect(address()).toBe('/Fantasy');
 });
 
+it("keeps a category's address, sort and filters when the categories cannot be read, and shows it once Retry reads them", async () => {
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/public/book-copy/types/': [{ status: 503, body: { data: null, error: { code: 'UNAVAILABLE', message: 'Busy.' } } }, TYPES],
+  });
+  servePaged('/api/public/book-copy/browse/Fantasy', books(3));
+  renderCategory('/Fantasy?sort=price-asc');
+  expect(await screen.findByText('Could not load the categories.')).toBeInTheDocument();
+  expect(address()).toBe('/Fantasy?sort=price-asc');
+  await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByText('Book 1')).toBeInTheDocument();
+  expect(address()).toBe('/Fantasy?sort=price-asc');
+});
+
 it("moves a search's page past the end to its last page, and asks for the text cut as the server reads it", async () => {
   stubApi(SIGNED_OUT);
   const { asked, texts } = servePaged('/api/public/book-copy/search/', books(20));

@@ -1,6 +1,7 @@
 import { BROWSE_SORTS, hasFilters } from '@bookshop/rules/browse';
 import { useEffect } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
+import { LoadError } from '../../../components/load-error';
 import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
 import { useDocumentTitle } from '../../../lib/document-title';
@@ -84,8 +85,10 @@ function CategoryPage({ category }: { category: string }) {
  */
 export default function CategoryRoute() {
   const { category = '' } = useParams();
-  const { data: types, isPending } = useBookTypes();
+  const { data: types, isPending, error, refetch } = useBookTypes();
   if (isPending) return <p className="muted">Loading...</p>;
+  // Unknown until the categories are read: going home would drop the address, its sort and filters.
+  if (!types) return <LoadError what="the categories" error={error} onRetry={() => void refetch()} />;
   const type = types?.find((t) => t.name.toLowerCase() === category.toLowerCase());
   if (!type) return <Navigate to={paths.home} replace />;
   // Keyed by category, so moving to another category starts again at page 1.
