@@ -42,17 +42,26 @@ export async function unwrap<R extends Result>(call: Promise<R>): Promise<DataOf
 export type Audience = 'Client' | 'Employee';
 const inflight = new Map<Audience, Promise<string | null>>();
 
+/** A failure that says nothing of the session: the shop unreachable, busy or briefly down. */
+export const isTransient = (error: unknown) =>
+  error instanceof ApiError && (error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500);
+
 /**
- * Rotates a session. Concurrent callers in this tab share one request, and tabs take turns through
- * a Web Lock, so a second tab presents the token the first one just received. (The server also
- * forgives a token reused within 30 s, for browsers without Web Locks.)
+ * Rotates a session: the user type, or null when the shop refuses it (the session is over). When the
+ * shop cannot answer (no network, 429, 5xx) it throws that failure: a blip is not a sign-out, and the
+ * session's cookies are still good for the next try. Concurrent callers in this tab share one
+ * request, and tabs take turns through a Web Lock, so a second tab presents the token the first one
+ * just received. (The server also forgives a token reused within 30 s, for browsers without Web Locks.)
  */
 export function refreshSession(audience: Audience): Promise<string | null> {
   let pending = inflight.get(audience);
   if (!pending) {
     const refresh = () =>
       unwrap(api.POST('/api/public/authentication/refresh-tokens/{userType}', { params: { path: { userType: audience } } })).catch(
-        () => null,
+        (error: unknown) => {
+          if (isTransient(error)) throw error;
+          return null;
+        },
       );
     const locks = globalThis.navigator?.locks;
     const inTurn = async () => (locks ? await locks.request(`bookshop-refresh-${audience}`, refresh) : refresh());
@@ -71,7 +80,7 @@ export const SESSION_EXPIRED = 'session-expired';
 const sessionExpired = (audience: Audience) =>
   sessionEvents.dispatchEvent(new CustomEvent<Audience>(SESSION_EXPIRED, { detail: audience }));
 
-/** Runs a signed-in call; on 401 refreshes that session once and retries. */
+/** Runs a signed-in call; on 401 refreshes that session once and retries. A refresh the shop could not answer fails the call, signing no one out. */
 export async function withSession<R extends Result>(audience: Audience, call: () => Promise<R>): Promise<DataOf<R>> {
   try {
     return await unwrap(call());

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, SIGNED_IN_CLIENT, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../test/render';
-import { SESSION_EXPIRED, sessionEvents } from '../api/client';
+import { api, SESSION_EXPIRED, sessionEvents, withSession } from '../api/client';
 import LoginPage from '../features/auth/login-page';
 import { useSession } from './session';
 import { storage } from './storage';
@@ -49,6 +49,69 @@ describe('sessions', () => {
     );
     expect(await screen.findByText('Your session has ended. Please log in again.')).toBeInTheDocument();
     expect(storage.getUserType()).toBe('Client');
+  });
+
+  it('an employee whose refresh the shop could not answer (a restart, a blip) stays signed in, and is not sent to login', async () => {
+    storage.setUserType('Admin');
+    const calls = stubApi({
+      'POST /api/public/authentication/refresh-tokens/Client': UNAUTHORIZED,
+      'POST /api/public/authentication/refresh-tokens/Employee': {
+        status: 503,
+        body: { data: null, error: { code: 'UNAVAILABLE', message: 'The shop is briefly unavailable.' } },
+      },
+    });
+    renderWithProviders(
+      <Routes>
+        <Route path="/dashboard" element={<UserType />} />
+        <Route path="/login" element={<LoginPage />} />
+      </Routes>,
+      { route: '/dashboard' },
+    );
+    await vi.waitFor(() => expect(calls.some((c) => c.url.endsWith('/Employee'))).toBe(true));
+    expect(await screen.findByText('user type Admin')).toBeInTheDocument();
+    expect(storage.getUserType()).toBe('Admin');
+  });
+
+  it('a shopper whose refresh fails in a blip is asked again half a minute later, and is signed in then', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'], shouldAdvanceTime: true });
+    try {
+      const calls = stubApi({
+        'POST /api/public/authentication/refresh-tokens/Client': [
+          { status: 503, body: { data: null, error: { code: 'UNAVAILABLE', message: 'The shop is briefly unavailable.' } } },
+          { body: { data: 'Client' } },
+        ],
+        'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
+      });
+      const { container } = renderWithProviders(<SignOut />);
+      expect(await screen.findByRole('button', { name: 'Signed out' })).toBeInTheDocument();
+      await vi.waitFor(() => expect(calls.filter((c) => c.url.endsWith('/Client'))).toHaveLength(1));
+      await vi.advanceTimersByTimeAsync(1_000);
+      // Still as it was: a blip says nothing of the session.
+      expect(container).toHaveTextContent('Signed out');
+      await vi.advanceTimersByTimeAsync(30_000);
+      await vi.waitFor(() => expect(calls.filter((c) => c.url.endsWith('/Client')).length).toBeGreaterThan(1));
+      expect(await screen.findByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a call whose session refresh the shop could not answer fails with that reason, and signs no one out', async () => {
+    const ended = vi.fn();
+    sessionEvents.addEventListener(SESSION_EXPIRED, ended);
+    try {
+      stubApi({
+        'POST /api/public/authentication/refresh-tokens/Client': 'network error',
+        'GET /api/client/cart': UNAUTHORIZED,
+      });
+      await expect(withSession('Client', () => api.GET('/api/client/cart'))).rejects.toMatchObject({
+        status: 0,
+        message: 'The shop cannot be reached. Please check your connection.',
+      });
+      expect(ended).not.toHaveBeenCalled();
+    } finally {
+      sessionEvents.removeEventListener(SESSION_EXPIRED, ended);
+    }
   });
 
   it('signing out forgets the shipping address kept for checkout: the next shopper on this browser does not see it', async () => {

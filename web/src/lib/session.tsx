@@ -25,6 +25,9 @@ interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+/** How soon a refresh the shop could not answer is tried again. */
+const REFRESH_RETRY_MS = 30_000;
+
 export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please log in again.';
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -80,23 +83,33 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let cancelled = false;
+    /** A refresh's verdict: the user type, null when refused, or undefined when the shop could not answer. */
+    const verdict = (audience: Audience): Promise<string | null | undefined> => refreshSession(audience).catch(() => undefined);
     const refreshBoth = async () => {
       const started = generation.current;
-      const [client, employee] = await Promise.all([refreshSession('Client'), refreshSession('Employee')]);
+      const [client, employee] = await Promise.all([verdict('Client'), verdict('Employee')]);
       if (cancelled) return;
       setReady(true);
       if (started !== generation.current) return;
-      setLoggedIn(client === 'Client');
-      if (storage.getUserType() !== 'Client') {
+      // A refresh the shop could not answer (offline, busy, a restart) changes nothing: the next
+      // one, or the next call, finds out. Only a refused one ends the session.
+      if (client !== undefined) setLoggedIn(client === 'Client');
+      if (storage.getUserType() !== 'Client' && employee !== undefined) {
         if (employee) setUserType(employee);
         else employeeSessionEnded();
       }
+      // Asked again soon rather than at the next turn: a client who opened the shop in the blip
+      // would otherwise look signed out for nine minutes.
+      clearTimeout(retry);
+      if (client === undefined || employee === undefined) retry = setTimeout(refreshBoth, REFRESH_RETRY_MS);
     };
+    let retry: ReturnType<typeof setTimeout> | undefined;
     void refreshBoth();
     const timer = setInterval(refreshBoth, TOKEN_REFRESH_MS);
     return () => {
       cancelled = true;
       clearInterval(timer);
+      clearTimeout(retry);
     };
   }, [setUserType, employeeSessionEnded]);
 
