@@ -68,6 +68,9 @@ try {
     WEB_DIST: dev ? '' : webDist,
     FIREBASE_PROJECT_ID: process.env.FIREBASE_PROJECT_ID ?? FIREBASE_PROJECT_ID,
   });
+  // Under Vite the shop is at Vite's port, not the API's: the e-mails' links (written outside any
+  // request, so from PUBLIC_URL or the API's own port) must lead there.
+  if (dev && !process.env.PUBLIC_URL) process.env.PUBLIC_URL = `http://localhost:${port}`;
   step('starting the API');
   const { loadConfig } = await import('../api/src/config.ts');
   const { buildApp } = await import('../api/src/app.ts');
