@@ -2,9 +2,10 @@
 # Four stages: `build` installs everything, builds the web app and the Prisma client, and compiles
 # the server (API, production entry point, migrations, seed) to JavaScript with tsc; `modules` installs
 # the API's production dependencies and keeps only what the server loads (docker/prune-modules.mjs);
-# `runtime` is the shop (API + web on one origin) on Node.js 24 LTS, running that JavaScript with plain
-# `node`; `identity` is the Firebase Auth emulator used by docker-compose.yml in place of a real
-# Firebase project. `npm run image:check` builds and runs them all (docs/operations.md).
+# `identity` is the Firebase Auth emulator used by docker-compose.yml in place of a real Firebase
+# project; `runtime` is the shop (API + web on one origin) on Node.js 24 LTS, running that JavaScript
+# with plain `node`. It is the last stage, so a plain `docker build .` builds the shop.
+# `npm run image:check` builds and runs them all (docs/operations.md).
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
@@ -36,6 +37,22 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace api \
  && node /tmp/prune-modules.mjs /app api \
  && sed -i 's/\.ts"/.js"/g' packages/rules/package.json
 
+FROM node:24-bookworm-slim AS identity
+ENV NO_UPDATE_NOTIFIER=1 FIREBASE_CLI_DISABLE_UPDATE_CHECK=true
+# The emulator the tests and `npm start` run: firebase-tools at the version package-lock.json holds.
+COPY package-lock.json /tmp/
+RUN npm install -g --no-audit --no-fund \
+      "firebase-tools@$(node -p "require('/tmp/package-lock.json').packages['node_modules/firebase-tools'].version")" \
+ && rm /tmp/package-lock.json && npm cache clean --force
+# The emulator writes its log (firebase-debug.log) beside its config, as the user it runs as.
+RUN install -d -o node -g node /srv
+WORKDIR /srv
+COPY docker/firebase.json firebase.json
+USER node
+EXPOSE 9099
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD node -e "fetch('http://127.0.0.1:9099/').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["firebase", "emulators:start", "--only", "auth", "--project", "demo-bookshop"]
+
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 WEB_DIST=/app/web/dist
 WORKDIR /app
@@ -56,19 +73,3 @@ EXPOSE 3000
 # the database is back. compose's app waits on readiness with a health check of its own.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=120s --retries=3 CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "scripts/serve.js"]
-
-FROM node:24-bookworm-slim AS identity
-ENV NO_UPDATE_NOTIFIER=1 FIREBASE_CLI_DISABLE_UPDATE_CHECK=true
-# The emulator the tests and `npm start` run: firebase-tools at the version package-lock.json holds.
-COPY package-lock.json /tmp/
-RUN npm install -g --no-audit --no-fund \
-      "firebase-tools@$(node -p "require('/tmp/package-lock.json').packages['node_modules/firebase-tools'].version")" \
- && rm /tmp/package-lock.json && npm cache clean --force
-# The emulator writes its log (firebase-debug.log) beside its config, as the user it runs as.
-RUN install -d -o node -g node /srv
-WORKDIR /srv
-COPY docker/firebase.json firebase.json
-USER node
-EXPOSE 9099
-HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD node -e "fetch('http://127.0.0.1:9099/').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["firebase", "emulators:start", "--only", "auth", "--project", "demo-bookshop"]

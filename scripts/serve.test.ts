@@ -9,6 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { emptyTestDatabase } from './empty-test-database.ts';
 import { freePort } from './lib/database.ts';
+import { STARTUP_LOCK_KEY } from './lib/startup-lock.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const children: ChildProcess[] = [];
@@ -161,6 +162,33 @@ describe('the production entry point (the Docker image command)', () => {
     }
   });
 
+  it('a stop while it waits its turn to start (another replica migrating) ends it at once, not at the kill', async () => {
+    const url = await emptyDatabase();
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      // Another instance holds the start-up lock, as while it migrates.
+      await db.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+      const waiting = serve(productionEnv(url, await freePort()));
+      const deadline = Date.now() + 30_000;
+      const waitsForLock = async () =>
+        (
+          await db.query(
+            "SELECT 1 FROM pg_stat_activity WHERE application_name = 'bookshop-startup' AND wait_event_type = 'Lock' AND wait_event = 'advisory'",
+          )
+        ).rowCount === 1;
+      while (!(await waitsForLock())) {
+        expect(Date.now() < deadline, waiting.output()).toBe(true);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      waiting.child.kill('SIGTERM');
+      expect(await waiting.exited).toBe(143);
+      expect(waiting.output()).toContain('SIGTERM while starting: stopped before serving');
+    } finally {
+      await db.end();
+    }
+  });
+
   it('refuses to start in production with the identity emulator and no explicit opt-in', async () => {
     const { exited, output } = serve({
       NODE_ENV: 'production',
@@ -189,6 +217,8 @@ describe('docker-compose.yml', () => {
     for (const target of [compose.services.app.build.target, compose.services.identity.build.target]) {
       expect(dockerfile).toMatch(new RegExp(`^FROM .+ AS ${target}$`, 'm'));
     }
+    // The shop is the last stage: a plain `docker build .` builds it, not the emulator.
+    expect([...dockerfile.matchAll(/^FROM .+ AS (\S+)$/gm)].at(-1)?.[1]).toBe(compose.services.app.build.target);
     const env = compose.services.app.environment;
     const db = compose.services.db.environment;
     // The same password variable on both sides, with no default: compose stops when it is not set.

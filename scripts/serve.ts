@@ -26,6 +26,17 @@ if (seed !== 'true' && seed !== 'false') {
   console.error(`SEED must be true or false (it is ${JSON.stringify(seed)})`);
   process.exit(1);
 }
+// A stop during the start (a replica waiting its turn, a migration) ends it at once, until the server
+// takes the signals over (api/src/server.ts): as PID 1 in a container with no init (Kubernetes gives
+// none), Node ignores a SIGTERM it has no handler for, and the stop would wait for the SIGKILL. Each
+// migration runs in a transaction of its own, so one cut short is undone whole; the lock goes with the
+// connection.
+const stopStarting = (signal: NodeJS.Signals) => {
+  console.error(`${signal} while starting: stopped before serving`);
+  process.exit(signal === 'SIGINT' ? 130 : 143);
+};
+process.once('SIGTERM', stopStarting);
+process.once('SIGINT', stopStarting);
 // One instance at a time migrates, seeds and checks the accounts; the others wait their turn.
 const startupLock = await acquireStartupLock(url);
 const applied = await applyMigrations(url).catch((error: unknown) => {
@@ -47,4 +58,6 @@ try {
   process.exit(1);
 }
 await startupLock.release();
+process.off('SIGTERM', stopStarting);
+process.off('SIGINT', stopStarting);
 await import('../api/src/server.ts');

@@ -5,7 +5,7 @@
 import pg from 'pg';
 
 /** Any fixed 64-bit number of our own: "bookshop" in ASCII. */
-const STARTUP_LOCK_KEY = '7093010445420228464';
+export const STARTUP_LOCK_KEY = '7093010445420228464';
 
 export async function acquireStartupLock(url: string): Promise<{ release(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url, application_name: 'bookshop-startup' });
