@@ -55,6 +55,7 @@ describe('the compiled server (the image runs `node scripts/serve.js`, no tsx)',
     const env = {
       ...process.env,
       NODE_ENV: 'production',
+      TRUST_PROXY: '1',
       PUBLIC_URL: 'https://shop.example.com',
       MAIL_DISABLED: 'true',
       DATABASE_URL: databaseUrl,

@@ -22,6 +22,7 @@ const emptyDatabase = async () => (await emptyTestDatabase('serve')).url;
 /** What every production start here needs, with the identity emulator when `emulator` (allowed). */
 const productionEnv = (databaseUrl: string, port: number, emulator = true) => ({
   NODE_ENV: 'production',
+  TRUST_PROXY: 'false',
   PUBLIC_URL: 'https://shop.example.com',
   MAIL_DISABLED: 'true',
   DATABASE_URL: databaseUrl,

@@ -298,6 +298,14 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
       'DATABASE_CONNECT_TIMEOUT_MS must be shorter than REQUEST_TIMEOUT_MS: a call answered 503 for its time should not then get a connection and run',
     );
   }
+  if (mode === 'production' && (env.TRUST_PROXY ?? '').trim() === '') {
+    // Left unset behind a proxy, every shopper has the proxy's address: one address's limits (sign-in
+    // lockouts, sign-ups, the contact form) would then hold the whole shop.
+    problems.push(
+      'TRUST_PROXY must be set in production: the number of proxies in front of the API (e.g. 1) or their addresses, ' +
+        'or false when clients reach it directly (unset behind a proxy, every client would share its address and its limits)',
+    );
+  }
   if (config.corsOrigins.length && env.COOKIE_SECURE === 'false') {
     problems.push('CORS_ORIGINS needs Secure cookies (browsers send SameSite=None cookies only when Secure): remove COOKIE_SECURE=false');
   }

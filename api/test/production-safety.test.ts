@@ -513,6 +513,7 @@ describe('production configuration', () => {
     FIREBASE_WEB_API_KEY: 'AIzaSyRealShopKey',
     PUBLIC_URL: 'https://shop.example.com',
     MAIL_DISABLED: 'true',
+    TRUST_PROXY: '1',
   };
   const problem = (env: Record<string, string>) => {
     try {
@@ -596,6 +597,13 @@ describe('production configuration', () => {
   it('refuses the identity emulator unless explicitly allowed', () => {
     expect(problem({ FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' })).toMatch(/ALLOW_IDENTITY_EMULATOR=true/);
     expect(problem({ FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099', ALLOW_IDENTITY_EMULATOR: 'true' })).toBeNull();
+  });
+
+  it('wants TRUST_PROXY said in production: behind a proxy unset, every client would share its address and its limits', () => {
+    expect(problem({ TRUST_PROXY: '' })).toMatch(/TRUST_PROXY must be set in production/);
+    expect(problem({ TRUST_PROXY: 'false' })).toBeNull();
+    expect(loadConfig({ ...production, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', DATABASE_URL: production.DATABASE_URL }).trustProxy).toBe(false);
   });
 
   it('refuses TRUST_PROXY=true and takes a hop count or CIDRs', () => {
