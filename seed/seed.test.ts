@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyTestDatabase } from '../scripts/empty-test-database.ts';
 import { applyMigrations } from '../scripts/lib/schema-engine.ts';
 import { parseBooksCsv } from './books-csv.ts';
-import { seedDatabase } from './seed.ts';
+import { replaceRefusal, seedDatabase } from './seed.ts';
 import { planSeed } from './seed-data.ts';
 
 /** A fingerprint of every seeded table's content (password hashes aside: bcrypt salts them). */
@@ -53,6 +53,31 @@ describe('seed', () => {
       await seedDatabase(url, () => {}, { day });
       expect(await fingerprint(url)).toEqual(first);
     } finally {
+      await database.drop();
+    }
+  });
+
+  it("npm run db:seed replaces an empty or a demo database, and refuses a shop's own data without --replace", async () => {
+    const database = await emptyTestDatabase('seed_refusal');
+    const client = new pg.Client({ connectionString: database.url });
+    try {
+      await applyMigrations(database.url);
+      expect(await replaceRefusal(database.url)).toBeNull();
+      await client.connect();
+      const employee = (email: string) =>
+        client.query(
+          `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+           VALUES ('Ann', 'Owner', 'Female', '1980-01-01', $1, '0555000000', '1 Main Street', 'not a hash', 'Admin')`,
+          [email],
+        );
+      // A shop's own Admin, as ADMIN_EMAIL makes the first: its data is not the seed's to replace.
+      await employee('owner@shop.example');
+      expect(await replaceRefusal(database.url)).toMatch(/npm run db:seed -- --replace/);
+      // A demo database (its demo Admin is there) is replaced as before.
+      await employee('admin@bookshop.test');
+      expect(await replaceRefusal(database.url)).toBeNull();
+    } finally {
+      await client.end();
       await database.drop();
     }
   });

@@ -46,6 +46,27 @@ export async function isDatabaseEmpty(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * Why `npm run db:seed` must not replace this database's data, or null: it may when the database is
+ * empty or is a demo (its demo Admin is there). Anything else is a shop's own data, which the seed's
+ * TRUNCATE would delete (DATABASE_URL pointed at production, say); `--replace` says it is meant.
+ */
+export async function replaceRefusal(url: string): Promise<string | null> {
+  if (await isDatabaseEmpty(url)) return null;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM employees WHERE email = $1', [DEMO_ACCOUNTS.admin.email]);
+    if (rowCount) return null;
+  } finally {
+    await client.end();
+  }
+  return (
+    "This database holds data that is not the demo's (it has no demo Admin): seeding would delete every book, " +
+    'employee, client and order in it. To replace it anyway, run: npm run db:seed -- --replace'
+  );
+}
+
 async function insertBatches<T>(rows: T[], write: (batch: T[], offset: number) => Promise<void>, onBatch?: (done: number) => void) {
   for (let offset = 0; offset < rows.length; offset += BATCH) {
     await write(rows.slice(offset, offset + BATCH), offset);
@@ -197,6 +218,12 @@ async function seedPeople(client: pg.Client, plan: SeedPlan, progress: Progress)
 if (isMain(import.meta.url)) {
   const { withDatabase } = await import('../scripts/lib/database.ts');
   await withDatabase(async (url) => {
+    const refusal = process.argv.includes('--replace') ? null : await replaceRefusal(url);
+    if (refusal) {
+      console.error(refusal);
+      process.exitCode = 1;
+      return;
+    }
     const started = Date.now();
     await seedDatabase(url);
     console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
