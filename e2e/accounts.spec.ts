@@ -1,4 +1,4 @@
-import { DEMO, expect, logIn, signUp, test, verifyEmail } from './fixtures.ts';
+import { DEMO, expect, logIn, signUp, test, verificationEmail, verifyEmail } from './fixtures.ts';
 
 test('a new visitor signs up, verifies the e-mail, edits the profile, changes the password, signs out and back in', async ({ page }) => {
   const email = `reader-${Date.now()}@example.com`;
@@ -91,4 +91,27 @@ test('a visitor who left sign-up half-way comes back, signs up again with the sa
   await fillSignUp('Returning123!');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('banner').getByText('Yacine', { exact: true })).toBeVisible();
+});
+
+test("a visitor opens the verification e-mail's link in the shop (the provider's action URL) and finishes signing up", async ({
+  page,
+  context,
+}) => {
+  const email = `linked-${Date.now()}@example.com`;
+  await page.goto('/signup');
+  await signUp(page, { firstName: 'Lina', lastName: 'Link', email, password: 'Linked123!', phone: '0551234567' });
+  await expect(page.getByRole('heading', { name: 'Verify your e-mail' })).toBeVisible();
+
+  // The e-mail's link, as the provider writes it with the shop's action URL (docs/security.md), opened in a new tab.
+  const { oobCode } = await verificationEmail(email);
+  const mail = await context.newPage();
+  await mail.goto(`/reset-password?mode=verifyEmail&oobCode=${encodeURIComponent(oobCode)}&apiKey=demo-api-key&lang=en`);
+  await expect(mail.getByText('Your e-mail address is verified.', { exact: false })).toBeVisible();
+  // The link works once.
+  await mail.reload();
+  await expect(mail.getByText('This verification link is invalid, used or expired.', { exact: false })).toBeVisible();
+
+  await page.getByRole('button', { name: 'I Verified My Email' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('banner').getByText('Lina', { exact: true })).toBeVisible();
 });

@@ -111,13 +111,18 @@ export async function query<T extends pg.QueryResultRow>(sql: string, params: un
   }
 }
 
+/** The last verification e-mail the identity emulator "sent" to this address: its link and code. */
+export async function verificationEmail(email: string) {
+  const res = await fetch(`http://${process.env.E2E_EMULATOR_HOST}/emulator/v1/projects/demo-bookshop/oobCodes`);
+  const { oobCodes } = (await res.json()) as { oobCodes: { email: string; oobLink: string; oobCode: string; requestType: string }[] };
+  const sent = oobCodes.filter((c) => c.email === email && c.requestType === 'VERIFY_EMAIL').at(-1);
+  if (!sent) throw new Error(`no verification e-mail for ${email}`);
+  return sent;
+}
+
 /** Follows the verification link the identity emulator "sent" to this address, as the user would. */
 export async function verifyEmail(email: string) {
-  const res = await fetch(`http://${process.env.E2E_EMULATOR_HOST}/emulator/v1/projects/demo-bookshop/oobCodes`);
-  const { oobCodes } = (await res.json()) as { oobCodes: { email: string; oobLink: string; requestType: string }[] };
-  const link = oobCodes.filter((c) => c.email === email && c.requestType === 'VERIFY_EMAIL').at(-1);
-  if (!link) throw new Error(`no verification e-mail for ${email}`);
-  await fetch(link.oobLink);
+  await fetch((await verificationEmail(email)).oobLink);
 }
 
 export const test = base.extend<{ loggedInAs: (who: { account: string; password: string }) => Promise<void> }>({

@@ -13,7 +13,8 @@ const LoginPage = lazy(() => import('../features/auth/login-page'));
 const SecondFactorPage = lazy(() => import('../features/auth/second-factor-page'));
 const SignUpPage = lazy(() => import('../features/auth/signup-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
-const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
+// The identity provider's e-mails lead here: a sign-up's verification and a password reset.
+const ProviderActionPage = lazy(() => import('../features/auth/reset-password-page'));
 const CartPage = lazy(() => import('../features/cart/cart-page'));
 const DetailPage = lazy(() => import('../features/catalog/routes/detail'));
 const BookPage = lazy(() => import('../features/catalog/routes/book-page'));
@@ -55,7 +56,7 @@ export default function Storefront() {
         <Route path={paths.secondFactor} element={<SecondFactorPage />} />
         <Route path={paths.signup} element={<SignUpPage />} />
         <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
-        <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={paths.resetPassword} element={<ProviderActionPage />} />
         <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
         <Route path={paths.cart} element={<CartPage />} />
         <Route path={paths.detail} element={<DetailPage />} />

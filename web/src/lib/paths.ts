@@ -14,7 +14,7 @@ export const paths = {
   signup: '/signup',
   /** Forgot password (beyond the spec): ask for the provider's reset e-mail. */
   forgotPassword: '/forgot-password',
-  /** Where the reset e-mail's link leads (the provider's action URL): choose a new password. */
+  /** The identity provider's action URL, where its e-mails' links lead: a sign-up's verification, or a new password. */
   resetPassword: '/reset-password',
   cart: '/cart',
   detail: '/Detail',

@@ -3,6 +3,7 @@
 import { type FirebaseApp, initializeApp } from 'firebase/app';
 import {
   type Auth,
+  applyActionCode,
   connectAuthEmulator,
   createUserWithEmailAndPassword,
   getAuth,
@@ -52,6 +53,11 @@ export async function resendVerification() {
   const user = (await identity()).currentUser;
   if (!user) throw new Error('Please sign up again.');
   await sendEmailVerification(user);
+}
+
+/** Spends a verification e-mail's code at the provider: the e-mail is verified, in whichever browser opened the link. */
+export async function applyEmailVerification(oobCode: string) {
+  await applyActionCode(await identity(), oobCode);
 }
 
 /** Refreshes the account; returns a fresh ID token when the e-mail is verified, else null. */

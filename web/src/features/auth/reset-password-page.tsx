@@ -10,6 +10,7 @@ import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
 import { formRuleResolver } from '../../lib/rule-resolver';
 import { useResetPassword } from './api/reset-password';
+import { VerifyEmail } from './verify-email';
 
 type Fields = { newPassword: string; confirmPassword: string };
 const EMPTY: Fields = { newPassword: '', confirmPassword: '' };
@@ -23,10 +24,18 @@ const resolver = formRuleResolver<Fields>(async ({ newPassword, confirmPassword 
 });
 
 /**
- * /reset-password?mode=resetPassword&oobCode=… (beyond the spec): where the provider's reset e-mail
- * leads. The client chooses a new shop password; every session of theirs ends, so they log in again.
+ * /reset-password (beyond the spec): the identity provider's action URL, where its e-mails' links lead.
+ * Firebase has one action URL for all of its templates, so the sign-up's verification e-mail
+ * (mode=verifyEmail) comes here too, as well as the reset e-mail (mode=resetPassword).
  */
-export default function ResetPasswordPage() {
+export default function ProviderActionPage() {
+  const [params] = useSearchParams();
+  if (params.get('mode') === 'verifyEmail') return <VerifyEmail oobCode={params.get('oobCode')} />;
+  return <ResetPassword />;
+}
+
+/** A reset e-mail's link: the client chooses a new shop password; every session of theirs ends, so they log in again. */
+function ResetPassword() {
   useDocumentTitle('Choose a new password');
   const [params] = useSearchParams();
   const oobCode = params.get('oobCode');
