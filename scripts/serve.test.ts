@@ -231,6 +231,9 @@ describe('docker-compose.yml', () => {
     expect(env.SMTP_URL).toBe('smtp://mail:1025');
     expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?/); // no default secret ships
     expect(dockerfile).toMatch(/^USER node$/m);
+    // Every container's log is rotated: Docker's default keeps every line.
+    for (const [name, service] of Object.entries(compose.services as Record<string, { logging?: { options?: Record<string, string> } }>))
+      expect(service.logging?.options, name).toMatchObject({ 'max-size': '10m', 'max-file': '5' });
     // Every variable the app is given is one the configuration reads.
     const config = await readFile(path.join(root, 'api/src/config.ts'), 'utf8');
     for (const name of Object.keys(env)) expect(config, name).toContain(`env.${name}`);
