@@ -330,6 +330,20 @@ async function main() {
   must(job.status === 'done', `the import ended ${job.status}: ${job.error}`);
   say(`imported: ${job.processed} rows written`);
 
+  step("an operator recovers a locked-out Admin with the image's own command; the new password signs in, the old session is over");
+  const recovery = await podman('exec', apps[0]!, 'node', 'scripts/recover-employee.js', 'admin@bookshop.test');
+  const newPassword = /new password (\S+)/.exec(recovery)?.[1];
+  must(newPassword !== undefined, `recover-employee printed: ${recovery}`);
+  const recovered = new Visitor(proxy);
+  const signedIn = await recovered.data('POST', '/api/public/authentication/login', {
+    account: 'admin@bookshop.test',
+    password: newPassword,
+  });
+  must(signedIn === 'Admin', `the recovered Admin signed in as ${JSON.stringify(signedIn)}`);
+  const ended = await staff.call('GET', '/api/employee/employee/');
+  must(ended.status === 401, `the Admin's session before the recovery answered ${ended.status}`);
+  say('recovered: the new password signs in, the earlier session answers 401');
+
   step('both containers answered calls through the proxy; one is stopped, and the shop keeps answering');
   // Each container's own count of the calls it answered (its metrics, read beside the proxy).
   const served = await Promise.all(
