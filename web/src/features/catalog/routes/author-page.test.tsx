@@ -66,3 +66,14 @@ it('says No author found. for an address that names none', async () => {
   renderAt('/authors/6-gone');
   expect(await screen.findByText('No author found.')).toBeInTheDocument();
 });
+
+it('opens at the page its address names (Back from a book, a reload), and moves a page past the end to the last', async () => {
+  const calls = stubApi({ ...SIGNED_OUT, 'GET /api/public/authors/4': page([book(2, 'The Farthest Shore', 4.1, 300)]) });
+  const view = renderAt('/authors/4-ursula-k-le-guin?page=2');
+  expect(await screen.findByText('Page 2 of 2')).toBeInTheDocument();
+  expect(calls.map((c) => new URLSearchParams(c.search).get('pageNumber') ?? c.search)).toContain('2');
+  view.unmount();
+
+  renderAt('/authors/4-ursula-k-le-guin?page=9');
+  expect(await screen.findByText('Page 2 of 2')).toBeInTheDocument();
+});

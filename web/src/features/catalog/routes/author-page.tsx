@@ -1,6 +1,6 @@
 import { idFromPageAddress } from '@bookshop/rules/page-addresses';
-import { useEffect, useState } from 'react';
-import { Navigate, useLocation, useParams } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../api/client';
 import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
@@ -10,13 +10,19 @@ import { paths } from '../../../lib/paths';
 import { useAuthorPage } from '../api/get-author-page';
 import { BookCard } from '../components/book-card';
 
+/** The page an address asks for (`?page=`), 1 when it names none or no number. */
+const pageOf = (params: URLSearchParams) => Math.max(1, Number.parseInt(params.get('page') ?? '', 10) || 1);
+
 /**
  * An author's books on sale with the ratings, most-rated first, paged as a category is. An outdated
- * name or a bare id gives way to the canonical address.
+ * name or a bare id gives way to the canonical address. The page is in the address, so Back from a
+ * book and a reload come back to it.
  */
 function AuthorPage({ authorId }: { authorId: number | null }) {
-  const { pathname } = useLocation();
-  const [page, setPage] = useState(1);
+  const { pathname, search } = useLocation();
+  const [params, setParams] = useSearchParams();
+  const page = pageOf(params);
+  const setPage = (next: number) => setParams(next === 1 ? {} : { page: String(next) });
   const { data, isPending, isError, error, isPlaceholderData } = useAuthorPage(authorId, page, CATEGORY_PAGE_SIZE);
   useDocumentTitle(data?.name ?? 'Author');
   // A first visit arrives with the server's head for this author (canonical link, Open Graph,
@@ -32,7 +38,11 @@ function AuthorPage({ authorId }: { authorId: number | null }) {
   if (missing) return <p className="empty">No author found.</p>;
   if (isError) return <p className="empty">This author's books are not available right now.</p>;
   if (isPending) return <p className="muted">Loading...</p>;
-  if (pathname !== paths.author(data.id, data.name)) return <Navigate to={paths.author(data.id, data.name)} replace />;
+  if (pathname !== paths.author(data.id, data.name))
+    return <Navigate to={{ pathname: paths.author(data.id, data.name), search }} replace />;
+  // A page past the end (a shared address, books sold out since) moves to the last one in place.
+  if (data.totalPages >= 1 && page > data.totalPages)
+    return <Navigate to={{ pathname, search: data.totalPages === 1 ? '' : `?page=${data.totalPages}` }} replace />;
   return (
     <div className="category">
       <p className="eyebrow">Author</p>
