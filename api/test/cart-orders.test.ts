@@ -223,12 +223,16 @@ describe('checkout', () => {
     expect(list.orders[0].id).toBe(res.json().data.id);
   });
 
-  it('refuses a short address with the spec message, and stale totals with 409 and the current totals', async () => {
+  it("refuses a short or long address with the screen's message, and stale totals with 409 and the current totals", async () => {
     const cookie = await newClient();
     const ids = await fill(cookie, [await newCopy(5, '3.33')]);
     const short = await t.checkout(cookie, { shipmentAddress: '  abc  ', totalPrice: 3.33, totalQuantity: 1, cartItemsIds: ids });
     expect(short.statusCode).toBe(400);
     expect(short.json().error.message).toBe('Please enter a valid shipping address.');
+    // A long one gets the screen's words too, not a schema message naming the field.
+    const long = await t.checkout(cookie, { shipmentAddress: 'a'.repeat(501), totalPrice: 3.33, totalQuantity: 1, cartItemsIds: ids });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error.message).toBe('Please keep the shipping address to 500 characters or less.');
     const stale = await t.checkout(cookie, { totalPrice: 3.0, totalQuantity: 1, cartItemsIds: ids });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error.details).toEqual({ totalPrice: 3.33, totalQuantity: 1 });

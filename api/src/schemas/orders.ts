@@ -38,7 +38,8 @@ export const BackofficeOrder = Type.Object(
 
 /** Checkout (spec 5.4). The address stays optional here: its absence has the spec's own message. */
 export const CheckoutBody = Body({
-  shipmentAddress: Type.Optional(Type.String({ maxLength: 500 })),
+  // What is parsed at most; the rule module's 500 characters (trimmed) answer with the screen's words.
+  shipmentAddress: Type.Optional(Type.String({ maxLength: 2000 })),
   totalPrice: Type.Number({ minimum: 0 }),
   totalQuantity: Type.Integer({ minimum: 1 }),
   cartItemsIds: Type.Array(PositiveInt, { maxItems: ORDER_LINES_MAX }),

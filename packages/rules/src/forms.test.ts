@@ -1,7 +1,16 @@
 // The verdicts both the forms and the API act on: a problem in the spec's words, or the values
 // the form stands for, trimmed, which the API stores as they are.
 import { describe, expect, it } from 'vitest';
-import { checkProfile, checkResetRequest, checkSignUp, FORM_MESSAGES, isFilled } from './forms.ts';
+import {
+  checkProfile,
+  checkResetRequest,
+  checkSignUp,
+  FORM_MESSAGES,
+  isFilled,
+  PERSON_NAME_MAX,
+  SHIPPING_ADDRESS_MAX,
+  shippingAddressProblem,
+} from './forms.ts';
 
 describe('checkSignUp', () => {
   it('asks for every field first, then an Algerian phone', () => {
@@ -46,4 +55,13 @@ it('an e-mail is a plain address: no angle brackets, control character or second
   for (const account of ['<a@b.co>', 'a@b.co>', 'a@b.co\u0001', 'a@b.co\u007f', 'a@b.co,c@d.co', 'a@b.co;c@d.co'])
     expect(checkResetRequest({ account }).problem, account).toBe(FORM_MESSAGES.emailInvalid);
   expect(checkResetRequest({ account: 'Ann.Lee+books@Bücher.example' }).problem).toBeNull();
+});
+
+it("a shipping address and a name past their limits get the screen's words, not a schema message naming a field", () => {
+  expect(shippingAddressProblem(` ${'a'.repeat(SHIPPING_ADDRESS_MAX)} `)).toBeNull();
+  expect(shippingAddressProblem('a'.repeat(SHIPPING_ADDRESS_MAX + 1))).toBe(FORM_MESSAGES.shippingAddressTooLong);
+  expect(checkProfile({ firstName: 'a'.repeat(PERSON_NAME_MAX + 1), lastName: 'Lee', phoneNumber: '0551234567' }).problem).toBe(
+    FORM_MESSAGES.nameTooLong,
+  );
+  expect(checkProfile({ firstName: 'a'.repeat(PERSON_NAME_MAX), lastName: 'Lee', phoneNumber: '0551234567' }).problem).toBeNull();
 });

@@ -11,6 +11,9 @@ export const ALGERIAN_PHONE = /^0[567]\d{8}$/;
 export const EMAIL = /^[^\s@<>,;\x00-\x1f\x7f]+@[^\s@<>,;\x00-\x1f\x7f]+\.[^\s@<>,;\x00-\x1f\x7f]+$/;
 export const CONTACT_MESSAGE_MAX = 50;
 export const SHIPPING_ADDRESS_MIN = 6;
+export const SHIPPING_ADDRESS_MAX = 500;
+/** A client's first or last name, at most. */
+export const PERSON_NAME_MAX = 100;
 /** The choices of the back-office's employee forms, in the order they offer them. */
 export const GENDERS = ['Male', 'Female'] as const;
 export const EMPLOYEE_ROLES = ['Admin', 'Seller'] as const;
@@ -25,6 +28,8 @@ export const FORM_MESSAGES = {
   messageRequired: 'Message is required',
   messageTooLong: `Message must be ${CONTACT_MESSAGE_MAX} characters or less`,
   shippingAddress: 'Please enter a valid shipping address.',
+  shippingAddressTooLong: `Please keep the shipping address to ${SHIPPING_ADDRESS_MAX} characters or less.`,
+  nameTooLong: `First and last names must be ${PERSON_NAME_MAX} characters or less.`,
   passwordsMissing: 'Please enter both current and new password.',
   invalidLogin: 'Invalid account or password.',
   /** Add to Cart when the cart already holds the copy's whole stock. */
@@ -99,6 +104,7 @@ export function checkProfile(input: PersonFields): Checked<Person> {
   const { firstName, lastName, phoneNumber } = input;
   if (!(isFilled(firstName) && isFilled(lastName) && isFilled(phoneNumber))) return { problem: FORM_MESSAGES.allFieldsRequired };
   if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return { problem: FORM_MESSAGES.profilePhone };
+  if (firstName.trim().length > PERSON_NAME_MAX || lastName.trim().length > PERSON_NAME_MAX) return { problem: FORM_MESSAGES.nameTooLong };
   return { problem: null, values: { firstName: firstName.trim(), lastName: lastName.trim(), phoneNumber: phoneNumber.trim() } };
 }
 
@@ -106,8 +112,11 @@ export function checkProfile(input: PersonFields): Checked<Person> {
 export const profileProblem = (input: PersonFields) => checkProfile(input).problem;
 
 /** Checkout's address: the problem, or null. */
-export const shippingAddressProblem = (address: string | undefined): string | null =>
-  (address?.trim().length ?? 0) < SHIPPING_ADDRESS_MIN ? FORM_MESSAGES.shippingAddress : null;
+export function shippingAddressProblem(address: string | undefined): string | null {
+  const length = address?.trim().length ?? 0;
+  if (length < SHIPPING_ADDRESS_MIN) return FORM_MESSAGES.shippingAddress;
+  return length > SHIPPING_ADDRESS_MAX ? FORM_MESSAGES.shippingAddressTooLong : null;
+}
 
 /** Forgot password's request: the e-mail's problem, or its value trimmed and in lower case. */
 export function checkResetRequest(input: { account?: string }): Checked<{ account: string }> {

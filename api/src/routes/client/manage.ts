@@ -6,7 +6,8 @@ import { MailPreferences, MailPreferencesBody } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { ownPasswordRoute } from '../own-password.ts';
 
-const text = Type.Optional(Type.String({ maxLength: 100 }));
+// What is parsed at most; the rule module's limits (a name's 100 characters) answer with the screen's words.
+const text = Type.Optional(Type.String({ maxLength: 1000 }));
 
 const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Client account'] });

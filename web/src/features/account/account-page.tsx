@@ -1,4 +1,4 @@
-import { FORM_MESSAGES, profileProblem } from '@bookshop/rules';
+import { FORM_MESSAGES, PERSON_NAME_MAX, profileProblem } from '@bookshop/rules';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { LoadError } from '../../components/load-error';
@@ -40,10 +40,10 @@ function ProfileForm({ saved, account, show }: { saved: Profile; account: string
   return (
     <form className="form" onSubmit={save}>
       <label>
-        First name <input {...register('firstName')} autoComplete="given-name" />
+        First name <input {...register('firstName')} autoComplete="given-name" maxLength={PERSON_NAME_MAX} />
       </label>
       <label>
-        Last name <input {...register('lastName')} autoComplete="family-name" />
+        Last name <input {...register('lastName')} autoComplete="family-name" maxLength={PERSON_NAME_MAX} />
       </label>
       <label>
         Phone number <input {...register('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />

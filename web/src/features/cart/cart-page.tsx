@@ -1,4 +1,4 @@
-import { FORM_MESSAGES, shippingAddressProblem } from '@bookshop/rules';
+import { FORM_MESSAGES, SHIPPING_ADDRESS_MAX, shippingAddressProblem } from '@bookshop/rules';
 import { fromCents, orderTotalCents } from '@bookshop/rules/money';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -73,7 +73,7 @@ function CheckoutModal({
         <h2>Shipping address</h2>
         <label>
           Address
-          <textarea rows={3} {...register('address')} autoComplete="street-address" />
+          <textarea rows={3} {...register('address')} autoComplete="street-address" maxLength={SHIPPING_ADDRESS_MAX} />
         </label>
         <Notice notice={validation} />
         <p>
