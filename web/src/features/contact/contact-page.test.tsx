@@ -37,6 +37,10 @@ describe('contact form', () => {
     await userEvent.type(screen.getByLabelText(/^Email/), 'ann@example.com');
     await userEvent.type(screen.getByLabelText(/^Message/), 'Hello there');
     expect(screen.getByText('11/50 characters')).toBeInTheDocument();
+    // Each field is named by its label alone; the counter and an error describe it, and only while shown.
+    const message = screen.getByRole('textbox', { name: 'Message' });
+    expect(message).toHaveAccessibleDescription('11/50 characters');
+    expect(screen.getByRole('textbox', { name: 'Name' })).not.toHaveAttribute('aria-describedby');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(screen.getByText('Message sent successfully!')).toBeInTheDocument());
     expect(calls.find((c) => c.url === '/api/public/contact')?.body).toEqual({

@@ -33,10 +33,12 @@ export default function ContactPage() {
       (error) => show('Failed to send message.', 'error', failureReason(error)),
     ),
   );
-  const field = (key: keyof Fields) => ({
+  // The error and the counter sit beside the label, not in it: in it, they were read as part of the
+  // field's name ("Message 12/50 characters"), and the error twice. Described by them only when shown.
+  const field = (key: keyof Fields, alsoDescribedBy?: string) => ({
     ...register(key, { onChange: () => clearErrors(key) }),
     'aria-invalid': !!errors[key],
-    'aria-describedby': `${key}-error`,
+    'aria-describedby': [alsoDescribedBy, errors[key] && `${key}-error`].filter(Boolean).join(' ') || undefined,
   });
   const error = (key: keyof Fields) =>
     errors[key] && (
@@ -50,22 +52,28 @@ export default function ContactPage() {
       <h1>Contact Us</h1>
       <Notice notice={notice} />
       <form className="form" onSubmit={submit} noValidate>
-        <label>
-          Name <input {...field('name')} />
+        <div className="field">
+          <label>
+            Name <input {...field('name')} />
+          </label>
           {error('name')}
-        </label>
-        <label>
-          Email <input type="email" {...field('email')} />
+        </div>
+        <div className="field">
+          <label>
+            Email <input type="email" {...field('email')} />
+          </label>
           {error('email')}
-        </label>
-        <label>
-          Message
-          <textarea {...field('message')} maxLength={CONTACT_MESSAGE_MAX} rows={3} />
-          <span className="muted">
+        </div>
+        <div className="field">
+          <label>
+            Message
+            <textarea {...field('message', 'message-count')} maxLength={CONTACT_MESSAGE_MAX} rows={3} />
+          </label>
+          <span className="muted" id="message-count">
             {watch('message').length}/{CONTACT_MESSAGE_MAX} characters
           </span>
           {error('message')}
-        </label>
+        </div>
         <button type="submit" className="primary" disabled={send.isPending}>
           Send
         </button>
