@@ -1,8 +1,22 @@
 // An accessible dialog on the native <dialog>: focus moves in and is trapped, Escape closes it,
-// and focus returns to what opened it.
+// and focus returns to what opened it. While `busy` (its request is out) nothing closes it: closed
+// then, its request's outcome (an order placed, a refusal) would have no screen left to say it.
 import { type ReactNode, useEffect, useRef } from 'react';
 
-export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+export function Modal({
+  title,
+  onClose,
+  busy = false,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  busy?: boolean;
+  children: ReactNode;
+}) {
+  const close = () => {
+    if (!busy) onClose();
+  };
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -18,16 +32,17 @@ export function Modal({ title, onClose, children }: { title: string; onClose: ()
       ref={ref}
       className="modal"
       aria-label={title}
+      aria-busy={busy}
       onCancel={(e) => {
         e.preventDefault();
-        onClose();
+        close();
       }}
       onClick={(e) => {
-        if (e.target === ref.current) onClose();
+        if (e.target === ref.current) close();
       }}
     >
       <div className="modal-body">
-        <button type="button" className="modal-close" aria-label="Close" onClick={onClose}>
+        <button type="button" className="modal-close" aria-label="Close" onClick={close} disabled={busy}>
           ×
         </button>
         {children}

@@ -36,7 +36,7 @@ function CancelOrderDialog({ order, onClose, show }: { order: Schemas['Backoffic
     );
   };
   return (
-    <Modal title={`Cancel order ${order.id}`} onClose={onClose}>
+    <Modal title={`Cancel order ${order.id}`} onClose={onClose} busy={cancel.isPending}>
       <form className="form" onSubmit={submit} noValidate>
         <h2>Cancel order #{order.id}</h2>
         <p>Its stock goes back on sale, and the client gets an e-mail with your reason.</p>

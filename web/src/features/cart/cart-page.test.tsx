@@ -109,6 +109,27 @@ describe('cart screen (spec 2.10)', () => {
     expect(calls.some((c) => c.url === '/api/client/orders')).toBe(false);
   });
 
+  it('keeps the checkout dialog open while the order is out (Cancel, × and Escape do nothing), and then says how it went', async () => {
+    const { held, release } = heldAnswer();
+    stubApi({
+      ...SIGNED_IN_CLIENT,
+      'GET /api/client/cart': [{ body: { data: [line(1, 'Dune Messiah', 2, 5, 10)] } }, { body: { data: [] } }],
+      'POST /api/client/orders': { body: { data: { id: 9 } }, after: held },
+    });
+    localStorage.setItem('ShippingAddress', '1 Main Street');
+    renderWithProviders(<CartPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Checkout' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
+    const dialog = screen.getByRole('dialog', { name: 'Shipping address' });
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toBeDisabled();
+    await userEvent.keyboard('{Escape}');
+    dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
+    expect(screen.getByRole('dialog', { name: 'Shipping address' })).toBeInTheDocument();
+    release();
+    expect(await screen.findByText('Order placed successfully!')).toBeInTheDocument();
+  });
+
   it('lists a withdrawn copy as unavailable, leaves it out of the total and the order, and lets it be removed', async () => {
     const calls = stubApi({
       ...SIGNED_IN_CLIENT,

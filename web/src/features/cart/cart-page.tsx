@@ -68,7 +68,7 @@ function CheckoutModal({
   );
 
   return (
-    <Modal title="Shipping address" onClose={onClose}>
+    <Modal title="Shipping address" onClose={onClose} busy={place.isPending}>
       <form className="form" onSubmit={confirm}>
         <h2>Shipping address</h2>
         <label>
@@ -80,7 +80,7 @@ function CheckoutModal({
           Total: <strong>{money(cartTotal(items))}</strong>
         </p>
         <div className="actions">
-          <button type="button" onClick={onClose}>
+          <button type="button" onClick={onClose} disabled={place.isPending}>
             Cancel
           </button>
           <button type="submit" className="primary" disabled={place.isPending}>

@@ -30,7 +30,7 @@ function ConfirmCancel({ order, onClose, onDone }: { order: Order; onClose: () =
   const confirm = () => cancel.mutate(order.id, { onSuccess: () => onDone(), onError: (error) => onDone(error) });
   const items = order.totalQuantity === 1 ? '1 item' : `${order.totalQuantity} items`;
   return (
-    <Modal title={`Cancel order ${order.id}`} onClose={onClose}>
+    <Modal title={`Cancel order ${order.id}`} onClose={onClose} busy={cancel.isPending}>
       <h2>Cancel order #{order.id}?</h2>
       <p>
         {items}, {money(order.totalPrice)}, placed {dateTime(order.createdAt)}. The books go back on sale and we send you an e-mail. This
