@@ -171,6 +171,32 @@ describe('profile and password', () => {
   });
 });
 
+describe("a client's account events in the security log (ASVS 16.3.1)", () => {
+  const events = (clientId: number) =>
+    t.db.query<{ type: string; actor: string; address: string; count: number; details: unknown }>(
+      "SELECT type, actor, address, count, details FROM security_events WHERE entity = 'Client' AND entity_id = $1 ORDER BY id",
+      [String(clientId)],
+    );
+
+  it('records sign-ins (one row per address and window, with the count) and a password change, from where, never a password', async () => {
+    const client = await t.newClient();
+    await t.login({ account: client.account, password: DEMO.client.password });
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/client/manage/password/',
+      headers: { cookie: client.cookie },
+      payload: { oldPassword: DEMO.client.password, newPassword: 'Another-passphrase-42' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const rows = await events(client.id);
+    expect(rows).toEqual([
+      { type: 'client_signed_in', actor: `client:${client.id}`, address: expect.any(String), count: 2, details: null },
+      { type: 'password_changed', actor: `client:${client.id}`, address: expect.any(String), count: 1, details: null },
+    ]);
+    expect(JSON.stringify(rows)).not.toContain('Another-passphrase-42');
+  });
+});
+
 describe('a loop of password changes', () => {
   /** A client of their own whose password is Client123!, signed in. */
   async function newClient(account: string) {
@@ -237,6 +263,11 @@ describe('sign-up through the real identity emulator', () => {
     const [row] = await t.db.query<{ password_hash: string }>('SELECT password_hash FROM clients WHERE account = $1', [email]);
     expect(row!.password_hash).toMatch(/^bcrypt-sha256:\$2[aby]\$1\d\$/);
     expect((await signUp(token, body(email))).statusCode).toBe(409);
+    const [client] = await t.db.query<{ id: number }>('SELECT id FROM clients WHERE account = $1', [email]);
+    const signedUp = await t.db.query("SELECT actor FROM security_events WHERE type = 'client_signed_up' AND entity_id = $1", [
+      String(client!.id),
+    ]);
+    expect(signedUp).toEqual([{ actor: `client:${client!.id}` }]);
   });
 
   it('refuses an unverified e-mail, a mismatched e-mail, a bad phone and missing fields', async () => {

@@ -16,6 +16,15 @@ declare module 'fastify' {
      * so the audit log shows when and from where each staff session started.
      */
     recordEmployeeSignIn(request: FastifyRequest, employeeId: number, method: 'password' | 'second_factor' | 'passkey'): Promise<void>;
+    /**
+     * What a client did to their account (ASVS 16.3.1): signed in (grouped per account, address and
+     * window), signed up, changed their password; so a taken-over account's trail says from where.
+     */
+    recordClientEvent(
+      request: FastifyRequest,
+      type: 'client_signed_in' | 'client_signed_up' | 'password_changed',
+      clientId: number,
+    ): Promise<void>;
   }
 }
 
@@ -32,6 +41,17 @@ export default fp(
         entityId: employeeId,
         details: { method },
       }),
+    );
+    app.decorate(
+      'recordClientEvent',
+      (request: FastifyRequest, type: 'client_signed_in' | 'client_signed_up' | 'password_changed', clientId: number) =>
+        app.securityEvents.record({
+          type,
+          actor: `client:${clientId}`,
+          address: app.clientAddress(request),
+          entity: 'Client',
+          entityId: clientId,
+        }),
     );
   },
   { name: 'security-events', dependencies: ['prisma'] },

@@ -56,6 +56,8 @@ export function ownPasswordRoute(
       await app.throttledPasswordCheck(request, await app.accounts.loginName(audience, id), () =>
         app.accounts.changePassword(audience, id, familyId, request.body.oldPassword, request.body.newPassword),
       );
+      // An employee's change is in the audit log already, as the write of their row's hash.
+      if (audience === 'client') await app.recordClientEvent(request, 'password_changed', id);
       return { data: true };
     },
   );

@@ -55,6 +55,9 @@ export const AUDIT_EVENT_TYPES = [
   'recovery_code_used',
   'recovery_codes_renewed',
   'employee_signed_in',
+  'client_signed_in',
+  'client_signed_up',
+  'password_changed',
   'dead_letter_retried',
 ] as const;
 

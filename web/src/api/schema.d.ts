@@ -8934,7 +8934,7 @@ export interface operations {
         parameters: {
             query?: {
                 entity?: "Author" | "Book" | "BookCopy" | "Order" | "Employee" | "ContactMessage" | "BookReview" | "ShopSettings";
-                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "step_up_session_ended" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed" | "employee_signed_in" | "dead_letter_retried";
+                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "step_up_session_ended" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed" | "employee_signed_in" | "client_signed_in" | "client_signed_up" | "password_changed" | "dead_letter_retried";
                 /** @description Who: `employee:<id>`, or the e-mail a failed sign-in named */
                 actor?: string;
                 /** @description From this day (UTC), inclusive */

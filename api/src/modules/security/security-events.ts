@@ -49,6 +49,8 @@ export const REPEATABLE: ReadonlySet<SecurityEventType> = new Set<SecurityEventT
   // sign-ins that succeed are not limited: one row per account, address and window, with the first
   // session's id and the count, as a thief's from another address keeps a row of its own.
   'refresh_token_reuse',
+  // A client's sign-ins that succeed are not limited either: one row per account, address and window, with the count.
+  'client_signed_in',
 ]);
 
 export function securityEvents(db: Db, log: FastifyBaseLogger) {

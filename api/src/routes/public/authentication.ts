@@ -36,6 +36,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const session = await app.sessions.start(result.audience, result.id, result.passwordFingerprint);
       app.setSessionCookies(request, reply, result.audience, session);
       if (result.audience === 'employee') await app.recordEmployeeSignIn(request, result.id, 'password');
+      else await app.recordClientEvent(request, 'client_signed_in', result.id);
       return { data: result.userType };
     },
   );

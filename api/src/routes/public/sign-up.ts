@@ -72,6 +72,7 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
           });
       const client = await app.accounts.signUp(input, identity);
       app.setSessionCookies(request, reply, 'client', await app.sessions.start('client', client.id));
+      await app.recordClientEvent(request, 'client_signed_up', client.id);
       return { data: 'Client' };
     },
   );

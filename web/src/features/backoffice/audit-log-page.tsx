@@ -36,10 +36,13 @@ const EVENTS: Record<EventType, string> = {
   second_factor_removed: 'Second factor removed',
   second_factor_failed: 'Wrong second factor',
   step_up_session_ended: 'Session ended after wrong codes',
-  second_factor_reset: 'Second factor reset by an Admin',
+  second_factor_reset: 'Second factor reset',
   recovery_code_used: 'Recovery code used',
   recovery_codes_renewed: 'Recovery codes renewed',
   employee_signed_in: 'Employee signed in',
+  client_signed_in: 'Client signed in',
+  client_signed_up: 'Client signed up',
+  password_changed: 'Password changed',
   dead_letter_retried: 'Undelivered e-mail sent again',
 };
 const PAGE_SIZE = 25;
