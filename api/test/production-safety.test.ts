@@ -383,6 +383,26 @@ describe('sessions with an end', () => {
     expect(csrf.statusCode).toBe(403);
     expect((await events('csrf_refused')).length).toBeGreaterThan(0);
   });
+
+  it("refuses a write from the shop's own host over another scheme than PUBLIC_URL's (a page over plain http)", async () => {
+    const shop = await buildApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: t.db.url, PUBLIC_URL: 'https://shop.example.com' }), {
+      throttle: LIMITS,
+    });
+    try {
+      const send = (origin: string) =>
+        shop.inject({
+          method: 'POST',
+          url: '/api/public/contact/',
+          headers: { origin, host: 'shop.example.com' },
+          payload: { userName: 'Ann', account: 'ann@example.com', message: 'Hello' },
+          remoteAddress: '203.0.113.91',
+        });
+      expect((await send('http://shop.example.com')).statusCode).toBe(403);
+      expect((await send('https://shop.example.com')).statusCode).toBe(200);
+    } finally {
+      await shop.close();
+    }
+  });
 });
 
 describe('every back-office write is recorded: who, what, before and after', () => {

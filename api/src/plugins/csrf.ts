@@ -17,14 +17,18 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export default fp(
   async (app) => {
     const trusted = new Set([...app.config.trustedOrigins, ...app.config.corsOrigins]);
+    // With PUBLIC_URL, the shop's pages are served over its scheme only: a page of the same host over
+    // plain http (an active attacker's, before the browser keeps HSTS) is another site.
+    const shopScheme = app.config.publicUrl ? new URL(app.config.publicUrl).protocol : null;
     const refuseCrossSite = async (request: FastifyRequest) => {
       const origin = request.headers.origin;
       if (!origin) return;
-      let host: string | null = null;
+      let sameSite = false;
       try {
-        host = origin === 'null' ? null : new URL(origin).host;
+        const url = origin === 'null' ? null : new URL(origin);
+        sameSite = url !== null && url.host === request.host && (shopScheme === null || url.protocol === shopScheme);
       } catch {}
-      if (host === request.host || trusted.has(origin)) return;
+      if (sameSite || trusted.has(origin)) return;
       // A route whose session's check runs beside its body (checkout) has not awaited it yet: an
       // ended session is answered 401 and records nothing here, as on every other client route.
       await request.clientToConfirm?.live;
