@@ -1,10 +1,11 @@
 // The back-office (spec 2.13): side menu and routes. A Seller's menu shows only Dashboard, Orders,
 // Low Stock and Account, and the server answers 403 to anything else; the routes mirror that.
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { ScreenBoundary } from '../components/screen-boundary';
 import { secondFactorQuery } from '../features/backoffice/api/get-second-factor';
+import { useFocusOnNavigation } from '../lib/focus-on-navigation';
 import { paths } from '../lib/paths';
 import { useSession } from '../lib/session';
 
@@ -41,6 +42,8 @@ function BackOfficeLayout() {
   const { userType, signOut } = useSession();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
+  const main = useRef<HTMLElement>(null);
+  useFocusOnNavigation(main);
   const isAdmin = userType === 'Admin';
   // STAFF_MFA=required: an Admin without a second factor is kept on the Account screen to set one up.
   const mustEnrol = useQuery(secondFactorQuery).data?.required === true;
@@ -74,7 +77,7 @@ function BackOfficeLayout() {
           </button>
         </nav>
       </aside>
-      <main id="main" className="back-office-main">
+      <main id="main" className="back-office-main" ref={main} tabIndex={-1}>
         <ScreenBoundary>
           <Suspense fallback={<p className="muted">Loading...</p>}>
             <Outlet />

@@ -16,7 +16,7 @@ afterEach(() => {
 
 it("a screen whose chunk is gone is said in its place, with Reload, and the shop's top bar stays", async () => {
   vi.spyOn(console, 'error').mockImplementation(() => {}); // React reports the error it caught
-  stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/types': { body: { data: [] } } });
+  stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/types/': { body: { data: [] } } });
   renderWithProviders(<Storefront />, { route: '/about' });
   // Vitest wraps the module's failure in its own words, so either of the boundary's texts may say it.
   const alert = await screen.findByRole('alert');

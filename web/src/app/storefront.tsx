@@ -1,8 +1,9 @@
 // The client storefront's routes (spec 2.1). Every screen but Home is its own chunk.
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
 import { ScreenBoundary } from '../components/screen-boundary';
 import HomePage from '../features/catalog/routes/home';
+import { useFocusOnNavigation } from '../lib/focus-on-navigation';
 import { paths } from '../lib/paths';
 import { Footer } from './layout/footer';
 import { TopBar } from './layout/top-bar';
@@ -27,13 +28,15 @@ const SearchResultsPage = lazy(() => import('../features/catalog/routes/search-r
 const CategoryRoute = lazy(() => import('../features/catalog/routes/category'));
 
 function StorefrontLayout() {
+  const main = useRef<HTMLElement>(null);
+  useFocusOnNavigation(main);
   return (
     <div className="storefront">
       <a href="#main" className="skip-link">
         Skip to content
       </a>
       <TopBar />
-      <main id="main">
+      <main id="main" ref={main} tabIndex={-1}>
         <ScreenBoundary>
           <Suspense fallback={<p className="muted">Loading...</p>}>
             <Outlet />

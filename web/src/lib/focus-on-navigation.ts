@@ -1,0 +1,20 @@
+// A new screen takes the focus, as a page load would: the main region is focused whenever the address
+// moves to another screen (not on the first load, nor on a change of sort, filter or page, which are
+// the same screen). Otherwise focus stayed on the link just followed, inside a menu that closed, or
+// fell to the page's start when the screen it was in was replaced, and a screen reader said nothing.
+import { type RefObject, useEffect, useRef } from 'react';
+import { useLocation } from 'react-router-dom';
+
+export function useFocusOnNavigation(main: RefObject<HTMLElement | null>) {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the focus moves when the screen (its path) does.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    // Not scrolled to: a new screen starts at the top anyway, and Back keeps the place it had.
+    main.current?.focus({ preventScroll: true });
+  }, [pathname, main]);
+}
