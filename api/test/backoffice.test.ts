@@ -1,6 +1,7 @@
 import { canChangeStatus } from '@bookshop/rules';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { OWN_INFORMATION_SAVES_PER_HOUR } from '../src/routes/employee/account.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -460,5 +461,22 @@ describe('orders and employees', () => {
     const res = await call('seller', 'PUT', '/api/employee/', { ...me, address: 'New address, Oran' });
     expect(res.json().data.address).toBe('New address, Oran');
     expect((await call('seller', 'PUT', '/api/employee/', { ...me, firstName: '' })).json().error.message).toBe('All fields are required.');
+  });
+
+  it('answers an employee at most 30 saves of their information an hour, refused ones too: no endless probe of whose e-mail is taken', async () => {
+    const email = `probe-${Date.now()}@bookshop.test`;
+    await t.db.query(
+      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+       SELECT 'Pro', 'Be', 'Male', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Seller' FROM employees WHERE email = $2`,
+      [email, DEMO.seller.account],
+    );
+    const cookie = await t.login({ account: email, password: DEMO.seller.password });
+    const me = (await t.app.inject({ method: 'GET', url: '/api/employee/employee/', headers: { cookie } })).json().data;
+    const save = () =>
+      t.app.inject({ method: 'PUT', url: '/api/employee/', headers: { cookie }, payload: { ...me, email: DEMO.client.account } });
+    for (let i = 0; i < OWN_INFORMATION_SAVES_PER_HOUR; i++) expect((await save()).statusCode).toBe(409);
+    const refused = await save();
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 });

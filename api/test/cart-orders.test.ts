@@ -6,7 +6,7 @@ import { cartRepository } from '../src/modules/cart/cart-repository.ts';
 import { cartService } from '../src/modules/cart/cart-service.ts';
 import { ORDER_BY_IDEMPOTENCY_KEY_SQL } from '../src/modules/orders/order-queries.ts';
 import { FAMILY_WITH_ACTIVITY_SQL } from '../src/modules/sessions/session-repository.ts';
-import { createTestApp, DEMO, statementRecorder, type TestApp } from './helpers.ts';
+import { createTestApp, DEMO, statementRecorder, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
 
 let t: TestApp;
 let clientCookie: string;
@@ -237,6 +237,38 @@ describe('checkout', () => {
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error.details).toEqual({ totalPrice: 3.33, totalQuantity: 1 });
     expect((await cart(cookie)).length).toBe(1);
+  });
+
+  it("a client's second checkout while the first still waits is queued in the instance, holding no connection, and runs after it", async () => {
+    const { cookie } = await t.newClient();
+    const copy = await newCopy(5, '4.00');
+    const ids = await fill(cookie, [copy]);
+    const order = { totalPrice: 4, totalQuantity: 1, cartItemsIds: ids };
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    const waiting = async () =>
+      (
+        await holder.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+      ).rows[0].n;
+    try {
+      // A restock holding the copy: the first checkout waits on it.
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM book_copies WHERE id = $1 FOR UPDATE', [copy]);
+      const first = t.checkout(cookie, order);
+      await untilStatementsWaitOnLocks(t.db, 1);
+      const second = t.checkout(cookie, order);
+      // Time for the second to reach its statements, were it not queued: it would wait on the first's cart lines.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await waiting()).toBe(1);
+      await holder.query('ROLLBACK');
+      expect((await first).statusCode).toBe(200);
+      // Then it runs: its lines are the first's order now.
+      expect((await second).statusCode).toBe(404);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('K in stock, N >> K clients checking out at once: exactly K sold, stock 0, every loser a clean 409', async () => {

@@ -27,6 +27,14 @@ declare module 'fastify' {
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Client orders'] });
+  /**
+   * Each client's checkouts in this instance, one after another: the last one's settling. A checkout
+   * locks its cart lines and copies and holds a pooled connection while it waits for them, so a
+   * client's burst of checkouts at once held the whole pool waiting on its own rows, and every other
+   * shopper's call waited for a connection. Queued here they hold none (each still within its time
+   * budget), and a retry with the first one's key, sent while it runs, then gets its order.
+   */
+  const lastCheckout = new Map<number, Promise<unknown>>();
   app.decorateRequest('placedEarlier', null);
   app.post(
     '/',
@@ -68,8 +76,21 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const client = signedInClient(request);
       const key = request.headers['idempotency-key'];
-      const order = await app.orders.checkout(client.id, request.body, key, request.placedEarlier ?? undefined);
-      return { data: order };
+      const before = lastCheckout.get(client.id);
+      const checkout = (async () => {
+        await before;
+        return app.orders.checkout(client.id, request.body, key, request.placedEarlier ?? undefined);
+      })();
+      const settled = checkout.then(
+        () => {},
+        () => {},
+      );
+      lastCheckout.set(client.id, settled);
+      try {
+        return { data: await checkout };
+      } finally {
+        if (lastCheckout.get(client.id) === settled) lastCheckout.delete(client.id);
+      }
     },
   );
 

@@ -8,6 +8,9 @@ import { documentRoutes } from '../document-routes.ts';
 import { ownPasswordRoute } from '../own-password.ts';
 import { STEP_UP_NOTE } from './employees.ts';
 
+/** Saves of an employee's own information an hour, right or refused. */
+export const OWN_INFORMATION_SAVES_PER_HOUR = 30;
+
 /** The signed-in employee's own account (any role). */
 const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Back-office account'] });
@@ -28,6 +31,17 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/',
     {
+      // Per employee: a save answers whether another account has the e-mail (409), and only a change
+      // that lands counts against the day's e-mail changes, so a loop of saves could tell a Seller which
+      // e-mails are clients' without end. A person edits their details a few times an hour at most.
+      config: {
+        rateLimit: {
+          max: OWN_INFORMATION_SAVES_PER_HOUR,
+          timeWindow: '1 hour',
+          hook: 'preHandler',
+          keyGenerator: (request) => `employee:${signedInEmployee(request).id}`,
+        },
+      },
       schema: {
         operationId: 'updateOwnEmployeeInfo',
         summary: 'Update my information',
