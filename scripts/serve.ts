@@ -3,6 +3,7 @@
 // accounts (the first Admin from ADMIN_EMAIL/ADMIN_PASSWORD; no demo password in use), then serve
 // the API and the built web app.
 import { applyMigrations, MigrationLockError } from './lib/schema-engine.ts';
+import { startSignals } from './lib/start-signals.ts';
 import { acquireStartupLock } from './lib/startup-lock.ts';
 
 const url = process.env.DATABASE_URL;
@@ -26,24 +27,17 @@ if (seed !== 'true' && seed !== 'false') {
   console.error(`SEED must be true or false (it is ${JSON.stringify(seed)})`);
   process.exit(1);
 }
-// A stop during the start (a replica waiting its turn, a migration) ends it at once, until the server
-// takes the signals over (api/src/server.ts): as PID 1 in a container with no init (Kubernetes gives
-// none), Node ignores a SIGTERM it has no handler for, and the stop would wait for the SIGKILL. Each
-// migration runs in a transaction of its own, so one cut short is undone whole; the lock goes with the
-// connection.
-const stopStarting = (signal: NodeJS.Signals) => {
-  console.error(`${signal} while starting: stopped before serving`);
-  process.exit(signal === 'SIGINT' ? 130 : 143);
-};
-process.once('SIGTERM', stopStarting);
-process.once('SIGINT', stopStarting);
+// A stop during the start ends it, but not in the middle of a migration (lib/start-signals.ts).
+const signals = startSignals();
 // One instance at a time migrates, seeds and checks the accounts; the others wait their turn.
 const startupLock = await acquireStartupLock(url);
-const applied = await applyMigrations(url).catch((error: unknown) => {
-  if (!(error instanceof MigrationLockError)) throw error;
-  console.error(`Refusing to start: ${error.message}`);
-  process.exit(1);
-});
+const applied = await signals
+  .uninterrupted(() => applyMigrations(url))
+  .catch((error: unknown) => {
+    if (!(error instanceof MigrationLockError)) throw error;
+    console.error(`Refusing to start: ${error.message}`);
+    process.exit(1);
+  });
 console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 if (seed === 'true') {
   const { isDatabaseEmpty, seedDatabase } = await import('../seed/seed.ts');
@@ -58,6 +52,5 @@ try {
   process.exit(1);
 }
 await startupLock.release();
-process.off('SIGTERM', stopStarting);
-process.off('SIGINT', stopStarting);
+signals.release();
 await import('../api/src/server.ts');
