@@ -85,6 +85,24 @@ describe('sessions', () => {
     expect((await me(second)).statusCode).toBe(401);
   });
 
+  it("a refresh whose successor cannot be stored spends nothing: the browser's retry renews the session, and it lives on", async () => {
+    const client = await t.newClient();
+    await t.db.query(`
+      CREATE FUNCTION refuse_successor() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'the successor could not be stored'; END $$;
+      CREATE TRIGGER refuse_successor BEFORE INSERT ON refresh_tokens FOR EACH ROW EXECUTE FUNCTION refuse_successor()`);
+    try {
+      expect((await refresh(client.cookie)).statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await t.db.query('DROP TRIGGER refuse_successor ON refresh_tokens; DROP FUNCTION refuse_successor()');
+    }
+    const retried = await refresh(client.cookie);
+    expect(retried.statusCode).toBe(200);
+    const renewed = cookieHeader(retried, client.cookie);
+    // The next refresh finds the successor it was given: the session goes on.
+    expect((await refresh(renewed)).statusCode).toBe(200);
+  });
+
   it('refreshes an employee session and answers its role', async () => {
     const cookie = await t.login(DEMO.seller);
     const res = await refresh(cookie, 'Seller');

@@ -72,7 +72,7 @@ describe('sessions', () => {
     expect(storage.getUserType()).toBe('Admin');
   });
 
-  it('a shopper whose refresh fails in a blip is asked again half a minute later, and is signed in then', async () => {
+  it('a shopper whose refresh fails in a blip is asked again 5 s later (within the reuse interval), and is signed in then', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'], shouldAdvanceTime: true });
     try {
       const calls = stubApi({
@@ -88,9 +88,31 @@ describe('sessions', () => {
       await vi.advanceTimersByTimeAsync(1_000);
       // Still as it was: a blip says nothing of the session.
       expect(container).toHaveTextContent('Signed out');
-      await vi.advanceTimersByTimeAsync(30_000);
+      await vi.advanceTimersByTimeAsync(5_000);
       await vi.waitFor(() => expect(calls.filter((c) => c.url.endsWith('/Client')).length).toBeGreaterThan(1));
       expect(await screen.findByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a shop that stays unreachable is asked 4 more times, 5 s apart (its token may be spent: no retry past the reuse interval), then at the next turn', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'], shouldAdvanceTime: true });
+    try {
+      const down = { status: 503, body: { data: null, error: { code: 'UNAVAILABLE', message: 'The shop is briefly unavailable.' } } };
+      const calls = stubApi({
+        'POST /api/public/authentication/refresh-tokens/Client': down,
+        'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
+      });
+      renderWithProviders(<SignOut />);
+      const asked = () => calls.filter((c) => c.url.endsWith('/Client')).length;
+      await vi.waitFor(() => expect(asked()).toBe(1));
+      for (let i = 2; i <= 5; i++) {
+        await vi.advanceTimersByTimeAsync(5_000);
+        await vi.waitFor(() => expect(asked()).toBe(i));
+      }
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(asked()).toBe(5);
     } finally {
       vi.useRealTimers();
     }

@@ -25,8 +25,13 @@ interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
-/** How soon a refresh the shop could not answer is tried again. */
-const REFRESH_RETRY_MS = 30_000;
+/**
+ * A refresh the shop could not answer is tried again this soon, this many times: all within the
+ * server's 30 s reuse interval (REFRESH_REUSE_INTERVAL_SECONDS), as its token may have been spent by an
+ * answer that never arrived. Later, a spent token revokes the session as a theft would.
+ */
+const REFRESH_RETRY_MS = 5_000;
+const REFRESH_RETRIES = 4;
 
 export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please log in again.';
 
@@ -101,9 +106,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // Asked again soon rather than at the next turn: a client who opened the shop in the blip
       // would otherwise look signed out for nine minutes.
       clearTimeout(retry);
-      if (client === undefined || employee === undefined) retry = setTimeout(refreshBoth, REFRESH_RETRY_MS);
+      const unanswered = client === undefined || employee === undefined;
+      retries = unanswered ? retries + 1 : 0;
+      if (unanswered && retries <= REFRESH_RETRIES) retry = setTimeout(refreshBoth, REFRESH_RETRY_MS);
     };
     let retry: ReturnType<typeof setTimeout> | undefined;
+    let retries = 0;
     void refreshBoth();
     const timer = setInterval(refreshBoth, TOKEN_REFRESH_MS);
     return () => {

@@ -110,10 +110,21 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
       });
     },
     /** Marks a token spent only if it was not already: of two concurrent uses exactly one wins. */
-    async markUsed(id: string): Promise<boolean> {
-      const { count } = await db.refreshToken.updateMany({ where: { id, usedAt: null }, data: { usedAt: new Date() } });
-      return count === 1;
-    },
+    /**
+     * Spends a token and stores its successor, both or neither: spent alone (the insert failing, the
+     * process ending between them), the browser's retry of the same token within the reuse interval was
+     * answered with a successor that was never stored, and its next refresh ended the session.
+     */
+    spend: (
+      id: string,
+      successor: { id: string; familyId: string; audience: Audience; subjectId: number; tokenHash: string; expiresAt: Date },
+    ) =>
+      db.$transaction(async (tx) => {
+        const { count } = await tx.refreshToken.updateMany({ where: { id, usedAt: null }, data: { usedAt: new Date() } });
+        if (count !== 1) return false;
+        await tx.refreshToken.create({ data: successor, select: { id: true } });
+        return true;
+      }),
     revokeFamily: (id: string) => db.sessionFamily.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } }),
     /**
      * Deletes what can no longer be used: tokens expired or spent a day ago (a day of theft

@@ -106,19 +106,28 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       if (ended || !family) throw unauthorized(ended ?? undefined);
 
       const successor = successorOf(presented);
-      if (!token.usedAt && (await repo.markUsed(token.id))) return issue(audience, token.subjectId, family, successor);
+      const expiresAt = refreshExpiry(audience, family.startedAt);
+      const renewed = {
+        accessToken: signAccess(audience, token.subjectId, family.id),
+        refreshToken: successor,
+        subjectId: token.subjectId,
+        familyId: family.id,
+        expiresAt,
+      };
+      const successorRow = {
+        id: randomUUID(),
+        familyId: family.id,
+        audience,
+        subjectId: token.subjectId,
+        tokenHash: hashToken(successor),
+        expiresAt,
+      };
+      if (!token.usedAt && (await repo.spend(token.id, successorRow))) return renewed;
       // Spent already, or a concurrent twin spent it a moment ago: within the interval this is the
-      // same browser racing itself, answered with the session the winner got.
+      // same browser racing itself (or retrying an answer it never got), answered with the session the
+      // winner got, whose successor was stored with the spending.
       const spentAt = token.usedAt?.getTime() ?? Date.now();
-      if (Date.now() - spentAt <= REFRESH_REUSE_INTERVAL_SECONDS * 1000) {
-        return {
-          accessToken: signAccess(audience, token.subjectId, family.id),
-          refreshToken: successor,
-          subjectId: token.subjectId,
-          familyId: family.id,
-          expiresAt: refreshExpiry(audience, family.startedAt),
-        };
-      }
+      if (Date.now() - spentAt <= REFRESH_REUSE_INTERVAL_SECONDS * 1000) return renewed;
       await repo.revokeFamily(family.id);
       await events.record({
         type: 'refresh_token_reuse',
