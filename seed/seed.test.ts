@@ -2,11 +2,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { passwordHasher } from '../api/src/modules/accounts/passwords.ts';
 import { emptyTestDatabase } from '../scripts/empty-test-database.ts';
 import { applyMigrations } from '../scripts/lib/schema-engine.ts';
 import { parseBooksCsv } from './books-csv.ts';
 import { replaceRefusal, seedDatabase } from './seed.ts';
-import { planSeed } from './seed-data.ts';
+import { DEMO_ACCOUNTS, planSeed } from './seed-data.ts';
 
 /** A fingerprint of every seeded table's content (password hashes aside: bcrypt salts them). */
 async function fingerprint(url: string) {
@@ -64,17 +65,23 @@ describe('seed', () => {
       await applyMigrations(database.url);
       expect(await replaceRefusal(database.url)).toBeNull();
       await client.connect();
-      const employee = (email: string) =>
+      const employee = async (email: string, password: string) =>
         client.query(
           `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
-           VALUES ('Ann', 'Owner', 'Female', '1980-01-01', $1, '0555000000', '1 Main Street', 'not a hash', 'Admin')`,
-          [email],
+           VALUES ('Ann', 'Owner', 'Female', '1980-01-01', $1, '0555000000', '1 Main Street', $2, 'Admin')`,
+          [email, await passwordHasher(4).hash(password)],
         );
       // A shop's own Admin, as ADMIN_EMAIL makes the first: its data is not the seed's to replace.
-      await employee('owner@shop.example');
+      await employee('owner@shop.example', 'a private passphrase');
       expect(await replaceRefusal(database.url)).toMatch(/npm run db:seed -- --replace/);
-      // A demo database (its demo Admin is there) is replaced as before.
-      await employee('admin@bookshop.test');
+      // A shop first started as a demo, whose demo Admin chose a password of their own: not a demo any more.
+      await employee(DEMO_ACCOUNTS.admin.email, 'another private passphrase');
+      expect(await replaceRefusal(database.url)).toMatch(/npm run db:seed -- --replace/);
+      // A demo database (its demo Admin with the demo password) is replaced as before.
+      await client.query('UPDATE employees SET password_hash = $2 WHERE email = $1', [
+        DEMO_ACCOUNTS.admin.email,
+        await passwordHasher(4).hash(DEMO_ACCOUNTS.admin.password),
+      ]);
       expect(await replaceRefusal(database.url)).toBeNull();
     } finally {
       await client.end();

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { passwordHasher } from '../api/src/modules/accounts/passwords.ts';
 import { isMain } from '../scripts/lib/is-main.ts';
 import { parseBooksCsv } from './books-csv.ts';
 import { CATEGORIES, DEMO_ACCOUNTS, hashPasswords, planSeed, type SeedPlan } from './seed-data.ts';
@@ -48,22 +49,29 @@ export async function isDatabaseEmpty(url: string): Promise<boolean> {
 
 /**
  * Why `npm run db:seed` must not replace this database's data, or null: it may when the database is
- * empty or is a demo (its demo Admin is there). Anything else is a shop's own data, which the seed's
- * TRUNCATE would delete (DATABASE_URL pointed at production, say); `--replace` says it is meant.
+ * empty or is a demo (its demo Admin is there, with the demo password still). Anything else is a
+ * shop's own data, which the seed's TRUNCATE would delete (DATABASE_URL pointed at production, say),
+ * a shop first started as a demo whose Admin then chose a password of their own included; `--replace`
+ * says it is meant.
  */
 export async function replaceRefusal(url: string): Promise<string | null> {
   if (await isDatabaseEmpty(url)) return null;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  let demoAdminHash: string | undefined;
   try {
-    const { rowCount } = await client.query('SELECT 1 FROM employees WHERE email = $1', [DEMO_ACCOUNTS.admin.email]);
-    if (rowCount) return null;
+    const { rows } = await client.query<{ password_hash: string }>('SELECT password_hash FROM employees WHERE email = $1', [
+      DEMO_ACCOUNTS.admin.email,
+    ]);
+    demoAdminHash = rows[0]?.password_hash;
   } finally {
     await client.end();
   }
+  // The cost is the hash's own: any hasher reads it.
+  if (demoAdminHash && (await passwordHasher(10).verify(DEMO_ACCOUNTS.admin.password, demoAdminHash)).ok) return null;
   return (
-    "This database holds data that is not the demo's (it has no demo Admin): seeding would delete every book, " +
-    'employee, client and order in it. To replace it anyway, run: npm run db:seed -- --replace'
+    "This database holds data that is not the demo's (no demo Admin with the demo password): seeding would delete every " +
+    'book, employee, client and order in it. To replace it anyway, run: npm run db:seed -- --replace'
   );
 }
 
