@@ -42,6 +42,19 @@ describe('npm run staff:recover', () => {
       [id],
     );
 
+    // A day's lock by wrong codes, and wrong passwords from an address; another account's count stays.
+    const counters = [
+      `second-factor:day:employee:${id}`,
+      `second-factor:pair:employee:${id}|203.0.113.5`,
+      'password:account:owner@shop.example',
+      'password:account:other@shop.example',
+    ];
+    for (const key of counters)
+      await db.query(
+        "INSERT INTO throttle_counters (key, hits, window_ends_at, last_hit_at) VALUES ($1, 30, now() + interval '1 day', now())",
+        [key],
+      );
+
     const recovered = await recoverEmployee(database.url, ' Owner@Shop.Example ', 4);
     expect(recovered).toMatchObject({ id, email: 'owner@shop.example', role: 'Admin' });
     const [{ password_hash }] = (await db.query('SELECT password_hash FROM employees WHERE id = $1', [id])).rows;
@@ -56,6 +69,9 @@ describe('npm run staff:recover', () => {
     const events = await db.query("SELECT actor, entity_id FROM security_events WHERE type = 'second_factor_reset'");
     expect(events.rows).toEqual([{ actor: 'operator', entity_id: String(id) }]);
     expect(await count("SELECT count(*) AS n FROM mail_outbox WHERE kind = 'password_changed' AND employee_id = $1", [id])).toBe(1);
+    expect((await db.query('SELECT key FROM throttle_counters WHERE key = ANY($1::text[])', [counters])).rows).toEqual([
+      { key: 'password:account:other@shop.example' },
+    ]);
   });
 
   it('changes nothing for an e-mail no employee signs in with', async () => {

@@ -9,7 +9,11 @@ if (!email) {
   process.exit(1);
 }
 // The API's own cost in production; BCRYPT_COST as the API reads it when set.
-const bcryptCost = Number(process.env.BCRYPT_COST ?? 12);
+const bcryptCost = Number(process.env.BCRYPT_COST || 12);
+if (!Number.isInteger(bcryptCost) || bcryptCost < 10 || bcryptCost > 15) {
+  console.error(`BCRYPT_COST must be a whole number from 10 to 15, as the API takes it (it is ${JSON.stringify(process.env.BCRYPT_COST)})`);
+  process.exit(1);
+}
 
 async function recover(url: string) {
   try {

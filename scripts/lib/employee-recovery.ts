@@ -4,6 +4,7 @@
 // shop's database (docs/operations.md): a new password, printed once, and every factor and session of
 // theirs gone, in one transaction; a security event and the "password changed" e-mail say it happened.
 import pg from 'pg';
+import { escapeLike } from '../../api/src/lib/text.ts';
 import { assertAcceptablePassword, passwordHasher } from '../../api/src/modules/accounts/passwords.ts';
 import { newRecoveryCodes } from '../../api/src/modules/second-factor/codes.ts';
 
@@ -30,6 +31,19 @@ export async function recoverEmployee(url: string, email: string, bcryptCost: nu
     const employee = rows[0];
     if (!employee) throw new RecoveryError(`No employee signs in as ${email}.`);
     for (const table of FACTOR_TABLES) await db.query(`DELETE FROM ${table} WHERE employee_id = $1`, [employee.id]);
+    // The failures counted against them, as an Admin's reset and a password reset forget them: an Admin
+    // locked out by wrong codes (a day's lock) would still be refused with the new password and app.
+    const secondFactor = `employee:${employee.id}`;
+    await db.query('DELETE FROM throttle_counters WHERE key = ANY($1::text[]) OR key LIKE $2 OR key LIKE $3', [
+      [
+        `second-factor:account:${secondFactor}`,
+        `second-factor:day:${secondFactor}`,
+        `password:account:${employee.email}`,
+        `password:day:${employee.email}`,
+      ],
+      `second-factor:pair:${escapeLike(secondFactor)}|%`,
+      `password:pair:${escapeLike(employee.email)}|%`,
+    ]);
     await db.query(
       "UPDATE session_families SET revoked_at = now() WHERE audience = 'employee' AND subject_id = $1 AND revoked_at IS NULL",
       [employee.id],
