@@ -64,4 +64,14 @@ it("a shipping address and a name past their limits get the screen's words, not 
     FORM_MESSAGES.nameTooLong,
   );
   expect(checkProfile({ firstName: 'a'.repeat(PERSON_NAME_MAX), lastName: 'Lee', phoneNumber: '0551234567' }).problem).toBeNull();
+  // The same at sign-up: a longer name signed up with could never be saved on My Account.
+  expect(
+    checkSignUp({
+      firstName: 'Ann',
+      lastName: 'b'.repeat(PERSON_NAME_MAX + 1),
+      phoneNumber: '0551234567',
+      account: 'a@b.co',
+      password: 'x',
+    }).problem,
+  ).toBe(FORM_MESSAGES.nameTooLong);
 });

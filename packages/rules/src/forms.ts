@@ -89,6 +89,8 @@ export function checkSignUp(
     return { problem: FORM_MESSAGES.allFieldsRequired };
   }
   if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return { problem: FORM_MESSAGES.signUpPhone };
+  // The profile's limit: a longer name signed up with could never be saved on My Account again.
+  if (firstName.trim().length > PERSON_NAME_MAX || lastName.trim().length > PERSON_NAME_MAX) return { problem: FORM_MESSAGES.nameTooLong };
   // A password is taken as typed: its spaces are part of it.
   return {
     problem: null,

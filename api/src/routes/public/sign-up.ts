@@ -9,7 +9,8 @@ export const SIGN_UPS_PER_HOUR = 20;
 
 const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Authentication'] });
-  const text = Type.Optional(Type.String({ maxLength: 200 }));
+  // What is parsed at most; the rule module's limits (a name's 100 characters) answer with the screen's words.
+  const text = Type.Optional(Type.String({ maxLength: 1000 }));
 
   app.get(
     '/identity-config',

@@ -1,4 +1,4 @@
-import { FORM_MESSAGES, signUpProblem } from '@bookshop/rules';
+import { FORM_MESSAGES, PERSON_NAME_MAX, signUpProblem } from '@bookshop/rules';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
@@ -112,10 +112,10 @@ export default function SignUpPage() {
       <h1>Sign up</h1>
       <form className="form" onSubmit={submit} noValidate>
         <label>
-          First Name <input {...field('firstName')} autoComplete="given-name" />
+          First Name <input {...field('firstName')} autoComplete="given-name" maxLength={PERSON_NAME_MAX} />
         </label>
         <label>
-          Last Name <input {...field('lastName')} autoComplete="family-name" />
+          Last Name <input {...field('lastName')} autoComplete="family-name" maxLength={PERSON_NAME_MAX} />
         </label>
         <label>
           Email (Account) <input type="email" {...field('account')} autoComplete="email" />
