@@ -3,6 +3,12 @@
 // then, its request's outcome (an order placed, a refusal) would have no screen left to say it.
 import { type ReactNode, useEffect, useRef } from 'react';
 
+/** Opens it modal, or just open where the browser has no modal dialogs. */
+const open = (dialog: HTMLDialogElement) => {
+  if (typeof dialog.showModal === 'function') dialog.showModal();
+  else dialog.setAttribute('open', '');
+};
+
 export function Modal({
   title,
   onClose,
@@ -21,10 +27,7 @@ export function Modal({
   useEffect(() => {
     const dialog = ref.current;
     const opener = document.activeElement as HTMLElement | null;
-    if (dialog && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    }
+    if (dialog && !dialog.open) open(dialog);
     return () => opener?.focus?.();
   }, []);
   return (
@@ -39,6 +42,13 @@ export function Modal({
       }}
       onClick={(e) => {
         if (e.target === ref.current) close();
+      }}
+      // The browser may close it itself (a second Escape, whose cancel it no longer lets a page
+      // prevent): busy, it opens again; else the page learns it is closed.
+      onClose={() => {
+        const dialog = ref.current;
+        if (!busy) onClose();
+        else if (dialog && !dialog.open) open(dialog);
       }}
     >
       <div className="modal-body">

@@ -126,6 +126,10 @@ describe('cart screen (spec 2.10)', () => {
     await userEvent.keyboard('{Escape}');
     dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
     expect(screen.getByRole('dialog', { name: 'Shipping address' })).toBeInTheDocument();
+    // Closed by the browser itself (a second Escape it no longer lets the page refuse): open again.
+    dialog.removeAttribute('open');
+    dialog.dispatchEvent(new Event('close'));
+    expect(dialog).toHaveAttribute('open');
     release();
     expect(await screen.findByText('Order placed successfully!')).toBeInTheDocument();
   });
