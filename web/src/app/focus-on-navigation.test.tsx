@@ -10,7 +10,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-it("following a link to another screen focuses that screen's main region, not the link left behind", async () => {
+it("following a link to another screen focuses that screen's main region at its top, not the link left behind", async () => {
   // jsdom does not know the top bar's <search> element, and React says so; any other error still fails the test.
   const report = console.error;
   vi.spyOn(console, 'error').mockImplementation((...args) => {
@@ -20,7 +20,10 @@ it("following a link to another screen focuses that screen's main region, not th
   renderWithProviders(<Storefront />, { route: '/contact' });
   expect(await screen.findByRole('heading', { name: 'Contact Us' })).toBeInTheDocument();
   expect(screen.getByRole('main')).not.toHaveFocus();
+  const scrolled = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
   await userEvent.click(screen.getByRole('link', { name: 'About' }));
   expect(await screen.findByRole('heading', { level: 1, name: 'About Bookshop' })).toBeInTheDocument();
   expect(screen.getByRole('main')).toHaveFocus();
+  // It starts at its top, as a loaded page does (a footer link left it scrolled down, focused off-screen).
+  expect(scrolled).toHaveBeenCalledWith({ top: 0 });
 });

@@ -49,6 +49,19 @@ it('a screen whose chunk is gone says the shop may have been updated, offers Rel
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 });
 
+it("a screen whose stylesheet is gone (Vite's preload) says the shop may have been updated too", async () => {
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  const NoStyles = lazy(() => Promise.reject(new Error('Unable to preload CSS for /assets/cart-page-1a2b3c.css')));
+  renderWithProviders(
+    <ScreenBoundary>
+      <Suspense fallback={<p>Loading...</p>}>
+        <NoStyles />
+      </Suspense>
+    </ScreenBoundary>,
+  );
+  expect(await screen.findByRole('alert')).toHaveTextContent(SCREEN_FAILURE_TEXT.updated);
+});
+
 it('a screen that fails while rendering says something went wrong, in its place', async () => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
   renderWithProviders(<Shop />, { route: '/broken' });

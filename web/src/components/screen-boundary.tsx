@@ -4,8 +4,8 @@
 import { Component, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 
-/** What browsers say when a lazy screen's module cannot be fetched (Chromium, Firefox, Safari). */
-const CHUNK_LOAD_FAILURE = /dynamically imported module|Importing a module script failed/i;
+/** What browsers say when a lazy screen's module cannot be fetched (Chromium, Firefox, Safari), or Vite when its stylesheet cannot. */
+const CHUNK_LOAD_FAILURE = /dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
 
 export const SCREEN_FAILURE_TEXT = {
   updated: 'This page could not be loaded: the shop may have been updated since you opened it.',

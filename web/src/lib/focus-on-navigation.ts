@@ -3,10 +3,11 @@
 // the same screen). Otherwise focus stayed on the link just followed, inside a menu that closed, or
 // fell to the page's start when the screen it was in was replaced, and a screen reader said nothing.
 import { type RefObject, useEffect, useRef } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation, useNavigationType } from 'react-router-dom';
 
 export function useFocusOnNavigation(main: RefObject<HTMLElement | null>) {
   const { pathname } = useLocation();
+  const navigationType = useNavigationType();
   const first = useRef(true);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the focus moves when the screen (its path) does.
   useEffect(() => {
@@ -14,7 +15,9 @@ export function useFocusOnNavigation(main: RefObject<HTMLElement | null>) {
       first.current = false;
       return;
     }
-    // Not scrolled to: a new screen starts at the top anyway, and Back keeps the place it had.
+    // A screen followed to starts at its top, as a loaded page does; Back and Forward keep the place
+    // the browser restores. The focus itself scrolls nothing.
+    if (navigationType !== 'POP') window.scrollTo({ top: 0 });
     main.current?.focus({ preventScroll: true });
   }, [pathname, main]);
 }
