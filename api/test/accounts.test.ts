@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ADDRESSES_PER_ACTOR } from '../src/modules/security/security-events.ts';
 import { PASSWORD_CHANGES_PER_DAY } from '../src/routes/own-password.ts';
 import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp, whileSessionsCannotEnd } from './helpers.ts';
 
@@ -212,6 +213,41 @@ describe("a client's account events in the security log (ASVS 16.3.1)", () => {
       { type: 'password_changed', actor: `client:${client.id}`, address: expect.any(String), count: 1, details: null },
     ]);
     expect(JSON.stringify(rows)).not.toContain('Another-passphrase-42');
+  });
+});
+
+describe('a crowd of client sign-ins in one window', () => {
+  const signIn = (account: string, remoteAddress: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/public/authentication/login',
+      payload: { account, password: DEMO.client.password },
+      remoteAddress,
+    });
+
+  it("keeps each account's own row however many others sign in; one account's addresses past 10 share a row of that account's", async () => {
+    const crowd = await t.newClient();
+    for (let i = 1; i <= ADDRESSES_PER_ACTOR + 2; i++) expect((await signIn(crowd.account, `198.51.100.${i}`)).statusCode).toBe(200);
+    const rows = await t.db.query<{ address: string; count: number }>(
+      "SELECT address, count FROM security_events WHERE type = 'client_signed_in' AND actor = $1 ORDER BY id",
+      [`client:${crowd.id}`],
+    );
+    // Its first sign-in (newClient's own) and 9 more addresses, then the rest under the account's "many" row.
+    expect(rows).toHaveLength(ADDRESSES_PER_ACTOR + 1);
+    expect(rows.at(-1)).toEqual({ address: '*', count: 3 });
+
+    // A hundred other sign-ins in the window, as a busy shop has: the next account still has its own row.
+    await t.db.query(
+      `INSERT INTO security_events (type, actor, address, entity, entity_id, bucket)
+       SELECT 'client_signed_in', 'client:' || (1000000 + g), '192.0.2.1', 'Client', (1000000 + g)::text,
+              date_bin('10 minutes', localtimestamp, timestamp '2000-01-01')
+       FROM generate_series(1, 100) g`,
+    );
+    const next = await t.newClient();
+    const [own] = await t.db.query("SELECT actor, address FROM security_events WHERE type = 'client_signed_in' AND entity_id = $1", [
+      String(next.id),
+    ]);
+    expect(own).toEqual({ actor: `client:${next.id}`, address: expect.not.stringMatching(/^\*$/) });
   });
 });
 

@@ -49,9 +49,18 @@ export const REPEATABLE: ReadonlySet<SecurityEventType> = new Set<SecurityEventT
   // sign-ins that succeed are not limited: one row per account, address and window, with the first
   // session's id and the count, as a thief's from another address keeps a row of its own.
   'refresh_token_reuse',
-  // A client's sign-ins that succeed are not limited either: one row per account, address and window, with the count.
+  // A client's sign-ins that succeed are not limited either (see CROWDED_PER_ACTOR).
   'client_signed_in',
 ]);
+
+/**
+ * Repeatable kinds crowded per actor, not per kind: one row per account, address and window with the
+ * count, and an account's addresses past ADDRESSES_PER_ACTOR sharing one row of that account's. Crowded
+ * per kind, a hundred sign-ins in a window (a busy shop, or one account from a hundred addresses) put
+ * every other account's sign-in in the "many" row, with no account and no address: the trail lost.
+ */
+const CROWDED_PER_ACTOR: ReadonlySet<SecurityEventType> = new Set<SecurityEventType>(['client_signed_in']);
+export const ADDRESSES_PER_ACTOR = 10;
 
 export function securityEvents(db: Db, log: FastifyBaseLogger) {
   const row = (event: SecurityEvent) => ({
@@ -75,6 +84,29 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
           VALUES (${stored.type}, ${stored.actor}, ${stored.address}, ${stored.entity}, ${stored.entityId}, ${details}::jsonb)`.catch(
           failed,
         );
+        return;
+      }
+      if (CROWDED_PER_ACTOR.has(event.type)) {
+        await db.$executeRaw`
+          WITH slot AS (
+            SELECT date_bin(${`${EVENT_WINDOW_MINUTES} minutes`}::interval, localtimestamp, timestamp '2000-01-01') AS bucket
+          ), crowded AS (
+            SELECT NOT EXISTS (
+                     SELECT 1 FROM security_events e, slot
+                     WHERE e.type = ${stored.type} AND e.bucket = slot.bucket
+                       AND coalesce(e.address, '') = coalesce(${stored.address}, '') AND coalesce(e.actor, '') = coalesce(${stored.actor}, ''))
+                   AND (SELECT count(*) FROM (SELECT 1 FROM security_events e, slot
+                                              WHERE e.type = ${stored.type} AND e.bucket = slot.bucket
+                                                AND coalesce(e.actor, '') = coalesce(${stored.actor}, '') LIMIT ${ADDRESSES_PER_ACTOR}) AS kept)
+                       >= ${ADDRESSES_PER_ACTOR}
+                   AS yes
+          )
+          INSERT INTO security_events AS e (type, actor, address, entity, entity_id, details, bucket)
+          SELECT ${stored.type}, ${stored.actor}, CASE WHEN crowded.yes THEN ${MANY} ELSE ${stored.address} END,
+                 ${stored.entity}, ${stored.entityId}, ${details}::jsonb, slot.bucket
+          FROM slot, crowded
+          ON CONFLICT (type, bucket, (coalesce(address, '')), (coalesce(actor, ''))) WHERE bucket IS NOT NULL
+          DO UPDATE SET count = e.count + 1, last_at = excluded.last_at`.catch(failed);
         return;
       }
       await db.$executeRaw`
