@@ -3,7 +3,6 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { PASSWORD_FINGERPRINT_SQL } from '../accounts/passwords.ts';
-import { countHit } from '../security/counters.ts';
 import { endSessions } from '../sessions/session-repository.ts';
 
 /** An employee with a confirmed authenticator app or a passkey. */
@@ -30,8 +29,8 @@ async function changedHowTheySignIn(tx: Prisma.TransactionClient, employeeId: nu
 
 export function secondFactorRepository(db: Db) {
   return {
-    /** Counts one passkey sign-in's challenge in the shop's own window, whoever asks: the hits so far. */
-    countShopPasskeySignIn: (windowMs: number) => countHit(db, 'passkey-sign-in-shop', windowMs),
+    /** Passkey sign-ins without the password under way: their challenges not yet expired. */
+    livePasskeySignIns: () => db.signInChallenge.count({ where: { purpose: 'passkey_sign_in', expiresAt: { gt: new Date() } } }),
     /** What the employee has: a confirmed app, a pending setup, their passkeys, unused recovery codes. */
     async factors(employeeId: number) {
       const row = await db.employee.findUnique({
