@@ -529,11 +529,11 @@ beforeAll(async () => {
 const SESSION_SPENDING = new Set(['refreshTokens', 'signOut']);
 
 /**
- * Operations an account may ask only so often (a password change, ten a day, right or wrong): each
- * case comes from a new account of its own, as each comes from an address of its own (below), so
- * every case reaches the handler.
+ * Operations an account may ask only so often (a password change, ten a day, right or wrong; an
+ * employee's own information, thirty saves an hour): each case comes from a new account of its own, as
+ * each comes from an address of its own (below), so every case reaches the handler.
  */
-const PER_ACCOUNT_LIMITED = new Set(['changeClientPassword', 'changeEmployeePassword']);
+const PER_ACCOUNT_LIMITED = new Set(['changeClientPassword', 'changeEmployeePassword', 'updateOwnEmployeeInfo']);
 let accountsMade = 0;
 /** A new client, or a new Admin, with the demo's password. */
 async function newAccount(role: 'client' | 'admin') {
