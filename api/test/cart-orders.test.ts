@@ -259,15 +259,59 @@ describe('checkout', () => {
       const first = t.checkout(cookie, order);
       await untilStatementsWaitOnLocks(t.db, 1);
       const second = t.checkout(cookie, order);
-      // Time for the second to reach its statements, were it not queued: it would wait on the first's cart lines.
+      const third = t.checkout(cookie, order);
+      // A fourth at once is one too many for the queue: refused at once.
+      const fourth = await t.checkout(cookie, order);
+      expect(fourth.statusCode).toBe(429);
+      expect(fourth.json().error.message).toBe(
+        'Your earlier checkouts are still being processed. Please wait a moment, then look at your orders.',
+      );
+      // Time for the others to reach their statements, were they not queued: they would wait on the first's cart lines.
       await new Promise((r) => setTimeout(r, 500));
       expect(await waiting()).toBe(1);
       await holder.query('ROLLBACK');
       expect((await first).statusCode).toBe(200);
-      // Then it runs: its lines are the first's order now.
+      // Then they run: their lines are the first's order now.
       expect((await second).statusCode).toBe(404);
+      expect((await third).statusCode).toBe(404);
     } finally {
       await holder.end();
+    }
+  });
+
+  it('a queued checkout whose time budget ends before it could get a connection is answered 503 and never runs', async () => {
+    // A budget of 3 s, a connection's wait of 1 s: a checkout queued 2 s behind another has no time left.
+    const short = await createTestApp({ env: { REQUEST_TIMEOUT_MS: '3000', DATABASE_CONNECT_TIMEOUT_MS: '1000' } });
+    try {
+      const { id: clientId, cookie } = await short.newClient();
+      const [{ id: copy }] = (await short.db.query<{ id: number }>(
+        "INSERT INTO book_copies (book_id, quantity, price) VALUES (1, 5, '4.00') RETURNING id",
+      )) as [{ id: number }];
+      const line = await short.addToCart(cookie, copy);
+      const order = { totalPrice: 4, totalQuantity: 1, cartItemsIds: [line] };
+      const holder = new pg.Client({ connectionString: short.db.url });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM book_copies WHERE id = $1 FOR UPDATE', [copy]);
+        // The first waits on the lock until lock_timeout (2 s), the second behind it.
+        const first = short.checkout(cookie, order);
+        await untilStatementsWaitOnLocks(short.db, 1);
+        const second = short.checkout(cookie, order);
+        expect((await first).statusCode).toBe(503);
+        const late = await second;
+        expect(late.statusCode).toBe(503);
+        expect(late.json().error.code).toBe('TIMEOUT');
+        await holder.query('ROLLBACK');
+        // Nothing of it ran after its answer: no order, the line still in the cart.
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(await short.db.query('SELECT 1 FROM orders WHERE client_id = $1', [clientId])).toHaveLength(0);
+        expect(await short.db.query('SELECT 1 FROM cart_items WHERE id = $1', [line])).toHaveLength(1);
+      } finally {
+        await holder.end();
+      }
+    } finally {
+      await short.app.close();
     }
   });
 

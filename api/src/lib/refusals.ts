@@ -156,6 +156,11 @@ export const refuse = {
   onlyLeft: (left: number) => conflict(`Only ${left} left in stock.`),
   orderTooLarge: () => refusal(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE),
   emptyOrder: () => badRequest('Your cart is empty.', 'EMPTY_ORDER'),
+  /** A client's checkouts already running or waiting in this instance (429): the screen sends one at a time. */
+  checkoutsQueued: () =>
+    new AppError(429, 'RATE_LIMITED', 'Your earlier checkouts are still being processed. Please wait a moment, then look at your orders.', {
+      'retry-after': '2',
+    }),
   /** `what` the key was first sent with: an order, a restock. */
   idempotencyKeyReused: (what: 'order' | 'restock') =>
     refusal(422, 'IDEMPOTENCY_KEY_REUSED', `This Idempotency-Key was already used for a different ${what}; use a new key.`),

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorCodes } from 'fastify';
 import { Type } from 'typebox';
+import { refuse } from '../../lib/refusals.ts';
 import type { PlacedWithKey } from '../../modules/orders/order-service.ts';
 import { signedInClient } from '../../plugins/sessions.ts';
 import { holdsNul } from '../../plugins/strict-input.ts';
@@ -13,6 +15,8 @@ import { documentRoutes } from '../document-routes.ts';
  * without bound, the stock coming back each time.
  */
 export const CANCELS_PER_CLIENT_PER_DAY = 10;
+/** A client's checkouts running or waiting in one instance at once; past them, 429. */
+export const CHECKOUTS_AT_ONCE_PER_CLIENT = 3;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,13 +32,15 @@ declare module 'fastify' {
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Client orders'] });
   /**
-   * Each client's checkouts in this instance, one after another: the last one's settling. A checkout
-   * locks its cart lines and copies and holds a pooled connection while it waits for them, so a
-   * client's burst of checkouts at once held the whole pool waiting on its own rows, and every other
-   * shopper's call waited for a connection. Queued here they hold none (each still within its time
-   * budget), and a retry with the first one's key, sent while it runs, then gets its order.
+   * Each client's checkouts in this instance, one after another: the last one's settling, and how many
+   * are running or waiting. A checkout locks its cart lines and copies and holds a pooled connection
+   * while it waits for them, so a client's burst of checkouts at once held the whole pool waiting on
+   * its own rows, and every other shopper's call waited for a connection. Queued here they hold none,
+   * and a retry with the first one's key, sent while it runs, then gets its order. A queue holds
+   * CHECKOUTS_AT_ONCE_PER_CLIENT at most, and one whose time budget would end before it could get a
+   * connection does not run: answered 503 for its time, it must not place an order after.
    */
-  const lastCheckout = new Map<number, Promise<unknown>>();
+  const queues = new Map<number, { last: Promise<unknown>; size: number }>();
   app.decorateRequest('placedEarlier', null);
   app.post(
     '/',
@@ -70,26 +76,33 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'An Idempotency-Key header makes a retried checkout return the first order; the same key with a different body is a 422.',
         headers: IdempotencyKeyHeader,
         body: CheckoutBody,
-        response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409, 422),
+        response: responses(Type.Ref('ClientOrder'), 400, 401, 404, 409, 422, 429),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const client = signedInClient(request);
       const key = request.headers['idempotency-key'];
-      const before = lastCheckout.get(client.id);
-      const checkout = (async () => {
-        await before;
+      const queue = queues.get(client.id) ?? { last: Promise.resolve(), size: 0 };
+      if (queue.size >= CHECKOUTS_AT_ONCE_PER_CLIENT) throw refuse.checkoutsQueued();
+      queue.size++;
+      queues.set(client.id, queue);
+      const checkout = queue.last.then(() => {
+        // Answered meanwhile (its budget spent, its client gone), or about to be: it does not run.
+        if (reply.sent || reply.raw.destroyed) return null;
+        if (reply.elapsedTime + app.config.database.connectTimeoutMs >= app.config.requestTimeoutMs) {
+          throw new errorCodes.FST_ERR_HANDLER_TIMEOUT(app.config.requestTimeoutMs, request.routeOptions.url);
+        }
         return app.orders.checkout(client.id, request.body, key, request.placedEarlier ?? undefined);
-      })();
-      const settled = checkout.then(
+      });
+      queue.last = checkout.then(
         () => {},
         () => {},
       );
-      lastCheckout.set(client.id, settled);
       try {
-        return { data: await checkout };
+        const order = await checkout;
+        return order === null ? reply : { data: order };
       } finally {
-        if (lastCheckout.get(client.id) === settled) lastCheckout.delete(client.id);
+        if (--queue.size === 0) queues.delete(client.id);
       }
     },
   );
