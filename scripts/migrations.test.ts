@@ -92,10 +92,16 @@ describe('migrations', () => {
       await addMigration(third, 'CREATE TABLE lock_probe_again (id int);\nALTER TABLE authors DROP COLUMN lock_probe;\n');
       await holdAuthors();
       const waits: string[] = [];
+      let attempts = 0;
       const givenUp = applyMigrations(database.url, {
         migrationsDir: dir,
         lockWait: { timeoutMs: 1500, attempts: 2, pauseMs: 50 },
         onLockWait: (line) => waits.push(line),
+        // The start's own wrapper holds a stop off through each attempt: it sees both, and not the pause.
+        attempt: (work) => {
+          attempts++;
+          return work();
+        },
       });
       givenUp.catch(() => {}); // awaited below; a failed assertion before must not leave it unhandled
       // While it waits, a shopper's read of authors queues behind it, and is answered when it gives way,
@@ -107,6 +113,7 @@ describe('migrations', () => {
       await expect(givenUp).rejects.toThrow(MigrationLockError);
       await expect(givenUp).rejects.toMatchObject({ migrationName: third });
       expect(waits).toEqual([`migration ${third} waited 1500 ms for a lock (attempt 1 of 2): undone, trying again in 50 ms`]);
+      expect(attempts).toBe(2);
       // Nothing of it was applied, and each attempt is recorded rolled back: the next start is not refused.
       const state = await shopper.query(
         `SELECT to_regclass('lock_probe_again') IS NULL AS "noTable",

@@ -31,13 +31,11 @@ if (seed !== 'true' && seed !== 'false') {
 const signals = startSignals();
 // One instance at a time migrates, seeds and checks the accounts; the others wait their turn.
 const startupLock = await acquireStartupLock(url);
-const applied = await signals
-  .uninterrupted(() => applyMigrations(url))
-  .catch((error: unknown) => {
-    if (!(error instanceof MigrationLockError)) throw error;
-    console.error(`Refusing to start: ${error.message}`);
-    process.exit(1);
-  });
+const applied = await applyMigrations(url, { attempt: signals.uninterrupted }).catch((error: unknown) => {
+  if (!(error instanceof MigrationLockError)) throw error;
+  console.error(`Refusing to start: ${error.message}`);
+  process.exit(1);
+});
 console.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
 if (seed === 'true') {
   const { isDatabaseEmpty, seedDatabase } = await import('../seed/seed.ts');
@@ -52,5 +50,6 @@ try {
   process.exit(1);
 }
 await startupLock.release();
-signals.release();
+// The server installs its own graceful shutdown while it starts: this start's answer stays until it listens.
 await import('../api/src/server.ts');
+signals.release();

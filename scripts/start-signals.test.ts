@@ -39,7 +39,7 @@ it('a SIGTERM during a migration waits for it to end, then stops the start', asy
 it("once released, the signals are the server's: the start no longer answers them", () => {
   const { signals, exits } = started();
   signals.release();
-  // Another listener stands in for the server's, so the test process is not ended by the signal.
+  // A listener standing in for the server's, as the signal then has.
   const server = () => {};
   process.on('SIGINT', server);
   try {

@@ -332,6 +332,11 @@ export interface ApplyMigrationsOptions {
   lockWait?: typeof MIGRATION_LOCK_WAIT;
   /** Told of each attempt that waited too long. */
   onLockWait?: (line: string) => void;
+  /**
+   * Runs each attempt (the engine applying what is pending, and marking rolled back one that waited
+   * too long): the start holds a stop off through it (lib/start-signals.ts), not through the pauses.
+   */
+  attempt?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -341,35 +346,41 @@ export interface ApplyMigrationsOptions {
  * Any other failure is left as the engine records it, for a person to look at (prisma migrate resolve).
  */
 export async function applyMigrations(connectionString: string, options: ApplyMigrationsOptions = {}): Promise<string[]> {
-  const { lockWait = MIGRATION_LOCK_WAIT, onLockWait = (line: string) => console.warn(line) } = options;
+  const {
+    lockWait = MIGRATION_LOCK_WAIT,
+    onLockWait = (line: string) => console.warn(line),
+    attempt: runAttempt = (work) => work(),
+  } = options;
   const migrationsList = await readMigrations(options.migrationsDir);
   refuseTransactionControl(migrationsList);
   const before = await succeededMigrations(connectionString);
   for (let attempt = 1; ; attempt++) {
     let waitedForALock = false;
-    const waited = await withSchemaEngine(
-      connectionString,
-      async (engine) => {
-        try {
-          await engine.applyMigrations({ migrationsList, filters: noFilter });
-          return undefined;
-        } catch (error) {
-          if (!waitedForALock) throw error;
-          // The one migration not applied first; the engine may have recorded it failed (then marked
-          // rolled back, so that the next attempt is not refused) or, its record undone with it, not at all.
-          const applied = await succeededMigrations(connectionString);
-          const migrationName = migrationsList.migrationDirectories.find((m) => !applied.has(m.path))?.path;
-          if (!migrationName) throw error;
-          if (await recordedFailed(connectionString, migrationName)) await engine.markMigrationRolledBack({ migrationName });
-          return migrationName;
-        }
-      },
-      {
-        lockTimeoutMs: lockWait.timeoutMs,
-        onScriptError: (error) => {
-          waitedForALock = (error as { code?: string }).code === LOCK_NOT_AVAILABLE;
+    const waited = await runAttempt(() =>
+      withSchemaEngine(
+        connectionString,
+        async (engine) => {
+          try {
+            await engine.applyMigrations({ migrationsList, filters: noFilter });
+            return undefined;
+          } catch (error) {
+            if (!waitedForALock) throw error;
+            // The one migration not applied first; the engine may have recorded it failed (then marked
+            // rolled back, so that the next attempt is not refused) or, its record undone with it, not at all.
+            const applied = await succeededMigrations(connectionString);
+            const migrationName = migrationsList.migrationDirectories.find((m) => !applied.has(m.path))?.path;
+            if (!migrationName) throw error;
+            if (await recordedFailed(connectionString, migrationName)) await engine.markMigrationRolledBack({ migrationName });
+            return migrationName;
+          }
         },
-      },
+        {
+          lockTimeoutMs: lockWait.timeoutMs,
+          onScriptError: (error) => {
+            waitedForALock = (error as { code?: string }).code === LOCK_NOT_AVAILABLE;
+          },
+        },
+      ),
     );
     if (waited === undefined) break;
     if (attempt >= lockWait.attempts) throw new MigrationLockError(waited, lockWait);

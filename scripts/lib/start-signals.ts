@@ -3,7 +3,8 @@
 // signal it has no handler for, so a stop during the start (a replica waiting its turn, the seed) would
 // wait for the SIGKILL: it ends the start instead. Not in the middle of a migration: its script would be
 // undone, but the engine records it as started first, and a record left unfinished refuses every later
-// start until someone marks it; the stop then waits for the work `uninterrupted` runs.
+// start until someone marks it; the stop then waits for the work `uninterrupted` runs (each attempt of
+// the migrations, not the pauses between them).
 
 const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
