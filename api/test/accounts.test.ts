@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADDRESSES_PER_ACTOR } from '../src/modules/security/security-events.ts';
+import { ADDRESSES_PER_ACTOR, CROWDED_PER_ACTOR_AFTER } from '../src/modules/security/security-events.ts';
 import { PASSWORD_CHANGES_PER_DAY } from '../src/routes/own-password.ts';
 import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp, whileSessionsCannotEnd } from './helpers.ts';
 
@@ -248,6 +248,20 @@ describe('a crowd of client sign-ins in one window', () => {
       String(next.id),
     ]);
     expect(own).toEqual({ actor: `client:${next.id}`, address: expect.not.stringMatching(/^\*$/) });
+
+    // Past a thousand rows in the window, an account keeps one row only, its own "many" row: the kind
+    // grows with the accounts signing in, not with their addresses.
+    await t.db.query(
+      `INSERT INTO security_events (type, actor, address, entity, entity_id, bucket)
+       SELECT 'client_signed_in', 'client:' || (2000000 + g), '192.0.2.2', 'Client', (2000000 + g)::text,
+              date_bin('10 minutes', localtimestamp, timestamp '2000-01-01')
+       FROM generate_series(1, $1::int) g`,
+      [CROWDED_PER_ACTOR_AFTER],
+    );
+    const late = await t.newClient();
+    expect(
+      await t.db.query("SELECT actor, address FROM security_events WHERE type = 'client_signed_in' AND entity_id = $1", [String(late.id)]),
+    ).toEqual([{ actor: `client:${late.id}`, address: '*' }]);
   });
 });
 

@@ -6,7 +6,8 @@
 // Nothing a stranger sends may grow the table without bound: an event a stranger can repeat
 // (REPEATABLE) from the same address (and account) in one window is one row whose count rises, and
 // once a kind has CROWDED_AFTER rows in a window, the rest of that window's events of the kind share
-// one row for "many addresses" (each is still a log line of its own). The retention job
+// one row for "many addresses" (each is still a log line of its own); a client's sign-ins are crowded
+// per account instead (CROWDED_PER_ACTOR), so a crowd never takes another account's row. The retention job
 // (plugins/retention.ts) removes rows past RETENTION_DAYS.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../plugins/prisma.ts';
@@ -61,6 +62,11 @@ export const REPEATABLE: ReadonlySet<SecurityEventType> = new Set<SecurityEventT
  */
 const CROWDED_PER_ACTOR: ReadonlySet<SecurityEventType> = new Set<SecurityEventType>(['client_signed_in']);
 export const ADDRESSES_PER_ACTOR = 10;
+/**
+ * Rows of such a kind in one window past which each account keeps one row only (its "many" row): the
+ * kind's rows then grow with the accounts signing in, not with their addresses.
+ */
+export const CROWDED_PER_ACTOR_AFTER = 1000;
 
 export function securityEvents(db: Db, log: FastifyBaseLogger) {
   const row = (event: SecurityEvent) => ({
@@ -95,10 +101,13 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
                      SELECT 1 FROM security_events e, slot
                      WHERE e.type = ${stored.type} AND e.bucket = slot.bucket
                        AND coalesce(e.address, '') = coalesce(${stored.address}, '') AND coalesce(e.actor, '') = coalesce(${stored.actor}, ''))
-                   AND (SELECT count(*) FROM (SELECT 1 FROM security_events e, slot
-                                              WHERE e.type = ${stored.type} AND e.bucket = slot.bucket
-                                                AND coalesce(e.actor, '') = coalesce(${stored.actor}, '') LIMIT ${ADDRESSES_PER_ACTOR}) AS kept)
-                       >= ${ADDRESSES_PER_ACTOR}
+                   AND ((SELECT count(*) FROM (SELECT 1 FROM security_events e, slot
+                                               WHERE e.type = ${stored.type} AND e.bucket = slot.bucket
+                                                 AND e.actor = ${stored.actor} LIMIT ${ADDRESSES_PER_ACTOR}) AS kept)
+                          >= ${ADDRESSES_PER_ACTOR}
+                        OR (SELECT count(*) FROM (SELECT 1 FROM security_events e, slot
+                                                  WHERE e.type = ${stored.type} AND e.bucket = slot.bucket LIMIT ${CROWDED_PER_ACTOR_AFTER}) AS all_kept)
+                          >= ${CROWDED_PER_ACTOR_AFTER})
                    AS yes
           )
           INSERT INTO security_events AS e (type, actor, address, entity, entity_id, details, bucket)
