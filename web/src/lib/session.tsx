@@ -32,6 +32,8 @@ const SessionContext = createContext<Session | null>(null);
  */
 const REFRESH_RETRY_MS = 5_000;
 const REFRESH_RETRIES = 4;
+/** Then, while the shop stays unreachable (a long deploy), once a minute until it answers. */
+const REFRESH_RETRY_LATER_MS = 60_000;
 
 export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please log in again.';
 
@@ -108,7 +110,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       clearTimeout(retry);
       const unanswered = client === undefined || employee === undefined;
       retries = unanswered ? retries + 1 : 0;
-      if (unanswered && retries <= REFRESH_RETRIES) retry = setTimeout(refreshBoth, REFRESH_RETRY_MS);
+      if (unanswered) retry = setTimeout(refreshBoth, retries <= REFRESH_RETRIES ? REFRESH_RETRY_MS : REFRESH_RETRY_LATER_MS);
     };
     let retry: ReturnType<typeof setTimeout> | undefined;
     let retries = 0;

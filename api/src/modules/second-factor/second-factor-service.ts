@@ -50,7 +50,8 @@ export const CHALLENGE_SECONDS = 5 * 60;
  * expired): a shop's staff start a few at a time. Past it a stranger's flood is refused, not stored;
  * the password and its second step still sign everyone in. Counted live, not per hour: an hour's budget
  * was spent in seconds by a few dozen addresses, shutting passkeys out for the hour; holding this many
- * live takes a hundred addresses' whole hourly allowance (60 each) every five minutes.
+ * live takes 500 every five minutes, about nine fresh addresses each time (60 an hour each), a
+ * hundred an hour.
  */
 export const PASSKEY_SIGN_INS_LIVE = 500;
 

@@ -55,7 +55,10 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
           firstName: text,
           lastName: text,
           phoneNumber: text,
-          account_informations: Type.Optional(Body({ account: text, password: Type.Optional(Type.String({ maxLength: 1000 })) })),
+          // An e-mail as long as a sign-in takes (320), so no account is made that can never sign in.
+          account_informations: Type.Optional(
+            Body({ account: Type.Optional(Type.String({ maxLength: 320 })), password: Type.Optional(Type.String({ maxLength: 1000 })) }),
+          ),
         }),
         response: responses(Type.String(), 400, 401, 403, 409, 429, 503),
       },
