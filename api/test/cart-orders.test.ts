@@ -240,11 +240,14 @@ describe('checkout', () => {
   });
 
   it("a client's second checkout while the first still waits is queued in the instance, holding no connection, and runs after it", async () => {
-    const { cookie } = await t.newClient();
-    const copy = await newCopy(5, '4.00');
-    const ids = await fill(cookie, [copy]);
-    const order = { totalPrice: 4, totalQuantity: 1, cartItemsIds: ids };
-    const holder = new pg.Client({ connectionString: t.db.url });
+    // A lock waited for longer than the test takes: the first is still waiting when the others come.
+    const slow = await createTestApp({ env: { DATABASE_LOCK_TIMEOUT_MS: '8000' } });
+    const { cookie } = await slow.newClient();
+    const [{ id: copy }] = (await slow.db.query<{ id: number }>(
+      "INSERT INTO book_copies (book_id, quantity, price) VALUES (1, 5, '4.00') RETURNING id",
+    )) as [{ id: number }];
+    const order = { totalPrice: 4, totalQuantity: 1, cartItemsIds: [await slow.addToCart(cookie, copy)] };
+    const holder = new pg.Client({ connectionString: slow.db.url });
     await holder.connect();
     const waiting = async () =>
       (
@@ -256,14 +259,14 @@ describe('checkout', () => {
       // A restock holding the copy: the first checkout waits on it.
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM book_copies WHERE id = $1 FOR UPDATE', [copy]);
-      const first = t.checkout(cookie, order);
-      await untilStatementsWaitOnLocks(t.db, 1);
-      const second = t.checkout(cookie, order);
-      const third = t.checkout(cookie, order);
-      // A fourth at once is one too many for the queue: refused at once.
-      const fourth = await t.checkout(cookie, order);
-      expect(fourth.statusCode).toBe(429);
-      expect(fourth.json().error.message).toBe(
+      const first = slow.checkout(cookie, order);
+      await untilStatementsWaitOnLocks(slow.db, 1);
+      // Three more at once: the queue takes two of them (the first runs), and the one past it, whichever
+      // reaches its handler last, is refused at once.
+      const later = [1, 2, 3].map(() => slow.checkout(cookie, order));
+      const refused = await Promise.race(later);
+      expect(refused.statusCode, refused.body).toBe(429);
+      expect(refused.json().error.message).toBe(
         'Your earlier checkouts are still being processed. Please wait a moment, then look at your orders.',
       );
       // Time for the others to reach their statements, were they not queued: they would wait on the first's cart lines.
@@ -271,17 +274,19 @@ describe('checkout', () => {
       expect(await waiting()).toBe(1);
       await holder.query('ROLLBACK');
       expect((await first).statusCode).toBe(200);
-      // Then they run: their lines are the first's order now.
-      expect((await second).statusCode).toBe(404);
-      expect((await third).statusCode).toBe(404);
+      // Then the queued ones run: their lines are the first's order now.
+      expect((await Promise.all(later)).map((res) => res.statusCode).sort()).toEqual([404, 404, 429]);
     } finally {
       await holder.end();
+      await slow.app.close();
     }
   });
 
   it('a queued checkout whose time budget ends before it could get a connection is answered 503 and never runs', async () => {
-    // A budget of 3 s, a connection's wait of 1 s: a checkout queued 2 s behind another has no time left.
-    const short = await createTestApp({ env: { REQUEST_TIMEOUT_MS: '3000', DATABASE_CONNECT_TIMEOUT_MS: '1000' } });
+    // A budget of 3 s, a connection's wait of 1 s: a checkout queued 2.8 s behind another (its lock's wait) has no time left.
+    const short = await createTestApp({
+      env: { REQUEST_TIMEOUT_MS: '3000', DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_LOCK_TIMEOUT_MS: '2800' },
+    });
     try {
       const { id: clientId, cookie } = await short.newClient();
       const [{ id: copy }] = (await short.db.query<{ id: number }>(
@@ -294,7 +299,7 @@ describe('checkout', () => {
       try {
         await holder.query('BEGIN');
         await holder.query('SELECT 1 FROM book_copies WHERE id = $1 FOR UPDATE', [copy]);
-        // The first waits on the lock until lock_timeout (2 s), the second behind it.
+        // The first waits on the lock until lock_timeout (2.8 s), the second behind it.
         const first = short.checkout(cookie, order);
         await untilStatementsWaitOnLocks(short.db, 1);
         const second = short.checkout(cookie, order);

@@ -10,6 +10,7 @@
 // per account instead (CROWDED_PER_ACTOR), so a crowd never takes another account's row. The retention job
 // (plugins/retention.ts) removes rows past RETENTION_DAYS.
 import type { FastifyBaseLogger } from 'fastify';
+import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { AUDIT_EVENT_TYPES } from '../../schemas/staff.ts';
 
@@ -92,32 +93,21 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
         );
         return;
       }
-      if (CROWDED_PER_ACTOR.has(event.type)) {
-        await db.$executeRaw`
-          WITH slot AS (
-            SELECT date_bin(${`${EVENT_WINDOW_MINUTES} minutes`}::interval, localtimestamp, timestamp '2000-01-01') AS bucket
-          ), crowded AS (
-            SELECT NOT EXISTS (
-                     SELECT 1 FROM security_events e, slot
-                     WHERE e.type = ${stored.type} AND e.bucket = slot.bucket
-                       AND coalesce(e.address, '') = coalesce(${stored.address}, '') AND coalesce(e.actor, '') = coalesce(${stored.actor}, ''))
-                   AND ((SELECT count(*) FROM (SELECT 1 FROM security_events e, slot
-                                               WHERE e.type = ${stored.type} AND e.bucket = slot.bucket
-                                                 AND e.actor = ${stored.actor} LIMIT ${ADDRESSES_PER_ACTOR}) AS kept)
-                          >= ${ADDRESSES_PER_ACTOR}
-                        OR (SELECT count(*) FROM (SELECT 1 FROM security_events e, slot
-                                                  WHERE e.type = ${stored.type} AND e.bucket = slot.bucket LIMIT ${CROWDED_PER_ACTOR_AFTER}) AS all_kept)
-                          >= ${CROWDED_PER_ACTOR_AFTER})
-                   AS yes
-          )
-          INSERT INTO security_events AS e (type, actor, address, entity, entity_id, details, bucket)
-          SELECT ${stored.type}, ${stored.actor}, CASE WHEN crowded.yes THEN ${MANY} ELSE ${stored.address} END,
-                 ${stored.entity}, ${stored.entityId}, ${details}::jsonb, slot.bucket
-          FROM slot, crowded
-          ON CONFLICT (type, bucket, (coalesce(address, '')), (coalesce(actor, ''))) WHERE bucket IS NOT NULL
-          DO UPDATE SET count = e.count + 1, last_at = excluded.last_at`.catch(failed);
-        return;
-      }
+      // The window's rows of this kind (narrowed by `filter`): at least `limit` of them?
+      const reaches = (limit: number, filter = Prisma.empty) =>
+        Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM security_events e, slot
+                                          WHERE e.type = ${stored.type} AND e.bucket = slot.bucket ${filter} LIMIT ${limit}) AS kept) >= ${limit}`;
+      const perActor = CROWDED_PER_ACTOR.has(event.type);
+      // Crowded per account: its addresses past ADDRESSES_PER_ACTOR, or the kind past CROWDED_PER_ACTOR_AFTER,
+      // share the account's own "many" row. Per kind: past CROWDED_AFTER, the kind's "many" row, nobody's.
+      const crowdedWhen = perActor
+        ? Prisma.sql`(${reaches(ADDRESSES_PER_ACTOR, Prisma.sql`AND e.actor = ${stored.actor}`)} OR ${reaches(CROWDED_PER_ACTOR_AFTER)})`
+        : reaches(CROWDED_AFTER);
+      const stays = (value: unknown, crowdedValue: unknown) => Prisma.sql`CASE WHEN crowded.yes THEN ${crowdedValue} ELSE ${value} END`;
+      const values = perActor
+        ? Prisma.sql`${stored.actor}, ${stays(stored.address, MANY)}, ${stored.entity}, ${stored.entityId}, ${details}::jsonb`
+        : Prisma.sql`${stays(stored.actor, MANY)}, ${stays(stored.address, MANY)}, ${stays(stored.entity, null)},
+                     ${stays(stored.entityId, null)}, ${stays(Prisma.sql`${details}::jsonb`, null)}`;
       await db.$executeRaw`
         WITH slot AS (
           SELECT date_bin(${`${EVENT_WINDOW_MINUTES} minutes`}::interval, localtimestamp, timestamp '2000-01-01') AS bucket
@@ -126,18 +116,11 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
                    SELECT 1 FROM security_events e, slot
                    WHERE e.type = ${stored.type} AND e.bucket = slot.bucket
                      AND coalesce(e.address, '') = coalesce(${stored.address}, '') AND coalesce(e.actor, '') = coalesce(${stored.actor}, ''))
-                 AND (SELECT count(*) FROM (SELECT 1 FROM security_events e, slot
-                                            WHERE e.type = ${stored.type} AND e.bucket = slot.bucket LIMIT ${CROWDED_AFTER}) AS kept) >= ${CROWDED_AFTER}
+                 AND ${crowdedWhen}
                  AS yes
         )
         INSERT INTO security_events AS e (type, actor, address, entity, entity_id, details, bucket)
-        SELECT ${stored.type},
-               CASE WHEN crowded.yes THEN ${MANY} ELSE ${stored.actor} END,
-               CASE WHEN crowded.yes THEN ${MANY} ELSE ${stored.address} END,
-               CASE WHEN crowded.yes THEN NULL ELSE ${stored.entity} END,
-               CASE WHEN crowded.yes THEN NULL ELSE ${stored.entityId} END,
-               CASE WHEN crowded.yes THEN NULL ELSE ${details}::jsonb END,
-               slot.bucket
+        SELECT ${stored.type}, ${values}, slot.bucket
         FROM slot, crowded
         ON CONFLICT (type, bucket, (coalesce(address, '')), (coalesce(actor, ''))) WHERE bucket IS NOT NULL
         DO UPDATE SET count = e.count + 1, last_at = excluded.last_at`.catch(failed);
