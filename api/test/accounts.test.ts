@@ -149,8 +149,7 @@ describe('profile and password', () => {
     const who = { account: 'pw@example.com', password: 'Client123!' };
     const mine = await t.login(who);
     const other = await t.login(who);
-    const change = (payload: object) =>
-      t.app.inject({ method: 'PUT', url: '/api/client/manage/password/', headers: { cookie: mine }, payload });
+    const change = (payload: { oldPassword: string; newPassword: string }) => t.changeClientPassword(mine, payload);
     expect((await change({ oldPassword: '', newPassword: 'x' })).json().error.message).toBe('Please enter both current and new password.');
     expect((await change({ oldPassword: 'wrong-one', newPassword: 'NewPass123!' })).statusCode).toBe(400);
     expect((await change({ oldPassword: 'Client123!', newPassword: 'short' })).json().error.message).toBe(
@@ -172,13 +171,7 @@ describe('profile and password', () => {
     const mine = await t.login(who);
     const other = await t.login(who);
     const [client] = await t.db.query<{ id: number }>('SELECT id FROM clients WHERE account = $1', [account]);
-    const change = () =>
-      t.app.inject({
-        method: 'PUT',
-        url: '/api/client/manage/password/',
-        headers: { cookie: mine },
-        payload: { oldPassword: 'Client123!', newPassword: 'NewPass123!' },
-      });
+    const change = () => t.changeClientPassword(mine, { oldPassword: 'Client123!', newPassword: 'NewPass123!' });
     // The sessions' end fails (as an outage between two statements would), for this account only.
     await whileSessionsCannotEnd(t.db, { audience: 'client', id: client!.id }, async () => {
       expect((await change()).statusCode).toBeGreaterThanOrEqual(500);
@@ -200,11 +193,9 @@ describe("a client's account events in the security log (ASVS 16.3.1)", () => {
   it('records sign-ins (one row per address and window, with the count) and a password change, from where, never a password', async () => {
     const client = await t.newClient();
     await t.login({ account: client.account, password: DEMO.client.password });
-    const changed = await t.app.inject({
-      method: 'PUT',
-      url: '/api/client/manage/password/',
-      headers: { cookie: client.cookie },
-      payload: { oldPassword: DEMO.client.password, newPassword: 'Another-passphrase-42' },
+    const changed = await t.changeClientPassword(client.cookie, {
+      oldPassword: DEMO.client.password,
+      newPassword: 'Another-passphrase-42',
     });
     expect(changed.statusCode, changed.body).toBe(200);
     const rows = await events(client.id);
@@ -273,8 +264,7 @@ describe('a loop of password changes', () => {
       [account],
     );
     const cookie = await t.login({ account, password: 'Client123!' });
-    return (oldPassword: string, newPassword: string) =>
-      t.app.inject({ method: 'PUT', url: '/api/client/manage/password/', headers: { cookie }, payload: { oldPassword, newPassword } });
+    return (oldPassword: string, newPassword: string) => t.changeClientPassword(cookie, { oldPassword, newPassword });
   }
   const notices = async (account: string) =>
     Number(

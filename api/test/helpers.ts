@@ -215,7 +215,11 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
     });
   }
 
-  return { app, db, config, login, loginFrom, newClient, addToCart, checkout };
+  /** Changes the password of the signed-in client whose cookie this is. */
+  const changeClientPassword = (cookie: string, payload: { oldPassword: string; newPassword: string }) =>
+    app.inject({ method: 'PUT', url: '/api/client/manage/password/', headers: { cookie }, payload });
+
+  return { app, db, config, login, loginFrom, newClient, addToCart, checkout, changeClientPassword };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

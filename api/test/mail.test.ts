@@ -391,11 +391,9 @@ describe('the sender', () => {
 
   it('a password change is a security notice to its owner', async () => {
     const client = await t.newClient({ firstName: 'Pat', lastName: 'Word' });
-    const changed = await t.app.inject({
-      method: 'PUT',
-      url: '/api/client/manage/password/',
-      headers: { cookie: client.cookie },
-      payload: { oldPassword: DEMO.client.password, newPassword: 'A-much-better-passphrase-7' },
+    const changed = await t.changeClientPassword(client.cookie, {
+      oldPassword: DEMO.client.password,
+      newPassword: 'A-much-better-passphrase-7',
     });
     expect(changed.statusCode, changed.body).toBe(200);
     await t.app.mail.drain();

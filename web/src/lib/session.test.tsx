@@ -22,6 +22,16 @@ function SignOut() {
   );
 }
 
+/** The back-office's dashboard, where an employee's session is checked, beside the login it may send them to. */
+const renderDashboardBesideLogin = () =>
+  renderWithProviders(
+    <Routes>
+      <Route path="/dashboard" element={<UserType />} />
+      <Route path="/login" element={<LoginPage />} />
+    </Routes>,
+    { route: '/dashboard' },
+  );
+
 describe('sessions', () => {
   it('refreshes both sessions on start, whatever the stored user type', async () => {
     const calls = stubApi({
@@ -40,13 +50,7 @@ describe('sessions', () => {
   it('an employee whose session has ended is sent to login, and told why', async () => {
     storage.setUserType('Admin');
     stubApi(SIGNED_OUT);
-    renderWithProviders(
-      <Routes>
-        <Route path="/dashboard" element={<UserType />} />
-        <Route path="/login" element={<LoginPage />} />
-      </Routes>,
-      { route: '/dashboard' },
-    );
+    renderDashboardBesideLogin();
     expect(await screen.findByText('Your session has ended. Please log in again.')).toBeInTheDocument();
     expect(storage.getUserType()).toBe('Client');
   });
@@ -60,13 +64,7 @@ describe('sessions', () => {
         body: { data: null, error: { code: 'UNAVAILABLE', message: 'The shop is briefly unavailable.' } },
       },
     });
-    renderWithProviders(
-      <Routes>
-        <Route path="/dashboard" element={<UserType />} />
-        <Route path="/login" element={<LoginPage />} />
-      </Routes>,
-      { route: '/dashboard' },
-    );
+    renderDashboardBesideLogin();
     await vi.waitFor(() => expect(calls.some((c) => c.url.endsWith('/Employee'))).toBe(true));
     expect(await screen.findByText('user type Admin')).toBeInTheDocument();
     expect(storage.getUserType()).toBe('Admin');

@@ -1,3 +1,4 @@
+import { isBlank } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../api/types';
 import { Notice, useNotice } from '../../components/notice';
@@ -21,7 +22,7 @@ const EMPTY_FORM = { bookId: '', quantity: '', price: '', isAvailable: true };
 const REQUIRED = 'All fields are required.';
 
 /** A number field left blank: sent as Number(''), it would be 0, a copy at $0.00 or out of stock that nobody typed. */
-const blank = (...values: unknown[]) => values.some((value) => value === null || value === undefined || String(value).trim() === '');
+const blank = (...values: unknown[]) => values.some((value) => isBlank(value == null ? null : String(value)));
 const NEW_COPY_FIELDS = [
   ['bookId', 'Book ID', 'numeric'],
   ['quantity', 'Quantity', 'numeric'],
