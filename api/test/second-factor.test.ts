@@ -5,9 +5,8 @@
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { secretBox, TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
-import { PASSKEY_SIGN_INS_LIVE } from '../src/modules/second-factor/second-factor-service.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks, whileSessionsCannotEnd } from './helpers.ts';
-import { registerSoftwarePasskey } from './software-authenticator.ts';
+import { registerSoftwarePasskey, softwarePasskey } from './software-authenticator.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -763,30 +762,64 @@ describe('STAFF_MFA=required', () => {
 });
 
 describe('a passkey sign-in without the password', () => {
-  it('stores no more challenges than the shop allows under way at once, whatever the addresses asking: past it 429, nothing stored', async () => {
-    const challenges = async () =>
-      Number((await t.db.query<{ n: string }>("SELECT count(*) AS n FROM sign_in_challenges WHERE purpose = 'passkey_sign_in'"))[0]!.n);
-    const ask = (i: number) =>
-      t.app.inject({ method: 'POST', url: '/api/public/authentication/passkey/options', remoteAddress: `2001:db8:77:${i}::1` });
-    expect((await ask(1)).statusCode).toBe(200);
-    // As many under way as the shop takes, as from many addresses (the test's own rows, not yet expired).
-    const live = PASSKEY_SIGN_INS_LIVE - (await challenges());
-    await t.db.query(
-      `INSERT INTO sign_in_challenges (token_hash, purpose, webauthn, expires_at)
-       SELECT 'flood-' || g, 'passkey_sign_in', 'challenge', now() + interval '5 minutes' FROM generate_series(1, $1::int) g`,
-      [live],
+  const PASSKEY_OPTIONS = '/api/public/authentication/passkey/options';
+  const PASSKEY_SIGN_IN = '/api/public/authentication/passkey';
+  const challengeRows = async () => Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM sign_in_challenges'))[0]!.n);
+
+  it('stores nothing for a challenge asked for, from any number of addresses: the browser keeps it, sealed', async () => {
+    const before = await challengeRows();
+    for (let i = 0; i < 20; i++) {
+      const asked = await t.app.inject({ method: 'POST', url: PASSKEY_OPTIONS, remoteAddress: `2001:db8:77:${i}::1` });
+      expect(asked.statusCode, asked.body).toBe(200);
+      // The challenge is not readable from the cookie: it is sealed under the shop's secret.
+      expect(cookieHeader(asked)).not.toContain(asked.json().data.challenge);
+    }
+    expect(await challengeRows()).toBe(before);
+  });
+
+  it("signs in with an employee's passkey once for each challenge: the same answer sent again is refused, as is a challenge past its end or not the shop's", async () => {
+    const who = await newEmployee(t, 'Seller');
+    const session = await passwordLogin(t, who);
+    const passkey = softwarePasskey(INJECTED_ORIGIN);
+    const creation = await call(t, session, 'POST', `${OWN}/passkeys/options`, { currentPassword: who.password });
+    expect(creation.statusCode, creation.body).toBe(200);
+    const registered = await call(t, session, 'POST', `${OWN}/passkeys`, {
+      name: 'Laptop',
+      response: passkey.registration(creation.json().data),
+    });
+    expect(registered.statusCode, registered.body).toBe(200);
+
+    const options = await t.app.inject({ method: 'POST', url: PASSKEY_OPTIONS });
+    const answer = { passkey: passkey.assertion(options.json().data, `employee:${who.id}`) };
+    const signIn = (cookie: string) => t.app.inject({ method: 'POST', url: PASSKEY_SIGN_IN, headers: { cookie }, payload: answer });
+    const rowsBefore = await challengeRows();
+    const signedIn = await signIn(cookieHeader(options));
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json().data).toBe('Seller');
+    // The spent challenge, kept until it would have ended.
+    expect(await challengeRows()).toBe(rowsBefore + 1);
+
+    const replayed = await signIn(cookieHeader(options));
+    expect([replayed.statusCode, replayed.json().error.code]).toEqual([401, 'SECOND_FACTOR_EXPIRED']);
+
+    // A token sealed under another JWT_SECRET (or made up) names no challenge of the shop's.
+    const [name] = cookieHeader(options).split('=');
+    const forged = secretBox('another-secret-of-at-least-thirty-two-chars', 'passkey-sign-in-v1').seal(
+      JSON.stringify({ challenge: options.json().data.challenge, expiresAt: Date.now() + 60_000 }),
     );
-    const refused = await ask(2);
-    expect(refused.statusCode).toBe(429);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(refused.json().error.message).toBe(
-      'Too many passkey sign-ins are under way. Please sign in with your password, or try again later.',
-    );
-    expect(await challenges()).toBe(PASSKEY_SIGN_INS_LIVE);
-    // Expired, they count no more: the next is taken.
-    await t.db.query("UPDATE sign_in_challenges SET expires_at = now() - interval '1 second' WHERE token_hash LIKE 'flood-%'");
-    expect((await ask(3)).statusCode).toBe(200);
-    await t.db.query("DELETE FROM sign_in_challenges WHERE token_hash LIKE 'flood-%'");
+    const refused = await signIn(`${name}=${forged}`);
+    expect([refused.statusCode, refused.json().error.code]).toEqual([401, 'SECOND_FACTOR_EXPIRED']);
+
+    // Past its five minutes, a challenge never answered is refused too.
+    const later = await t.app.inject({ method: 'POST', url: PASSKEY_OPTIONS });
+    fixClock(Date.now() + 5 * 60_000 + 1000);
+    const late = await t.app.inject({
+      method: 'POST',
+      url: PASSKEY_SIGN_IN,
+      headers: { cookie: cookieHeader(later) },
+      payload: { passkey: passkey.assertion(later.json().data, `employee:${who.id}`) },
+    });
+    expect([late.statusCode, late.json().error.code]).toEqual([401, 'SECOND_FACTOR_EXPIRED']);
   });
 
   it("a stranger's answer naming an employee's passkey is refused, and logged as nobody's attempt on that employee", async () => {

@@ -1,8 +1,8 @@
-// A passkey made in the test process, for the API's registration without a browser: a P-256 key and
-// the browser's answer to the creation options ("none" attestation), byte for byte as WebAuthn
-// defines it, so @simplewebauthn/server verifies it as it would a real one. The browser's own path
+// A passkey made in the test process, for the API without a browser: a P-256 key, the browser's answer
+// to the creation options ("none" attestation) and its signed answers to a sign-in's challenge, byte
+// for byte as WebAuthn defines them, so @simplewebauthn/server verifies them as it would a real one. The browser's own path
 // runs in Chromium's virtual authenticator (e2e/second-factor.spec.ts).
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 
 type Cbor = number | string | Uint8Array | Map<number | string, Cbor> | { [key: string]: Cbor };
 
@@ -37,43 +37,87 @@ interface CreationOptions {
   rp: { id?: string };
 }
 
-/** A new passkey's answer to `options`, as a browser at `origin` would send it (RegistrationResponseJSON). */
-export function registerSoftwarePasskey(options: CreationOptions, origin: string) {
-  const rpId = options.rp.id ?? new URL(origin).hostname;
-  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = publicKey.export({ format: 'jwk' });
-  // The public key as COSE: EC2 (1: 2) on P-256 (-1: 1) for ES256 (3: -7), its x and y.
-  const coseKey = cbor(
-    new Map<number, Cbor>([
-      [1, 2],
-      [3, -7],
-      [-1, 1],
-      [-2, Buffer.from(jwk.x!, 'base64url')],
-      [-3, Buffer.from(jwk.y!, 'base64url')],
-    ]),
-  );
-  const credentialId = randomBytes(16);
-  const credentialIdLength = Buffer.alloc(2);
-  credentialIdLength.writeUInt16BE(credentialId.length);
-  const authData = Buffer.concat([
-    createHash('sha256').update(rpId).digest(),
-    Buffer.from([0x45]), // user present, user verified, attested credential data included
-    Buffer.alloc(4), // signature counter
-    Buffer.alloc(16), // AAGUID: none
-    credentialIdLength,
-    credentialId,
-    coseKey,
-  ]);
-  const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin, crossOrigin: false }));
-  return {
-    id: base64url(credentialId),
-    rawId: base64url(credentialId),
-    type: 'public-key' as const,
-    response: {
-      clientDataJSON: base64url(clientDataJSON),
-      attestationObject: base64url(cbor({ fmt: 'none', attStmt: {}, authData })),
-      transports: ['internal'],
-    },
-    clientExtensionResults: {},
-  };
+/** The request options' fields a sign-in's answer reads. */
+interface RequestOptions {
+  challenge: string;
+  rpId?: string;
 }
+
+/**
+ * A new passkey: its answer to the creation `options` as a browser at `origin` would send it
+ * (RegistrationResponseJSON), and its answers to later sign-ins' challenges (AuthenticationResponseJSON)
+ * as the user `userHandle` names, verified (a PIN, a fingerprint).
+ */
+export function softwarePasskey(origin: string) {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const credentialId = randomBytes(16);
+  const rpIdHash = (rpId: string | undefined) =>
+    createHash('sha256')
+      .update(rpId ?? new URL(origin).hostname)
+      .digest();
+
+  function registration(options: CreationOptions) {
+    const jwk = publicKey.export({ format: 'jwk' });
+    // The public key as COSE: EC2 (1: 2) on P-256 (-1: 1) for ES256 (3: -7), its x and y.
+    const coseKey = cbor(
+      new Map<number, Cbor>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, 'base64url')],
+        [-3, Buffer.from(jwk.y!, 'base64url')],
+      ]),
+    );
+    const credentialIdLength = Buffer.alloc(2);
+    credentialIdLength.writeUInt16BE(credentialId.length);
+    const authData = Buffer.concat([
+      rpIdHash(options.rp.id),
+      Buffer.from([0x45]), // user present, user verified, attested credential data included
+      Buffer.alloc(4), // signature counter
+      Buffer.alloc(16), // AAGUID: none
+      credentialIdLength,
+      credentialId,
+      coseKey,
+    ]);
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin, crossOrigin: false }),
+    );
+    return {
+      id: base64url(credentialId),
+      rawId: base64url(credentialId),
+      type: 'public-key' as const,
+      response: {
+        clientDataJSON: base64url(clientDataJSON),
+        attestationObject: base64url(cbor({ fmt: 'none', attStmt: {}, authData })),
+        transports: ['internal'],
+      },
+      clientExtensionResults: {},
+    };
+  }
+
+  function assertion(options: RequestOptions, userHandle: string) {
+    // User present and verified; a signature counter of 0, as synced passkeys keep none, so nothing
+    // but the shop's own record of the challenge refuses the same answer sent twice.
+    const authenticatorData = Buffer.concat([rpIdHash(options.rpId), Buffer.from([0x05]), Buffer.alloc(4)]);
+    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }));
+    // ES256 signs authenticatorData followed by the client data's SHA-256, DER-encoded.
+    const signature = sign('sha256', Buffer.concat([authenticatorData, createHash('sha256').update(clientDataJSON).digest()]), privateKey);
+    return {
+      id: base64url(credentialId),
+      rawId: base64url(credentialId),
+      type: 'public-key' as const,
+      response: {
+        clientDataJSON: base64url(clientDataJSON),
+        authenticatorData: base64url(authenticatorData),
+        signature: base64url(signature),
+        userHandle: Buffer.from(userHandle).toString('base64url'),
+      },
+      clientExtensionResults: {},
+    };
+  }
+
+  return { registration, assertion };
+}
+
+/** A new passkey's answer to `options`, as a browser at `origin` would send it (RegistrationResponseJSON). */
+export const registerSoftwarePasskey = (options: CreationOptions, origin: string) => softwarePasskey(origin).registration(options);

@@ -138,10 +138,6 @@ export const refuse = {
     ),
   copyOrdered: () => conflict('This copy has been ordered, so it cannot be deleted; mark it unavailable instead.'),
   /** The contact form's shop-wide hour is full: spread over many addresses, messages still end. */
-  passkeySignInsBusy: (retryAfterSeconds: number) =>
-    new AppError(429, 'RATE_LIMITED', 'Too many passkey sign-ins are under way. Please sign in with your password, or try again later.', {
-      'retry-after': String(retryAfterSeconds),
-    }),
   contactFormBusy: (retryAfterSeconds: number) =>
     new AppError(429, 'CONTACT_FORM_BUSY', 'The shop has received too many messages this hour. Please try again later.', {
       'retry-after': String(retryAfterSeconds),

@@ -42,12 +42,13 @@ export function acceptedTotpStep(base32: string, code: string, lastStep: number,
 }
 
 /**
- * TOTP secrets are kept encrypted (AES-256-GCM) under a key derived from JWT_SECRET, so a copy of the
- * database alone yields no code. Changing JWT_SECRET makes every authenticator app enrol again: a
- * secret sealed under another key opens to null, which the service takes as no app rather than a fault.
+ * Text sealed (AES-256-GCM) under a key derived from JWT_SECRET for one use: TOTP secrets, so a copy of
+ * the database alone yields no code, and the passkey sign-in's challenge, which the browser keeps for
+ * the shop instead of a row. Changing JWT_SECRET makes every authenticator app enrol again: a secret
+ * sealed under another key opens to null, which the service takes as no app rather than a fault.
  */
-export function secretBox(serverSecret: string) {
-  const key = Buffer.from(hkdfSync('sha256', serverSecret, 'bookshop', 'totp-secret-v1', 32));
+export function secretBox(serverSecret: string, use: 'totp-secret-v1' | 'passkey-sign-in-v1' = 'totp-secret-v1') {
+  const key = Buffer.from(hkdfSync('sha256', serverSecret, 'bookshop', use, 32));
   return {
     seal(plain: string): string {
       const iv = randomBytes(12);

@@ -29,8 +29,6 @@ async function changedHowTheySignIn(tx: Prisma.TransactionClient, employeeId: nu
 
 export function secondFactorRepository(db: Db) {
   return {
-    /** Passkey sign-ins without the password under way: their challenges not yet expired. */
-    livePasskeySignIns: () => db.signInChallenge.count({ where: { purpose: 'passkey_sign_in', expiresAt: { gt: new Date() } } }),
     /** What the employee has: a confirmed app, a pending setup, their passkeys, unused recovery codes. */
     async factors(employeeId: number) {
       const row = await db.employee.findUnique({
@@ -195,6 +193,9 @@ export function secondFactorRepository(db: Db) {
         where: { tokenHash: key },
         select: { purpose: true, employeeId: true, webauthn: true, passwordFingerprint: true, expiresAt: true },
       }),
+    /** Records a challenge as answered until it ends; true for the one caller that recorded it (a challenge is used once). */
+    spendChallenge: async (key: string, purpose: string, expiresAt: Date) =>
+      (await db.signInChallenge.createMany({ data: [{ tokenHash: key, purpose, expiresAt }], skipDuplicates: true })).count === 1,
     /** Deletes a challenge; true for the one caller that deleted it (a challenge is used once). */
     takeChallenge: async (key: string) => (await db.signInChallenge.deleteMany({ where: { tokenHash: key } })).count === 1,
     purgeChallenges: () => db.signInChallenge.deleteMany({ where: { expiresAt: { lt: new Date() } } }),

@@ -45,15 +45,6 @@ export type FactorMethod = 'totp' | 'passkey' | 'recovery_code';
 
 /** How long the step between the password and the second factor, or a WebAuthn challenge, lasts. */
 export const CHALLENGE_SECONDS = 5 * 60;
-/**
- * Passkey sign-ins without the password under way at once in the whole shop (their challenges not yet
- * expired): a shop's staff start a few at a time. Past it a stranger's flood is refused, not stored;
- * the password and its second step still sign everyone in. Counted live, not per hour: an hour's budget
- * was spent in seconds by a few dozen addresses, shutting passkeys out for the hour; holding this many
- * live takes 500 every five minutes, about nine fresh addresses each time (60 an hour each), a
- * hundred an hour.
- */
-export const PASSKEY_SIGN_INS_LIVE = 500;
 
 /** How long a proved second factor opens the sensitive actions. */
 export const STEP_UP_MINUTES = 10;
@@ -86,6 +77,19 @@ export function secondFactorService(
   deps: { jwtSecret: string; events: SecurityEvents; throttle: LoginThrottle; log: Pick<FastifyBaseLogger, 'warn'> },
 ) {
   const box = secretBox(deps.jwtSecret);
+  /**
+   * A passkey sign-in without the password keeps its challenge in its own token, sealed, not in a row:
+   * a stranger may ask for as many as the route's limit lets them and store nothing. Only a passkey's
+   * verified answer writes one, to spend its challenge once (passkeySignIn).
+   */
+  const passkeySignInBox = secretBox(deps.jwtSecret, 'passkey-sign-in-v1');
+  /** The challenge a passkey sign-in's token carries, while it lasts; null for a token not ours, or past its end. */
+  function passkeySignInChallenge(token: string | undefined) {
+    const sealed = token && passkeySignInBox.open(token);
+    if (!sealed) return null;
+    const { challenge, expiresAt } = JSON.parse(sealed) as { challenge: string; expiresAt: number };
+    return expiresAt > Date.now() ? { challenge, expiresAt: new Date(expiresAt) } : null;
+  }
   /**
    * The employee's confirmed authenticator secret, or null: none, or one sealed before JWT_SECRET was
    * changed, which no code can match. Then the app counts as not set up (the Account screen offers to
@@ -464,38 +468,20 @@ export function secondFactorService(
 
     /** A passkey sign-in without the password: options for any of the shop's passkeys (discoverable). */
     async passkeySignInOptions(rp: RelyingParty) {
-      // Each stores a challenge row until its purge: an address gets 60 an hour (the route's limit), and
-      // someone holding many addresses (an IPv6 /48 is 65,536 of them) the shop's live ones, no more.
-      if ((await repo.livePasskeySignIns()) >= PASSKEY_SIGN_INS_LIVE) throw refuse.passkeySignInsBusy(60);
       const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'required' });
-      const token = randomBytes(32).toString('base64url');
-      await repo.putChallenge({
-        key: tokenKey(token),
-        purpose: 'passkey_sign_in',
-        employeeId: null,
-        webauthn: options.challenge,
-        expiresAt: expiry(),
-      });
+      const token = passkeySignInBox.seal(JSON.stringify({ challenge: options.challenge, expiresAt: expiry().getTime() }));
       return { token, options };
     },
 
     /** The employee whose passkey answered the passkey sign-in's challenge, or 400/401. */
     async passkeySignIn(token: string | undefined, response: AuthenticationResponseJSON, rp: RelyingParty, address: string) {
-      const key = token ? tokenKey(token) : '';
-      const challenge = key ? await repo.findChallenge(key) : null;
-      if (
-        !challenge?.webauthn ||
-        challenge.purpose !== 'passkey_sign_in' ||
-        challenge.expiresAt.getTime() < Date.now() ||
-        !(await repo.takeChallenge(key))
-      ) {
-        throw refuse.signInStepExpired();
-      }
+      const challenge = passkeySignInChallenge(token);
+      if (!challenge) throw refuse.signInStepExpired();
       const passkey = await repo.passkeyByCredential(response.id);
       // Without the password, the passkey must have verified its user (a PIN, a fingerprint), and
       // name the same employee it was created for.
       const sameUser = !!passkey && response.response.userHandle === Buffer.from(userHandle(passkey.employeeId)).toString('base64url');
-      const verified = sameUser && (await verifyPasskey(passkey, response, challenge.webauthn, rp, true));
+      const verified = sameUser && (await verifyPasskey(passkey, response, challenge.challenge, rp, true));
       if (!passkey || !verified) {
         // Anyone may send a passkey's id: the attempt is about its employee, not by them (no password
         // was given), so it is nobody's in the log, as a stranger's failed sign-in is.
@@ -507,6 +493,11 @@ export function secondFactorService(
           details: { method: 'passkey', stage: 'passkey_sign_in' },
         });
         throw refuse.wrongSecondFactor();
+      }
+      // A challenge is answered once: the answer sent again (replayed, or raced) finds it spent. Only a
+      // passkey's own answer gets here, so only the shop's staff write these rows, kept until the challenge ends.
+      if (!(await repo.spendChallenge(tokenKey(`passkey_sign_in:${challenge.challenge}`), 'passkey_sign_in', challenge.expiresAt))) {
+        throw refuse.signInStepExpired();
       }
       return passkey.employeeId;
     },

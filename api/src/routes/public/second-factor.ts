@@ -58,7 +58,7 @@ const secondFactorSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/passkey/options',
     {
-      // Each answer stores a challenge for a few minutes: an address gets a bounded number of them.
+      // Nothing is stored (the challenge rides in the sign-in cookie, sealed), but a flood is still refused.
       config: { rateLimit: { max: PASSKEY_SIGN_INS_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'passkeySignInOptions',
