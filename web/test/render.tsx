@@ -29,7 +29,7 @@ export function renderWithProviders(ui: ReactNode, { route = '/', state }: { rou
 }
 
 /** The address the router is at, readable as the status named 'address'. */
-function Address() {
+export function Address() {
   return <output aria-label="address">{useLocation().pathname}</output>;
 }
 

@@ -3,8 +3,9 @@
 // has expired goes back to the login screen.
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router-dom';
 import { expect, it } from 'vitest';
-import { refusal, renderRoute, SIGNED_OUT, stubApi } from '../../../test/render';
+import { Address, refusal, renderRoute, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import { paths } from '../../lib/paths';
 import LoginPage from './login-page';
 import SecondFactorPage from './second-factor-page';
@@ -55,4 +56,39 @@ it('an expired step goes back to the login screen', async () => {
   });
   renderRoute(paths.secondFactor, <SecondFactorPage />, paths.secondFactor);
   await expect.poll(() => address().textContent).toBe(paths.login);
+});
+
+it("a sign-in begun again asks for its own step's options: never the last step's, whose passkey challenge is spent", async () => {
+  const WITH_PASSKEY = {
+    body: { data: { totp: true, recoveryCodes: true, passkey: { challenge: 'fresh-challenge', allowCredentials: [], rpId: 'localhost' } } },
+  };
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'POST /api/public/authentication/login': { body: { data: 'SecondFactor' } },
+    'POST /api/public/authentication/second-factor/options': [OPTIONS, WITH_PASSKEY],
+    'POST /api/public/authentication/second-factor': refusal(
+      401,
+      'SECOND_FACTOR_EXPIRED',
+      'This sign-in has expired. Please sign in again.',
+    ),
+  });
+  renderWithProviders(
+    <>
+      <Routes>
+        <Route path={paths.login} element={<LoginPage />} />
+        <Route path={paths.secondFactor} element={<SecondFactorPage />} />
+      </Routes>
+      <Address />
+    </>,
+    { route: paths.secondFactor },
+  );
+  // The first step expires while the employee is away: back to the login.
+  await userEvent.type(await screen.findByLabelText('Code from your authenticator app, or a recovery code'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+  await expect.poll(() => address().textContent).toBe(paths.login);
+  await userEvent.type(screen.getByLabelText('Account'), 'admin@bookshop.test');
+  await userEvent.type(screen.getByLabelText(/Password/), 'a long passphrase');
+  await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+  expect(await screen.findByRole('button', { name: 'Use a passkey' })).toBeInTheDocument();
+  expect(calls.filter((c) => c.url.endsWith('/second-factor/options'))).toHaveLength(2);
 });

@@ -10,7 +10,11 @@ export const useSecondFactorOptions = () =>
     queryKey: ['sign-in', 'second-factor'],
     queryFn: () => unwrap(api.POST('/api/public/authentication/second-factor/options')),
     retry: false,
+    // Asked once while the step is on screen (each ask writes the step a new passkey challenge), and
+    // forgotten when it leaves: a sign-in begun again has a step of its own, and the last one's challenge
+    // is spent, so its passkey's answer would be refused (and counted as a wrong factor).
     staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
   });
 
 type PasskeyOptions = NonNullable<
