@@ -2,8 +2,9 @@
 // address and window with a count (and a crowded window shares one row), nothing is recorded for a
 // path that does not exist, old records leave after RETENTION_DAYS, and a burst of wrong passwords
 // on one account gets 401s and 429s, never a deadlock.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CROWDED_AFTER } from '../src/modules/security/security-events.ts';
+import { SIGN_INS_PER_ACCOUNT_HOUR } from '../src/modules/sessions/login-throttle.ts';
 import { SESSIONS_PER_ACCOUNT } from '../src/modules/sessions/session-service.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
@@ -225,6 +226,31 @@ describe('sign-in under a burst', () => {
     const codes = new Set(changes.map((r) => r.json().error.code));
     expect(codes).toContain('WRONG_PASSWORD');
     for (const code of codes) expect(['WRONG_PASSWORD', 'TOO_MANY_ATTEMPTS', 'RATE_LIMITED']).toContain(code);
+  });
+});
+
+describe('a loop of right sign-ins', () => {
+  it(`ends at ${SIGN_INS_PER_ACCOUNT_HOUR} an hour for one account, refused before its password is checked; another account still signs in`, {
+    timeout: 120_000,
+  }, async () => {
+    const looping = await t.newClient();
+    const signIn = (account: string) =>
+      t.app.inject({ method: 'POST', url: '/api/public/authentication/login', payload: { account, password: DEMO.client.password } });
+    // newClient signed in once already.
+    for (let i = 1; i < SIGN_INS_PER_ACCOUNT_HOUR; i++) expect((await signIn(looping.account)).statusCode).toBe(200);
+    const checks = vi.spyOn(t.app.passwords, 'verify');
+    try {
+      const refused = await signIn(looping.account);
+      expect(refused.statusCode, refused.body).toBe(429);
+      expect(refused.json().error.message).toMatch(/^Too many sign-ins\. Please try again in \d+ minutes?\.$/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Each right sign-in is a bcrypt check the whole shop shares: the refusal spent none.
+      expect(checks).not.toHaveBeenCalled();
+      const other = await t.newClient();
+      expect((await signIn(other.account)).statusCode).toBe(200);
+    } finally {
+      checks.mockRestore();
+    }
   });
 });
 

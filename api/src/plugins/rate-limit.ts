@@ -6,17 +6,10 @@
 // address and window however often it repeats: modules/security/security-events.ts).
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
+import { waitInWords } from '../lib/dates.ts';
 import { AppError } from '../lib/errors.ts';
 import { countHit } from '../modules/security/counters.ts';
 import type { Db } from './prisma.ts';
-
-/** How long to wait, as a person reads it: 42 seconds, 5 minutes, 24 hours. */
-export function waitInWords(ms: number) {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  const [n, unit] =
-    seconds <= 90 ? [seconds, 'second'] : seconds <= 90 * 60 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour'];
-  return `${n} ${unit}${n === 1 ? '' : 's'}`;
-}
 
 /** @fastify/rate-limit's store contract over the shared throttle_counters table. */
 function postgresStore(db: Db) {

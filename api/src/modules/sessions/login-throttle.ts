@@ -27,9 +27,11 @@
 //   statement that still loses a race (a deadlock or serialization failure) runs once more, as each
 //   is idempotent in effect for the attempt it serves.
 import { retryLostRace } from '../../lib/database-errors.ts';
+import { waitInWords } from '../../lib/dates.ts';
 import { AppError } from '../../lib/errors.ts';
 import { escapeLike } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
+import { countHit } from '../security/counters.ts';
 
 export interface ThrottleLimits {
   windowMs: number;
@@ -48,6 +50,16 @@ export const DEFAULT_THROTTLE: ThrottleLimits = { windowMs: 15 * 60 * 1000, perP
 /** At most this many wrong second-factor answers a day: a code is right one step either side (three of a million), so about 3 % odds in a year. */
 export const SECOND_FACTOR_PER_DAY = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Sign-ins with the right password an account may make in an hour. Each is a bcrypt check, of which
+ * the shop runs a few at a time (passwords.ts), and a right password gives its reservation back: an
+ * account's own loop of right sign-ins (a client's sign-up is enough) held every check of the shop,
+ * everyone else's sign-ins waiting or refused as busy. A person signs in a few times a day.
+ */
+export const SIGN_INS_PER_ACCOUNT_HOUR = 60;
+const HOUR_MS = 60 * 60 * 1000;
+const signedInKey = (account: string) => `signed-in:account:${account}`;
 
 /** The longest delay an account's slowdown imposes between two attempts. */
 const MAX_ACCOUNT_DELAY_SECONDS = 15 * 60;
@@ -187,6 +199,23 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
                            OR key LIKE ${`${secret}:pair:${escapeLike(account)}|%`}
                         ORDER BY key FOR UPDATE)`,
       ),
+
+    /**
+     * Refuses (429) a sign-in of an account that has already signed in SIGN_INS_PER_ACCOUNT_HOUR times
+     * this hour, before its password is checked: the refusal costs no bcrypt check.
+     */
+    async refuseIfSignedInTooOften(account: string) {
+      const [counter] = await db.$queryRaw<{ hits: number; seconds: number }[]>`
+        SELECT hits, extract(epoch FROM window_ends_at - now())::float8 AS seconds
+        FROM throttle_counters WHERE key = ${signedInKey(account)} AND window_ends_at > now()`;
+      if (counter && counter.hits >= SIGN_INS_PER_ACCOUNT_HOUR) {
+        throw new AppError(429, 'RATE_LIMITED', `Too many sign-ins. Please try again in ${waitInWords(counter.seconds * 1000)}.`, {
+          'retry-after': String(Math.max(1, Math.ceil(counter.seconds))),
+        });
+      }
+    },
+    /** Counts a sign-in with the right password toward its account's hour. */
+    signedIn: (account: string) => countHit(db, signedInKey(account), HOUR_MS),
 
     /** Deletes counters whose window ended more than an hour ago. */
     purge: () => db.$executeRaw`DELETE FROM throttle_counters WHERE window_ends_at < now() - interval '1 hour'`,

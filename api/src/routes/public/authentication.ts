@@ -27,7 +27,9 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const account = normalizeAccount(request.body.account);
       if (!account || !request.body.password) throw badRequest('Please enter your account and password.');
+      await app.loginThrottle.refuseIfSignedInTooOften(account);
       const result = await app.throttledPasswordCheck(request, account, () => app.accounts.login(account, request.body.password));
+      await app.loginThrottle.signedIn(account);
       // An employee with a second factor gets no session yet: only a short-lived token for the next step.
       if (result.audience === 'employee' && (await app.secondFactor.hasFactor(result.id))) {
         app.signInToken.set(request, reply, await app.secondFactor.openSignIn(result.id, result.passwordFingerprint));
