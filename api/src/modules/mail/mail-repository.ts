@@ -4,23 +4,6 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { MailFacts, MailKind, OrderFacts } from './mail-templates.ts';
 
-/**
- * The most of a contact form's name a receipt repeats. The form takes any name and any address, so
- * a receipt carries a stranger's words to whoever they name: no more of them than the message's
- * own 50 characters (CONTACT_MESSAGE_MAX), not a paragraph of the shop's mail they wrote.
- */
-export const RECEIPT_NAME_MAX = 50;
-const receiptName = (name: string) => {
-  // By characters, not UTF-16 units: a cut never halves an emoji.
-  const characters = Array.from(name);
-  return characters.length > RECEIPT_NAME_MAX
-    ? `${characters
-        .slice(0, RECEIPT_NAME_MAX - 1)
-        .join('')
-        .trimEnd()}…`
-    : name;
-};
-
 export interface ClaimedMail {
   id: bigint;
   kind: MailKind;
@@ -148,13 +131,12 @@ export function mailRepository(db: Db) {
         }
         case 'contact_received': {
           if (row.contact_message_id === null) return null;
-          const message = await db.contactMessage.findUnique({
-            where: { id: row.contact_message_id },
-            select: { userName: true, account: true, message: true },
-          });
+          const message = await db.contactMessage.findUnique({ where: { id: row.contact_message_id }, select: { account: true } });
           if (!message) return null;
-          const name = receiptName(message.userName);
-          return { to: { name, address: message.account }, facts: { kind: 'contact_received', name, message: message.message } };
+          // Nothing the form was given but the address: the form takes anyone's, so a receipt that
+          // repeated a name or the message (a link, an offer) carried a stranger's words to whoever they
+          // named, from the shop's own domain.
+          return { to: { name: '', address: message.account }, facts: { kind: 'contact_received' } };
         }
         case 'password_changed': {
           const owner = await passwordOwner(db, row);

@@ -30,7 +30,7 @@ export type MailFacts =
   | { kind: 'order_placed'; name: string; order: OrderFacts }
   | { kind: 'order_status'; name: string; order: OrderFacts; status: string; reason: string | null }
   | { kind: 'back_in_stock'; name: string; copyId: number; bookName: string }
-  | { kind: 'contact_received'; name: string; message: string }
+  | { kind: 'contact_received' }
   | { kind: 'password_changed'; name: string; audience: 'client' | 'employee' }
   /** To the address an employee signed in with until they changed it: the new one is named. */
   | { kind: 'email_changed'; name: string; newAddress: string };
@@ -64,7 +64,7 @@ function compose(
   table?: { head: string[]; rows: string[][]; foot: string[] },
   footer: string[] = [],
 ): RenderedMail {
-  const hello = `Hello ${name},`;
+  const hello = name ? `Hello ${name},` : 'Hello,';
   const textTable = table ? [...table.rows.map((r) => `- ${r.join('  ')}`), `${table.foot.filter(Boolean).join('  ')}`].join('\n') : '';
   const text = [hello, ...paragraphs, textTable, `${link.label}: ${link.url}`, `${SHOP_NAME}`, ...footer].filter(Boolean).join('\n\n');
   const cell = (tag: 'td' | 'th', v: string) => `<${tag} style="padding:4px 8px;text-align:left">${escapeHtml(v)}</${tag}>`;
@@ -136,12 +136,10 @@ export function renderMail(facts: MailFacts, publicUrl: string, unsubscribeUrl?:
         unsubscribe,
       );
     case 'contact_received':
-      return compose(
-        `We received your message`,
-        facts.name,
-        ['Thank you for writing to us. We read every message and answer as soon as we can. You wrote:', facts.message],
-        { label: `Visit ${SHOP_NAME}`, url: publicUrl },
-      );
+      return compose(`We received your message`, '', ['Thank you for writing to us. We read every message and answer as soon as we can.'], {
+        label: `Visit ${SHOP_NAME}`,
+        url: publicUrl,
+      });
     case 'password_changed':
       return compose(
         `Your ${SHOP_NAME} password was changed`,
