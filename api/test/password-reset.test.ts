@@ -7,6 +7,7 @@ import { FORM_MESSAGES } from '@bookshop/rules';
 import bcrypt from 'bcrypt';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CROWDED_AFTER } from '../src/modules/security/security-events.ts';
+import { RESET_EMAILS_PER_CLIENT_PER_DAY } from '../src/routes/public/password-reset.ts';
 import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
 
 let t: TestApp;
@@ -150,6 +151,29 @@ describe('forgot password', () => {
     for (let more = 0; more < 2; more++) expect((await requestReset(email)).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await resetCodes(email)).toHaveLength(3);
+  });
+
+  it(`and at most ${RESET_EMAILS_PER_CLIENT_PER_DAY} a day: an hour's three, every hour, would fill an inbox and the provider's quota`, async () => {
+    const { email } = await newClient();
+    const [client] = await t.db.query<{ id: number }>('SELECT id FROM clients WHERE account = $1', [email]);
+    const nextHour = () =>
+      t.db.query("UPDATE throttle_counters SET window_ends_at = now() - interval '1 second' WHERE key = $1", [
+        `reset-mail:client:${client!.id}`,
+      ]);
+    for (let sent = 1; sent <= 3; sent++) {
+      expect((await requestReset(email)).statusCode).toBe(200);
+      expect(await resetCodesSoon(email, sent)).toHaveLength(sent);
+    }
+    await nextHour();
+    for (let sent = 4; sent <= RESET_EMAILS_PER_CLIENT_PER_DAY; sent++) {
+      expect((await requestReset(email)).statusCode).toBe(200);
+      expect(await resetCodesSoon(email, sent)).toHaveLength(sent);
+    }
+    await nextHour();
+    // The answer reads the same, and nothing more is sent.
+    expect((await requestReset(email)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await resetCodes(email)).toHaveLength(RESET_EMAILS_PER_CLIENT_PER_DAY);
   });
 
   it("requests from 250 addresses for one client's e-mail are recorded in at most a crowded window's rows, with every request counted", async () => {

@@ -16,10 +16,16 @@ import { documentRoutes } from '../document-routes.ts';
 export const RESET_REQUESTS_PER_HOUR = 10;
 /** Reset e-mails one client may receive per hour, whatever addresses ask: no one can flood an inbox. */
 export const RESET_EMAILS_PER_CLIENT_PER_HOUR = 3;
+/**
+ * And per day: three an hour, every hour, was 72 a day in a client's inbox for as long as a stranger
+ * kept asking, and each one spent the identity provider's daily quota of reset e-mails for the project.
+ */
+export const RESET_EMAILS_PER_CLIENT_PER_DAY = 5;
 /** Codes one address may try per hour. */
 export const RESETS_PER_HOUR = 20;
 
 const ONE_HOUR_MS = 60 * 60 * 1000;
+const ONE_DAY_MS = 24 * ONE_HOUR_MS;
 
 const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Authentication'] });
@@ -47,8 +53,11 @@ const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         void (async () => {
           // Counted atomically before sending, so requests racing each other can only send fewer.
           await app.securityEvents.record({ type: 'password_reset_requested', actor, address });
-          const { hits } = await countHit(app.prisma, `reset-mail:${actor}`, ONE_HOUR_MS);
-          if (hits <= RESET_EMAILS_PER_CLIENT_PER_HOUR) await app.sendPasswordResetEmail(account, continueUrl);
+          const hour = await countHit(app.prisma, `reset-mail:${actor}`, ONE_HOUR_MS);
+          if (hour.hits > RESET_EMAILS_PER_CLIENT_PER_HOUR) return;
+          // The day counts only what the hour let through: a burst refused by the hour spends none of it.
+          const day = await countHit(app.prisma, `reset-mail-day:${actor}`, ONE_DAY_MS);
+          if (day.hits <= RESET_EMAILS_PER_CLIENT_PER_DAY) await app.sendPasswordResetEmail(account, continueUrl);
         })().catch((error: Error) => request.log.warn({ err: error }, 'could not send a password-reset e-mail'));
       }
       return { data: FORM_MESSAGES.resetRequested };
