@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ORDER_LINES_MAX } from '@bookshop/rules';
 import pg from 'pg';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { brokenConstraint } from '../src/lib/database-errors.ts';
 import { cartRepository } from '../src/modules/cart/cart-repository.ts';
 import { cartService } from '../src/modules/cart/cart-service.ts';
 import { ORDER_BY_IDEMPOTENCY_KEY_SQL } from '../src/modules/orders/order-queries.ts';
@@ -161,6 +162,43 @@ describe('cart', () => {
     await t.db.query('DELETE FROM cart_items WHERE id = $1', [lineId]);
     const service = cartService({ ...repo, findLine: async () => readBefore });
     await expect(service.update(owner.id, lineId, 2)).rejects.toMatchObject({ statusCode: 404, message: 'This item is not in your cart.' });
+  });
+});
+
+describe('a copy deleted while it is added to a cart', () => {
+  it('answers 409 with a reason, not a 500: the add waited for the delete and its copy is gone', async () => {
+    const cookie = await newClient();
+    const copy = await newCopy(3);
+    const deleting = new pg.Client({ connectionString: t.db.url });
+    await deleting.connect();
+    try {
+      await deleting.query('BEGIN');
+      await deleting.query('DELETE FROM book_copies WHERE id = $1', [copy]);
+      // The add reads the copy as it was, then its line's reference to it waits for the delete.
+      const adding = call(cookie, 'POST', `/api/client/cart/${copy}`);
+      await untilStatementsWaitOnLocks(t.db, 1);
+      await deleting.query('COMMIT');
+      const added = await adding;
+      expect(added.statusCode, added.body).toBe(409);
+      expect(added.json().error.message).toBe('Something this refers to is gone. Please reload and try again.');
+      expect(added.body).not.toMatch(/foreign key|cart_items|violates/i);
+    } finally {
+      await deleting.end();
+    }
+  });
+});
+
+describe('a write a rule of the schema refused', () => {
+  it('is named the same whichever way it reached the database (plain SQL or Prisma): a reference to a row gone, or a row still referenced', async () => {
+    const refusal = async (write: () => Promise<unknown>) => write().then(() => 'written', brokenConstraint);
+    const [client] = await t.db.query<{ id: number }>('SELECT id FROM clients LIMIT 1');
+    const [ordered] = await t.db.query<{ id: number }>('SELECT book_copy_id AS id FROM order_items LIMIT 1');
+    const addGone = 'INSERT INTO cart_items (client_id, book_copy_id, quantity) VALUES ($1, 2147483000, 1)';
+    expect(await refusal(() => t.app.primarySql.query(addGone, [client!.id]))).toBe('missing');
+    expect(await refusal(() => t.app.prisma.$executeRawUnsafe(addGone, client!.id))).toBe('missing');
+    const deleteOrdered = 'DELETE FROM book_copies WHERE id = $1';
+    expect(await refusal(() => t.app.primarySql.query(deleteOrdered, [ordered!.id]))).toBe('referenced');
+    expect(await refusal(() => t.app.prisma.$executeRawUnsafe(deleteOrdered, ordered!.id))).toBe('referenced');
   });
 });
 

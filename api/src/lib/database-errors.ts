@@ -42,6 +42,8 @@ export interface MaybeDatabaseError {
   code?: unknown;
   kind?: unknown;
   originalCode?: unknown;
+  /** @prisma/adapter-pg's copy of PostgreSQL's message. */
+  originalMessage?: unknown;
   message?: unknown;
   cause?: unknown;
   meta?: { driverAdapterError?: unknown };
@@ -98,4 +100,25 @@ export function databaseErrorSummary(error: unknown): string {
   const code = current?.originalCode ?? current?.code ?? current?.kind ?? '';
   const message = typeof current?.message === 'string' ? current.message.trim().split('\n').at(-1) : '';
   return [code, message].filter(Boolean).join(' ') || String(error);
+}
+
+/**
+ * Which of the schema's rules a write broke, when the database refused it for one: a unique key, a
+ * reference (one whose row another transaction deleted meanwhile, or one still pointed at), or a
+ * check. Plain SQL (node-postgres) reports PostgreSQL's own SQLSTATE, which Prisma's codes (P2002,
+ * P2003) do not cover. `missing` is a reference to a row that is gone (an insert or update refused),
+ * `referenced` a row still pointed at (a delete refused).
+ */
+export function brokenConstraint(error: unknown): 'unique' | 'missing' | 'referenced' | 'check' | null {
+  let found: 'unique' | 'missing' | 'referenced' | 'check' | null = null;
+  someCause(error, (e) => {
+    const code = typeof e.code === 'string' && e.code.startsWith('23') ? e.code : e.originalCode;
+    if (code === '23505') found = 'unique';
+    else if (code === '23514') found = 'check';
+    // 23001: a delete refused by an ON DELETE RESTRICT reference (an ordered copy's).
+    else if (code === '23001') found = 'referenced';
+    else if (code === '23503') found = /^insert or update/.test(String(e.originalMessage ?? e.message ?? '')) ? 'missing' : 'referenced';
+    return found !== null;
+  });
+  return found;
 }

@@ -2,7 +2,7 @@
 // 5xx status, never a stack trace or SQL. Unexpected errors are logged in full and answered vaguely.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorSummary, isDatabaseUnavailable } from '../lib/database-errors.ts';
+import { brokenConstraint, DATABASE_RETRY_AFTER_SECONDS, databaseErrorSummary, isDatabaseUnavailable } from '../lib/database-errors.ts';
 import { AppError } from '../lib/errors.ts';
 import { isCausedByInput } from '../lib/input-errors.ts';
 import { ErrorBody } from '../schemas/common.ts';
@@ -10,6 +10,13 @@ import { ErrorBody } from '../schemas/common.ts';
 const PRISMA_CONFLICT = 'P2002';
 const PRISMA_NOT_FOUND = 'P2025';
 const PRISMA_FOREIGN_KEY = 'P2003';
+
+const CONSTRAINT_MESSAGES = {
+  unique: 'This already exists.',
+  missing: 'Something this refers to is gone. Please reload and try again.',
+  referenced: 'This is still referenced by other records.',
+  check: 'This change conflicts with another made meanwhile. Please reload and try again.',
+} as const;
 
 /**
  * Errors the router raises before any route or error handler runs (a malformed percent-encoding, a
@@ -59,9 +66,14 @@ export default fp(
         request.log.warn({ err: error }, 'input refused by the database');
         return send(400, 'INVALID_INPUT', 'Some of this input cannot be used (an unusual character, number or date). Please check it.');
       }
-      if (error.code === PRISMA_CONFLICT) return send(409, 'CONFLICT', 'This already exists.');
       if (error.code === PRISMA_NOT_FOUND) return send(404, 'NOT_FOUND', 'Not found.');
-      if (error.code === PRISMA_FOREIGN_KEY) return send(409, 'CONFLICT', 'This is still referenced by other records.');
+      // A rule of the schema the write broke, mostly by racing another (a copy deleted while it was added
+      // to a cart): the routes check what they can first, and this says which rule it was.
+      const broken = error.code === PRISMA_CONFLICT ? 'unique' : error.code === PRISMA_FOREIGN_KEY ? 'referenced' : brokenConstraint(error);
+      if (broken) {
+        request.log.warn({ cause: databaseErrorSummary(error) }, 'write refused by a constraint');
+        return send(409, 'CONFLICT', CONSTRAINT_MESSAGES[broken]);
+      }
       if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
         // Fastify's own client errors (malformed JSON, body too large, unsupported media type).
         return send(error.statusCode, error.code ?? 'BAD_REQUEST', error.message);
