@@ -27,7 +27,7 @@ const admin = await t.login(DEMO.admin);
 /**
  * The file as the export has always written it, worked out here another way (two plain queries
  * joined in memory): every book in id order, each copy of it in id order with its stock, price and
- * availability twice (as they are, and as exported_stock, exported_price and exported_available), a book without copies as one row with empty copy fields, and a cell a
+ * availability twice (as they are, and as exported_stock, exported_price and exported_available) and its id, a book without copies as one row with empty copy fields, and a cell a
  * spreadsheet would run as a formula with a leading apostrophe.
  */
 async function expectedFile() {
@@ -35,8 +35,8 @@ async function expectedFile() {
     `SELECT b.id, b.isbn13, b.name, a.full_name AS author, bt.name AS category
      FROM books b, authors a, book_types bt WHERE a.id = b.author_id AND bt.id = b.type_id ORDER BY b.id`,
   );
-  const copies = await t.db.query<{ book_id: number; price: string; quantity: number; is_available: boolean }>(
-    'SELECT book_id, price, quantity, is_available FROM book_copies ORDER BY id',
+  const copies = await t.db.query<{ id: number; book_id: number; price: string; quantity: number; is_available: boolean }>(
+    'SELECT id, book_id, price, quantity, is_available FROM book_copies ORDER BY id',
   );
   const copiesOf = new Map<number, typeof copies>();
   for (const copy of copies) copiesOf.set(copy.book_id, [...(copiesOf.get(copy.book_id) ?? []), copy]);
@@ -44,10 +44,10 @@ async function expectedFile() {
   const records = books.flatMap((book) => {
     const fields = [book.isbn13 ?? '', cell(book.name), cell(book.author), cell(book.category)];
     const own = copiesOf.get(book.id) ?? [];
-    if (!own.length) return [[...fields, '', '', '', '', '', '']];
+    if (!own.length) return [[...fields, '', '', '', '', '', '', '']];
     return own.map((c) => {
       const copy = [Number(c.price).toFixed(2), String(c.quantity), String(c.is_available)];
-      return [...fields, ...copy, copy[1]!, copy[0]!, copy[2]!];
+      return [...fields, ...copy, copy[1]!, copy[0]!, copy[2]!, String(c.id)];
     });
   });
   return stringify([[...EXPORT_COLUMNS], ...records]);

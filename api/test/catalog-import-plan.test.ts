@@ -22,7 +22,7 @@ const isbn = (n: number) => {
   return body + isbn13CheckDigit(body);
 };
 const [A, B, C, D] = [1, 2, 3, 4].map(isbn) as [string, string, string, string];
-const copy = (quantity: number, price = '10.00', isAvailable = true): ShopCopy => ({ price, quantity, isAvailable });
+const copy = (quantity: number, price = '10.00', isAvailable = true, id = 1): ShopCopy => ({ id, price, quantity, isAvailable });
 const found = (title: string): LookupOutcome => ({
   found: { title, author: 'Someone', category: null, publishedYear: 2001, pagesNumber: 100, imageUrl: null, description: null, typeId: 7 },
 });
@@ -99,6 +99,38 @@ describe('reading an import file', () => {
 });
 
 describe('planning an import against the shop', () => {
+  it('with copy_id, writes a row only to the copy it was exported from: another first copy, or none, refuses it; a copy_id that is no copy is invalid', () => {
+    const { summary, rows } = plan(
+      [
+        'isbn,price,stock,available,exported_stock,copy_id',
+        `${A},10.00,6,true,5,41`, // exported from the book's first copy, still its first
+        `${B},10.00,6,true,5,42`, // a copy with a lower id was moved to the book since: it is the first now
+        `${C},10.00,6,true,5,43`, // the book's copy was deleted since
+        `${D},10.00,6,true,5,copy-44`,
+      ].join('\n'),
+      [
+        [A, copy(5, '10.00', true, 41)],
+        [B, copy(9, '10.00', true, 7)],
+        [C, null],
+        [D, copy(5, '10.00', true, 44)],
+      ],
+    );
+    expect(rows).toEqual([expect.objectContaining({ line: 2, isbn13: A, copyId: 41, kind: 'changed' })]);
+    expect(summary.invalidRows).toEqual([
+      {
+        line: 3,
+        isbn: B,
+        reason: 'The row was exported from copy 42, and its first copy is copy 7 now: export again, or set it on the Book Copies screen.',
+      },
+      {
+        line: 4,
+        isbn: C,
+        reason: 'The row was exported from copy 43, and the book has no copy now: export again, or set it on the Book Copies screen.',
+      },
+      { line: 5, isbn: D, reason: 'Copy id is not a copy. Leave it as the export wrote it, or empty.' },
+    ]);
+  });
+
   it("with exported_price and exported_available, writes each only where the file changed it: the shop's changes since stand, and both changing it differently is refused", () => {
     const header = 'isbn,price,stock,available,exported_stock,exported_price,exported_available';
     const { summary, rows } = plan(

@@ -389,6 +389,7 @@ describe('bulk export and import', () => {
       'exported_stock',
       'exported_price',
       'exported_available',
+      'copy_id',
     ]);
     const n = (
       await t.db.query<{ n: number }>(

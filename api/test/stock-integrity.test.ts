@@ -246,6 +246,43 @@ describe('the import and sales made since the export', () => {
     expect(copy).toEqual({ quantity: 25, price, is_available: false });
   });
 
+  it("a copy moved to the book since the export became its first: the row's stock change is refused, not written to that copy, at the check and at the run", async () => {
+    const exported = await newCopy(7);
+    const row = await exportedRow(exported.isbn13);
+    expect(row.copy_id).toBe(String(exported.id));
+    // Another book's copy, older (a lower id), is moved under this book: it becomes the book's first.
+    const [older] = await t.db.query<{ id: number; quantity: number }>(
+      'SELECT id, quantity FROM book_copies WHERE id < $1 AND book_id <> (SELECT book_id FROM book_copies WHERE id = $1) ORDER BY id DESC LIMIT 1',
+      [exported.id],
+    );
+    const bookOf = async (copyId: number) =>
+      (await t.db.query<{ book_id: number }>('SELECT book_id FROM book_copies WHERE id = $1', [copyId]))[0]!.book_id;
+    const [bookBefore, exportedBook] = [await bookOf(older!.id), await bookOf(exported.id)];
+    const moveOlder = (bookId: number) => t.db.query('UPDATE book_copies SET book_id = $2 WHERE id = $1', [older!.id, bookId]);
+    await moveOlder(exportedBook);
+    const edited = asCsv({ ...row, stock: '12' });
+    const job = await importFile(edited);
+    expect(job.invalidRows).toEqual([
+      {
+        line: 2,
+        isbn: exported.isbn13,
+        reason: `The row was exported from copy ${exported.id}, and its first copy is copy ${older!.id} now: export again, or set it on the Book Copies screen.`,
+      },
+    ]);
+
+    // Moved back, the file checks; moved again before the run, the run refuses it and writes nothing.
+    await moveOlder(bookBefore);
+    const checked = await importFile(edited);
+    expect(checked).toMatchObject({ changed: 1, invalid: 0 });
+    await moveOlder(exportedBook);
+    const ran = await run(checked.id);
+    expect(ran).toMatchObject({ status: 'failed' });
+    expect(ran.error).toBe('The book of line 2 has another first copy than the one exported; check the file again.');
+    expect((await stockOf(older!.id)).quantity).toBe(older!.quantity);
+    expect((await stockOf(exported.id)).quantity).toBe(7);
+    await moveOlder(bookBefore);
+  });
+
   it('the file and the staff both repriced a copy since the export, differently: the row is refused and says why; an export from before the columns is warned of', async () => {
     const { id, isbn13 } = await newCopy(20);
     const row = await exportedRow(isbn13);

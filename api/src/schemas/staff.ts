@@ -218,6 +218,8 @@ export const ImportPlanRow = Type.Object({
   /** The price and availability the export saw, when the file says: the row then writes each only where the file changed it. */
   exportedPrice: Type.Optional(Type.String()),
   exportedAvailable: Type.Optional(Type.Boolean()),
+  /** The copy the export read them from, when the file says: the row is refused where the book's first copy is another now. */
+  copyId: Type.Optional(Type.Integer()),
   kind: Type.Union([Type.Literal('new'), Type.Literal('changed'), Type.Literal('unchanged')]),
   found: Type.Optional(
     Type.Object({

@@ -23,6 +23,7 @@ export const IMPORT_COLUMNS = ['isbn', 'price', 'stock', 'available'] as const;
 const EXPORTED_STOCK = 'exported_stock';
 const EXPORTED_PRICE = 'exported_price';
 const EXPORTED_AVAILABLE = 'exported_available';
+const COPY_ID = 'copy_id';
 export const NO_EXPORTED_STOCK_WARNING =
   "The file has no exported_stock column, so each row's stock replaces the copy's stock as it is when the import runs: copies sold since the file was made come back. Export the catalog again and edit that file to keep them sold.";
 /** The warning for a file without exported_price or exported_available (or both), naming what it lacks. */
@@ -38,6 +39,7 @@ export const IMPORT_MAX_NEW_BOOKS = 200;
 
 const PRICE = /^\d{1,8}(\.\d{1,2})?$/;
 const STOCK = /^\d{1,7}$/;
+const COPY_ID_TEXT = /^[1-9]\d{0,8}$/;
 const AVAILABLE = new Map([
   ['true', true],
   ['yes', true],
@@ -66,6 +68,7 @@ export interface ImportFile {
 
 /** A book's first copy as the shop has it at the check, or null for a book without copies. */
 export interface ShopCopy {
+  id: number;
   price: string;
   quantity: number;
   isAvailable: boolean;
@@ -83,6 +86,7 @@ interface FileRow {
   exportedStock: string;
   exportedPrice: string;
   exportedAvailable: string;
+  copyId: string;
 }
 
 /** The file's records with their line numbers; a 400 the screen shows when it is not usable CSV. */
@@ -112,9 +116,10 @@ function records(text: string) {
 function fileRows(text: string) {
   const [header, ...rows] = records(text);
   const columns = header?.record.map((name) => name.toLowerCase()) ?? [];
-  const at = (name: (typeof IMPORT_COLUMNS)[number] | typeof EXPORTED_STOCK | typeof EXPORTED_PRICE | typeof EXPORTED_AVAILABLE) =>
-    columns.indexOf(name);
-  const [isbnAt, priceAt, stockAt, availableAt, exportedStockAt, exportedPriceAt, exportedAvailableAt] = [
+  const at = (
+    name: (typeof IMPORT_COLUMNS)[number] | typeof EXPORTED_STOCK | typeof EXPORTED_PRICE | typeof EXPORTED_AVAILABLE | typeof COPY_ID,
+  ) => columns.indexOf(name);
+  const [isbnAt, priceAt, stockAt, availableAt, exportedStockAt, exportedPriceAt, exportedAvailableAt, copyIdAt] = [
     at('isbn'),
     at('price'),
     at('stock'),
@@ -122,6 +127,7 @@ function fileRows(text: string) {
     at(EXPORTED_STOCK),
     at(EXPORTED_PRICE),
     at(EXPORTED_AVAILABLE),
+    at(COPY_ID),
   ];
   const cell = (record: string[], index: number) => (index >= 0 ? (record[index] ?? '') : '');
   if ([isbnAt, priceAt, stockAt, availableAt].some((index) => index < 0)) {
@@ -143,6 +149,7 @@ function fileRows(text: string) {
         exportedStock: cell(record, exportedStockAt),
         exportedPrice: cell(record, exportedPriceAt),
         exportedAvailable: cell(record, exportedAvailableAt).toLowerCase(),
+        copyId: cell(record, copyIdAt),
       }),
     ),
   };
@@ -164,6 +171,7 @@ function rowProblem(row: FileRow, isbn13: string | null, lineOfIsbn: Map<string,
     return 'Exported price is not a price. Leave it as the export wrote it, or empty.';
   if (row.exportedAvailable !== '' && !AVAILABLE.has(row.exportedAvailable))
     return 'Exported available must be true or false. Leave it as the export wrote it, or empty.';
+  if (row.copyId !== '' && !COPY_ID_TEXT.test(row.copyId)) return 'Copy id is not a copy. Leave it as the export wrote it, or empty.';
   return null;
 }
 
@@ -200,6 +208,7 @@ export function readImportFile(text: string): ImportFile {
       ...(row.exportedStock === '' ? {} : { exportedStock: Number(row.exportedStock) }),
       ...(row.exportedPrice === '' ? {} : { exportedPrice: Number(row.exportedPrice).toFixed(2) }),
       ...(row.exportedAvailable === '' ? {} : { exportedAvailable: AVAILABLE.get(row.exportedAvailable) }),
+      ...(row.copyId === '' ? {} : { copyId: Number(row.copyId) }),
       ...(file.hasExportedStock && row.exportedStock === '' ? { noCopyAtExport: true as const } : {}),
     });
   }
@@ -236,6 +245,13 @@ function mergedPrice(file: string, exported: string | undefined, now: string): s
 
 /** A row whose book the shop has: changed or unchanged, with exported_stock moved or refused, with exported_price merged or refused, with exported_available merged. */
 function compareWithShop({ noCopyAtExport, ...row }: CheckedRow, copy: ShopCopy | null): Verdict {
+  // What the row says it saw was another copy's: a copy moved to this book since the export, or its
+  // first deleted, made another copy the first, and the row's change would land on it unseen.
+  if (row.copyId !== undefined && row.copyId !== copy?.id) {
+    const now = copy ? `its first copy is copy ${copy.id} now` : 'the book has no copy now';
+    const reason = `The row was exported from copy ${row.copyId}, and ${now}: export again, or set it on the Book Copies screen.`;
+    return { invalid: { line: row.line, isbn: row.isbn13, reason } };
+  }
   // A book without a copy: the row makes its first. One the export saw without a copy had none of
   // its stock then, so a copy added between this check and the run gets the row's stock on top of its own.
   if (!copy) return { row: { ...row, ...(noCopyAtExport && { exportedStock: 0 }), kind: 'changed' } };

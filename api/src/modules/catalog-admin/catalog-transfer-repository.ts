@@ -29,6 +29,7 @@ export interface ExportRow {
   title: string;
   author: string;
   category: string;
+  copyId: number | null;
   /** As numeric(10,2) prints it: two decimals. */
   price: string | null;
   quantity: number | null;
@@ -37,7 +38,7 @@ export interface ExportRow {
 
 /** Books in id order, each book's copies in id order: the order of the export's file. */
 const EXPORT_ROWS = `
-  SELECT b.isbn13, b.name AS title, a.full_name AS author, t.name AS category,
+  SELECT b.isbn13, b.name AS title, a.full_name AS author, t.name AS category, c.id AS "copyId",
          c.price::text AS price, c.quantity, c.is_available AS "isAvailable"
   FROM books b
   JOIN authors a ON a.id = b.author_id
@@ -90,8 +91,8 @@ export type ImportJob = ReturnType<typeof toJob>;
  */
 const WRITE_COPIES = (max: number) => `
   WITH file AS (
-    SELECT * FROM unnest($1::int[], $2::char(13)[], $3::numeric[], $4::int[], $5::bool[], $6::int[], $7::numeric[], $8::bool[])
-      AS f(line, isbn13, price, stock, available, exported_stock, exported_price, exported_available)
+    SELECT * FROM unnest($1::int[], $2::char(13)[], $3::numeric[], $4::int[], $5::bool[], $6::int[], $7::numeric[], $8::bool[], $9::int[])
+      AS f(line, isbn13, price, stock, available, exported_stock, exported_price, exported_available, exported_copy_id)
   ), target AS (
     SELECT f.*, b.id AS book_id, first.id AS copy_id, first.is_available AS was_available, first.price AS was_price,
            first.quantity AS was_quantity, first.version AS was_version
@@ -113,6 +114,7 @@ const WRITE_COPIES = (max: number) => `
     RETURNING id
   )
   SELECT (SELECT min(line) FROM target WHERE book_id IS NULL) AS "missingLine",
+         (SELECT min(line) FROM target WHERE exported_copy_id IS DISTINCT FROM copy_id AND exported_copy_id IS NOT NULL) AS "otherCopyLine",
          (SELECT coalesce(bool_or(available), false) FROM target WHERE book_id IS NOT NULL AND copy_id IS NULL)
            OR (SELECT coalesce(bool_or(availability_changed), false) FROM set_copies) AS "availabilityChanged",
          (SELECT count(*) FROM set_copies)::int + (SELECT count(*) FROM first_copies)::int AS written,
@@ -134,7 +136,14 @@ export function importWrites(tx: Prisma.TransactionClient) {
     /** Writes `rows` in one statement (WRITE_COPIES). */
     async writeCopies(rows: ImportPlanRow[]) {
       const [result] = await tx.$queryRawUnsafe<
-        { missingLine: number | null; availabilityChanged: boolean; written: number; copyIds: number[]; stockAlone: boolean }[]
+        {
+          missingLine: number | null;
+          otherCopyLine: number | null;
+          availabilityChanged: boolean;
+          written: number;
+          copyIds: number[];
+          stockAlone: boolean;
+        }[]
       >(
         WRITE_COPIES(STOCK_MAX),
         rows.map((row) => row.line),
@@ -145,9 +154,11 @@ export function importWrites(tx: Prisma.TransactionClient) {
         rows.map((row) => row.exportedStock ?? null),
         rows.map((row) => row.exportedPrice ?? null),
         rows.map((row) => row.exportedAvailable ?? null),
+        rows.map((row) => row.copyId ?? null),
       );
       return {
         missingLine: result?.missingLine ?? null,
+        otherCopyLine: result?.otherCopyLine ?? null,
         availabilityChanged: result?.availabilityChanged ?? true,
         copyIds: result?.copyIds ?? [],
         stockAlone: result?.stockAlone ?? false,
@@ -212,14 +223,19 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
      * a query builder's IN list of thousands of values cost it more than the database's work).
      */
     async shopCopies(isbns: string[]) {
-      const books = await db.$queryRaw<{ isbn13: string; price: string | null; quantity: number | null; isAvailable: boolean | null }[]>`
-        SELECT b.isbn13, c.price::text AS price, c.quantity, c.is_available AS "isAvailable"
+      const books = await db.$queryRaw<
+        { isbn13: string; id: number | null; price: string | null; quantity: number | null; isAvailable: boolean | null }[]
+      >`
+        SELECT b.isbn13, c.id, c.price::text AS price, c.quantity, c.is_available AS "isAvailable"
         FROM books b
-        LEFT JOIN LATERAL (SELECT price, quantity, is_available FROM book_copies WHERE book_id = b.id ORDER BY id LIMIT 1) c ON true
+        LEFT JOIN LATERAL (SELECT id, price, quantity, is_available FROM book_copies WHERE book_id = b.id ORDER BY id LIMIT 1) c ON true
         WHERE b.isbn13 = ANY(${isbns}::char(13)[])`;
       const inShop = new Map<string, ShopCopy | null>();
-      for (const { isbn13, price, quantity, isAvailable } of books) {
-        inShop.set(isbn13, price !== null && quantity !== null && isAvailable !== null ? { price, quantity, isAvailable } : null);
+      for (const { isbn13, id, price, quantity, isAvailable } of books) {
+        inShop.set(
+          isbn13,
+          id !== null && price !== null && quantity !== null && isAvailable !== null ? { id, price, quantity, isAvailable } : null,
+        );
       }
       return inShop;
     },

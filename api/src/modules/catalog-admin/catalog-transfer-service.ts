@@ -26,6 +26,8 @@ export { EXPORT_TIME_LIMIT_MS } from './catalog-transfer-repository.ts';
 /**
  * exported_stock, exported_price and exported_available repeat what the export saw, for the import
  * to tell the file's edits from the shop's changes since: edit stock, price and available, not them.
+ * copy_id names the copy they were read from: the import writes a book's first copy, and one that is
+ * another copy now (a copy moved to the book, or its first deleted) is not the one the row describes.
  */
 export const EXPORT_COLUMNS = [
   'isbn',
@@ -38,6 +40,7 @@ export const EXPORT_COLUMNS = [
   'exported_stock',
   'exported_price',
   'exported_available',
+  'copy_id',
 ] as const;
 
 /**
@@ -66,9 +69,10 @@ const spreadsheetSafe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}
 /** The export's record of a row, in EXPORT_COLUMNS' order; a book without copies has empty copy fields. */
 function exportRecord(row: ExportRow): string[] {
   const book = [row.isbn13 ?? '', spreadsheetSafe(row.title), spreadsheetSafe(row.author), spreadsheetSafe(row.category)];
-  if (row.price === null || row.quantity === null || row.isAvailable === null) return [...book, '', '', '', '', '', ''];
+  if (row.copyId === null || row.price === null || row.quantity === null || row.isAvailable === null)
+    return [...book, '', '', '', '', '', '', ''];
   const [price, stock, available] = [row.price, String(row.quantity), String(row.isAvailable)];
-  return [...book, price, stock, available, stock, price, available];
+  return [...book, price, stock, available, stock, price, available, String(row.copyId)];
 }
 
 export function catalogTransferService(
