@@ -3,6 +3,7 @@
 // audit log records who did.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { REVIEW_WRITES_PER_HOUR } from '../src/routes/client/reviews.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
 // Set up while the file is collected: every test below reads these, none changes them.
@@ -122,6 +123,28 @@ describe('rating a book', () => {
     }
     expect((await call('PUT', `/api/client/reviews/${me.copyId}`, '', { stars: 3 })).statusCode).toBe(401);
     expect((await call('PUT', '/api/client/reviews/999999999', me.cookie, { stars: 3 })).statusCode).toBe(404);
+  });
+});
+
+describe('a loop of rating changes', () => {
+  it(`ends at ${REVIEW_WRITES_PER_HOUR} an hour for one client, from however many addresses; another client on the same address still rates`, async () => {
+    const me = await buyer('delivered');
+    const rate = (who: { cookie: string; copyId: number }, stars: number, remoteAddress: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/client/reviews/${who.copyId}`,
+        headers: { cookie: who.cookie },
+        payload: { stars },
+        remoteAddress,
+      });
+    for (let i = 0; i < REVIEW_WRITES_PER_HOUR; i++) {
+      expect((await rate(me, (i % 5) + 1, `2001:db8:${i.toString(16)}::1`)).statusCode).toBe(200);
+    }
+    const refused = await rate(me, 3, '2001:db8:ffff::1');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const other = await buyer('delivered');
+    expect((await rate(other, 4, `2001:db8:${(REVIEW_WRITES_PER_HOUR - 1).toString(16)}::1`)).statusCode).toBe(200);
   });
 });
 

@@ -6,7 +6,7 @@ import { ReviewInput } from '../../schemas/reviews.ts';
 import { documentRoutes } from '../document-routes.ts';
 
 const params = Type.Object({ copyId: PositiveInt });
-/** Rating writes one address may make per hour. */
+/** Rating writes one client may make per hour. */
 export const REVIEW_WRITES_PER_HOUR = 60;
 
 /** My rating of a book I received (beyond the spec): one per book, which I can change. */
@@ -28,8 +28,17 @@ const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/:copyId',
     {
-      // A client rates a few books an hour at most; more is a script.
-      config: { rateLimit: { max: REVIEW_WRITES_PER_HOUR, timeWindow: '1 hour' } },
+      // A client rates a few books an hour at most; more is a script. Counted per client, once the
+      // session is known: each change of a rating makes every instance's catalog cache forget, and by
+      // address a client moving from address to address (a /48 holds 65,536 /64s) was never counted.
+      config: {
+        rateLimit: {
+          max: REVIEW_WRITES_PER_HOUR,
+          timeWindow: '1 hour',
+          hook: 'preHandler',
+          keyGenerator: (request) => `client:${signedInClient(request).id}`,
+        },
+      },
       schema: {
         operationId: 'writeMyReview',
         summary: "Rate a copy's book 1 to 5 stars, with an optional review, once an order of it has shipped; again to change it",
