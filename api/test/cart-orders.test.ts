@@ -165,6 +165,25 @@ describe('cart', () => {
   });
 });
 
+describe('adds that change nothing', () => {
+  it("take no id from the cart lines' sequence, and two first adds at once make one line of two", async () => {
+    const cookie = await newClient();
+    const copy = await newCopy(1);
+    expect((await call(cookie, 'POST', `/api/client/cart/${copy}`)).statusCode).toBe(200);
+    const lastId = async () =>
+      Number((await t.db.query<{ n: string }>("SELECT last_value AS n FROM pg_sequences WHERE sequencename = 'cart_items_id_seq'"))[0]!.n);
+    const before = await lastId();
+    // At the copy's stock: refused, ten times.
+    for (let i = 0; i < 10; i++) expect((await call(cookie, 'POST', `/api/client/cart/${copy}`)).statusCode).toBe(409);
+    expect(await lastId()).toBe(before);
+
+    const twice = await newCopy(5);
+    const [first, second] = await Promise.all([0, 1].map(() => call(cookie, 'POST', `/api/client/cart/${twice}`)));
+    expect([first!.statusCode, second!.statusCode]).toEqual([200, 200]);
+    expect((await cart(cookie)).find((line) => line.productId === twice)?.totalQuantity).toBe(2);
+  });
+});
+
 describe('a copy deleted while it is added to a cart', () => {
   it('answers 409 with a reason, not a 500: the add waited for the delete and its copy is gone', async () => {
     const cookie = await newClient();

@@ -7,20 +7,32 @@ import { copyLineSelect } from '../catalog/copy-line.ts';
 // itself (issue 32's mix). The cart page's read keeps Prisma's select, shared with the wishlist's.
 
 /**
- * Adds one unit in a single statement: a new line at 1 while the cart holds fewer than $3 lines (an
- * order's most), or +1 to its line while the line stays within stock. No row back means the copy is
+ * Adds one unit in a single statement: +1 to its line while the line stays within stock, or a new line
+ * at 1 while the cart holds fewer than $3 lines (an order's most). No row back means the copy is
  * unknown/unavailable, the cart already holds all the stock, or it is full. Adds racing each other
  * may each see room for one more: the cart can pass $3 by at most the adds running at that moment,
  * and no further, where without the count it grew with the catalog.
+ *
+ * The line is raised by an UPDATE, and inserted only when it is not there: an INSERT ... ON CONFLICT
+ * DO UPDATE takes the next id from the sequence every time, even when it updates or changes nothing,
+ * so a loop of adds at a line's stock spent the int ids every client's new lines need.
  */
 export const ADD_TO_CART_SQL = `
-  INSERT INTO cart_items (client_id, book_copy_id, quantity)
-  SELECT $1, c.id, 1 FROM book_copies c WHERE c.id = $2 AND c.is_available AND c.quantity >= 1
-    AND ((SELECT count(*) FROM cart_items WHERE client_id = $1) < $3
-         OR EXISTS (SELECT 1 FROM cart_items WHERE client_id = $1 AND book_copy_id = $2))
-  ON CONFLICT (client_id, book_copy_id) DO UPDATE SET quantity = cart_items.quantity + 1
-    WHERE cart_items.quantity < (SELECT quantity FROM book_copies WHERE id = $2)
-  RETURNING id`;
+  WITH raised AS (
+    UPDATE cart_items i SET quantity = i.quantity + 1
+    FROM book_copies c
+    WHERE i.client_id = $1 AND i.book_copy_id = $2 AND c.id = $2 AND c.is_available AND i.quantity < c.quantity
+    RETURNING i.id
+  ), added AS (
+    INSERT INTO cart_items (client_id, book_copy_id, quantity)
+    SELECT $1, c.id, 1 FROM book_copies c WHERE c.id = $2 AND c.is_available AND c.quantity >= 1
+      AND NOT EXISTS (SELECT 1 FROM cart_items WHERE client_id = $1 AND book_copy_id = $2)
+      AND (SELECT count(*) FROM cart_items WHERE client_id = $1) < $3
+    -- Two first adds of one copy at once: the second adds nothing here, and is run again (addOne).
+    ON CONFLICT (client_id, book_copy_id) DO NOTHING
+    RETURNING id
+  )
+  SELECT id FROM raised UNION ALL SELECT id FROM added`;
 const CART_FULL_SQL = `
   SELECT (SELECT count(*) FROM cart_items WHERE client_id = $1) >= $3
          AND NOT EXISTS (SELECT 1 FROM cart_items WHERE client_id = $1 AND book_copy_id = $2) AS full`;
@@ -46,8 +58,12 @@ export function cartRepository(db: Db, sql: SqlWriter) {
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       }),
 
-    addOne: async (clientId: number, bookCopyId: number): Promise<number | null> =>
-      (await sql.query<{ id: number }>(ADD_TO_CART_SQL, [clientId, bookCopyId, ORDER_LINES_MAX]))[0]?.id ?? null,
+    async addOne(clientId: number, bookCopyId: number): Promise<number | null> {
+      const add = async () => (await sql.query<{ id: number }>(ADD_TO_CART_SQL, [clientId, bookCopyId, ORDER_LINES_MAX]))[0]?.id ?? null;
+      // Nothing added may be a first add of the copy racing this one (its line committed meanwhile):
+      // once more, this add raises that line. A refusal comes back the same, at no id's cost.
+      return (await add()) ?? (await add());
+    },
 
     /** Whether the cart already holds an order's most lines and not this copy's. */
     isFullFor: async (clientId: number, bookCopyId: number) =>
