@@ -68,7 +68,7 @@ describe('refused requests', () => {
 });
 
 describe('retention', () => {
-  it('purges security events, finished or dead imports, sent e-mails and read notices past RETENTION_DAYS, erases the data of people deleted that long ago, and keeps the rest', async () => {
+  it('purges security events, finished or dead imports, sent e-mails, read notices and contact messages past RETENTION_DAYS, erases the data of people deleted that long ago, and keeps the rest', async () => {
     await t.db.query(`SELECT set_config('bookshop.retention', 'on', false)`);
     const [old] = await t.db.query<{ id: string }>(
       `INSERT INTO security_events (type, actor, address, at, last_at, bucket) VALUES ('login_failed', 'x@y.z', '1.2.3.4', now() - interval '100 days', now() - interval '100 days', now() - interval '100 days') RETURNING id`,
@@ -113,6 +113,12 @@ describe('retention', () => {
       ...(await notice('120 days', '1 day')),
       ...(await notice('100 days', null)),
     ];
+    // Contact messages: one received long ago, one lately.
+    const messages = await t.db.query<{ id: number }>(
+      `INSERT INTO contact_messages (user_name, account, message, created_at)
+       VALUES ('Old', 'old@example.com', 'hi', now() - interval '100 days'), ('New', 'new@example.com', 'hi', now() - interval '1 day')
+       RETURNING id`,
+    );
     await t.db.query(`SELECT set_config('bookshop.retention', '', false)`);
     // Nobody else may change or remove an entry.
     await expect(t.db.query('DELETE FROM security_events WHERE id = $1', [old!.id])).rejects.toThrow(/append-only/);
@@ -129,6 +135,10 @@ describe('retention', () => {
       notices.map((n) => n.id),
     ]);
     expect(noticesLeft.map((n) => n.id)).toEqual([notices[1]!.id, notices[2]!.id]);
+    const messagesLeft = await t.db.query<{ id: number }>('SELECT id FROM contact_messages WHERE id = ANY($1::int[])', [
+      messages.map((m) => m.id),
+    ]);
+    expect(messagesLeft.map((m) => m.id)).toEqual([messages[1]!.id]);
     const left = await t.db.query<{ id: string; details: Record<string, unknown> | null }>(
       'SELECT id, details FROM security_events WHERE id = ANY($1::bigint[]) ORDER BY id',
       [[old!.id, recent!.id, deleted!.id, created!.id]],

@@ -350,6 +350,8 @@ describe('contact form', () => {
     [{ userName: 'Ann', account: 'not-an-email', message: 'Hi' }, 'Invalid email format'],
     [{ userName: 'Ann', account: 'a@b.co', message: '  ' }, 'Message is required'],
     [{ userName: 'Ann', account: 'a@b.co', message: 'x'.repeat(51) }, 'Message must be 50 characters or less'],
+    // Beyond the spec: a person's name, as on every other form.
+    [{ userName: 'A'.repeat(101), account: 'a@b.co', message: 'Hi' }, 'Name must be 100 characters or less'],
   ])('refuses %o with the spec message', async (payload, message) => {
     const res = await send(payload);
     expect(res.statusCode).toBe(400);

@@ -5,6 +5,7 @@ import {
   checkProfile,
   checkResetRequest,
   checkSignUp,
+  contactProblems,
   FORM_MESSAGES,
   isFilled,
   PERSON_NAME_MAX,
@@ -74,4 +75,13 @@ it("a shipping address and a name past their limits get the screen's words, not 
       password: 'x',
     }).problem,
   ).toBe(FORM_MESSAGES.nameTooLong);
+});
+
+it("the contact form's name is a person's name: at most PERSON_NAME_MAX characters, as on every form", () => {
+  const contact = (name: string) => contactProblems({ name, email: 'a@b.co', message: 'Hello' });
+  expect(contact('a'.repeat(PERSON_NAME_MAX))).toEqual([]);
+  expect(contact(` ${'a'.repeat(PERSON_NAME_MAX)} `)).toEqual([]);
+  expect(contact('a'.repeat(PERSON_NAME_MAX + 1))).toEqual([
+    { field: 'name', code: 'NAME_TOO_LONG', message: FORM_MESSAGES.contactNameTooLong },
+  ]);
 });

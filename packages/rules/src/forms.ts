@@ -23,6 +23,7 @@ export const FORM_MESSAGES = {
   signUpPhone: 'Phone number must be Algerian and start with 05, 06, or 07.',
   profilePhone: 'Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).',
   nameRequired: 'Name is required',
+  contactNameTooLong: `Name must be ${PERSON_NAME_MAX} characters or less`,
   emailRequired: 'Email is required',
   emailInvalid: 'Invalid email format',
   messageRequired: 'Message is required',
@@ -63,6 +64,9 @@ export function contactProblems(input: { name?: string; email?: string; message?
   const { name, email, message } = input;
   const problems: FieldProblem<'name' | 'email' | 'message'>[] = [];
   if (!isFilled(name)) problems.push({ field: 'name', code: 'NAME_REQUIRED', message: FORM_MESSAGES.nameRequired });
+  // A person's name, as on every form that takes one: kept until the retention's end, and shown to the Admins.
+  else if (name.trim().length > PERSON_NAME_MAX)
+    problems.push({ field: 'name', code: 'NAME_TOO_LONG', message: FORM_MESSAGES.contactNameTooLong });
   if (!isFilled(email)) problems.push({ field: 'email', code: 'EMAIL_REQUIRED', message: FORM_MESSAGES.emailRequired });
   else if (!EMAIL.test(email.trim())) problems.push({ field: 'email', code: 'EMAIL_INVALID', message: FORM_MESSAGES.emailInvalid });
   if (!isFilled(message)) problems.push({ field: 'message', code: 'MESSAGE_REQUIRED', message: FORM_MESSAGES.messageRequired });
