@@ -60,10 +60,13 @@ export const StockMovement = Type.Object(
 /** The most units one copy may hold in stock: the copy form's, a restock's and an import's bound. */
 export const STOCK_MAX = 1000000;
 
+/** A copy's highest price: the column's (numeric(10,2)), as the import's file may give it too. */
+export const COPY_PRICE_MAX = 99999999.99;
+
 export const CopyFields = {
   bookId: PositiveInt,
   quantity: Type.Integer({ minimum: 0, maximum: STOCK_MAX }),
-  price: Type.Number({ minimum: 0, maximum: 99999999 }),
+  price: Type.Number({ minimum: 0, maximum: COPY_PRICE_MAX }),
   isAvailable: Type.Boolean(),
 };
 
