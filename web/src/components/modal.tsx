@@ -28,6 +28,8 @@ export function Modal({
     const dialog = ref.current;
     const opener = document.activeElement as HTMLElement | null;
     if (dialog && !dialog.open) open(dialog);
+    // The field the dialog asks for, where it names one; else the browser's choice (its first control, ×).
+    dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => opener?.focus?.();
   }, []);
   return (

@@ -30,7 +30,7 @@ export function SecondFactorForm({
     >
       <label>
         Code from your authenticator app, or a recovery code
-        <input value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required />
+        <input value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" required data-autofocus />
       </label>
       {problem && (
         <p role="alert" className="notice notice-error">

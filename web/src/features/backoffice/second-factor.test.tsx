@@ -5,7 +5,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it, vi } from 'vitest';
 import { anEmployee } from '../../../test/people';
-import { refusal, renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
+import { heldAnswer, refusal, renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
 import EmployeeAccountPage from './account-page';
 import EmployeesPage from './employees-page';
 import { SecondFactorSection } from './second-factor-section';
@@ -67,6 +67,31 @@ it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, t
   expect(await screen.findByText('Employee deleted successfully.')).toBeInTheDocument();
   expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(2);
   expect(calls.find((c) => c.url.endsWith('/step-up'))?.body).toEqual({ code: '654321' });
+});
+
+it('the step-up asks for the code with the focus in its field, and cannot be closed while the code is checked', async () => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+  const checking = heldAnswer();
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/employees/': { body: { data: [anEmployee()] } },
+    'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
+    'DELETE /api/employee/7': [STEP_UP, { body: { data: true } }],
+    'POST /api/employee/second-factor/step-up': { body: { data: { stepUpUntil: new Date().toISOString() } }, after: checking.held },
+  });
+  renderWithProviders(<EmployeesPage />, { route: '/employees' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+  const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+  const code = within(dialog).getByLabelText('Code from your authenticator app, or a recovery code');
+  expect(code).toHaveFocus();
+  await userEvent.type(code, '654321');
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+  await vi.waitFor(() => expect(calls.some((c) => c.url.endsWith('/step-up'))).toBe(true));
+  expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+  await userEvent.keyboard('{Escape}');
+  expect(dialog).toBeInTheDocument();
+  checking.release();
+  expect(await screen.findByText('Employee deleted successfully.')).toBeInTheDocument();
 });
 
 it("sends an Admin's new employee to the API whatever the password (spec 5: no other check in the form), and shows the API's refusal under its own words", async () => {

@@ -20,7 +20,8 @@ export function StepUpDialog({ onDone, onCancel }: { onDone: () => void; onCance
   const confirm = (proof: { code: string } | { passkey: true }) =>
     stepUp.mutateAsync(proof).then(onDone, (error) => setProblem(failureReason(error) ?? 'The passkey was not used.'));
   return (
-    <Modal title="Confirm it's you" onClose={onCancel}>
+    // Busy while the proof is checked: closed then, the action would be refused though the proof was given.
+    <Modal title="Confirm it's you" onClose={onCancel} busy={stepUp.isPending}>
       <h2>Confirm it's you</h2>
       <p>This needs your second factor, used within the last 10 minutes.</p>
       <SecondFactorForm
@@ -30,7 +31,7 @@ export function StepUpDialog({ onDone, onCancel }: { onDone: () => void; onCance
         onCode={(code) => void confirm({ code })}
         onPasskey={status?.passkeys.length ? () => void confirm({ passkey: true }) : undefined}
       >
-        <button type="button" onClick={onCancel}>
+        <button type="button" onClick={onCancel} disabled={stepUp.isPending}>
           Cancel
         </button>
       </SecondFactorForm>
