@@ -11,6 +11,7 @@ import { type NewEmployee, useAddEmployee } from './api/add-employee';
 import { useChangeRole } from './api/change-role';
 import { useDeleteEmployee } from './api/delete-employee';
 import { useEmployees } from './api/get-employees';
+import { useEmployeeMe } from './api/get-me';
 import { useResetSecondFactor } from './api/reset-second-factor';
 import { useStepUpGuard } from './step-up';
 
@@ -37,6 +38,11 @@ export default function EmployeesPage() {
   const deleteEmployee = useDeleteEmployee();
   const changeRole = useChangeRole();
   const resetSecondFactor = useResetSecondFactor();
+  // The Admin's own row offers nothing: the server refuses a change of one's own role, one's own
+  // reset (the Account screen has it) and one's own delete.
+  const me = useEmployeeMe().data?.id;
+  // A row's action is sent once, one at a time: a second click meanwhile would be the same request again.
+  const rowAction = useSubmitOnce();
   // Adding, deleting, a role change and a reset ask for the second factor again when it is 10 minutes old.
   const { guard, prompt } = useStepUpGuard();
 
@@ -52,26 +58,33 @@ export default function EmployeesPage() {
       show('Failed to add employee.', 'error', failureReason(error));
     }
   });
-  const remove = (id: number) => {
-    if (!window.confirm('Are you sure you want to delete this employee?')) return;
-    // Each delete says how it went, even when another started before it finished.
-    void guard(() => deleteEmployee.mutateAsync(id)).then(
-      () => show('Employee deleted successfully.'),
-      (error) => show('Failed to delete employee.', 'error', failureReason(error)),
-    );
-  };
-  const switchRole = (id: number, role: string) =>
-    void guard(() => changeRole.mutateAsync({ id, role })).then(
-      () => show(`Role changed to ${role}.`),
-      (error) => show('Failed to change the role.', 'error', failureReason(error)),
-    );
-  const resetFactor = (id: number) => {
-    if (!window.confirm("Reset this employee's second factor? Their apps, passkeys and recovery codes stop working.")) return;
-    void guard(() => resetSecondFactor.mutateAsync(id)).then(
-      () => show('Second factor reset. The employee signs in with their password and sets up a new one.'),
-      (error) => show('Failed to reset the second factor.', 'error', failureReason(error)),
-    );
-  };
+  const remove = (id: number) =>
+    rowAction.handle(async () => {
+      if (!window.confirm('Are you sure you want to delete this employee?')) return;
+      await guard(() => deleteEmployee.mutateAsync(id)).then(
+        () => show('Employee deleted successfully.'),
+        (error) => show('Failed to delete employee.', 'error', failureReason(error)),
+      );
+    });
+  const switchRole = (employee: { id: number; firstName: string; lastName: string; type: string }) =>
+    rowAction.handle(async () => {
+      const role = employee.type === 'Admin' ? 'Seller' : 'Admin';
+      const name = `${employee.firstName} ${employee.lastName}`;
+      // An Admin may do everything, the staff's accounts included: granted on purpose, not by a slip.
+      if (role === 'Admin' && !window.confirm(`Make ${name} an Admin? Admins manage the employees, the clients and the catalog.`)) return;
+      await guard(() => changeRole.mutateAsync({ id: employee.id, role })).then(
+        () => show(`Role changed to ${role}.`),
+        (error) => show('Failed to change the role.', 'error', failureReason(error)),
+      );
+    });
+  const resetFactor = (id: number) =>
+    rowAction.handle(async () => {
+      if (!window.confirm("Reset this employee's second factor? Their apps, passkeys and recovery codes stop working.")) return;
+      await guard(() => resetSecondFactor.mutateAsync(id)).then(
+        () => show('Second factor reset. The employee signs in with their password and sets up a new one.'),
+        (error) => show('Failed to reset the second factor.', 'error', failureReason(error)),
+      );
+    });
   const input = (key: keyof EmployeeForm, label: string, type = 'text') => (
     <label>
       {label}
@@ -114,21 +127,24 @@ export default function EmployeesPage() {
               { label: 'Address', cell: (e) => e.address },
               {
                 label: 'Actions',
-                cell: (e) => (
-                  <div className="actions">
-                    <button type="button" onClick={() => switchRole(e.id, e.type === 'Admin' ? 'Seller' : 'Admin')}>
-                      {e.type === 'Admin' ? 'Make Seller' : 'Make Admin'}
-                    </button>
-                    <button type="button" onClick={() => resetFactor(e.id)}>
-                      Reset second factor
-                    </button>
-                    {e.type !== 'Admin' && (
-                      <button type="button" className="danger" onClick={() => remove(e.id)}>
-                        Delete
+                cell: (e) =>
+                  e.id === me ? (
+                    <span className="muted">You</span>
+                  ) : (
+                    <div className="actions">
+                      <button type="button" onClick={switchRole(e)} disabled={rowAction.busy}>
+                        {e.type === 'Admin' ? 'Make Seller' : 'Make Admin'}
                       </button>
-                    )}
-                  </div>
-                ),
+                      <button type="button" onClick={resetFactor(e.id)} disabled={rowAction.busy}>
+                        Reset second factor
+                      </button>
+                      {e.type !== 'Admin' && (
+                        <button type="button" className="danger" onClick={remove(e.id)} disabled={rowAction.busy}>
+                          Delete
+                        </button>
+                      )}
+                    </div>
+                  ),
               },
             ]}
           />

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
+import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useConfirmTotp } from './api/confirm-totp';
 import { useSecondFactor } from './api/get-second-factor';
 import { useRegisterPasskey } from './api/register-passkey';
@@ -113,6 +114,7 @@ function PasskeyRow({
 }) {
   const rename = useRenamePasskey();
   const remove = useRemovePasskey();
+  const removing = useSubmitOnce();
   const [name, setName] = useState(passkey.name);
   return (
     <li>
@@ -137,12 +139,15 @@ function PasskeyRow({
         <button
           type="button"
           className="danger"
-          onClick={() =>
-            guard(() => remove.mutateAsync(passkey.id)).then(
+          aria-label={`Remove passkey ${passkey.name}`}
+          disabled={removing.busy}
+          onClick={removing.handle(async () => {
+            if (!window.confirm(`Remove the passkey "${passkey.name}"? You will no longer be able to sign in with it.`)) return;
+            await guard(() => remove.mutateAsync(passkey.id)).then(
               () => show('Passkey removed.'),
               (error) => show('Failed to remove the passkey.', 'error', failureReason(error)),
-            )
-          }
+            );
+          })}
         >
           Remove
         </button>
@@ -165,6 +170,9 @@ export function SecondFactorSection() {
   const removeTotp = useRemoveTotp();
   const register = useRegisterPasskey();
   const renew = useRenewRecoveryCodes();
+  // Each removes or replaces a way to sign in: asked first, and sent once however often it is clicked.
+  const removingTotp = useSubmitOnce();
+  const renewing = useSubmitOnce();
   if (isPending || !data) return <p className="muted">Loading...</p>;
   const hasFactor = data.totp || data.passkeys.length > 0;
   const currentPassword = hasFactor ? undefined : password;
@@ -209,12 +217,14 @@ export function SecondFactorSection() {
           <button
             type="button"
             className="danger"
-            onClick={() =>
-              guard(() => removeTotp.mutateAsync()).then(
+            disabled={removingTotp.busy}
+            onClick={removingTotp.handle(async () => {
+              if (!window.confirm('Remove the authenticator app? Its codes will no longer sign you in.')) return;
+              await guard(() => removeTotp.mutateAsync()).then(
                 () => show('Authenticator app removed.'),
                 (error) => show('Failed to remove the authenticator app.', 'error', failureReason(error)),
-              )
-            }
+              );
+            })}
           >
             Remove authenticator app
           </button>
@@ -263,11 +273,13 @@ export function SecondFactorSection() {
           <p>{data.recoveryCodesLeft} of 10 recovery codes left.</p>
           <button
             type="button"
-            onClick={() =>
-              guard(() => renew.mutateAsync()).then(setCodes, (error) =>
+            disabled={renewing.busy}
+            onClick={renewing.handle(async () => {
+              if (!window.confirm('Make new recovery codes? The ones you have now will stop working.')) return;
+              await guard(() => renew.mutateAsync()).then(setCodes, (error) =>
                 show('Failed to make new recovery codes.', 'error', failureReason(error)),
-              )
-            }
+              );
+            })}
           >
             New recovery codes
           </button>

@@ -14,6 +14,9 @@ const status = (over: object = {}) => ({
   body: { data: { totp: false, passkeys: [], recoveryCodesLeft: 0, required: false, stepUpUntil: null, ...over } },
 });
 const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-jkmn-pq${String(i).padStart(2, '2')}`);
+/** The Admin signed in (the Employees screen offers nothing on their own row). */
+const ADA = anEmployee({ id: 1, firstName: 'Ada', lastName: 'Admin', type: 'Admin' });
+const SIGNED_IN_AS_ADA = { 'GET /api/employee/employee/': { body: { data: ADA } } };
 const STEP_UP = refusal(403, 'STEP_UP_REQUIRED', 'Confirm it is you: this needs your second factor, used within the last 10 minutes.');
 
 it('sets up an authenticator app with a QR code and the secret in text, confirmed by a first code; the recovery codes show once', async () => {
@@ -54,6 +57,7 @@ it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, t
   const seller = anEmployee();
   const calls = stubApi({
     ...SIGNED_IN_ADMIN,
+    ...SIGNED_IN_AS_ADA,
     'GET /api/employee/employees/': { body: { data: [seller] } },
     'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
     'DELETE /api/employee/7': [STEP_UP, { body: { data: true } }],
@@ -74,6 +78,7 @@ it('the step-up asks for the code with the focus in its field, and cannot be clo
   const checking = heldAnswer();
   const calls = stubApi({
     ...SIGNED_IN_ADMIN,
+    ...SIGNED_IN_AS_ADA,
     'GET /api/employee/employees/': { body: { data: [anEmployee()] } },
     'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
     'DELETE /api/employee/7': [STEP_UP, { body: { data: true } }],
@@ -98,6 +103,7 @@ it("sends an Admin's new employee to the API whatever the password (spec 5: no o
   const weak = 'Use at least 12 characters, or a passphrase of 4 words.';
   const calls = stubApi({
     ...SIGNED_IN_ADMIN,
+    ...SIGNED_IN_AS_ADA,
     'GET /api/employee/employees/': { body: { data: [] } },
     'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
     'POST /api/employee': refusal(400, 'WEAK_PASSWORD', weak),
@@ -129,4 +135,57 @@ it('asks for the second factor before a new password ends the other sessions, th
   await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
   expect(await screen.findByText('Password reset successfully.')).toBeInTheDocument();
   expect(calls.filter((c) => c.method === 'PUT' && c.url === '/api/employee/password/')).toHaveLength(2);
+});
+
+it('removes a passkey only once asked, and once however often Remove is clicked; new recovery codes are asked for first too', async () => {
+  const asked = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true);
+  const removing = heldAnswer();
+  const passkey = { id: 3, name: 'Work laptop', createdAt: '2026-11-01T10:00:00Z', lastUsedAt: null };
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/second-factor': status({ passkeys: [passkey], recoveryCodesLeft: 10 }),
+    'DELETE /api/employee/second-factor/passkeys/3': { body: { data: true }, after: removing.held },
+    'POST /api/employee/second-factor/recovery-codes': { body: { data: { recoveryCodes: CODES } } },
+  });
+  renderWithProviders(<SecondFactorSection />, { route: '/employeeaccount' });
+  const remove = await screen.findByRole('button', { name: 'Remove passkey Work laptop' });
+  // Declined: nothing is sent.
+  await userEvent.click(remove);
+  expect(asked).toHaveBeenCalledTimes(1);
+  expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
+  await userEvent.dblClick(remove);
+  expect(remove).toBeDisabled();
+  removing.release();
+  expect(await screen.findByText('Passkey removed.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+
+  asked.mockReturnValueOnce(false);
+  await userEvent.click(screen.getByRole('button', { name: 'New recovery codes' }));
+  expect(calls.filter((c) => c.url.endsWith('/recovery-codes'))).toHaveLength(0);
+});
+
+it("offers nothing on the Admin's own row, asks before making anyone an Admin, and sends a row's action once at a time", async () => {
+  const asked = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValue(true);
+  const changing = heldAnswer();
+  const seller = anEmployee();
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    ...SIGNED_IN_AS_ADA,
+    'GET /api/employee/employees/': { body: { data: [ADA, seller] } },
+    'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
+    'PUT /api/employee/7/role': { body: { data: true }, after: changing.held },
+  });
+  renderWithProviders(<EmployeesPage />, { route: '/employees' });
+  const own = (await screen.findByRole('cell', { name: 'You' })).closest('tr')!;
+  expect(within(own).queryAllByRole('button')).toEqual([]);
+  const makeAdmin = screen.getByRole('button', { name: 'Make Admin' });
+  // Declined: nothing is sent.
+  await userEvent.click(makeAdmin);
+  expect(asked).toHaveBeenCalledWith('Make Sami Seller an Admin? Admins manage the employees, the clients and the catalog.');
+  expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+  await userEvent.dblClick(makeAdmin);
+  expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled();
+  changing.release();
+  expect(await screen.findByText('Role changed to Admin.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
 });
