@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
@@ -38,12 +38,26 @@ export default function ClientsPage() {
   const messages = useMessagesPage(messagePage);
   const deleteMessage = useDeleteMessage();
 
-  // Each delete says how it went, even when another started before it finished.
-  const remove = (id: number) =>
-    deleteMessage.mutateAsync(id).then(
-      () => show('Message deleted successfully.'),
-      (error) => show('Failed to delete message.', 'error', failureReason(error)),
-    );
+  // Each delete says how it went, even when another started before it finished; a message's is sent
+  // once (a second click's would find it gone, and say the delete failed). A ref as well as state: the
+  // second click of a double click comes before React re-renders the button disabled.
+  const [deleting, setDeleting] = useState<ReadonlySet<number>>(new Set());
+  const deletingNow = useRef(new Set<number>());
+  const remove = (id: number) => {
+    if (deletingNow.current.has(id)) return;
+    deletingNow.current.add(id);
+    setDeleting(new Set(deletingNow.current));
+    void deleteMessage
+      .mutateAsync(id)
+      .then(
+        () => show('Message deleted successfully.'),
+        (error) => show('Failed to delete message.', 'error', failureReason(error)),
+      )
+      .finally(() => {
+        deletingNow.current.delete(id);
+        setDeleting(new Set(deletingNow.current));
+      });
+  };
 
   return (
     <section>
@@ -73,7 +87,7 @@ export default function ClientsPage() {
               {
                 label: 'Action',
                 cell: (m) => (
-                  <button type="button" className="danger" onClick={() => remove(m.id)}>
+                  <button type="button" className="danger" onClick={() => remove(m.id)} disabled={deleting.has(m.id)}>
                     Delete
                   </button>
                 ),

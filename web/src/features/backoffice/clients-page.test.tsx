@@ -1,0 +1,24 @@
+// All Clients' messages: a message's Delete is sent once, however often it is clicked meanwhile.
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it } from 'vitest';
+import { heldAnswer, renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
+import ClientsPage from './clients-page';
+
+it("deletes a message once on a double click, and says it was deleted (not the second click's failure)", async () => {
+  const deleting = heldAnswer();
+  const message = { id: 4, userName: 'Ann', account: 'ann@example.com', message: 'Hello', createdAt: '2026-11-30T08:00:00Z' };
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/statistics/clients/': { body: { data: { clients: [], totalPages: 1 } } },
+    'GET /api/employee/contact': { body: { data: { messages: [message], totalPages: 1 } } },
+    'DELETE /api/employee/contact/4': { body: { data: true }, after: deleting.held },
+  });
+  renderWithProviders(<ClientsPage />, { route: '/clients' });
+  const remove = await screen.findByRole('button', { name: 'Delete' });
+  await userEvent.dblClick(remove);
+  expect(remove).toBeDisabled();
+  deleting.release();
+  expect(await screen.findByText('Message deleted successfully.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+});
