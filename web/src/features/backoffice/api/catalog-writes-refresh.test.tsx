@@ -1,5 +1,6 @@
 // A catalog write refreshes every back-office screen that shows what it changed, not only its own
-// table: Low Stock shows copies' stock, price and names, and an ISBN's new author joins Authors.
+// table: Low Stock shows copies' stock, price and names, and an ISBN's new author joins Authors. An
+// order's new status shows in the dashboard's status chart and the audit log too.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -11,6 +12,7 @@ import { useDeleteBook } from './delete-book';
 import { useDeleteCopy } from './delete-copy';
 import { type BackofficeResource, backofficeKeys } from './query-keys';
 import { useRenameAuthor } from './rename-author';
+import { useSetOrderStatus } from './set-order-status';
 import { useUpdateBook } from './update-book';
 import { useUpdateCopy } from './update-copy';
 
@@ -47,4 +49,11 @@ it('a book saved or deleted, or an author renamed, refreshes Low Stock, which na
   expect(await refreshedBy(useDeleteBook, 3)).toContain('lowStock');
   expect(await refreshedBy(useRenameAuthor, { id: 4, name: 'Tolkien', version: 1 })).toContain('lowStock');
   expect(await refreshedBy(useAddBook, '9780261103573')).toContain('authors');
+});
+
+it("an order's new status refreshes the dashboard's status chart and the audit log beside the orders", async () => {
+  stubApi({ ...SIGNED_OUT, 'PUT /api/employee/order/set-status/7,Shipped': ok });
+  expect(await refreshedBy(useSetOrderStatus, { orderId: 7, status: 'Shipped', from: 'Processing' })).toEqual(
+    expect.arrayContaining(['orders', 'dashboard', 'charts', 'auditLog']),
+  );
 });

@@ -1,6 +1,6 @@
 // A new passkey: the server's options, the browser's own dialog (SimpleWebAuthn, loaded with it),
 // and the answer sent back with the name the employee gave.
-import { api, unwrap, withSession } from '../../../api/client';
+import { api, withSession } from '../../../api/client';
 import { useBackofficeMutation } from './backoffice-mutation';
 
 /** `currentPassword`: needed for a first second factor (the API says so otherwise). */
@@ -10,7 +10,8 @@ async function registerPasskey({ name, currentPassword }: { name: string; curren
   );
   const { startRegistration } = await import('@simplewebauthn/browser');
   const response = await startRegistration({ optionsJSON: optionsJSON as Parameters<typeof startRegistration>[0]['optionsJSON'] });
-  return unwrap(api.POST('/api/employee/second-factor/passkeys', { body: { name, response: response as never } }));
+  // The browser's dialog may outlast the access token: the answer is sent with a refresh if need be.
+  return withSession('Employee', () => api.POST('/api/employee/second-factor/passkeys', { body: { name, response: response as never } }));
 }
 
 export const useRegisterPasskey = () => useBackofficeMutation(registerPasskey, ['secondFactor']);

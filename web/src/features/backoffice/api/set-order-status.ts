@@ -10,9 +10,14 @@ const setOrderStatus = ({ orderId, status, from }: { orderId: number; status: Se
   );
 
 /**
- * The card reads its status from the orders page; the dashboard lists recent orders with theirs. A
+ * The card reads its status from the orders page; the dashboard lists recent orders with theirs, and
+ * its status-mix chart counts them; the audit log records the change. A
  * refusal because the order's status is not the one shown (409: moved on, or kept) reads them again
  * too, so the card shows the status the order has.
  */
 export const useSetOrderStatus = () =>
-  useBackofficeMutation(setOrderStatus, ['orders', 'dashboard'], (error) => error instanceof ApiError && error.status === 409);
+  useBackofficeMutation(
+    setOrderStatus,
+    ['orders', 'dashboard', 'charts', 'auditLog'],
+    (error) => error instanceof ApiError && error.status === 409,
+  );
