@@ -46,7 +46,10 @@ function BackOfficeLayout() {
   useFocusOnNavigation(main);
   const isAdmin = userType === 'Admin';
   // STAFF_MFA=required: an Admin without a second factor is kept on the Account screen to set one up.
-  const mustEnrol = useQuery(secondFactorQuery).data?.required === true;
+  // No screen shows until that is known: the dashboard's calls were refused (403) and said it failed
+  // to load, a moment before the Account screen took its place.
+  const factor = useQuery(secondFactorQuery);
+  const mustEnrol = factor.data?.required === true;
   const onAccount = useLocation().pathname.toLowerCase() === paths.backoffice.account;
   if (mustEnrol && !onAccount) return <Navigate to={paths.backoffice.account} replace />;
   return (
@@ -80,7 +83,7 @@ function BackOfficeLayout() {
       <main id="main" className="back-office-main" ref={main} tabIndex={-1}>
         <ScreenBoundary>
           <Suspense fallback={<p className="muted">Loading...</p>}>
-            <Outlet />
+            {factor.isPending ? <p className="muted">Loading...</p> : <Outlet />}
           </Suspense>
         </ScreenBoundary>
       </main>
