@@ -81,3 +81,22 @@ it('a new e-mail, the name the employee signs in with, asks for the second facto
   expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(2);
   expect(email).toHaveValue('samir@bookshop.test');
 });
+
+it("information that cannot be read says 'No employee data available.', why, and offers Retry, which shows it once it can be", async () => {
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/employee/': [
+      refusal(503, 'DATABASE_UNAVAILABLE', 'The shop is briefly unavailable. Please try again in a moment.'),
+      { body: { data: saved } },
+    ],
+    'GET /api/employee/second-factor': {
+      body: { data: { totp: false, passkeys: [], recoveryCodesLeft: 0, required: true, stepUpUntil: null } },
+    },
+  });
+  renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
+  expect(await screen.findByText('No employee data available.')).toBeInTheDocument();
+  const alert = screen.getByRole('alert');
+  expect(alert).toHaveTextContent('The shop is briefly unavailable.');
+  await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByLabelText('address')).toHaveValue(saved.address);
+});

@@ -1,6 +1,7 @@
 import { FORM_MESSAGES, GENDERS } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
 import { ChoiceField } from '../../components/choice-field';
+import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -94,7 +95,7 @@ function InformationForm({
 
 export default function EmployeeAccountPage() {
   useDocumentTitle('Account');
-  const { data, isPending } = useEmployeeMe();
+  const { data, isPending, isError, error, refetch } = useEmployeeMe();
   const changePassword = useChangeEmployeePassword();
   const passwordForm = useForm<PasswordChange>({ defaultValues: NO_PASSWORDS });
   const typed = passwordForm.watch();
@@ -104,7 +105,16 @@ export default function EmployeeAccountPage() {
   // for the second factor first (403 STEP_UP_REQUIRED).
   const { guard, prompt } = useStepUpGuard();
   if (isPending) return <p className="muted">Loading...</p>;
-  if (!data) return <p className="empty">No employee data available.</p>;
+  if (!data) {
+    // The spec's words, and why with a way to try again: an Admin who must set up a second factor is
+    // kept on this screen, whose setup shows only with the data.
+    return (
+      <>
+        <p className="empty">No employee data available.</p>
+        {isError && <LoadError what="your information" error={error} onRetry={() => void refetch()} />}
+      </>
+    );
+  }
 
   const resetPassword = passwordForm.handleSubmit(async (passwords) => {
     const problem = await newPasswordProblem(passwords.newPassword, data.email);
