@@ -16,6 +16,7 @@ it("deletes a message once on a double click, and says it was deleted (not the s
   });
   renderWithProviders(<ClientsPage />, { route: '/clients' });
   const remove = await screen.findByRole('button', { name: 'Delete' });
+  expect(remove).toHaveAccessibleDescription('Message 4 from Ann');
   await userEvent.dblClick(remove);
   expect(remove).toBeDisabled();
   deleting.release();

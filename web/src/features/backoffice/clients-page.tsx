@@ -86,10 +86,22 @@ export default function ClientsPage() {
               { label: 'Created At', cell: (m) => dateTime(m.createdAt) },
               {
                 label: 'Action',
+                // Every row's button is Delete: described by its message, for a screen reader to tell them apart.
                 cell: (m) => (
-                  <button type="button" className="danger" onClick={() => remove(m.id)} disabled={deleting.has(m.id)}>
-                    Delete
-                  </button>
+                  <>
+                    <span id={`message-${m.id}`} hidden>
+                      Message {m.id} from {m.userName}
+                    </span>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => remove(m.id)}
+                      disabled={deleting.has(m.id)}
+                      aria-describedby={`message-${m.id}`}
+                    >
+                      Delete
+                    </button>
+                  </>
                 ),
               },
             ]}

@@ -68,7 +68,11 @@ it('a copy with its price or quantity left blank is not sent, where it would be 
   await userEvent.click(screen.getByRole('button', { name: 'Add Book Copy' }));
   expect(await screen.findByRole('alert')).toHaveTextContent('All fields are required.');
 
-  await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+  // Every row's Edit and Delete are told apart by their row's ID.
+  const edit = await screen.findByRole('button', { name: 'Edit' });
+  expect(edit).toHaveAccessibleDescription('ID 5');
+  expect(screen.getByRole('button', { name: 'Delete' })).toHaveAccessibleDescription('ID 5');
+  await userEvent.click(edit);
   const row = screen.getByRole('button', { name: 'Save' }).closest('tr')!;
   await userEvent.clear(within(row).getByLabelText('Price'));
   await userEvent.click(within(row).getByRole('button', { name: 'Save' }));

@@ -1,6 +1,6 @@
 // The back-office's inline-edit table (authors, books, book copies): Edit opens a row edit, Save
 // sends it, Cancel discards; Delete asks first.
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
 import type { AdminList } from './use-admin-list';
@@ -38,6 +38,9 @@ export function EditTable<Row extends { id: number }>({
   /** What the rows are, as "Could not load {what}." reads. */
   what: string;
 }) {
+  // Every row's buttons have the same names (Edit, Delete): each is described by its row's ID, which a
+  // screen reader says after the name, so ten Deletes in a row are told apart.
+  const rowLabel = useId();
   const [editing, setEditing] = useState<number | null>(null);
   const [draft, setDraft] = useState<Row | null>(null);
   const [opened, setOpened] = useState<Row | null>(null);
@@ -82,12 +85,22 @@ export function EditTable<Row extends { id: number }>({
 
   const actions = (row: Row) => (
     <div className="row-actions">
+      <span id={`${rowLabel}-${row.id}`} hidden>
+        ID {row.id}
+      </span>
       {editing === row.id && draft && opened ? (
         <>
-          <button type="button" className="primary" disabled={saving} aria-busy={saving} onClick={() => void save(opened, draft)}>
+          <button
+            type="button"
+            className="primary"
+            disabled={saving}
+            aria-busy={saving}
+            aria-describedby={`${rowLabel}-${row.id}`}
+            onClick={() => void save(opened, draft)}
+          >
             Save
           </button>
-          <button type="button" disabled={saving} onClick={() => setEditing(null)}>
+          <button type="button" disabled={saving} aria-describedby={`${rowLabel}-${row.id}`} onClick={() => setEditing(null)}>
             Cancel
           </button>
         </>
@@ -97,6 +110,7 @@ export function EditTable<Row extends { id: number }>({
             type="button"
             // While a save is out, no other row opens: its answer would close, or refill, the editor.
             disabled={saving}
+            aria-describedby={`${rowLabel}-${row.id}`}
             onClick={() => {
               setEditing(row.id);
               setOpened(row);
@@ -105,7 +119,13 @@ export function EditTable<Row extends { id: number }>({
           >
             Edit
           </button>
-          <button type="button" className="danger" disabled={saving} onClick={() => window.confirm(deleteQuestion) && onDelete(row)}>
+          <button
+            type="button"
+            className="danger"
+            disabled={saving}
+            aria-describedby={`${rowLabel}-${row.id}`}
+            onClick={() => window.confirm(deleteQuestion) && onDelete(row)}
+          >
             Delete
           </button>
         </>

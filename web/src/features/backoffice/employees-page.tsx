@@ -131,15 +131,25 @@ export default function EmployeesPage() {
                   e.id === me ? (
                     <span className="muted">You</span>
                   ) : (
+                    // Every row's buttons have the same names: described by the employee, for a screen reader.
                     <div className="actions">
-                      <button type="button" onClick={switchRole(e)} disabled={rowAction.busy}>
+                      <span id={`employee-${e.id}`} hidden>
+                        {e.firstName} {e.lastName}
+                      </span>
+                      <button type="button" onClick={switchRole(e)} disabled={rowAction.busy} aria-describedby={`employee-${e.id}`}>
                         {e.type === 'Admin' ? 'Make Seller' : 'Make Admin'}
                       </button>
-                      <button type="button" onClick={resetFactor(e.id)} disabled={rowAction.busy}>
+                      <button type="button" onClick={resetFactor(e.id)} disabled={rowAction.busy} aria-describedby={`employee-${e.id}`}>
                         Reset second factor
                       </button>
                       {e.type !== 'Admin' && (
-                        <button type="button" className="danger" onClick={remove(e.id)} disabled={rowAction.busy}>
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={remove(e.id)}
+                          disabled={rowAction.busy}
+                          aria-describedby={`employee-${e.id}`}
+                        >
                           Delete
                         </button>
                       )}

@@ -179,6 +179,7 @@ it("offers nothing on the Admin's own row, asks before making anyone an Admin, a
   const own = (await screen.findByRole('cell', { name: 'You' })).closest('tr')!;
   expect(within(own).queryAllByRole('button')).toEqual([]);
   const makeAdmin = screen.getByRole('button', { name: 'Make Admin' });
+  expect(makeAdmin).toHaveAccessibleDescription('Sami Seller');
   // Declined: nothing is sent.
   await userEvent.click(makeAdmin);
   expect(asked).toHaveBeenCalledWith('Make Sami Seller an Admin? Admins manage the employees, the clients and the catalog.');
