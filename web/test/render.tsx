@@ -29,8 +29,9 @@ export function renderWithProviders(ui: ReactNode, { route = '/', state }: { rou
 }
 
 /** The address the router is at, readable as the status named 'address'. */
-export function Address() {
-  return <output aria-label="address">{useLocation().pathname}</output>;
+export function Address({ withSearch = false }: { withSearch?: boolean }) {
+  const { pathname, search } = useLocation();
+  return <output aria-label="address">{withSearch ? `${pathname}${search}` : pathname}</output>;
 }
 
 /**

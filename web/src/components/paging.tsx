@@ -3,6 +3,8 @@ import { useEffect } from 'react';
 /**
  * Prev / Next with 'Page X of Y'; the page is always clamped to 1..totalPages (spec 2.5), also when
  * the list shrinks under it (the last row of the last page deleted): the list then moves back a page.
+ * `totalPages` undefined: not known yet (the first answer is on its way), and a page from the address
+ * (a reload of page 3) is kept until it is, not clamped to a first page's default.
  */
 export function Paging({
   page,
@@ -12,17 +14,17 @@ export function Paging({
   label = 'Pages',
 }: {
   page: number;
-  totalPages: number;
+  totalPages: number | undefined;
   onPage: (page: number) => void;
   prevLabel?: string;
   /** The navigation's name; a screen with two paged lists names each (landmarks must differ). */
   label?: string;
 }) {
-  const last = Math.max(1, totalPages);
+  const last = Math.max(1, totalPages ?? page);
   const go = (p: number) => onPage(Math.min(Math.max(1, p), last));
   useEffect(() => {
-    if (page > last) onPage(last);
-  }, [page, last, onPage]);
+    if (totalPages !== undefined && page > last) onPage(last);
+  }, [page, last, totalPages, onPage]);
   return (
     <nav className="paging" aria-label={label}>
       <button type="button" onClick={() => go(page - 1)} disabled={page <= 1}>

@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
-import { heldAnswer, refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { Address, heldAnswer, refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import AuthorsPage from './authors-page';
 
 const list = {
@@ -141,4 +141,35 @@ it('a second click on Save while the first is out sends nothing more: its succes
   answer();
   expect(await screen.findByRole('status')).toHaveTextContent('Author updated successfully.');
   expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(1);
+});
+
+it('keeps its page and its search in the address: opened again there, it shows that page and that search', async () => {
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/author/2,10': {
+      body: { data: { authors: [{ id: 17, fullName: 'Ursula K. Le Guin', version: 1 }], totalPages: 3 } },
+    },
+    'GET /api/employee/author/3,10': {
+      body: { data: { authors: [{ id: 27, fullName: 'Octavia E. Butler', version: 1 }], totalPages: 3 } },
+    },
+    'GET /api/employee/author/by-name/herbert': { body: { data: [{ id: 7, fullName: 'Frank Herbert', version: 3 }] } },
+  });
+  const { unmount } = renderWithProviders(
+    <>
+      <AuthorsPage />
+      <Address withSearch />
+    </>,
+    { route: '/authors?page=2' },
+  );
+  expect(await screen.findByText('Ursula K. Le Guin')).toBeInTheDocument();
+  expect(screen.getByText('Page 2 of 3')).toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+  expect(await screen.findByText('Octavia E. Butler')).toBeInTheDocument();
+  expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent('/authors?page=3');
+  unmount();
+
+  renderWithProviders(<AuthorsPage />, { route: '/authors?page=2&q=herbert' });
+  expect(await screen.findByText('Frank Herbert')).toBeInTheDocument();
+  expect(screen.getByPlaceholderText('Search by ID or name')).toHaveValue('herbert');
+  expect(calls.filter((c) => c.url.includes('/author/1,'))).toEqual([]);
 });

@@ -45,7 +45,7 @@ export default function AuthorsPage() {
           Add Author
         </button>
       </form>
-      <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
+      <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} searched={list.searchText} />
       <EditTable<Schemas['Author']>
         list={list}
         what="the authors"

@@ -47,7 +47,7 @@ export default function BooksPage() {
           Add Book
         </button>
       </form>
-      <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} />
+      <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} searched={list.searchText} />
       <EditTable<Schemas['Book']>
         list={list}
         what="the books"

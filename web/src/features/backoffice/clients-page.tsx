@@ -8,6 +8,7 @@ import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
+import { usePageInAddress } from '../../lib/use-address-state';
 import { useDeleteMessage } from './api/delete-message';
 import { useClientsPage } from './api/get-clients';
 import { useMessagesPage } from './api/get-messages';
@@ -31,8 +32,8 @@ export function ClientsTable({ clients }: { clients: Schemas['ClientRow'][] }) {
 
 export default function ClientsPage() {
   useDocumentTitle('All Clients');
-  const [clientPage, setClientPage] = useState(1);
-  const [messagePage, setMessagePage] = useState(1);
+  const [clientPage, setClientPage] = usePageInAddress();
+  const [messagePage, setMessagePage] = usePageInAddress('messagesPage');
   const [notice, show] = useNotice();
   const clients = useClientsPage(clientPage);
   const messages = useMessagesPage(messagePage);
@@ -71,7 +72,7 @@ export default function ClientsPage() {
       ) : (
         <ClientsTable clients={clients.data.clients} />
       )}
-      <Paging page={clientPage} totalPages={clients.data?.totalPages ?? 1} onPage={setClientPage} label="Client pages" />
+      <Paging page={clientPage} totalPages={clients.data?.totalPages} onPage={setClientPage} label="Client pages" />
       <h2>Client Messages</h2>
       <Notice notice={notice} />
       <QueryView query={messages} what="the messages" empty={{ text: 'No messages found.', when: (data) => !data.messages.length }}>
@@ -108,7 +109,7 @@ export default function ClientsPage() {
           />
         )}
       </QueryView>
-      <Paging page={messagePage} totalPages={messages.data?.totalPages ?? 1} onPage={setMessagePage} label="Message pages" />
+      <Paging page={messagePage} totalPages={messages.data?.totalPages} onPage={setMessagePage} label="Message pages" />
     </section>
   );
 }

@@ -74,6 +74,7 @@ export default function CopiesPage() {
           await list.searchAndTell(text);
         }}
         onReset={list.reset}
+        searched={list.searchText}
       />
       <EditTable<Copy>
         list={list}

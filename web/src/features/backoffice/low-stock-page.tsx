@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { money } from '../../lib/format';
 import { useSession } from '../../lib/session';
+import { usePageInAddress } from '../../lib/use-address-state';
 import { useLowStock } from './api/get-low-stock';
 import { useRestockCopy } from './api/restock-copy';
 import { useSetLowStockThreshold } from './api/set-low-stock-threshold';
@@ -82,7 +83,7 @@ function RestockCell({ copyId, onDone }: { copyId: number; onDone: (text: string
 export default function LowStockPage() {
   useDocumentTitle('Low Stock');
   const { userType } = useSession();
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePageInAddress();
   const list = useLowStock(page);
   const [notice, show] = useNotice();
   const report = (text: string, failed?: unknown) => (failed ? show(text, 'error', failureReason(failed)) : show(text));
@@ -128,7 +129,7 @@ export default function LowStockPage() {
           </>
         )}
       </QueryView>
-      <Paging page={page} totalPages={list.data?.totalPages ?? 1} onPage={setPage} label="Low stock pages" />
+      <Paging page={page} totalPages={list.data?.totalPages} onPage={setPage} label="Low stock pages" />
       {historyOf && <StockHistory copyId={historyOf.copyId} bookName={historyOf.bookName} onClose={() => setHistoryOf(null)} />}
     </section>
   );

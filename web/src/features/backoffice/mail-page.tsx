@@ -1,6 +1,3 @@
-// /mail (Admin, beyond the spec): the e-mails the shop could not deliver after every try (dead
-// letters), with the mail server's last answer, each sent again on the Admin's word.
-import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
@@ -8,6 +5,7 @@ import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
+import { usePageInAddress } from '../../lib/use-address-state';
 import { useDeadLetters } from './api/get-dead-letters';
 import { useRetryDeadLetter } from './api/retry-dead-letter';
 
@@ -32,7 +30,7 @@ function about(letter: DeadLetter) {
 
 export default function MailPage() {
   useDocumentTitle('E-mail');
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePageInAddress();
   const letters = useDeadLetters(page);
   const retry = useRetryDeadLetter();
   const [notice, show] = useNotice();

@@ -9,6 +9,7 @@ import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
+import { usePageInAddress } from '../../lib/use-address-state';
 import { useCancelOrder } from './api/cancel-order';
 import { useOrdersPage } from './api/get-orders';
 import { type SettableStatus, useSetOrderStatus } from './api/set-order-status';
@@ -153,7 +154,7 @@ function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder'];
 
 export default function OrdersPage() {
   useDocumentTitle('Orders');
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePageInAddress();
   const orders = useOrdersPage(page);
   // The notice of a status change lives here, not in its card: the refetch after the change can
   // move the order off this page (a newer order pushes it down), and the notice must still show.
@@ -179,7 +180,7 @@ export default function OrdersPage() {
           </div>
         )}
       </QueryView>
-      <Paging page={page} totalPages={orders.data?.totalPages ?? 1} onPage={setPage} prevLabel="Previous" />
+      <Paging page={page} totalPages={orders.data?.totalPages} onPage={setPage} prevLabel="Previous" />
     </section>
   );
 }

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
@@ -6,6 +5,7 @@ import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
+import { usePageInAddress } from '../../lib/use-address-state';
 import { useReviewsPage } from './api/get-reviews';
 import { useSetReviewHidden } from './api/set-review-hidden';
 
@@ -15,7 +15,7 @@ import { useSetReviewHidden } from './api/set-review-hidden';
  */
 export default function ReviewsPage() {
   useDocumentTitle('Reviews');
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePageInAddress();
   const reviews = useReviewsPage(page);
   const setHidden = useSetReviewHidden();
   const [notice, show] = useNotice();
@@ -66,7 +66,7 @@ export default function ReviewsPage() {
           />
         )}
       </QueryView>
-      <Paging page={page} totalPages={reviews.data?.totalPages ?? 1} onPage={setPage} label="Review pages" />
+      <Paging page={page} totalPages={reviews.data?.totalPages} onPage={setPage} label="Review pages" />
     </section>
   );
 }

@@ -4,12 +4,15 @@ export function SearchBar({
   placeholder,
   onSearch,
   onReset,
+  searched = null,
 }: {
   placeholder: string;
   onSearch: (text: string) => void;
   onReset: () => void;
+  /** The search the screen shows (from its address, after a reload): the field starts with it. */
+  searched?: string | null;
 }) {
-  const [text, setText] = useState('');
+  const [text, setText] = useState(searched ?? '');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSearch(text);

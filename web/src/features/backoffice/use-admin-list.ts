@@ -1,10 +1,11 @@
 // Paging plus search for the back-office tables (spec 5): a search shows the rows found instead of
 // the page; empty text goes back to the pages. Both are queries under the resource's key, so the
-// mutation that writes a row refreshes whichever the screen shows.
+// mutation that writes a row refreshes whichever the screen shows. The page and the search's text are
+// kept in the address, so a reload or Back comes back to the same rows.
 import { keepPreviousData, type UseQueryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { useNotice } from '../../components/notice';
 import { failureReason } from '../../lib/failure-reason';
+import { usePageInAddress, useTextInAddress } from '../../lib/use-address-state';
 import { type BackofficeResource, backofficeKeys } from './api/query-keys';
 import type { TablePage } from './api/table-queries';
 
@@ -19,9 +20,9 @@ export function useAdminList<Row>(options: {
   notFound: string;
 }) {
   const queryClient = useQueryClient();
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePageInAddress();
   /** The text of the search on screen; null while the table shows its pages. */
-  const [searchText, setSearchText] = useState<string | null>(null);
+  const [searchText, setSearchText] = useTextInAddress('q');
   const list = useQuery({ ...options.pageQuery(page), placeholderData: keepPreviousData });
   // The search fetches its rows itself and a write refreshes them, so showing them fetches nothing more.
   const found = useQuery({ ...options.searchQuery(searchText ?? ''), enabled: searchText !== null, staleTime: Number.POSITIVE_INFINITY });
@@ -32,6 +33,7 @@ export function useAdminList<Row>(options: {
   return {
     rows: (searching ? found.data : list.data?.rows) ?? [],
     searching,
+    searchText,
     isPending: list.isPending,
     /**
      * The page could not be loaded (a refusal, the network): the screen says so with a Retry, never
@@ -40,7 +42,7 @@ export function useAdminList<Row>(options: {
     // A refresh that fails with rows already on screen keeps them: they are what was last loaded.
     loadFailure: !searching && list.isError && !list.data ? { error: list.error, retry: () => void list.refetch() } : null,
     page,
-    totalPages: list.data?.totalPages ?? 1,
+    totalPages: list.data?.totalPages,
     setPage,
     reset: () => setSearchText(null),
     /** A search that says when nothing matched, and tells a failed search from an empty one. */

@@ -7,11 +7,11 @@ import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { rating } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
+import { pageOf } from '../../../lib/use-address-state';
 import { useAuthorPage } from '../api/get-author-page';
 import { BookCard } from '../components/book-card';
 
 /** The page an address asks for (`?page=`), 1 when it names none or no number. */
-const pageOf = (params: URLSearchParams) => Math.max(1, Number.parseInt(params.get('page') ?? '', 10) || 1);
 
 /**
  * An author's books on sale with the ratings, most-rated first, paged as a category is. An outdated
