@@ -107,6 +107,7 @@ describe('planning an import against the shop', () => {
         `${B},10.00,6,true,5,42`, // a copy with a lower id was moved to the book since: it is the first now
         `${C},10.00,6,true,5,43`, // the book's copy was deleted since
         `${D},10.00,6,true,5,copy-44`,
+        `${isbn(5)},10.00,6,true,5,45`, // the shop has no such book (deleted since, or another shop's file): a new book
       ].join('\n'),
       [
         [A, copy(5, '10.00', true, 41)],
@@ -114,8 +115,13 @@ describe('planning an import against the shop', () => {
         [C, null],
         [D, copy(5, '10.00', true, 44)],
       ],
+      [[isbn(5), found('Gone since')]],
     );
-    expect(rows).toEqual([expect.objectContaining({ line: 2, isbn13: A, copyId: 41, kind: 'changed' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ line: 2, isbn13: A, copyId: 41, kind: 'changed' }),
+      expect.not.objectContaining({ copyId: expect.anything() }),
+    ]);
+    expect(rows[1]).toMatchObject({ line: 6, isbn13: isbn(5), kind: 'new' });
     expect(summary.invalidRows).toEqual([
       {
         line: 3,

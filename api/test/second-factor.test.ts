@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { secretBox, TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
+import { SIGN_INS_PER_ACCOUNT_HOUR } from '../src/modules/sessions/login-throttle.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks, whileSessionsCannotEnd } from './helpers.ts';
 import { registerSoftwarePasskey, softwarePasskey } from './software-authenticator.ts';
 
@@ -761,6 +762,17 @@ describe('STAFF_MFA=required', () => {
   });
 });
 
+describe("the hour's sign-ins of an employee with a second factor", () => {
+  it('are not used up by the password alone: it starts no session, and the owner still signs in', { timeout: 120_000 }, async () => {
+    const who = await newEmployee(t, 'Seller');
+    await enrolTotp(t, await passwordLogin(t, who));
+    for (let i = 0; i <= SIGN_INS_PER_ACCOUNT_HOUR; i++) {
+      const step = await t.app.inject({ method: 'POST', url: LOGIN, payload: who });
+      expect([step.statusCode, step.json().data]).toEqual([200, 'SecondFactor']);
+    }
+  });
+});
+
 describe('a passkey sign-in without the password', () => {
   const PASSKEY_OPTIONS = '/api/public/authentication/passkey/options';
   const PASSKEY_SIGN_IN = '/api/public/authentication/passkey';
@@ -775,6 +787,26 @@ describe('a passkey sign-in without the password', () => {
       expect(cookieHeader(asked)).not.toContain(asked.json().data.challenge);
     }
     expect(await challengeRows()).toBe(before);
+  });
+
+  it('takes 60 answers an hour from an address: a wrong answer spends no challenge, so the answers themselves are limited', async () => {
+    const answer = () =>
+      t.app.inject({
+        method: 'POST',
+        url: PASSKEY_SIGN_IN,
+        remoteAddress: '2001:db8:99::1',
+        payload: {
+          passkey: {
+            id: 'x',
+            rawId: 'x',
+            type: 'public-key',
+            clientExtensionResults: {},
+            response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+          },
+        },
+      });
+    for (let i = 0; i < 60; i++) expect((await answer()).statusCode).toBe(401);
+    expect((await answer()).statusCode).toBe(429);
   });
 
   it("signs in with an employee's passkey once for each challenge: the same answer sent again is refused, as is a challenge past its end or not the shop's", async () => {

@@ -30,6 +30,18 @@ describe('Paging', () => {
     expect(onPage).not.toHaveBeenCalled();
     // The last row of page 4 was deleted: the list now has 3 pages.
     rerender(<Paging page={4} totalPages={3} onPage={onPage} />);
-    expect(onPage).toHaveBeenCalledWith(3);
+    // A correction, not a choice: the address's entry is replaced, so Back does not return past the end.
+    expect(onPage).toHaveBeenCalledWith(3, { replace: true });
+  });
+
+  it("keeps a page from the address while the total is not known yet, and says 'Page N' alone", () => {
+    const onPage = vi.fn();
+    const { rerender } = render(<Paging page={3} totalPages={undefined} onPage={onPage} />);
+    expect(screen.getByText('Page 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(onPage).not.toHaveBeenCalled();
+    rerender(<Paging page={3} totalPages={5} onPage={onPage} />);
+    expect(screen.getByText('Page 3 of 5')).toBeInTheDocument();
+    expect(onPage).not.toHaveBeenCalled();
   });
 });

@@ -15,7 +15,8 @@ export function Paging({
 }: {
   page: number;
   totalPages: number | undefined;
-  onPage: (page: number) => void;
+  /** `replace`: the page is corrected (clamped), not chosen: Back should not return to the page past the end. */
+  onPage: (page: number, change?: { replace?: boolean }) => void;
   prevLabel?: string;
   /** The navigation's name; a screen with two paged lists names each (landmarks must differ). */
   label?: string;
@@ -23,16 +24,14 @@ export function Paging({
   const last = Math.max(1, totalPages ?? page);
   const go = (p: number) => onPage(Math.min(Math.max(1, p), last));
   useEffect(() => {
-    if (totalPages !== undefined && page > last) onPage(last);
+    if (totalPages !== undefined && page > last) onPage(last, { replace: true });
   }, [page, last, totalPages, onPage]);
   return (
     <nav className="paging" aria-label={label}>
       <button type="button" onClick={() => go(page - 1)} disabled={page <= 1}>
         {prevLabel}
       </button>
-      <span>
-        Page {Math.min(page, last)} of {last}
-      </span>
+      <span>{totalPages === undefined ? `Page ${page}` : `Page ${Math.min(page, last)} of ${last}`}</span>
       <button type="button" onClick={() => go(page + 1)} disabled={page >= last}>
         Next
       </button>

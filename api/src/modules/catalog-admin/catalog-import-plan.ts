@@ -39,7 +39,9 @@ export const IMPORT_MAX_NEW_BOOKS = 200;
 
 const PRICE = /^\d{1,8}(\.\d{1,2})?$/;
 const STOCK = /^\d{1,7}$/;
-const COPY_ID_TEXT = /^[1-9]\d{0,8}$/;
+/** A copy's id: a positive int4. */
+const COPY_ID_TEXT = /^[1-9]\d{0,9}$/;
+const COPY_ID_MAX = 2_147_483_647;
 const AVAILABLE = new Map([
   ['true', true],
   ['yes', true],
@@ -171,7 +173,8 @@ function rowProblem(row: FileRow, isbn13: string | null, lineOfIsbn: Map<string,
     return 'Exported price is not a price. Leave it as the export wrote it, or empty.';
   if (row.exportedAvailable !== '' && !AVAILABLE.has(row.exportedAvailable))
     return 'Exported available must be true or false. Leave it as the export wrote it, or empty.';
-  if (row.copyId !== '' && !COPY_ID_TEXT.test(row.copyId)) return 'Copy id is not a copy. Leave it as the export wrote it, or empty.';
+  if (row.copyId !== '' && !(COPY_ID_TEXT.test(row.copyId) && Number(row.copyId) <= COPY_ID_MAX))
+    return 'Copy id is not a copy. Leave it as the export wrote it, or empty.';
   return null;
 }
 
@@ -284,7 +287,9 @@ function compareWithShop({ noCopyAtExport, ...row }: CheckedRow, copy: ShopCopy 
 }
 
 /** A row whose book the shop lacks: new when the lookup found it, else invalid with the reason. */
-function newBook({ noCopyAtExport: _noCopy, ...row }: CheckedRow, outcome: LookupOutcome | undefined): Verdict {
+function newBook({ noCopyAtExport: _noCopy, copyId: _copy, ...row }: CheckedRow, outcome: LookupOutcome | undefined): Verdict {
+  // A book the shop no longer has (deleted since the export, or a file from another shop) is added
+  // with a first copy of its own: the copy the row was read from is not the shop's to compare.
   const refused = (reason: string): Verdict => ({ invalid: { line: row.line, isbn: row.isbn13, reason } });
   if (outcome === undefined) {
     return refused(`One file may add at most ${IMPORT_MAX_NEW_BOOKS} books the shop does not have yet; import the rest in another file.`);

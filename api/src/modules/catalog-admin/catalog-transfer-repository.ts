@@ -81,7 +81,8 @@ export type ImportJob = ReturnType<typeof toJob>;
  * file; with exported_price and exported_available, each written only where the file changed it, so
  * the shop's own stands), or a first copy created for a book that has none. The audit and the stock ledger are the
  * tables' triggers, so a row written here is recorded as one written by hand. Answers the line of the
- * first row whose book the shop no longer has (the caller refuses the file), whether a copy was put
+ * first row whose book the shop no longer has and of the first whose book's first copy is not the one
+ * its copy_id names (the caller refuses the file for either), whether a copy was put
  * on or taken off sale (every part of the statement sees the copies as they were before it), the
  * copies it updated, and whether it moved their stock alone: no price or sale changed, no copy
  * created, and none went into or out of stock. The run locked the copies before its first statement,

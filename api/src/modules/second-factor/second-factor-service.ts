@@ -45,6 +45,8 @@ export type FactorMethod = 'totp' | 'passkey' | 'recovery_code';
 
 /** How long the step between the password and the second factor, or a WebAuthn challenge, lasts. */
 export const CHALLENGE_SECONDS = 5 * 60;
+/** A spent passkey sign-in challenge is kept this long past its end (instances' clocks differ a little). */
+const SPENT_KEPT_PAST_END_MS = 5 * 60_000;
 
 /** How long a proved second factor opens the sensitive actions. */
 export const STEP_UP_MINUTES = 10;
@@ -496,7 +498,9 @@ export function secondFactorService(
       }
       // A challenge is answered once: the answer sent again (replayed, or raced) finds it spent. Only a
       // passkey's own answer gets here, so only the shop's staff write these rows, kept until the challenge ends.
-      if (!(await repo.spendChallenge(tokenKey(`passkey_sign_in:${challenge.challenge}`), 'passkey_sign_in', challenge.expiresAt))) {
+      // Kept a while past its end, so that an instance whose clock runs behind still finds it spent.
+      const keptUntil = new Date(challenge.expiresAt.getTime() + SPENT_KEPT_PAST_END_MS);
+      if (!(await repo.spendChallenge(tokenKey(`passkey_sign_in:${challenge.challenge}`), 'passkey_sign_in', keptUntil))) {
         throw refuse.signInStepExpired();
       }
       return passkey.employeeId;

@@ -52,10 +52,12 @@ export const SECOND_FACTOR_PER_DAY = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Sign-ins with the right password an account may make in an hour. Each is a bcrypt check, of which
- * the shop runs a few at a time (passwords.ts), and a right password gives its reservation back: an
- * account's own loop of right sign-ins (a client's sign-up is enough) held every check of the shop,
- * everyone else's sign-ins waiting or refused as busy. A person signs in a few times a day.
+ * Sign-ins with the right password that start a session an account may make in an hour. Each is a
+ * bcrypt check, of which the shop runs a few at a time (passwords.ts), and a right password gives its
+ * reservation back: an account's own loop of right sign-ins (a client's sign-up is enough) held every
+ * check of the shop, everyone else's sign-ins waiting or refused as busy. A person signs in a few
+ * times a day. A password that leads to a second factor starts no session and is not counted, so the
+ * password alone cannot use up its owner's hour; a password reset forgets the count.
  */
 export const SIGN_INS_PER_ACCOUNT_HOUR = 60;
 const HOUR_MS = 60 * 60 * 1000;
@@ -195,7 +197,12 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
         () => db.$executeRaw`
           DELETE FROM throttle_counters
           WHERE key IN (SELECT key FROM throttle_counters
-                        WHERE key = ANY(${[`${secret}:account:${account}`, `${secret}:day:${account}`]}::text[])
+                        WHERE key = ANY(${[
+                          `${secret}:account:${account}`,
+                          `${secret}:day:${account}`,
+                          // A reset ends the sign-ins of whoever had the password: the owner may sign in again at once.
+                          ...(secret === 'password' ? [signedInKey(account)] : []),
+                        ]}::text[])
                            OR key LIKE ${`${secret}:pair:${escapeLike(account)}|%`}
                         ORDER BY key FOR UPDATE)`,
       ),
@@ -214,7 +221,7 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
         });
       }
     },
-    /** Counts a sign-in with the right password toward its account's hour. */
+    /** Counts a sign-in with the right password that started a session toward its account's hour. */
     signedIn: (account: string) => countHit(db, signedInKey(account), HOUR_MS),
 
     /** Deletes counters whose window ended more than an hour ago. */

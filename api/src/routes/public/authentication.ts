@@ -29,13 +29,15 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!account || !request.body.password) throw badRequest('Please enter your account and password.');
       await app.loginThrottle.refuseIfSignedInTooOften(account);
       const result = await app.throttledPasswordCheck(request, account, () => app.accounts.login(account, request.body.password));
-      await app.loginThrottle.signedIn(account);
       // An employee with a second factor gets no session yet: only a short-lived token for the next step.
+      // Not counted toward the hour's sign-ins: someone holding the password alone would otherwise use
+      // them up, and keep the employee from signing in.
       if (result.audience === 'employee' && (await app.secondFactor.hasFactor(result.id))) {
         app.signInToken.set(request, reply, await app.secondFactor.openSignIn(result.id, result.passwordFingerprint));
         return { data: 'SecondFactor' };
       }
       const session = await app.sessions.start(result.audience, result.id, result.passwordFingerprint);
+      await app.loginThrottle.signedIn(account);
       app.setSessionCookies(request, reply, result.audience, session);
       if (result.audience === 'employee') await app.recordEmployeeSignIn(request, result.id, 'password');
       else await app.recordClientEvent(request, 'client_signed_in', result.id);

@@ -76,11 +76,14 @@ const secondFactorSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/passkey',
     {
+      // A wrong answer does not spend its challenge (only a passkey's verified one does): each is a
+      // lookup, a signature's check and a security event, so an address gets so many an hour.
+      config: { rateLimit: { max: PASSKEY_SIGN_INS_PER_HOUR, timeWindow: '1 hour' } },
       schema: {
         operationId: 'passkeySignIn',
         summary: "A passkey's answer to the passkey sign-in's challenge; starts the back-office session",
         body: Body({ passkey: PasskeyAssertion }),
-        response: responses(Role, 400, 401, 503),
+        response: responses(Role, 400, 401, 429, 503),
       },
     },
     async (request, reply) => {

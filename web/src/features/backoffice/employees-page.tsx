@@ -40,7 +40,11 @@ export default function EmployeesPage() {
   const resetSecondFactor = useResetSecondFactor();
   // The Admin's own row offers nothing: the server refuses a change of one's own role, one's own
   // reset (the Account screen has it) and one's own delete.
-  const me = useEmployeeMe().data?.id;
+  const meQuery = useEmployeeMe();
+  const me = meQuery.data?.id;
+  // Until it is known which row is the Admin's own, no row offers its actions (a failed read offers
+  // them all: the server still refuses one's own).
+  const rowsKnown = !meQuery.isPending;
   // A row's action is sent once, one at a time: a second click meanwhile would be the same request again.
   const rowAction = useSubmitOnce();
   // Adding, deleting, a role change and a reset ask for the second factor again when it is 10 minutes old.
@@ -128,7 +132,7 @@ export default function EmployeesPage() {
               {
                 label: 'Actions',
                 cell: (e) =>
-                  e.id === me ? (
+                  !rowsKnown ? null : e.id === me ? (
                     <span className="muted">You</span>
                   ) : (
                     // Every row's buttons have the same names: described by the employee, for a screen reader.

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 
 export function SearchBar({
   placeholder,
@@ -13,6 +13,8 @@ export function SearchBar({
   searched?: string | null;
 }) {
   const [text, setText] = useState(searched ?? '');
+  // Back or Forward to another search (or none) shows its text, not the last one typed.
+  useEffect(() => setText(searched ?? ''), [searched]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSearch(text);
