@@ -100,7 +100,9 @@ test('an Admin exports the catalog, imports a file with a bad row by skipping it
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^bookshop-books-\d{4}-\d{2}-\d{2}\.csv$/);
   const exported = await readFile((await file.path())!, 'utf8');
-  expect(exported.split('\n')[0]).toBe('isbn,title,author,category,price,stock,available,exported_stock,exported_price,exported_available,copy_id');
+  expect(exported.split('\n')[0]).toBe(
+    'isbn,title,author,category,price,stock,available,exported_stock,exported_price,exported_available,copy_id',
+  );
   expect(exported).toContain(`${book!.isbn13},`);
 
   const csv = ['isbn,price,stock,available', `${book!.isbn13},${newPrice},${book!.quantity},true`, 'not-an-isbn,1.00,1,true'].join('\n');
