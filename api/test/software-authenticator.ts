@@ -56,6 +56,18 @@ export function softwarePasskey(origin: string) {
       .update(rpId ?? new URL(origin).hostname)
       .digest();
 
+  /** The client data a browser at `origin` signs over for `type`'s ceremony. */
+  const clientData = (type: 'webauthn.create' | 'webauthn.get', challenge: string) =>
+    Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
+  /** The credential's answer around a ceremony's response, as the browser's JSON form has it. */
+  const answer = <Response>(response: Response) => ({
+    id: base64url(credentialId),
+    rawId: base64url(credentialId),
+    type: 'public-key' as const,
+    response,
+    clientExtensionResults: {},
+  });
+
   function registration(options: CreationOptions) {
     const jwk = publicKey.export({ format: 'jwk' });
     // The public key as COSE: EC2 (1: 2) on P-256 (-1: 1) for ES256 (3: -7), its x and y.
@@ -79,41 +91,26 @@ export function softwarePasskey(origin: string) {
       credentialId,
       coseKey,
     ]);
-    const clientDataJSON = Buffer.from(
-      JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin, crossOrigin: false }),
-    );
-    return {
-      id: base64url(credentialId),
-      rawId: base64url(credentialId),
-      type: 'public-key' as const,
-      response: {
-        clientDataJSON: base64url(clientDataJSON),
-        attestationObject: base64url(cbor({ fmt: 'none', attStmt: {}, authData })),
-        transports: ['internal'],
-      },
-      clientExtensionResults: {},
-    };
+    return answer({
+      clientDataJSON: base64url(clientData('webauthn.create', options.challenge)),
+      attestationObject: base64url(cbor({ fmt: 'none', attStmt: {}, authData })),
+      transports: ['internal'],
+    });
   }
 
   function assertion(options: RequestOptions, userHandle: string) {
     // User present and verified; a signature counter of 0, as synced passkeys keep none, so nothing
     // but the shop's own record of the challenge refuses the same answer sent twice.
     const authenticatorData = Buffer.concat([rpIdHash(options.rpId), Buffer.from([0x05]), Buffer.alloc(4)]);
-    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }));
+    const clientDataJSON = clientData('webauthn.get', options.challenge);
     // ES256 signs authenticatorData followed by the client data's SHA-256, DER-encoded.
     const signature = sign('sha256', Buffer.concat([authenticatorData, createHash('sha256').update(clientDataJSON).digest()]), privateKey);
-    return {
-      id: base64url(credentialId),
-      rawId: base64url(credentialId),
-      type: 'public-key' as const,
-      response: {
-        clientDataJSON: base64url(clientDataJSON),
-        authenticatorData: base64url(authenticatorData),
-        signature: base64url(signature),
-        userHandle: Buffer.from(userHandle).toString('base64url'),
-      },
-      clientExtensionResults: {},
-    };
+    return answer({
+      clientDataJSON: base64url(clientDataJSON),
+      authenticatorData: base64url(authenticatorData),
+      signature: base64url(signature),
+      userHandle: Buffer.from(userHandle).toString('base64url'),
+    });
   }
 
   return { registration, assertion };

@@ -62,33 +62,41 @@ export default function EmployeesPage() {
       show('Failed to add employee.', 'error', failureReason(error));
     }
   });
+  /** A row's write: asked first when `question` says so, sent once, under the step-up, and told. */
+  const rowWrite = (question: string | null, write: () => Promise<unknown>, told: { success: string; failure: string }) =>
+    rowAction.handle(async () => {
+      if (question && !window.confirm(question)) return;
+      await guard(write).then(
+        () => show(told.success),
+        (error) => show(told.failure, 'error', failureReason(error)),
+      );
+    });
   const remove = (id: number) =>
-    rowAction.handle(async () => {
-      if (!window.confirm('Are you sure you want to delete this employee?')) return;
-      await guard(() => deleteEmployee.mutateAsync(id)).then(
-        () => show('Employee deleted successfully.'),
-        (error) => show('Failed to delete employee.', 'error', failureReason(error)),
-      );
+    rowWrite('Are you sure you want to delete this employee?', () => deleteEmployee.mutateAsync(id), {
+      success: 'Employee deleted successfully.',
+      failure: 'Failed to delete employee.',
     });
-  const switchRole = (employee: { id: number; firstName: string; lastName: string; type: string }) =>
-    rowAction.handle(async () => {
-      const role = employee.type === 'Admin' ? 'Seller' : 'Admin';
-      const name = `${employee.firstName} ${employee.lastName}`;
-      // An Admin may do everything, the staff's accounts included: granted on purpose, not by a slip.
-      if (role === 'Admin' && !window.confirm(`Make ${name} an Admin? Admins manage the employees, the clients and the catalog.`)) return;
-      await guard(() => changeRole.mutateAsync({ id: employee.id, role })).then(
-        () => show(`Role changed to ${role}.`),
-        (error) => show('Failed to change the role.', 'error', failureReason(error)),
-      );
+  const switchRole = (employee: { id: number; firstName: string; lastName: string; type: string }) => {
+    const role = employee.type === 'Admin' ? 'Seller' : 'Admin';
+    // An Admin may do everything, the staff's accounts included: granted on purpose, not by a slip.
+    const question =
+      role === 'Admin'
+        ? `Make ${employee.firstName} ${employee.lastName} an Admin? Admins manage the employees, the clients and the catalog.`
+        : null;
+    return rowWrite(question, () => changeRole.mutateAsync({ id: employee.id, role }), {
+      success: `Role changed to ${role}.`,
+      failure: 'Failed to change the role.',
     });
+  };
   const resetFactor = (id: number) =>
-    rowAction.handle(async () => {
-      if (!window.confirm("Reset this employee's second factor? Their apps, passkeys and recovery codes stop working.")) return;
-      await guard(() => resetSecondFactor.mutateAsync(id)).then(
-        () => show('Second factor reset. The employee signs in with their password and sets up a new one.'),
-        (error) => show('Failed to reset the second factor.', 'error', failureReason(error)),
-      );
-    });
+    rowWrite(
+      "Reset this employee's second factor? Their apps, passkeys and recovery codes stop working.",
+      () => resetSecondFactor.mutateAsync(id),
+      {
+        success: 'Second factor reset. The employee signs in with their password and sets up a new one.',
+        failure: 'Failed to reset the second factor.',
+      },
+    );
   const input = (key: keyof EmployeeForm, label: string, type = 'text') => (
     <label>
       {label}
