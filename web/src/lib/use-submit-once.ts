@@ -23,3 +23,23 @@ export function useSubmitOnce() {
   );
   return { busy, handle };
 }
+
+/**
+ * The same for calls each about their own thing (a row's delete): each key's call runs once at a
+ * time, and other keys' beside it. `busy(key)` while its call runs.
+ */
+export function useRunOncePer<Key>() {
+  const [running, setRunning] = useState<ReadonlySet<Key>>(new Set());
+  // A ref, not only state, as above: the second click of a double click comes before the re-render.
+  const runningNow = useRef(new Set<Key>());
+  const run = useCallback((key: Key, call: () => Promise<unknown>) => {
+    if (runningNow.current.has(key)) return;
+    runningNow.current.add(key);
+    setRunning(new Set(runningNow.current));
+    void call().finally(() => {
+      runningNow.current.delete(key);
+      setRunning(new Set(runningNow.current));
+    });
+  }, []);
+  return { busy: (key: Key) => running.has(key), run };
+}

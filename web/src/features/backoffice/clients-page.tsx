@@ -1,4 +1,3 @@
-import { useRef, useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
@@ -9,6 +8,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
 import { usePageInAddress } from '../../lib/use-address-state';
+import { useRunOncePer } from '../../lib/use-submit-once';
 import { useDeleteMessage } from './api/delete-message';
 import { useClientsPage } from './api/get-clients';
 import { useMessagesPage } from './api/get-messages';
@@ -40,25 +40,15 @@ export default function ClientsPage() {
   const deleteMessage = useDeleteMessage();
 
   // Each delete says how it went, even when another started before it finished; a message's is sent
-  // once (a second click's would find it gone, and say the delete failed). A ref as well as state: the
-  // second click of a double click comes before React re-renders the button disabled.
-  const [deleting, setDeleting] = useState<ReadonlySet<number>>(new Set());
-  const deletingNow = useRef(new Set<number>());
-  const remove = (id: number) => {
-    if (deletingNow.current.has(id)) return;
-    deletingNow.current.add(id);
-    setDeleting(new Set(deletingNow.current));
-    void deleteMessage
-      .mutateAsync(id)
-      .then(
+  // once (a second click's would find it gone, and say the delete failed).
+  const deleting = useRunOncePer<number>();
+  const remove = (id: number) =>
+    deleting.run(id, () =>
+      deleteMessage.mutateAsync(id).then(
         () => show('Message deleted successfully.'),
         (error) => show('Failed to delete message.', 'error', failureReason(error)),
-      )
-      .finally(() => {
-        deletingNow.current.delete(id);
-        setDeleting(new Set(deletingNow.current));
-      });
-  };
+      ),
+    );
 
   return (
     <section>
@@ -97,7 +87,7 @@ export default function ClientsPage() {
                       type="button"
                       className="danger"
                       onClick={() => remove(m.id)}
-                      disabled={deleting.has(m.id)}
+                      disabled={deleting.busy(m.id)}
                       aria-describedby={`message-${m.id}`}
                     >
                       Delete

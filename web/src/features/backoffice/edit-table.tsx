@@ -83,55 +83,58 @@ export function EditTable<Row extends { id: number }>({
     );
   };
 
-  const actions = (row: Row) => (
-    <div className="row-actions">
-      <span id={`${rowLabel}-${row.id}`} hidden>
-        ID {row.id}
-      </span>
-      {editing === row.id && draft && opened ? (
-        <>
-          <button
-            type="button"
-            className="primary"
-            disabled={saving}
-            aria-busy={saving}
-            aria-describedby={`${rowLabel}-${row.id}`}
-            onClick={() => void save(opened, draft)}
-          >
-            Save
-          </button>
-          <button type="button" disabled={saving} aria-describedby={`${rowLabel}-${row.id}`} onClick={() => setEditing(null)}>
-            Cancel
-          </button>
-        </>
-      ) : (
-        <>
-          <button
-            type="button"
-            // While a save is out, no other row opens: its answer would close, or refill, the editor.
-            disabled={saving}
-            aria-describedby={`${rowLabel}-${row.id}`}
-            onClick={() => {
-              setEditing(row.id);
-              setOpened(row);
-              setDraft(row);
-            }}
-          >
-            Edit
-          </button>
-          <button
-            type="button"
-            className="danger"
-            disabled={saving}
-            aria-describedby={`${rowLabel}-${row.id}`}
-            onClick={() => window.confirm(deleteQuestion) && onDelete(row)}
-          >
-            Delete
-          </button>
-        </>
-      )}
-    </div>
-  );
+  const actions = (row: Row) => {
+    const described = `${rowLabel}-${row.id}`;
+    return (
+      <div className="row-actions">
+        <span id={described} hidden>
+          ID {row.id}
+        </span>
+        {editing === row.id && draft && opened ? (
+          <>
+            <button
+              type="button"
+              className="primary"
+              disabled={saving}
+              aria-busy={saving}
+              aria-describedby={described}
+              onClick={() => void save(opened, draft)}
+            >
+              Save
+            </button>
+            <button type="button" disabled={saving} aria-describedby={described} onClick={() => setEditing(null)}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <>
+            <button
+              type="button"
+              // While a save is out, no other row opens: its answer would close, or refill, the editor.
+              disabled={saving}
+              aria-describedby={described}
+              onClick={() => {
+                setEditing(row.id);
+                setOpened(row);
+                setDraft(row);
+              }}
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              className="danger"
+              disabled={saving}
+              aria-describedby={described}
+              onClick={() => window.confirm(deleteQuestion) && onDelete(row)}
+            >
+              Delete
+            </button>
+          </>
+        )}
+      </div>
+    );
+  };
 
   return (
     <DataTable<Row>

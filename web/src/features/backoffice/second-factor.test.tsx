@@ -52,20 +52,28 @@ it('sets up an authenticator app with a QR code and the secret in text, confirme
   expect(screen.queryByLabelText('Your password')).not.toBeInTheDocument();
 });
 
-it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, then deletes", async () => {
+/**
+ * The Employees screen whose delete of a Seller the server first answers STEP_UP_REQUIRED: Delete is
+ * clicked (and confirmed), and the step-up dialog that opens is returned with the calls. The step-up's
+ * answer waits for `checked` when given.
+ */
+async function deleteAskingForStepUp(checked?: Promise<unknown>) {
   vi.spyOn(window, 'confirm').mockReturnValue(true);
-  const seller = anEmployee();
   const calls = stubApi({
     ...SIGNED_IN_ADMIN,
     ...SIGNED_IN_AS_ADA,
-    'GET /api/employee/employees/': { body: { data: [seller] } },
+    'GET /api/employee/employees/': { body: { data: [anEmployee()] } },
     'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
     'DELETE /api/employee/7': [STEP_UP, { body: { data: true } }],
-    'POST /api/employee/second-factor/step-up': { body: { data: { stepUpUntil: new Date().toISOString() } } },
+    'POST /api/employee/second-factor/step-up': { body: { data: { stepUpUntil: new Date().toISOString() } }, after: checked },
   });
   renderWithProviders(<EmployeesPage />, { route: '/employees' });
   await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
-  const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+  return { calls, dialog: await screen.findByRole('dialog', { name: "Confirm it's you" }) };
+}
+
+it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, then deletes", async () => {
+  const { calls, dialog } = await deleteAskingForStepUp();
   await userEvent.type(within(dialog).getByLabelText('Code from your authenticator app, or a recovery code'), '654321');
   await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
   expect(await screen.findByText('Employee deleted successfully.')).toBeInTheDocument();
@@ -74,19 +82,8 @@ it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, t
 });
 
 it('the step-up asks for the code with the focus in its field, and cannot be closed while the code is checked', async () => {
-  vi.spyOn(window, 'confirm').mockReturnValue(true);
   const checking = heldAnswer();
-  const calls = stubApi({
-    ...SIGNED_IN_ADMIN,
-    ...SIGNED_IN_AS_ADA,
-    'GET /api/employee/employees/': { body: { data: [anEmployee()] } },
-    'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
-    'DELETE /api/employee/7': [STEP_UP, { body: { data: true } }],
-    'POST /api/employee/second-factor/step-up': { body: { data: { stepUpUntil: new Date().toISOString() } }, after: checking.held },
-  });
-  renderWithProviders(<EmployeesPage />, { route: '/employees' });
-  await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
-  const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+  const { calls, dialog } = await deleteAskingForStepUp(checking.held);
   const code = within(dialog).getByLabelText('Code from your authenticator app, or a recovery code');
   expect(code).toHaveFocus();
   await userEvent.type(code, '654321');
