@@ -2,6 +2,7 @@
 // shows (the spec's own words where the spec has them, from @bookshop/rules where the forms check
 // the same rule). Services `throw refuse.x(...)`; plugins/errors.ts sends `{ data: null, error }`.
 import { CANCEL_REASON_REQUIRED, FORM_MESSAGES, isCancellable } from '@bookshop/rules';
+import { waitInWords } from './dates.ts';
 import { AppError, badRequest, conflict, forbidden, notFound, refusal, unauthorized, unavailable } from './errors.ts';
 import { ORDER_TOO_LARGE_MESSAGE } from './money.ts';
 
@@ -152,6 +153,11 @@ export const refuse = {
   onlyLeft: (left: number) => conflict(`Only ${left} left in stock.`),
   orderTooLarge: () => refusal(409, 'ORDER_TOO_LARGE', ORDER_TOO_LARGE_MESSAGE),
   emptyOrder: () => badRequest('Your cart is empty.', 'EMPTY_ORDER'),
+  /** A limit reached (429), `what` being what it counts: requests, sign-ins. Retry-After is whole seconds, at least one. */
+  rateLimited: (what: string, waitMs: number) =>
+    new AppError(429, 'RATE_LIMITED', `Too many ${what}. Please try again in ${waitInWords(waitMs)}.`, {
+      'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
+    }),
   /** A client's checkouts already running or waiting in this instance (429): the screen sends one at a time. */
   checkoutsQueued: () =>
     new AppError(429, 'RATE_LIMITED', 'Your earlier checkouts are still being processed. Please wait a moment, then look at your orders.', {

@@ -70,11 +70,7 @@ export default fp(
       // A rule of the schema the write broke, mostly by racing another (a copy deleted while it was added
       // to a cart): the routes check what they can first, and this says which rule it was.
       const broken =
-        error.code === PRISMA_CONFLICT
-          ? 'unique'
-          : error.code === PRISMA_FOREIGN_KEY
-            ? (brokenConstraint(error) ?? 'referenced')
-            : brokenConstraint(error);
+        error.code === PRISMA_CONFLICT ? 'unique' : (brokenConstraint(error) ?? (error.code === PRISMA_FOREIGN_KEY ? 'referenced' : null));
       if (broken) {
         // A reference to a row deleted meanwhile, or a row still referenced, is a race the routes
         // cannot rule out. A unique key or a check the plain SQL broke is more likely a fault of ours

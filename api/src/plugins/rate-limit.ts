@@ -6,8 +6,7 @@
 // address and window however often it repeats: modules/security/security-events.ts).
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
-import { waitInWords } from '../lib/dates.ts';
-import { AppError } from '../lib/errors.ts';
+import { refuse } from '../lib/refusals.ts';
 import { countHit } from '../modules/security/counters.ts';
 import type { Db } from './prisma.ts';
 
@@ -42,10 +41,7 @@ export default fp(
       global: false,
       store: postgresStore(app.prisma) as never,
       keyGenerator: (request) => app.clientAddress(request),
-      errorResponseBuilder: (_request, context) =>
-        new AppError(429, 'RATE_LIMITED', `Too many requests. Please try again in ${waitInWords(context.ttl)}.`, {
-          'retry-after': String(Math.ceil(context.ttl / 1000)),
-        }),
+      errorResponseBuilder: (_request, context) => refuse.rateLimited('requests', context.ttl),
       onExceeded: (request) => {
         void app.securityEvents.record({
           type: 'rate_limited',

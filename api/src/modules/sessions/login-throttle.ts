@@ -27,8 +27,8 @@
 //   statement that still loses a race (a deadlock or serialization failure) runs once more, as each
 //   is idempotent in effect for the attempt it serves.
 import { retryLostRace } from '../../lib/database-errors.ts';
-import { waitInWords } from '../../lib/dates.ts';
 import { AppError } from '../../lib/errors.ts';
+import { refuse } from '../../lib/refusals.ts';
 import { escapeLike } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { countHit } from '../security/counters.ts';
@@ -215,11 +215,7 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
       const [counter] = await db.$queryRaw<{ hits: number; seconds: number }[]>`
         SELECT hits, extract(epoch FROM window_ends_at - now())::float8 AS seconds
         FROM throttle_counters WHERE key = ${signedInKey(account)} AND window_ends_at > now()`;
-      if (counter && counter.hits >= SIGN_INS_PER_ACCOUNT_HOUR) {
-        throw new AppError(429, 'RATE_LIMITED', `Too many sign-ins. Please try again in ${waitInWords(counter.seconds * 1000)}.`, {
-          'retry-after': String(Math.max(1, Math.ceil(counter.seconds))),
-        });
-      }
+      if (counter && counter.hits >= SIGN_INS_PER_ACCOUNT_HOUR) throw refuse.rateLimited('sign-ins', counter.seconds * 1000);
     },
     /** Counts a sign-in with the right password that started a session toward its account's hour. */
     signedIn: (account: string) => countHit(db, signedInKey(account), HOUR_MS),
