@@ -497,8 +497,8 @@ export function secondFactorService(
         throw refuse.wrongSecondFactor();
       }
       // A challenge is answered once: the answer sent again (replayed, or raced) finds it spent. Only a
-      // passkey's own answer gets here, so only the shop's staff write these rows, kept until the challenge ends.
-      // Kept a while past its end, so that an instance whose clock runs behind still finds it spent.
+      // passkey's own answer gets here, so only the shop's staff write these rows, each kept a while past
+      // the challenge's end, so that an instance whose clock runs behind still finds it spent.
       const keptUntil = new Date(challenge.expiresAt.getTime() + SPENT_KEPT_PAST_END_MS);
       if (!(await repo.spendChallenge(tokenKey(`passkey_sign_in:${challenge.challenge}`), 'passkey_sign_in', keptUntil))) {
         throw refuse.signInStepExpired();
