@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.ts';
 import { OneLinePerRequest } from '../src/lib/logging.ts';
+import { takingEffect } from '../src/lib/write-budget.ts';
 import compression from '../src/plugins/compression.ts';
 import configPlugin from '../src/plugins/config.ts';
 import entityTags from '../src/plugins/entity-tags.ts';
@@ -16,6 +17,8 @@ import handlerTimeout, { SWEEP_INTERVAL_MS } from '../src/plugins/handler-timeou
 import { logCapture } from './log-capture.ts';
 
 const BUDGET_MS = 1000;
+/** DATABASE_STATEMENT_TIMEOUT_MS: how long a write taking effect may hold its request past the budget. */
+const GRACE_MS = 1000;
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
@@ -29,7 +32,9 @@ async function serve(routes: (app: FastifyInstance) => void) {
   const { lines, stream } = logCapture<LogLine>();
   logLines = lines;
   app = Fastify({ logger: { level: 'info', stream }, logController: new OneLinePerRequest() });
-  await app.register(configPlugin, { config: { requestTimeoutMs: BUDGET_MS } as Config });
+  await app.register(configPlugin, {
+    config: { requestTimeoutMs: BUDGET_MS, database: { statementTimeoutMs: GRACE_MS } } as Config,
+  });
   await app.register(errors);
   await app.register(handlerTimeout);
   await app.register(compression);
@@ -116,6 +121,110 @@ describe('the time budget of a request', () => {
     expect((await fetch(`${base}/quick`)).status).toBe(200);
     // The request whose client left was dropped at a sweep.
     expect(app.requestsInFlight).toBe(0);
+  });
+});
+
+describe('a write and the time budget (lib/write-budget.ts)', () => {
+  // A statement that takes effect as it ends (a COMMIT, a lone write), standing in for the database's.
+  const statement = (ms: number, effects: string[], effect: string) => takingEffect(() => sleep(ms).then(() => effects.push(effect)));
+  const post = (base: string, path: string) => fetch(`${base}${path}`, { method: 'POST' });
+
+  it('holds the 503 while a COMMIT sent within the budget ends after it, and answers as the handler does', async () => {
+    const effects: string[] = [];
+    const base = await serve((app) =>
+      app.post('/commit', async () => {
+        await sleep(BUDGET_MS / 2);
+        await statement(BUDGET_MS, effects, 'committed');
+        return { data: 'saved' };
+      }),
+    );
+    const started = Date.now();
+    const res = await post(base, '/commit');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: 'saved' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(BUDGET_MS * 1.5);
+    expect(effects).toEqual(['committed']);
+  });
+
+  it('never answers 503 once a write took effect: what the handler does after is answered late', async () => {
+    const effects: string[] = [];
+    const base = await serve((app) =>
+      app.post('/written', async () => {
+        await statement(0, effects, 'committed');
+        await sleep(BUDGET_MS + 3 * SWEEP_INTERVAL_MS);
+        return { data: 'saved' };
+      }),
+    );
+    expect((await post(base, '/written')).status).toBe(200);
+  });
+
+  it('refuses a write asked for past the budget: the answer is the 503, and the statement never runs', async () => {
+    const effects: string[] = [];
+    let refusal: unknown;
+    const base = await serve((app) => {
+      // Past the budget before a sweep has come by: the check itself answers the 503.
+      app.post('/between-sweeps', async () => {
+        const started = Date.now();
+        while (Date.now() - started < BUDGET_MS + 10); // holds the event loop: no sweep runs
+        await statement(0, effects, 'between sweeps').catch((error) => {
+          refusal = error;
+          throw error;
+        });
+      });
+      // Answered 503 by a sweep while it waited: what it asks for after writes nothing.
+      app.post('/after-the-sweep', async () => {
+        await sleep(BUDGET_MS + 3 * SWEEP_INTERVAL_MS);
+        await statement(0, effects, 'after the sweep');
+      });
+    });
+    for (const path of ['/between-sweeps', '/after-the-sweep']) {
+      const res = await post(base, path);
+      expect(res.status).toBe(503);
+      expect((await res.json()).error.code).toBe('TIMEOUT');
+    }
+    await sleep(4 * SWEEP_INTERVAL_MS);
+    expect(effects).toEqual([]);
+    expect((refusal as { code?: string }).code).toBe('FST_ERR_HANDLER_TIMEOUT');
+  });
+
+  it('holds the 503 of a route with a budget of its own the same way, at that budget', async () => {
+    const effects: string[] = [];
+    const base = await serve((app) =>
+      app.post('/sign-up', { config: { timeBudgetMs: BUDGET_MS * 2 } }, async () => {
+        await sleep(BUDGET_MS * 1.5);
+        await statement(BUDGET_MS, effects, 'committed');
+        return { data: 'signed up' };
+      }),
+    );
+    const started = Date.now();
+    const res = await post(base, '/sign-up');
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(BUDGET_MS * 2.5);
+    expect(effects).toEqual(['committed']);
+  });
+
+  it('cuts the connection of a write still taking effect past the grace: no 503, whose outcome it cannot know', async () => {
+    const effects: string[] = [];
+    const base = await serve((app) => app.post('/stuck', async () => statement(BUDGET_MS + GRACE_MS + 2000, effects, 'committed')));
+    const started = Date.now();
+    await expect(post(base, '/stuck')).rejects.toThrow();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(BUDGET_MS + GRACE_MS);
+    expect(Date.now() - started).toBeLessThan(BUDGET_MS + GRACE_MS + 1000);
+  });
+
+  it('does not hold a read, nor refuse what a request answered in time still writes after its answer', async () => {
+    const effects: string[] = [];
+    const base = await serve((app) => {
+      app.get('/read', async () => statement(BUDGET_MS * 2, effects, 'read'));
+      app.post('/started', async () => {
+        void sleep(BUDGET_MS + 3 * SWEEP_INTERVAL_MS).then(() => statement(0, effects, 'after the answer'));
+        return { data: 'started' };
+      });
+    });
+    expect((await fetch(`${base}/read`)).status).toBe(503);
+    expect((await post(base, '/started')).status).toBe(200);
+    await sleep(BUDGET_MS + 6 * SWEEP_INTERVAL_MS);
+    expect(effects).toContain('after the answer');
   });
 });
 

@@ -11,8 +11,15 @@
 // Not Fastify's `handlerTimeout` for them: it clears its timer at the request's 'close', which Node also
 // emits once a body has been read, so a request with a body had no budget at all and its signal was
 // aborted before its handler ran (fastify/fastify#6725; the tests show it over real HTTP).
-import { errorCodes, type FastifyReply, type onRequestHookHandler } from 'fastify';
+//
+// A write is never answered 503 once it has taken effect (lib/write-budget.ts): the handler of a route
+// that may write runs with its budget where the database handles can check it, and a request whose
+// COMMIT is in flight, or done, is left out of the sweep for up to DATABASE_STATEMENT_TIMEOUT_MS more,
+// to be answered by its handler. Past that its connection is cut, which says only that the outcome is
+// unknown; a 503 would say it failed.
+import { errorCodes, type FastifyReply, type onRequestHookHandler, type RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
+import { type WriteBudget, writeBudgets } from '../lib/write-budget.ts';
 
 /** How often the oldest requests are looked at: a late answer comes at most this much past the budget. */
 export const SWEEP_INTERVAL_MS = 100;
@@ -25,6 +32,8 @@ declare module 'fastify' {
   interface FastifyReply {
     /** Its place among the requests in flight (plugins/handler-timeout.ts). */
     timeBudget: unknown;
+    /** On a route that may write, from its handler on: its writes' hold on the 503 (lib/write-budget.ts). */
+    writeBudget: ReplyWriteBudget | null;
   }
   interface FastifyContextConfig {
     /** A budget of the route's own in place of REQUEST_TIMEOUT_MS (plugins/handler-timeout.ts). */
@@ -39,22 +48,68 @@ declare module 'fastify' {
   }
 }
 
+interface ReplyWriteBudget extends WriteBudget {
+  /** The request was answered past its budget (or cut): whatever it still does writes nothing. */
+  spent: boolean;
+}
+
+const timeoutError = (reply: FastifyReply, budgetMs: number) =>
+  // Read only here, for a request already late: the getter builds the route's options anew each time.
+  new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, reply.request.routeOptions.url);
+
+/** Whether a write of the request is taking effect, or took it: the sweep leaves it to its handler a while. */
+const heldByWrite = (reply: FastifyReply) =>
+  reply.writeBudget !== null && (reply.writeBudget.committing > 0 || reply.writeBudget.committed);
+
+/**
+ * Ends a request past its budget: 503 TIMEOUT, or, for a stream already under way or a write that took
+ * (or may have taken) effect, a cut connection, as Fastify's own timeout cuts a stream.
+ */
+function endPastBudget(reply: FastifyReply, error: Error) {
+  if (reply.writeBudget) reply.writeBudget.spent = true;
+  if (reply.raw.headersSent || heldByWrite(reply)) reply.raw.destroy(error);
+  else reply.send(error);
+}
+
+/** The budget a write's statements check, for a reply whose time is `budgetMs`. */
+function writeBudgetOf(reply: FastifyReply, budgetMs: number): ReplyWriteBudget {
+  return {
+    committing: 0,
+    committed: false,
+    spent: false,
+    refuseIfSpent() {
+      if (!this.spent) {
+        // Answered in time, or already bound to answer as its handler does: nothing to refuse.
+        if (reply.sent || this.committed || reply.elapsedTime < budgetMs) return;
+        // Past the budget before the sweep came by: answered here, as the sweep would.
+        endPastBudget(reply, timeoutError(reply, budgetMs));
+      }
+      throw timeoutError(reply, budgetMs);
+    },
+  };
+}
+
 /**
  * The onRequest hook of a route with a budget of its own: a timer that answers 503 TIMEOUT (or cuts a
- * stream already under way, as the shared budget does) and aborts the request's budget signal.
+ * stream already under way, as the shared budget does) and aborts the request's budget signal. A
+ * write taking effect holds it for up to `graceMs`, as the shared budget's sweep does.
  */
 const ownBudget =
-  (budgetMs: number): onRequestHookHandler =>
+  (budgetMs: number, graceMs: number): onRequestHookHandler =>
   (request, reply, done) => {
     const budget = new AbortController();
     request.timeBudgetSignal = budget.signal;
-    const timer = setTimeout(() => {
+    const expire = () => {
       if (reply.sent || reply.raw.destroyed) return;
-      const error = new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, request.routeOptions.url);
+      if (heldByWrite(reply) && reply.elapsedTime < budgetMs + graceMs) {
+        timer = setTimeout(expire, SWEEP_INTERVAL_MS);
+        return;
+      }
+      const error = timeoutError(reply, budgetMs);
       budget.abort(error);
-      if (reply.raw.headersSent) reply.raw.destroy(error);
-      else reply.send(error);
-    }, budgetMs);
+      endPastBudget(reply, error);
+    };
+    let timer = setTimeout(expire, budgetMs);
     // The answer's close, not the request's: it comes when the answer is sent or its connection is gone.
     reply.raw.once('close', () => {
       clearTimeout(timer);
@@ -63,9 +118,14 @@ const ownBudget =
     done();
   };
 
+const READS = new Set(['GET', 'HEAD']);
+
 export default fp(
   async (app) => {
     const budgetMs = app.config.requestTimeoutMs;
+    // How long past its budget a write taking effect (or done) may keep its request from the 503: as
+    // long as one statement may run (its COMMIT, or what its handler still reads for the answer).
+    const graceMs = app.config.database.statementTimeoutMs;
     /** A reply not yet finished, in a list oldest first; `reply` is null once it has left. */
     interface InFlight {
       reply: FastifyReply | null;
@@ -90,11 +150,7 @@ export default fp(
       // A route with a budget of its own is its own timer's to end, once armed: the hooks that run
       // before it (a session's check) are the shared budget's.
       if (reply.request.timeBudgetSignal) return;
-      // Read only here, for a request already late: the getter builds the route's options anew each time.
-      const error = new errorCodes.FST_ERR_HANDLER_TIMEOUT(budgetMs, reply.request.routeOptions.url);
-      // A stream already under way cannot become a 503: it is cut, as Fastify's own timeout does.
-      if (reply.raw.headersSent) reply.raw.destroy(error);
-      else reply.send(error);
+      endPastBudget(reply, timeoutError(reply, budgetMs));
     };
     /**
      * A request logs its one line at its answer ('finish', lib/logging.ts). One that leaves this list
@@ -116,13 +172,21 @@ export default fp(
       else reply.raw.once('close', () => reply.timeBudget !== null && line());
     };
     const sweep = () => {
-      while (oldest?.reply) {
-        const { reply } = oldest;
+      let entry = oldest;
+      while (entry?.reply) {
+        const { reply, next } = entry;
         // An answer already ended leaves here too, should its onResponse not have run: a reply whose
         // time stopped short of the budget at the head of the list would stop the walk for good.
         const ended = reply.sent || reply.raw.destroyed;
         if (!ended && reply.elapsedTime < budgetMs) break;
-        leave(oldest);
+        // Its write is taking effect, or took it: its handler answers, within the grace.
+        const held = !ended && !reply.request.timeBudgetSignal && heldByWrite(reply);
+        if (held && reply.elapsedTime < budgetMs + graceMs) {
+          entry = next;
+          continue;
+        }
+        leave(entry);
+        entry = next;
         try {
           if (!ended) answerLate(reply);
           // Not ended before, destroyed now: answerLate cut its stream.
@@ -144,6 +208,7 @@ export default fp(
     // themselves measured about 35 µs a request more over HTTP (three servers each way, a `categories`
     // read; docs/performance.md), far more than a set's own work, for a reason not found.
     app.decorateReply('timeBudget', null);
+    app.decorateReply('writeBudget', null);
     app.decorateRequest('timeBudgetSignal', undefined);
     // The first onRequest hook of every route, so that the budget counts every hook's wait (a session's
     // check, a rate limit's) as Fastify's did. reply.elapsedTime counts from before it, since every
@@ -158,8 +223,17 @@ export default fp(
       done();
     });
     app.addHook('onRoute', (route) => {
-      const budgetMs = route.config?.timeBudgetMs;
-      if (budgetMs) route.onRequest = [ownBudget(budgetMs), ...[route.onRequest ?? []].flat()];
+      const ownBudgetMs = route.config?.timeBudgetMs;
+      if (ownBudgetMs) route.onRequest = [ownBudget(ownBudgetMs, graceMs), ...[route.onRequest ?? []].flat()];
+      if ([route.method].flat().every((method) => READS.has(method))) return;
+      // Only the handler's own work: what hooks write before it (a rate limit's count, a session's
+      // activity) is not the request's write, and must not spare it the 503.
+      const handler = route.handler as RouteHandlerMethod;
+      const limitMs = ownBudgetMs ?? budgetMs;
+      route.handler = function withWriteBudget(request, reply) {
+        reply.writeBudget = writeBudgetOf(reply, limitMs);
+        return writeBudgets.run(reply.writeBudget, () => handler.call(this, request, reply));
+      };
     });
     app.addHook('onResponse', (_request, reply, done) => {
       if (reply.timeBudget) leave(reply.timeBudget as InFlight);

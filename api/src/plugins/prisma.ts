@@ -4,11 +4,13 @@
 // handle (decision 14): Prisma, the audited client of the back-office, and the SQL reader and writer.
 import crypto from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { refuseIfSpent, takingEffect, writesAlone } from '../lib/write-budget.ts';
 import { auditedClient } from '../modules/security/audit.ts';
 
 declare module 'fastify' {
@@ -108,15 +110,20 @@ function sqlWriter(pool: pg.Pool, onQuery?: (sql: string) => void): SqlWriter {
     onQuery?.(command);
     return client.query(command);
   };
+  const reader = sqlReader(pool, onQuery);
   return {
-    ...sqlReader(pool, onQuery),
+    // A write outside a transaction takes effect as it ends: held to the request's budget.
+    query: (sql, values, varies) =>
+      writesAlone(sql) ? takingEffect(() => reader.query(sql, values, varies)) : reader.query(sql, values, varies),
     async transaction(work) {
+      refuseIfSpent();
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
         await control(client, 'BEGIN');
         const result = await work(sqlReader(client, onQuery));
-        await control(client, 'COMMIT');
+        // A refusal here rolls back below.
+        await takingEffect(() => control(client, 'COMMIT'));
         return result;
       } catch (error) {
         // A connection that cannot even roll back is ended rather than returned to the pool.
@@ -127,6 +134,64 @@ function sqlWriter(pool: pg.Pool, onQuery?: (sql: string) => void): SqlWriter {
       } finally {
         client.release(broken);
       }
+    },
+  };
+}
+
+const COMMIT = /^\s*commit\s*$/i;
+const ROLLBACK: SqlQuery = { sql: 'ROLLBACK', args: [], argTypes: [] };
+
+/**
+ * A Prisma transaction whose COMMIT is held to the request's budget (lib/write-budget.ts). Prisma
+ * sends COMMIT as a statement of its own and then only releases the connection, after a failed
+ * COMMIT too: so a refused COMMIT sends ROLLBACK in its place.
+ */
+function budgetedTransaction(tx: Transaction): Transaction {
+  return {
+    adapterName: tx.adapterName,
+    provider: tx.provider,
+    options: tx.options,
+    queryRaw: (query) => tx.queryRaw(query),
+    executeRaw: (query) =>
+      COMMIT.test(query.sql)
+        ? takingEffect(
+            () => tx.executeRaw(query),
+            () => tx.executeRaw(ROLLBACK),
+          )
+        : tx.executeRaw(query),
+    commit: () => tx.commit(),
+    rollback: () => tx.rollback(),
+    createSavepoint: tx.createSavepoint?.bind(tx),
+    rollbackToSavepoint: tx.rollbackToSavepoint?.bind(tx),
+    releaseSavepoint: tx.releaseSavepoint?.bind(tx),
+  };
+}
+
+/**
+ * Prisma's adapter with every write held to the request's budget, as the SQL writer's are: a lone
+ * write, a transaction's start and its COMMIT. Here, where the statements are, every way Prisma writes
+ * (a query, a batch, an interactive transaction, a raw statement) is covered.
+ */
+export function budgetedAdapter(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  const alone = <T>(query: SqlQuery, run: () => Promise<T>) => (writesAlone(query.sql) ? takingEffect(run) : run());
+  return {
+    adapterName: factory.adapterName,
+    provider: factory.provider,
+    async connect() {
+      const adapter = await factory.connect();
+      return {
+        adapterName: adapter.adapterName,
+        provider: adapter.provider,
+        queryRaw: (query) => alone(query, () => adapter.queryRaw(query)),
+        executeRaw: (query) => alone(query, () => adapter.executeRaw(query)),
+        executeScript: (script) => adapter.executeScript(script),
+        async startTransaction(isolationLevel) {
+          refuseIfSpent();
+          return budgetedTransaction(await adapter.startTransaction(isolationLevel));
+        },
+        getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
+        dispose: () => adapter.dispose(),
+      };
     },
   };
 }
@@ -188,7 +253,7 @@ export const connectionError = (
 export default fp<PrismaPluginOptions>(
   async (app, { onQuery }) => {
     const pool = createPool(app.config.databaseUrl, app.config.database, app.log);
-    const adapter = new PrismaPg(pool);
+    const adapter = budgetedAdapter(new PrismaPg(pool));
     // A transaction (interactive or batch: a staff save, a cancel, a back-office list) waits for a
     // connection as long as any statement does (the pool's wait), not the 2 s Prisma gives up after
     // by default, which at a busy moment would fail it while a checkout beside it still waited.

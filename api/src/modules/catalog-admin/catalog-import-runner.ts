@@ -4,6 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { refuse } from '../../lib/refusals.ts';
+import { writeBudgets } from '../../lib/write-budget.ts';
 import type { ImportPlanRow } from '../../schemas/staff.ts';
 import type { ImportedChanges } from '../catalog/catalog-events.ts';
 import { type AuditActor, auditContext } from '../security/audit.ts';
@@ -45,7 +46,7 @@ export function catalogImportRunner(
     return added;
   }
 
-  return async function runImport(jobId: number, who: AuditActor) {
+  async function runImport(jobId: number, who: AuditActor) {
     try {
       const rows = await repo.plan(jobId);
       // What the projections need to know (catalog-projections.ts): an import of prices and stock alone
@@ -89,5 +90,8 @@ export function catalogImportRunner(
         .failed(jobId, error instanceof AppError ? error.message : FAILED)
         .catch((e: Error) => log.error({ err: e, importJob: jobId }, 'could not mark an import as failed'));
     }
-  };
+  }
+
+  // The job outlives the request that starts it: its writes are not that request's (lib/write-budget.ts).
+  return (jobId: number, who: AuditActor) => writeBudgets.exit(() => runImport(jobId, who));
 }
