@@ -339,8 +339,8 @@ describe('checkout', () => {
     }
   });
 
-  it('a queued checkout whose time budget ends before it could get a connection is answered 503 and never runs', async () => {
-    // A budget of 3 s, a connection's wait of 1 s: a checkout queued 2.8 s behind another (its lock's wait) has no time left.
+  it('a queued checkout whose time budget ends while it waits is answered 503 and orders nothing, though the lock goes after', async () => {
+    // A budget of 3 s: a checkout queued 2.8 s behind another (its lock's wait) has no time left to get past the same lock.
     const short = await createTestApp({
       env: { REQUEST_TIMEOUT_MS: '3000', DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_LOCK_TIMEOUT_MS: '2800' },
     });

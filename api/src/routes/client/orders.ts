@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorCodes } from 'fastify';
 import { Type } from 'typebox';
 import { refuse } from '../../lib/refusals.ts';
 import type { PlacedWithKey } from '../../modules/orders/order-service.ts';
@@ -37,8 +36,8 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
    * while it waits for them, so a client's burst of checkouts at once held the whole pool waiting on
    * its own rows, and every other shopper's call waited for a connection. Queued here they hold none,
    * and a retry with the first one's key, sent while it runs, then gets its order. A queue holds
-   * CHECKOUTS_AT_ONCE_PER_CLIENT at most, and one whose time budget would end before it could get a
-   * connection does not run: answered 503 for its time, it must not place an order after.
+   * CHECKOUTS_AT_ONCE_PER_CLIENT at most. One answered 503 for its time while it waited does not run;
+   * one whose time runs out as it runs is refused its COMMIT (lib/write-budget.ts).
    */
   const queues = new Map<number, { last: Promise<unknown>; size: number }>();
   app.decorateRequest('placedEarlier', null);
@@ -87,11 +86,8 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       queue.size++;
       queues.set(client.id, queue);
       const checkout = queue.last.then(() => {
-        // Answered meanwhile (its budget spent, its client gone), or about to be: it does not run.
+        // Answered meanwhile (its budget spent, its client gone): it does not run.
         if (reply.sent || reply.raw.destroyed) return null;
-        if (reply.elapsedTime + app.config.database.connectTimeoutMs >= app.config.requestTimeoutMs) {
-          throw new errorCodes.FST_ERR_HANDLER_TIMEOUT(app.config.requestTimeoutMs, request.routeOptions.url);
-        }
         return app.orders.checkout(client.id, request.body, key, request.placedEarlier ?? undefined);
       });
       queue.last = checkout.then(
