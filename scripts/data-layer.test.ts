@@ -37,7 +37,24 @@ const breaches = (file: string) => {
   return FORBIDDEN.filter(([pattern]) => pattern.test(text)).map(([, what]) => what);
 };
 
+/** The code under api/src, but what Prisma generated. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'generated' ? [] : sourceFiles(file);
+    return entry.name.endsWith('.ts') ? [file] : [];
+  });
+}
+
 describe('one way to the database (decision 14)', () => {
+  it('runs no batch transaction: Prisma runs one at the next tick, outside its caller (decision 18)', () => {
+    const files = sourceFiles(path.resolve(modules, '..'));
+    expect(files.length).toBeGreaterThan(50);
+    // A batch's COMMIT would be checked against whichever request asked first in that tick.
+    const batches = files.filter((file) => /\$transaction\(\s*\[/.test(readFileSync(file, 'utf8')));
+    expect(batches.map((file) => path.relative(modules, file))).toEqual([]);
+  });
+
   it('no service imports Prisma, pg or a database handle, or queries the database itself', () => {
     const all = services();
     // The modules are where this reads them: a wrong path would find no service and pass.

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../api/src/config.ts';
+import { writeGraceMs } from '../api/src/lib/write-budget.ts';
 import { PROVIDER_ROUTE_TIME_LIMIT_MS } from '../api/src/plugins/identity.ts';
 import { CHECK_TIME_LIMIT_MS, IMPORT_BODY_LIMIT } from '../api/src/request-limits.ts';
 
@@ -50,8 +51,8 @@ function locationFor(url: string) {
   return (name: string) => directive(body, name) ?? directive(server, name);
 }
 
-/** How long past its budget a write taking effect holds its answer (decision 18): the statement timeout. */
-const writeGrace = loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'postgresql://x/y' }).database.statementTimeoutMs;
+/** How long past its budget a write under way holds its answer (decision 18). */
+const writeGrace = writeGraceMs(loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'postgresql://x/y' }).database);
 
 describe('the proxy and the app agree on limits', () => {
   it('the catalog import: the proxy takes a file as large as the app does, and waits as long as a dry run may take', async () => {

@@ -4,6 +4,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { writeGraceMs } from './lib/write-budget.ts';
 import { PROVIDER_ROUTE_TIME_LIMIT_MS } from './plugins/identity.ts';
 
 let config: Config;
@@ -29,10 +30,11 @@ app.addHook('onSend', (_request, reply, payload, done) => {
 });
 
 /**
- * A request may take its whole budget (a sign-up's or a reset's is longer, for the identity provider);
- * shutdown allows that plus time to close the pool.
+ * A request may take its whole budget (a sign-up's or a reset's is longer, for the identity provider),
+ * and a write under way at its end the grace past it (decision 18); shutdown allows that plus time to
+ * close the pool.
  */
-const SHUTDOWN_BOUND_MS = Math.max(config.requestTimeoutMs, PROVIDER_ROUTE_TIME_LIMIT_MS) + 5000;
+const SHUTDOWN_BOUND_MS = Math.max(config.requestTimeoutMs, PROVIDER_ROUTE_TIME_LIMIT_MS) + writeGraceMs(config.database) + 5000;
 
 closeWithGrace(
   {

@@ -7,7 +7,7 @@ import { cartRepository } from '../src/modules/cart/cart-repository.ts';
 import { cartService } from '../src/modules/cart/cart-service.ts';
 import { ORDER_BY_IDEMPOTENCY_KEY_SQL } from '../src/modules/orders/order-queries.ts';
 import { FAMILY_WITH_ACTIVITY_SQL } from '../src/modules/sessions/session-repository.ts';
-import { createTestApp, DEMO, statementRecorder, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
+import { createTestApp, DEMO, statementRecorder, type TestApp, untilStatementsWaitOnLocks, untilTheApiIsIdle } from './helpers.ts';
 
 let t: TestApp;
 let clientCookie: string;
@@ -365,8 +365,8 @@ describe('checkout', () => {
         expect(late.statusCode).toBe(503);
         expect(late.json().error.code).toBe('TIMEOUT');
         await holder.query('ROLLBACK');
-        // Nothing of it ran after its answer: no order, the line still in the cart.
-        await new Promise((r) => setTimeout(r, 1500));
+        // Nothing of it took effect after its answer, once it has ended: no order, the line still in the cart.
+        await untilTheApiIsIdle(short.db);
         expect(await short.db.query('SELECT 1 FROM orders WHERE client_id = $1', [clientId])).toHaveLength(0);
         expect(await short.db.query('SELECT 1 FROM cart_items WHERE id = $1', [line])).toHaveLength(1);
       } finally {

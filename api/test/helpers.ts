@@ -38,6 +38,16 @@ export async function untilARowIsAwaited(db: Pick<Awaited<ReturnType<typeof crea
 }
 
 /**
+ * Until none of the API's connections runs a statement or holds a transaction open: whatever a request
+ * answered already still had under way has ended, one way or the other.
+ */
+export async function untilTheApiIsIdle(db: Pick<Awaited<ReturnType<typeof createTestDatabase>>, 'query'>) {
+  const busy =
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'bookshop-api' AND state <> 'idle'";
+  await vi.waitFor(async () => expect((await db.query<{ n: number }>(busy))[0]!.n).toBe(0), { timeout: 10_000, interval: 20 });
+}
+
+/**
  * Until `statements` statements in the test's database wait for a lock (any kind), for up to 20 s: two
  * requests held by a lock the test holds from outside, each past whatever it checks before its write.
  */

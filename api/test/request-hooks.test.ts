@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.ts';
 import { OneLinePerRequest } from '../src/lib/logging.ts';
-import { takingEffect } from '../src/lib/write-budget.ts';
+import { takingEffect, writesAlone } from '../src/lib/write-budget.ts';
 import compression from '../src/plugins/compression.ts';
 import configPlugin from '../src/plugins/config.ts';
 import entityTags from '../src/plugins/entity-tags.ts';
@@ -17,7 +17,7 @@ import handlerTimeout, { SWEEP_INTERVAL_MS } from '../src/plugins/handler-timeou
 import { logCapture } from './log-capture.ts';
 
 const BUDGET_MS = 1000;
-/** DATABASE_STATEMENT_TIMEOUT_MS: how long a write taking effect may hold its request past the budget. */
+/** How long a write under way may hold its request past the budget (writeGraceMs: the database's two timeouts). */
 const GRACE_MS = 1000;
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -33,7 +33,7 @@ async function serve(routes: (app: FastifyInstance) => void) {
   logLines = lines;
   app = Fastify({ logger: { level: 'info', stream }, logController: new OneLinePerRequest() });
   await app.register(configPlugin, {
-    config: { requestTimeoutMs: BUDGET_MS, database: { statementTimeoutMs: GRACE_MS } } as Config,
+    config: { requestTimeoutMs: BUDGET_MS, database: { connectTimeoutMs: GRACE_MS / 2, statementTimeoutMs: GRACE_MS / 2 } } as Config,
   });
   await app.register(errors);
   await app.register(handlerTimeout);
@@ -205,11 +205,21 @@ describe('a write and the time budget (lib/write-budget.ts)', () => {
 
   it('cuts the connection of a write still taking effect past the grace: no 503, whose outcome it cannot know', async () => {
     const effects: string[] = [];
-    const base = await serve((app) => app.post('/stuck', async () => statement(BUDGET_MS + GRACE_MS + 2000, effects, 'committed')));
-    const started = Date.now();
-    await expect(post(base, '/stuck')).rejects.toThrow();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(BUDGET_MS + GRACE_MS);
-    expect(Date.now() - started).toBeLessThan(BUDGET_MS + GRACE_MS + 1000);
+    const base = await serve((app) => {
+      app.post('/stuck', async () => statement(BUDGET_MS + GRACE_MS + 2000, effects, 'committed'));
+      app.post('/stuck-own', { config: { timeBudgetMs: BUDGET_MS * 2 } }, async () =>
+        statement(BUDGET_MS * 2 + GRACE_MS + 2000, effects, 'committed'),
+      );
+    });
+    for (const [path, budget] of [
+      ['/stuck', BUDGET_MS],
+      ['/stuck-own', BUDGET_MS * 2],
+    ] as const) {
+      const started = Date.now();
+      await expect(post(base, path)).rejects.toThrow();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(budget + GRACE_MS);
+      expect(Date.now() - started).toBeLessThan(budget + GRACE_MS + 1000);
+    }
   });
 
   it('does not hold a read, nor refuse what a request answered in time still writes after its answer', async () => {
@@ -225,6 +235,21 @@ describe('a write and the time budget (lib/write-budget.ts)', () => {
     expect((await post(base, '/started')).status).toBe(200);
     await sleep(BUDGET_MS + 6 * SWEEP_INTERVAL_MS);
     expect(effects).toContain('after the answer');
+  });
+});
+
+describe('which lone statements are writes (lib/write-budget.ts)', () => {
+  it('a SELECT, or a WITH that names no writing command, is a read; the rest, and whatever is unsure, a write', () => {
+    const reads = ['SELECT 1', '  select "id" FROM "books"', 'WITH t AS (SELECT updated_at FROM books) SELECT * FROM t'];
+    const writes = [
+      'INSERT INTO carts VALUES (1)',
+      'WITH up AS (UPDATE cart_items SET quantity = quantity + 1 RETURNING id) SELECT id FROM up',
+      'with gone as (delete from carts returning id) select 1',
+      'DELETE FROM carts',
+      '/* a comment first */ SELECT 1',
+    ];
+    expect(reads.filter(writesAlone)).toEqual([]);
+    expect(writes.filter((sql) => !writesAlone(sql))).toEqual([]);
   });
 });
 

@@ -1,13 +1,14 @@
 // A write's answer says what it did (lib/write-budget.ts): a request answered 503 TIMEOUT writes
 // nothing, even when the lock it waited on is let go just after; a write that takes effect as its
 // budget runs out is answered as its handler answers, late, not 503. Each way the API writes is here:
-// a transaction in plain SQL (checkout) and through Prisma (a staff save), and a lone statement in
-// plain SQL (a cart add) and through Prisma (a client's own details). A lock held from outside makes
+// a transaction in plain SQL (checkout) and through Prisma (a staff save, and a staff member's single
+// write, which the audit makes a transaction), and a lone statement in plain SQL (a cart add) and
+// through Prisma (a client's own details). A lock held from outside makes
 // each wait past the budget.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createBuyers, createCopy, sleep } from './fault-helpers.ts';
-import { createTestApp, DEMO, eventually, untilARowIsAwaited } from './helpers.ts';
+import { createTestApp, DEMO, untilARowIsAwaited, untilTheApiIsIdle as untilIdle } from './helpers.ts';
 
 const BUDGET_MS = 1000;
 // A lock wait allowed longer than the budget: the budget is what ends the wait for the client.
@@ -27,16 +28,7 @@ async function lockFromOutside(sql: string, values: unknown[]) {
   };
 }
 
-/** Until none of the API's connections runs a statement or holds a transaction open: the late work has ended. */
-const untilTheApiIsIdle = () =>
-  eventually(
-    async () =>
-      (
-        await t.db.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'bookshop-api' AND state <> 'idle'",
-        )
-      )[0]!.n === 0,
-  );
+const untilTheApiIsIdle = () => untilIdle(t.db);
 
 async function buyerWithLine(copy: number) {
   const [account] = await createBuyers(t.db.query, 1);
@@ -89,6 +81,23 @@ describe('a write past its time budget', () => {
       { quantity: 10, price: '10.50' },
     ]);
     expect(await t.db.query('SELECT change FROM stock_movements WHERE copy_id = $1 AND change <> 10', [copy])).toEqual([]);
+  });
+
+  it("a staff member's single write (audited: the actor named in its transaction) answered 503 TIMEOUT deletes nothing", async () => {
+    const admin = await t.login(DEMO.admin);
+    const [message] = await t.db.query<{ id: number }>(
+      "INSERT INTO contact_messages (user_name, account, message) VALUES ('Late', 'late@example.com', 'Still here?') RETURNING id",
+    );
+    const release = await lockFromOutside('SELECT * FROM contact_messages WHERE id = $1 FOR UPDATE', [message!.id]);
+    let answer: Awaited<ReturnType<typeof t.app.inject>>;
+    try {
+      answer = await t.app.inject({ method: 'DELETE', url: `/api/employee/contact/${message!.id}`, headers: { cookie: admin } });
+    } finally {
+      await release();
+    }
+    expect(answer.statusCode, answer.body).toBe(503);
+    await untilTheApiIsIdle();
+    expect(await t.db.query('SELECT id FROM contact_messages WHERE id = $1', [message!.id])).toEqual([{ id: message!.id }]);
   });
 
   it('a cart add that takes effect after the budget is answered as done, late, not 503', async () => {

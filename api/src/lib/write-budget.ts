@@ -1,14 +1,16 @@
 // A write must not take effect after its request was answered 503 TIMEOUT (plugins/handler-timeout.ts):
 // the client was told it failed, and may well do it again. A request's budget is checked where a write
-// takes effect, the only place that can tell: before a transaction begins, before its COMMIT, and
-// before a statement that commits alone. A COMMIT (or a lone write) already sent when the budget runs
-// out holds the 503 back until it ends, and one that ended makes the request's answer the handler's,
-// however late: the statement timeout bounds that wait, not the budget.
+// takes effect, the only place that can tell: when a transaction has its connection, before its
+// COMMIT, and before a statement that commits alone. A COMMIT (or a lone write, from its wait for a
+// connection on) under way when the budget runs out holds the 503 back until it ends, and one that
+// ended makes the request's answer the handler's, however late: the database's own timeouts bound
+// that wait (writeGraceMs), not the budget.
 //
 // The budget travels in AsyncLocalStorage from the handler of a route that may write (every method but
-// GET and HEAD) to the database handles in plugins/prisma.ts, which call the two functions below.
+// GET and HEAD) to the database handles in plugins/prisma.ts, which call the functions below.
 // The statements inside a transaction are not held: the 503 goes out at the budget, and the COMMIT
-// that follows is refused, so the transaction rolls back.
+// that follows is refused, so the transaction rolls back. Work that outlives its request (an import,
+// what a catalog event or the mail outbox starts) runs outside it: `writeBudgets.exit`.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface WriteBudget {
@@ -26,10 +28,28 @@ export interface WriteBudget {
 
 export const writeBudgets = new AsyncLocalStorage<WriteBudget>();
 
-/** Whether a statement run outside a transaction may write: anything but a plain read. */
-export const writesAlone = (sql: string) => !/^\s*select\b/i.test(sql);
+/**
+ * How long past its budget a write under way may hold its request's answer: a lone write's wait for a
+ * connection and its run, each ended by the database's limits. Past it the connection is cut.
+ */
+export const writeGraceMs = (database: { connectTimeoutMs: number; statementTimeoutMs: number }) =>
+  database.connectTimeoutMs + database.statementTimeoutMs;
 
-/** Before BEGIN: a request past its budget starts no transaction (nor waits for a connection for one). */
+const WRITING = /\b(insert|update|delete|merge)\b/i;
+
+/**
+ * Whether a statement run outside a transaction may write: anything but a read, which is a `SELECT`,
+ * or a `WITH` whose parts name no writing command. Unsure is a write: the cost of calling a read a
+ * write is a late answer, of calling a write a read a 503 that wrote.
+ */
+export function writesAlone(sql: string) {
+  const first = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase();
+  if (first === 'select') return false;
+  if (first === 'with') return WRITING.test(sql);
+  return true;
+}
+
+/** Before a transaction's first statement: a request past its budget begins none. */
 export function refuseIfSpent() {
   writeBudgets.getStore()?.refuseIfSpent();
 }

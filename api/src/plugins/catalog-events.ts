@@ -5,6 +5,7 @@
 // instance has forgotten before the request that made the change answers; other instances hear it
 // from the database (decision 11).
 import fp from 'fastify-plugin';
+import { writeBudgets } from '../lib/write-budget.ts';
 import type { CatalogEvent } from '../modules/catalog/catalog-events.ts';
 
 export interface CatalogEvents {
@@ -24,13 +25,17 @@ export default fp(
     const listeners: ((event: CatalogEvent) => void)[] = [];
     app.decorate('catalogEvents', {
       emit(event: CatalogEvent) {
-        for (const listener of listeners) {
-          try {
-            listener(event);
-          } catch (error) {
-            app.log.error({ err: error, event }, 'a catalog event listener failed');
+        // Outside the request that made the change: what a listener starts (a projection's refresh, a
+        // timer) outlives it, and is not held to its time budget (lib/write-budget.ts).
+        writeBudgets.exit(() => {
+          for (const listener of listeners) {
+            try {
+              listener(event);
+            } catch (error) {
+              app.log.error({ err: error, event }, 'a catalog event listener failed');
+            }
           }
-        }
+        });
       },
       subscribe(listener: (event: CatalogEvent) => void) {
         listeners.push(listener);

@@ -14,12 +14,12 @@
 //
 // A write is never answered 503 once it has taken effect (lib/write-budget.ts): the handler of a route
 // that may write runs with its budget where the database handles can check it, and a request whose
-// COMMIT is in flight, or done, is left out of the sweep for up to DATABASE_STATEMENT_TIMEOUT_MS more,
-// to be answered by its handler. Past that its connection is cut, which says only that the outcome is
-// unknown; a 503 would say it failed.
+// COMMIT is under way, or done, is left out of the sweep for up to writeGraceMs more (the database's
+// connection and statement timeouts), to be answered by its handler. Past that its connection is cut,
+// which says only that the outcome is unknown; a 503 would say it failed.
 import { errorCodes, type FastifyReply, type onRequestHookHandler, type RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
-import { type WriteBudget, writeBudgets } from '../lib/write-budget.ts';
+import { type WriteBudget, writeBudgets, writeGraceMs } from '../lib/write-budget.ts';
 
 /** How often the oldest requests are looked at: a late answer comes at most this much past the budget. */
 export const SWEEP_INTERVAL_MS = 100;
@@ -49,7 +49,7 @@ declare module 'fastify' {
 }
 
 interface ReplyWriteBudget extends WriteBudget {
-  /** The request was answered past its budget (or cut): whatever it still does writes nothing. */
+  /** The request was answered 503 for its time: whatever it still does writes nothing. */
   spent: boolean;
 }
 
@@ -66,9 +66,13 @@ const heldByWrite = (reply: FastifyReply) =>
  * (or may have taken) effect, a cut connection, as Fastify's own timeout cuts a stream.
  */
 function endPastBudget(reply: FastifyReply, error: Error) {
+  // Cut, its outcome is unknown to its client: what it goes on to write completes it, and is let be.
+  if (reply.raw.headersSent || heldByWrite(reply)) {
+    reply.raw.destroy(error);
+    return;
+  }
   if (reply.writeBudget) reply.writeBudget.spent = true;
-  if (reply.raw.headersSent || heldByWrite(reply)) reply.raw.destroy(error);
-  else reply.send(error);
+  reply.send(error);
 }
 
 /** The budget a write's statements check, for a reply whose time is `budgetMs`. */
@@ -76,11 +80,12 @@ function writeBudgetOf(reply: FastifyReply, budgetMs: number): ReplyWriteBudget 
   return {
     committing: 0,
     committed: false,
-    spent: false,
+    // Answered before its handler began (the 503 reached in a hook): its handler writes nothing.
+    spent: reply.sent,
     refuseIfSpent() {
       if (!this.spent) {
-        // Answered in time, or already bound to answer as its handler does: nothing to refuse.
-        if (reply.sent || this.committed || reply.elapsedTime < budgetMs) return;
+        // Answered in time, or bound to answer as its handler does (a write is under way or done).
+        if (reply.sent || this.committed || this.committing > 0 || reply.elapsedTime < budgetMs) return;
         // Past the budget before the sweep came by: answered here, as the sweep would.
         endPastBudget(reply, timeoutError(reply, budgetMs));
       }
@@ -123,9 +128,8 @@ const READS = new Set(['GET', 'HEAD']);
 export default fp(
   async (app) => {
     const budgetMs = app.config.requestTimeoutMs;
-    // How long past its budget a write taking effect (or done) may keep its request from the 503: as
-    // long as one statement may run (its COMMIT, or what its handler still reads for the answer).
-    const graceMs = app.config.database.statementTimeoutMs;
+    // How long past its budget a write under way (or done) may keep its request from the 503.
+    const graceMs = writeGraceMs(app.config.database);
     /** A reply not yet finished, in a list oldest first; `reply` is null once it has left. */
     interface InFlight {
       reply: FastifyReply | null;

@@ -5,6 +5,7 @@
 import fp from 'fastify-plugin';
 import nodemailer from 'nodemailer';
 import { refuse } from '../lib/refusals.ts';
+import { writeBudgets } from '../lib/write-budget.ts';
 import { mailRepository } from '../modules/mail/mail-repository.ts';
 import { mailSender, SMTP_TIMEOUTS } from '../modules/mail/mail-sender.ts';
 import { type UnsubscribeList, validUnsubscribe } from '../modules/mail/unsubscribe.ts';
@@ -49,7 +50,8 @@ export default fp(
       let stopped = false;
       // One drain at a time per instance; a call while one runs joins it. A shutdown waits for the
       // message being sent, not for the rest of the backlog: the next instance sends that.
-      drain = () => (running ??= sender.drain(() => !stopped).finally(() => (running = null)));
+      // Outside any request (a dead letter's retry starts one): the drain serves the whole instance.
+      drain = () => (running ??= writeBudgets.exit(() => sender.drain(() => !stopped)).finally(() => (running = null)));
       let timer: NodeJS.Timeout | undefined;
       const tick = async () => {
         await drain().catch((error: Error) => app.log.warn({ err: error }, 'the e-mail sender will try again'));

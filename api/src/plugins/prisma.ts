@@ -120,6 +120,8 @@ function sqlWriter(pool: pg.Pool, onQuery?: (sql: string) => void): SqlWriter {
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
+        // Again once the connection came: the wait for it may have spent the budget.
+        refuseIfSpent();
         await control(client, 'BEGIN');
         const result = await work(sqlReader(client, onQuery));
         // A refusal here rolls back below.
@@ -170,7 +172,9 @@ function budgetedTransaction(tx: Transaction): Transaction {
 /**
  * Prisma's adapter with every write held to the request's budget, as the SQL writer's are: a lone
  * write, a transaction's start and its COMMIT. Here, where the statements are, every way Prisma writes
- * (a query, a batch, an interactive transaction, a raw statement) is covered.
+ * is covered, in the caller's context for each but a batch transaction (an array of queries):
+ * Prisma's DataLoader runs a batch at the next tick, in whichever request's context asked first that
+ * tick. So the code runs no batch transaction (scripts/data-layer.test.ts).
  */
 export function budgetedAdapter(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
   const alone = <T>(query: SqlQuery, run: () => Promise<T>) => (writesAlone(query.sql) ? takingEffect(run) : run());
@@ -187,7 +191,16 @@ export function budgetedAdapter(factory: SqlDriverAdapterFactory): SqlDriverAdap
         executeScript: (script) => adapter.executeScript(script),
         async startTransaction(isolationLevel) {
           refuseIfSpent();
-          return budgetedTransaction(await adapter.startTransaction(isolationLevel));
+          const tx = await adapter.startTransaction(isolationLevel);
+          try {
+            // Again once the connection came (and BEGIN with it): the wait may have spent the budget.
+            refuseIfSpent();
+          } catch (error) {
+            await tx.executeRaw(ROLLBACK).catch(() => undefined);
+            await tx.rollback();
+            throw error;
+          }
+          return budgetedTransaction(tx);
         },
         getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
         dispose: () => adapter.dispose(),

@@ -67,7 +67,7 @@ export interface LockedCopy {
 export function catalogAdminRepository(db: Db) {
   return {
     async authorPage(skip: number, take: number) {
-      const [total, authors] = await db.$transaction([
+      const [total, authors] = await Promise.all([
         db.author.count(),
         db.author.findMany({ select: authorSelect, orderBy: { id: 'asc' }, skip, take }),
       ]);
@@ -111,7 +111,7 @@ export function catalogAdminRepository(db: Db) {
     deleteAuthor: async (id: number) => (await db.author.deleteMany({ where: { id } })).count === 1,
 
     async bookPage(skip: number, take: number) {
-      const [total, books] = await db.$transaction([
+      const [total, books] = await Promise.all([
         db.book.count(),
         db.book.findMany({ select: bookSelect, orderBy: { id: 'asc' }, skip, take }),
       ]);
@@ -163,7 +163,7 @@ export function catalogAdminRepository(db: Db) {
       }),
 
     async copyPage(skip: number, take: number) {
-      const [total, copies] = await db.$transaction([
+      const [total, copies] = await Promise.all([
         db.bookCopy.count(),
         db.bookCopy.findMany({ select: copySelect, orderBy: { id: 'asc' }, skip, take }),
       ]);
@@ -198,7 +198,7 @@ export function catalogAdminRepository(db: Db) {
     },
     /** A copy's stock movements, newest first. */
     async stockMovements(copyId: number, skip: number, take: number) {
-      const [total, movements] = await db.$transaction([
+      const [total, movements] = await Promise.all([
         db.stockMovement.count({ where: { copyId } }),
         db.stockMovement.findMany({
           where: { copyId },

@@ -20,7 +20,7 @@ export function contactRepository(db: Db) {
         if (receipt) await tx.mailOutbox.create({ data: { kind: 'contact_received', contactMessageId: id }, select: { id: true } });
       }),
     async page(skip: number, take: number) {
-      const [total, messages] = await db.$transaction([
+      const [total, messages] = await Promise.all([
         db.contactMessage.count(),
         db.contactMessage.findMany({ select: messageSelect, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
       ]);

@@ -174,7 +174,7 @@ export function mailRepository(db: Db) {
 
     async deadLetters(skip: number, take: number) {
       const where = { deadAt: { not: null }, sentAt: null } satisfies Prisma.MailOutboxWhereInput;
-      const [total, letters] = await db.$transaction([
+      const [total, letters] = await Promise.all([
         db.mailOutbox.count({ where }),
         db.mailOutbox.findMany({
           where,

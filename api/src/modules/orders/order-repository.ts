@@ -65,7 +65,7 @@ export function orderRepository(db: Db, sql: SqlWriter) {
       (await tx.query<ClientOrderRow>(CREATE_ORDER_SQL, createOrderValues(order, lines)))[0]!,
 
     async clientPage(clientId: number, skip: number, take: number) {
-      const [total, orders] = await db.$transaction([
+      const [total, orders] = await Promise.all([
         db.order.count({ where: { clientId } }),
         db.order.findMany({ where: { clientId }, select: clientOrderSelect, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
       ]);

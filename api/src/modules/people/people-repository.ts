@@ -21,7 +21,7 @@ export type EmployeeRow = Prisma.EmployeeGetPayload<{ select: typeof employeeInf
 export function peopleRepository(db: Db) {
   return {
     async clientPage(skip: number, take: number) {
-      const [total, clients] = await db.$transaction([
+      const [total, clients] = await Promise.all([
         db.client.count(),
         db.client.findMany({ select: clientSelect, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
       ]);

@@ -36,7 +36,16 @@ const WRITES = new Set([
 const nameActor = (tx: Db | Prisma.TransactionClient, who: AuditActor) =>
   tx.$executeRaw`SELECT set_config('bookshop.audit_actor', ${who.actor}, true), set_config('bookshop.audit_address', ${who.address}, true)`;
 
-/** A client whose writes to audited models, inside an employee's request, run in one transaction with the naming. */
+/** A model's delegate on a client, as Prisma names it: `BookCopy` is `bookCopy`. */
+const delegateOf = (tx: Prisma.TransactionClient, model: string) =>
+  (tx as unknown as Record<string, Record<string, (args: unknown) => Promise<unknown>>>)[model[0]!.toLowerCase() + model.slice(1)]!;
+
+/**
+ * A client whose writes to audited models, inside an employee's request, run in one transaction with
+ * the naming. An interactive transaction, not a batch `[naming, write]`: Prisma runs a batch at the
+ * next tick in whichever request's context asked first that tick, which would check its COMMIT
+ * against another request's time budget (lib/write-budget.ts).
+ */
 export function auditedClient(db: Db): Db {
   return db.$extends({
     query: {
@@ -44,8 +53,10 @@ export function auditedClient(db: Db): Db {
         async $allOperations({ model, operation, args, query }) {
           const who = auditContext.getStore();
           if (!who || who.inTransaction || !AUDITED_MODELS.has(model) || !WRITES.has(operation)) return query(args);
-          const [, result] = await db.$transaction([nameActor(db, who), query(args)]);
-          return result;
+          return db.$transaction(async (tx) => {
+            await nameActor(tx, who);
+            return delegateOf(tx, model)[operation]!(args);
+          });
         },
       },
     },
@@ -55,7 +66,7 @@ export function auditedClient(db: Db): Db {
 /**
  * An interactive transaction for back-office work of several statements: the actor is named at its
  * start, and its writes are recorded as theirs. Back-office writes of several statements use this,
- * never a batch `$transaction([...])`: the extension's own batch would run beside it on another
+ * never another transaction: the extension's own, for each write, would run beside it on another
  * connection, outside it.
  */
 export function auditedTransaction<T>(

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.ts';
 import { publicOrigin } from '../../lib/public-origin.ts';
+import { takingEffect } from '../../lib/write-budget.ts';
 import { countHit } from '../../modules/security/counters.ts';
 import { PROVIDER_ROUTE_TIME_LIMIT_MS } from '../../plugins/identity.ts';
 import { Body, responses } from '../../schemas/common.ts';
@@ -87,8 +88,10 @@ const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (clientId === null) throw badRequest(FORM_MESSAGES.resetNotForEmployees, 'NOT_A_CLIENT');
       const newPassword = app.accounts.acceptableNewPassword(request.body.newPassword, email);
       // The code is spent last, inside the shop's transaction: a refusal there leaves the shop as it was.
+      // The provider's new password takes effect as its answer comes: once asked for, it holds this
+      // request's 503 back and lets the shop's COMMIT through (lib/write-budget.ts), so the two agree.
       await app.accounts.resetClientPassword(clientId, newPassword, async () => {
-        await app.confirmPasswordReset(oobCode, newPassword);
+        await takingEffect(() => app.confirmPasswordReset(oobCode, newPassword));
       });
       // Whoever reset the password proved they own the e-mail: no lockout stands between them and it.
       await app.loginThrottle.forgetAccount(email.toLowerCase());
