@@ -235,8 +235,17 @@ export default fp(
       const handler = route.handler as RouteHandlerMethod;
       const limitMs = ownBudgetMs ?? budgetMs;
       route.handler = function withWriteBudget(request, reply) {
-        reply.writeBudget = writeBudgetOf(reply, limitMs);
-        return writeBudgets.run(reply.writeBudget, () => handler.call(this, request, reply));
+        const budget = writeBudgetOf(reply, limitMs);
+        reply.writeBudget = budget;
+        const answer = writeBudgets.run(budget, () => handler.call(this, request, reply));
+        if (!(answer instanceof Promise)) return answer;
+        return answer.catch((error: unknown) => {
+          if (!budget.spent) throw error;
+          // Answered 503 already: what failed after it (a write refused, most likely) is a line of its
+          // own, not Fastify's error that a handler failed after its answer.
+          reply.log.warn({ err: error }, 'a request answered 503 for its time went on, and was stopped: it wrote nothing more');
+          return undefined;
+        });
       };
     });
     app.addHook('onResponse', (_request, reply, done) => {
