@@ -7,13 +7,16 @@
 // each wait past the budget.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { LOCK_CART_LINES_SQL } from '../src/modules/orders/order-queries.ts';
 import { createBuyers, createCopy, sleep } from './fault-helpers.ts';
-import { createTestApp, DEMO, untilARowIsAwaited, untilTheApiIsIdle as untilIdle } from './helpers.ts';
+import { createTestApp, DEMO, statementRecorder, untilARowIsAwaited, untilTheApiIsIdle as untilIdle } from './helpers.ts';
 
 const BUDGET_MS = 1000;
+const statements = statementRecorder();
 // A lock wait allowed longer than the budget: the budget is what ends the wait for the client.
 const t = await createTestApp({
   env: { REQUEST_TIMEOUT_MS: String(BUDGET_MS), DATABASE_LOCK_TIMEOUT_MS: '4000', DATABASE_CONNECT_TIMEOUT_MS: '500' },
+  onQuery: statements.onQuery,
 });
 
 /** Holds the rows a `SELECT … FOR UPDATE` names, from outside the API, until the answer's `release`. */
@@ -42,16 +45,20 @@ describe('a write past its time budget', () => {
     const copy = await createCopy(t.db.query, 10);
     const { cookie, line } = await buyerWithLine(copy);
     const release = await lockFromOutside('SELECT * FROM book_copies WHERE id = $1 FOR UPDATE', [copy]);
-    let answer: Awaited<ReturnType<typeof t.checkout>>;
-    try {
-      answer = await t.checkout(cookie, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] });
-    } finally {
-      await release();
-    }
-    expect(answer.statusCode, answer.body).toBe(503);
-    expect(answer.json().error.code).toBe('TIMEOUT');
-    // The checkout's statements go on once the lock is gone; its COMMIT is refused.
-    await untilTheApiIsIdle();
+    let answer: Awaited<ReturnType<typeof t.checkout>> | undefined;
+    const sent = await statements.during(async () => {
+      try {
+        answer = await t.checkout(cookie, { totalPrice: 10.5, totalQuantity: 1, cartItemsIds: [line] });
+      } finally {
+        await release();
+      }
+      await untilTheApiIsIdle();
+    });
+    expect(answer!.statusCode, answer!.body).toBe(503);
+    expect(answer!.json().error.code).toBe('TIMEOUT');
+    // Its lines' lock, let go after the 503, was the last statement it sent: it took no stock, and rolled back.
+    expect(sent).toContain(LOCK_CART_LINES_SQL);
+    expect(sent.slice(sent.indexOf(LOCK_CART_LINES_SQL) + 1)).toEqual(['ROLLBACK']);
     expect(await t.db.query('SELECT quantity FROM book_copies WHERE id = $1', [copy])).toEqual([{ quantity: 10 }]);
     expect(await t.db.query('SELECT id FROM order_items WHERE book_copy_id = $1', [copy])).toEqual([]);
     expect(await t.db.query('SELECT id FROM cart_items WHERE id = $1', [line])).toEqual([{ id: line }]);
@@ -63,20 +70,24 @@ describe('a write past its time budget', () => {
     const admin = await t.login(DEMO.admin);
     const copy = await createCopy(t.db.query, 10);
     const release = await lockFromOutside('SELECT * FROM book_copies WHERE id = $1 FOR UPDATE', [copy]);
-    let answer: Awaited<ReturnType<typeof t.app.inject>>;
-    try {
-      answer = await t.app.inject({
-        method: 'PUT',
-        url: '/api/employee/book-copy',
-        headers: { cookie: admin },
-        payload: { id: copy, bookId: 1, quantity: 20, price: 12.5, isAvailable: true },
-      });
-    } finally {
-      await release();
-    }
-    expect(answer.statusCode, answer.body).toBe(503);
-    expect(answer.json().error.code).toBe('TIMEOUT');
-    await untilTheApiIsIdle();
+    let answer: Awaited<ReturnType<typeof t.app.inject>> | undefined;
+    const sent = await statements.during(async () => {
+      try {
+        answer = await t.app.inject({
+          method: 'PUT',
+          url: '/api/employee/book-copy',
+          headers: { cookie: admin },
+          payload: { id: copy, bookId: 1, quantity: 20, price: 12.5, isAvailable: true },
+        });
+      } finally {
+        await release();
+      }
+      await untilTheApiIsIdle();
+    });
+    expect(answer!.statusCode, answer!.body).toBe(503);
+    expect(answer!.json().error.code).toBe('TIMEOUT');
+    // Past the copy's lock, let go after the 503, the save sent nothing more: no read of the copy, no update.
+    expect(sent.slice(sent.findIndex((sql) => /FOR UPDATE/.test(sql)) + 1)).toEqual(['ROLLBACK']);
     expect(await t.db.query('SELECT quantity, price::text FROM book_copies WHERE id = $1', [copy])).toEqual([
       { quantity: 10, price: '10.50' },
     ]);
@@ -96,6 +107,7 @@ describe('a write past its time budget', () => {
       await release();
     }
     expect(answer.statusCode, answer.body).toBe(503);
+    expect(answer.json().error.code).toBe('TIMEOUT');
     await untilTheApiIsIdle();
     expect(await t.db.query('SELECT id FROM contact_messages WHERE id = $1', [message!.id])).toEqual([{ id: message!.id }]);
   });

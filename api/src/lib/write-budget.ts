@@ -49,9 +49,14 @@ export function writesAlone(sql: string) {
   return true;
 }
 
-/** Before a transaction's first statement: a request past its budget begins none. */
-export function refuseIfSpent() {
-  writeBudgets.getStore()?.refuseIfSpent();
+/**
+ * Before a transaction begins, and before each of its statements: a request past its budget begins
+ * none, and one answered 503 goes no further (its COMMIT would be refused, and its locks meanwhile
+ * hold others up). A transaction reads its budget once, where it begins, in its caller's context:
+ * Prisma runs an interactive transaction's statements at a later tick, in whichever context then.
+ */
+export function refuseIfSpent(budget = writeBudgets.getStore()) {
+  budget?.refuseIfSpent();
 }
 
 /**
@@ -59,8 +64,11 @@ export function refuseIfSpent() {
  * the budget is spent; while it runs, the request's 503 waits; once it has succeeded, there is none.
  * `onRefused` runs before the refusal is thrown (a transaction's COMMIT rolls back instead).
  */
-export async function takingEffect<T>(statement: () => Promise<T>, onRefused?: () => Promise<unknown>): Promise<T> {
-  const budget = writeBudgets.getStore();
+export async function takingEffect<T>(
+  statement: () => Promise<T>,
+  onRefused?: () => Promise<unknown>,
+  budget = writeBudgets.getStore(),
+): Promise<T> {
   if (!budget) return statement();
   try {
     budget.refuseIfSpent();

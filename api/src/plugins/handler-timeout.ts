@@ -17,6 +17,8 @@
 // COMMIT is under way, or done, is left out of the sweep for up to writeGraceMs more (the database's
 // connection and statement timeouts), to be answered by its handler. Past that its connection is cut,
 // which says only that the outcome is unknown; a 503 would say it failed.
+
+import { finished } from 'node:stream/promises';
 import { errorCodes, type FastifyReply, type onRequestHookHandler, type RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
 import { type WriteBudget, writeBudgets, writeGraceMs } from '../lib/write-budget.ts';
@@ -34,6 +36,8 @@ declare module 'fastify' {
     timeBudget: unknown;
     /** On a route that may write, from its handler on: its writes' hold on the 503 (lib/write-budget.ts). */
     writeBudget: ReplyWriteBudget | null;
+    /** Answered 503 for its time: set at once, where `sent` waits for the answer's asynchronous onSend hooks. */
+    answeredLate: boolean;
   }
   interface FastifyContextConfig {
     /** A budget of the route's own in place of REQUEST_TIMEOUT_MS (plugins/handler-timeout.ts). */
@@ -71,6 +75,7 @@ function endPastBudget(reply: FastifyReply, error: Error) {
     reply.raw.destroy(error);
     return;
   }
+  reply.answeredLate = true;
   if (reply.writeBudget) reply.writeBudget.spent = true;
   reply.send(error);
 }
@@ -80,8 +85,8 @@ function writeBudgetOf(reply: FastifyReply, budgetMs: number): ReplyWriteBudget 
   return {
     committing: 0,
     committed: false,
-    // Answered before its handler began (the 503 reached in a hook): its handler writes nothing.
-    spent: reply.sent,
+    // Answered 503 before its handler began (in a hook): its handler writes nothing.
+    spent: reply.answeredLate,
     refuseIfSpent() {
       if (!this.spent) {
         // Answered in time, or bound to answer as its handler does (a write is under way or done).
@@ -213,6 +218,7 @@ export default fp(
     // read; docs/performance.md), far more than a set's own work, for a reason not found.
     app.decorateReply('timeBudget', null);
     app.decorateReply('writeBudget', null);
+    app.decorateReply('answeredLate', false);
     app.decorateRequest('timeBudgetSignal', undefined);
     // The first onRequest hook of every route, so that the budget counts every hook's wait (a session's
     // check, a rate limit's) as Fastify's did. reply.elapsedTime counts from before it, since every
@@ -239,11 +245,13 @@ export default fp(
         reply.writeBudget = budget;
         const answer = writeBudgets.run(budget, () => handler.call(this, request, reply));
         if (!(answer instanceof Promise)) return answer;
-        return answer.catch((error: unknown) => {
+        return answer.catch(async (error: unknown) => {
           if (!budget.spent) throw error;
           // Answered 503 already: what failed after it (a write refused, most likely) is a line of its
           // own, not Fastify's error that a handler failed after its answer.
           reply.log.warn({ err: error }, 'a request answered 503 for its time went on, and was stopped: it wrote nothing more');
+          // Returned once the 503 is out: Fastify sends a handler's undefined itself while `sent` is false.
+          if (!reply.sent) await finished(reply.raw).catch(() => undefined);
           return undefined;
         });
       };

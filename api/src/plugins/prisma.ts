@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
-import { refuseIfSpent, takingEffect, writesAlone } from '../lib/write-budget.ts';
+import { refuseIfSpent, takingEffect, type WriteBudget, writeBudgets, writesAlone } from '../lib/write-budget.ts';
 import { auditedClient } from '../modules/security/audit.ts';
 
 declare module 'fastify' {
@@ -116,16 +116,24 @@ function sqlWriter(pool: pg.Pool, onQuery?: (sql: string) => void): SqlWriter {
     query: (sql, values, varies) =>
       writesAlone(sql) ? takingEffect(() => reader.query(sql, values, varies)) : reader.query(sql, values, varies),
     async transaction(work) {
-      refuseIfSpent();
+      const budget = writeBudgets.getStore();
+      refuseIfSpent(budget);
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
         // Again once the connection came: the wait for it may have spent the budget.
-        refuseIfSpent();
+        refuseIfSpent(budget);
         await control(client, 'BEGIN');
-        const result = await work(sqlReader(client, onQuery));
+        const reader = sqlReader(client, onQuery);
+        const held: SqlReader = {
+          query: (sql, values, varies) => {
+            refuseIfSpent(budget);
+            return reader.query(sql, values, varies);
+          },
+        };
+        const result = await work(budget ? held : reader);
         // A refusal here rolls back below.
-        await takingEffect(() => control(client, 'COMMIT'));
+        await takingEffect(() => control(client, 'COMMIT'), undefined, budget);
         return result;
       } catch (error) {
         // A connection that cannot even roll back is ended rather than returned to the pool.
@@ -141,26 +149,34 @@ function sqlWriter(pool: pg.Pool, onQuery?: (sql: string) => void): SqlWriter {
 }
 
 const COMMIT = /^\s*commit\s*$/i;
+/** What a transaction may always send: its end, and its savepoints' (Prisma's nested transactions). */
+const ENDING = /^\s*(rollback|release)\b/i;
 const ROLLBACK: SqlQuery = { sql: 'ROLLBACK', args: [], argTypes: [] };
 
 /**
- * A Prisma transaction whose COMMIT is held to the request's budget (lib/write-budget.ts). Prisma
- * sends COMMIT as a statement of its own and then only releases the connection, after a failed
- * COMMIT too: so a refused COMMIT sends ROLLBACK in its place.
+ * A Prisma transaction held to the budget of the request that began it (lib/write-budget.ts): no
+ * statement once that request was answered 503, and its COMMIT held as a write. Prisma sends COMMIT
+ * as a statement of its own and then only releases the connection, after a failed COMMIT too: so a
+ * refused COMMIT sends ROLLBACK in its place.
  */
-function budgetedTransaction(tx: Transaction): Transaction {
+function budgetedTransaction(tx: Transaction, budget: WriteBudget): Transaction {
+  const statement = <T>(query: SqlQuery, run: () => Promise<T>) => {
+    if (!ENDING.test(query.sql)) refuseIfSpent(budget);
+    return run();
+  };
   return {
     adapterName: tx.adapterName,
     provider: tx.provider,
     options: tx.options,
-    queryRaw: (query) => tx.queryRaw(query),
+    queryRaw: (query) => statement(query, () => tx.queryRaw(query)),
     executeRaw: (query) =>
       COMMIT.test(query.sql)
         ? takingEffect(
             () => tx.executeRaw(query),
             () => tx.executeRaw(ROLLBACK),
+            budget,
           )
-        : tx.executeRaw(query),
+        : statement(query, () => tx.executeRaw(query)),
     commit: () => tx.commit(),
     rollback: () => tx.rollback(),
     createSavepoint: tx.createSavepoint?.bind(tx),
@@ -190,17 +206,18 @@ export function budgetedAdapter(factory: SqlDriverAdapterFactory): SqlDriverAdap
         executeRaw: (query) => alone(query, () => adapter.executeRaw(query)),
         executeScript: (script) => adapter.executeScript(script),
         async startTransaction(isolationLevel) {
-          refuseIfSpent();
+          const budget = writeBudgets.getStore();
+          refuseIfSpent(budget);
           const tx = await adapter.startTransaction(isolationLevel);
           try {
             // Again once the connection came (and BEGIN with it): the wait may have spent the budget.
-            refuseIfSpent();
+            refuseIfSpent(budget);
           } catch (error) {
             await tx.executeRaw(ROLLBACK).catch(() => undefined);
             await tx.rollback();
             throw error;
           }
-          return budgetedTransaction(tx);
+          return budget ? budgetedTransaction(tx, budget) : tx;
         },
         getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
         dispose: () => adapter.dispose(),
@@ -277,7 +294,7 @@ export default fp<PrismaPluginOptions>(
     if (onQuery) (prisma as PrismaClient<'query'>).$on('query', (event) => onQuery(event.query));
     await prisma.$connect();
     app.decorate('prisma', prisma);
-    app.decorate('backofficeDb', auditedClient(prisma));
+    app.decorate('backofficeDb', auditedClient(prisma, app.config.database.statementTimeoutMs));
     app.decorate('databasePool', pool);
     app.decorate('primarySql', sqlWriter(pool, onQuery));
 

@@ -46,7 +46,10 @@ const delegateOf = (tx: Prisma.TransactionClient, model: string) =>
  * next tick in whichever request's context asked first that tick, which would check its COMMIT
  * against another request's time budget (lib/write-budget.ts).
  */
-export function auditedClient(db: Db): Db {
+export function auditedClient(db: Db, statementTimeoutMs: number): Db {
+  // Two statements, the naming and the write, each bounded by the statement timeout: Prisma's default
+  // of 5 s for the whole transaction would cut a long write that the batch it replaces let run.
+  const options = { timeout: statementTimeoutMs * 2 };
   return db.$extends({
     query: {
       $allModels: {
@@ -56,7 +59,7 @@ export function auditedClient(db: Db): Db {
           return db.$transaction(async (tx) => {
             await nameActor(tx, who);
             return delegateOf(tx, model)[operation]!(args);
-          });
+          }, options);
         },
       },
     },
