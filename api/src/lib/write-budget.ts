@@ -1,16 +1,18 @@
 // A write must not take effect after its request was answered 503 TIMEOUT (plugins/handler-timeout.ts):
 // the client was told it failed, and may well do it again. A request's budget is checked where a write
-// takes effect, the only place that can tell: when a transaction has its connection, before its
-// COMMIT, and before a statement that commits alone. A COMMIT (or a lone write, from its wait for a
-// connection on) under way when the budget runs out holds the 503 back until it ends, and one that
-// ended makes the request's answer the handler's, however late: the database's own timeouts bound
-// that wait (writeGraceMs), not the budget.
+// takes effect, the only place that can tell: when a transaction has its connection, before each of
+// its statements and its COMMIT, and before a statement that commits alone. A COMMIT (or a lone
+// write, from its wait for a connection on) under way when the budget runs out holds the 503 back
+// until it ends, and one that ended makes the request's answer the handler's, however late: the
+// database's own timeouts bound that wait (writeGraceMs), not the budget.
 //
 // The budget travels in AsyncLocalStorage from the handler of a route that may write (every method but
 // GET and HEAD) to the database handles in plugins/prisma.ts, which call the functions below.
-// The statements inside a transaction are not held: the 503 goes out at the budget, and the COMMIT
-// that follows is refused, so the transaction rolls back. Work that outlives its request (an import,
-// what a catalog event or the mail outbox starts) runs outside it: `writeBudgets.exit`.
+// The statements inside a transaction are not held: the 503 goes out at the budget, and the statement
+// or COMMIT that follows is refused, so the transaction rolls back. Work that outlives its request (an
+// import, what a catalog event or the mail outbox starts) runs outside it: `writeBudgets.exit`.
+// Decision 18 has the whole rule.
+
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface WriteBudget {

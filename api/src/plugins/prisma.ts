@@ -124,14 +124,14 @@ function sqlWriter(pool: pg.Pool, onQuery?: (sql: string) => void): SqlWriter {
         // Again once the connection came: the wait for it may have spent the budget.
         refuseIfSpent(budget);
         await control(client, 'BEGIN');
-        const reader = sqlReader(client, onQuery);
+        const inTransaction = sqlReader(client, onQuery);
         const held: SqlReader = {
           query: (sql, values, varies) => {
             refuseIfSpent(budget);
-            return reader.query(sql, values, varies);
+            return inTransaction.query(sql, values, varies);
           },
         };
-        const result = await work(budget ? held : reader);
+        const result = await work(budget ? held : inTransaction);
         // A refusal here rolls back below.
         await takingEffect(() => control(client, 'COMMIT'), undefined, budget);
         return result;
@@ -284,7 +284,7 @@ export default fp<PrismaPluginOptions>(
   async (app, { onQuery }) => {
     const pool = createPool(app.config.databaseUrl, app.config.database, app.log);
     const adapter = budgetedAdapter(new PrismaPg(pool));
-    // A transaction (interactive or batch: a staff save, a cancel, a back-office list) waits for a
+    // A transaction (a staff save, a cancel, an audited write) waits for a
     // connection as long as any statement does (the pool's wait), not the 2 s Prisma gives up after
     // by default, which at a busy moment would fail it while a checkout beside it still waited.
     const transactionOptions = { maxWait: app.config.database.connectTimeoutMs };
