@@ -35,8 +35,11 @@ declare module 'fastify' {
     /** Its place among the requests in flight (plugins/handler-timeout.ts). */
     timeBudget: unknown;
     /** On a route that may write, from its handler on: its writes' hold on the 503 (lib/write-budget.ts). */
-    writeBudget: ReplyWriteBudget | null;
-    /** Answered 503 for its time: set at once, where `sent` waits for the answer's asynchronous onSend hooks. */
+    writeBudget: WriteBudget | null;
+    /**
+     * Answered 503 for its time, set at once, where `sent` waits for the answer's asynchronous onSend
+     * hooks: whatever the request still does writes nothing.
+     */
     answeredLate: boolean;
   }
   interface FastifyContextConfig {
@@ -50,11 +53,6 @@ declare module 'fastify' {
      */
     timeBudgetSignal?: AbortSignal;
   }
-}
-
-interface ReplyWriteBudget extends WriteBudget {
-  /** The request was answered 503 for its time: whatever it still does writes nothing. */
-  spent: boolean;
 }
 
 const timeoutError = (reply: FastifyReply, budgetMs: number) =>
@@ -76,19 +74,17 @@ function endPastBudget(reply: FastifyReply, error: Error) {
     return;
   }
   reply.answeredLate = true;
-  if (reply.writeBudget) reply.writeBudget.spent = true;
   reply.send(error);
 }
 
 /** The budget a write's statements check, for a reply whose time is `budgetMs`. */
-function writeBudgetOf(reply: FastifyReply, budgetMs: number): ReplyWriteBudget {
+function writeBudgetOf(reply: FastifyReply, budgetMs: number): WriteBudget {
   return {
     committing: 0,
     committed: false,
-    // Answered 503 before its handler began (in a hook): its handler writes nothing.
-    spent: reply.answeredLate,
+    // Answered 503 already, before its handler began (in a hook) or since: it writes nothing.
     refuseIfSpent() {
-      if (!this.spent) {
+      if (!reply.answeredLate) {
         // Answered in time, or bound to answer as its handler does (a write is under way or done).
         if (reply.sent || this.committed || this.committing > 0 || reply.elapsedTime < budgetMs) return;
         // Past the budget before the sweep came by: answered here, as the sweep would.
@@ -246,7 +242,7 @@ export default fp(
         const answer = writeBudgets.run(budget, () => handler.call(this, request, reply));
         if (!(answer instanceof Promise)) return answer;
         return answer.catch(async (error: unknown) => {
-          if (!budget.spent) throw error;
+          if (!reply.answeredLate) throw error;
           // Answered 503 already: what failed after it (a write refused, most likely) is a line of its
           // own, not Fastify's error that a handler failed after its answer.
           reply.log.warn({ err: error }, 'a request answered 503 for its time went on, and was stopped: it wrote nothing more');
