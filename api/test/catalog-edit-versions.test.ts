@@ -1,5 +1,5 @@
-// One employee's save never silently undoes another's (decision record 12, amended): a book's and an
-// author's save say which version they read (If-Match), and a row changed since is refused with 412
+// One employee's save or delete never silently undoes another's (decision record 12, amended): a book's and an
+// author's save and delete say which version they read (If-Match), and a row changed since is refused with 412
 // and the row now. What the shop keeps itself (ratings, the search text a rename rewrites) never
 // makes an open edit stale.
 import pg from 'pg';
@@ -11,7 +11,7 @@ import { createTestApp, DEMO, untilARowIsAwaited } from './helpers.ts';
 const t = await createTestApp();
 const admin = await t.login(DEMO.admin);
 
-const call = (method: 'GET' | 'PUT', url: string, payload?: object, headers: Record<string, string> = {}) =>
+const call = (method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = {}) =>
   t.app.inject({ method, url, headers: { cookie: admin, ...headers }, payload });
 const ifMatch = (version: number) => ({ 'if-match': `"${version}"` });
 
@@ -43,6 +43,20 @@ const saveBook = (book: Book, headers: Record<string, string> = {}) => {
 };
 const bookRow = async (id: number) =>
   (await t.db.query<{ name: string; pages_number: number | null }>('SELECT name, pages_number FROM books WHERE id = $1', [id]))[0];
+
+/** Runs `during` while another connection holds `statement`'s change uncommitted, then commits it. */
+async function whileAnotherHolds(statement: string, during: () => Promise<void>) {
+  const other = new pg.Client({ connectionString: t.db.url });
+  await other.connect();
+  try {
+    await other.query('BEGIN');
+    await other.query(statement);
+    await during();
+  } finally {
+    await other.query('COMMIT');
+    await other.end();
+  }
+}
 
 describe('two employees editing one book', () => {
   it('the save made on the older version is refused with 412 and the book now; saved again on top of it, both changes stand', async () => {
@@ -151,20 +165,6 @@ describe('two employees renaming one author', () => {
 describe("a book's search text when its save and its author's rename meet", () => {
   const searchText = async (bookId: number) =>
     (await t.db.query<{ search_text: string }>('SELECT search_text FROM books WHERE id = $1', [bookId]))[0]!.search_text;
-  /** Runs `during` while another connection holds `statement`'s change uncommitted, then commits it. */
-  async function whileAnotherHolds(statement: string, during: () => Promise<void>) {
-    const other = new pg.Client({ connectionString: t.db.url });
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(statement);
-      await during();
-    } finally {
-      await other.query('COMMIT');
-      await other.end();
-    }
-  }
-
   it("a save that starts during the author's rename writes the new name, not the one it would have read before", async () => {
     const { bookId, authorId } = await newBook();
     const book = await openBook(bookId);
@@ -214,5 +214,74 @@ describe("a book's search text when its save and its author's rename meet", () =
     });
     expect((await renamed!).statusCode).toBe(200);
     expect(await searchText(bookId)).toBe('fresh title omar renamed');
+  });
+});
+
+describe('deleting a book or an author someone changed since it was read', () => {
+  const copiesOf = async (bookId: number) =>
+    (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM book_copies WHERE book_id = $1', [bookId]))[0]!.n;
+  const withACopy = async (bookId: number) => {
+    await t.db.query('INSERT INTO book_copies (book_id, quantity, price) VALUES ($1, 4, 9.99)', [bookId]);
+  };
+
+  it('a book renamed since is not deleted: 412 with the book now; deleted on the version now, its copies go with it', async () => {
+    const { bookId } = await newBook();
+    await withACopy(bookId);
+    const opened = await openBook(bookId);
+    expect((await saveBook({ ...opened, name: 'Renamed Meanwhile' }, ifMatch(opened.version))).statusCode).toBe(200);
+
+    const stale = await call('DELETE', `/api/employee/book/${bookId}`, undefined, ifMatch(opened.version));
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error).toMatchObject({
+      code: 'STALE_VERSION',
+      message: 'Someone else changed this book since you opened it. Look at it again before deleting it.',
+      details: { current: { id: bookId, name: 'Renamed Meanwhile', version: opened.version + 1 } },
+    });
+    expect((await bookRow(bookId))!.name).toBe('Renamed Meanwhile');
+    expect(await copiesOf(bookId)).toBe(1);
+
+    const deleted = await call('DELETE', `/api/employee/book/${bookId}`, undefined, ifMatch(opened.version + 1));
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await bookRow(bookId)).toBeUndefined();
+    expect(await copiesOf(bookId)).toBe(0);
+  });
+
+  it("a delete that starts while another employee's save of the book is under way waits for it, and is refused", async () => {
+    const { bookId } = await newBook();
+    await withACopy(bookId);
+    const opened = await openBook(bookId);
+    let deleted: Promise<{ statusCode: number; body: string }> | undefined;
+    await whileAnotherHolds(`UPDATE books SET pages_number = 99 WHERE id = ${bookId}`, async () => {
+      deleted = call('DELETE', `/api/employee/book/${bookId}`, undefined, ifMatch(opened.version));
+      await untilARowIsAwaited(t.db);
+    });
+    const answer = await deleted!;
+    expect(answer.statusCode, answer.body).toBe(412);
+    expect(await bookRow(bookId)).toEqual({ name: opened.name, pages_number: 99 });
+    expect(await copiesOf(bookId)).toBe(1);
+  });
+
+  it("an author renamed since is not deleted: 412 with the name now; the spec's own client (no If-Match) deletes as before", async () => {
+    const [author] = await t.db.query<{ id: number; version: number }>(
+      "INSERT INTO authors (full_name) VALUES ('To Be Deleted ' || gen_random_uuid()) RETURNING id, version",
+    );
+    const { id, version } = author!;
+    expect(
+      (await call('PUT', `/api/employee/author/${id},${encodeURIComponent(`Renamed ${id}`)}`, undefined, ifMatch(version))).statusCode,
+    ).toBe(200);
+
+    const stale = await call('DELETE', `/api/employee/author/${id}`, undefined, ifMatch(version));
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error.message).toBe(
+      `Someone else renamed this author since you opened it: the name is now "Renamed ${id}". Look at it again before deleting it.`,
+    );
+    expect(stale.json().error.details.current).toEqual({ id, fullName: `Renamed ${id}`, version: version + 1 });
+    // The spec's path for the delete takes the version too.
+    expect((await call('DELETE', `/api/author/${id}`, undefined, ifMatch(version))).statusCode).toBe(412);
+    expect((await call('DELETE', `/api/author/${id}`, undefined, { 'if-match': 'yesterday' })).statusCode).toBe(400);
+
+    const unversioned = await call('DELETE', `/api/employee/author/${id}`);
+    expect(unversioned.statusCode, unversioned.body).toBe(200);
+    expect(await t.db.query('SELECT 1 FROM authors WHERE id = $1', [id])).toEqual([]);
   });
 });

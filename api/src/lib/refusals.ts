@@ -126,9 +126,20 @@ export const refuse = {
       `Someone else changed this copy since you opened it: stock is now ${current.quantity}. Look at it again before deleting it.`,
       { current },
     ),
+  /** A delete asked of a version of the book that is no longer current (412), with the book now. */
+  bookChangedBeforeDelete: (current: { name: string }) =>
+    refusal(412, 'STALE_VERSION', 'Someone else changed this book since you opened it. Look at it again before deleting it.', { current }),
   /** A save made on a version of the book that is no longer current (412), with the book now. */
   bookChanged: (current: { name: string }) =>
     refusal(412, 'STALE_VERSION', 'Someone else changed this book since you opened it. Check your changes and save again.', { current }),
+  /** A delete asked of a version of the author that is no longer current (412), with the author now. */
+  authorChangedBeforeDelete: (current: { fullName: string }) =>
+    refusal(
+      412,
+      'STALE_VERSION',
+      `Someone else renamed this author since you opened it: the name is now "${current.fullName}". Look at it again before deleting it.`,
+      { current },
+    ),
   /** A rename made on a version of the author that is no longer current (412), with the author now. */
   authorChanged: (current: { fullName: string }) =>
     refusal(

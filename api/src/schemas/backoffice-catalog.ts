@@ -36,7 +36,8 @@ export const IfMatchHeader = Type.Object({
   'if-match': Type.Optional(
     Type.String({
       maxLength: 40,
-      description: 'The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now.',
+      description:
+        'The ETag of the row as it was read. When it is no longer current the save or delete is refused with 412 and the row now.',
     }),
   ),
 });

@@ -1332,7 +1332,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an author who has no books */
+        /**
+         * Delete an author who has no books
+         * @description Send the ETag of the author as read (If-Match) and an author renamed since is refused with 412, the author now in `error.details.current`. Without If-Match the author is deleted as they are (the spec's own client).
+         */
         delete: operations["deleteAuthor"];
         options?: never;
         head?: never;
@@ -1349,7 +1352,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an author who has no books */
+        /**
+         * Delete an author who has no books
+         * @description Send the ETag of the author as read (If-Match) and an author renamed since is refused with 412, the author now in `error.details.current`. Without If-Match the author is deleted as they are (the spec's own client).
+         */
         delete: operations["deleteAuthorLegacyPath"];
         options?: never;
         head?: never;
@@ -1420,7 +1426,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a book that was never ordered (with its copies) */
+        /**
+         * Delete a book that was never ordered (with its copies)
+         * @description Send the ETag of the book as read (If-Match) and a book changed since is refused with 412, the book now in `error.details.current`. Without If-Match the book is deleted as it is (the spec's own client).
+         */
         delete: operations["deleteBook"];
         options?: never;
         head?: never;
@@ -7116,7 +7125,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now. */
+                /** @description The ETag of the row as it was read. When it is no longer current the save or delete is refused with 412 and the row now. */
                 "if-match"?: string;
             };
             path: {
@@ -7335,7 +7344,10 @@ export interface operations {
     deleteAuthor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the row as it was read. When it is no longer current the save or delete is refused with 412 and the row now. */
+                "if-match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -7392,6 +7404,15 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7413,7 +7434,10 @@ export interface operations {
     deleteAuthorLegacyPath: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the row as it was read. When it is no longer current the save or delete is refused with 412 and the row now. */
+                "if-match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -7470,6 +7494,15 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7643,7 +7676,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now. */
+                /** @description The ETag of the row as it was read. When it is no longer current the save or delete is refused with 412 and the row now. */
                 "if-match"?: string;
             };
             path?: never;
@@ -7732,7 +7765,10 @@ export interface operations {
     deleteBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the row as it was read. When it is no longer current the save or delete is refused with 412 and the row now. */
+                "if-match"?: string;
+            };
             path: {
                 id: number;
             };
@@ -7789,6 +7825,15 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8004,7 +8049,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now. */
+                /** @description The ETag of the row as it was read. When it is no longer current the save or delete is refused with 412 and the row now. */
                 "if-match"?: string;
             };
             path?: never;
@@ -8160,7 +8205,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the row as it was read. When it is no longer current the save is refused with 412 and the row now. */
+                /** @description The ETag of the row as it was read. When it is no longer current the save or delete is refused with 412 and the row now. */
                 "if-match"?: string;
             };
             path: {

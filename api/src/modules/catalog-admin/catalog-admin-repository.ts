@@ -108,7 +108,9 @@ export function catalogAdminRepository(db: Db) {
         return author;
       }),
     countBooksOfAuthor: (id: number) => db.book.count({ where: { authorId: id } }),
-    deleteAuthor: async (id: number) => (await db.author.deleteMany({ where: { id } })).count === 1,
+    /** Only the version read, when one is given: false when the author is gone or has been renamed since. */
+    deleteAuthor: async (id: number, version?: number) =>
+      (await db.author.deleteMany({ where: { id, ...(version !== undefined && { version }) } })).count === 1,
 
     async bookPage(skip: number, take: number) {
       const [total, books] = await Promise.all([
@@ -155,11 +157,19 @@ export function catalogAdminRepository(db: Db) {
     typeByName: (name: string) => db.bookType.findUnique({ where: { name }, select: { id: true } }),
     firstType: () => db.bookType.findFirst({ orderBy: { id: 'asc' }, select: { id: true } }),
     countOrderedCopiesOfBook: (bookId: number) => db.orderItem.count({ where: { bookCopy: { bookId } } }),
-    /** A book with no sales can go, together with its copies (and any cart lines holding them). */
-    deleteBookWithCopies: (bookId: number) =>
-      auditedTransaction(db, async (tx) => {
+    /**
+     * A book with no sales can go, together with its copies (and any cart lines holding them); only
+     * the version read, when one is given. The book is locked first: its copies go only with it, and
+     * a save of the book waits for the delete rather than landing between the check and the delete.
+     */
+    deleteBookWithCopies: (bookId: number, version?: number) =>
+      auditedTransaction(db, async (tx): Promise<'deleted' | 'gone' | 'changed'> => {
+        const [book] = await tx.$queryRaw<{ version: number }[]>`SELECT version FROM books WHERE id = ${bookId} FOR UPDATE`;
+        if (!book) return 'gone';
+        if (version !== undefined && version !== book.version) return 'changed';
         await tx.bookCopy.deleteMany({ where: { bookId } });
-        return (await tx.book.deleteMany({ where: { id: bookId } })).count === 1;
+        await tx.book.delete({ where: { id: bookId } });
+        return 'deleted';
       }),
 
     async copyPage(skip: number, take: number) {

@@ -84,11 +84,17 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
       emit({ type: 'author.renamed', authorId: id });
       return author;
     },
-    async deleteAuthor(id: number) {
+    /** With the version its writer read (If-Match), an author renamed since is refused with 412 and the name now. */
+    async deleteAuthor(id: number, readVersion?: number) {
       if (!(await repo.authorById(id))) throw refuse.noAuthor();
       const books = await repo.countBooksOfAuthor(id);
       if (books) throw refuse.authorHasBooks(books);
-      if (await repo.deleteAuthor(id)) emit({ type: 'author.deleted', authorId: id });
+      if (await repo.deleteAuthor(id, readVersion)) {
+        emit({ type: 'author.deleted', authorId: id });
+        return;
+      }
+      const current = readVersion === undefined ? null : await repo.authorById(id);
+      if (current) throw refuse.authorChangedBeforeDelete(current);
     },
 
     async bookPage(pageNumber: number, pageSize: number) {
@@ -155,10 +161,15 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
       }
     },
 
-    async deleteBook(id: number) {
+    /** With the version its writer read (If-Match), a book changed since is refused with 412 and the book now. */
+    async deleteBook(id: number, readVersion?: number) {
       if (!(await repo.bookById(id))) throw refuse.noBook();
       if (await repo.countOrderedCopiesOfBook(id)) throw refuse.bookOrdered();
-      if (await repo.deleteBookWithCopies(id)) emit({ type: 'book.deleted', bookId: id });
+      const outcome = await repo.deleteBookWithCopies(id, readVersion);
+      if (outcome === 'deleted') emit({ type: 'book.deleted', bookId: id });
+      if (outcome !== 'changed') return;
+      const current = await repo.bookById(id);
+      if (current) throw refuse.bookChangedBeforeDelete(toBook(current));
     },
 
     async copyPage(pageNumber: number, pageSize: number) {

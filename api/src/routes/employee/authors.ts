@@ -68,7 +68,18 @@ const authorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ['/employee/author/:id', 'deleteAuthor'],
     ['/author/:id', 'deleteAuthorLegacyPath'],
   ] as const) {
-    deleteByIdRoute(app, [operationId, 'Delete an author who has no books', url], [404, 409], app.catalogAdmin.deleteAuthor);
+    deleteByIdRoute(
+      app,
+      [operationId, 'Delete an author who has no books', url],
+      [404, 409],
+      (id, request) => app.catalogAdmin.deleteAuthor(id, versionRead(request)),
+      {
+        versioned: true,
+        description:
+          'Send the ETag of the author as read (If-Match) and an author renamed since is refused with 412, the author now in `error.details.current`. ' +
+          "Without If-Match the author is deleted as they are (the spec's own client).",
+      },
+    );
   }
 };
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { CopyBody, CopyFields, IfMatchHeader } from '../../schemas/backoffice-catalog.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
-import { getByIdRoute, pagedListRoute, tagVersion, versionRead } from './schemas.ts';
+import { deleteByIdRoute, getByIdRoute, pagedListRoute, tagVersion, versionRead } from './schemas.ts';
 
 const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['Back-office book copies'] });
@@ -42,23 +42,16 @@ const bookCopyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete(
-    '/:id',
+  deleteByIdRoute(
+    app,
+    ['deleteBookCopy', 'Delete a copy that was never ordered'],
+    [404, 409],
+    (id, request) => app.catalogAdmin.deleteCopy(id, versionRead(request)),
     {
-      schema: {
-        operationId: 'deleteBookCopy',
-        summary: 'Delete a copy that was never ordered',
-        description:
-          'Its stock and its movements go with it. Send the ETag of the copy as read (If-Match) and a copy changed since (a restock ' +
-          'the screen did not show) is refused with 412, the copy now in `error.details.current`.',
-        headers: IfMatchHeader,
-        params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Boolean(), 400, 401, 403, 404, 409, 412),
-      },
-    },
-    async (request) => {
-      await app.catalogAdmin.deleteCopy(request.params.id, versionRead(request));
-      return { data: true };
+      versioned: true,
+      description:
+        'Its stock and its movements go with it. Send the ETag of the copy as read (If-Match) and a copy changed since (a restock ' +
+        'the screen did not show) is refused with 412, the copy now in `error.details.current`.',
     },
   );
 

@@ -39,7 +39,18 @@ const bookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => ({ data: tagVersion(reply, await app.catalogAdmin.updateBook(request.body, versionRead(request))) }),
   );
 
-  deleteByIdRoute(app, ['deleteBook', 'Delete a book that was never ordered (with its copies)'], [404, 409], app.catalogAdmin.deleteBook);
+  deleteByIdRoute(
+    app,
+    ['deleteBook', 'Delete a book that was never ordered (with its copies)'],
+    [404, 409],
+    (id, request) => app.catalogAdmin.deleteBook(id, versionRead(request)),
+    {
+      versioned: true,
+      description:
+        'Send the ETag of the book as read (If-Match) and a book changed since is refused with 412, the book now in `error.details.current`. ' +
+        "Without If-Match the book is deleted as it is (the spec's own client).",
+    },
+  );
   getByIdRoute(app, ['getBook', 'One book'], 'Book', app.catalogAdmin.bookById);
 
   app.get(

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { refuse } from '../../lib/refusals.ts';
+import { IfMatchHeader } from '../../schemas/backoffice-catalog.ts';
 import { type OptionalPaging, Paging, PositiveInt, responses } from '../../schemas/common.ts';
 
 type RoutesApp = Parameters<FastifyPluginAsyncTypebox>[0];
@@ -78,10 +79,15 @@ export function getByIdRoute(
   );
 }
 
-/** What a route asks beyond its subtree's gate (such as a recent second factor), and the note that says so. */
-interface ExtraGate {
-  config: FastifyContextConfig;
+/**
+ * What a route asks beyond its subtree's gate (such as a recent second factor, or the version of the
+ * row its caller read), and the note that says so.
+ */
+interface RouteExtras {
+  config?: FastifyContextConfig;
   description: string;
+  /** Takes `If-Match`, the row's version as read (which `remove` reads with versionRead), and may answer 412. */
+  versioned?: boolean;
 }
 
 /**
@@ -94,18 +100,19 @@ export function deleteByIdRoute(
   [operationId, summary, url = '/:id']: RouteNames,
   refusals: number[],
   remove: (id: number, request: FastifyRequest) => Promise<unknown>,
-  gate?: ExtraGate,
+  extras?: RouteExtras,
 ): void {
   app.delete(
     url,
     {
-      ...(gate && { config: gate.config }),
+      ...(extras?.config && { config: extras.config }),
       schema: {
         operationId,
         summary,
-        ...(gate && { description: gate.description }),
+        ...(extras && { description: extras.description }),
+        ...(extras?.versioned && { headers: IfMatchHeader }),
         params: Type.Object({ id: PositiveInt }),
-        response: responses(Type.Boolean(), 400, 401, 403, ...refusals),
+        response: responses(Type.Boolean(), 400, 401, 403, ...refusals, ...(extras?.versioned ? [412] : [])),
       },
     },
     async (request) => {

@@ -34,6 +34,25 @@ it("a refused delete shows 'Failed to delete author.' and the server's reason un
   expect(alert).toHaveTextContent(reason);
 });
 
+it('a delete of an author renamed since the table showed them is refused, says the name now, and shows the row as it is', async () => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+  const now = { id: 7, fullName: 'Frank Patrick Herbert', version: 4 };
+  const reason = `Someone else renamed this author since you opened it: the name is now "${now.fullName}". Look at it again before deleting it.`;
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/author/1,10': [list['GET /api/employee/author/1,10'], { body: { data: { authors: [now], totalPages: 1 } } }],
+    'DELETE /api/employee/author/7': refusal(412, 'STALE_VERSION', reason, { current: now }),
+  });
+  renderWithProviders(<AuthorsPage />, { route: '/authors' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Failed to delete author.');
+  expect(alert).toHaveTextContent(reason);
+  expect(calls.find((call) => call.method === 'DELETE')?.ifMatch).toBe('"3"');
+  // The table is read again: the row shows the name it has now, and a delete from it would send version 4.
+  expect(await screen.findByText('Frank Patrick Herbert')).toBeInTheDocument();
+});
+
 it('a search that fails says so, not that no author was found', async () => {
   stubAuthors({
     'GET /api/employee/author/by-name/herbert': refusal(503, 'TIMEOUT', 'Too slow.'),

@@ -64,7 +64,7 @@ export default function AuthorsPage() {
           );
         }}
         onDelete={(row) =>
-          list.write(() => deleteAuthor.mutateAsync(row.id), {
+          list.write(() => deleteAuthor.mutateAsync({ id: row.id, version: row.version }), {
             success: 'Author deleted successfully.',
             failure: 'Failed to delete author.',
           })

@@ -78,7 +78,10 @@ export default function BooksPage() {
           )
         }
         onDelete={(row) =>
-          list.write(() => deleteBook.mutateAsync(row.id), { success: 'Book deleted successfully.', failure: 'Failed to delete book.' })
+          list.write(() => deleteBook.mutateAsync({ id: row.id, version: row.version }), {
+            success: 'Book deleted successfully.',
+            failure: 'Failed to delete book.',
+          })
         }
       />
       {!list.searching && <Paging page={list.page} totalPages={list.totalPages} onPage={list.setPage} />}

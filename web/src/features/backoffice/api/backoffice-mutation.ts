@@ -3,6 +3,7 @@
 // once; the reads refetch meanwhile (a table that must show the saved row waits for them itself:
 // useAdminList's write).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../../api/client';
 import { type BackofficeResource, backofficeKeys } from './query-keys';
 
 export function useBackofficeMutation<Variables, Result>(
@@ -23,3 +24,6 @@ export function useBackofficeMutation<Variables, Result>(
     },
   });
 }
+
+/** A write refused because the row changed since it was read (412): what the screen shows of it is out of date. */
+export const refusedAsStale = (error: unknown) => error instanceof ApiError && error.status === 412;

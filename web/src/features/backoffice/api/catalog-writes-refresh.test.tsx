@@ -46,7 +46,7 @@ it('a book saved or deleted, or an author renamed, refreshes Low Stock, which na
     'POST /api/employee/book/9780261103573': ok,
   });
   expect(await refreshedBy(useUpdateBook, { id: 3, name: 'Earthsea', version: 1 })).toContain('lowStock');
-  expect(await refreshedBy(useDeleteBook, 3)).toContain('lowStock');
+  expect(await refreshedBy(useDeleteBook, { id: 3, version: 1 })).toContain('lowStock');
   expect(await refreshedBy(useRenameAuthor, { id: 4, name: 'Tolkien', version: 1 })).toContain('lowStock');
   expect(await refreshedBy(useAddBook, '9780261103573')).toContain('authors');
 });

@@ -1,5 +1,5 @@
-import { ApiError, api, withSession } from '../../../api/client';
-import { useBackofficeMutation } from './backoffice-mutation';
+import { api, withSession } from '../../../api/client';
+import { refusedAsStale, useBackofficeMutation } from './backoffice-mutation';
 
 /** The delete says which version it read (If-Match): a copy restocked meanwhile is refused (412), not deleted with stock unseen. */
 const deleteCopy = ({ id, version }: { id: number; version: number }) =>
@@ -8,5 +8,4 @@ const deleteCopy = ({ id, version }: { id: number; version: number }) =>
   );
 
 /** The dashboard counts the copies; a copy changed since it was read (412) is read again, so the table shows it as it is. */
-export const useDeleteCopy = () =>
-  useBackofficeMutation(deleteCopy, ['copies', 'lowStock', 'dashboard'], (error) => error instanceof ApiError && error.status === 412);
+export const useDeleteCopy = () => useBackofficeMutation(deleteCopy, ['copies', 'lowStock', 'dashboard'], refusedAsStale);

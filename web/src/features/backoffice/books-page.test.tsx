@@ -1,0 +1,31 @@
+// A book's delete says which version of the book it read: one another employee changed meanwhile is
+// refused, and the table shows it as it is now.
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, expect, it, vi } from 'vitest';
+import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import BooksPage from './books-page';
+
+afterEach(() => vi.restoreAllMocks());
+
+const book = (name: string, version: number) => ({ id: 3, name, pagesNumber: 200, authorId: 4, typeId: 1, publishedAt: null, version });
+
+it('an Admin deleting a book someone renamed since the table showed it is refused, told why, and shown the book as it is', async () => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+  const reason = 'Someone else changed this book since you opened it. Look at it again before deleting it.';
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/book/1,10': [
+      { body: { data: { books: [book('Earthsea', 1)], totalPages: 1 } } },
+      { body: { data: { books: [book('A Wizard of Earthsea', 2)], totalPages: 1 } } },
+    ],
+    'DELETE /api/employee/book/3': refusal(412, 'STALE_VERSION', reason, { current: book('A Wizard of Earthsea', 2) }),
+  });
+  renderWithProviders(<BooksPage />, { route: '/books' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Failed to delete book.');
+  expect(alert).toHaveTextContent(reason);
+  expect(calls.find((call) => call.method === 'DELETE')?.ifMatch).toBe('"1"');
+  expect(await screen.findByText('A Wizard of Earthsea')).toBeInTheDocument();
+});
