@@ -27,15 +27,25 @@ describe('health', () => {
     expect((await t.app.inject('/api/health')).json()).toEqual({ data: { status: 'ok', database: 'ok' } });
   });
 
-  it('readiness is 503 MIGRATIONS_PENDING, naming them, while a migration of this build is not applied', async () => {
-    const fresh = await createTestApp();
+  it('readiness is 503 MIGRATIONS_PENDING while a migration of this build is not applied, naming it in the log, not to the caller', async () => {
+    const log = logCapture();
+    const fresh = await createTestApp({ logger: loggerOptions({ env: 'production', logLevel: 'info' }, log.stream) });
     const [latest] = await fresh.db.query<{ migration_name: string }>(
       'DELETE FROM _prisma_migrations WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations) RETURNING migration_name',
     );
     const res = await fresh.app.inject('/api/health/ready');
     expect(res.statusCode).toBe(503);
-    expect(res.json().error).toMatchObject({ code: 'MIGRATIONS_PENDING', details: { pending: [latest!.migration_name] } });
+    expect(res.json().error).toEqual({
+      code: 'MIGRATIONS_PENDING',
+      message: 'The database lacks migrations of this build.',
+      requestId: expect.any(String),
+    });
+    expect(res.body).not.toContain(latest!.migration_name);
     expect(res.headers['retry-after']).toBeDefined();
+    // The operator's log names it once, however often the probe asks.
+    expect((await fresh.app.inject('/api/health/ready')).statusCode).toBe(503);
+    const named = log.lines.filter((line) => JSON.stringify(line).includes(latest!.migration_name));
+    expect(named).toEqual([expect.objectContaining({ level: 40, pending: [latest!.migration_name] })]);
     expect((await fresh.app.inject('/api/health/live')).statusCode).toBe(200);
   });
 });

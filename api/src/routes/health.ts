@@ -25,6 +25,9 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // Applied migrations stay applied: once all are there, readiness only needs the database to answer.
   let migrationsApplied = false;
+  // Which migrations are missing is for the operator's log, not for whoever asks (readiness is public
+  // through the proxy): written when the list changes, not at every probe.
+  let pendingLogged = '';
   const pendingMigrations = async () => {
     const shipped = (await readdir(MIGRATIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
     const applied = await app.prisma.$queryRaw<{ migration_name: string }[]>`
@@ -78,13 +81,11 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!migrationsApplied) {
         const pending = await pendingMigrations();
         if (pending.length) {
-          throw new AppError(
-            503,
-            'MIGRATIONS_PENDING',
-            'The database lacks migrations of this build.',
-            { 'retry-after': '5' },
-            { pending },
-          );
+          if (pending.join() !== pendingLogged) {
+            pendingLogged = pending.join();
+            app.log.warn({ pending }, 'not ready: the database lacks migrations of this build (npm run db:migrate applies them)');
+          }
+          throw new AppError(503, 'MIGRATIONS_PENDING', 'The database lacks migrations of this build.', { 'retry-after': '5' });
         }
         migrationsApplied = true;
       } else {
