@@ -7,7 +7,7 @@ import { render } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { ComposeFeatures } from '../src/app/compose-features';
 import { SessionProvider } from '../src/lib/session';
 
@@ -28,10 +28,20 @@ export function renderWithProviders(ui: ReactNode, { route = '/', state }: { rou
   );
 }
 
-/** The address the router is at, readable as the status named 'address'. */
-export function Address({ withSearch = false }: { withSearch?: boolean }) {
+/** The address the router is at, readable as the status named 'address'; `withBack`: and the browser's Back. */
+export function Address({ withSearch = false, withBack = false }: { withSearch?: boolean; withBack?: boolean }) {
   const { pathname, search } = useLocation();
-  return <output aria-label="address">{withSearch ? `${pathname}${search}` : pathname}</output>;
+  const navigate = useNavigate();
+  return (
+    <>
+      <output aria-label="address">{withSearch ? `${pathname}${search}` : pathname}</output>
+      {withBack && (
+        <button type="button" onClick={() => navigate(-1)}>
+          Back
+        </button>
+      )}
+    </>
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { components } from '../../api/schema';
 import { DataTable } from '../../components/data-table';
 import { QueryView } from '../../components/query-view';
@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { dateTime } from '../../lib/format';
 import { type AuditFilters, useAuditLog } from './api/get-audit-log';
 import { useEmployees } from './api/get-employees';
+import { type AuditLogFilters, useAuditLogAddress } from './audit-log-address';
 
 type AuditEntry = components['schemas']['AuditEntry'];
 type Entity = NonNullable<AuditFilters['entity']>;
@@ -104,23 +105,27 @@ function FilterChoice<Value extends string>({
 
 /**
  * /auditlog (Admin, beyond the spec): who changed what and when, and the security events, newest
- * first. Filters by entity, event, person and day; Older and Newer page through. Read only.
+ * first. Filters by entity, event, person and day; Older and Newer page through; all of it kept in the
+ * address. Read only.
  */
 export default function AuditLogPage() {
   useDocumentTitle('Audit Log');
   const employees = useEmployees();
-  const [draft, setDraft] = useState<AuditFilters>({});
-  const [filters, setFilters] = useState<AuditFilters>({});
-  // The ids each newer page started below, so Newer can go back the way Older came.
-  const [cursors, setCursors] = useState<number[]>([]);
-  const log = useAuditLog({ ...filters, before: cursors.at(-1), pageSize: PAGE_SIZE });
+  // The filters applied and the ids each older page started below (so Newer goes back the way Older
+  // came), both in the address.
+  const [{ filters, older }, show] = useAuditLogAddress(ENTITIES, EVENTS);
+  const [draft, setDraft] = useState<AuditLogFilters>(filters);
+  // Back or Forward to other filters shows them in the form, not the last ones picked.
+  const applied = JSON.stringify(filters);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `applied` stands for `filters`, a new object at each change of the address.
+  useEffect(() => setDraft(filters), [applied]);
+  const log = useAuditLog({ ...filters, before: older.at(-1), pageSize: PAGE_SIZE });
 
-  const set = <K extends keyof AuditFilters>(key: K, value: AuditFilters[K] | '') =>
+  const set = <K extends keyof AuditLogFilters>(key: K, value: AuditLogFilters[K] | '') =>
     setDraft((d) => ({ ...d, [key]: value === '' ? undefined : value }));
   const apply = (e: FormEvent) => {
     e.preventDefault();
-    setFilters(draft);
-    setCursors([]);
+    show(draft);
   };
 
   return (
@@ -166,7 +171,7 @@ export default function AuditLogPage() {
         )}
       </QueryView>
       <nav className="paging" aria-label="Audit log pages">
-        <button type="button" disabled={!cursors.length} onClick={() => setCursors((c) => c.slice(0, -1))}>
+        <button type="button" disabled={!older.length} onClick={() => show(filters, older.slice(0, -1))}>
           Newer
         </button>
         <button
@@ -174,7 +179,7 @@ export default function AuditLogPage() {
           disabled={!log.data?.nextBefore}
           onClick={() => {
             const next = log.data?.nextBefore;
-            if (next) setCursors((c) => [...c, next]);
+            if (next) show(filters, [...older, next]);
           }}
         >
           Older
