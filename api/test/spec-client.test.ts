@@ -231,6 +231,15 @@ describe('a frontend on another site (CORS_ORIGINS)', () => {
     expect(ok.headers['access-control-allow-origin']).toBe(spa);
     expect(ok.headers['access-control-allow-credentials']).toBe('true');
     expect(String(ok.headers['access-control-allow-methods'])).toContain('PUT');
+    // A versioned save or delete (If-Match) can be sent, and the row's ETag read.
+    const versioned = await cross.app.inject({
+      method: 'OPTIONS',
+      url: '/api/employee/book/1',
+      headers: { origin: spa, 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'if-match' },
+    });
+    expect(String(versioned.headers['access-control-allow-headers'])).toContain('if-match');
+    const read = await cross.app.inject({ method: 'GET', url: '/api/public/book-copy/by-id/1', headers: { origin: spa } });
+    expect(String(read.headers['access-control-expose-headers'])).toContain('etag');
     const evil = await preflight('https://evil.example');
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
   });

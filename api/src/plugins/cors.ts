@@ -12,8 +12,9 @@ export default fp(
       origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
       credentials: true,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['content-type', 'idempotency-key', 'authorization'],
-      exposedHeaders: ['retry-after', 'x-total-count', 'x-list-truncated'],
+      // If-Match and the ETag it echoes: a versioned save or delete from that frontend too.
+      allowedHeaders: ['content-type', 'idempotency-key', 'if-match', 'authorization'],
+      exposedHeaders: ['retry-after', 'x-total-count', 'x-list-truncated', 'etag'],
       maxAge: 600,
     });
   },

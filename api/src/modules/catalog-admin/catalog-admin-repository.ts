@@ -156,17 +156,19 @@ export function catalogAdminRepository(db: Db) {
     typeById: (id: number) => db.bookType.findUnique({ where: { id }, select: { id: true } }),
     typeByName: (name: string) => db.bookType.findUnique({ where: { name }, select: { id: true } }),
     firstType: () => db.bookType.findFirst({ orderBy: { id: 'asc' }, select: { id: true } }),
-    countOrderedCopiesOfBook: (bookId: number) => db.orderItem.count({ where: { bookCopy: { bookId } } }),
     /**
      * A book with no sales can go, together with its copies (and any cart lines holding them); only
-     * the version read, when one is given. The book is locked first: its copies go only with it, and
-     * a save of the book waits for the delete rather than landing between the check and the delete.
+     * the version read, when one is given. The book is locked first: a save of the book waits for the
+     * delete rather than landing between the check and the delete, and a copy added meanwhile waits
+     * too (its key check). A sale does not lock the book: one committed after the count still stops
+     * the delete, by order_items' foreign key (a 409 like the count's).
      */
     deleteBookWithCopies: (bookId: number, version?: number) =>
-      auditedTransaction(db, async (tx): Promise<'deleted' | 'gone' | 'changed'> => {
+      auditedTransaction(db, async (tx): Promise<'deleted' | 'gone' | 'changed' | 'ordered'> => {
         const [book] = await tx.$queryRaw<{ version: number }[]>`SELECT version FROM books WHERE id = ${bookId} FOR UPDATE`;
         if (!book) return 'gone';
         if (version !== undefined && version !== book.version) return 'changed';
+        if (await tx.orderItem.count({ where: { bookCopy: { bookId } } })) return 'ordered';
         await tx.bookCopy.deleteMany({ where: { bookId } });
         await tx.book.delete({ where: { id: bookId } });
         return 'deleted';

@@ -84,17 +84,17 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
       emit({ type: 'author.renamed', authorId: id });
       return author;
     },
-    /** With the version its writer read (If-Match), an author renamed since is refused with 412 and the name now. */
+    /**
+     * With the version its writer read (If-Match), an author renamed since is refused with 412 and the
+     * name now. An author gone before the delete got to them is a 404, whoever deleted them.
+     */
     async deleteAuthor(id: number, readVersion?: number) {
       if (!(await repo.authorById(id))) throw refuse.noAuthor();
       const books = await repo.countBooksOfAuthor(id);
       if (books) throw refuse.authorHasBooks(books);
-      if (await repo.deleteAuthor(id, readVersion)) {
-        emit({ type: 'author.deleted', authorId: id });
-        return;
-      }
+      if (await repo.deleteAuthor(id, readVersion)) return emit({ type: 'author.deleted', authorId: id });
       const current = readVersion === undefined ? null : await repo.authorById(id);
-      if (current) throw refuse.authorChangedBeforeDelete(current);
+      throw current ? refuse.authorChangedBeforeDelete(current) : refuse.noAuthor();
     },
 
     async bookPage(pageNumber: number, pageSize: number) {
@@ -161,15 +161,16 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
       }
     },
 
-    /** With the version its writer read (If-Match), a book changed since is refused with 412 and the book now. */
+    /**
+     * With the version its writer read (If-Match), a book changed since is refused with 412 and the
+     * book now. A book gone before the delete got to it is a 404, whoever deleted it.
+     */
     async deleteBook(id: number, readVersion?: number) {
-      if (!(await repo.bookById(id))) throw refuse.noBook();
-      if (await repo.countOrderedCopiesOfBook(id)) throw refuse.bookOrdered();
       const outcome = await repo.deleteBookWithCopies(id, readVersion);
-      if (outcome === 'deleted') emit({ type: 'book.deleted', bookId: id });
-      if (outcome !== 'changed') return;
-      const current = await repo.bookById(id);
-      if (current) throw refuse.bookChangedBeforeDelete(toBook(current));
+      if (outcome === 'deleted') return emit({ type: 'book.deleted', bookId: id });
+      if (outcome === 'ordered') throw refuse.bookOrdered();
+      const current = outcome === 'changed' ? await repo.bookById(id) : null;
+      throw current ? refuse.bookChangedBeforeDelete(toBook(current)) : refuse.noBook();
     },
 
     async copyPage(pageNumber: number, pageSize: number) {
@@ -232,12 +233,9 @@ export function catalogAdminService(repo: CatalogAdminRepository, lookupIsbn: Is
     async deleteCopy(id: number, readVersion?: number) {
       if (!(await repo.copyById(id))) throw refuse.noCopy();
       if (await repo.countOrdersOfCopy(id)) throw refuse.copyOrdered();
-      if (await repo.deleteCopy(id, readVersion)) {
-        emit({ type: 'copy.deleted', copyId: id });
-        return;
-      }
+      if (await repo.deleteCopy(id, readVersion)) return emit({ type: 'copy.deleted', copyId: id });
       const current = readVersion === undefined ? null : await repo.copyById(id);
-      if (current) throw refuse.copyChangedBeforeDelete(toCopy(current));
+      throw current ? refuse.copyChangedBeforeDelete(toCopy(current)) : refuse.noCopy();
     },
   };
 }

@@ -12,10 +12,13 @@ type EventType = NonNullable<AuditFilters['type']>;
 type FilterKey = 'entity' | 'type' | 'actor' | 'from' | 'to';
 export type AuditLogFilters = Pick<AuditFilters, FilterKey>;
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A day of the calendar as the date field writes it: 2026-02-31 is no day, and the server would refuse it. */
+const isDay = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value);
 const ACTOR = /^employee:[1-9]\d{0,9}$/;
-const ID = /^[1-9]\d{0,18}$/;
-/** The Older steps an address keeps: beyond them, Newer starts again from the newest page. */
+/** An entry's id: a whole number a page could have started below, exact in JavaScript. */
+const isId = (value: string) => /^[1-9]\d*$/.test(value) && Number.isSafeInteger(Number(value));
+/** The Older steps an address keeps: Newer goes back through them, and past the first of them to the newest page. */
 const OLDER_MOST = 100;
 
 const FILTER_KEYS: readonly FilterKey[] = ['entity', 'type', 'actor', 'from', 'to'];
@@ -33,15 +36,11 @@ export function useAuditLogAddress(entities: Record<Entity, string>, events: Rec
       entity: pick('entity', (v) => Object.hasOwn(entities, v)) as Entity | undefined,
       type: pick('type', (v) => Object.hasOwn(events, v)) as EventType | undefined,
       actor: pick('actor', (v) => ACTOR.test(v)),
-      from: pick('from', (v) => DAY.test(v)),
-      to: pick('to', (v) => DAY.test(v)),
+      from: pick('from', isDay),
+      to: pick('to', isDay),
     };
     for (const key of FILTER_KEYS) if (filters[key] === undefined) delete filters[key];
-    const older = (read.get('older') ?? '')
-      .split(',')
-      .filter((id) => ID.test(id))
-      .slice(-OLDER_MOST)
-      .map(Number);
+    const older = (read.get('older') ?? '').split(',').filter(isId).slice(-OLDER_MOST).map(Number);
     return { filters, older };
   }, [search, entities, events]);
 
@@ -54,9 +53,10 @@ export function useAuditLogAddress(entities: Record<Entity, string>, events: Rec
         if (value) next.set(key, value);
       }
       if (older.length) next.set('older', older.slice(-OLDER_MOST).join(','));
-      setParams(next);
+      // Filter pressed on the filters shown adds no step that Back would seem to skip.
+      setParams(next, { replace: next.toString() === search });
     },
-    [setParams],
+    [setParams, search],
   );
   return [state, show] as const;
 }

@@ -82,12 +82,13 @@ it('keeps its filters and the pages gone back through in the address: opened the
       <AuditLogPage />
       <Address withSearch withBack />
     </>,
-    { route: '/auditlog?entity=BookCopy&actor=employee:1&type=no_such_event&from=yesterday&older=9' },
+    { route: '/auditlog?entity=BookCopy&actor=employee:1&type=no_such_event&from=2026-02-31&older=9,99999999999999999999' },
   );
   expect(await screen.findByRole('cell', { name: 'Book copies 42' })).toBeInTheDocument();
   expect(logCalls()).toEqual(['?entity=BookCopy&actor=employee%3A1&before=9&pageSize=25']);
   expect(screen.getByLabelText('Entity')).toHaveValue('BookCopy');
   expect(screen.getByLabelText('Event')).toHaveValue('');
+  expect(screen.getByLabelText('From')).toHaveValue('');
   expect(await screen.findByRole('option', { name: 'Amina Admin (Admin)' })).toBeInTheDocument();
   expect(screen.getByLabelText('Person')).toHaveValue('employee:1');
   expect(screen.getByRole('button', { name: 'Newer' })).toBeEnabled();
@@ -104,4 +105,30 @@ it('keeps its filters and the pages gone back through in the address: opened the
   expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent('older=9');
   expect(screen.getByLabelText('Entity')).toHaveValue('BookCopy');
   expect(screen.getByRole('button', { name: 'Newer' })).toBeEnabled();
+});
+
+it('a link to a person the list no longer has shows them in Person, where they can be changed; Filter again adds no step to Back', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/employees/': employees,
+    'GET /api/employee/audit-log': { body: { data: { entries: [], nextBefore: null } } },
+  });
+  renderWithProviders(
+    <>
+      <AuditLogPage />
+      <Address withSearch withBack />
+    </>,
+    { route: '/auditlog?actor=employee:77' },
+  );
+  expect(await screen.findByRole('option', { name: 'employee:77' })).toBeInTheDocument();
+  expect(screen.getByLabelText('Person')).toHaveValue('employee:77');
+  await userEvent.selectOptions(screen.getByLabelText('Person'), 'Anyone');
+  await userEvent.click(screen.getByRole('button', { name: 'Filter' }));
+  expect(await screen.findByRole('status', { name: 'address' })).toHaveTextContent(/^\/auditlog$/);
+  expect(calls.filter((c) => c.url === '/api/employee/audit-log').at(-1)?.search).toBe('?pageSize=25');
+  // Filter again on the filters shown: no new step, so one Back returns to the link as opened.
+  await userEvent.click(screen.getByRole('button', { name: 'Filter' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+  expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent('/auditlog?actor=employee:77');
+  expect(screen.getByLabelText('Person')).toHaveValue('employee:77');
 });

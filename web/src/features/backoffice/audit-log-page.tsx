@@ -138,6 +138,10 @@ export default function AuditLogPage() {
           Person
           <select value={draft.actor ?? ''} onChange={(e) => set('actor', e.target.value)}>
             <option value="">Anyone</option>
+            {/* A person the list no longer has (a link to an employee since deleted): shown, so it can be seen and changed. */}
+            {draft.actor && employees.data && !employees.data.some((p) => `employee:${p.id}` === draft.actor) && (
+              <option value={draft.actor}>{draft.actor}</option>
+            )}
             {employees.data?.map((p) => (
               <option key={p.id} value={`employee:${p.id}`}>
                 {p.firstName} {p.lastName} ({p.type})
