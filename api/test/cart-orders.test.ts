@@ -510,14 +510,20 @@ describe('checkout', () => {
     }
   });
 
-  it('leaves nothing half-written when one line runs out', async () => {
+  it("leaves nothing half-written when one line runs out, names it, and spends none of the orders' ids however often it is tried", async () => {
     const cookie = await newClient();
     const plenty = await newCopy(10);
     const scarce = await newCopy(1);
     const ids = await fill(cookie, [plenty, scarce]);
     await t.db.query('UPDATE book_copies SET quantity = 0 WHERE id = $1', [scarce]);
-    const res = await t.checkout(cookie, { totalPrice: 21, totalQuantity: 2, cartItemsIds: ids });
-    expect(res.statusCode).toBe(409);
+    const orderIds = async () => (await t.db.query<{ last_value: string }>('SELECT last_value FROM orders_id_seq'))[0]!.last_value;
+    const before = await orderIds();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const res = await t.checkout(cookie, { totalPrice: 21, totalQuantity: 2, cartItemsIds: ids });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error).toMatchObject({ code: 'OUT_OF_STOCK', details: { bookCopyId: scarce } });
+    }
+    expect(await orderIds()).toBe(before);
     expect(await stock(plenty)).toBe(10);
     expect((await cart(cookie)).length).toBe(2);
   });

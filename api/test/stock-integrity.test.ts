@@ -135,6 +135,25 @@ describe('a staff save and a sale on one copy', () => {
     expect(await stockOf(id)).toEqual({ quantity: 11, price: '9.99' });
   });
 
+  it("nor a restock of a stock it had held for days, or since it was made at 0 (the spec's own client)", async () => {
+    const slow = await newCopy(2);
+    const openedSlow = await readAsScreen(slow.id);
+    // Its stock was set three days ago and has not moved since: the ledger has no movement of the day to it.
+    await t.db.query("UPDATE stock_movements SET at = at - interval '3 days' WHERE copy_id = $1", [slow.id]);
+    expect((await call('POST', `/api/employee/low-stock/${slow.id}/restock`, admin, { add: 10 })).statusCode).toBe(200);
+    expect((await save({ ...openedSlow, price: 12 })).statusCode).toBe(412);
+    expect(await stockOf(slow.id)).toEqual({ quantity: 12, price: '9.99' });
+
+    const empty = await newCopy(0);
+    const openedEmpty = await readAsScreen(empty.id);
+    expect((await call('POST', `/api/employee/low-stock/${empty.id}/restock`, admin, { add: 20 })).statusCode).toBe(200);
+    expect((await save({ ...openedEmpty, price: 12 })).statusCode).toBe(412);
+    expect(await stockOf(empty.id)).toEqual({ quantity: 20, price: '9.99' });
+    // A count the copy never had is a new one, and is written.
+    const now = await readAsScreen(empty.id);
+    expect((await save({ ...now, quantity: 7 })).json().data.quantity).toBe(7);
+  });
+
   it('a version that is not an ETag is a 400; one that is no longer current a 412 even when nothing was sold', async () => {
     const { id } = await newCopy(5);
     const opened = await readAsScreen(id);

@@ -82,7 +82,7 @@ export function bareCheckout(app: FastifyInstance, pool: pg.Pool, jwtSecret: str
       const quantity = lines.reduce((sum, l) => sum + l.quantity, 0);
       if (
         lines.length !== cartItemsIds.length ||
-        lines.some((l) => !l.is_available) ||
+        lines.some((l) => !l.is_available || l.quantity > l.stock) ||
         cents !== toCents(totalPrice) ||
         quantity !== totalQuantity
       ) {

@@ -232,29 +232,33 @@ export function catalogAdminRepository(db: Db) {
 /**
  * When the copy had `quantity` as its stock: 'sinceLastSet' when it had it at some point since
  * someone at the shop last set its stock (an edit, an import, a restock, its creation), so only
- * sales and cancellations moved it since; 'beforeLastSet' when it had it (within a day) before a
- * change made by someone else than the employee saving now (a restock, an import, a correction
- * by hand, another employee's edit); null otherwise. The saving employee is the one the audit
- * names for this transaction.
+ * sales and cancellations moved it since; 'beforeLastSet' when it had it before a change made
+ * within a day by someone else than the employee saving now (a restock, an import, a correction
+ * by hand, another employee's edit): reached within the day and changed after, or the stock that
+ * change started from, however long the copy had held it (a slow seller's stock, or a copy made
+ * at 0, which writes no movement); null otherwise. The saving employee is the one the audit names
+ * for this transaction.
  */
 async function whenStockWas(tx: Prisma.TransactionClient, copyId: number, quantity: number) {
   const [row] = await tx.$queryRaw<{ seen: 'sinceLastSet' | 'beforeLastSet' | null }[]>`
     WITH last_set AS (
       SELECT coalesce(max(id), 0) AS id FROM stock_movements WHERE copy_id = ${copyId} AND reason NOT IN ('sale', 'cancellation')
+    ), days_changes AS (
+      -- The day's movements are the newest: read back from the last one older than a day, not the whole history.
+      SELECT m.* FROM stock_movements m
+      WHERE m.copy_id = ${copyId} AND m.at > localtimestamp - interval '1 day'
+        AND m.id > coalesce((SELECT id FROM stock_movements WHERE copy_id = ${copyId} AND at <= localtimestamp - interval '1 day'
+                             ORDER BY id DESC LIMIT 1), 0)
+    ), others_sets AS (
+      SELECT * FROM days_changes
+      WHERE reason NOT IN ('sale', 'cancellation')
+        AND (reason <> 'staff_edit' OR actor IS DISTINCT FROM nullif(current_setting('bookshop.audit_actor', true), ''))
     )
     SELECT CASE
       WHEN EXISTS (SELECT 1 FROM stock_movements m, last_set WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.id >= last_set.id)
         THEN 'sinceLastSet'
-      WHEN EXISTS (
-        SELECT 1 FROM stock_movements m
-        WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.at > localtimestamp - interval '1 day'
-          -- The day's movements are the newest: read back from the last one older than a day, not the whole history.
-          AND m.id > coalesce((SELECT id FROM stock_movements WHERE copy_id = ${copyId} AND at <= localtimestamp - interval '1 day'
-                               ORDER BY id DESC LIMIT 1), 0)
-          AND EXISTS (
-            SELECT 1 FROM stock_movements later
-            WHERE later.copy_id = ${copyId} AND later.id > m.id AND later.reason NOT IN ('sale', 'cancellation')
-              AND (later.reason <> 'staff_edit' OR later.actor IS DISTINCT FROM nullif(current_setting('bookshop.audit_actor', true), ''))))
+      WHEN EXISTS (SELECT 1 FROM others_sets later WHERE later.stock_after - later.change = ${quantity})
+        OR EXISTS (SELECT 1 FROM days_changes m, others_sets later WHERE m.stock_after = ${quantity} AND later.id > m.id)
         THEN 'beforeLastSet'
     END AS seen`;
   return row?.seen ?? null;

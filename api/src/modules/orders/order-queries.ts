@@ -9,9 +9,14 @@
 const CLIENT_ORDER_COLUMNS = `id, created_at AT TIME ZONE 'UTC' AS "createdAt", status, total_quantity AS "totalQuantity",
   total_price::text AS "totalPrice", shipment_address AS "shipmentAddress", shipped_at AS "shippedAt"`;
 
-/** The columns of a locked cart line (CheckoutLine). */
+/**
+ * The columns of a locked cart line (CheckoutLine), with its copy's stock: read under the lock, a
+ * line short of stock is refused before TAKE_STOCK_SQL draws an order id, so a loop of checkouts that
+ * cannot be served spends none of the orders' ids.
+ */
 export const LOCK_CART_LINES_SQL = `
-  SELECT ci.id AS cart_item_id, ci.book_copy_id, ci.quantity, c.price::text AS price, b.name, b.image_url, b.type_id, c.is_available
+  SELECT ci.id AS cart_item_id, ci.book_copy_id, ci.quantity, c.price::text AS price, b.name, b.image_url, b.type_id, c.is_available,
+    c.quantity AS stock
   FROM cart_items ci
   JOIN book_copies c ON c.id = ci.book_copy_id
   JOIN books b ON b.id = c.book_id
@@ -96,6 +101,8 @@ export interface CheckoutLine {
   /** The book's category now, which the line keeps as sold. */
   type_id: number;
   is_available: boolean;
+  /** The copy's stock, read under the lock. */
+  stock: number;
 }
 
 export interface ClientOrderRow {

@@ -94,11 +94,13 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
             throw refuse.cartChanged({ totalPrice: fromCents(totalCents), totalQuantity });
           }
 
+          // The copies are locked: the stock read is the stock the statement below will see.
+          const short = lines.find((line) => line.quantity > line.stock);
+          if (short) throw refuse.lineShort(short.name, short.book_copy_id);
+
           const { left: taken, orderId } = await repo.takeStock(tx, lines);
-          const short = lines.find((line) => !taken.has(line.book_copy_id));
-          if (short) {
-            throw refuse.lineShort(short.name, short.book_copy_id);
-          }
+          const notServed = lines.find((line) => !taken.has(line.book_copy_id));
+          if (notServed) throw refuse.lineShort(notServed.name, notServed.book_copy_id);
           // Every line was served, so the statement drew the order's id.
           if (orderId === null) throw new Error('stock taken without an order id');
 
