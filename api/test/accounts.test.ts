@@ -1,6 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESSES_PER_ACTOR, CROWDED_PER_ACTOR_AFTER } from '../src/modules/security/security-events.ts';
+import { REFRESHES_PER_SESSION_HOUR } from '../src/modules/sessions/session-service.ts';
 import { PASSWORD_CHANGES_PER_DAY } from '../src/routes/own-password.ts';
 import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp, whileSessionsCannotEnd } from './helpers.ts';
 
@@ -93,7 +94,10 @@ describe('sessions', () => {
       BEGIN RAISE EXCEPTION 'the successor could not be stored'; END $$;
       CREATE TRIGGER refuse_successor BEFORE INSERT ON refresh_tokens FOR EACH ROW EXECUTE FUNCTION refuse_successor()`);
     try {
-      expect((await refresh(client.cookie)).statusCode).toBeGreaterThanOrEqual(500);
+      const failed = await refresh(client.cookie);
+      expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+      // The browser keeps its cookies for that retry: a refresh that could not be made clears nothing.
+      expect(failed.headers['set-cookie']).toBeUndefined();
     } finally {
       await t.db.query('DROP TRIGGER refuse_successor ON refresh_tokens; DROP FUNCTION refuse_successor()');
     }
@@ -102,6 +106,30 @@ describe('sessions', () => {
     const renewed = cookieHeader(retried, client.cookie);
     // The next refresh finds the successor it was given: the session goes on.
     expect((await refresh(renewed)).statusCode).toBe(200);
+  });
+
+  it(`refuses a loop of refreshes of one session past ${REFRESHES_PER_SESSION_HOUR} an hour with 429, keeping the session and its cookies`, async () => {
+    const looping = await t.newClient();
+    let cookie = looping.cookie;
+    for (let n = 0; n < REFRESHES_PER_SESSION_HOUR; n++) {
+      const res = await refresh(cookie);
+      expect(res.statusCode).toBe(200);
+      cookie = cookieHeader(res, cookie);
+    }
+    const refused = await refresh(cookie);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().error.message).toMatch(/^Too many session refreshes\. Please try again in/);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    expect((await me(cookie)).statusCode).toBe(200);
+    // The rows it left are the refreshes it was allowed, and the limit is the session's own: another refreshes.
+    const [rows] = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM refresh_tokens WHERE audience = $1 AND subject_id = $2',
+      ['client', looping.id],
+    );
+    expect(rows!.n).toBe(REFRESHES_PER_SESSION_HOUR + 1);
+    const other = await t.login(DEMO.client);
+    expect((await refresh(other)).statusCode).toBe(200);
   });
 
   it('refreshes an employee session and answers its role', async () => {

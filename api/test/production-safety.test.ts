@@ -346,9 +346,17 @@ describe('sessions with an end', () => {
     const theft = await t.db.query<{ entity_id: string }>("SELECT entity_id FROM security_events WHERE type = 'refresh_token_reuse'");
     expect(theft.map((e) => e.entity_id)).toContain(family);
 
+    // A backlog larger than one of the purge's batches (5,000 rows a statement, each committed) goes whole.
+    await t.db.query(
+      `
+      INSERT INTO refresh_tokens (id, family_id, audience, subject_id, token_hash, expires_at)
+      SELECT gen_random_uuid(), $1, 'client', 1, 'expired-' || n, now() - interval '1 hour' FROM generate_series(1, 12001) AS n`,
+      [family],
+    );
     await t.app.sessions.purge();
     const left = await t.db.query<{ used_at: Date | null }>('SELECT used_at FROM refresh_tokens WHERE family_id = $1', [family]);
     expect(left.every((r) => r.used_at === null)).toBe(true);
+    expect(await t.db.query("SELECT 1 FROM refresh_tokens WHERE token_hash LIKE 'expired-%'")).toEqual([]);
   });
 
   it('a client replaying their own spent tokens, session after session, adds one row a window with the count, not a row each', async () => {

@@ -359,7 +359,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the session of this user type ('Client' for the storefront, any other for the back-office) */
+        /**
+         * Rotate the session of this user type ('Client' for the storefront, any other for the back-office)
+         * @description At most 120 an hour a session: past them 429 with Retry-After, the session and its cookies kept.
+         */
         post: operations["refreshTokens"];
         delete?: never;
         options?: never;
@@ -3270,6 +3273,15 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,12 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db, SqlWriter } from '../../plugins/prisma.ts';
 import { PASSWORD_FINGERPRINT_SQL } from '../accounts/passwords.ts';
+import { countHit } from '../security/counters.ts';
+
+/** The window a session's refreshes are counted in. */
+export const REFRESH_WINDOW_MS = 60 * 60 * 1000;
+/** Rows the purge deletes a statement at a time: each commits, so no backlog outlasts the statement time limit. */
+const PURGE_BATCH = 5_000;
 
 export type Audience = 'client' | 'employee';
 
@@ -86,6 +92,8 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
     },
 
     findFamily: (id: string) => db.sessionFamily.findUnique({ where: { id }, select: familySelect }),
+    /** Counts one refresh of the session, shared by every instance: its refreshes in the window, and the time left of it. */
+    countRefresh: (familyId: string) => countHit(db, `refresh:${familyId}`, REFRESH_WINDOW_MS),
 
     findFamilyAndMarkActivity: async (
       id: string,
@@ -131,14 +139,25 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
      * detection for spent ones), and sessions revoked or past every lifetime a day ago with their tokens.
      */
     async purge(longestLifetimeSeconds: number) {
-      await db.$executeRaw`
-        DELETE FROM session_families
-        WHERE revoked_at < now() - interval '1 day'
-           OR started_at < now() - (${longestLifetimeSeconds} * interval '1 second') - interval '1 day'`;
-      await db.$executeRaw`
-        DELETE FROM refresh_tokens rt
-        WHERE rt.expires_at < now() OR rt.used_at < now() - interval '1 day'
-           OR NOT EXISTS (SELECT 1 FROM session_families f WHERE f.id = rt.family_id)`;
+      const inBatches = async (remove: () => Promise<number>) => {
+        while ((await remove()) === PURGE_BATCH);
+      };
+      await inBatches(
+        () => db.$executeRaw`
+          DELETE FROM session_families WHERE id IN (
+            SELECT id FROM session_families
+            WHERE revoked_at < now() - interval '1 day'
+               OR started_at < now() - (${longestLifetimeSeconds} * interval '1 second') - interval '1 day'
+            LIMIT ${PURGE_BATCH})`,
+      );
+      await inBatches(
+        () => db.$executeRaw`
+          DELETE FROM refresh_tokens WHERE id IN (
+            SELECT rt.id FROM refresh_tokens rt
+            WHERE rt.expires_at < now() OR rt.used_at < now() - interval '1 day'
+               OR NOT EXISTS (SELECT 1 FROM session_families f WHERE f.id = rt.family_id)
+            LIMIT ${PURGE_BATCH})`,
+      );
     },
   };
 }

@@ -24,6 +24,13 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
+/**
+ * Refreshes one session may make in an hour (REFRESH_WINDOW_MS). The web app refreshes every 9
+ * minutes, a few times more with tabs racing: past this, a loop of refreshes is filling
+ * refresh_tokens (a row each, kept a day for theft detection), and is refused without ending the session.
+ */
+export const REFRESHES_PER_SESSION_HOUR = 120;
+
 /** How long after a rotation the spent token still answers with the same new session. */
 export const REFRESH_REUSE_INTERVAL_SECONDS = 30;
 
@@ -104,6 +111,16 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       const family = await repo.findFamily(token.familyId);
       const ended = endedBecause(family, audience);
       if (ended || !family) throw unauthorized(ended ?? undefined);
+      const { hits, ttlMs } = await repo.countRefresh(family.id);
+      if (hits > REFRESHES_PER_SESSION_HOUR) {
+        await events.record({
+          type: 'rate_limited',
+          actor: `${audience}:${token.subjectId}`,
+          address,
+          details: { route: 'refresh-tokens' },
+        });
+        throw refuse.rateLimited('session refreshes', ttlMs);
+      }
 
       const successor = successorOf(presented);
       const expiresAt = refreshExpiry(audience, family.startedAt);

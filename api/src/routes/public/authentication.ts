@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { badRequest } from '../../lib/errors.ts';
+import { AppError, badRequest } from '../../lib/errors.ts';
 import { normalizeAccount } from '../../modules/accounts/account-service.ts';
+import { REFRESHES_PER_SESSION_HOUR } from '../../modules/sessions/session-service.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
@@ -51,8 +52,9 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'refreshTokens',
         summary: "Rotate the session of this user type ('Client' for the storefront, any other for the back-office)",
+        description: `At most ${REFRESHES_PER_SESSION_HOUR} an hour a session: past them 429 with Retry-After, the session and its cookies kept.`,
         params: Type.Object({ userType: Type.String({ maxLength: 40 }) }),
-        response: responses(UserType, 401),
+        response: responses(UserType, 401, 429),
       },
     },
     async (request, reply) => {
@@ -65,9 +67,10 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const employee = await app.accounts.employeeInfo(session.subjectId);
         return { data: employee.role };
       } catch (error) {
-        // Only a presented, refused token is cleared: a visitor's refresh without one must not wipe
-        // the cookies of a sign-in that answered meanwhile.
-        if (presented) app.clearSessionCookies(reply, audience);
+        // Only a presented token the session refused (401) is cleared: a visitor's refresh without one
+        // must not wipe the cookies of a sign-in that answered meanwhile, and a refresh that could not
+        // be made (429, a 5xx in an outage) leaves the session for the browser's next try.
+        if (presented && error instanceof AppError && error.statusCode === 401) app.clearSessionCookies(reply, audience);
         throw error;
       }
     },
