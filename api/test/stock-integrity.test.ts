@@ -149,9 +149,18 @@ describe('a staff save and a sale on one copy', () => {
     expect((await call('POST', `/api/employee/low-stock/${empty.id}/restock`, admin, { add: 20 })).statusCode).toBe(200);
     expect((await save({ ...openedEmpty, price: 12 })).statusCode).toBe(412);
     expect(await stockOf(empty.id)).toEqual({ quantity: 20, price: '9.99' });
-    // A count the copy never had is a new one, and is written.
-    const now = await readAsScreen(empty.id);
-    expect((await save({ ...now, quantity: 7 })).json().data.quantity).toBe(7);
+    // Refused once: the same Admin sending 0 again, told the stock is 20, means it (within ten minutes).
+    const meant = await save({ ...openedEmpty, price: 12 });
+    expect(meant.statusCode, meant.body).toBe(200);
+    expect(await stockOf(empty.id)).toEqual({ quantity: 0, price: '12.00' });
+    // Once: the next stale save of the day is refused again.
+    expect((await call('POST', `/api/employee/low-stock/${empty.id}/restock`, admin, { add: 5 })).statusCode).toBe(200);
+    expect((await save({ ...openedEmpty, price: 13 })).statusCode).toBe(412);
+
+    // A copy made today with stock, then counted at 0 by hand: no screen showed a 0 from before it was made.
+    const counted = await newCopy(6);
+    const openedCounted = await readAsScreen(counted.id);
+    expect((await save({ ...openedCounted, quantity: 0 })).json().data.quantity).toBe(0);
   });
 
   it('a version that is not an ETag is a 400; one that is no longer current a 412 even when nothing was sold', async () => {

@@ -361,7 +361,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the session of this user type ('Client' for the storefront, any other for the back-office)
-         * @description At most 120 an hour a session: past them 429 with Retry-After, the session and its cookies kept.
+         * @description At most 600 an hour a session: past them 429 with Retry-After, the session and its cookies kept.
          */
         post: operations["refreshTokens"];
         delete?: never;

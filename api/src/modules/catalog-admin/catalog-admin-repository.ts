@@ -1,10 +1,11 @@
 // The back-office's writes and reads of authors, books and book copies. A write of several rows is
 // one audited transaction here; the service decides, and never holds a transaction itself.
-import type { Prisma } from '../../generated/prisma/client.ts';
+import { Prisma } from '../../generated/prisma/client.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
 import { bookSearchText, escapeLike } from '../../lib/text.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { auditedTransaction } from '../security/audit.ts';
+import { spendOrMark } from '../security/counters.ts';
 import type { IsbnRecord } from './isbn-lookup.ts';
 
 const authorSelect = { id: true, fullName: true, version: true } satisfies Prisma.AuthorSelect;
@@ -229,6 +230,9 @@ export function catalogAdminRepository(db: Db) {
   };
 }
 
+/** How long a save refused as read before another's change may be sent again, and then stands as meant. */
+const STALE_SAVE_CONFIRM_MS = 10 * 60 * 1000;
+
 /**
  * When the copy had `quantity` as its stock: 'sinceLastSet' when it had it at some point since
  * someone at the shop last set its stock (an edit, an import, a restock, its creation), so only
@@ -236,10 +240,22 @@ export function catalogAdminRepository(db: Db) {
  * within a day by someone else than the employee saving now (a restock, an import, a correction
  * by hand, another employee's edit): reached within the day and changed after, or the stock that
  * change started from, however long the copy had held it (a slow seller's stock, or a copy made
- * at 0, which writes no movement); null otherwise. The saving employee is the one the audit names
- * for this transaction.
+ * at 0, which writes no movement; not the 0 before the copy itself was made); null otherwise. The
+ * saving employee is the one the audit names for this transaction.
+ *
+ * 'beforeLastSet' is said once: the same employee sending the same stock for the copy again within
+ * STALE_SAVE_CONFIRM_MS, after the refusal told them the stock now, means it (null), or a
+ * screen with no version could never set that stock again all day.
  */
 async function whenStockWas(tx: Prisma.TransactionClient, copyId: number, quantity: number) {
+  const seen = await stockWasSeen(tx, copyId, quantity);
+  if (seen !== 'beforeLastSet') return seen;
+  // The refusal is remembered in the shared counters (purged with them once its window is over).
+  const key = Prisma.sql`${`stale-copy-save:${copyId}:${quantity}:`}::text || coalesce(current_setting('bookshop.audit_actor', true), '')`;
+  return (await spendOrMark(tx, key, STALE_SAVE_CONFIRM_MS)) ? null : seen;
+}
+
+async function stockWasSeen(tx: Prisma.TransactionClient, copyId: number, quantity: number) {
   const [row] = await tx.$queryRaw<{ seen: 'sinceLastSet' | 'beforeLastSet' | null }[]>`
     WITH last_set AS (
       SELECT coalesce(max(id), 0) AS id FROM stock_movements WHERE copy_id = ${copyId} AND reason NOT IN ('sale', 'cancellation')
@@ -257,7 +273,9 @@ async function whenStockWas(tx: Prisma.TransactionClient, copyId: number, quanti
     SELECT CASE
       WHEN EXISTS (SELECT 1 FROM stock_movements m, last_set WHERE m.copy_id = ${copyId} AND m.stock_after = ${quantity} AND m.id >= last_set.id)
         THEN 'sinceLastSet'
-      WHEN EXISTS (SELECT 1 FROM others_sets later WHERE later.stock_after - later.change = ${quantity})
+      -- Not a row of the copy's creation (version 1) or the ledger's opening: no screen showed a stock before those.
+      WHEN EXISTS (SELECT 1 FROM others_sets later
+                   WHERE later.stock_after - later.change = ${quantity} AND later.version > 1 AND later.reason <> 'opening')
         OR EXISTS (SELECT 1 FROM days_changes m, others_sets later WHERE m.stock_after = ${quantity} AND later.id > m.id)
         THEN 'beforeLastSet'
     END AS seen`;

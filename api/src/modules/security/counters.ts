@@ -3,6 +3,7 @@
 // limits and the per-person limits (a client's reset e-mails) share this one statement; the login
 // throttle keeps its own, which reserves before it counts. Expired rows are purged with the login
 // throttle's (modules/sessions/login-throttle.ts).
+import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 
 /** Counts one hit on `key` and returns the hits in its window and the milliseconds left of it. */
@@ -16,4 +17,17 @@ export async function countHit(db: Db, key: string, windowMs: number): Promise<{
       last_hit_at = now()
     RETURNING hits, greatest(extract(epoch FROM window_ends_at - now()) * 1000, 0)::float8 AS ttl`;
   return { hits: row?.hits ?? 1, ttlMs: Math.ceil(row?.ttl ?? windowMs) };
+}
+
+/**
+ * Spends `key`'s mark when a live one is there (true), else sets one for `windowMs` (false): for a
+ * thing refused once and taken as meant when asked again soon after. In the caller's transaction.
+ */
+export async function spendOrMark(tx: Prisma.TransactionClient, key: Prisma.Sql, windowMs: number): Promise<boolean> {
+  const spent = await tx.$queryRaw<unknown[]>`DELETE FROM throttle_counters WHERE key = ${key} AND window_ends_at > now() RETURNING 1`;
+  if (spent.length) return true;
+  await tx.$executeRaw`
+    INSERT INTO throttle_counters (key, hits, window_ends_at) VALUES (${key}, 1, now() + ${windowMs} * interval '1 millisecond')
+    ON CONFLICT (key) DO UPDATE SET hits = 1, window_ends_at = excluded.window_ends_at, last_hit_at = now()`;
+  return false;
 }

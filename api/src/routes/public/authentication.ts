@@ -62,10 +62,10 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const presented = app.sessionCookie(request, audience, 'refresh');
       try {
         const session = await app.sessions.rotate(audience, presented, app.clientAddress(request));
+        // The role before the cookies: an employee deleted meanwhile gets no cookies of a session their delete ended.
+        const userType = audience === 'client' ? ('Client' as const) : (await app.accounts.employeeInfo(session.subjectId)).role;
         app.setSessionCookies(request, reply, audience, session);
-        if (audience === 'client') return { data: 'Client' };
-        const employee = await app.accounts.employeeInfo(session.subjectId);
-        return { data: employee.role };
+        return { data: userType };
       } catch (error) {
         // Only a presented token the session refused (401) is cleared: a visitor's refresh without one
         // must not wipe the cookies of a sign-in that answered meanwhile, and a refresh that could not
