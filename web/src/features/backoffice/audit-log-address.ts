@@ -1,8 +1,8 @@
 // The audit log's filters and the pages gone back through, kept in the address
 // (?entity=Book&actor=employee:3&from=2026-11-01&older=812,790): a reload, a link shared with another
-// Admin, or Back and Forward come back to the same entries. Each Filter, Older and Newer is a new
-// history entry. What the address says is checked as the screen's own choices are: a value the screen
-// could not have picked is left out rather than sent.
+// Admin, or Back and Forward come back to the same entries. Older, Newer and a Filter that changes
+// them are each a new history entry. What the address says is checked as the screen's own choices
+// are: a value the screen could not have picked is left out rather than sent.
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { AuditFilters } from './api/get-audit-log';
