@@ -6,8 +6,15 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 
-/** Counts one hit on `key` and returns the hits in its window and the milliseconds left of it. */
-export async function countHit(db: Db, key: string, windowMs: number): Promise<{ hits: number; ttlMs: number }> {
+/**
+ * Counts one hit on `key` (a text, or SQL that makes one) and returns the hits in its window and the
+ * milliseconds left of it; on its own, or in the caller's transaction.
+ */
+export async function countHit(
+  db: Db | Prisma.TransactionClient,
+  key: string | Prisma.Sql,
+  windowMs: number,
+): Promise<{ hits: number; ttlMs: number }> {
   const [row] = await db.$queryRaw<{ hits: number; ttl: number }[]>`
     INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
     VALUES (${key}, 1, now() + ${windowMs} * interval '1 millisecond', now())
@@ -26,8 +33,7 @@ export async function countHit(db: Db, key: string, windowMs: number): Promise<{
 export async function spendOrMark(tx: Prisma.TransactionClient, key: Prisma.Sql, windowMs: number): Promise<boolean> {
   const spent = await tx.$queryRaw<unknown[]>`DELETE FROM throttle_counters WHERE key = ${key} AND window_ends_at > now() RETURNING 1`;
   if (spent.length) return true;
-  await tx.$executeRaw`
-    INSERT INTO throttle_counters (key, hits, window_ends_at) VALUES (${key}, 1, now() + ${windowMs} * interval '1 millisecond')
-    ON CONFLICT (key) DO UPDATE SET hits = 1, window_ends_at = excluded.window_ends_at, last_hit_at = now()`;
+  // No live mark is left under the key, so its count starts again: one hit, a window from now.
+  await countHit(tx, key, windowMs);
   return false;
 }
