@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { passwordHasher } from '../src/modules/accounts/passwords.ts';
 import { EVENT_WINDOW_MINUTES } from '../src/modules/security/security-events.ts';
+import { PURGE_SESSIONS_SQL, PURGE_TOKENS_SQL } from '../src/modules/sessions/session-repository.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 const LIMITS = { windowMs: 60_000, perPair: 3, perAccount: 6, perAddress: 40 };
@@ -357,6 +358,45 @@ describe('sessions with an end', () => {
     const left = await t.db.query<{ used_at: Date | null }>('SELECT used_at FROM refresh_tokens WHERE family_id = $1', [family]);
     expect(left.every((r) => r.used_at === null)).toBe(true);
     expect(await t.db.query("SELECT 1 FROM refresh_tokens WHERE token_hash LIKE 'expired-%'")).toEqual([]);
+  });
+
+  it("purges through indexes, not a scan of every session's tokens, and a session's tokens go with it", async () => {
+    // Many live sessions, each with a live token, started a week ago (latestFamily never picks them),
+    // and one revoked two days ago whose token has not expired.
+    await t.db.query(`
+      INSERT INTO session_families (id, audience, subject_id, started_at, last_active_at)
+      SELECT gen_random_uuid(), 'client', 1, now() - interval '7 days', now() FROM generate_series(1, 20000)`);
+    await t.db.query(`
+      INSERT INTO refresh_tokens (id, family_id, audience, subject_id, token_hash, expires_at)
+      SELECT gen_random_uuid(), id, 'client', 1, 'live-' || id, now() + interval '1 day' FROM session_families
+      WHERE started_at < now() - interval '6 days'`);
+    const revoked = randomUUID();
+    await t.db.query(
+      "INSERT INTO session_families (id, audience, subject_id, started_at, revoked_at) VALUES ($1, 'client', 1, now() - interval '3 days', now() - interval '2 days')",
+      [revoked],
+    );
+    await t.db.query(
+      "INSERT INTO refresh_tokens (id, family_id, audience, subject_id, token_hash, expires_at) VALUES (gen_random_uuid(), $1, 'client', 1, 'revoked-live', now() + interval '1 day')",
+      [revoked],
+    );
+    try {
+      await t.db.query('ANALYZE refresh_tokens, session_families');
+      for (const [statement, values] of [
+        [PURGE_TOKENS_SQL, ['5000']],
+        [PURGE_SESSIONS_SQL, ['2592000', '5000']],
+      ] as const) {
+        const literal = values.reduce<string>((sql, value, i) => sql.replaceAll(`$${i + 1}`, value), statement);
+        const plan = JSON.stringify(await t.db.query(`EXPLAIN (FORMAT JSON) ${literal}`));
+        expect(plan).not.toContain('Seq Scan');
+      }
+      await t.app.sessions.purge();
+      expect(await t.db.query('SELECT 1 FROM session_families WHERE id = $1', [revoked])).toEqual([]);
+      expect(await t.db.query("SELECT 1 FROM refresh_tokens WHERE token_hash = 'revoked-live'")).toEqual([]);
+      expect((await t.db.query("SELECT 1 FROM refresh_tokens WHERE token_hash LIKE 'live-%'")).length).toBe(20000);
+    } finally {
+      await t.db.query("DELETE FROM refresh_tokens WHERE token_hash LIKE 'live-%' OR token_hash = 'revoked-live'");
+      await t.db.query("DELETE FROM session_families WHERE started_at < now() - interval '6 days' OR id = $1", [revoked]);
+    }
   });
 
   it('a client replaying their own spent tokens, session after session, adds one row a window with the count, not a row each', async () => {

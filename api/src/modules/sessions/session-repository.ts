@@ -37,6 +37,30 @@ export const FAMILY_WITH_ACTIVITY_SQL = `
          last_active_at AT TIME ZONE 'UTC' AS "lastActiveAt", revoked_at AT TIME ZONE 'UTC' AS "revokedAt"
   FROM family`;
 
+/**
+ * The purge's first statement, $1 rows at most: refresh tokens expired, or spent a day ago. Each
+ * condition has its index (expires_at; used_at where set), which the planner ORs.
+ */
+export const PURGE_TOKENS_SQL = `
+  DELETE FROM refresh_tokens WHERE id IN (
+    SELECT id FROM refresh_tokens WHERE expires_at < now() OR used_at < now() - interval '1 day' LIMIT $1)`;
+
+/**
+ * The purge's second: $2 sessions at most, revoked a day ago or started $1 seconds (every lifetime)
+ * and a day ago, and their tokens, read by family. A token stored while its session went (a
+ * rotation racing the purge) is left to its expiry, as a token of a session that no longer exists
+ * answers nothing. Counts the sessions.
+ */
+export const PURGE_SESSIONS_SQL = `
+  WITH gone AS (
+    DELETE FROM session_families WHERE id IN (
+      SELECT id FROM session_families
+      WHERE revoked_at < now() - interval '1 day' OR started_at < now() - make_interval(secs => $1) - interval '1 day'
+      LIMIT $2)
+    RETURNING id
+  ), tokens AS (DELETE FROM refresh_tokens WHERE family_id IN (SELECT id FROM gone))
+  SELECT count(*)::int AS families FROM gone`;
+
 /** The employee's role, read on every back-office call (a changed or deleted employee loses access at once). */
 export const EMPLOYEE_ROLE_SQL = 'SELECT role::text AS role FROM employees WHERE id = $1';
 
@@ -62,7 +86,7 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
 
     /**
      * A new session, and the account's sessions beyond `keep` gone (their refresh tokens go with the
-     * next purge): a loop of sign-ins, each a session kept a month, holds `keep` rows. Those kept are
+     * same statement): a loop of sign-ins, each a session kept a month, holds `keep` rows. Those kept are
      * the ones still open, most recently used first; ended ones (signed out, revoked) go first. With
      * `whilePassword`, the fingerprint of a password hash (passwords.ts), only while that is the
      * account's hash (false when it no longer is).
@@ -84,10 +108,13 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
         if (started === 0) return false;
       }
       await db.$executeRaw`
-        DELETE FROM session_families WHERE id IN (
-          SELECT id FROM session_families
-          WHERE audience = ${family.audience}::"SessionAudience" AND subject_id = ${family.subjectId}
-          ORDER BY revoked_at IS NULL DESC, last_active_at DESC, started_at DESC, id OFFSET ${keep})`;
+        WITH gone AS (
+          DELETE FROM session_families WHERE id IN (
+            SELECT id FROM session_families
+            WHERE audience = ${family.audience}::"SessionAudience" AND subject_id = ${family.subjectId}
+            ORDER BY revoked_at IS NULL DESC, last_active_at DESC, started_at DESC, id OFFSET ${keep})
+          RETURNING id)
+        DELETE FROM refresh_tokens WHERE family_id IN (SELECT id FROM gone)`;
       return true;
     },
 
@@ -117,9 +144,9 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
         select: { id: true, familyId: true, audience: true, subjectId: true, expiresAt: true, usedAt: true },
       });
     },
-    /** Marks a token spent only if it was not already: of two concurrent uses exactly one wins. */
     /**
-     * Spends a token and stores its successor, both or neither: spent alone (the insert failing, the
+     * Spends a token and stores its successor, both or neither; only if it was not spent already, so of
+     * two concurrent uses exactly one wins. Both or neither: spent alone (the insert failing, the
      * process ending between them), the browser's retry of the same token within the reuse interval was
      * answered with a successor that was never stored, and its next refresh ended the session.
      */
@@ -136,28 +163,19 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
     revokeFamily: (id: string) => db.sessionFamily.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } }),
     /**
      * Deletes what can no longer be used: tokens expired or spent a day ago (a day of theft
-     * detection for spent ones), and sessions revoked or past every lifetime a day ago with their tokens.
+     * detection for spent ones), then sessions revoked or past every lifetime a day ago with their
+     * tokens. Each statement reads its rows through an index (a session's tokens by its family), so a
+     * batch costs what it deletes, not a scan of every session's tokens.
      */
     async purge(longestLifetimeSeconds: number) {
       const inBatches = async (remove: () => Promise<number>) => {
         while ((await remove()) === PURGE_BATCH);
       };
-      await inBatches(
-        () => db.$executeRaw`
-          DELETE FROM session_families WHERE id IN (
-            SELECT id FROM session_families
-            WHERE revoked_at < now() - interval '1 day'
-               OR started_at < now() - (${longestLifetimeSeconds} * interval '1 second') - interval '1 day'
-            LIMIT ${PURGE_BATCH})`,
-      );
-      await inBatches(
-        () => db.$executeRaw`
-          DELETE FROM refresh_tokens WHERE id IN (
-            SELECT rt.id FROM refresh_tokens rt
-            WHERE rt.expires_at < now() OR rt.used_at < now() - interval '1 day'
-               OR NOT EXISTS (SELECT 1 FROM session_families f WHERE f.id = rt.family_id)
-            LIMIT ${PURGE_BATCH})`,
-      );
+      await inBatches(() => db.$executeRawUnsafe(PURGE_TOKENS_SQL, PURGE_BATCH));
+      await inBatches(async () => {
+        const [{ families }] = await db.$queryRawUnsafe<[{ families: number }]>(PURGE_SESSIONS_SQL, longestLifetimeSeconds, PURGE_BATCH);
+        return families;
+      });
     },
   };
 }
