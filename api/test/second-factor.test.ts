@@ -535,6 +535,42 @@ describe('a first second factor', () => {
     expect((await call(t, session, 'POST', `${OWN}/passkeys/options`)).statusCode).toBe(200);
     expect(secret).toBeTruthy();
   });
+
+  it("cannot be had by guessing the owner's pending app setup from a session: wrong codes lock it as wrong sign-in codes do", async () => {
+    const who = await newEmployee(t, 'Admin');
+    const owner = await passwordLogin(t, who);
+    const started = await call(t, owner, 'POST', `${OWN}/totp`, { currentPassword: who.password });
+    const { secret } = started.json().data as { secret: string };
+    const stolen = await passwordLogin(t, who);
+    const wrongCode = totpCode(secret, Date.now() - 10 * TOTP_PERIOD_SECONDS * 1000);
+    const guesses = [];
+    for (let i = 0; i < 6; i++) guesses.push((await call(t, stolen, 'POST', `${OWN}/totp/confirm`, { code: wrongCode })).statusCode);
+    // Five from an address, as at sign-in (ten from any, thirty a day: the same counters).
+    expect(guesses).toEqual([...Array(5).fill(400), 429]);
+    // Locked for every session there, the right code included, and recorded without the code.
+    const locked = await call(t, stolen, 'POST', `${OWN}/totp/confirm`, { code: totpCode(secret) });
+    expect([locked.statusCode, locked.headers['retry-after']]).toEqual([429, expect.any(String)]);
+    expect((await call(t, owner, 'GET', `${OWN}/`)).json().data).toMatchObject({ totp: false });
+    const events = await t.db.query<{ type: string; details: { method: string; stage: string } | null; row: string }>(
+      "SELECT type, details, row_to_json(e)::text AS row FROM security_events e WHERE actor IN ($1, 'second-factor:' || $1) ORDER BY id",
+      [who.account],
+    );
+    expect(occurrences(events.filter((e) => e.type === 'second_factor_failed'))).toBe(5);
+    expect(events.find((e) => e.type === 'second_factor_failed')?.details).toEqual({ method: 'totp', stage: 'setup' });
+    expect(events.map((e) => e.type)).toContain('login_locked');
+    expect(events.map((e) => e.row).join()).not.toContain(wrongCode);
+  });
+
+  it('a pending app setup removed ends no session: it was never a way to sign in', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const owner = await passwordLogin(t, who);
+    await call(t, owner, 'POST', `${OWN}/totp`, { currentPassword: who.password });
+    const other = await passwordLogin(t, who);
+    expect((await call(t, other, 'DELETE', `${OWN}/totp`)).statusCode).toBe(200);
+    expect((await call(t, owner, 'GET', `${OWN}/`)).statusCode).toBe(200);
+    const confirm = await call(t, owner, 'POST', `${OWN}/totp/confirm`, { code: '123456' });
+    expect([confirm.statusCode, confirm.json().error.code]).toEqual([409, expect.any(String)]);
+  });
 });
 
 describe("a second factor's day of wrong answers", () => {

@@ -133,8 +133,11 @@ export function secondFactorRepository(db: Db) {
           const adminWithFactor = locked.some((row) => row.id === employeeId && row.role === 'Admin') && (await hasFactor());
           const where = { employeeId };
           let removed: boolean;
-          if (removal === 'app') removed = (await tx.employeeTotp.deleteMany({ where })).count > 0;
-          else if (removal === 'all') {
+          if (removal === 'app') {
+            // A setup never confirmed was no way to sign in: removing it alone ends no session.
+            removed = (await tx.employeeTotp.count({ where: { ...where, secret: { not: null } } })) > 0;
+            await tx.employeeTotp.deleteMany({ where });
+          } else if (removal === 'all') {
             const apps = await tx.employeeTotp.deleteMany({ where });
             const passkeys = await tx.employeePasskey.deleteMany({ where });
             removed = apps.count + passkeys.count > 0;

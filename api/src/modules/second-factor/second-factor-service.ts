@@ -112,6 +112,12 @@ export function secondFactorService(
    */
   const actor = (employeeId: number) => `employee:${employeeId}`;
   const expiry = () => new Date(Date.now() + CHALLENGE_SECONDS * 1000);
+  /** A wrong factor's event, and the lock's when it locked the factor (whose lock: the factor's, not the password's). */
+  const recordWrongFactor = async (email: string, address: string, details: Record<string, string>, { locked }: { locked: boolean }) => {
+    await events.record({ type: 'second_factor_failed', actor: email, address, details });
+    if (locked)
+      await events.record({ type: 'login_locked', actor: `second-factor:${email}`, address, details: { limits: throttle.limits } });
+  };
 
   async function factorsOf(employeeId: number) {
     const factors = await repo.factors(employeeId);
@@ -224,15 +230,23 @@ export function secondFactorService(
 
     /**
      * The first code makes the pending secret the app's. The first factor also brings the recovery
-     * codes, shown once. The employee's sessions but `keepSessionId` end with it.
+     * codes, shown once. The employee's sessions but `keepSessionId` end with it. A wrong code counts
+     * against the factor as a wrong sign-in code does (throws 429 past the limits): three codes in a
+     * million are right at any moment, so a stolen session guessing without end would make the
+     * owner's pending app its own, with the recovery codes.
      */
     async confirmTotp(employeeId: number, code: string, address: string, keepSessionId: string) {
       const factors = await factorsOf(employeeId);
       const secret = factors.totp?.pendingSecret ? box.open(factors.totp.pendingSecret) : null;
       // One started before JWT_SECRET was changed cannot be read: it is started again.
       if (!factors.totp?.pendingSecret || secret === null) throw refuse.noPendingTotpSetup();
+      const attempt = await throttle.reserve(actor(employeeId), address, 'second-factor');
       const step = acceptedTotpStep(secret, code, 0);
-      if (step === null) throw refuse.wrongSetupCode();
+      if (step === null) {
+        await recordWrongFactor(factors.email, address, { method: 'totp', stage: 'setup' }, await attempt.failed());
+        throw refuse.wrongSetupCode();
+      }
+      await attempt.succeeded();
       const recovery = factors.hasFactor ? null : newCodes();
       await repo.confirmTotp(employeeId, factors.totp.pendingSecret, step, recovery?.hashes ?? null, keepSessionId);
       await recordAbout('second_factor_enrolled', employeeId, address, { method: 'totp' });
@@ -436,8 +450,6 @@ export function secondFactorService(
         if (session) await repo.releaseStepUp(session);
         throw error;
       });
-      /** Whom a lock is recorded for: the factor, not the password, of this e-mail. */
-      const lockedFactor = `second-factor:${factors.email}`;
       let method: FactorMethod | null;
       try {
         method = await check(employeeId, proof, key, ctx.rp, ctx.address);
@@ -449,16 +461,8 @@ export function secondFactorService(
       const stage = session ? 'step_up' : 'sign_in';
       if (!method) {
         const sessionEnded = !!session && (await endSessionIfSpent(session));
-        const { locked } = await attempt.failed();
         const tried = proof.passkey ? 'passkey' : looksLikeRecoveryCode(proof.code ?? '') ? 'recovery_code' : 'totp';
-        await events.record({
-          type: 'second_factor_failed',
-          actor: factors.email,
-          address: ctx.address,
-          details: { method: tried, stage },
-        });
-        if (locked)
-          await events.record({ type: 'login_locked', actor: lockedFactor, address: ctx.address, details: { limits: throttle.limits } });
+        await recordWrongFactor(factors.email, ctx.address, { method: tried, stage }, await attempt.failed());
         throw sessionEnded ? refuse.stepUpFailedTooOften() : refuse.wrongSecondFactor();
       }
       if (session) await repo.stepUpSucceeded(session);

@@ -120,7 +120,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Confirm the authenticator app with its first code; a first second factor answers the recovery codes, once',
         description: ENDS_OTHER_SESSIONS,
         body: Body({ code: Type.String({ maxLength: 20 }) }),
-        response: responses(Type.Object({ recoveryCodes: RecoveryCodes }), 400, 401, 403, 409),
+        response: responses(Type.Object({ recoveryCodes: RecoveryCodes }), 400, 401, 403, 409, 429),
       },
     },
     async (request) => ({
