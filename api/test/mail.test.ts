@@ -287,6 +287,8 @@ describe('the sender', () => {
     );
 
     catcher.refusing.all = false;
+    // The outage lasted past the three days a message may wait: the Admin's retry still sends it.
+    await t.db.query("UPDATE mail_outbox SET created_at = created_at - interval '4 days' WHERE id = $1", [dead!.id]);
     expect(
       (await t.app.inject({ method: 'POST', url: `/api/employee/mail/dead-letters/${dead!.id}/retry`, headers: { cookie: admin } }))
         .statusCode,

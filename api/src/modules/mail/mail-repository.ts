@@ -15,7 +15,8 @@ export interface ClaimedMail {
   /** What a row tells that its ids do not: an order's status and reason, or an e-mail change's two addresses. */
   payload: { status?: string; reason?: string | null; previousAddress?: string; newAddress?: string } | null;
   attempts: number;
-  created_at: Date;
+  /** When it was written, or an Admin last sent it again (a dead letter): its age counts from then. */
+  queued_at: Date;
   /** The lease this claim holds: a later write about the row is this sender's only while it still holds it. */
   claimed_until: Date;
 }
@@ -85,7 +86,7 @@ export function mailRepository(db: Db) {
             AND (claimed_until IS NULL OR claimed_until < localtimestamp)
           ORDER BY next_attempt_at, id LIMIT ${batch} FOR UPDATE SKIP LOCKED)
         RETURNING m.id, m.kind, m.client_id, m.employee_id, m.order_id, m.copy_id, m.contact_message_id, m.payload, m.attempts,
-          m.created_at, m.claimed_until`,
+          coalesce(m.requeued_at, m.created_at) AS queued_at, m.claimed_until`,
 
     /** The recipient and the facts of a claimed row, or null when what it tells is gone (deleted since). */
     async address(row: ClaimedMail): Promise<Addressed | null> {
@@ -198,12 +199,15 @@ export function mailRepository(db: Db) {
       return { total, letters: letters.map((letter) => ({ ...letter, kind: letter.kind as MailKind })) };
     },
 
-    /** A dead letter back in the queue, due now with its tries counted afresh: its kind, or null when there is no such dead letter. */
+    /**
+     * A dead letter back in the queue, due now with its tries and its age counted afresh (the Admin
+     * wants it sent, however long the outage was): its kind, or null when there is no such dead letter.
+     */
     retry: async (id: bigint) =>
       (
         await db.mailOutbox.updateManyAndReturn({
           where: { id, deadAt: { not: null }, sentAt: null },
-          data: { deadAt: null, attempts: 0, nextAttemptAt: new Date(), claimedUntil: null },
+          data: { deadAt: null, attempts: 0, nextAttemptAt: new Date(), requeuedAt: new Date(), claimedUntil: null },
           select: { kind: true },
         })
       )[0]?.kind ?? null,

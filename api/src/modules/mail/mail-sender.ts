@@ -1,6 +1,6 @@
 // The outbox's sender: claims one due row at a time (FOR UPDATE SKIP LOCKED, then a lease), renders
 // and sends it over SMTP, and settles it. Every instance runs one; two never send one row twice,
-// since a claim is atomic, a send gives up (SMTP_TIMEOUTS) long before the lease ends, and a row is
+// since a claim is atomic, a send is cut (SEND_DEADLINE_MS) long before the lease ends, and a row is
 // settled only by the sender whose lease it still is. An instance that dies mid-send leaves the one
 // row it held, which the lease's end frees for another: that one message may go twice, none is lost. A failed send is due again after a backoff that doubles per try; after the last
 // try it is a dead letter an Admin sees and can retry. Nothing here runs inside a request.
@@ -14,10 +14,18 @@ import { unsubscribeUrls } from './unsubscribe.ts';
 const BATCH = 1;
 /** How long a claimed row is this sender's: far longer than a send may take, short enough to resend soon after a crash. */
 export const LEASE_MS = 2 * 60_000;
-/** nodemailer's limits for one send, well inside the lease (its defaults allow 10 minutes). */
+/** nodemailer's limits for each wait of a send (its defaults allow 10 minutes). */
 export const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 40_000 };
+/**
+ * The whole of one send, cut (its connection closed) at half the lease. SMTP_TIMEOUTS bound each wait,
+ * not their sum: a server slow at each of a send's ten or so replies (a tarpit, an overloaded relay)
+ * could hold one past the lease, and another sender would claim the row and send it again.
+ */
+export const SEND_DEADLINE_MS = LEASE_MS / 2;
 /** A message that waited longer than this (the shop had mail turned off, say) is news no more: settled unsent. */
 const MAX_AGE_MS = 3 * 24 * 60 * 60_000;
+/** An e-mail address, as a server's refusal may quote it ("<ann@example.com>: Recipient address rejected"). */
+const EMAIL_ADDRESS = /[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g;
 /** The longest wait between two tries. */
 const MAX_BACKOFF_MS = 6 * 60 * 60_000;
 
@@ -27,6 +35,8 @@ export interface SenderSettings {
   secret: string;
   maxAttempts: number;
   retryBaseMs: number;
+  /** SEND_DEADLINE_MS unless a test says otherwise. */
+  sendDeadlineMs?: number;
 }
 
 export function mailSender(
@@ -44,7 +54,9 @@ export function mailSender(
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     const last = row.attempts >= settings.maxAttempts;
     const backoff = Math.min(settings.retryBaseMs * 2 ** (row.attempts - 1), MAX_BACKOFF_MS);
-    log.warn({ mail: String(row.id), kind: row.kind, attempt: row.attempts, last, err: reason }, `an e-mail could not be ${stage}`);
+    // The log names no recipient (the Admin's dead-letter screen keeps the whole reason).
+    const logged = reason.replace(EMAIL_ADDRESS, '[address]');
+    log.warn({ mail: String(row.id), kind: row.kind, attempt: row.attempts, last, err: logged }, `an e-mail could not be ${stage}`);
     return repo.failed(row, reason, last ? null : backoff);
   }
 
@@ -74,7 +86,7 @@ export function mailSender(
   }
 
   async function deliver(row: ClaimedMail) {
-    if (Date.now() - row.created_at.getTime() > MAX_AGE_MS) return repo.settled(row, 'Not sent: it waited more than 3 days to be sent.');
+    if (Date.now() - row.queued_at.getTime() > MAX_AGE_MS) return repo.settled(row, 'Not sent: it waited more than 3 days to be sent.');
     let prepared: Awaited<ReturnType<typeof prepare>>;
     try {
       prepared = await prepare(row);
@@ -83,7 +95,7 @@ export function mailSender(
     }
     if (!prepared.message) return repo.settled(row, prepared.unsent);
     try {
-      await transport.sendMail(prepared.message);
+      await transport.sendMail({ ...prepared.message, signal: AbortSignal.timeout(settings.sendDeadlineMs ?? SEND_DEADLINE_MS) });
     } catch (error) {
       return failed(row, error, 'sent');
     }
