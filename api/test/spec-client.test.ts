@@ -261,6 +261,40 @@ describe('a frontend on another site (CORS_ORIGINS)', () => {
     expect(me.headers['access-control-allow-origin']).toBe(spa);
   });
 
+  it("answers another site's page embedding the API as a stranger: it can neither read a session nor keep it alive", async () => {
+    const admin = await cross.app.inject({
+      method: 'POST',
+      url: '/api/public/authentication/login',
+      headers: { origin: spa },
+      payload: DEMO.admin,
+    });
+    const cookie = cookieHeader(admin);
+    const family = async () =>
+      (
+        await cross.db.query<{ last_active_at: Date }>(
+          "SELECT last_active_at FROM session_families WHERE audience = 'employee' ORDER BY started_at DESC LIMIT 1",
+        )
+      )[0]!.last_active_at;
+    await cross.db.query("UPDATE session_families SET last_active_at = now() - interval '30 minutes' WHERE audience = 'employee'");
+    const idleSince = await family();
+    // An <img> on another site: the browser sends the SameSite=None cookies, and says where it came from.
+    const embedded = await cross.app.inject({
+      method: 'GET',
+      url: '/api/employee/second-factor/',
+      headers: { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
+    });
+    expect(embedded.statusCode).toBe(401);
+    expect(await family()).toEqual(idleSince);
+    // The frontend's own call (fetch with credentials, CORS) is the session's.
+    const own = await cross.app.inject({
+      method: 'GET',
+      url: '/api/employee/second-factor/',
+      headers: { cookie, origin: spa, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' },
+    });
+    expect(own.statusCode).toBe(200);
+    expect(await family()).not.toEqual(idleSince);
+  });
+
   it('still refuses a state-changing call from any other site', async () => {
     expect((await cross.loginFrom('https://evil.example')).statusCode).toBe(403);
   });

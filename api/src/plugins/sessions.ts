@@ -93,9 +93,18 @@ export default fp(
     // Strict unless a frontend on another site must send them (CORS_ORIGINS); then None, and Secure.
     const sameSite = corsOrigins.length ? ('none' as const) : ('strict' as const);
 
-    app.decorate('sessionCookie', (request: FastifyRequest, audience: Audience, kind: 'access' | 'refresh') => {
-      return request.cookies[names(audience)[kind]];
-    });
+    /**
+     * Another site's page embedding the API (an image, a script, a navigation) sends the session's
+     * cookies only when SameSite=None lets them go (CORS_ORIGINS), and the browser says so (Fetch
+     * Metadata): such a request is a stranger's. Answered with the session, it could keep an idle one
+     * alive, as any signed-in call marks activity. A CORS frontend's own calls are `cors`.
+     */
+    const embeddedByAnotherSite = (request: FastifyRequest) =>
+      request.headers['sec-fetch-site'] === 'cross-site' && request.headers['sec-fetch-mode'] !== 'cors';
+
+    app.decorate('sessionCookie', (request: FastifyRequest, audience: Audience, kind: 'access' | 'refresh') =>
+      embeddedByAnotherSite(request) ? undefined : request.cookies[names(audience)[kind]],
+    );
 
     app.decorate('setSessionCookies', (request: FastifyRequest, reply: FastifyReply, audience: Audience, session: IssuedSession) => {
       const { access, refresh } = names(audience);
