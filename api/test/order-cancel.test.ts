@@ -370,6 +370,25 @@ describe("the spec's status buttons on an order that holds no stock", () => {
     );
   });
 
+  it("the repair counts a copy's units sold again from its order lines: a revived failed order's cancel had left it too low", async () => {
+    const client = await t.newClient();
+    const [short, right] = [await newCopy(5), await newCopy(5)];
+    await order(client.cookie, [[short, 3]]);
+    await order(client.cookie, [[right, 1]]);
+    // As such a cancel did: two units taken back from what was sold, that the order had never added.
+    await t.db.query('UPDATE book_copies SET units_sold = units_sold - 2 WHERE id = $1', [short]);
+    const version = async (copy: number) =>
+      (await t.db.query<{ version: number }>('SELECT version FROM book_copies WHERE id = $1', [copy]))[0]!.version;
+    const rightVersion = await version(right);
+    await t.db.query(
+      readFileSync(new URL('../../prisma/migrations/20261130102000_units_sold_from_order_lines/migration.sql', import.meta.url), 'utf8'),
+    );
+    expect((await copyRow(short)).units_sold).toBe(3);
+    expect((await copyRow(right)).units_sold).toBe(1);
+    // A copy that was right is not written: a staff form open on it stays current.
+    expect(await version(right)).toBe(rightVersion);
+  });
+
   it("two changes in opposite directions on one day's orders: the deadlock's victim runs again, and both land", async () => {
     const client = await t.newClient();
     const orderId = await order(client.cookie, [[await newCopy(5), 1]]);
