@@ -7,6 +7,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openLibraryLookup } from '../src/modules/catalog-admin/isbn-lookup.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
+/** `n` letters that repeat nothing (no compression shortens them), as anyone's edit of a record may hold. */
+const letters = (n: number) => {
+  let seed = 7;
+  return Array.from({ length: n }, () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return String.fromCharCode(97 + (seed % 26));
+  }).join('');
+};
+const ENDLESS_ISBN = '9791000000008';
+
 let standIn: Server;
 let failing = false;
 const requests: string[] = [];
@@ -38,7 +48,9 @@ beforeAll(async () => {
           }
         : isbn === 'ISBN:9781861972712'
           ? { [isbn]: { title: 'Pageless', authors: [{ name: 'Nobody Counted' }], number_of_pages: 0 } }
-          : {};
+          : isbn === `ISBN:${ENDLESS_ISBN}`
+            ? { [isbn]: { title: `Endless ${letters(3000)}`, authors: [{ name: letters(3000) }] } }
+            : {};
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
@@ -67,6 +79,17 @@ describe("adding a book by ISBN with a local stand-in of Open Library's API", ()
     const res = await add('9781861972712');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ name: 'Pageless', pagesNumber: null });
+  });
+
+  it("adds a book whose record's title and author run to thousands of letters with both cut to 300 (the write answered 500)", async () => {
+    const res = await add(ENDLESS_ISBN);
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await t.db.query<{ name: string; author: string }>(
+      'SELECT b.name, a.full_name AS author FROM books b JOIN authors a ON a.id = b.author_id WHERE b.isbn13 = $1',
+      [ENDLESS_ISBN],
+    );
+    expect([row!.name.length, row!.author.length]).toEqual([300, 300]);
+    expect(row!.name.startsWith('Endless ')).toBe(true);
   });
 
   it('answers 404 for an ISBN Open Library does not know, and 502 (not 500) when it is down', async () => {

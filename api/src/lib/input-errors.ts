@@ -3,7 +3,7 @@
 // at warn (plugins/errors.ts), so a client's odd input never becomes a 500 or an error-level alarm.
 import { someCause } from './database-errors.ts';
 
-/** SQLSTATEs of class 22 (data exception) that only a value can cause. */
+/** SQLSTATEs of class 22 (data exception), and the one of class 54, that only a value can cause. */
 const INPUT_SQLSTATES = new Set([
   '22001', // string_data_right_truncation: longer than a varchar/char column
   '22003', // numeric_value_out_of_range: e.g. a total over DECIMAL(12,2), an id over int4
@@ -15,6 +15,7 @@ const INPUT_SQLSTATES = new Set([
   '22025', // invalid_escape_sequence: a LIKE pattern ending in a backslash
   '22P02', // invalid_text_representation
   '22P05', // untranslatable_character
+  '54000', // program_limit_exceeded: a value too large for an index's entry, an array too long
 ]);
 
 export function isCausedByInput(error: unknown): boolean {

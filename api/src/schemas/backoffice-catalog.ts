@@ -74,13 +74,16 @@ export const CopyFields = {
 export const CopyBody = Body(CopyFields);
 export type CopyInput = Static<typeof CopyBody>;
 
+/** A book's or an author's longest name, in characters (a JavaScript length counts an emoji twice). */
+export const NAME_MAX_CHARACTERS = 300;
+
 /** A book's most pages, as an edit or a looked-up record may give them. */
 export const BOOK_PAGES_MAX = 100_000;
 
 /** A book's edit (Edit Book). Each field but the id may be left out: what is sent changes. */
 export const BookUpdateBody = Body({
   id: PositiveInt,
-  name: Type.Optional(Type.String({ maxLength: 300 })),
+  name: Type.Optional(Type.String({ maxLength: NAME_MAX_CHARACTERS })),
   pagesNumber: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: BOOK_PAGES_MAX }), Type.Null()])),
   authorId: Type.Optional(PositiveInt),
   typeId: Type.Optional(PositiveInt),

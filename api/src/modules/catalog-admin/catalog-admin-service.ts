@@ -5,7 +5,7 @@ import { parseCalendarDate } from '../../lib/dates.ts';
 import { toIsbn13 } from '../../lib/isbn.ts';
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
-import type { BookUpdate, CopyInput } from '../../schemas/backoffice-catalog.ts';
+import { type BookUpdate, type CopyInput, NAME_MAX_CHARACTERS } from '../../schemas/backoffice-catalog.ts';
 import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
 import type { BookRow, CatalogAdminRepository, CopyRow } from './catalog-admin-repository.ts';
 import type { IsbnLookup, IsbnRecord } from './isbn-lookup.ts';
@@ -16,8 +16,6 @@ const toBook = ({ isbn13: _isbn, ...book }: BookRow) => ({
 });
 const toCopy = (copy: CopyRow) => ({ ...copy, price: toMoney(copy.price) });
 const pages = (total: number, size: number) => Math.ceil(total / size);
-/** As the route schemas allow, counted in characters (a JavaScript length counts an emoji twice). */
-const NAME_MAX_CHARACTERS = 300;
 /**
  * How often a save without a version is made again on the book as it now is, before it is refused.
  * Each round of saves racing on one book lands at least one of them, so N at once all land within N

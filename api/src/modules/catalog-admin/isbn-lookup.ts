@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../lib/errors.ts';
-import { BOOK_PAGES_MAX } from '../../schemas/backoffice-catalog.ts';
+import { BOOK_PAGES_MAX, NAME_MAX_CHARACTERS } from '../../schemas/backoffice-catalog.ts';
 
 export interface IsbnRecord {
   title: string;
@@ -74,6 +74,12 @@ const text = (value: unknown) => {
   return cleaned || null;
 };
 const line = (value: unknown) => text(value)?.replace(/\s+/g, ' ') ?? null;
+/**
+ * A name cut to what Edit Book allows: a record's title or author of thousands of letters failed the
+ * write past the largest entry an index holds (a 500), and a title's word that long, stored, failed
+ * every refresh of the search's vocabulary after it.
+ */
+const nameOf = (name: string) => [...name].slice(0, NAME_MAX_CHARACTERS).join('').trim();
 /** The names of a list of `{ name }`, those that are text. */
 const names = (list: unknown) => (Array.isArray(list) ? list.flatMap((item) => line((item as { name?: unknown } | null)?.name) ?? []) : []);
 
@@ -103,8 +109,8 @@ export function openLibraryLookup(baseUrl: string, fetchImpl: typeof fetch = fet
     const subjects = names(book.subjects).join(' | ');
     const year = Number(text(book.publish_date)?.match(/\d{4}/)?.[0]);
     return {
-      title: subtitle ? `${title}: ${subtitle}` : title,
-      author: names(book.authors)[0] ?? 'Unknown author',
+      title: nameOf(subtitle ? `${title}: ${subtitle}` : title),
+      author: nameOf(names(book.authors)[0] ?? 'Unknown author'),
       category: CATEGORY_KEYWORDS.find(([, re]) => re.test(subjects))?.[0] ?? null,
       publishedYear: Number.isInteger(year) ? year : null,
       pagesNumber: pageCount(book.number_of_pages),
