@@ -261,7 +261,7 @@ describe('a frontend on another site (CORS_ORIGINS)', () => {
     expect(me.headers['access-control-allow-origin']).toBe(spa);
   });
 
-  it("answers another site's page embedding the API as a stranger: it can neither read a session nor keep it alive", async () => {
+  it("answers another site's page calling the API as a stranger: it can neither read a session nor keep it alive", async () => {
     const admin = await cross.app.inject({
       method: 'POST',
       url: '/api/public/authentication/login',
@@ -284,6 +284,13 @@ describe('a frontend on another site (CORS_ORIGINS)', () => {
       headers: { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
     });
     expect(embedded.statusCode).toBe(401);
+    // A fetch from a site not allowed: its answer is kept from the page, and it is no one's call either.
+    const otherSite = await cross.app.inject({
+      method: 'GET',
+      url: '/api/employee/second-factor/',
+      headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' },
+    });
+    expect(otherSite.statusCode).toBe(401);
     expect(await family()).toEqual(idleSince);
     // The frontend's own call (fetch with credentials, CORS) is the session's.
     const own = await cross.app.inject({

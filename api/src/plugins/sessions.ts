@@ -94,13 +94,16 @@ export default fp(
     const sameSite = corsOrigins.length ? ('none' as const) : ('strict' as const);
 
     /**
-     * Another site's page embedding the API (an image, a script, a navigation) sends the session's
-     * cookies only when SameSite=None lets them go (CORS_ORIGINS), and the browser says so (Fetch
-     * Metadata): such a request is a stranger's. Answered with the session, it could keep an idle one
-     * alive, as any signed-in call marks activity. A CORS frontend's own calls are `cors`.
+     * Another site's page calling the API (an image, a script, a navigation, a fetch) sends the
+     * session's cookies only when SameSite=None lets them go (CORS_ORIGINS), and the browser says so
+     * (Fetch Metadata): unless it is a CORS call from one of those frontends, such a request is a
+     * stranger's. Answered with the session, even a call whose answer the browser keeps from its page
+     * could keep an idle session alive, as any signed-in call marks activity.
      */
+    const allowedFrontends = new Set(corsOrigins);
     const embeddedByAnotherSite = (request: FastifyRequest) =>
-      request.headers['sec-fetch-site'] === 'cross-site' && request.headers['sec-fetch-mode'] !== 'cors';
+      request.headers['sec-fetch-site'] === 'cross-site' &&
+      !(request.headers['sec-fetch-mode'] === 'cors' && allowedFrontends.has(request.headers.origin ?? ''));
 
     app.decorate('sessionCookie', (request: FastifyRequest, audience: Audience, kind: 'access' | 'refresh') =>
       embeddedByAnotherSite(request) ? undefined : request.cookies[names(audience)[kind]],
