@@ -536,7 +536,7 @@ describe('a first second factor', () => {
     expect(secret).toBeTruthy();
   });
 
-  it("cannot be had by guessing the owner's pending app setup from a session: wrong codes lock it as wrong sign-in codes do", async () => {
+  it("cannot be had by guessing the owner's pending app setup from a session: wrong codes lock the setup as wrong sign-in codes lock a factor", async () => {
     const who = await newEmployee(t, 'Admin');
     const owner = await passwordLogin(t, who);
     const started = await call(t, owner, 'POST', `${OWN}/totp`, { currentPassword: who.password });
@@ -552,13 +552,17 @@ describe('a first second factor', () => {
     expect([locked.statusCode, locked.headers['retry-after']]).toEqual([429, expect.any(String)]);
     expect((await call(t, owner, 'GET', `${OWN}/`)).json().data).toMatchObject({ totp: false });
     const events = await t.db.query<{ type: string; details: { method: string; stage: string } | null; row: string }>(
-      "SELECT type, details, row_to_json(e)::text AS row FROM security_events e WHERE actor IN ($1, 'second-factor:' || $1) ORDER BY id",
+      "SELECT type, details, row_to_json(e)::text AS row FROM security_events e WHERE actor IN ($1, 'app-setup:' || $1) ORDER BY id",
       [who.account],
     );
     expect(occurrences(events.filter((e) => e.type === 'second_factor_failed'))).toBe(5);
     expect(events.find((e) => e.type === 'second_factor_failed')?.details).toEqual({ method: 'totp', stage: 'setup' });
     expect(events.map((e) => e.type)).toContain('login_locked');
     expect(events.map((e) => e.row).join()).not.toContain(wrongCode);
+    // On counters of the setup's own: the factors the employee signs in with are not locked by it.
+    const counters = await t.db.query<{ key: string }>('SELECT key FROM throttle_counters WHERE key LIKE $1', [`%:employee:${who.id}%`]);
+    expect(counters.length).toBeGreaterThan(0);
+    expect(counters.every(({ key }) => key.startsWith('app-setup:'))).toBe(true);
   });
 
   it('a pending app setup removed ends no session: it was never a way to sign in', async () => {

@@ -112,11 +112,19 @@ export function secondFactorService(
    */
   const actor = (employeeId: number) => `employee:${employeeId}`;
   const expiry = () => new Date(Date.now() + CHALLENGE_SECONDS * 1000);
-  /** A wrong factor's event, and the lock's when it locked the factor (whose lock: the factor's, not the password's). */
-  const recordWrongFactor = async (email: string, address: string, details: Record<string, string>, { locked }: { locked: boolean }) => {
+  /**
+   * A wrong factor's event, and the lock's when it locked what it answered: the factor (not the
+   * password), or an authenticator app's setup.
+   */
+  const recordWrongFactor = async (
+    email: string,
+    address: string,
+    details: Record<string, string>,
+    { locked }: { locked: boolean },
+    lock: 'second-factor' | 'app-setup' = 'second-factor',
+  ) => {
     await events.record({ type: 'second_factor_failed', actor: email, address, details });
-    if (locked)
-      await events.record({ type: 'login_locked', actor: `second-factor:${email}`, address, details: { limits: throttle.limits } });
+    if (locked) await events.record({ type: 'login_locked', actor: `${lock}:${email}`, address, details: { limits: throttle.limits } });
   };
 
   async function factorsOf(employeeId: number) {
@@ -230,20 +238,26 @@ export function secondFactorService(
 
     /**
      * The first code makes the pending secret the app's. The first factor also brings the recovery
-     * codes, shown once. The employee's sessions but `keepSessionId` end with it. A wrong code counts
-     * against the factor as a wrong sign-in code does (throws 429 past the limits): three codes in a
-     * million are right at any moment, so a stolen session guessing without end would make the
-     * owner's pending app its own, with the recovery codes.
+     * codes, shown once. The employee's sessions but `keepSessionId` end with it. Wrong codes are
+     * throttled as a sign-in's are, on counters of the setup's own (throws 429 past the limits): three
+     * codes in a million are right at any moment, so a stolen session guessing without end would make
+     * the owner's pending app its own, with the recovery codes.
      */
     async confirmTotp(employeeId: number, code: string, address: string, keepSessionId: string) {
       const factors = await factorsOf(employeeId);
       const secret = factors.totp?.pendingSecret ? box.open(factors.totp.pendingSecret) : null;
       // One started before JWT_SECRET was changed cannot be read: it is started again.
       if (!factors.totp?.pendingSecret || secret === null) throw refuse.noPendingTotpSetup();
-      const attempt = await throttle.reserve(actor(employeeId), address, 'second-factor');
-      const step = acceptedTotpStep(secret, code, 0);
+      const attempt = await throttle.reserve(actor(employeeId), address, 'app-setup');
+      let step: number | null;
+      try {
+        step = acceptedTotpStep(secret, code, 0);
+      } catch (error) {
+        await attempt.release();
+        throw error;
+      }
       if (step === null) {
-        await recordWrongFactor(factors.email, address, { method: 'totp', stage: 'setup' }, await attempt.failed());
+        await recordWrongFactor(factors.email, address, { method: 'totp', stage: 'setup' }, await attempt.failed(), 'app-setup');
         throw refuse.wrongSetupCode();
       }
       await attempt.succeeded();
@@ -356,6 +370,7 @@ export function secondFactorService(
       await removeKeepingAnAdminFactor(employeeId, 'all', null);
       // The factor they enrol next starts with no failures of the old one's against it.
       await throttle.forgetAccount(actor(employeeId), 'second-factor');
+      await throttle.forgetAccount(actor(employeeId), 'app-setup');
       await recordAbout('second_factor_reset', employeeId, address, undefined, adminId);
     },
 

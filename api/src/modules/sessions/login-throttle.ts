@@ -18,7 +18,8 @@
 //   `secondFactorPerDay` failures without a right answer between them (NIST SP 800-63B 5.2.2 asks
 //   for a bound on consecutive failures). A right answer, or an Admin's reset of the factor, forgets
 //   them. Whoever locks it this way already has the password: the lock is the log's cue to change it.
-// - Passwords and codes keep their own counters, under a prefix (`password:`, `second-factor:`)
+// - Passwords and codes keep their own counters, under a prefix (`password:`, `second-factor:`,
+//   `app-setup:`)
 //   that no typed account name can make: a stranger signing in as "second-factor:<e-mail>" counts
 //   as a password for that name, never against the employee's factor.
 // Counters expire with their window; old rows are purged periodically.
@@ -42,8 +43,13 @@ export interface ThrottleLimits {
   secondFactorPerDay?: number;
 }
 
-/** What an attempt checks: each kind has its own account and pair counters; the address's is shared. */
-export type CheckedSecret = 'password' | 'second-factor';
+/**
+ * What an attempt checks: each kind has its own account and pair counters; the address's is shared.
+ * `app-setup` is the first code of an authenticator app being set up: counted as a second factor's,
+ * apart from it, so wrong setup codes (a phone's clock, or a stolen session's guesses) lock the setup,
+ * never the factors the employee signs in with.
+ */
+export type CheckedSecret = 'password' | 'second-factor' | 'app-setup';
 
 export const DEFAULT_THROTTLE: ThrottleLimits = { windowMs: 15 * 60 * 1000, perPair: 5, perAccount: 10, perAddress: 50 };
 
@@ -114,7 +120,7 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
       const addressKey = `address:${address}`;
       const accountKey = `${secret}:account:${account}`;
       const pairKey = `${secret}:pair:${account}|${address}`;
-      const lockAccount = secret === 'second-factor';
+      const lockAccount = secret !== 'password';
       // A day's count of a factor's failures, beside the window's (a password has none: see the top).
       const dayKey = `${secret}:day:${account}`;
       const keys = (lockAccount ? [addressKey, accountKey, dayKey, pairKey] : [addressKey, pairKey]).sort();
