@@ -134,9 +134,11 @@ export function secondFactorRepository(db: Db) {
           const where = { employeeId };
           let removed: boolean;
           if (removal === 'app') {
-            // A setup never confirmed was no way to sign in: removing it alone ends no session.
-            removed = (await tx.employeeTotp.count({ where: { ...where, secret: { not: null } } })) > 0;
-            await tx.employeeTotp.deleteMany({ where });
+            // A setup never confirmed was no way to sign in: removing it alone ends no session. One
+            // statement, which sees a confirmation committed while it waited for the row.
+            const apps = await tx.$queryRaw<{ confirmed: boolean }[]>`
+              DELETE FROM employee_totp WHERE employee_id = ${employeeId} RETURNING secret IS NOT NULL AS confirmed`;
+            removed = apps.some((app) => app.confirmed);
           } else if (removal === 'all') {
             const apps = await tx.employeeTotp.deleteMany({ where });
             const passkeys = await tx.employeePasskey.deleteMany({ where });

@@ -271,8 +271,8 @@ export function secondFactorService(
     async removeTotp(employeeId: number, address: string, keepSessionId: string) {
       const factors = await factorsOf(employeeId);
       if (!factors.totp?.secret && !factors.totp?.pendingSecret) throw refuse.noSecondFactor();
-      await removeKeepingAnAdminFactor(employeeId, 'app', keepSessionId);
-      if (factors.totp?.secret) await recordAbout('second_factor_removed', employeeId, address, { method: 'totp' });
+      const removed = await removeKeepingAnAdminFactor(employeeId, 'app', keepSessionId);
+      if (removed) await recordAbout('second_factor_removed', employeeId, address, { method: 'totp' });
     },
 
     /** Options for the browser to create a passkey (a discoverable one, so it can sign in without the password). */
