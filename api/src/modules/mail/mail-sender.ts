@@ -1,9 +1,11 @@
 // The outbox's sender: claims one due row at a time (FOR UPDATE SKIP LOCKED, then a lease), renders
-// and sends it over SMTP, and settles it. Every instance runs one; two never send one row twice,
-// since a claim is atomic, a send is cut (SEND_DEADLINE_MS) long before the lease ends, and a row is
-// settled only by the sender whose lease it still is. An instance that dies mid-send leaves the one
-// row it held, which the lease's end frees for another: that one message may go twice, none is lost. A failed send is due again after a backoff that doubles per try; after the last
-// try it is a dead letter an Admin sees and can retry. Nothing here runs inside a request.
+// and sends it over SMTP, and settles it. Every instance runs one; two never hold one row at once,
+// since a claim is atomic, a send is cut (SEND_DEADLINE_MS from the claim) long before the lease
+// ends, and a row is settled only by the sender whose lease it still is. A message may still go twice,
+// none is lost: an instance that dies mid-send leaves the one row it held, which the lease's end frees
+// for another, and a send cut just after the server took the message is tried again. A failed send is
+// due again after a backoff that doubles per try; after the last try it is a dead letter an Admin sees
+// and can retry. Nothing here runs inside a request.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import type { ClaimedMail, MailRepository } from './mail-repository.ts';
@@ -17,9 +19,10 @@ export const LEASE_MS = 2 * 60_000;
 /** nodemailer's limits for each wait of a send (its defaults allow 10 minutes). */
 export const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 40_000 };
 /**
- * The whole of one send, cut (its connection closed) at half the lease. SMTP_TIMEOUTS bound each wait,
- * not their sum: a server slow at each of a send's ten or so replies (a tarpit, an overloaded relay)
- * could hold one past the lease, and another sender would claim the row and send it again.
+ * A claimed row's whole preparing and sending, from its claim: the send is cut (its connection
+ * closed) at half the lease. SMTP_TIMEOUTS bound each wait, not their sum: a server slow at each of a
+ * send's ten or so replies (a tarpit, an overloaded relay) could hold one past the lease, and another
+ * sender would claim the row and send it again.
  */
 export const SEND_DEADLINE_MS = LEASE_MS / 2;
 /** A message that waited longer than this (the shop had mail turned off, say) is news no more: settled unsent. */
@@ -51,11 +54,12 @@ export function mailSender(
    * rendered), so no row is claimed again and again past its last try, unseen by the Admin.
    */
   function failed(row: ClaimedMail, error: unknown, stage: 'sent' | 'prepared') {
-    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const whole = error instanceof Error ? error.message : String(error);
+    const reason = whole.slice(0, 500);
     const last = row.attempts >= settings.maxAttempts;
     const backoff = Math.min(settings.retryBaseMs * 2 ** (row.attempts - 1), MAX_BACKOFF_MS);
     // The log names no recipient (the Admin's dead-letter screen keeps the whole reason).
-    const logged = reason.replace(EMAIL_ADDRESS, '[address]');
+    const logged = whole.replace(EMAIL_ADDRESS, '[address]').slice(0, 500);
     log.warn({ mail: String(row.id), kind: row.kind, attempt: row.attempts, last, err: logged }, `an e-mail could not be ${stage}`);
     return repo.failed(row, reason, last ? null : backoff);
   }
@@ -85,7 +89,7 @@ export function mailSender(
     };
   }
 
-  async function deliver(row: ClaimedMail) {
+  async function deliver(row: ClaimedMail, claimedAt: number) {
     if (Date.now() - row.queued_at.getTime() > MAX_AGE_MS) return repo.settled(row, 'Not sent: it waited more than 3 days to be sent.');
     let prepared: Awaited<ReturnType<typeof prepare>>;
     try {
@@ -95,7 +99,8 @@ export function mailSender(
     }
     if (!prepared.message) return repo.settled(row, prepared.unsent);
     try {
-      await transport.sendMail({ ...prepared.message, signal: AbortSignal.timeout(settings.sendDeadlineMs ?? SEND_DEADLINE_MS) });
+      const left = claimedAt + (settings.sendDeadlineMs ?? SEND_DEADLINE_MS) - Date.now();
+      await transport.sendMail({ ...prepared.message, signal: AbortSignal.timeout(Math.max(left, 0)) });
     } catch (error) {
       return failed(row, error, 'sent');
     }
@@ -112,9 +117,12 @@ export function mailSender(
       let handled = 0;
       while (keepGoing()) {
         const rows = await repo.claim(BATCH, LEASE_MS);
+        const claimedAt = Date.now();
         if (!rows.length) return handled;
         for (const row of rows) {
-          await deliver(row).catch((error: Error) => log.error({ err: error, mail: String(row.id) }, 'an outbox row could not be settled'));
+          await deliver(row, claimedAt).catch((error: Error) =>
+            log.error({ err: error, mail: String(row.id) }, 'an outbox row could not be settled'),
+          );
         }
         handled += rows.length;
       }
