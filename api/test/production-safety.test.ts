@@ -389,13 +389,32 @@ describe('sessions with an end', () => {
         const plan = JSON.stringify(await t.db.query(`EXPLAIN (FORMAT JSON) ${literal}`));
         expect(plan).not.toContain('Seq Scan');
       }
+      // A backlog of revoked sessions, a batch's worth: their tokens are still looked up by family.
+      await t.db.query(`
+        WITH gone AS (
+          INSERT INTO session_families (id, audience, subject_id, started_at, revoked_at)
+          SELECT gen_random_uuid(), 'client', 1, now() - interval '3 days', now() - interval '2 days' FROM generate_series(1, 6000)
+          RETURNING id)
+        INSERT INTO refresh_tokens (id, family_id, audience, subject_id, token_hash, expires_at)
+        SELECT gen_random_uuid(), id, 'client', 1, 'revoked-' || id, now() + interval '1 day' FROM gone`);
+      await t.db.query('ANALYZE refresh_tokens, session_families');
+      const backlog = JSON.stringify(
+        await t.db.query(`EXPLAIN (FORMAT JSON) ${PURGE_SESSIONS_SQL.replace('$1', '2592000').replace('$2', '5000')}`),
+      );
+      expect(backlog).not.toMatch(/"Node Type":"Seq Scan"[^}]*"Relation Name":"refresh_tokens"/);
       await t.app.sessions.purge();
       expect(await t.db.query('SELECT 1 FROM session_families WHERE id = $1', [revoked])).toEqual([]);
-      expect(await t.db.query("SELECT 1 FROM refresh_tokens WHERE token_hash = 'revoked-live'")).toEqual([]);
+      expect(await t.db.query("SELECT 1 FROM refresh_tokens WHERE token_hash LIKE 'revoked-%'")).toEqual([]);
+      expect(
+        await t.db.query("SELECT 1 FROM session_families WHERE started_at < now() - interval '2 days' AND revoked_at IS NOT NULL"),
+      ).toEqual([]);
       expect((await t.db.query("SELECT 1 FROM refresh_tokens WHERE token_hash LIKE 'live-%'")).length).toBe(20000);
     } finally {
-      await t.db.query("DELETE FROM refresh_tokens WHERE token_hash LIKE 'live-%' OR token_hash = 'revoked-live'");
-      await t.db.query("DELETE FROM session_families WHERE started_at < now() - interval '6 days' OR id = $1", [revoked]);
+      await t.db.query("DELETE FROM refresh_tokens WHERE token_hash LIKE 'live-%' OR token_hash LIKE 'revoked-%'");
+      await t.db.query(
+        "DELETE FROM session_families WHERE started_at < now() - interval '6 days' OR id = $1 OR (revoked_at IS NOT NULL AND started_at < now() - interval '2 days')",
+        [revoked],
+      );
     }
   });
 

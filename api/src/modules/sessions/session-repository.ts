@@ -47,7 +47,8 @@ export const PURGE_TOKENS_SQL = `
 
 /**
  * The purge's second: $2 sessions at most, revoked a day ago or started $1 seconds (every lifetime)
- * and a day ago, and their tokens, read by family. A token stored while its session went (a
+ * and a day ago, and their tokens, read by family (a list of the sessions, which the planner looks up
+ * in the family's index however many there are; a join of thousands scanned every token). A token stored while its session went (a
  * rotation racing the purge) is left to its expiry, as a token of a session that no longer exists
  * answers nothing. Counts the sessions.
  */
@@ -58,7 +59,7 @@ export const PURGE_SESSIONS_SQL = `
       WHERE revoked_at < now() - interval '1 day' OR started_at < now() - make_interval(secs => $1) - interval '1 day'
       LIMIT $2)
     RETURNING id
-  ), tokens AS (DELETE FROM refresh_tokens WHERE family_id IN (SELECT id FROM gone))
+  ), tokens AS (DELETE FROM refresh_tokens WHERE family_id = ANY (ARRAY(SELECT id FROM gone)))
   SELECT count(*)::int AS families FROM gone`;
 
 /** The employee's role, read on every back-office call (a changed or deleted employee loses access at once). */
@@ -114,7 +115,7 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
             WHERE audience = ${family.audience}::"SessionAudience" AND subject_id = ${family.subjectId}
             ORDER BY revoked_at IS NULL DESC, last_active_at DESC, started_at DESC, id OFFSET ${keep})
           RETURNING id)
-        DELETE FROM refresh_tokens WHERE family_id IN (SELECT id FROM gone)`;
+        DELETE FROM refresh_tokens WHERE family_id = ANY (ARRAY(SELECT id FROM gone))`;
       return true;
     },
 
