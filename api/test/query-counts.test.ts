@@ -50,6 +50,11 @@ describe('query counts do not grow with the page size', () => {
     expect(await countQueries(url)).toBe(1);
   });
 
+  it('a Low Stock page past the end is read no further than its count: the page is never ranked', async () => {
+    const first = await countQueries('/api/employee/low-stock/?pageSize=10', cookies.admin);
+    expect(await countQueries('/api/employee/low-stock/?pageSize=10&pageNumber=100000000', cookies.admin)).toBe(first - 1);
+  });
+
   it("an author's page is two statements: the author with their count, then the page", async () => {
     expect(await countQueries('/api/public/authors/1?pageNumber=1&pageSize=15')).toBe(2);
   });

@@ -2,7 +2,8 @@
 // bulk export and import of books with their copies.
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { catalogTransferRepository } from '../src/modules/catalog-admin/catalog-transfer-repository.ts';
 import { createTestApp, DEMO, statementRecorder } from './helpers.ts';
 
 const statements = statementRecorder();
@@ -535,12 +536,36 @@ describe('bulk export and import', () => {
     );
 
     // Marked running a minute ago, but no instance holds the import's lock: its transaction died with it.
+    // Another database of the cluster (a staging copy) running an import of its own says nothing of it.
     await t.db.query("UPDATE import_jobs SET status = 'running', updated_at = now() - interval '1 minute' WHERE id = $1", [fresh.id]);
-    expect(await data('GET', `/api/employee/catalog/import/${fresh.id}`, admin)).toMatchObject({
-      status: 'failed',
-      processed: 0,
-      error: 'The import stopped before it finished, and nothing was written. Check the file again to retry.',
-    });
+    const otherDatabase = new pg.Client({ connectionString: `${inject('pgBaseUrl')}/postgres` });
+    await otherDatabase.connect();
+    try {
+      await otherDatabase.query('SELECT pg_advisory_lock(16016)');
+      expect(await data('GET', `/api/employee/catalog/import/${fresh.id}`, admin)).toMatchObject({
+        status: 'failed',
+        processed: 0,
+        error: 'The import stopped before it finished, and nothing was written. Check the file again to retry.',
+      });
+    } finally {
+      await otherDatabase.end();
+    }
+  });
+
+  it('an import the run committed stays done when its answer is lost after the commit: never reported as writing nothing', async () => {
+    const [book] = await t.db.query<{ isbn13: string; quantity: number }>(
+      `SELECT b.isbn13, c.quantity FROM books b JOIN book_copies c ON c.book_id = b.id
+       WHERE b.isbn13 IS NOT NULL AND c.id = (SELECT min(id) FROM book_copies WHERE book_id = b.id) ORDER BY b.id LIMIT 1`,
+    );
+    const job = await check(`isbn,price,stock,available\n${book!.isbn13},14.00,${book!.quantity + 1},true`);
+    await data('POST', `/api/employee/catalog/import/${job.id}/run`, admin, { skipInvalid: false });
+    expect(await until(job.id, (j) => j.status !== 'running')).toMatchObject({ status: 'done' });
+    // What the runner does when the commit's answer never comes back (the connection dropped after it).
+    await catalogTransferRepository(t.app.prisma, t.app.databasePool).failed(
+      job.id,
+      'The import stopped before it finished, and nothing was written.',
+    );
+    expect(await data('GET', `/api/employee/catalog/import/${job.id}`, admin)).toMatchObject({ status: 'done', error: null });
   });
 
   it("finds each row's book by its ISBN through the ISBN's index, whatever the catalog's size", async () => {

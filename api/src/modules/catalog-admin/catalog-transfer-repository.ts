@@ -277,7 +277,11 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
     importLockHeld: async () =>
       (
         await db.$queryRaw<{ held: boolean }[]>`
-          SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = ${IMPORT_LOCK} AND granted) AS held`
+          SELECT EXISTS (
+            SELECT 1 FROM pg_locks
+            WHERE locktype = 'advisory' AND classid = 0 AND objid = ${IMPORT_LOCK} AND objsubid = 1 AND granted
+              -- Advisory locks are the database's: another database of the cluster (a staging copy) holds its own.
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS held`
       )[0]?.held === true,
 
     /** Marks a checked job running; false when it is no longer checked (another request started it). */
@@ -293,12 +297,16 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
     progress: (id: number, processed: number) =>
       db.importJob.update({ where: { id }, data: { processed, updatedAt: new Date() }, select: { id: true } }),
 
+    /**
+     * Marks a running job failed, not one the run's transaction marked done: a commit whose answer was
+     * lost (the connection dropped just after it) is an error here, and saying "nothing was written"
+     * of it would have the Admin run the same file again, moving its stock twice.
+     */
     failed: (id: number, error: string) => {
       const now = new Date();
-      return db.importJob.update({
-        where: { id },
+      return db.importJob.updateMany({
+        where: { id, status: 'running' },
         data: { status: 'failed', processed: 0, error, updatedAt: now, finishedAt: now },
-        select: { id: true },
       });
     },
 

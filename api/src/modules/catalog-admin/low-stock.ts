@@ -33,16 +33,22 @@ interface LowStockRow {
 
 const readThreshold = async (sql: SqlReader) => (await sql.query<{ threshold: number }>(LOW_STOCK_THRESHOLD_SQL))[0]!.threshold;
 
-/** The report's page, read with plain SQL on the primary: the threshold, then the page and its count side by side. */
+/**
+ * The report's page, read with plain SQL on the primary: the threshold, then the page and its count,
+ * side by side for the first page (on two of the pool's connections: each takes tens of milliseconds
+ * at a million books, and the report is a staff call, not a shopper's). A later page waits for the
+ * count and is read only when it holds copies: the page's statement ranks all the copies before it, so
+ * a page far past the end ranked every low copy of the catalog, as often as anyone asked.
+ */
 export async function lowStockPage(sql: SqlReader, pageNumber: number, pageSize: number) {
   const limit = await readThreshold(sql);
-  // On two of the pool's connections: each takes tens of milliseconds at a million books, and the
-  // report is a staff call, not a shopper's.
-  const [rows, [counted]] = await Promise.all([
-    sql.query<LowStockRow>(LOW_STOCK_PAGE_SQL, [limit, pageNumber * pageSize, pageSize, (pageNumber - 1) * pageSize]),
-    sql.query<{ n: number }>(LOW_STOCK_COUNT_SQL, [limit]),
-  ]);
-  const totalCopies = counted!.n;
+  const offset = (pageNumber - 1) * pageSize;
+  const readPage = () => sql.query<LowStockRow>(LOW_STOCK_PAGE_SQL, [limit, pageNumber * pageSize, pageSize, offset]);
+  const counting = sql.query<{ n: number }>(LOW_STOCK_COUNT_SQL, [limit]).then(([counted]) => counted!.n);
+  const [rows, totalCopies] =
+    pageNumber === 1
+      ? await Promise.all([readPage(), counting])
+      : await counting.then(async (n) => [n > offset ? await readPage() : [], n] as const);
   return {
     threshold: limit,
     copies: rows.map(({ price, ...row }) => ({ ...row, price: toMoney(price) })),
