@@ -328,7 +328,14 @@ describe('catalog cache', () => {
         let changed: ImportedChanges | undefined;
         const writes = {
           absentBooks: async () => new Set<string>(),
-          writeCopies: async () => ({ missingLine: null, otherCopyLine: null, availabilityChanged: false, copyIds: ids, stockAlone: true }),
+          writeCopies: async () => ({
+            missingLine: null,
+            otherCopyLine: null,
+            priceChangedLine: null,
+            availabilityChanged: false,
+            copyIds: ids,
+            stockAlone: true,
+          }),
         };
         const repo = {
           plan: async () => [{ line: 2, isbn13: '9780000000002', price: '1.00', stock: 5, available: true, kind: 'changed' }],

@@ -552,6 +552,26 @@ describe('bulk export and import', () => {
     }
   });
 
+  it('refuses a run whose price the shop changed since the check, where the file changed it too: the save is not written over', async () => {
+    const [copy] = await t.db.query<{ id: number; isbn13: string; price: string; quantity: number }>(
+      `SELECT c.id, b.isbn13, c.price::text, c.quantity FROM books b JOIN book_copies c ON c.book_id = b.id
+       WHERE b.isbn13 IS NOT NULL AND c.id = (SELECT min(id) FROM book_copies WHERE book_id = b.id) ORDER BY b.id OFFSET 7 LIMIT 1`,
+    );
+    const header = 'isbn,price,stock,available,exported_stock,exported_price,exported_available,copy_id';
+    const row = `${copy!.isbn13},41.00,${copy!.quantity},true,${copy!.quantity},${copy!.price},true,${copy!.id}`;
+    const job = await check(`${header}\n${row}`);
+    expect(job).toMatchObject({ changed: 1, invalid: 0 });
+    // Another Admin saves a price of their own after the check.
+    await t.db.query("UPDATE book_copies SET price = '39.00' WHERE id = $1", [copy!.id]);
+    await data('POST', `/api/employee/catalog/import/${job.id}/run`, admin, { skipInvalid: false });
+    const finished = await until(job.id, (j) => j.status !== 'running');
+    expect(finished).toMatchObject({
+      status: 'failed',
+      error: 'The price of line 2 changed in the shop since the check; check the file again.',
+    });
+    expect((await copyOf(copy!.isbn13))!.price).toBe('39.00');
+  });
+
   it('an import the run committed stays done when its answer is lost after the commit: never reported as writing nothing', async () => {
     const [book] = await t.db.query<{ isbn13: string; quantity: number }>(
       `SELECT b.isbn13, c.quantity FROM books b JOIN book_copies c ON c.book_id = b.id

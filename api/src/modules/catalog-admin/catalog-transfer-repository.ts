@@ -81,8 +81,10 @@ export type ImportJob = ReturnType<typeof toJob>;
  * file; with exported_price and exported_available, each written only where the file changed it, so
  * the shop's own stands), or a first copy created for a book that has none. The audit and the stock ledger are the
  * tables' triggers, so a row written here is recorded as one written by hand. Answers the line of the
- * first row whose book the shop no longer has and of the first whose book's first copy is not the one
- * its copy_id names (the caller refuses the file for either), whether a copy was put
+ * first row whose book the shop no longer has, of the first whose book's first copy is not the one
+ * its copy_id names, and of the first whose price both the file and the shop changed since the export,
+ * differently (the check refuses such a row; a save since the check made it one), for the caller to
+ * refuse the file for any, whether a copy was put
  * on or taken off sale (every part of the statement sees the copies as they were before it), the
  * copies it updated, and whether it moved their stock alone: no price or sale changed, no copy
  * created, and none went into or out of stock. The run locked the copies before its first statement,
@@ -116,6 +118,8 @@ const WRITE_COPIES = (max: number) => `
   )
   SELECT (SELECT min(line) FROM target WHERE book_id IS NULL) AS "missingLine",
          (SELECT min(line) FROM target WHERE exported_copy_id IS DISTINCT FROM copy_id AND exported_copy_id IS NOT NULL) AS "otherCopyLine",
+         (SELECT min(line) FROM target
+          WHERE copy_id IS NOT NULL AND price <> exported_price AND was_price <> exported_price AND was_price <> price) AS "priceChangedLine",
          (SELECT coalesce(bool_or(available), false) FROM target WHERE book_id IS NOT NULL AND copy_id IS NULL)
            OR (SELECT coalesce(bool_or(availability_changed), false) FROM set_copies) AS "availabilityChanged",
          (SELECT count(*) FROM set_copies)::int + (SELECT count(*) FROM first_copies)::int AS written,
@@ -140,6 +144,7 @@ export function importWrites(tx: Prisma.TransactionClient) {
         {
           missingLine: number | null;
           otherCopyLine: number | null;
+          priceChangedLine: number | null;
           availabilityChanged: boolean;
           written: number;
           copyIds: number[];
@@ -160,6 +165,7 @@ export function importWrites(tx: Prisma.TransactionClient) {
       return {
         missingLine: result?.missingLine ?? null,
         otherCopyLine: result?.otherCopyLine ?? null,
+        priceChangedLine: result?.priceChangedLine ?? null,
         availabilityChanged: result?.availabilityChanged ?? true,
         copyIds: result?.copyIds ?? [],
         stockAlone: result?.stockAlone ?? false,
