@@ -17,6 +17,16 @@ const settings = {
   retryBaseMs: 1000,
 };
 
+/** An outbox's claim that hands out `row` once, then nothing. */
+const claimsOnce = (row: object) => {
+  let claimed = false;
+  return async () => {
+    if (claimed) return [];
+    claimed = true;
+    return [row];
+  };
+};
+
 /** A sender over an outbox holding `row` once, whose facts fail to load; answers what it settled and failed. */
 async function drainOne(attempts: number) {
   const row: ClaimedMail = {
@@ -32,16 +42,11 @@ async function drainOne(attempts: number) {
     queued_at: new Date(),
     claimed_until: new Date(Date.now() + 60_000),
   };
-  let claimed = false;
   const failed: [bigint, string, number | null][] = [];
   const settled: bigint[] = [];
   const sent: unknown[] = [];
   const repo = {
-    claim: async () => {
-      if (claimed) return [];
-      claimed = true;
-      return [row];
-    },
+    claim: claimsOnce(row),
     address: async () => {
       throw new Error('column "first_name" does not exist');
     },
@@ -91,15 +96,10 @@ describe('a drain', () => {
 /** A sender over an outbox holding one contact receipt to ann@example.com; answers what it failed and what it logged. */
 async function sendOne(transport: Pick<Transporter, 'sendMail'>, sendDeadlineMs?: number) {
   const row = { id: 9n, kind: 'contact_received', attempts: 1, queued_at: new Date(), claimed_until: new Date(Date.now() + 60_000) };
-  let claimed = false;
   const failed: [bigint, string][] = [];
   const logged: unknown[] = [];
   const repo = {
-    claim: async () => {
-      if (claimed) return [];
-      claimed = true;
-      return [row];
-    },
+    claim: claimsOnce(row),
     address: async (): Promise<Addressed> => ({
       to: { name: 'Ann Reader', address: 'ann@example.com' },
       facts: { kind: 'contact_received' },
