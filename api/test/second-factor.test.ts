@@ -549,7 +549,11 @@ describe('a first second factor', () => {
     expect(guesses).toEqual([...Array(5).fill(400), 429]);
     // Locked for every session there, the right code included, and recorded without the code.
     const locked = await call(t, stolen, 'POST', `${OWN}/totp/confirm`, { code: totpCode(secret) });
-    expect([locked.statusCode, locked.headers['retry-after']]).toEqual([429, expect.any(String)]);
+    expect([locked.statusCode, locked.headers['retry-after'], locked.json().error.message]).toEqual([
+      429,
+      expect.any(String),
+      'Too many wrong codes. Please try again later.',
+    ]);
     expect((await call(t, owner, 'GET', `${OWN}/`)).json().data).toMatchObject({ totp: false });
     const events = await t.db.query<{ type: string; details: { method: string; stage: string } | null; row: string }>(
       "SELECT type, details, row_to_json(e)::text AS row FROM security_events e WHERE actor IN ($1, 'app-setup:' || $1) ORDER BY id",

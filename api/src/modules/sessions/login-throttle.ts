@@ -72,10 +72,14 @@ const signedInKey = (account: string) => `signed-in:account:${account}`;
 /** The longest delay an account's slowdown imposes between two attempts. */
 const MAX_ACCOUNT_DELAY_SECONDS = 15 * 60;
 
-const tooMany = (retryAfterSeconds: number) =>
-  new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many failed sign-in attempts. Please try again later.', {
-    'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-  });
+const tooMany = (retryAfterSeconds: number, secret: CheckedSecret = 'password') =>
+  new AppError(
+    429,
+    'TOO_MANY_ATTEMPTS',
+    // An app's setup is no sign-in: its screen says what was tried too often.
+    secret === 'app-setup' ? 'Too many wrong codes. Please try again later.' : 'Too many failed sign-in attempts. Please try again later.',
+    { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  );
 
 export interface Attempt {
   /** The password was right: give the reservation back and forget this account's failures. */
@@ -147,7 +151,7 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
         const [locked] = await db.$queryRaw<{ seconds: number }[]>`
           SELECT extract(epoch FROM max(window_ends_at) - now())::float8 AS seconds
           FROM throttle_counters WHERE key = ANY(${refused}::text[]) AND window_ends_at > now()`;
-        throw tooMany(locked?.seconds ?? windowMs / 1000);
+        throw tooMany(locked?.seconds ?? windowMs / 1000, secret);
       }
 
       // A password's account slows down, for addresses that have already failed on it.
