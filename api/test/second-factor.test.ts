@@ -1023,6 +1023,23 @@ describe("a change to an employee's factors", () => {
   });
 });
 
+describe('a passkey being registered', () => {
+  it("keeps its challenge through an answer that is no passkey's: another session cannot cancel the owner's registration", async () => {
+    const who = await newEmployee(t, 'Seller');
+    const mine = await passwordLogin(t, who);
+    const stolen = await passwordLogin(t, who);
+    const options = await call(t, mine, 'POST', `${OWN}/passkeys/options`, { currentPassword: who.password });
+    expect(options.statusCode, options.body).toBe(200);
+    const response = registerSoftwarePasskey(options.json().data, INJECTED_ORIGIN);
+    const junk = { ...response, response: { ...response.response, clientDataJSON: Buffer.from('{}').toString('base64url') } };
+    expect((await call(t, stolen, 'POST', `${OWN}/passkeys`, { name: 'Mine now', response: junk })).statusCode).toBe(400);
+    const registered = await call(t, mine, 'POST', `${OWN}/passkeys`, { name: 'Laptop', response });
+    expect(registered.statusCode, registered.body).toBe(200);
+    // Once: the same answer again finds it spent.
+    expect((await call(t, mine, 'POST', `${OWN}/passkeys`, { name: 'Laptop', response })).statusCode).toBe(400);
+  });
+});
+
 describe('staff sign-ins in the audit log', () => {
   it('records each employee session begun, with how they proved who they are and from where; a client sign-in is not one', async () => {
     const who = await newEmployee(t, 'Seller');

@@ -201,8 +201,12 @@ export function secondFactorRepository(db: Db) {
     /** Records a challenge as answered until it ends; true for the one caller that recorded it (a challenge is used once). */
     spendChallenge: async (key: string, purpose: string, expiresAt: Date) =>
       (await db.signInChallenge.createMany({ data: [{ tokenHash: key, purpose, expiresAt }], skipDuplicates: true })).count === 1,
-    /** Deletes a challenge; true for the one caller that deleted it (a challenge is used once). */
-    takeChallenge: async (key: string) => (await db.signInChallenge.deleteMany({ where: { tokenHash: key } })).count === 1,
+    /**
+     * Deletes a challenge, only while it is still `webauthn` when one is given (new options replace it
+     * under the same key); true for the one caller that deleted it (a challenge is used once).
+     */
+    takeChallenge: async (key: string, webauthn?: string) =>
+      (await db.signInChallenge.deleteMany({ where: { tokenHash: key, ...(webauthn !== undefined && { webauthn }) } })).count === 1,
     purgeChallenges: () => db.signInChallenge.deleteMany({ where: { expiresAt: { lt: new Date() } } }),
 
     /**

@@ -309,9 +309,7 @@ export function secondFactorService(
     ) {
       const key = employeeKey('passkey_register', employeeId);
       const challenge = await repo.findChallenge(key);
-      if (!challenge?.webauthn || challenge.expiresAt.getTime() < Date.now() || !(await repo.takeChallenge(key))) {
-        throw refuse.passkeyNotRegistered();
-      }
+      if (!challenge?.webauthn || challenge.expiresAt.getTime() < Date.now()) throw refuse.passkeyNotRegistered();
       const hadFactor = await repo.hasFactor(employeeId);
       const verification = await verifyRegistrationResponse({
         response,
@@ -321,6 +319,9 @@ export function secondFactorService(
         requireUserVerification: false,
       }).catch(() => null);
       if (!verification?.verified) throw refuse.passkeyNotRegistered();
+      // Used once, by an answer to it: taken only now, so an answer that is no passkey's (another
+      // session's, say) leaves it for the owner's passkey being made. Of two right answers, one wins.
+      if (!(await repo.takeChallenge(key, challenge.webauthn))) throw refuse.passkeyNotRegistered();
       const { credential } = verification.registrationInfo;
       const recovery = hadFactor ? null : newCodes();
       const passkey = await repo.addPasskey(
