@@ -3,7 +3,7 @@
 // at warn (plugins/errors.ts), so a client's odd input never becomes a 500 or an error-level alarm.
 import { someCause } from './database-errors.ts';
 
-/** SQLSTATEs of class 22 (data exception), and the one of class 54, that only a value can cause. */
+/** SQLSTATEs of class 22 (data exception) that only a value can cause. */
 const INPUT_SQLSTATES = new Set([
   '22001', // string_data_right_truncation: longer than a varchar/char column
   '22003', // numeric_value_out_of_range: e.g. a total over DECIMAL(12,2), an id over int4
@@ -15,8 +15,16 @@ const INPUT_SQLSTATES = new Set([
   '22025', // invalid_escape_sequence: a LIKE pattern ending in a backslash
   '22P02', // invalid_text_representation
   '22P05', // untranslatable_character
-  '54000', // program_limit_exceeded: a value too large for an index's entry, an array too long
 ]);
+
+/**
+ * program_limit_exceeded (54000) when it is a value too large for an index's entry (a name of
+ * thousands of letters). The same code for something a statement of ours built too large (a row, a
+ * JSON value) stays a fault.
+ */
+const tooLargeForAnIndex = (e: { originalCode?: unknown; code?: unknown; originalMessage?: unknown; message?: unknown }) =>
+  (e.originalCode === '54000' || e.code === '54000') &&
+  [e.originalMessage, e.message].some((message) => typeof message === 'string' && /index row (size|requires)/.test(message));
 
 export function isCausedByInput(error: unknown): boolean {
   return someCause(
@@ -25,6 +33,7 @@ export function isCausedByInput(error: unknown): boolean {
       // Prisma refuses arguments it cannot express (e.g. a non-finite number) before any SQL runs.
       e.name === 'PrismaClientValidationError' ||
       (typeof e.originalCode === 'string' && INPUT_SQLSTATES.has(e.originalCode)) ||
-      (typeof e.code === 'string' && INPUT_SQLSTATES.has(e.code)),
+      (typeof e.code === 'string' && INPUT_SQLSTATES.has(e.code)) ||
+      tooLargeForAnIndex(e),
   );
 }
