@@ -704,6 +704,30 @@ describe("an Admin's reset of another employee's second factor", () => {
     expect((await call(t, sellerSession, 'GET', '/api/employee/employee/')).statusCode).toBe(401);
   });
 
+  it("an Admin's app confirmed while its removal waited for it is the last Admin factor still: the removal is refused", async () => {
+    const lone = await createTestApp();
+    const who = await newEmployee(lone, 'Admin');
+    const session = await passwordLogin(lone, who);
+    expect((await call(lone, session, 'POST', `${OWN}/totp`, { currentPassword: who.password })).statusCode).toBe(200);
+    // The confirmation, held open: the removal reads no factor, then waits for the app's row.
+    const holder = new pg.Client({ connectionString: lone.db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(
+        'UPDATE employee_totp SET secret = pending_secret, pending_secret = NULL, confirmed_at = now() WHERE employee_id = $1',
+        [who.id],
+      );
+      const removal = call(lone, session, 'DELETE', `${OWN}/totp`);
+      await untilStatementsWaitOnLocks(lone.db, 1);
+      await holder.query('COMMIT');
+      expect((await removal).statusCode).toBe(409);
+    } finally {
+      await holder.end();
+    }
+    expect(await lone.db.query('SELECT 1 FROM employee_totp WHERE employee_id = $1 AND secret IS NOT NULL', [who.id])).toHaveLength(1);
+  });
+
   it("a reset still ends the sessions when the employee's own removal got there first and left it nothing to remove", async () => {
     const seller = await newEmployee(t, 'Seller');
     const sellerSession = await passwordLogin(t, seller);

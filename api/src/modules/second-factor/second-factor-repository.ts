@@ -130,7 +130,8 @@ export function secondFactorRepository(db: Db) {
           const locked = await tx.$queryRaw<{ id: number; role: string }[]>`
             SELECT id, role::text FROM employees WHERE role = 'Admin' OR id = ${employeeId} ORDER BY id FOR NO KEY UPDATE`;
           const hasFactor = async () => (await tx.employee.count({ where: { id: employeeId, ...HAS_FACTOR } })) > 0;
-          const adminWithFactor = locked.some((row) => row.id === employeeId && row.role === 'Admin') && (await hasFactor());
+          const isAdmin = locked.some((row) => row.id === employeeId && row.role === 'Admin');
+          const adminWithFactor = isAdmin && (await hasFactor());
           const where = { employeeId };
           let removed: boolean;
           if (removal === 'app') {
@@ -144,7 +145,11 @@ export function secondFactorRepository(db: Db) {
             const passkeys = await tx.employeePasskey.deleteMany({ where });
             removed = apps.count + passkeys.count > 0;
           } else removed = (await tx.employeePasskey.deleteMany({ where: { ...where, id: removal.passkeyId } })).count === 1;
-          if (adminWithFactor && (await tx.employee.count({ where: { role: 'Admin', ...HAS_FACTOR } })) === 0)
+          // `removed` also counts an app confirmed while the delete waited for it, after the read above.
+          if (
+            (adminWithFactor || (isAdmin && removal === 'app' && removed)) &&
+            (await tx.employee.count({ where: { role: 'Admin', ...HAS_FACTOR } })) === 0
+          )
             throw new LeavesNoAdminFactor();
           if (!(await hasFactor())) await tx.employeeRecoveryCode.deleteMany({ where });
           // The employee's sessions end with it, in the same transaction: ended after a removal that
