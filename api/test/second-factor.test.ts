@@ -238,6 +238,31 @@ describe('TOTP', () => {
   });
 });
 
+describe('a sign-in step with a frontend on another site (CORS_ORIGINS)', () => {
+  it("is the frontend's own: another site's page cannot finish it with the step's cookie", async () => {
+    const spa = 'https://spa.example';
+    const cross = await createTestApp({ env: { CORS_ORIGINS: spa } });
+    const who = await newEmployee(cross, 'Seller');
+    const { secret } = await enrolTotp(cross, await passwordLogin(cross, who));
+    const now = Math.floor(Date.now() / 30_000) * 30_000 + 60_000 + 10_000;
+    fixClock(now);
+    const { cookie } = await passwordStep(cross, who);
+    const answer = (mode: string) =>
+      cross.app.inject({
+        method: 'POST',
+        url: SECOND_STEP,
+        headers: { cookie, origin: spa, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': mode },
+        payload: { code: totpCode(secret, now) },
+      });
+    // A form of the frontend's page posted as a navigation: the SameSite=None cookie goes, and is not its.
+    const navigated = await answer('navigate');
+    expect(navigated.statusCode).toBe(401);
+    expect(navigated.cookies.filter((c) => c.value)).toEqual([]);
+    const fetched = await answer('cors');
+    expect([fetched.statusCode, fetched.json()]).toEqual([200, { data: 'Seller' }]);
+  });
+});
+
 describe('a password changed between the two steps', () => {
   const liveSessions = async (id: number) =>
     (await t.db.query("SELECT 1 FROM session_families WHERE audience = 'employee' AND subject_id = $1 AND revoked_at IS NULL", [id]))

@@ -4,6 +4,7 @@
 // ask for a second factor used within the last minutes, from an employee who has one.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { fromAnotherSitesPage } from '../lib/fetch-metadata.ts';
 import { publicOrigin } from '../lib/public-origin.ts';
 import { refuse } from '../lib/refusals.ts';
 import { secondFactorRepository } from '../modules/second-factor/second-factor-repository.ts';
@@ -74,8 +75,9 @@ export default fp(
     const { cookieSecure, corsOrigins } = app.config;
     const cookieName = `${cookieSecure ? '__Secure-' : ''}bs_second_factor`;
     const sameSite = corsOrigins.length ? ('none' as const) : ('strict' as const);
+    const frontends = new Set(corsOrigins);
     app.decorate('signInToken', {
-      read: (request: FastifyRequest) => request.cookies[cookieName],
+      read: (request: FastifyRequest) => (fromAnotherSitesPage(request, frontends) ? undefined : request.cookies[cookieName]),
       set(request: FastifyRequest, reply: FastifyReply, token: string) {
         reply.setCookie(cookieName, token, {
           httpOnly: true,

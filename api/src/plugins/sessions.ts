@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden } from '../lib/errors.ts';
+import { fromAnotherSitesPage } from '../lib/fetch-metadata.ts';
 import { type Audience, sessionRepository } from '../modules/sessions/session-repository.ts';
 import { type IssuedSession, type SessionService, sessionService } from '../modules/sessions/session-service.ts';
 import { ACCESS_TOKEN_SECONDS } from '../modules/sessions/tokens.ts';
@@ -93,20 +94,9 @@ export default fp(
     // Strict unless a frontend on another site must send them (CORS_ORIGINS); then None, and Secure.
     const sameSite = corsOrigins.length ? ('none' as const) : ('strict' as const);
 
-    /**
-     * Another site's page calling the API (an image, a script, a navigation, a fetch) sends the
-     * session's cookies only when SameSite=None lets them go (CORS_ORIGINS), and the browser says so
-     * (Fetch Metadata): unless it is a CORS call from one of those frontends, such a request is a
-     * stranger's. Answered with the session, even a call whose answer the browser keeps from its page
-     * could keep an idle session alive, as any signed-in call marks activity.
-     */
-    const allowedFrontends = new Set(corsOrigins);
-    const embeddedByAnotherSite = (request: FastifyRequest) =>
-      request.headers['sec-fetch-site'] === 'cross-site' &&
-      !(request.headers['sec-fetch-mode'] === 'cors' && allowedFrontends.has(request.headers.origin ?? ''));
-
+    const frontends = new Set(corsOrigins);
     app.decorate('sessionCookie', (request: FastifyRequest, audience: Audience, kind: 'access' | 'refresh') =>
-      embeddedByAnotherSite(request) ? undefined : request.cookies[names(audience)[kind]],
+      fromAnotherSitesPage(request, frontends) ? undefined : request.cookies[names(audience)[kind]],
     );
 
     app.decorate('setSessionCookies', (request: FastifyRequest, reply: FastifyReply, audience: Audience, session: IssuedSession) => {
