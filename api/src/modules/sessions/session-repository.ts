@@ -48,9 +48,9 @@ export const PURGE_TOKENS_SQL = `
 /**
  * The purge's second: $2 sessions at most, revoked a day ago or started $1 seconds (every lifetime)
  * and a day ago, and their tokens, read by family (a list of the sessions, which the planner looks up
- * in the family's index however many there are; a join of thousands scanned every token). A token stored while its session went (a
- * rotation racing the purge) is left to its expiry, as a token of a session that no longer exists
- * answers nothing. Counts the sessions.
+ * in the family's index however many there are; a join of thousands scanned every token). A token
+ * stored while its session went (a rotation racing the purge) is left to its expiry, as a token of a
+ * session that no longer exists answers nothing. Counts the sessions.
  */
 export const PURGE_SESSIONS_SQL = `
   WITH gone AS (
