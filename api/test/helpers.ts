@@ -251,6 +251,18 @@ export async function catalogNoticeHeard(t: TestApp, notice: string) {
 }
 
 /** The shop's public address in the tests of the pages the server writes (canonical links, sitemaps). */
+/**
+ * `n` letters that repeat nothing, so no compression shortens them: past PostgreSQL's largest index
+ * entry at a few thousand, as anyone's edit of an Open Library record may hold. The same each call.
+ */
+export function incompressibleLetters(n: number): string {
+  let seed = 7;
+  return Array.from({ length: n }, () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return String.fromCharCode(97 + (seed % 26));
+  }).join('');
+}
+
 export const SHOP_ORIGIN = 'https://shop.example.com';
 /** A built storefront's page, as the server's own pages start from it. */
 export const PAGE_SHELL =

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { isCausedByInput } from '../src/lib/input-errors.ts';
-import { createTestApp, createTestDatabase, DEMO, type TestApp } from './helpers.ts';
+import { createTestApp, createTestDatabase, DEMO, incompressibleLetters, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let admin: string;
@@ -281,12 +281,7 @@ describe('database errors caused by input are a 400 logged at warn; a bug is sti
 
 describe('a value too large for an index', () => {
   it('is bad input (400), where the same code for something a statement built too large stays a fault', async () => {
-    // Random letters, which no compression shortens below the index's largest entry.
-    let seed = 11;
-    const name = Array.from({ length: 3000 }, () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return String.fromCharCode(97 + (seed % 26));
-    }).join('');
+    const name = incompressibleLetters(3000);
     const tooLong = await t.app.prisma.$executeRawUnsafe('INSERT INTO authors (full_name) VALUES ($1)', name).catch((e: unknown) => e);
     expect(isCausedByInput(tooLong)).toBe(true);
     const built = await t.app.prisma.$queryRawUnsafe("SELECT repeat('x', 1100000000)").catch((e: unknown) => e);

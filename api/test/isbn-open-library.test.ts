@@ -5,16 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openLibraryLookup } from '../src/modules/catalog-admin/isbn-lookup.ts';
-import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { createTestApp, DEMO, incompressibleLetters, type TestApp } from './helpers.ts';
 
-/** `n` letters that repeat nothing (no compression shortens them), as anyone's edit of a record may hold. */
-const letters = (n: number) => {
-  let seed = 7;
-  return Array.from({ length: n }, () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return String.fromCharCode(97 + (seed % 26));
-  }).join('');
-};
 const ENDLESS_ISBN = '9791000000008';
 
 let standIn: Server;
@@ -49,7 +41,7 @@ beforeAll(async () => {
         : isbn === 'ISBN:9781861972712'
           ? { [isbn]: { title: 'Pageless', authors: [{ name: 'Nobody Counted' }], number_of_pages: 0 } }
           : isbn === `ISBN:${ENDLESS_ISBN}`
-            ? { [isbn]: { title: `Endless ${letters(3000)}`, authors: [{ name: letters(3000) }] } }
+            ? { [isbn]: { title: `Endless ${incompressibleLetters(3000)}`, authors: [{ name: incompressibleLetters(3000) }] } }
             : {};
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });

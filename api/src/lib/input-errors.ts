@@ -1,7 +1,7 @@
 // Which database and ORM errors mean "this input cannot be stored or compared" rather than "the code is
 // wrong". The routes check input first; this is the backstop: such an error answers 400 and is logged
 // at warn (plugins/errors.ts), so a client's odd input never becomes a 500 or an error-level alarm.
-import { someCause } from './database-errors.ts';
+import { type MaybeDatabaseError, someCause } from './database-errors.ts';
 
 /** SQLSTATEs of class 22 (data exception) that only a value can cause. */
 const INPUT_SQLSTATES = new Set([
@@ -22,7 +22,7 @@ const INPUT_SQLSTATES = new Set([
  * thousands of letters). The same code for something a statement of ours built too large (a row, a
  * JSON value) stays a fault.
  */
-const tooLargeForAnIndex = (e: { originalCode?: unknown; code?: unknown; originalMessage?: unknown; message?: unknown }) =>
+const tooLargeForAnIndex = (e: MaybeDatabaseError) =>
   (e.originalCode === '54000' || e.code === '54000') &&
   [e.originalMessage, e.message].some((message) => typeof message === 'string' && /index row (size|requires)/.test(message));
 

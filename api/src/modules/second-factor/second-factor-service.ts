@@ -18,7 +18,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { refuse } from '../../lib/refusals.ts';
 import type { SecurityEvents, SecurityEventType } from '../security/security-events.ts';
-import type { LoginThrottle } from '../sessions/login-throttle.ts';
+import type { CheckedSecret, LoginThrottle } from '../sessions/login-throttle.ts';
 import {
   acceptedTotpStep,
   looksLikeRecoveryCode,
@@ -121,7 +121,7 @@ export function secondFactorService(
     address: string,
     details: Record<string, string>,
     { locked }: { locked: boolean },
-    lock: 'second-factor' | 'app-setup' = 'second-factor',
+    lock: Exclude<CheckedSecret, 'password'> = 'second-factor',
   ) => {
     await events.record({ type: 'second_factor_failed', actor: email, address, details });
     if (locked) await events.record({ type: 'login_locked', actor: `${lock}:${email}`, address, details: { limits: throttle.limits } });
