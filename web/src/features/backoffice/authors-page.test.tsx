@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
 import { Address, heldAnswer, refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { expectDeleteRefusedAsStale } from '../../../test/stale-delete';
 import AuthorsPage from './authors-page';
 
 const list = {
@@ -44,11 +45,7 @@ it('a delete of an author renamed since the table showed them is refused, says t
     'DELETE /api/employee/author/7': refusal(412, 'STALE_VERSION', reason, { current: now }),
   });
   renderWithProviders(<AuthorsPage />, { route: '/authors' });
-  await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
-  const alert = await screen.findByRole('alert');
-  expect(alert).toHaveTextContent('Failed to delete author.');
-  expect(alert).toHaveTextContent(reason);
-  expect(calls.find((call) => call.method === 'DELETE')?.ifMatch).toBe('"3"');
+  await expectDeleteRefusedAsStale(calls, { failure: 'Failed to delete author.', reason, ifMatch: '"3"' });
   // The table is read again: the row shows the name it has now, and a delete from it would send version 4.
   expect(await screen.findByText('Frank Patrick Herbert')).toBeInTheDocument();
 });

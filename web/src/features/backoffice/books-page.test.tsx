@@ -1,9 +1,9 @@
 // A book's delete says which version of the book it read: one another employee changed meanwhile is
 // refused, and the table shows it as it is now.
 import { screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
 import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { expectDeleteRefusedAsStale } from '../../../test/stale-delete';
 import BooksPage from './books-page';
 
 afterEach(() => vi.restoreAllMocks());
@@ -22,10 +22,6 @@ it('an Admin deleting a book someone renamed since the table showed it is refuse
     'DELETE /api/employee/book/3': refusal(412, 'STALE_VERSION', reason, { current: book('A Wizard of Earthsea', 2) }),
   });
   renderWithProviders(<BooksPage />, { route: '/books' });
-  await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
-  const alert = await screen.findByRole('alert');
-  expect(alert).toHaveTextContent('Failed to delete book.');
-  expect(alert).toHaveTextContent(reason);
-  expect(calls.find((call) => call.method === 'DELETE')?.ifMatch).toBe('"1"');
+  await expectDeleteRefusedAsStale(calls, { failure: 'Failed to delete book.', reason, ifMatch: '"1"' });
   expect(await screen.findByText('A Wizard of Earthsea')).toBeInTheDocument();
 });

@@ -4,6 +4,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
 import { heldAnswer, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { expectDeleteRefusedAsStale } from '../../../test/stale-delete';
 import CopiesPage from './copies-page';
 
 afterEach(() => {
@@ -47,11 +48,7 @@ it('an Admin deleting a copy restocked since the table showed it is refused, tol
     },
   });
   renderWithProviders(<CopiesPage />, { route: '/book-copies' });
-  await userEvent.click(await screen.findByRole('button', { name: 'Delete' }));
-  const alert = await screen.findByRole('alert');
-  expect(alert).toHaveTextContent('Failed to delete book copy.');
-  expect(alert).toHaveTextContent(message);
-  expect(calls.find((c) => c.method === 'DELETE')?.ifMatch).toBe('"1"');
+  await expectDeleteRefusedAsStale(calls, { failure: 'Failed to delete book copy.', reason: message, ifMatch: '"1"' });
   const row = (await screen.findByRole('cell', { name: '50' })).closest('tr')!;
   expect(within(row).getByRole('cell', { name: '5' })).toBeInTheDocument();
 });
