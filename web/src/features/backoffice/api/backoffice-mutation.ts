@@ -25,5 +25,8 @@ export function useBackofficeMutation<Variables, Result>(
   });
 }
 
+/** The header that says which version of a row a write read: its entity tag, as the API's ETag gives it. */
+export const versionRead = (version: number) => ({ 'if-match': `"${version}"` });
+
 /** A write refused because the row changed since it was read (412): what the screen shows of it is out of date. */
 export const refusedAsStale = (error: unknown) => error instanceof ApiError && error.status === 412;
