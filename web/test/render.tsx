@@ -64,6 +64,7 @@ export function renderRoute(pattern: string, screen: ReactNode, route: string) {
 export interface StubAnswer {
   status?: number;
   body: unknown;
+  headers?: Record<string, string>;
   after?: Promise<unknown>;
 }
 
@@ -133,7 +134,7 @@ export function stubApi(answers: Record<string, StubAnswer | StubAnswer[] | 'net
         if (answer === 'network error') return HttpResponse.error();
         const current = Array.isArray(answer) ? answer[Math.min(served++, answer.length - 1)]! : answer;
         await current.after;
-        return HttpResponse.json(current.body as object, { status: current.status ?? 200 });
+        return HttpResponse.json(current.body as object, { status: current.status ?? 200, headers: current.headers });
       },
     );
   });

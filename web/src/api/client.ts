@@ -18,9 +18,21 @@ export class ApiError extends Error {
     message: string,
     readonly code = 'ERROR',
     readonly details?: Record<string, unknown>,
+    /** How long the shop asked to be left alone (its Retry-After), when it said. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
+}
+
+/** The longest wait a Retry-After is taken at: the shop's own limits reset within the hour. */
+const LONGEST_RETRY_AFTER_MS = 3_600_000;
+
+/** Retry-After as milliseconds: whole seconds or an HTTP date; anything else says nothing. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const wait = /^\d+$/.test(header.trim()) ? Number(header.trim()) * 1000 : Date.parse(header) - now;
+  return Number.isNaN(wait) ? undefined : Math.min(Math.max(wait, 0), LONGEST_RETRY_AFTER_MS);
 }
 
 export type Result = { data?: unknown; error?: unknown; response: Response };
@@ -36,11 +48,22 @@ export async function unwrap<R extends Result>(call: Promise<R>): Promise<DataOf
   }
   if (result.response.ok && result.data) return (result.data as { data: DataOf<R> }).data;
   const body = result.error as { error?: { message?: string; code?: string; details?: Record<string, unknown> } } | undefined;
-  throw new ApiError(result.response.status, body?.error?.message ?? 'Something went wrong.', body?.error?.code, body?.error?.details);
+  throw new ApiError(
+    result.response.status,
+    body?.error?.message ?? 'Something went wrong.',
+    body?.error?.code,
+    body?.error?.details,
+    retryAfterMs(result.response.headers.get('retry-after')),
+  );
 }
 
 export type Audience = 'Client' | 'Employee';
 const inflight = new Map<Audience, Promise<string | null>>();
+/** A refresh the shop asked to be left alone about (Retry-After): until when, and its refusal. */
+const leftAlone = new Map<Audience, { until: number; error: ApiError }>();
+
+/** How long, from now, the shop asked this audience's refresh to wait; 0 when it did not. */
+export const refreshWaitMs = (audience: Audience) => Math.max(0, (leftAlone.get(audience)?.until ?? 0) - Date.now());
 
 /** A failure that says nothing of the session: the shop unreachable, busy or briefly down. */
 export const isTransient = (error: unknown) =>
@@ -54,13 +77,25 @@ export const isTransient = (error: unknown) =>
  * just received. (The server also forgives a token reused within 30 s, for browsers without Web Locks.)
  */
 export function refreshSession(audience: Audience): Promise<string | null> {
+  const asked = leftAlone.get(audience);
+  if (asked && asked.until > Date.now()) return Promise.reject(asked.error);
   let pending = inflight.get(audience);
   if (!pending) {
     const refresh = () =>
-      unwrap(api.POST('/api/public/authentication/refresh-tokens/{userType}', { params: { path: { userType: audience } } })).catch(
+      unwrap(api.POST('/api/public/authentication/refresh-tokens/{userType}', { params: { path: { userType: audience } } })).then(
+        (userType) => {
+          leftAlone.delete(audience);
+          return userType;
+        },
         (error: unknown) => {
-          if (isTransient(error)) throw error;
-          return null;
+          if (!isTransient(error)) {
+            leftAlone.delete(audience);
+            return null;
+          }
+          // A 429 (the session's refreshes for the hour spent) or a 503 says when to ask again:
+          // asking before, from a timer or a screen's 401, would only be refused again.
+          if (error instanceof ApiError && error.retryAfterMs) leftAlone.set(audience, { until: Date.now() + error.retryAfterMs, error });
+          throw error;
         },
       );
     const locks = globalThis.navigator?.locks;

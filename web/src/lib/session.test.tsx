@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, SIGNED_IN_CLIENT, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../test/render';
-import { api, SESSION_EXPIRED, sessionEvents, withSession } from '../api/client';
+import { api, retryAfterMs, SESSION_EXPIRED, sessionEvents, withSession } from '../api/client';
 import LoginPage from '../features/auth/login-page';
 import { useSession } from './session';
 import { storage } from './storage';
@@ -114,6 +114,44 @@ describe('sessions', () => {
       expect(asked()).toBe(5);
       await vi.advanceTimersByTimeAsync(30_000);
       await vi.waitFor(() => expect(asked()).toBe(6));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('reads Retry-After as seconds or as a date, and takes no more than an hour of it', () => {
+    const now = Date.parse('2026-11-30T12:00:00Z');
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs('Mon, 30 Nov 2026 12:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('Mon, 30 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('86400', now)).toBe(3_600_000);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(null, now)).toBeUndefined();
+  });
+
+  it("a refresh refused for a while (429 with Retry-After) is not asked again before then, by the timer or by a screen's call", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'], shouldAdvanceTime: true });
+    try {
+      const message = 'Too many refreshes. Please try again in 2 minutes.';
+      const calls = stubApi({
+        'POST /api/public/authentication/refresh-tokens/Client': [
+          { status: 429, headers: { 'Retry-After': '120' }, body: { data: null, error: { code: 'RATE_LIMITED', message } } },
+          { body: { data: 'Client' } },
+        ],
+        'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
+        'GET /api/client/cart': UNAUTHORIZED,
+      });
+      renderWithProviders(<SignOut />);
+      const asked = () => calls.filter((c) => c.url.endsWith('/Client')).length;
+      await vi.waitFor(() => expect(asked()).toBe(1));
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(asked()).toBe(1);
+      // A screen's call meeting 401 is told why, without a refresh sent.
+      await expect(withSession('Client', () => api.GET('/api/client/cart'))).rejects.toMatchObject({ status: 429, message });
+      expect(asked()).toBe(1);
+      await vi.advanceTimersByTimeAsync(61_000);
+      await vi.waitFor(() => expect(asked()).toBe(2));
+      expect(await screen.findByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
     } finally {
       vi.useRealTimers();
     }

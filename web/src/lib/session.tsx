@@ -4,7 +4,7 @@
 import { type QueryKey, type UseQueryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { type Audience, api, refreshSession, SESSION_EXPIRED, sessionEvents, unwrap } from '../api/client';
+import { type Audience, api, refreshSession, refreshWaitMs, SESSION_EXPIRED, sessionEvents, unwrap } from '../api/client';
 import { TOKEN_REFRESH_MS } from './constants';
 import { paths } from './paths';
 import { clientKeys, employeeRoot } from './query-keys';
@@ -110,7 +110,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       clearTimeout(retry);
       const unanswered = client === undefined || employee === undefined;
       retries = unanswered ? retries + 1 : 0;
-      if (unanswered) retry = setTimeout(refreshBoth, retries <= REFRESH_RETRIES ? REFRESH_RETRY_MS : REFRESH_RETRY_LATER_MS);
+      if (unanswered) {
+        const soon = retries <= REFRESH_RETRIES ? REFRESH_RETRY_MS : REFRESH_RETRY_LATER_MS;
+        // Not before the shop's Retry-After: a refresh asked sooner is not sent at all.
+        retry = setTimeout(refreshBoth, Math.max(soon, refreshWaitMs('Client'), refreshWaitMs('Employee')));
+      }
     };
     let retry: ReturnType<typeof setTimeout> | undefined;
     let retries = 0;
