@@ -154,8 +154,28 @@ describe('cart screen (spec 2.10)', () => {
     const order = calls.find((c) => c.method === 'POST' && c.url === '/api/client/orders');
     expect(order?.body).toMatchObject({ cartItemsIds: [1], totalPrice: 20, totalQuantity: 2 });
 
-    await userEvent.click(within(withdrawn).getByRole('button', { name: 'Remove' }));
+    await userEvent.click(within(withdrawn).getByRole('button', { name: 'Remove Emma' }));
     expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/client/cart/2')).toBe(true);
+  });
+
+  it('a double click on Remove removes the line once, and shows no error for the second click', async () => {
+    const { held, release } = heldAnswer();
+    const calls = stubApi({
+      ...SIGNED_IN_CLIENT,
+      'GET /api/client/cart': [
+        { body: { data: [line(1, 'Dune Messiah', 2, 5, 10), line(2, 'Emma', 1, 4, 7.5)] } },
+        { body: { data: [line(1, 'Dune Messiah', 2, 5, 10)] } },
+      ],
+      // As the API answers a second removal of the same line.
+      'DELETE /api/client/cart/2': [{ body: { data: true }, after: held }, refusal(404, 'NOT_FOUND', 'This item is not in your cart.')],
+    });
+    renderWithProviders(<CartPage />);
+    const remove = await screen.findByRole('button', { name: 'Remove Emma' });
+    await userEvent.dblClick(remove);
+    release();
+    await vi.waitFor(() => expect(screen.queryByText('Emma', { selector: 'strong' })).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('says how many are left when the stock fell below the line, and lets the quantity come down', async () => {

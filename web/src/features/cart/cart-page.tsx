@@ -13,6 +13,7 @@ import { LoginRedirect, useSendToLogin } from '../../lib/login-redirect';
 import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
+import { useRunOncePer } from '../../lib/use-submit-once';
 import { type CartLine, useCart } from './api/get-cart';
 import { usePlaceOrder } from './api/place-order';
 import { useRemoveCartLine } from './api/remove-cart-line';
@@ -112,6 +113,9 @@ export default function CartPage() {
   const update = useUpdateCartLine();
   const linesBeingUpdated = useLinesBeingUpdated();
   const remove = useRemoveCartLine();
+  // A line stays on screen until the cart is fetched again: a second click meanwhile would remove
+  // it twice and show the second's "not in your cart" for a removal that worked.
+  const removing = useRunOncePer<number>();
   const sendToLogin = useSendToLogin();
   const [checkingOut, setCheckingOut] = useState(false);
   const [notice, show] = useNotice();
@@ -176,7 +180,13 @@ export default function CartPage() {
                   </button>
                 </fieldset>
                 <span className="line-total">{item.isAvailable ? money(cartTotal([item])) : 'Not included'}</span>
-                <button type="button" className="link" onClick={() => remove.mutateAsync(item.id).catch(failed)}>
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Remove ${item.name}`}
+                  disabled={removing.busy(item.id)}
+                  onClick={() => removing.run(item.id, () => remove.mutateAsync(item.id).catch(failed))}
+                >
                   Remove
                 </button>
               </li>
