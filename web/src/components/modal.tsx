@@ -1,5 +1,5 @@
 // An accessible dialog on the native <dialog>: focus moves in and is trapped, Escape closes it,
-// and focus returns to what opened it. While `busy` (its request is out) nothing closes it: closed
+// and focus returns to what opened it (or to the main region, if that is gone). While `busy` (its request is out) nothing closes it: closed
 // then, its request's outcome (an order placed, a refusal) would have no screen left to say it.
 import { type ReactNode, useEffect, useRef } from 'react';
 
@@ -30,7 +30,12 @@ export function Modal({
     if (dialog && !dialog.open) open(dialog);
     // The field the dialog asks for, where it names one; else the browser's choice (its first control, ×).
     dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => opener?.focus?.();
+    // Back to what opened it; when that left the page meanwhile (a row deleted, an order no longer
+    // cancellable), to the screen's main region rather than the document's start.
+    return () => {
+      if (opener?.isConnected) opener.focus?.();
+      else document.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });
+    };
   }, []);
   return (
     <dialog

@@ -29,7 +29,12 @@ describe('cancelling from My Orders', () => {
       ],
       'POST /api/client/orders/43/cancel': { body: { data: order(43, 'cancelled') } },
     });
-    renderWithProviders(<MyOrdersPage />, { route: '/orders' });
+    renderWithProviders(
+      <main tabIndex={-1}>
+        <MyOrdersPage />
+      </main>,
+      { route: '/orders' },
+    );
     await screen.findByRole('cell', { name: '43 Main St' });
     expect(within(rowOf(42)).getByRole('button', { name: 'Cancel order 42' })).toBeInTheDocument();
     expect(within(rowOf(41)).queryByRole('button', { name: /Cancel/ })).not.toBeInTheDocument();
@@ -49,6 +54,8 @@ describe('cancelling from My Orders', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(within(rowOf(43)).getByText('cancelled')).toBeInTheDocument();
     expect(within(rowOf(43)).queryByRole('button')).not.toBeInTheDocument();
+    // Its Cancel button is gone: the focus goes to the screen, not to the document's start.
+    expect(screen.getByRole('main')).toHaveFocus();
     expect(calls.filter((c) => c.url === '/api/client/orders/43/cancel')).toHaveLength(1);
   });
 

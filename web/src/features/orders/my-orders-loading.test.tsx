@@ -2,7 +2,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
+import { Address, refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import MyOrdersPage from './my-orders-page';
 
 const ordersUrl = 'GET /api/client/orders/1,5';
@@ -35,5 +35,36 @@ describe('My Orders', () => {
     renderWithProviders(<MyOrdersPage />, { route: '/orders' });
     expect(await screen.findByText('No orders found.')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('keeps its page in the address, so a reload or Back returns to it', async () => {
+    const order = {
+      id: 41,
+      createdAt: '2026-11-01T10:00:00Z',
+      status: 'Shipped',
+      cancellable: false,
+      totalQuantity: 1,
+      totalPrice: 9,
+      shipmentAddress: '1 Main St',
+    };
+    const orders = { orders: [order], totalPages: 3 };
+    const calls = stubApi({
+      ...SIGNED_IN_CLIENT,
+      'GET /api/client/orders/2,5': { body: { data: orders } },
+      'GET /api/client/orders/3,5': { body: { data: orders } },
+    });
+    renderWithProviders(
+      <>
+        <MyOrdersPage />
+        <Address withSearch />
+      </>,
+      { route: '/orders?page=2' },
+    );
+    await userEvent.click(await screen.findByRole('button', { name: /Next/ }));
+    expect(await screen.findByRole('status', { name: 'address' })).toHaveTextContent('/orders?page=3');
+    expect(calls.map((c) => c.url).filter((url) => url.startsWith('/api/client/orders'))).toEqual([
+      '/api/client/orders/2,5',
+      '/api/client/orders/3,5',
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
 import { LoginRedirect } from '../../lib/login-redirect';
 import { useSession } from '../../lib/session';
+import { usePageInAddress } from '../../lib/use-address-state';
 import { useCancelMyOrder } from './api/cancel-my-order';
 import { useMyOrders } from './api/get-my-orders';
 
@@ -51,7 +52,8 @@ function ConfirmCancel({ order, onClose, onDone }: { order: Order; onClose: () =
 export default function MyOrdersPage() {
   useDocumentTitle('My Orders');
   const { loggedIn, ready } = useSession();
-  const [page, setPage] = useState(1);
+  // In the address, as every paged list: a reload or Back returns to the page the client was on.
+  const [page, setPage] = usePageInAddress();
   const orders = useMyOrders(page);
   const [confirming, setConfirming] = useState<Order | null>(null);
   const [notice, show] = useNotice();
