@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { components } from '../../api/schema';
 import { DataTable } from '../../components/data-table';
@@ -6,6 +7,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { dateTime } from '../../lib/format';
 import { type AuditFilters, useAuditLog } from './api/get-audit-log';
 import { useEmployees } from './api/get-employees';
+import { backofficeKeys } from './api/query-keys';
 import { type AuditLogFilters, useAuditLogAddress } from './audit-log-address';
 
 type AuditEntry = components['schemas']['AuditEntry'];
@@ -123,8 +125,12 @@ export default function AuditLogPage() {
 
   const set = <K extends keyof AuditLogFilters>(key: K, value: AuditLogFilters[K] | '') =>
     setDraft((d) => ({ ...d, [key]: value === '' ? undefined : value }));
+  const queryClient = useQueryClient();
   const apply = (e: FormEvent) => {
     e.preventDefault();
+    // Filter reads the log as it is now, also on the filters shown (whose page is cached): an Admin
+    // watching for an entry presses it to see what came since.
+    void queryClient.invalidateQueries({ queryKey: backofficeKeys.auditLog.all });
     show(draft);
   };
 

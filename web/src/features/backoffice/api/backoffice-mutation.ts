@@ -1,7 +1,7 @@
 // A back-office write, as a mutation that owns its invalidation: it names the resources whose
-// cached reads it changes. It settles as soon as the write has, so the screen says how it went at
-// once; the reads refetch meanwhile (a table that must show the saved row waits for them itself:
-// useAdminList's write).
+// cached reads it changes (the audit log, which every write adds to, goes without saying). It
+// settles as soon as the write has, so the screen says how it went at once; the reads refetch
+// meanwhile (a table that must show the saved row waits for them itself: useAdminList's write).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../api/client';
 import { type BackofficeResource, backofficeKeys } from './query-keys';
@@ -14,7 +14,10 @@ export function useBackofficeMutation<Variables, Result>(
 ) {
   const queryClient = useQueryClient();
   const refresh = () => {
-    for (const resource of invalidates) void queryClient.invalidateQueries({ queryKey: backofficeKeys[resource].all });
+    // The audit log too: the API records every back-office write in it, in the write's transaction.
+    for (const resource of new Set<BackofficeResource>([...invalidates, 'auditLog'])) {
+      void queryClient.invalidateQueries({ queryKey: backofficeKeys[resource].all });
+    }
   };
   return useMutation({
     mutationFn,

@@ -1,6 +1,6 @@
 // A catalog write refreshes every back-office screen that shows what it changed, not only its own
 // table: Low Stock shows copies' stock, price and names, and an ISBN's new author joins Authors. An
-// order's new status shows in the dashboard's status chart and the audit log too.
+// order's new status shows in the dashboard's status chart too, and every write in the audit log.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -49,6 +49,14 @@ it('a book saved or deleted, or an author renamed, refreshes Low Stock, which na
   expect(await refreshedBy(useDeleteBook, { id: 3, version: 1 })).toContain('lowStock');
   expect(await refreshedBy(useRenameAuthor, { id: 4, name: 'Tolkien', version: 1 })).toContain('lowStock');
   expect(await refreshedBy(useAddBook, '9780261103573')).toContain('authors');
+});
+
+it('every back-office write refreshes the audit log, where the API records it: a copy saved, an author renamed', async () => {
+  stubApi({ ...SIGNED_OUT, 'PUT /api/employee/book-copy': ok, 'PUT /api/employee/author/4,Tolkien': ok });
+  expect(await refreshedBy(useUpdateCopy, { bookId: 1, quantity: 2, price: 9.99, isAvailable: true, id: 5, version: 1 })).toContain(
+    'auditLog',
+  );
+  expect(await refreshedBy(useRenameAuthor, { id: 4, name: 'Tolkien', version: 1 })).toContain('auditLog');
 });
 
 it("an order's new status refreshes the dashboard's status chart and the audit log beside the orders", async () => {

@@ -4,4 +4,4 @@ import { useBackofficeMutation } from './backoffice-mutation';
 const resetSecondFactor = (id: number) =>
   withSession('Employee', () => api.DELETE('/api/employee/{id}/second-factor', { params: { path: { id } } }));
 
-export const useResetSecondFactor = () => useBackofficeMutation(resetSecondFactor, ['employees', 'auditLog']);
+export const useResetSecondFactor = () => useBackofficeMutation(resetSecondFactor, ['employees']);

@@ -16,8 +16,4 @@ const setOrderStatus = ({ orderId, status, from }: { orderId: number; status: Se
  * too, so the card shows the status the order has.
  */
 export const useSetOrderStatus = () =>
-  useBackofficeMutation(
-    setOrderStatus,
-    ['orders', 'dashboard', 'charts', 'auditLog'],
-    (error) => error instanceof ApiError && error.status === 409,
-  );
+  useBackofficeMutation(setOrderStatus, ['orders', 'dashboard', 'charts'], (error) => error instanceof ApiError && error.status === 409);
