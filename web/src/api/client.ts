@@ -65,6 +65,9 @@ const leftAlone = new Map<Audience, { until: number; error: ApiError }>();
 /** How long, from now, the shop asked this audience's refresh to wait; 0 when it did not. */
 export const refreshWaitMs = (audience: Audience) => Math.max(0, (leftAlone.get(audience)?.until ?? 0) - Date.now());
 
+/** The shop's answer that what was asked for does not exist (or is not this user's to see). */
+export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
 /** A failure that says nothing of the session: the shop unreachable, busy or briefly down. */
 export const isTransient = (error: unknown) =>
   error instanceof ApiError && (error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500);

@@ -2,7 +2,9 @@
 // /books/{id}-{slug} for the book its address names.
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { isNotFound } from '../../../api/client';
 import { BookCover } from '../../../components/book-cover';
+import { LoadError } from '../../../components/load-error';
 import { SIMILAR_BOOKS_PAGE_SIZE } from '../../../lib/constants';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { paths } from '../../../lib/paths';
@@ -32,7 +34,7 @@ function SimilarBooks({ category, currentId, onPick }: { category: string; curre
 /** A book's detail, with its similar books (`onPick` opens one) and Show More for its category. */
 export function BookDetail({ bookId, onPick }: { bookId: number; onPick: (id: number) => void }) {
   const navigate = useNavigate();
-  const { data: book, isPending, isError } = useBook(bookId);
+  const { data: book, isPending, isError, error, refetch } = useBook(bookId);
   useDocumentTitle(book?.name ?? 'Book');
 
   // A first visit to /books/… arrives with the server's head for that book (canonical link, Open
@@ -42,6 +44,9 @@ export function BookDetail({ bookId, onPick }: { bookId: number; onPick: (id: nu
   }, [bookId]);
 
   if (isPending) return <p className="muted">Loading...</p>;
+  // Only the shop's "no such book" says it is not available; an outage or a lost connection is a
+  // load that failed, and may be tried again.
+  if (isError && !isNotFound(error)) return <LoadError what="this book" error={error} onRetry={() => void refetch()} />;
   if (isError || !book) return <p className="empty">This book is not available.</p>;
   const address = paths.book(book.id, book.name);
   const serverWroteCanonical = document.head.querySelector(`link[rel="canonical"][data-book-page="${book.id}"]`) !== null;

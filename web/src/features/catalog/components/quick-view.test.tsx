@@ -30,6 +30,25 @@ describe('quick view', () => {
     expect(screen.getByText('4 available')).toBeInTheDocument();
   });
 
+  it('says a book gone is not available, and a load that failed (an outage) why, with Retry', async () => {
+    stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/by-id/7': refusal(404, 'NOT_FOUND', 'This book is not available.') });
+    const { unmount } = renderWithProviders(<QuickView bookId={7} onClose={() => {}} />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('This book is not available.');
+    unmount();
+    stubApi({
+      ...SIGNED_OUT,
+      'GET /api/public/book-copy/by-id/7': [
+        refusal(503, 'DATABASE_UNAVAILABLE', 'The shop is briefly unavailable.'),
+        { body: { data: book(4) } },
+      ],
+    });
+    renderWithProviders(<QuickView bookId={7} onClose={() => {}} />);
+    expect(await screen.findByText('Could not load this book.')).toBeInTheDocument();
+    expect(screen.getByText('The shop is briefly unavailable.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'The Name of the Wind' })).toBeInTheDocument();
+  });
+
   it("says 'Out of Stock' and disables Add to Cart at quantity 0", async () => {
     stubApi({ ...SIGNED_OUT, 'GET /api/public/book-copy/by-id/7': { body: { data: book(0) } } });
     renderWithProviders(<QuickView bookId={7} onClose={() => {}} />);

@@ -1,4 +1,6 @@
+import { isNotFound } from '../../../api/client';
 import { BookCover } from '../../../components/book-cover';
+import { LoadError } from '../../../components/load-error';
 import { Modal } from '../../../components/modal';
 import { useBook } from '../api/get-book';
 import { BookFacts } from './book-facts';
@@ -6,11 +8,16 @@ import { BuyAction } from './buy-action';
 
 /** The quick-view modal of spec 2.3. */
 export function QuickView({ bookId, onClose }: { bookId: number; onClose: () => void }) {
-  const { data: book, isPending, isError } = useBook(bookId);
+  const { data: book, isPending, isError, error, refetch } = useBook(bookId);
   return (
     <Modal title={book?.name ?? 'Book'} onClose={onClose}>
       {isPending && <p>Loading...</p>}
-      {isError && <p role="alert">This book is not available.</p>}
+      {isError &&
+        (isNotFound(error) ? (
+          <p role="alert">This book is not available.</p>
+        ) : (
+          <LoadError what="this book" error={error} onRetry={() => void refetch()} />
+        ))}
       {book && (
         <div className="quick-view">
           <BookCover src={book.imageUrl} title={book.name} author={book.author} className="large" />

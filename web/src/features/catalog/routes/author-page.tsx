@@ -1,7 +1,7 @@
 import { idFromPageAddress } from '@bookshop/rules/page-addresses';
 import { useEffect } from 'react';
 import { Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
-import { ApiError } from '../../../api/client';
+import { isNotFound } from '../../../api/client';
 import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
 import { useDocumentTitle } from '../../../lib/document-title';
@@ -34,7 +34,7 @@ function AuthorPage({ authorId }: { authorId: number | null }) {
     [],
   );
 
-  const missing = authorId === null || (error instanceof ApiError && error.status === 404);
+  const missing = authorId === null || isNotFound(error);
   if (missing) return <p className="empty">No author found.</p>;
   if (isError) return <p className="empty">This author's books are not available right now.</p>;
   if (isPending) return <p className="muted">Loading...</p>;

@@ -88,3 +88,20 @@ it('says a book is not available when the address names none or the copy is not 
   renderAt('/books/9-gone');
   expect(await screen.findByText('This book is not available.')).toBeInTheDocument();
 });
+
+it('a book the shop could not load (an outage) says so, with the reason, not that the book is gone; Retry shows it', async () => {
+  const dune = detail(7, 'Dune');
+  stubApi({
+    ...visitAlone(dune),
+    'GET /api/public/book-copy/by-id/7': [
+      refusal(503, 'DATABASE_UNAVAILABLE', 'The shop is briefly unavailable.'),
+      { body: { data: dune } },
+    ],
+  });
+  renderAt('/books/7-dune');
+  expect(await screen.findByText('Could not load this book.')).toBeInTheDocument();
+  expect(screen.getByText('The shop is briefly unavailable.')).toBeInTheDocument();
+  expect(screen.queryByText('This book is not available.')).not.toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByRole('heading', { level: 1, name: 'Dune' })).toBeInTheDocument();
+});
