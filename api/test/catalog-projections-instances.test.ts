@@ -333,3 +333,27 @@ it('a closed instance schedules nothing more: a sale it hears while closing sets
     timers.mockRestore();
   }
 });
+
+it('a refresh an instance was waiting for when it stopped is run by the next instance to start, and the change is then forgotten', async () => {
+  await t.db.query('UPDATE projection_refreshes SET rest_until = NULL');
+  const noted = async () =>
+    (await t.db.query<{ projection: string }>('SELECT projection FROM projection_changes ORDER BY projection')).map((row) => row.projection);
+  const stopping = await anotherInstance();
+  await stopping.ready();
+  const before = await refreshes('home_list_candidates');
+  // A restock, heard by this instance alone (events are in-process): its refreshes wait 5 and 15 s.
+  stopping.catalogEvents.emit({ type: 'copy.restocked', copyId: 1 });
+  expect(await until(async () => (await noted()).length === 2, 2_000)).toBe(true);
+  expect(await noted()).toEqual(['browse_listing', 'home_list_candidates']);
+  await stopping.close();
+
+  const next = await anotherInstance();
+  await next.ready();
+  try {
+    const due = PROJECTION_REFRESH_DELAYS_MS.home_list_candidates + SETTLE_MS;
+    expect(await until(async () => (await refreshes('home_list_candidates')) > before, due)).toBe(true);
+    expect(await until(async () => !(await noted()).includes('home_list_candidates'), SETTLE_MS)).toBe(true);
+  } finally {
+    await next.close();
+  }
+});

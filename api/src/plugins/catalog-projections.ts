@@ -13,6 +13,8 @@
 // long any list lags while refreshes are cheap. When they are not (a million books: 20 s to 2 minutes
 // each), their own cost paces them: one scheduled refresh at a time across all instances, each
 // followed by a rest that keeps them within MAX_REFRESH_SHARE of the database's time (decision 7).
+// A staff or review change is also noted in projection_changes until a refresh takes it in, so a
+// refresh an instance was waiting for when it stopped is run by the next instance to start.
 import fp from 'fastify-plugin';
 import { type CatalogEvent, type CatalogEventType, SALES } from '../modules/catalog/catalog-events.ts';
 import { CATALOG_CHANGED_CHANNEL, refreshedNotice } from './catalog-cache.ts';
@@ -55,6 +57,7 @@ const MAX_RETRY_DELAY_MS = 10 * 60_000;
 const FIRST_LOOK_WHEN_BUSY_MS = 250;
 export type Projection = keyof typeof PROJECTION_REFRESH_DELAYS_MS;
 export const ALL_PROJECTIONS = Object.keys(PROJECTION_REFRESH_DELAYS_MS) as Projection[];
+const isProjection = (name: string): name is Projection => Object.hasOwn(PROJECTION_REFRESH_DELAYS_MS, name);
 /** The projections that order books by their ratings: a review that moves a book's ratings reorders them. */
 const ORDERED_BY_RATINGS: Projection[] = ['home_list_candidates', 'category_listing', 'author_listing'];
 /**
@@ -190,6 +193,14 @@ export default fp(
      * The names are this module's constants, never input. When it began is recorded before its
      * snapshot is taken, and what it took (and the rest it leaves) at its end, only if it commits.
      */
+    /**
+     * Forgets the changes noted for `view` (projection_changes) that its last committed refresh, or
+     * the one in `db`'s transaction, began after: they are in it. One noted later stays.
+     */
+    const forgetChangesTakenIn = (db: Pick<typeof app.prisma, '$executeRaw'>, view: Projection) =>
+      db.$executeRaw`DELETE FROM projection_changes c USING projection_refreshes r
+                     WHERE c.projection = ${view} AND r.projection = c.projection AND c.changed_at <= r.started_at`;
+
     const refreshView = (view: Projection, pacing: Pacing) =>
       app.prisma.$transaction(
         async (tx): Promise<Attempt> => {
@@ -246,6 +257,8 @@ export default fp(
             refreshed.push(view);
           }
           for (const each of refreshed) await tx.$executeRawUnsafe(`NOTIFY ${CATALOG_CHANGED_CHANNEL}, '${refreshedNotice(each)}'`);
+          // The changes noted before this refresh began are in it (a catch-up that left notes is not done).
+          if (!more) await forgetChangesTakenIn(tx, view);
           // The rest starts from the latest one left, or from this refresh's start once that has passed;
           // an explicit refresh keeps the rest as it was.
           await tx.$executeRaw`
@@ -338,7 +351,10 @@ export default fp(
         const lastMs = await sinceLastRefreshMs(view);
         // A refresh that began after this instance saw the changes has them all (a change is announced
         // after its commit, and the refresh's snapshot is taken after its start is recorded).
-        if (lastMs < seenAgoMs) return;
+        if (lastMs < seenAgoMs) {
+          await forgetChangesTakenIn(app.prisma, view);
+          return;
+        }
         if (salesOnly && lastMs < salesIntervalMs)
           return schedule(view, salesIntervalMs - lastMs, { since, salesOnly, pace, failures, busyLooks });
         const attempt = await refreshView(view, 'turn');
@@ -363,13 +379,48 @@ export default fp(
       }
     };
 
-    /** Marks projections stale (with their followers); each is refreshed once its delay has passed. */
-    const changed = (projections: Projection[]) => {
+    /**
+     * Notes in the database that `views` wait for a refresh: an instance stopped before their delay
+     * has passed (a deploy, a crash) leaves them to the next one to start, which refreshes them.
+     * Written after the change's commit, as the event comes; a failure to note it costs only that.
+     */
+    const noteChanged = (views: Projection[]) => {
+      if (closed) return;
+      app.prisma.$executeRaw`
+        INSERT INTO projection_changes (projection, changed_at) SELECT unnest(${views}::text[]), clock_timestamp()
+        ON CONFLICT (projection) DO UPDATE SET changed_at = excluded.changed_at`.catch((error: unknown) => {
+        if (!closed) app.log.warn({ err: error, views }, 'could not note a catalog change for the projections');
+      });
+    };
+
+    /**
+     * Marks projections stale (with their followers); each is refreshed once its delay has passed.
+     * `lasting`: noted in the database too (staff and review changes; the next sale, or
+     * browse_listing's own notes, take in a sale whose refresh an instance took with it).
+     */
+    const changed = (projections: Projection[], lasting: boolean) => {
       const since = performance.now();
       // browse_counts is refreshed in browse_listing's catch-up, never on its own.
-      for (const view of projections) {
+      const views = projections.filter((view) => view !== 'browse_counts');
+      for (const view of views) {
         const delay = PROJECTION_REFRESH_DELAYS_MS[view];
-        if (view !== 'browse_counts') schedule(view, delay, { since, salesOnly: false, pace: delay, failures: 0, busyLooks: 0 });
+        schedule(view, delay, { since, salesOnly: false, pace: delay, failures: 0, busyLooks: 0 });
+      }
+      if (lasting) noteChanged(views);
+    };
+
+    /**
+     * At start-up, the changes noted that no refresh has taken in yet (an instance stopped or crashed
+     * while their refresh waited): each is scheduled for when its delay from the change ends.
+     */
+    const catchUpNotedChanges = async () => {
+      const noted = await app.prisma.$queryRaw<{ projection: string; ago_ms: number }[]>`
+        SELECT projection, (extract(epoch FROM clock_timestamp() - changed_at) * 1000)::float8 AS ago_ms FROM projection_changes`;
+      const now = performance.now();
+      for (const { projection, ago_ms: agoMs } of noted) {
+        if (!isProjection(projection) || projection === 'browse_counts') continue;
+        const delay = PROJECTION_REFRESH_DELAYS_MS[projection];
+        schedule(projection, Math.max(0, delay - agoMs), { since: now - agoMs, salesOnly: false, pace: delay, failures: 0, busyLooks: 0 });
       }
     };
 
@@ -390,8 +441,14 @@ export default fp(
     };
 
     app.catalogEvents.subscribe((event) => {
-      changed(staleAfter(event));
+      changed(staleAfter(event), !SALES.has(event.type));
       if (SALES.has(event.type)) sold();
+    });
+    app.addHook('onReady', async () => {
+      // A database without the table yet (migrations pending: the health check says so) starts all the same.
+      await catchUpNotedChanges().catch((error: unknown) =>
+        app.log.warn({ err: error }, 'could not read the catalog changes waiting for their projections'),
+      );
     });
     app.decorate('catalogProjections', { refresh });
     app.addHook('onClose', async () => {
