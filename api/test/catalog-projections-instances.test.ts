@@ -337,7 +337,9 @@ it('a closed instance schedules nothing more: a sale it hears while closing sets
 it('a refresh an instance was waiting for when it stopped is run by the next instance to start, and the change is then forgotten', async () => {
   await t.db.query('UPDATE projection_refreshes SET rest_until = NULL');
   const noted = async () =>
-    (await t.db.query<{ projection: string }>('SELECT projection FROM projection_changes ORDER BY projection')).map((row) => row.projection);
+    (await t.db.query<{ projection: string }>('SELECT projection FROM projection_changes ORDER BY projection')).map(
+      (row) => row.projection,
+    );
   const stopping = await anotherInstance();
   await stopping.ready();
   const before = await refreshes('home_list_candidates');
