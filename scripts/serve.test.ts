@@ -93,7 +93,7 @@ describe('the production entry point (the Docker image command)', () => {
     expect(output()).toMatch(/warning|emulator/i);
   });
 
-  it('refuses to start while an employee or the demo client keeps a demo password, unless SEED_DEMO=true says it is a demo', async () => {
+  it("refuses to start while an employee, the demo client or any of the seed's clients keeps a demo password, unless SEED_DEMO=true says it is a demo", async () => {
     const url = await emptyDatabase();
     const { applyMigrations } = await import('./lib/schema-engine.ts');
     const { seedDatabase } = await import('../seed/seed.ts');
@@ -120,6 +120,14 @@ describe('the production entry point (the Docker image command)', () => {
     const clientRefused = serve(env);
     expect(await clientRefused.exited).toBe(1);
     expect(clientRefused.output()).toMatch(/the client client@bookshop\.test still has a demo password/);
+    // The demo client's changed too: the seed's other clients, given the same password, are still found.
+    await db.query('UPDATE clients SET password_hash = $1 WHERE account = $2', [
+      await passwordHasher(10).hash('another private phrase'),
+      'client@bookshop.test',
+    ]);
+    const seededRefused = serve(env);
+    expect(await seededRefused.exited).toBe(1);
+    expect(seededRefused.output()).toMatch(/the client [a-z]+\.[a-z]+\.\d+@example\.com still has a demo password/);
     await db.query('UPDATE employees SET password_hash = $1 WHERE email = $2', [realHash, 'admin@bookshop.test']);
     await db.end();
     const demo = serve({ ...env, SEED_DEMO: 'true' });

@@ -148,10 +148,24 @@ const STATUSES: [string, number][] = [
   ['failed', 2],
 ];
 
+const DEFAULT_CLIENT_COUNT = 300;
+/** The name of the seed's client number `i` (the demo client is number 0). */
+const seedPerson = (i: number) => ({ firstName: FIRST[i % FIRST.length]!, lastName: LAST[(i * 7) % LAST.length]! });
+/** The account of the seed's client number `i` (1 and on), who signs in with the demo client's published password. */
+const seedClientAccount = (i: number) => {
+  const { firstName, lastName } = seedPerson(i);
+  return `${firstName}.${lastName}.${i}@example.com`.toLowerCase();
+};
+/** The seed's clients' accounts, the demo client's first: every one of them has its published password. */
+export const seedClientAccounts = (clientCount = DEFAULT_CLIENT_COUNT) => [
+  DEMO_ACCOUNTS.client.email,
+  ...Array.from({ length: clientCount - 1 }, (_, n) => seedClientAccount(n + 1)),
+];
+
 /** `day`: the day the seed counts back from (default today); the orders end the day before it. */
 export function planSeed(
   csv: CsvBook[],
-  { day, clientCount = 300, orderCount = 3000 }: { day?: Date | string; clientCount?: number; orderCount?: number } = {},
+  { day, clientCount = DEFAULT_CLIENT_COUNT, orderCount = 3000 }: { day?: Date | string; clientCount?: number; orderCount?: number } = {},
 ): SeedPlan {
   const SEED_ANCHOR = seedAnchor(day);
   const rnd = prng(20261122);
@@ -172,7 +186,6 @@ export function planSeed(
   // Prices from $6.99 to $34.99 ending in .99; about 3% of titles are out of stock.
   const copies = csv.map(() => ({ price: `${rnd.int(6, 34)}.99`, quantity: rnd.next() < 0.03 ? 0 : rnd.int(3, 60) }));
 
-  const person = (i: number) => ({ firstName: FIRST[i % FIRST.length]!, lastName: LAST[(i * 7) % LAST.length]! });
   const phone = () => `0${rnd.pick(['5', '6', '7'])}${String(rnd.int(0, 99999999)).padStart(8, '0')}`;
   const employees: SeedPlan['employees'] = [
     {
@@ -208,11 +221,10 @@ export function planSeed(
     },
   ];
   for (let i = 1; i < clientCount; i++) {
-    const p = person(i);
     clients.push({
-      ...p,
+      ...seedPerson(i),
       phoneNumber: phone(),
-      account: `${p.firstName}.${p.lastName}.${i}@example.com`.toLowerCase(),
+      account: seedClientAccount(i),
       createdAt: new Date(SEED_ANCHOR.getTime() - rnd.int(0, 365 * DAY)),
     });
   }
@@ -255,7 +267,7 @@ export function planSeed(
     'Is there a gift wrapping option?',
     'When will Dune be back in stock?',
   ].map((message, i) => ({
-    userName: `${person(i + 3).firstName} ${person(i + 3).lastName}`,
+    userName: `${seedPerson(i + 3).firstName} ${seedPerson(i + 3).lastName}`,
     account: `reader${i + 1}@example.com`,
     message,
     createdAt: new Date(SEED_ANCHOR.getTime() - (i + 1) * 3 * DAY),

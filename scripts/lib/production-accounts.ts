@@ -6,7 +6,7 @@ import { EMAIL } from '@bookshop/rules';
 import pg from 'pg';
 import type { Config } from '../../api/src/config.ts';
 import { assertAcceptablePassword, DEFAULT_HASHING_LIMITS, passwordHasher } from '../../api/src/modules/accounts/passwords.ts';
-import { DEMO_ACCOUNTS } from '../../seed/seed-data.ts';
+import { DEMO_ACCOUNTS, seedClientAccounts } from '../../seed/seed-data.ts';
 
 export class AccountSetupError extends Error {}
 
@@ -48,13 +48,16 @@ export async function prepareProductionAccounts(url: string, config: Config, log
       log('SEED_DEMO=true: the demo accounts and their published passwords are allowed (a local demo only)');
       return;
     }
-    // Every employee against every published password, and the demo client's account (clients are too
-    // many to check each, and only the seed makes that one). Four at a time, the hasher's own limit
-    // (more at once it refuses: busy), not one after another: each costs a quarter of a second at cost
-    // 12, and a start waits for them inside the start-up lock, so every replica after the first does too.
+    // Every employee against every published password, and the seed's clients (every client is too
+    // many to check, and only the seed makes those accounts, all with the demo client's password): one
+    // of each password hash among them, as the seed gave them all one, so changing the demo client's
+    // password alone leaves the 299 others found. Four at a time, the hasher's own limit (more at once
+    // it refuses: busy), not one after another: each costs a quarter of a second at cost 12, and a
+    // start waits for them inside the start-up lock, so every replica after the first does too.
     const { rows: demoClients } = await db.query<{ account: string; password_hash: string }>(
-      'SELECT account, password_hash FROM clients WHERE account = $1',
-      [DEMO_ACCOUNTS.client.email],
+      `SELECT DISTINCT ON (password_hash) account, password_hash FROM clients WHERE account = ANY($1::text[])
+       ORDER BY password_hash, account = $2 DESC, account`,
+      [seedClientAccounts(), DEMO_ACCOUNTS.client.email],
     );
     const checks = [
       ...employees.map((e) => ({ who: `the employee ${e.email}`, hash: e.password_hash })),
