@@ -47,6 +47,9 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** A request id the API takes from X-Request-Id: letters, digits and `.`, `_`, `:`, `-`, 64 at most. */
+const REQUEST_ID = /^[\w.:-]{1,64}$/;
+
 /** proxy-addr's rule for a hop count: the nearest `hops` addresses are proxies, the next is the client. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -56,8 +59,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     logger: options.logger ?? loggerOptions(config),
     logController: new OneLinePerRequest(),
     // Unique across instances, or the proxy's X-Request-Id: each log line and error body names it.
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // Only an id of the proxies' kind is taken (nginx's 32 hex digits, a UUID, a trace id): anyone can
+    // send the header, and a value of kilobytes, or with quotes and spaces, went into every line.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
     // Only the configured proxies' X-Forwarded-* count; a hop count trusts that many hops from us.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 64 * 1024,

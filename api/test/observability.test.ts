@@ -100,6 +100,12 @@ describe('the request id', () => {
     const own = await t.app.inject('/api/public/book-copy/by-id/999999998');
     expect(own.json().error.requestId).toMatch(/^[0-9a-f-]{36}$/);
 
+    // Anything but an id of the proxies' kind is not taken: a value of kilobytes, or one with spaces and quotes.
+    for (const forged of ['x'.repeat(4000), 'a" b', '']) {
+      const refused = await t.app.inject({ url: '/api/public/book-copy/by-id/999999996', headers: { 'x-request-id': forged } });
+      expect(refused.json().error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+
     const traced = await t.app.inject({ url: '/api/public/book-copy/by-id/999999997', headers: { 'x-request-id': 'trace-abc-123' } });
     expect(traced.json().error).toMatchObject({ code: 'NOT_FOUND', requestId: 'trace-abc-123' });
     const lines = logLines.filter((l) => l.reqId === 'trace-abc-123');
