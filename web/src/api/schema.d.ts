@@ -324,7 +324,7 @@ export interface paths {
         put?: never;
         /**
          * Create the client record of an identity whose e-mail the provider has verified; signs the client in
-         * @description The identity provider must have verified the e-mail. Either send `Authorization: Bearer <Firebase ID token>` of that e-mail, or send the spec's body alone: the API then signs in to the provider with account_informations' e-mail and password, which must be those of the provider account.
+         * @description The identity provider must have verified the e-mail. Either send `Authorization: Bearer <Firebase ID token>` of that e-mail, or send the spec's body alone: the API then signs in to the provider with account_informations' e-mail and password, which must be those of the provider account. An e-mail already a client is a 409, except the same sign-up (identity and password) sent again within the hour after one whose client was made but whose session never started (its answer lost): that signs the client in.
          */
         post: operations["signUp"];
         delete?: never;

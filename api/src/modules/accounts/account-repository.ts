@@ -32,6 +32,17 @@ export function accountRepository(db: Db) {
     /** Whether a client or an employee signs in with this e-mail (login_names is kept by triggers). */
     loginNameTaken: async (name: string) => (await db.loginName.count({ where: { name } })) > 0,
     createClient: (data: Prisma.ClientCreateInput) => db.client.create({ data, select: { id: true } }),
+    /**
+     * The client a sign-up of this identity made since `since` whose session never started (the
+     * sign-up failed after its commit: a fault, the time budget, a restart), with its password hash.
+     */
+    unfinishedSignUp: async (account: string, firebaseUid: string, since: Date) => {
+      const [made] = await db.$queryRaw<{ id: number; passwordHash: string }[]>`
+        SELECT c.id, c.password_hash AS "passwordHash" FROM clients c
+        WHERE c.account = ${account} AND c.firebase_uid = ${firebaseUid} AND c.created_at > ${since}
+          AND NOT EXISTS (SELECT 1 FROM session_families f WHERE f.audience = 'client' AND f.subject_id = c.id)`;
+      return made ?? null;
+    },
     clientInfo: (id: number) => db.client.findUnique({ where: { id }, select: clientInfoSelect }),
     updateClient: (id: number, data: { firstName: string; lastName: string; phoneNumber: string }) =>
       db.client.update({ where: { id }, data, select: clientInfoSelect }),

@@ -30,6 +30,12 @@ export interface SignUpFields {
 
 export const normalizeAccount = (account: string) => account.trim().toLowerCase();
 
+/**
+ * How long a sign-up whose client was made but whose session never started (its answer lost) may be
+ * finished by the same identity sending it again with the same password.
+ */
+const UNFINISHED_SIGN_UP_MS = 60 * 60_000;
+
 /** The unique key of login_names (kept by triggers) refused an e-mail another account took meanwhile. */
 export const isLoginNameClash = (error: unknown) => {
   const e = error as { code?: string; meta?: Record<string, unknown>; message?: string } | null;
@@ -89,7 +95,13 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       if (!identity.email || normalizeAccount(identity.email) !== input.account) {
         throw refuse.verifiedEmailMismatch();
       }
-      if (await repo.loginNameTaken(input.account)) throw refuse.emailTaken();
+      if (await repo.loginNameTaken(input.account)) {
+        // The same sign-up sent again after one whose client was made but whose answer was lost: it
+        // finishes that one, as the person never saw it succeed (else "already exists" was all they got).
+        const made = await repo.unfinishedSignUp(input.account, identity.uid, new Date(Date.now() - UNFINISHED_SIGN_UP_MS));
+        if (made && (await passwords.verify(input.password, made.passwordHash)).ok) return { id: made.id };
+        throw refuse.emailTaken();
+      }
       const { password, ...client } = input;
       try {
         return await repo.createClient({ ...client, passwordHash: await passwords.hash(password), firebaseUid: identity.uid });
