@@ -161,16 +161,16 @@ describe('public catalog', () => {
     expect(new Set(anonymous.map((b: { category: string }) => b.category)).size).toBeGreaterThanOrEqual(8);
   });
 
-  it("Recommended follows a client's last 100 orders: a big old purchase gives way to what they buy now", async () => {
+  it("Recommended follows a client's last 100 orders: a big old purchase gives way to what they buy now, and a cancelled one counts for nothing", async () => {
     const buyer = await t.newClient();
-    const order = (category: string, quantity: number, daysAgo: number) =>
+    const order = (category: string, quantity: number, daysAgo: number, status = 'delivered') =>
       t.db.query(
         `WITH o AS (INSERT INTO orders (client_id, status, shipment_address, total_quantity, total_price, created_at)
-                    VALUES ($1, 'delivered', '1 Main Street', $3, 10, (now() AT TIME ZONE 'UTC') - make_interval(days => $4::int)) RETURNING id)
+                    VALUES ($1, $5, '1 Main Street', $3, 10, (now() AT TIME ZONE 'UTC') - make_interval(days => $4::int)) RETURNING id)
          INSERT INTO order_items (order_id, book_copy_id, name, unit_price, quantity)
          SELECT o.id, c.id, b.name, c.price, $3 FROM o, book_copies c JOIN books b ON b.id = c.book_id
          WHERE b.type_id = (SELECT id FROM book_types WHERE name = $2) LIMIT 1`,
-        [buyer.id, category, quantity, daysAgo],
+        [buyer.id, category, quantity, daysAgo, status],
       );
     const tastes = async () => (await t.db.query<{ typeId: number }>(PURCHASED_CATEGORIES_SQL, [buyer.id])).map((row) => row.typeId);
     const [astronomy, philosophy] = (
@@ -180,6 +180,9 @@ describe('public catalog', () => {
     for (let i = 0; i < 99; i++) await order('Philosophy', 1, 10);
     expect(await tastes()).toEqual([astronomy, philosophy]);
     await order('Philosophy', 1, 1);
+    expect(await tastes()).toEqual([philosophy]);
+    // What was cancelled, or never went through, is no taste: it neither counts nor takes a recent order's place.
+    for (const status of ['cancelled', 'failed']) await order('Astronomy', 1000, 0, status);
     expect(await tastes()).toEqual([philosophy]);
   });
 

@@ -228,11 +228,13 @@ export const searchSql = (terms: SearchTerms) => SEARCH_SQL_BY_WORD_COUNT[terms.
 /**
  * Categories a client has bought from in their last RECOMMENDED_FROM_ORDERS orders, most units first
  * ($1 client id): their present tastes, and a read that stays small for a client of thousands of
- * orders (a bookseller buying for a school: 260 ms a home page when every order was summed).
+ * orders (a bookseller buying for a school: 260 ms a home page when every order was summed). An order
+ * cancelled or failed bought nothing, and is not one of them.
  */
 const RECOMMENDED_FROM_ORDERS = 100;
 export const PURCHASED_CATEGORIES_SQL = `
-  WITH recent AS (SELECT id FROM orders WHERE client_id = $1 ORDER BY created_at DESC LIMIT ${RECOMMENDED_FROM_ORDERS})
+  WITH recent AS (SELECT id FROM orders WHERE client_id = $1 AND status NOT IN ('cancelled', 'failed')
+                  ORDER BY created_at DESC LIMIT ${RECOMMENDED_FROM_ORDERS})
   SELECT b.type_id AS "typeId" FROM recent o JOIN order_items oi ON oi.order_id = o.id
   JOIN book_copies c ON c.id = oi.book_copy_id JOIN books b ON b.id = c.book_id
   GROUP BY b.type_id ORDER BY sum(oi.quantity) DESC LIMIT 3`;
