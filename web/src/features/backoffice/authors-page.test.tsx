@@ -189,3 +189,22 @@ it('keeps its page and its search in the address: opened again there, it shows t
   expect(screen.getByPlaceholderText('Search by ID or name')).toHaveValue('herbert');
   expect(calls.filter((c) => c.url.includes('/author/1,'))).toEqual([]);
 });
+
+it('a search opened from the address says Loading... until it answers, and, failing, says so with a Retry rather than showing the pages', async () => {
+  const { held, release } = heldAnswer();
+  stubAuthors({
+    'GET /api/employee/author/by-name/herbert': [
+      { ...refusal(503, 'TIMEOUT', 'Too slow.'), after: held },
+      { body: { data: [{ id: 7, fullName: 'Frank Herbert', version: 3 }] } },
+    ],
+  });
+  renderWithProviders(<AuthorsPage />, { route: '/authors?q=herbert' });
+  expect(await screen.findByText('Loading...')).toBeInTheDocument();
+  expect(screen.queryByText('No author found.')).not.toBeInTheDocument();
+  release();
+  expect(await screen.findByText('Could not load the authors.')).toBeInTheDocument();
+  expect(screen.getByText('Too slow.')).toBeInTheDocument();
+  expect(screen.queryByText('Frank Herbert')).not.toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByText('Frank Herbert')).toBeInTheDocument();
+});

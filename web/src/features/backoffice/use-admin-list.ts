@@ -27,20 +27,22 @@ export function useAdminList<Row>(options: {
   // The search fetches its rows itself and a write refreshes them, so showing them fetches nothing more.
   const found = useQuery({ ...options.searchQuery(searchText ?? ''), enabled: searchText !== null, staleTime: Number.POSITIVE_INFINITY });
 
-  // A search whose refresh after a write failed gives way to the pages, as a fresh load would.
-  const searching = searchText !== null && !found.isError;
+  const searching = searchText !== null;
+  // What the table shows: the search's rows while there is one (a reload of its address included), else the page's.
+  const shown = searching ? found : list;
 
   return {
     rows: (searching ? found.data : list.data?.rows) ?? [],
     searching,
     searchText,
-    isPending: list.isPending,
+    // Loading until what is shown has answered: a search opened from the address is not "not found" meanwhile.
+    isPending: shown.isPending,
     /**
-     * The page could not be loaded (a refusal, the network): the screen says so with a Retry, never
+     * The rows could not be loaded (a refusal, the network): the screen says so with a Retry, never
      * the spec's 'No author found.', which is only ever said of an answer that was empty.
      */
     // A refresh that fails with rows already on screen keeps them: they are what was last loaded.
-    loadFailure: !searching && list.isError && !list.data ? { error: list.error, retry: () => void list.refetch() } : null,
+    loadFailure: shown.isError && !shown.data ? { error: shown.error, retry: () => void shown.refetch() } : null,
     page,
     totalPages: list.data?.totalPages,
     setPage,
