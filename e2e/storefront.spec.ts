@@ -47,6 +47,8 @@ test('a visitor browses a category, pages on, opens a book, a similar book, then
   const similarTitle = (await similarBook.getByRole('heading').textContent())!;
   await similarBook.getByRole('button', { name: /^Open / }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(similarTitle);
+  // The button picked went with the book it was under: the focus is on the screen, not lost to the page's start.
+  await expect(page.getByRole('main')).toBeFocused();
 
   await page.getByRole('button', { name: 'Show More' }).click();
   await expect(page).toHaveURL(/\/fantasy$/);

@@ -1,5 +1,5 @@
 import { FORM_MESSAGES, PERSON_NAME_MAX, signUpProblem } from '@bookshop/rules';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Notice, useNotice } from '../../components/notice';
@@ -38,6 +38,12 @@ export default function SignUpPage() {
     };
   });
   const [step, setStep] = useState<'form' | 'verify'>('form');
+  // The form, with the focused Sign up button, gives way to the verification step: the focus goes to
+  // its heading, so a screen reader says where the shopper is and the keyboard goes on from there.
+  const verifyHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (step === 'verify') verifyHeading.current?.focus();
+  }, [step]);
   // Busy while the form is sent to the provider or the shop's account is asked for.
   const busy = formState.isSubmitting || finish.isPending;
   // Spec 4: messages disappear after 3 s.
@@ -93,7 +99,9 @@ export default function SignUpPage() {
   if (step === 'verify') {
     return (
       <div className="narrow">
-        <h1>Verify your e-mail</h1>
+        <h1 ref={verifyHeading} tabIndex={-1}>
+          Verify your e-mail
+        </h1>
         <p>A verification email has been sent to your account in inbox or junk/spam folder. Please verify your email before proceeding.</p>
         {shown}
         <div className="actions">

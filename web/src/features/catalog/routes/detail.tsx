@@ -10,6 +10,9 @@ export default function DetailPage() {
     storage.setBookId(id);
     setBookId(id);
     window.scrollTo({ top: 0 });
+    // The address stays /Detail, so no navigation moves the focus: the button picked is gone with the
+    // book it was under, and the focus goes to the screen, as it does after a navigation.
+    document.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });
   };
 
   if (bookId === null) return <p className="empty">Choose a book to see its details.</p>;
