@@ -62,6 +62,12 @@ const inflight = new Map<Audience, Promise<string | null>>();
 /** A refresh the shop asked to be left alone about (Retry-After): until when, and its refusal. */
 const leftAlone = new Map<Audience, { until: number; error: ApiError }>();
 
+/**
+ * Forgets what the shop asked of a session's refreshes (all audiences' when none is named): a session
+ * signed in or out since is not the one it was asked of, and a new one's refreshes start afresh.
+ */
+export const forgetRefreshWait = (audience?: Audience) => (audience ? leftAlone.delete(audience) : leftAlone.clear());
+
 /** How long, from now, the shop asked this audience's refresh to wait; 0 when it did not. */
 export const refreshWaitMs = (audience: Audience) => Math.max(0, (leftAlone.get(audience)?.until ?? 0) - Date.now());
 

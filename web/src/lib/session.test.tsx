@@ -13,6 +13,16 @@ function UserType() {
   return <p>user type {useSession().userType}</p>;
 }
 
+/** Signs a client in again, as the login screen does once the shop said yes. */
+function SignInAgain() {
+  const { signedIn } = useSession();
+  return (
+    <button type="button" onClick={() => signedIn('Client')}>
+      Sign in again
+    </button>
+  );
+}
+
 function SignOut() {
   const { loggedIn, signOut } = useSession();
   return (
@@ -155,6 +165,25 @@ describe('sessions', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("a session signed in after a refresh refused for an hour refreshes at once: the wait was the old session's", async () => {
+    const message = 'Too many refreshes. Please try again in 60 minutes.';
+    const calls = stubApi({
+      'POST /api/public/authentication/refresh-tokens/Client': [
+        { status: 429, headers: { 'Retry-After': '3600' }, body: { data: null, error: { code: 'RATE_LIMITED', message } } },
+        { body: { data: 'Client' } },
+      ],
+      'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
+      'GET /api/client/cart': [UNAUTHORIZED, { body: { data: [] } }],
+    });
+    renderWithProviders(<SignInAgain />);
+    const asked = () => calls.filter((c) => c.url.endsWith('/Client')).length;
+    await vi.waitFor(() => expect(asked()).toBe(1));
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in again' }));
+    // The new session's first 401 refreshes it, rather than meeting the old session's wait.
+    await expect(withSession('Client', () => api.GET('/api/client/cart'))).resolves.toEqual([]);
+    expect(asked()).toBe(2);
   });
 
   it('a call whose session refresh the shop could not answer fails with that reason, and signs no one out', async () => {

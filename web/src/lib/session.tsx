@@ -4,7 +4,16 @@
 import { type QueryKey, type UseQueryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, use, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { type Audience, api, refreshSession, refreshWaitMs, SESSION_EXPIRED, sessionEvents, unwrap } from '../api/client';
+import {
+  type Audience,
+  api,
+  forgetRefreshWait,
+  refreshSession,
+  refreshWaitMs,
+  SESSION_EXPIRED,
+  sessionEvents,
+  unwrap,
+} from '../api/client';
 import { TOKEN_REFRESH_MS } from './constants';
 import { paths } from './paths';
 import { clientKeys, employeeRoot } from './query-keys';
@@ -134,6 +143,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       ready,
       signedIn: (type) => {
         generation.current += 1;
+        forgetRefreshWait(type === 'Client' ? 'Client' : 'Employee');
         // A sign-in starts with no address kept from before: the last shopper's, on a shared browser,
         // whose session may have ended with the shop closed (a failed refresh cannot tell that from an
         // outage, so it forgets nothing).
@@ -144,10 +154,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       markSignedOut: () => {
         generation.current += 1;
+        forgetRefreshWait('Client');
         clientSessionEnded();
       },
       signOut: async () => {
         generation.current += 1;
+        forgetRefreshWait();
         await unwrap(api.DELETE('/api/public/authentication/cookies/')).catch(() => {});
         clientSessionEnded();
         setUserType('Client');
