@@ -359,3 +359,20 @@ it('a refresh an instance was waiting for when it stopped is run by the next ins
     await next.close();
   }
 });
+
+it('an instance that cannot read the changes noted as it starts (a failover) reads them again later, and refreshes what they name', async () => {
+  await t.db.query('UPDATE projection_refreshes SET rest_until = NULL');
+  const before = await refreshes('home_list_candidates');
+  await t.db.query("INSERT INTO projection_changes VALUES ('home_list_candidates', clock_timestamp())");
+  await t.db.query('ALTER TABLE projection_changes RENAME TO projection_changes_away');
+  const late = await anotherInstance();
+  try {
+    await late.ready();
+    await t.db.query('ALTER TABLE projection_changes_away RENAME TO projection_changes');
+    // Its first read failed: the next comes 5 s later, and the list's delay has passed by then.
+    expect(await until(async () => (await refreshes('home_list_candidates')) > before, 5_000 + SETTLE_MS)).toBe(true);
+  } finally {
+    await t.db.query('ALTER TABLE IF EXISTS projection_changes_away RENAME TO projection_changes');
+    await late.close();
+  }
+});

@@ -55,6 +55,8 @@ const MAX_RETRY_DELAY_MS = 10 * 60_000;
  * not asked about every second for minutes.
  */
 const FIRST_LOOK_WHEN_BUSY_MS = 250;
+/** A start-up's read of the changes noted that failed is tried again this soon, then twice as late each time. */
+const FIRST_CATCH_UP_RETRY_MS = 5_000;
 export type Projection = keyof typeof PROJECTION_REFRESH_DELAYS_MS;
 export const ALL_PROJECTIONS = Object.keys(PROJECTION_REFRESH_DELAYS_MS) as Projection[];
 const isProjection = (name: string): name is Projection => Object.hasOwn(PROJECTION_REFRESH_DELAYS_MS, name);
@@ -184,6 +186,14 @@ export default fp(
     const salesIntervalMs = app.config.salesRefreshSeconds * 1000;
 
     /**
+     * Forgets the changes noted for `view` (projection_changes) that its last committed refresh, or
+     * the one in `db`'s transaction, began after: they are in it. One noted later stays.
+     */
+    const forgetChangesTakenIn = (db: Pick<typeof app.prisma, '$executeRaw'>, view: Projection) =>
+      db.$executeRaw`DELETE FROM projection_changes c USING projection_refreshes r
+                     WHERE c.projection = ${view} AND r.projection = c.projection AND c.changed_at <= r.started_at`;
+
+    /**
      * Refreshes one view in its own transaction, under the view's advisory lock (browse_listing's also
      * under browse_counts', which its catch-up may refresh) and, scheduled, the cluster's turn: an
      * explicit refresh waits for them, a scheduled one gives up when another holds any, and waits
@@ -193,14 +203,6 @@ export default fp(
      * The names are this module's constants, never input. When it began is recorded before its
      * snapshot is taken, and what it took (and the rest it leaves) at its end, only if it commits.
      */
-    /**
-     * Forgets the changes noted for `view` (projection_changes) that its last committed refresh, or
-     * the one in `db`'s transaction, began after: they are in it. One noted later stays.
-     */
-    const forgetChangesTakenIn = (db: Pick<typeof app.prisma, '$executeRaw'>, view: Projection) =>
-      db.$executeRaw`DELETE FROM projection_changes c USING projection_refreshes r
-                     WHERE c.projection = ${view} AND r.projection = c.projection AND c.changed_at <= r.started_at`;
-
     const refreshView = (view: Projection, pacing: Pacing) =>
       app.prisma.$transaction(
         async (tx): Promise<Attempt> => {
@@ -444,12 +446,17 @@ export default fp(
       changed(staleAfter(event), !SALES.has(event.type));
       if (SALES.has(event.type)) sold();
     });
-    app.addHook('onReady', async () => {
-      // A database without the table yet (migrations pending: the health check says so) starts all the same.
-      await catchUpNotedChanges().catch((error: unknown) =>
-        app.log.warn({ err: error }, 'could not read the catalog changes waiting for their projections'),
-      );
-    });
+    // Read once at start, and again (each time twice as late) while the database does not answer, as
+    // at a failover during a deploy: the start is not held up, and the notes are not given up on.
+    const catchUpWhenReadable = (waitMs: number) => {
+      if (closed) return;
+      catchUpNotedChanges().catch((error: unknown) => {
+        if (closed) return;
+        app.log.warn({ err: error, retryInMs: waitMs }, 'could not read the catalog changes waiting for their projections');
+        setTimeout(() => catchUpWhenReadable(Math.min(waitMs * 2, MAX_RETRY_DELAY_MS)), waitMs).unref();
+      });
+    };
+    app.addHook('onReady', async () => catchUpWhenReadable(FIRST_CATCH_UP_RETRY_MS));
     app.decorate('catalogProjections', { refresh });
     app.addHook('onClose', async () => {
       closed = true;
