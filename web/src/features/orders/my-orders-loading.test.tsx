@@ -67,4 +67,30 @@ describe('My Orders', () => {
       '/api/client/orders/3,5',
     ]);
   });
+
+  it('a page past the end (an old link) goes to the last page, not to "No orders found."', async () => {
+    const order = {
+      id: 41,
+      createdAt: '2026-11-01T10:00:00Z',
+      status: 'Shipped',
+      cancellable: false,
+      totalQuantity: 1,
+      totalPrice: 9,
+      shipmentAddress: '1 Main St',
+    };
+    stubApi({
+      ...SIGNED_IN_CLIENT,
+      'GET /api/client/orders/9,5': { body: { data: { orders: [], totalPages: 2 } } },
+      'GET /api/client/orders/2,5': { body: { data: { orders: [order], totalPages: 2 } } },
+    });
+    renderWithProviders(
+      <>
+        <MyOrdersPage />
+        <Address withSearch />
+      </>,
+      { route: '/orders?page=9' },
+    );
+    expect(await screen.findByRole('cell', { name: '1 Main St' })).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'address' })).toHaveTextContent('/orders?page=2');
+  });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { DataTable } from '../../components/data-table';
 import { Modal } from '../../components/modal';
@@ -55,6 +55,12 @@ export default function MyOrdersPage() {
   // In the address, as every paged list: a reload or Back returns to the page the client was on.
   const [page, setPage] = usePageInAddress();
   const orders = useMyOrders(page);
+  // A page past the end (an old link, orders cancelled since) goes to the last page rather than
+  // saying the client has none; Paging, not shown for an empty page, cannot take them back.
+  const lastPage = orders.data?.orders.length === 0 && page > 1 ? orders.data.totalPages : null;
+  useEffect(() => {
+    if (lastPage !== null) setPage(Math.max(1, lastPage), { replace: true });
+  }, [lastPage, setPage]);
   const [confirming, setConfirming] = useState<Order | null>(null);
   const [notice, show] = useNotice();
   if (ready && !loggedIn) return <LoginRedirect />;
