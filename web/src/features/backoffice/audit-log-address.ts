@@ -44,7 +44,7 @@ export function useAuditLogAddress(entities: Record<Entity, string>, events: Rec
     return { filters, older };
   }, [search, entities, events]);
 
-  /** Shows these filters, gone back through the pages that started below `older`'s ids. */
+  /** Shows these filters, gone back through the pages that started below `older`'s ids; whether the address changed. */
   const show = useCallback(
     (filters: AuditLogFilters, older: number[] = []) => {
       const next = new URLSearchParams();
@@ -54,7 +54,9 @@ export function useAuditLogAddress(entities: Record<Entity, string>, events: Rec
       }
       if (older.length) next.set('older', older.slice(-OLDER_MOST).join(','));
       // Filter pressed on the filters shown adds no step that Back would seem to skip.
-      setParams(next, { replace: next.toString() === search });
+      const unchanged = next.toString() === search;
+      setParams(next, { replace: unchanged });
+      return !unchanged;
     },
     [setParams, search],
   );

@@ -129,9 +129,10 @@ export default function AuditLogPage() {
   const apply = (e: FormEvent) => {
     e.preventDefault();
     // Filter reads the log as it is now, also on the filters shown (whose page is cached): an Admin
-    // watching for an entry presses it to see what came since.
-    void queryClient.invalidateQueries({ queryKey: backofficeKeys.auditLog.all });
-    show(draft);
+    // watching for an entry presses it to see what came since. Every page kept is stale; the one
+    // shown next is read, once: by its new address, or here when the address stays.
+    void queryClient.invalidateQueries({ queryKey: backofficeKeys.auditLog.all, refetchType: 'none' });
+    if (!show(draft)) void log.refetch();
   };
 
   return (
