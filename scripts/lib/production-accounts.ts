@@ -59,10 +59,11 @@ export async function prepareProductionAccounts(url: string, config: Config, log
        ORDER BY password_hash, account = $2 DESC, account`,
       [seedClientAccounts(), DEMO_ACCOUNTS.client.email],
     );
+    // The seed gave its clients the demo client's password alone: theirs are checked against it only.
     const checks = [
-      ...employees.map((e) => ({ who: `the employee ${e.email}`, hash: e.password_hash })),
-      ...demoClients.map((c) => ({ who: `the client ${c.account}`, hash: c.password_hash })),
-    ].flatMap((account) => DEMO_PASSWORDS.map((password) => ({ ...account, password })));
+      ...employees.flatMap((e) => DEMO_PASSWORDS.map((password) => ({ who: `the employee ${e.email}`, hash: e.password_hash, password }))),
+      ...demoClients.map((c) => ({ who: `the client ${c.account}`, hash: c.password_hash, password: DEMO_ACCOUNTS.client.password })),
+    ];
     let who: string | undefined;
     let next = 0;
     await Promise.all(
