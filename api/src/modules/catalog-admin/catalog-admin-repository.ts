@@ -66,6 +66,15 @@ export interface LockedCopy {
 }
 
 export function catalogAdminRepository(db: Db) {
+  /**
+   * How many books and copies the catalog holds, summed from catalog_totals, which the statements
+   * that add or remove either keep exact (decision 17): a count of either table reads every row,
+   * 60 ms at a million books, on every page of the Books and Book Copies tables.
+   */
+  const catalogTotals = async () => {
+    const { _sum } = await db.catalogTotal.aggregate({ _sum: { books: true, bookCopies: true } });
+    return { books: Number(_sum.books ?? 0n), copies: Number(_sum.bookCopies ?? 0n) };
+  };
   return {
     async authorPage(skip: number, take: number) {
       const [total, authors] = await Promise.all([
@@ -114,8 +123,8 @@ export function catalogAdminRepository(db: Db) {
       (await db.author.deleteMany({ where: { id, ...(version !== undefined && { version }) } })).count === 1,
 
     async bookPage(skip: number, take: number) {
-      const [total, books] = await Promise.all([
-        db.book.count(),
+      const [{ books: total }, books] = await Promise.all([
+        catalogTotals(),
         db.book.findMany({ select: bookSelect, orderBy: { id: 'asc' }, skip, take }),
       ]);
       return { total, books };
@@ -176,8 +185,8 @@ export function catalogAdminRepository(db: Db) {
       }),
 
     async copyPage(skip: number, take: number) {
-      const [total, copies] = await Promise.all([
-        db.bookCopy.count(),
+      const [{ copies: total }, copies] = await Promise.all([
+        catalogTotals(),
         db.bookCopy.findMany({ select: copySelect, orderBy: { id: 'asc' }, skip, take }),
       ]);
       return { total, copies };
