@@ -287,6 +287,21 @@ describe('the sender', () => {
     );
 
     catcher.refusing.all = false;
+    // A retry whose audit row cannot be stored is not made: the letter stays dead, never sent unrecorded.
+    await t.db.query(`
+      CREATE FUNCTION refuse_events() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'events refused on purpose'; END $$;
+      CREATE TRIGGER refuse_events BEFORE INSERT ON security_events FOR EACH ROW EXECUTE FUNCTION refuse_events();`);
+    try {
+      const unrecorded = await t.app.inject({
+        method: 'POST',
+        url: `/api/employee/mail/dead-letters/${dead!.id}/retry`,
+        headers: { cookie: admin },
+      });
+      expect(unrecorded.statusCode).toBeGreaterThanOrEqual(500);
+    } finally {
+      await t.db.query('DROP TRIGGER refuse_events ON security_events; DROP FUNCTION refuse_events();');
+    }
+    expect((await outbox(`id = ${Number(dead!.id)}`))[0]).toMatchObject({ dead_at: expect.anything(), attempts: 3 });
     // The outage lasted past the three days a message may wait: the Admin's retry still sends it.
     await t.db.query("UPDATE mail_outbox SET created_at = created_at - interval '4 days' WHERE id = $1", [dead!.id]);
     expect(

@@ -9,6 +9,7 @@ import { writeBudgets } from '../lib/write-budget.ts';
 import { mailRepository } from '../modules/mail/mail-repository.ts';
 import { mailSender, SMTP_TIMEOUTS } from '../modules/mail/mail-sender.ts';
 import { type UnsubscribeList, validUnsubscribe } from '../modules/mail/unsubscribe.ts';
+import type { SecurityEvent } from '../modules/security/security-events.ts';
 import type { DeadLetterType } from '../schemas/mail.ts';
 
 declare module 'fastify' {
@@ -23,8 +24,11 @@ declare module 'fastify' {
         letters: DeadLetterType[];
         totalPages: number;
       }>;
-      /** Puts a dead letter back in the queue: its kind (an order's status, a receipt…). */
-      retry(id: number): Promise<string>;
+      /**
+       * Puts a dead letter back in the queue, and records `event` (given its kind) in the same
+       * transaction: its kind (an order's status, a receipt…).
+       */
+      retry(id: number, event: (kind: string) => SecurityEvent): Promise<string>;
       unsubscribe(clientId: number, list: UnsubscribeList, token: string): Promise<void>;
     };
   }
@@ -77,8 +81,8 @@ export default fp(
           totalPages: Math.ceil(total / pageSize),
         };
       },
-      async retry(id: number) {
-        const kind = await repo.retry(BigInt(id));
+      async retry(id: number, event: (kind: string) => SecurityEvent) {
+        const kind = await repo.retry(BigInt(id), (tx, kind) => app.securityEvents.recordIn(tx, event(kind)));
         if (!kind) throw refuse.noDeadLetter();
         void drain().catch(() => {});
         return kind;
@@ -89,5 +93,5 @@ export default fp(
       },
     });
   },
-  { name: 'mail', dependencies: ['config', 'prisma'] },
+  { name: 'mail', dependencies: ['config', 'prisma', 'security-events'] },
 );

@@ -202,15 +202,18 @@ export function mailRepository(db: Db) {
     /**
      * A dead letter back in the queue, due now with its tries and its age counted afresh (the Admin
      * wants it sent, however long the outage was): its kind, or null when there is no such dead letter.
+     * `recorded` stores who asked, in the same transaction: a retry is never sent unrecorded.
      */
-    retry: async (id: bigint) =>
-      (
-        await db.mailOutbox.updateManyAndReturn({
+    retry: (id: bigint, recorded: (tx: Prisma.TransactionClient, kind: string) => Promise<void>) =>
+      db.$transaction(async (tx) => {
+        const [letter] = await tx.mailOutbox.updateManyAndReturn({
           where: { id, deadAt: { not: null }, sentAt: null },
           data: { deadAt: null, attempts: 0, nextAttemptAt: new Date(), requeuedAt: new Date(), claimedUntil: null },
           select: { kind: true },
-        })
-      )[0]?.kind ?? null,
+        });
+        if (letter) await recorded(tx, letter.kind);
+        return letter?.kind ?? null;
+      }),
 
     /** One-click unsubscribe: the client stops getting this list. */
     unsubscribe: (clientId: number, list: 'status' | 'back_in_stock') =>

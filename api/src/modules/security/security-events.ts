@@ -79,6 +79,20 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
     details: event.details ?? null,
   });
   return {
+    /**
+     * Logs and stores an event of a write, in the write's transaction `tx`: the event and the write
+     * commit together or not at all (decision 10), so a failure to store it fails the write. For an
+     * event that is one row each (not REPEATABLE, whose rows are merged).
+     */
+    async recordIn(tx: Prisma.TransactionClient, event: SecurityEvent): Promise<void> {
+      if (REPEATABLE.has(event.type)) throw new Error(`${event.type} is merged by window: record it with record()`);
+      const stored = row(event);
+      log.warn({ securityEvent: stored }, `security event: ${event.type}`);
+      const details = stored.details === null ? null : JSON.stringify(stored.details);
+      await tx.$executeRaw`
+        INSERT INTO security_events (type, actor, address, entity, entity_id, details)
+        VALUES (${stored.type}, ${stored.actor}, ${stored.address}, ${stored.entity}, ${stored.entityId}, ${details}::jsonb)`;
+    },
     /** Logs and stores an event. Storing never fails the request that caused it: a failure to store is logged instead. */
     async record(event: SecurityEvent): Promise<void> {
       const stored = row(event);

@@ -34,16 +34,16 @@ const mailRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const kind = await app.mail.retry(request.params.id);
-      // An Admin's word that makes the shop write to someone again: the audit log says who, when and which.
-      await app.securityEvents.record({
+      // An Admin's word that makes the shop write to someone again: the audit log says who, when and
+      // which, in the retry's own transaction.
+      await app.mail.retry(request.params.id, (kind) => ({
         type: 'dead_letter_retried',
         actor: `employee:${signedInEmployee(request).id}`,
         address: app.clientAddress(request),
         entity: 'MailOutbox',
         entityId: request.params.id,
         details: { kind },
-      });
+      }));
       return { data: true };
     },
   );
