@@ -13,6 +13,14 @@ function UserType() {
   return <p>user type {useSession().userType}</p>;
 }
 
+const REFRESHES_SPENT = 'Too many refreshes. Please try again later.';
+/** The shop's 429 to a session whose refreshes for the hour are spent, asking to wait `seconds`. */
+const refreshesSpent = (seconds: number) => ({
+  status: 429,
+  headers: { 'Retry-After': String(seconds) },
+  body: { data: null, error: { code: 'RATE_LIMITED', message: REFRESHES_SPENT } },
+});
+
 /** Signs a client in again, as the login screen does once the shop said yes. */
 function SignInAgain() {
   const { signedIn } = useSession();
@@ -142,12 +150,8 @@ describe('sessions', () => {
   it("a refresh refused for a while (429 with Retry-After) is not asked again before then, by the timer or by a screen's call", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'], shouldAdvanceTime: true });
     try {
-      const message = 'Too many refreshes. Please try again in 2 minutes.';
       const calls = stubApi({
-        'POST /api/public/authentication/refresh-tokens/Client': [
-          { status: 429, headers: { 'Retry-After': '120' }, body: { data: null, error: { code: 'RATE_LIMITED', message } } },
-          { body: { data: 'Client' } },
-        ],
+        'POST /api/public/authentication/refresh-tokens/Client': [refreshesSpent(120), { body: { data: 'Client' } }],
         'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
         'GET /api/client/cart': UNAUTHORIZED,
       });
@@ -157,7 +161,10 @@ describe('sessions', () => {
       await vi.advanceTimersByTimeAsync(60_000);
       expect(asked()).toBe(1);
       // A screen's call meeting 401 is told why, without a refresh sent.
-      await expect(withSession('Client', () => api.GET('/api/client/cart'))).rejects.toMatchObject({ status: 429, message });
+      await expect(withSession('Client', () => api.GET('/api/client/cart'))).rejects.toMatchObject({
+        status: 429,
+        message: REFRESHES_SPENT,
+      });
       expect(asked()).toBe(1);
       await vi.advanceTimersByTimeAsync(61_000);
       await vi.waitFor(() => expect(asked()).toBe(2));
@@ -168,12 +175,8 @@ describe('sessions', () => {
   });
 
   it("a session signed in after a refresh refused for an hour refreshes at once: the wait was the old session's", async () => {
-    const message = 'Too many refreshes. Please try again in 60 minutes.';
     const calls = stubApi({
-      'POST /api/public/authentication/refresh-tokens/Client': [
-        { status: 429, headers: { 'Retry-After': '3600' }, body: { data: null, error: { code: 'RATE_LIMITED', message } } },
-        { body: { data: 'Client' } },
-      ],
+      'POST /api/public/authentication/refresh-tokens/Client': [refreshesSpent(3600), { body: { data: 'Client' } }],
       'POST /api/public/authentication/refresh-tokens/Employee': UNAUTHORIZED,
       'GET /api/client/cart': [UNAUTHORIZED, { body: { data: [] } }],
     });
