@@ -1,6 +1,7 @@
 // An accessible dialog on the native <dialog>: focus moves in and is trapped, Escape closes it,
-// and focus returns to what opened it (or to the main region, if that is gone). While `busy` (its request is out) nothing closes it: closed
-// then, its request's outcome (an order placed, a refusal) would have no screen left to say it.
+// and focus returns to what opened it (or to the main region, if that is gone). While `busy` (its
+// request is out) nothing closes it: closed then, its request's outcome (an order placed, a refusal)
+// would have no screen left to say it.
 import { type ReactNode, useEffect, useRef } from 'react';
 
 /** Opens it modal, or just open where the browser has no modal dialogs. */
