@@ -78,6 +78,17 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
     entityId: event.entityId === undefined ? null : String(event.entityId),
     details: event.details ?? null,
   });
+  /** The event as a row (its details as JSON text), once it is logged. */
+  const logged = (event: SecurityEvent) => {
+    const stored = row(event);
+    log.warn({ securityEvent: stored }, `security event: ${event.type}`);
+    return { ...stored, details: stored.details === null ? null : JSON.stringify(stored.details) };
+  };
+  /** One row of its own: an event that is not merged by window (REPEATABLE). */
+  const insertOne = (into: Pick<Db, '$executeRaw'>, stored: ReturnType<typeof logged>) =>
+    into.$executeRaw`
+      INSERT INTO security_events (type, actor, address, entity, entity_id, details)
+      VALUES (${stored.type}, ${stored.actor}, ${stored.address}, ${stored.entity}, ${stored.entityId}, ${stored.details}::jsonb)`;
   return {
     /**
      * Logs and stores an event of a write, in the write's transaction `tx`: the event and the write
@@ -86,25 +97,14 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
      */
     async recordIn(tx: Prisma.TransactionClient, event: SecurityEvent): Promise<void> {
       if (REPEATABLE.has(event.type)) throw new Error(`${event.type} is merged by window: record it with record()`);
-      const stored = row(event);
-      log.warn({ securityEvent: stored }, `security event: ${event.type}`);
-      const details = stored.details === null ? null : JSON.stringify(stored.details);
-      await tx.$executeRaw`
-        INSERT INTO security_events (type, actor, address, entity, entity_id, details)
-        VALUES (${stored.type}, ${stored.actor}, ${stored.address}, ${stored.entity}, ${stored.entityId}, ${details}::jsonb)`;
+      await insertOne(tx, logged(event));
     },
     /** Logs and stores an event. Storing never fails the request that caused it: a failure to store is logged instead. */
     async record(event: SecurityEvent): Promise<void> {
-      const stored = row(event);
-      log.warn({ securityEvent: stored }, `security event: ${event.type}`);
-      const details = stored.details === null ? null : JSON.stringify(stored.details);
+      const stored = logged(event);
       const failed = (error: Error) => log.error({ err: error, securityEvent: event.type }, 'could not store a security event');
       if (!REPEATABLE.has(event.type)) {
-        await db.$executeRaw`
-          INSERT INTO security_events (type, actor, address, entity, entity_id, details)
-          VALUES (${stored.type}, ${stored.actor}, ${stored.address}, ${stored.entity}, ${stored.entityId}, ${details}::jsonb)`.catch(
-          failed,
-        );
+        await insertOne(db, stored).catch(failed);
         return;
       }
       // The window's rows of this kind (narrowed by `filter`): at least `limit` of them?
@@ -119,9 +119,9 @@ export function securityEvents(db: Db, log: FastifyBaseLogger) {
         : reaches(CROWDED_AFTER);
       const stays = (value: unknown, crowdedValue: unknown) => Prisma.sql`CASE WHEN crowded.yes THEN ${crowdedValue} ELSE ${value} END`;
       const values = perActor
-        ? Prisma.sql`${stored.actor}, ${stays(stored.address, MANY)}, ${stored.entity}, ${stored.entityId}, ${details}::jsonb`
+        ? Prisma.sql`${stored.actor}, ${stays(stored.address, MANY)}, ${stored.entity}, ${stored.entityId}, ${stored.details}::jsonb`
         : Prisma.sql`${stays(stored.actor, MANY)}, ${stays(stored.address, MANY)}, ${stays(stored.entity, null)},
-                     ${stays(stored.entityId, null)}, ${stays(Prisma.sql`${details}::jsonb`, null)}`;
+                     ${stays(stored.entityId, null)}, ${stays(Prisma.sql`${stored.details}::jsonb`, null)}`;
       await db.$executeRaw`
         WITH slot AS (
           SELECT date_bin(${`${EVENT_WINDOW_MINUTES} minutes`}::interval, localtimestamp, timestamp '2000-01-01') AS bucket
