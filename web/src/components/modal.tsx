@@ -3,6 +3,7 @@
 // request is out) nothing closes it: closed then, its request's outcome (an order placed, a refusal)
 // would have no screen left to say it.
 import { type ReactNode, useEffect, useRef } from 'react';
+import { focusMainRegion } from '../lib/focus-on-navigation';
 
 /** Opens it modal, or just open where the browser has no modal dialogs. */
 const open = (dialog: HTMLDialogElement) => {
@@ -35,7 +36,7 @@ export function Modal({
     // cancellable), to the screen's main region rather than the document's start.
     return () => {
       if (opener?.isConnected) opener.focus?.();
-      else document.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });
+      else focusMainRegion();
     };
   }, []);
   return (

@@ -21,3 +21,9 @@ export function useFocusOnNavigation(main: RefObject<HTMLElement | null>) {
     main.current?.focus({ preventScroll: true });
   }, [pathname, main]);
 }
+
+/**
+ * Moves the focus to the screen's main region, scrolling nothing: where a control just used has left
+ * the page (its dialog's opener, the book it was under) and the focus would fall to the document's start.
+ */
+export const focusMainRegion = () => document.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });

@@ -1,6 +1,6 @@
 // The reads of a back-office table (useAdminList): a page of rows, and spec 5's search by id or name.
 import { queryOptions } from '@tanstack/react-query';
-import { ApiError } from '../../../api/client';
+import { isNotFound } from '../../../api/client';
 import { ADMIN_TABLE_PAGE_SIZE } from '../../../lib/constants';
 import { type BackofficeResource, backofficeKeys } from './query-keys';
 
@@ -35,7 +35,7 @@ export function tableQueries<Row, RowsKey extends string>(
     try {
       return [await endpoints.byId(Number(text))];
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return [];
+      if (isNotFound(error)) return [];
       throw error;
     }
   };

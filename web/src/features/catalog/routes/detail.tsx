@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { focusMainRegion } from '../../../lib/focus-on-navigation';
 import { storage } from '../../../lib/storage';
 import { BookDetail } from '../components/book-detail';
 
@@ -12,7 +13,7 @@ export default function DetailPage() {
     window.scrollTo({ top: 0 });
     // The address stays /Detail, so no navigation moves the focus: the button picked is gone with the
     // book it was under, and the focus goes to the screen, as it does after a navigation.
-    document.querySelector<HTMLElement>('main')?.focus({ preventScroll: true });
+    focusMainRegion();
   };
 
   if (bookId === null) return <p className="empty">Choose a book to see its details.</p>;
