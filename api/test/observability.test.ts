@@ -84,6 +84,7 @@ describe('metrics at /api/metrics', () => {
     expect(metricValue(text, 'db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
     expect(metricValue(text, 'db_pool_connections', { state: 'idle' })).toBeGreaterThan(0);
     expect(metricValue(text, 'db_pool_waiting_requests')).toBe(0);
+    expect(metricValue(text, 'catalog_cache_changes_awaiting_replica')).toBe(0);
     expect(metricValue(text, 'shop_login_failures_total')).toBe(5);
     expect(metricValue(text, 'shop_login_lockouts_total')).toBe(1);
     expect(metricValue(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);

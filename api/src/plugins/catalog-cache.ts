@@ -188,6 +188,11 @@ declare module 'fastify' {
       read<T>(key: string, load: () => Promise<T>, dependence?: CachedReadDependence): Promise<T>;
       /** True while answers are kept: the cache is on and this instance hears the catalog's changes. */
       readonly active: boolean;
+      /**
+       * With a replica: the changes heard that it is not yet known to have replayed, whose answers are
+       * served as kept until it has (0 without a replica). One that stays above 0 is a replica falling behind.
+       */
+      readonly awaitingReplica: number;
     };
   }
 }
@@ -473,6 +478,9 @@ export default fp(
       },
       get active() {
         return listening;
+      },
+      get awaitingReplica() {
+        return unreplayed.length;
       },
     });
 

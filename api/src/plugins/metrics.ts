@@ -1,6 +1,7 @@
 // Prometheus metrics at /api/metrics (fastify-metrics over prom-client): request rate and latency per
 // route, method and status (the `http_request_duration_seconds` histogram), Node's own vitals, the
-// database pool, checkout outcomes, and counters other modules increment through `app.shopMetrics`:
+// database pool, checkout outcomes, the catalog changes the read replica is not yet known to have
+// (plugins/catalog-cache.ts), and counters other modules increment through `app.shopMetrics`:
 //   app.shopMetrics.loginFailures and lockouts, counted by the sign-in throttle (plugins/password-check.ts).
 // Each app has its own registry, so several apps in one process (tests) never collide.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -100,6 +101,16 @@ export default fp(
       registers: [registry],
       collect() {
         this.set(pool.waitingCount);
+      },
+    });
+
+    new promClient.Gauge({
+      name: 'catalog_cache_changes_awaiting_replica',
+      help: 'Catalog changes heard that the read replica is not yet known to have replayed (0 without one)',
+      registers: [registry],
+      collect() {
+        // Read at each scrape: the cache's plugin is registered after this one.
+        this.set(app.catalogCache.awaitingReplica);
       },
     });
 
