@@ -153,7 +153,7 @@ test("an Admin deletes a client's message", async ({ page, loggedInAs }) => {
   expect(await query('SELECT 1 FROM contact_messages WHERE id = $1', [message!.id])).toEqual([]);
 });
 
-test('an Admin adds a Seller, who updates their information and password and signs in with the new one; the Admin then deletes them', async ({
+test('an Admin adds a Seller, who updates their information, password and e-mail (confirmed with the password) and signs in with the new ones; the Admin then deletes them', async ({
   page,
   loggedInAs,
 }) => {
@@ -186,25 +186,34 @@ test('an Admin adds a Seller, who updates their information and password and sig
   await page.getByLabel('New Password').fill('Margins-And-Footnotes-77');
   await page.getByRole('button', { name: 'Reset Password' }).click();
   await expect(page.getByText('Password reset successfully.')).toBeVisible();
+  // A new sign-in e-mail, from a Seller without a second factor, is confirmed with the password.
+  const renamed = `nadia.${Date.now()}@bookshop.test`;
+  await page.getByLabel('email').fill(renamed);
+  await page.getByLabel('Password, to confirm the new e-mail').fill('Margins-And-Footnotes-77');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Information updated successfully.')).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('address')).toHaveValue('10 Boulevard Zighoud Youcef, Constantine');
+  await expect(page.getByLabel('email')).toHaveValue(renamed);
   await page.getByRole('button', { name: 'Logout' }).click();
 
-  await logIn(page, { account: email, password: 'Shelves-And-Spines-42' });
+  await logIn(page, { account: renamed, password: 'Shelves-And-Spines-42' });
   await expect(page.getByText('Invalid account or password.')).toBeVisible();
   await logIn(page, { account: email, password: 'Margins-And-Footnotes-77' });
+  await expect(page.getByText('Invalid account or password.')).toBeVisible();
+  await logIn(page, { account: renamed, password: 'Margins-And-Footnotes-77' });
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.getByRole('button', { name: 'Logout' }).click();
 
   await loggedInAs(DEMO.admin);
   await openBackofficeScreen(page, 'Employees');
-  const row = page.getByRole('row').filter({ hasText: email });
+  const row = page.getByRole('row').filter({ hasText: renamed });
   const asked = answerNextConfirm(page, true);
   await row.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('Employee deleted successfully.')).toBeVisible();
   await expect(row).toHaveCount(0);
   expect(asked).toEqual(['Are you sure you want to delete this employee?']);
-  expect(await query('SELECT 1 FROM employees WHERE email = $1', [email])).toEqual([]);
+  expect(await query('SELECT 1 FROM employees WHERE email = $1', [renamed])).toEqual([]);
 });
 
 test("the dashboard says 'Failed to load data.' when its figures cannot be fetched", async ({ page, loggedInAs }) => {

@@ -475,7 +475,12 @@ describe('orders and employees', () => {
     const cookie = await t.login({ account: email, password: DEMO.seller.password });
     const me = (await t.app.inject({ method: 'GET', url: '/api/employee/employee/', headers: { cookie } })).json().data;
     const save = () =>
-      t.app.inject({ method: 'PUT', url: '/api/employee/', headers: { cookie }, payload: { ...me, email: DEMO.client.account } });
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/employee/',
+        headers: { cookie },
+        payload: { ...me, email: DEMO.client.account, currentPassword: DEMO.seller.password },
+      });
     for (let i = 0; i < OWN_INFORMATION_SAVES_PER_HOUR; i++) expect((await save()).statusCode).toBe(409);
     const refused = await save();
     expect(refused.statusCode).toBe(429);

@@ -193,7 +193,10 @@ const CALLS: Record<string, () => Promise<Call>> = {
     );
     return { url: `POST /api/employee/mail/dead-letters/${letter.id}/retry` };
   },
-  updateOwnEmployeeInfo: async () => ({ url: 'PUT /api/employee/', payload: person(`walk-${randomUUID()}@bookshop.test`) }),
+  updateOwnEmployeeInfo: async () => ({
+    url: 'PUT /api/employee/',
+    payload: { ...person(`walk-${randomUUID()}@bookshop.test`), currentPassword: adminPassword },
+  }),
   changeEmployeePassword: async () => {
     const newPassword = `Walk-${randomUUID()}-9a`;
     return {

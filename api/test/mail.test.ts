@@ -445,7 +445,12 @@ describe('the sender', () => {
       address: '1 Main Street',
     });
     const save = (payload: ReturnType<typeof person>) =>
-      t.app.inject({ method: 'PUT', url: '/api/employee/', headers: { cookie }, payload });
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/employee/',
+        headers: { cookie },
+        payload: { ...payload, currentPassword: DEMO.admin.password },
+      });
 
     const first = await save(person(before, '0555000009'));
     expect(first.statusCode, first.body).toBe(200);
@@ -488,6 +493,7 @@ describe('the sender', () => {
           email,
           phoneNumber: '0555000000',
           address: '1 Main Street',
+          currentPassword: DEMO.admin.password,
         },
       });
     const notices = async () =>

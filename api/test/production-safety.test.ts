@@ -247,7 +247,7 @@ describe('one login namespace', () => {
       method: 'PUT',
       url: '/api/employee/',
       headers: { cookie: admin },
-      payload: person(DEMO.client.account),
+      payload: { ...person(DEMO.client.account), currentPassword: DEMO.admin.password },
     });
     expect(own.statusCode).toBe(409);
     expect(own.json().error.message).toBe('An account with this e-mail already exists.');

@@ -533,6 +533,44 @@ describe('step-up for the sensitive actions', () => {
   });
 });
 
+describe("an employee's own sign-in e-mail", () => {
+  it('changes, for an employee without a second factor, only with their password: a session alone cannot make it a thief’s', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const session = await passwordLogin(t, who);
+    const ownInfo = {
+      firstName: 'Test',
+      lastName: 'Employee',
+      gender: 'Male',
+      birthDate: '1990-01-01',
+      email: who.account,
+      phoneNumber: '0555000000',
+      address: '1 Main Street',
+    };
+    const save = (change: Record<string, string>) => call(t, session, 'PUT', '/api/employee/', { ...ownInfo, ...change });
+    // The rest of their information saves without it.
+    expect((await save({ address: '2 Main Street' })).statusCode).toBe(200);
+    const renamed = `taken-${who.account}`;
+    const missing = await save({ address: '2 Main Street', email: renamed });
+    expect([missing.statusCode, missing.json().error]).toEqual([
+      400,
+      expect.objectContaining({ code: 'PASSWORD_REQUIRED', message: 'Enter your current password to change your e-mail.' }),
+    ]);
+    const wrong = await save({ address: '2 Main Street', email: renamed, currentPassword: 'not-the-password' });
+    expect([wrong.statusCode, wrong.json().error.code]).toEqual([400, 'WRONG_PASSWORD']);
+    // A wrong password here counts like a wrong sign-in, and nothing was written.
+    const [failed] = await t.db.query<{ n: number }>(
+      "SELECT coalesce(sum(count), 0)::int AS n FROM security_events WHERE type = 'password_check_failed' AND actor = $1",
+      [who.account],
+    );
+    expect(failed!.n).toBe(1);
+    expect(await t.db.query('SELECT email FROM employees WHERE id = $1', [who.id])).toEqual([{ email: who.account }]);
+
+    const changed = await save({ address: '2 Main Street', email: renamed, currentPassword: who.password });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().data.email).toBe(renamed);
+  });
+});
+
 describe('a first second factor', () => {
   it("needs the employee's password, so a session alone cannot enrol an app or a passkey of its own; once one is set up, the step-up guards the next", async () => {
     const who = await newEmployee(t, 'Seller');

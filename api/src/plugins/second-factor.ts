@@ -43,8 +43,17 @@ declare module 'fastify' {
     secondFactorPolicy(request: FastifyRequest): Promise<void>;
     /** preHandler: a route marked `stepUp` needs a second factor used within the last minutes. */
     requireStepUp(request: FastifyRequest): Promise<void>;
-    /** The same need, asked by a route for one kind of change only (an employee's own sign-in e-mail). */
-    steppedUpOrRefuse(request: FastifyRequest): Promise<void>;
+    /**
+     * The signed-in employee's own password (`currentPassword`), checked and throttled as a sign-in:
+     * `missing`'s refusal when none was sent, 400 WRONG_PASSWORD when it is not theirs.
+     */
+    confirmOwnPassword(request: FastifyRequest, currentPassword: string | undefined, missing: () => Error): Promise<void>;
+    /**
+     * Before a change of how the employee signs in that a stolen session must not make (their own
+     * e-mail): with a second factor, one used within the step-up's minutes (403 STEP_UP_REQUIRED);
+     * without one, their password, as confirmOwnPassword.
+     */
+    reauthenticatedOrRefuse(request: FastifyRequest, currentPassword: string | undefined, missing: () => Error): Promise<void>;
   }
   interface FastifyContextConfig {
     /** The most sensitive actions: a second factor used within the last 10 minutes, when the employee has one. */
@@ -118,7 +127,20 @@ export default fp(
       const employee = signedInEmployee(request);
       if (!(await service.steppedUp(employee.id, employee.familyId))) throw refuse.stepUpRequired(STEP_UP_MINUTES);
     };
-    app.decorate('steppedUpOrRefuse', steppedUpOrRefuse);
+    const confirmOwnPassword = async (request: FastifyRequest, currentPassword: string | undefined, missing: () => Error) => {
+      const { id } = signedInEmployee(request);
+      if (!currentPassword) throw missing();
+      await app.throttledPasswordCheck(request, await app.accounts.loginName('employee', id), () =>
+        app.accounts.confirmPassword('employee', id, currentPassword),
+      );
+    };
+    app.decorate('confirmOwnPassword', confirmOwnPassword);
+    app.decorate('reauthenticatedOrRefuse', async (request: FastifyRequest, currentPassword: string | undefined, missing: () => Error) => {
+      // An employee with no factor has nothing to step up with: the password, or a stolen session
+      // could make the e-mail the thief's and take the account through a password reset.
+      if (!(await service.hasFactor(signedInEmployee(request).id))) return confirmOwnPassword(request, currentPassword, missing);
+      await steppedUpOrRefuse(request);
+    });
     app.decorate('requireStepUp', async (request: FastifyRequest) => {
       if (request.routeOptions.config.stepUp) await steppedUpOrRefuse(request);
     });

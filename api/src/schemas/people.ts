@@ -46,7 +46,7 @@ const text = Type.Optional(Type.String({ maxLength: 200 }));
  * An employee's person fields. Each stays optional in the schema: a missing one answers the spec's
  * 'All fields are required.' (employee-service.ts), not a schema message.
  */
-export const PersonInformations = Body({
+const personFields = {
   firstName: text,
   lastName: text,
   gender: text,
@@ -54,6 +54,14 @@ export const PersonInformations = Body({
   email: text,
   phoneNumber: text,
   address: text,
+};
+export const PersonInformations = Body(personFields);
+/** An employee's own person fields, and the password that a new e-mail needs from one without a second factor. */
+export const OwnInformation = Body({
+  ...personFields,
+  currentPassword: Type.Optional(
+    Type.String({ maxLength: 1000, description: 'Needed with a new e-mail when the employee has no second factor; ignored otherwise' }),
+  ),
 });
 export const PasswordChange = Body({
   oldPassword: Type.Optional(Type.String({ maxLength: 1000 })),

@@ -950,7 +950,7 @@ export interface paths {
         get?: never;
         /**
          * Update my information
-         * @description A new e-mail (the name I sign in with) needs the step-up: Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
+         * @description A new e-mail (the name I sign in with) needs proof that it is me: from an employee without a second factor, the current password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
          */
         put: operations["updateOwnEmployeeInfo"];
         /**
@@ -5593,6 +5593,8 @@ export interface operations {
                     email?: string;
                     phoneNumber?: string;
                     address?: string;
+                    /** @description Needed with a new e-mail when the employee has no second factor; ignored otherwise */
+                    currentPassword?: string;
                 };
             };
         };

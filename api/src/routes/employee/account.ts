@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { refuse } from '../../lib/refusals.ts';
 import { toEmployee } from '../../modules/people/employee-service.ts';
 import { signedInEmployee } from '../../plugins/sessions.ts';
 import { responses } from '../../schemas/common.ts';
-import { PersonInformations } from '../../schemas/people.ts';
+import { OwnInformation } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { ownPasswordRoute } from '../own-password.ts';
 import { STEP_UP_NOTE } from './employees.ts';
@@ -45,14 +46,18 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'updateOwnEmployeeInfo',
         summary: 'Update my information',
-        description: `A new e-mail (the name I sign in with) needs the step-up: ${STEP_UP_NOTE}`,
-        body: PersonInformations,
+        description:
+          'A new e-mail (the name I sign in with) needs proof that it is me: from an employee without a second factor, ' +
+          `the current password (\`currentPassword\`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. ${STEP_UP_NOTE}`,
+        body: OwnInformation,
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 404, 409, 429),
       },
     },
-    async (request) => ({
-      data: await app.employees.updateOwnInformation(signedInEmployee(request).id, request.body, () => app.steppedUpOrRefuse(request)),
-    }),
+    async (request) => {
+      const { currentPassword, ...person } = request.body;
+      const beforeEmailChange = () => app.reauthenticatedOrRefuse(request, currentPassword, refuse.passwordForEmailChange);
+      return { data: await app.employees.updateOwnInformation(signedInEmployee(request).id, person, beforeEmailChange) };
+    },
   );
 
   ownPasswordRoute(app, 'employee', 'changeEmployeePassword', [400, 401, 403, 429, 503]);

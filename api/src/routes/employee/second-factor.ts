@@ -53,12 +53,8 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
    * stolen session would otherwise enrol the thief's own app or passkey for password-less sign-ins.
    */
   const confirmFirstFactor = async (request: Parameters<typeof who>[0], currentPassword: string | undefined) => {
-    const { id } = signedInEmployee(request);
-    if (await app.secondFactor.hasFactor(id)) return;
-    if (!currentPassword) throw refuse.passwordForFirstFactor();
-    await app.throttledPasswordCheck(request, await app.accounts.loginName('employee', id), () =>
-      app.accounts.confirmPassword('employee', id, currentPassword),
-    );
+    if (await app.secondFactor.hasFactor(signedInEmployee(request).id)) return;
+    await app.confirmOwnPassword(request, currentPassword, refuse.passwordForFirstFactor);
   };
   /** Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped up. */
   const proving = async <T>(request: Parameters<typeof who>[0], prove: (employee: ReturnType<typeof who>) => Promise<T>) => {

@@ -82,6 +82,46 @@ it('a new e-mail, the name the employee signs in with, asks for the second facto
   expect(email).toHaveValue('samir@bookshop.test');
 });
 
+it('a new e-mail from an employee without a second factor asks for the current password beside it, and sends it', async () => {
+  const wrong = refusal(400, 'WRONG_PASSWORD', 'The current password is incorrect.');
+  const calls = stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/employee/': { body: { data: saved } },
+    'GET /api/employee/second-factor': {
+      body: { data: { totp: false, passkeys: [], recoveryCodesLeft: 0, required: false, stepUpUntil: null } },
+    },
+    'PUT /api/employee': [wrong, { body: { data: { ...saved, email: 'samir@bookshop.test' } } }],
+  });
+  renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
+  const address = await screen.findByLabelText('address');
+  const save = screen.getByRole('button', { name: 'Save Changes' });
+  // Another change asks for nothing more.
+  await userEvent.type(address, ' bis');
+  expect(screen.queryByLabelText('Password, to confirm the new e-mail')).not.toBeInTheDocument();
+  expect(save).toBeEnabled();
+
+  const email = screen.getByLabelText('email');
+  await userEvent.clear(email);
+  await userEvent.type(email, 'samir@bookshop.test');
+  const password = screen.getByLabelText('Password, to confirm the new e-mail');
+  expect(save).toBeDisabled();
+  await userEvent.type(password, 'not-mine');
+  await userEvent.click(save);
+  expect(await screen.findByText('Failed to update information.')).toBeInTheDocument();
+  expect(screen.getByText('The current password is incorrect.')).toBeInTheDocument();
+
+  await userEvent.clear(password);
+  await userEvent.type(password, 'Seller#2024');
+  await userEvent.click(save);
+  expect(await screen.findByText('Information updated successfully.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'PUT').map((c) => (c.body as { currentPassword?: string }).currentPassword)).toEqual([
+    'not-mine',
+    'Seller#2024',
+  ]);
+  // Saved, the e-mail is the new starting point: the password is asked for no more, and forgotten.
+  expect(screen.queryByLabelText('Password, to confirm the new e-mail')).not.toBeInTheDocument();
+});
+
 it("information that cannot be read says 'No employee data available.', why, and offers Retry, which shows it once it can be", async () => {
   stubApi({
     ...SIGNED_OUT,

@@ -1,4 +1,5 @@
 import { FORM_MESSAGES, GENDERS } from '@bookshop/rules';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ChoiceField } from '../../components/choice-field';
 import { LoadError } from '../../components/load-error';
@@ -10,6 +11,7 @@ import { newPasswordProblem } from '../../lib/password-rules';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useChangeEmployeePassword } from './api/change-password';
 import { useEmployeeMe } from './api/get-me';
+import { useSecondFactor } from './api/get-second-factor';
 import { type EmployeeInfo, useUpdateEmployeeMe } from './api/update-me';
 import { SecondFactorSection } from './second-factor-section';
 import { useStepUpGuard } from './step-up';
@@ -36,7 +38,8 @@ const informationOf = ({ firstName, lastName, email, phoneNumber, address, birth
 
 /**
  * The form starts from the saved information: Save Changes waits for a change (isDirty), Reset restores it.
- * A new e-mail is a new sign-in name: the server asks for the second factor first (`guard`).
+ * A new e-mail is a new sign-in name, so the server asks who it is first: the second factor (`guard`),
+ * or, from an employee without one, the current password, asked for beside the new e-mail.
  */
 function InformationForm({
   saved,
@@ -48,13 +51,22 @@ function InformationForm({
   guard: ReturnType<typeof useStepUpGuard>['guard'];
 }) {
   const update = useUpdateEmployeeMe();
+  const factors = useSecondFactor();
   const { register, handleSubmit, reset, watch, formState } = useForm<EmployeeInfo>({ defaultValues: saved });
-  const complete = Object.values(watch()).every((value) => value.trim() !== '');
+  const typed = watch();
+  const complete = Object.values(typed).every((value) => value.trim() !== '');
+  // Kept out of the form's values: it is no information of theirs, and Reset or a save forgets it.
+  const [currentPassword, setCurrentPassword] = useState('');
+  // From an employee without a second factor (or not yet known to have one), a new e-mail needs the password.
+  // Compared with the form's starting point, which a save moves to what was stored.
+  const emailChanged = (typed.email ?? '').trim().toLowerCase() !== (formState.defaultValues?.email ?? '').toLowerCase();
+  const needsPassword = emailChanged && !factors.data?.totp && !factors.data?.passkeys.length;
   const save = handleSubmit((values) =>
-    guard(() => update.mutateAsync(values)).then(
+    guard(() => update.mutateAsync(needsPassword ? { ...values, currentPassword } : values)).then(
       (stored) => {
         // What the server stored (an e-mail lower-cased, text trimmed) is the new starting point.
         reset(informationOf(stored));
+        setCurrentPassword('');
         show('Information updated successfully.');
       },
       (error) => show('Failed to update information.', 'error', failureReason(error)),
@@ -69,17 +81,35 @@ function InformationForm({
         </label>
       ))}
       <ChoiceField label="gender" choices={GENDERS} field={register('gender')} />
+      {needsPassword && (
+        <label>
+          Password, to confirm the new e-mail
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={currentPassword}
+            onChange={(event) => setCurrentPassword(event.target.value)}
+          />
+        </label>
+      )}
       <div className="actions">
         <button
           type="submit"
           className="primary"
-          disabled={!formState.isDirty || !complete || update.isPending}
+          disabled={!formState.isDirty || !complete || (needsPassword && !currentPassword) || update.isPending}
           aria-busy={update.isPending}
           aria-describedby={formState.isDirty && !complete ? 'information-incomplete' : undefined}
         >
           Save Changes
         </button>
-        <button type="button" onClick={() => reset()}>
+        <button
+          type="button"
+          onClick={() => {
+            reset();
+            setCurrentPassword('');
+          }}
+        >
           Reset
         </button>
       </div>
