@@ -362,10 +362,9 @@ describe('sign-up through the real identity emulator', () => {
     expect(signedUp).toEqual([{ actor: `client:${client!.id}` }]);
   });
 
-  it('a sign-up whose client was made but whose session failed to start is finished by the same sign-up sent again, once', async () => {
-    const email = `interrupted-${Date.now()}@example.com`;
+  /** A sign-up of a new identity whose client is made but whose session fails to start, as a fault or a restart between the two would. */
+  const interruptedSignUp = async (email: string) => {
     const token = await createIdentity(email, true);
-    // The session's start fails after the client's commit, as a fault or a restart between the two would.
     await t.db.query(`
       CREATE FUNCTION refuse_sessions() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'sessions refused on purpose'; END $$;
       CREATE TRIGGER refuse_sessions BEFORE INSERT ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_sessions();`);
@@ -375,6 +374,17 @@ describe('sign-up through the real identity emulator', () => {
       await t.db.query('DROP TRIGGER refuse_sessions ON session_families; DROP FUNCTION refuse_sessions();');
     }
     expect(await t.db.query('SELECT 1 FROM clients WHERE account = $1', [email])).toHaveLength(1);
+    return token;
+  };
+  const signedUpEvents = (email: string) =>
+    t.db.query(
+      "SELECT 1 FROM security_events WHERE type = 'client_signed_up' AND actor = (SELECT 'client:' || id FROM clients WHERE account = $1)",
+      [email],
+    );
+
+  it('a sign-up whose client was made but whose session failed to start is finished by the same sign-up sent again, once', async () => {
+    const email = `interrupted-${Date.now()}@example.com`;
+    const token = await interruptedSignUp(email);
     // Another password is not the same sign-up.
     const otherPassword = { ...body(email), account_informations: { account: email, password: 'Other123!x' } };
     expect((await signUp(token, otherPassword)).statusCode).toBe(409);
@@ -383,14 +393,23 @@ describe('sign-up through the real identity emulator', () => {
     expect(again.statusCode, again.body).toBe(200);
     const me = await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: cookieHeader(again) } });
     expect(me.json().data).toMatchObject({ account: email });
+    expect(await signedUpEvents(email)).toHaveLength(1);
+    // Finished, it is an account like any other: a sign-up of it now is a duplicate.
+    expect((await signUp(token, body(email))).statusCode).toBe(409);
+  });
+
+  it('an unfinished sign-up sent again twice at once is finished once: one session, one sign-up event, the other a duplicate', async () => {
+    const email = `twice-${Date.now()}@example.com`;
+    const token = await interruptedSignUp(email);
+    const answers = await Promise.all([signUp(token, body(email)), signUp(token, body(email))]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
     expect(
       await t.db.query(
-        "SELECT 1 FROM security_events WHERE type = 'client_signed_up' AND actor = (SELECT 'client:' || id FROM clients WHERE account = $1)",
+        "SELECT 1 FROM session_families WHERE audience = 'client' AND subject_id = (SELECT id FROM clients WHERE account = $1)",
         [email],
       ),
     ).toHaveLength(1);
-    // Finished, it is an account like any other: a sign-up of it now is a duplicate.
-    expect((await signUp(token, body(email))).statusCode).toBe(409);
+    expect(await signedUpEvents(email)).toHaveLength(1);
   });
 
   it('refuses an unverified e-mail, a mismatched e-mail, a bad phone and missing fields', async () => {

@@ -119,6 +119,20 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
       return true;
     },
 
+    /**
+     * A new client's first session, only while the client has none: two sends of one sign-up at once
+     * (its answer lost, and sent again) start one. The client's row, locked first, makes the second
+     * wait for the first's commit, and its check, a statement after the wait, then sees that session.
+     */
+    startFirstClientFamily: (family: { id: string; subjectId: number }) =>
+      db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM clients WHERE id = ${family.subjectId} FOR NO KEY UPDATE`;
+        const started = await tx.$executeRaw`
+          INSERT INTO session_families (id, audience, subject_id) SELECT ${family.id}::uuid, 'client', ${family.subjectId}
+          WHERE NOT EXISTS (SELECT 1 FROM session_families WHERE audience = 'client' AND subject_id = ${family.subjectId})`;
+        return started === 1;
+      }),
+
     findFamily: (id: string) => db.sessionFamily.findUnique({ where: { id }, select: familySelect }),
     /** Counts one refresh of the session, shared by every instance: its refreshes in the window, and the time left of it. */
     countRefresh: (familyId: string) => countHit(db, `refresh:${familyId}`, REFRESH_WINDOW_MS),

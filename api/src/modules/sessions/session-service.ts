@@ -104,6 +104,13 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       return issue(audience, subjectId, { id, startedAt: new Date() });
     },
 
+    /** A new client's first session; `refusal` when another start of it won (sign-up sent twice at once). */
+    async startFirst(subjectId: number, refusal: () => Error): Promise<IssuedSession> {
+      const id = randomUUID();
+      if (!(await repo.startFirstClientFamily({ id, subjectId }))) throw refusal();
+      return issue('client', subjectId, { id, startedAt: new Date() });
+    },
+
     async rotate(audience: Audience, presented: string | undefined, address?: string): Promise<IssuedSession> {
       const expired = unauthorized('Your session has expired. Please sign in again.');
       if (!presented) throw expired;

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { refuse } from '../../lib/refusals.ts';
 import { PROVIDER_ROUTE_TIME_LIMIT_MS } from '../../plugins/identity.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
@@ -77,7 +78,8 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
             clearsFailures: false,
           });
       const client = await app.accounts.signUp(input, identity);
-      app.setSessionCookies(request, reply, 'client', await app.sessions.start('client', client.id));
+      // The first session only: the same sign-up sent twice at once finishes once, the other is a duplicate.
+      app.setSessionCookies(request, reply, 'client', await app.sessions.startFirst(client.id, refuse.emailTaken));
       await app.recordClientEvent(request, 'client_signed_up', client.id);
       return { data: 'Client' };
     },
