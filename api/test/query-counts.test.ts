@@ -55,21 +55,30 @@ describe('query counts do not grow with the page size', () => {
     expect(await countQueries('/api/employee/low-stock/?pageSize=10&pageNumber=100000000', cookies.admin)).toBe(first - 1);
   });
 
-  it('the Books and Book Copies pages count no table (catalog_totals says how many), and their page counts stay exact', async () => {
-    const pages = async (table: 'books' | 'book_copies', url: string) => {
+  it('the Books, Book Copies and Authors pages count no table (catalog_totals says how many), and their page counts stay exact', async () => {
+    const pages = async (table: 'books' | 'book_copies' | 'authors', url: string) => {
       const { answer, sent } = await own.of(() => t.app.inject({ method: 'GET', url, headers: { cookie: cookies.admin } }));
       expect(sent.join('\n')).not.toMatch(/count\(/i);
       const [{ n }] = (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)) as [{ n: number }];
       expect(answer.json().data.totalPages).toBe(Math.ceil(n / 10));
     };
-    await pages('books', '/api/employee/book/1,10');
-    await pages('book_copies', '/api/employee/book-copy/1,10');
-    // One more book and copy, added by plain SQL as an import's statements are: still exact.
-    await t.db.query(`WITH b AS (INSERT INTO books (name, search_text, author_id, type_id)
-                                 SELECT 'Counted', 'counted', min(a.id), min(bt.id) FROM authors a, book_types bt RETURNING id)
+    const allPages = async () => {
+      await pages('books', '/api/employee/book/1,10');
+      await pages('book_copies', '/api/employee/book-copy/1,10');
+      await pages('authors', '/api/employee/author/1,10');
+    };
+    await allPages();
+    // One more author, book and copy, added by plain SQL as an import's statements are: still exact.
+    await t.db.query(`WITH a AS (INSERT INTO authors (full_name) VALUES ('Counted Author') RETURNING id),
+                      b AS (INSERT INTO books (name, search_text, author_id, type_id)
+                            SELECT 'Counted', 'counted', a.id, min(bt.id) FROM a, book_types bt GROUP BY a.id RETURNING id)
                       INSERT INTO book_copies (book_id, quantity, price) SELECT id, 1, 5 FROM b`);
-    await pages('books', '/api/employee/book/1,10');
-    await pages('book_copies', '/api/employee/book-copy/1,10');
+    await allPages();
+    // And ten authors fewer (none with books), deleted as plain SQL would.
+    await t.db.query(
+      'DELETE FROM authors WHERE id IN (SELECT id FROM authors a WHERE NOT EXISTS (SELECT 1 FROM books b WHERE b.author_id = a.id) LIMIT 10)',
+    );
+    await allPages();
   });
 
   it("an author's page is two statements: the author with their count, then the page", async () => {

@@ -7,7 +7,7 @@
 // fields changed: erasure, as privacy law asks.
 //
 // The same job folds the catalog's counts (catalog_totals: a row per statement that added or removed
-// books or copies) into one row.
+// books, copies or authors) into one row.
 //
 // Every instance runs the job hourly; a transaction-level advisory lock lets one at a time do each
 // of its transactions, and each names itself (bookshop.retention) to the append-only trigger, which
@@ -57,8 +57,10 @@ declare module 'fastify' {
  */
 async function foldCatalogTotals(db: Db) {
   const [{ folded }] = await db.$queryRaw<[{ folded: number }]>`
-    WITH folded AS (DELETE FROM catalog_totals WHERE (SELECT count(*) FROM catalog_totals) > 1 RETURNING books, book_copies),
-    summed AS (INSERT INTO catalog_totals (books, book_copies) SELECT sum(books), sum(book_copies) FROM folded HAVING count(*) > 0)
+    WITH folded AS (DELETE FROM catalog_totals WHERE (SELECT count(*) FROM catalog_totals) > 1 RETURNING books, book_copies, authors),
+    summed AS (
+      INSERT INTO catalog_totals (books, book_copies, authors)
+      SELECT sum(books), sum(book_copies), sum(authors) FROM folded HAVING count(*) > 0)
     SELECT count(*)::int AS folded FROM folded`;
   return folded;
 }
