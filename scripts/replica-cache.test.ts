@@ -78,7 +78,7 @@ const standbyPrice = async () => Number((await standby.query('SELECT price FROM 
 const whileStandbyPaused = async (work: () => Promise<void>) => {
   await standby.query('SELECT pg_wal_replay_pause()');
   try {
-    // The ask takes effect at the next record the standby replays, not at once.
+    // Asked for, not done: the state says once the standby's replay has stopped.
     await until(
       'the standby to pause',
       async () => (await standby.query('SELECT pg_get_wal_replay_pause_state() AS state')).rows[0].state === 'paused',

@@ -569,6 +569,43 @@ describe("an employee's own sign-in e-mail", () => {
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().data.email).toBe(renamed);
   });
+
+  it('is not put back by a save read before the proved change committed: that save is refused, and asks nothing', async () => {
+    const who = await newEmployee(t, 'Seller');
+    const session = await passwordLogin(t, who);
+    const ownInfo = {
+      firstName: 'Test',
+      lastName: 'Employee',
+      gender: 'Male',
+      birthDate: '1990-01-01',
+      email: who.account,
+      phoneNumber: '0555000000',
+      address: '1 Main Street',
+    };
+    const renamed = `proved-${who.account}`;
+    // The owner's proved change holds the row; a save of the old e-mail (from another tab, or a stolen
+    // session) reads the e-mail before it commits, and waits for the row.
+    const owner = new pg.Client({ connectionString: t.db.url });
+    await owner.connect();
+    try {
+      await owner.query('BEGIN');
+      await owner.query('SELECT 1 FROM employees WHERE id = $1 FOR UPDATE', [who.id]);
+      const stale = call(t, session, 'PUT', '/api/employee/', { ...ownInfo, address: '9 Main Street' });
+      await untilStatementsWaitOnLocks(t.db, 1);
+      await owner.query('UPDATE employees SET email = $1 WHERE id = $2', [renamed, who.id]);
+      await owner.query('COMMIT');
+      const refused = await stale;
+      expect([refused.statusCode, refused.json().error?.message]).toEqual([
+        409,
+        'Your e-mail was changed meanwhile. Reload your information and save again.',
+      ]);
+    } finally {
+      await owner.end();
+    }
+    expect(await t.db.query('SELECT email, address FROM employees WHERE id = $1', [who.id])).toEqual([
+      { email: renamed, address: '1 Main Street' },
+    ]);
+  });
 });
 
 describe('a first second factor', () => {

@@ -20,6 +20,7 @@ export const refuse = {
   verifiedEmailMismatch: () => forbidden('The verified e-mail does not match the account.'),
   /** One message wherever an e-mail is already a client's or an employee's sign-in name. */
   emailTaken: () => conflict('An account with this e-mail already exists.'),
+  emailChangedMeanwhile: () => conflict('Your e-mail was changed meanwhile. Reload your information and save again.'),
   accountGone: () => notFound('Your account no longer exists.'),
   /** Each change of an employee's sign-in e-mail writes to the address it replaces: a few a day. */
   tooManyEmailChanges: (most: number, retryAfterSeconds: number) =>

@@ -189,8 +189,9 @@ declare module 'fastify' {
       /** True while answers are kept: the cache is on and this instance hears the catalog's changes. */
       readonly active: boolean;
       /**
-       * With a replica: the changes heard that it is not yet known to have replayed, whose answers are
-       * served as kept until it has (0 without a replica). One that stays above 0 is a replica falling behind.
+       * With a replica: how many changes heard it is not yet known to have replayed (0 without one),
+       * merged ones included. One that stays above 0 is a replica falling behind (or one that cannot
+       * be asked, whose changes are forgotten at once meanwhile).
        */
       readonly awaitingReplica: number;
     };
@@ -214,6 +215,8 @@ type Reaches = (entry: Entry) => boolean;
 /** A change heard that the replica may not have replayed yet. */
 interface UnreplayedChange {
   reaches: Reaches;
+  /** How many changes heard it stands for: 1, or those merged into it past UNREPLAYED_MOST. */
+  changes: number;
   /** The replay position that has it: the primary's at the wait's first ask after it was heard (undefined until then). */
   target?: bigint;
 }
@@ -330,14 +333,17 @@ export default fp(
     /** Forgets what a change reaches: at once, or with a replica once it has replayed the change. */
     const forget = (reaches: Reaches) => {
       if (!replica || lifetimeMs === 0 || closing) return forgetNow(reaches);
-      unreplayed.push({ reaches });
+      unreplayed.push({ reaches, changes: 1 });
       if (unreplayed.length > UNREPLAYED_MOST) {
         // A position already asked is kept: asking anew would put every change behind what comes next.
         let latest: bigint | undefined;
         for (const { target } of unreplayed) if (target !== undefined && (latest === undefined || target > latest)) latest = target;
+        const placed = unreplayed.filter((change) => change.target !== undefined);
+        const unplaced = unreplayed.filter((change) => change.target === undefined);
+        const changesOf = (merged: UnreplayedChange[]) => merged.reduce((sum, change) => sum + change.changes, 0);
         unreplayed = [
-          ...(latest === undefined ? [] : [{ reaches: reachesEverything, target: latest }]),
-          ...(unreplayed.some((change) => change.target === undefined) ? [{ reaches: reachesEverything }] : []),
+          ...(latest === undefined ? [] : [{ reaches: reachesEverything, changes: changesOf(placed), target: latest }]),
+          ...(unplaced.length > 0 ? [{ reaches: reachesEverything, changes: changesOf(unplaced) }] : []),
         ];
       }
       void catchUp();
@@ -480,7 +486,7 @@ export default fp(
         return listening;
       },
       get awaitingReplica() {
-        return unreplayed.length;
+        return unreplayed.reduce((sum, change) => sum + change.changes, 0);
       },
     });
 

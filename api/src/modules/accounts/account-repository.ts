@@ -105,12 +105,18 @@ export function accountRepository(db: Db) {
      * address the employee typed, so at most EMAIL_CHANGES_PER_DAY a day: past it nothing is written,
      * and `waitSeconds` says when the oldest of the day's changes leaves the count.
      */
-    updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput & { email: string }) =>
+    /**
+     * `emailProved`: whether the caller asked for proof of a new e-mail. A save that did not (its
+     * e-mail was the one it read) but would now change it, the owner's proved change having committed
+     * meanwhile, answers `emailMovedOn` and writes nothing: it would put the old e-mail back unproved.
+     */
+    updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput & { email: string }, emailProved: boolean) =>
       // Audited as the employee's own write: the actor is named in this transaction, not in a batch beside it.
-      auditedTransaction(db, async (tx): Promise<{ updated: EmployeeInfo | null } | { waitSeconds: number }> => {
+      auditedTransaction(db, async (tx): Promise<{ updated: EmployeeInfo | null } | { waitSeconds: number } | { emailMovedOn: true }> => {
         const [before] = await tx.$queryRaw<{ email: string }[]>`SELECT email FROM employees WHERE id = ${id} FOR UPDATE`;
         if (!before) return { updated: null };
         const emailChanges = before.email !== data.email;
+        if (emailChanges && !emailProved) return { emailMovedOn: true };
         if (emailChanges) {
           // A statement of its own, after the lock: under READ COMMITTED it sees the notices of changes
           // that held the lock before this one (in the locking statement it would not).

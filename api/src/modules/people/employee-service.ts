@@ -74,11 +74,14 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
     async updateOwnInformation(id: number, input: PersonInput, beforeEmailChange: () => Promise<void>) {
       const person = validatePerson(input);
       const own = await accounts.employeeInfo(id);
-      if (person.email !== own?.email) {
+      if (!own) throw refuse.accountGone();
+      const emailProved = person.email !== own.email;
+      if (emailProved) {
         await beforeEmailChange();
         if (await repo.loginNameTaken(person.email)) throw refuse.emailTaken();
       }
-      const saved = await accounts.updateEmployee(id, person).catch(refuseTakenEmail);
+      const saved = await accounts.updateEmployee(id, person, emailProved).catch(refuseTakenEmail);
+      if ('emailMovedOn' in saved) throw refuse.emailChangedMeanwhile();
       if ('waitSeconds' in saved) throw refuse.tooManyEmailChanges(EMAIL_CHANGES_PER_DAY, saved.waitSeconds);
       if (!saved.updated) throw refuse.accountGone();
       return toEmployee(saved.updated);

@@ -50,7 +50,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'A new e-mail (the name I sign in with) needs proof that it is me: from an employee without a second factor, ' +
           `the current password (\`currentPassword\`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. ${STEP_UP_NOTE}`,
         body: OwnInformation,
-        response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 404, 409, 429),
+        response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 404, 409, 429, 503),
       },
     },
     async (request) => {

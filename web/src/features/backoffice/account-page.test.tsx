@@ -105,6 +105,7 @@ it('a new e-mail from an employee without a second factor asks for the current p
   await userEvent.type(email, 'samir@bookshop.test');
   const password = screen.getByLabelText('Password, to confirm the new e-mail');
   expect(save).toBeDisabled();
+  expect(save).toHaveAccessibleDescription('Enter your current password to change your e-mail.');
   await userEvent.type(password, 'not-mine');
   await userEvent.click(save);
   expect(await screen.findByText('Failed to update information.')).toBeInTheDocument();

@@ -1,5 +1,5 @@
 import { FORM_MESSAGES, GENDERS } from '@bookshop/rules';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ChoiceField } from '../../components/choice-field';
 import { LoadError } from '../../components/load-error';
@@ -57,10 +57,13 @@ function InformationForm({
   const complete = Object.values(typed).every((value) => value.trim() !== '');
   // Kept out of the form's values: it is no information of theirs, and Reset or a save forgets it.
   const [currentPassword, setCurrentPassword] = useState('');
-  // From an employee without a second factor (or not yet known to have one), a new e-mail needs the password.
-  // Compared with the form's starting point, which a save moves to what was stored.
+  // From an employee without a second factor, a new e-mail needs the password (one with a factor steps
+  // up instead; when the factors could not be read, the field is offered rather than missed). The
+  // e-mail is compared with the form's starting point, which a save moves to what was stored.
   const emailChanged = (typed.email ?? '').trim().toLowerCase() !== (formState.defaultValues?.email ?? '').toLowerCase();
-  const needsPassword = emailChanged && !factors.data?.totp && !factors.data?.passkeys.length;
+  const withoutFactor = factors.isError || (factors.data !== undefined && !factors.data.totp && factors.data.passkeys.length === 0);
+  const needsPassword = emailChanged && withoutFactor;
+  const waitsForPassword = needsPassword && !currentPassword;
   const save = handleSubmit((values) =>
     guard(() => update.mutateAsync(needsPassword ? { ...values, currentPassword } : values)).then(
       (stored) => {
@@ -75,31 +78,33 @@ function InformationForm({
   return (
     <form className="form" onSubmit={save}>
       {FIELDS.map(([key, label, type]) => (
-        <label key={key}>
-          {label}
-          <input type={type} {...register(key)} />
-        </label>
+        <Fragment key={key}>
+          <label>
+            {label}
+            <input type={type} {...register(key)} />
+          </label>
+          {key === 'email' && needsPassword && (
+            <label>
+              Password, to confirm the new e-mail
+              <input
+                type="password"
+                autoComplete="current-password"
+                required
+                value={currentPassword}
+                onChange={(event) => setCurrentPassword(event.target.value)}
+              />
+            </label>
+          )}
+        </Fragment>
       ))}
       <ChoiceField label="gender" choices={GENDERS} field={register('gender')} />
-      {needsPassword && (
-        <label>
-          Password, to confirm the new e-mail
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={currentPassword}
-            onChange={(event) => setCurrentPassword(event.target.value)}
-          />
-        </label>
-      )}
       <div className="actions">
         <button
           type="submit"
           className="primary"
-          disabled={!formState.isDirty || !complete || (needsPassword && !currentPassword) || update.isPending}
+          disabled={!formState.isDirty || !complete || waitsForPassword || update.isPending}
           aria-busy={update.isPending}
-          aria-describedby={formState.isDirty && !complete ? 'information-incomplete' : undefined}
+          aria-describedby={formState.isDirty && !complete ? 'information-incomplete' : waitsForPassword ? 'password-for-email' : undefined}
         >
           Save Changes
         </button>
@@ -117,6 +122,11 @@ function InformationForm({
       {formState.isDirty && !complete && (
         <p id="information-incomplete" className="muted">
           {FORM_MESSAGES.allFieldsRequired}
+        </p>
+      )}
+      {complete && waitsForPassword && (
+        <p id="password-for-email" className="muted">
+          Enter your current password to change your e-mail.
         </p>
       )}
     </form>
