@@ -143,6 +143,15 @@ describe('a staff save and a sale on one copy', () => {
     expect((await call('POST', `/api/employee/low-stock/${slow.id}/restock`, admin, { add: 10 })).statusCode).toBe(200);
     expect((await save({ ...openedSlow, price: 12 })).statusCode).toBe(412);
     expect(await stockOf(slow.id)).toEqual({ quantity: 12, price: '9.99' });
+    // The same with a sale of the day before the restock: the restock starts from a stock no screen
+    // showed, and the stock the screen showed is the one the copy held when the day began.
+    const sold = await newCopy(2);
+    const openedSold = await readAsScreen(sold.id);
+    await t.db.query("UPDATE stock_movements SET at = at - interval '3 days' WHERE copy_id = $1", [sold.id]);
+    await sell(sold.id);
+    expect((await call('POST', `/api/employee/low-stock/${sold.id}/restock`, admin, { add: 10 })).statusCode).toBe(200);
+    expect((await save({ ...openedSold, price: 12 })).statusCode).toBe(412);
+    expect(await stockOf(sold.id)).toEqual({ quantity: 11, price: '9.99' });
 
     const empty = await newCopy(0);
     const openedEmpty = await readAsScreen(empty.id);

@@ -247,9 +247,10 @@ const STALE_SAVE_CONFIRM_MS = 10 * 60 * 1000;
  * someone at the shop last set its stock (an edit, an import, a restock, its creation), so only
  * sales and cancellations moved it since; 'beforeLastSet' when it had it before a change made
  * within a day by someone else than the employee saving now (a restock, an import, a correction
- * by hand, another employee's edit): reached within the day and changed after, or the stock that
- * change started from, however long the copy had held it (a slow seller's stock, or a copy made
- * at 0, which writes no movement; not the 0 before the copy itself was made); null otherwise. The
+ * by hand, another employee's edit): reached within the day or held when the day began, and
+ * changed after, or the stock that change started from, however long the copy had held it (a slow
+ * seller's stock, or a copy made at 0, which writes no movement; not the 0 before the copy itself
+ * was made); null otherwise. The
  * saving employee is the one the audit names for this transaction.
  *
  * 'beforeLastSet' is said once: the same employee sending the same stock for the copy again within
@@ -268,12 +269,14 @@ async function stockWasSeen(tx: Prisma.TransactionClient, copyId: number, quanti
   const [row] = await tx.$queryRaw<{ seen: 'sinceLastSet' | 'beforeLastSet' | null }[]>`
     WITH last_set AS (
       SELECT coalesce(max(id), 0) AS id FROM stock_movements WHERE copy_id = ${copyId} AND reason NOT IN ('sale', 'cancellation')
+    ), day_start AS (
+      -- The last movement older than a day: the stock the copy held when the day began.
+      SELECT id, stock_after FROM stock_movements WHERE copy_id = ${copyId} AND at <= localtimestamp - interval '1 day'
+      ORDER BY id DESC LIMIT 1
     ), days_changes AS (
-      -- The day's movements are the newest: read back from the last one older than a day, not the whole history.
+      -- The day's movements are the newest: read back from the day's start, not the whole history.
       SELECT m.* FROM stock_movements m
-      WHERE m.copy_id = ${copyId} AND m.at > localtimestamp - interval '1 day'
-        AND m.id > coalesce((SELECT id FROM stock_movements WHERE copy_id = ${copyId} AND at <= localtimestamp - interval '1 day'
-                             ORDER BY id DESC LIMIT 1), 0)
+      WHERE m.copy_id = ${copyId} AND m.at > localtimestamp - interval '1 day' AND m.id > coalesce((SELECT id FROM day_start), 0)
     ), others_sets AS (
       SELECT * FROM days_changes
       WHERE reason NOT IN ('sale', 'cancellation')
@@ -286,6 +289,7 @@ async function stockWasSeen(tx: Prisma.TransactionClient, copyId: number, quanti
       WHEN EXISTS (SELECT 1 FROM others_sets later
                    WHERE later.stock_after - later.change = ${quantity} AND later.version > 1 AND later.reason <> 'opening')
         OR EXISTS (SELECT 1 FROM days_changes m, others_sets later WHERE m.stock_after = ${quantity} AND later.id > m.id)
+        OR EXISTS (SELECT 1 FROM day_start s, others_sets later WHERE s.stock_after = ${quantity} AND later.id > s.id)
         THEN 'beforeLastSet'
     END AS seen`;
   return row?.seen ?? null;
