@@ -101,7 +101,7 @@ test('an Admin exports the catalog, imports a file with a bad row by skipping it
   expect(file.suggestedFilename()).toMatch(/^bookshop-books-\d{4}-\d{2}-\d{2}\.csv$/);
   const exported = await readFile((await file.path())!, 'utf8');
   expect(exported.split('\n')[0]).toBe(
-    'isbn,title,author,category,price,stock,available,exported_stock,exported_price,exported_available,copy_id',
+    'isbn,title,author,category,price,stock,available,exported_stock,exported_price,exported_available,copy_id,exported_ledger',
   );
   expect(exported).toContain(`${book!.isbn13},`);
 

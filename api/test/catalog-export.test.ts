@@ -27,8 +27,9 @@ const admin = await t.login(DEMO.admin);
 /**
  * The file as the export has always written it, worked out here another way (two plain queries
  * joined in memory): every book in id order, each copy of it in id order with its stock, price and
- * availability twice (as they are, and as exported_stock, exported_price and exported_available) and its id, a book without copies as one row with empty copy fields, and a cell a
- * spreadsheet would run as a formula with a leading apostrophe.
+ * availability twice (as they are, and as exported_stock, exported_price and exported_available), its id
+ * and the stock ledger's last entry, a book without copies as one row with empty copy fields, and a
+ * cell a spreadsheet would run as a formula with a leading apostrophe.
  */
 async function expectedFile() {
   const books = await t.db.query<{ id: number; isbn13: string | null; name: string; author: string; category: string }>(
@@ -38,16 +39,19 @@ async function expectedFile() {
   const copies = await t.db.query<{ id: number; book_id: number; price: string; quantity: number; is_available: boolean }>(
     'SELECT id, book_id, price, quantity, is_available FROM book_copies ORDER BY id',
   );
+  const [{ ledger }] = (await t.db.query<{ ledger: string }>('SELECT coalesce(max(id), 0)::text AS ledger FROM stock_movements')) as [
+    { ledger: string },
+  ];
   const copiesOf = new Map<number, typeof copies>();
   for (const copy of copies) copiesOf.set(copy.book_id, [...(copiesOf.get(copy.book_id) ?? []), copy]);
   const cell = (text: string) => (['=', '+', '-', '@', '\t', '\r'].includes(text[0] ?? '') ? `'${text}` : text);
   const records = books.flatMap((book) => {
     const fields = [book.isbn13 ?? '', cell(book.name), cell(book.author), cell(book.category)];
     const own = copiesOf.get(book.id) ?? [];
-    if (!own.length) return [[...fields, '', '', '', '', '', '', '']];
+    if (!own.length) return [[...fields, '', '', '', '', '', '', '', '']];
     return own.map((c) => {
       const copy = [Number(c.price).toFixed(2), String(c.quantity), String(c.is_available)];
-      return [...fields, ...copy, copy[1]!, copy[0]!, copy[2]!, String(c.id)];
+      return [...fields, ...copy, copy[1]!, copy[0]!, copy[2]!, String(c.id), ledger];
     });
   });
   return stringify([[...EXPORT_COLUMNS], ...records]);

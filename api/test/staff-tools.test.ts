@@ -391,6 +391,7 @@ describe('bulk export and import', () => {
       'exported_price',
       'exported_available',
       'copy_id',
+      'exported_ledger',
     ]);
     const n = (
       await t.db.query<{ n: number }>(

@@ -203,15 +203,15 @@ describe('a staff save and a sale on one copy', () => {
 });
 
 describe('the import and sales made since the export', () => {
-  const importFile = async (text: string) => {
-    const checked = await call('POST', '/api/employee/catalog/import', admin, text, { 'content-type': 'text/csv' });
+  const importFile = async (text: string, by = admin) => {
+    const checked = await call('POST', '/api/employee/catalog/import', by, text, { 'content-type': 'text/csv' });
     expect(checked.statusCode, checked.body).toBe(200);
     return checked.json().data;
   };
-  const run = async (jobId: number) => {
-    expect((await call('POST', `/api/employee/catalog/import/${jobId}/run`, admin, { skipInvalid: false })).statusCode).toBe(200);
+  const run = async (jobId: number, by = admin) => {
+    expect((await call('POST', `/api/employee/catalog/import/${jobId}/run`, by, { skipInvalid: false })).statusCode).toBe(200);
     for (let i = 0; i < 200; i++) {
-      const job = (await call('GET', `/api/employee/catalog/import/${jobId}`, admin)).json().data;
+      const job = (await call('GET', `/api/employee/catalog/import/${jobId}`, by)).json().data;
       if (job.status !== 'running') return job;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -235,6 +235,51 @@ describe('the import and sales made since the export', () => {
     expect(job).toMatchObject({ unchanged: 1, changed: 0, moved: 1, warnings: [] });
     expect(job.movedRows).toEqual([{ line: 2, isbn: isbn13, exportedStock: 20, stockNow: 17, stockAfter: 17 }]);
     expect((await stockOf(id)).quantity).toBe(17);
+  });
+
+  it('the same edited file imported twice changes the stock once: a check after the first run refuses the row, and a run checked before it refuses the file', async () => {
+    const { id, isbn13 } = await newCopy(10);
+    const row = await exportedRow(isbn13);
+    expect(Number(row.exported_ledger)).toBeGreaterThan(0);
+    const edited = asCsv({ ...row, stock: '15' });
+    // Another Admin checks the same file before the first run (each Admin keeps one check waiting).
+    const otherEmail = `second-admin-${Date.now()}@bookshop.test`;
+    await t.db.query(
+      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+       SELECT 'Second', 'Admin', 'Female', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Admin' FROM employees WHERE email = $2`,
+      [otherEmail, DEMO.admin.account],
+    );
+    const otherAdmin = await t.login({ account: otherEmail, password: DEMO.admin.password });
+    const checkedEarlier = await importFile(edited, otherAdmin);
+    expect(checkedEarlier).toMatchObject({ changed: 1, invalid: 0 });
+
+    const first = await importFile(edited);
+    expect((await run(first.id)).status).toBe('done');
+    expect((await stockOf(id)).quantity).toBe(15);
+    await sell(id);
+    const again = await importFile(edited);
+    expect(again.invalidRows).toEqual([
+      {
+        line: 2,
+        isbn: isbn13,
+        reason:
+          "An import changed this copy's stock since the file was exported (this file, run already?), so its change from 10 to 15 may be in the shop already (stock 14 now): export again, or set it on the Book Copies screen.",
+      },
+    ]);
+    const ranEarlier = await run(checkedEarlier.id, otherAdmin);
+    expect(ranEarlier).toMatchObject({
+      status: 'failed',
+      error: 'An import changed the stock of line 2 since the file was exported (this file, run already?); export again.',
+    });
+    expect((await stockOf(id)).quantity).toBe(14);
+
+    // A file exported after the import changes the stock once more; one that leaves the stock as exported is not refused.
+    const fresh = await exportedRow(isbn13);
+    const third = await importFile(asCsv({ ...fresh, stock: '20' }));
+    expect(third).toMatchObject({ changed: 1, invalid: 0 });
+    expect((await run(third.id)).status).toBe('done');
+    expect((await stockOf(id)).quantity).toBe(20);
+    expect(await importFile(asCsv({ ...row, price: '11.50' }))).toMatchObject({ changed: 1, invalid: 0 });
   });
 
   it("export, sell, import with more stock: the file's change lands on top; sales between dry run and run stand too", async () => {

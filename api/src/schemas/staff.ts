@@ -220,6 +220,12 @@ export const ImportPlanRow = Type.Object({
   exportedAvailable: Type.Optional(Type.Boolean()),
   /** The copy the export read them from, when the file says: the row is refused where the book's first copy is another now. */
   copyId: Type.Optional(Type.Integer()),
+  /**
+   * The stock ledger's last entry when the file was exported, when the file says: a row that changes
+   * the stock is refused where an import has moved the copy's stock since (the same file run twice
+   * would otherwise add its change twice).
+   */
+  exportedLedger: Type.Optional(Type.Integer()),
   kind: Type.Union([Type.Literal('new'), Type.Literal('changed'), Type.Literal('unchanged')]),
   found: Type.Optional(
     Type.Object({

@@ -24,6 +24,7 @@ const EXPORTED_STOCK = 'exported_stock';
 const EXPORTED_PRICE = 'exported_price';
 const EXPORTED_AVAILABLE = 'exported_available';
 const COPY_ID = 'copy_id';
+const EXPORTED_LEDGER = 'exported_ledger';
 export const NO_EXPORTED_STOCK_WARNING =
   "The file has no exported_stock column, so each row's stock replaces the copy's stock as it is when the import runs: copies sold since the file was made come back. Export the catalog again and edit that file to keep them sold.";
 /** The warning for a file without exported_price or exported_available (or both), naming what it lacks. */
@@ -42,6 +43,7 @@ const STOCK = /^\d{1,7}$/;
 /** A copy's id: a positive int4. */
 const COPY_ID_TEXT = /^[1-9]\d{0,9}$/;
 const COPY_ID_MAX = 2_147_483_647;
+const LEDGER_TEXT = /^\d{1,15}$/;
 const AVAILABLE = new Map([
   ['true', true],
   ['yes', true],
@@ -89,6 +91,7 @@ interface FileRow {
   exportedPrice: string;
   exportedAvailable: string;
   copyId: string;
+  exportedLedger: string;
 }
 
 /** The file's records with their line numbers; a 400 the screen shows when it is not usable CSV. */
@@ -119,9 +122,15 @@ function fileRows(text: string) {
   const [header, ...rows] = records(text);
   const columns = header?.record.map((name) => name.toLowerCase()) ?? [];
   const at = (
-    name: (typeof IMPORT_COLUMNS)[number] | typeof EXPORTED_STOCK | typeof EXPORTED_PRICE | typeof EXPORTED_AVAILABLE | typeof COPY_ID,
+    name:
+      | (typeof IMPORT_COLUMNS)[number]
+      | typeof EXPORTED_STOCK
+      | typeof EXPORTED_PRICE
+      | typeof EXPORTED_AVAILABLE
+      | typeof COPY_ID
+      | typeof EXPORTED_LEDGER,
   ) => columns.indexOf(name);
-  const [isbnAt, priceAt, stockAt, availableAt, exportedStockAt, exportedPriceAt, exportedAvailableAt, copyIdAt] = [
+  const [isbnAt, priceAt, stockAt, availableAt, exportedStockAt, exportedPriceAt, exportedAvailableAt, copyIdAt, exportedLedgerAt] = [
     at('isbn'),
     at('price'),
     at('stock'),
@@ -130,6 +139,7 @@ function fileRows(text: string) {
     at(EXPORTED_PRICE),
     at(EXPORTED_AVAILABLE),
     at(COPY_ID),
+    at(EXPORTED_LEDGER),
   ];
   const cell = (record: string[], index: number) => (index >= 0 ? (record[index] ?? '') : '');
   if ([isbnAt, priceAt, stockAt, availableAt].some((index) => index < 0)) {
@@ -152,6 +162,7 @@ function fileRows(text: string) {
         exportedPrice: cell(record, exportedPriceAt),
         exportedAvailable: cell(record, exportedAvailableAt).toLowerCase(),
         copyId: cell(record, copyIdAt),
+        exportedLedger: cell(record, exportedLedgerAt),
       }),
     ),
   };
@@ -175,6 +186,8 @@ function rowProblem(row: FileRow, isbn13: string | null, lineOfIsbn: Map<string,
     return 'Exported available must be true or false. Leave it as the export wrote it, or empty.';
   if (row.copyId !== '' && !(COPY_ID_TEXT.test(row.copyId) && Number(row.copyId) <= COPY_ID_MAX))
     return 'Copy id is not a copy. Leave it as the export wrote it, or empty.';
+  if (row.exportedLedger !== '' && !LEDGER_TEXT.test(row.exportedLedger))
+    return 'Exported ledger is not a ledger entry. Leave it as the export wrote it, or empty.';
   return null;
 }
 
@@ -212,6 +225,7 @@ export function readImportFile(text: string): ImportFile {
       ...(row.exportedPrice === '' ? {} : { exportedPrice: Number(row.exportedPrice).toFixed(2) }),
       ...(row.exportedAvailable === '' ? {} : { exportedAvailable: AVAILABLE.get(row.exportedAvailable) }),
       ...(row.copyId === '' ? {} : { copyId: Number(row.copyId) }),
+      ...(row.exportedLedger === '' ? {} : { exportedLedger: Number(row.exportedLedger) }),
       ...(file.hasExportedStock && row.exportedStock === '' ? { noCopyAtExport: true as const } : {}),
     });
   }
@@ -246,8 +260,16 @@ function mergedPrice(file: string, exported: string | undefined, now: string): s
   return samePrice(now, exported) || samePrice(now, file) ? file : 'both';
 }
 
+/**
+ * Whether the row changes the stock by what the export saw (stock - exported_stock), and says which
+ * ledger entry the export saw: such a change is made once, and an import of the copy's stock since
+ * the export (the same file run before) makes the row's change a second time.
+ */
+export const changesStockSinceLedger = (row: CheckedRow): row is CheckedRow & { exportedStock: number; exportedLedger: number } =>
+  row.exportedStock !== undefined && row.exportedLedger !== undefined && row.stock !== row.exportedStock;
+
 /** A row whose book the shop has: changed or unchanged, with exported_stock moved or refused, with exported_price merged or refused, with exported_available merged. */
-function compareWithShop({ noCopyAtExport, ...row }: CheckedRow, copy: ShopCopy | null): Verdict {
+function compareWithShop({ noCopyAtExport, ...row }: CheckedRow, copy: ShopCopy | null, importedSince: boolean): Verdict {
   // What the row says it saw was another copy's: a copy moved to this book since the export, or its
   // first deleted, made another copy the first, and the row's change would land on it unseen.
   if (row.copyId !== undefined && row.copyId !== copy?.id) {
@@ -261,6 +283,10 @@ function compareWithShop({ noCopyAtExport, ...row }: CheckedRow, copy: ShopCopy 
   // Its stock would be written over the copy added since, its sales and restocks with it, unseen.
   if (noCopyAtExport) {
     const reason = `The book had no copy when the file was exported, and has one now (stock ${copy.quantity}, price ${copy.price}): export again, or set it on the Book Copies screen.`;
+    return { invalid: { line: row.line, isbn: row.isbn13, reason } };
+  }
+  if (importedSince) {
+    const reason = `An import changed this copy's stock since the file was exported (this file, run already?), so its change from ${row.exportedStock} to ${row.stock} may be in the shop already (stock ${copy.quantity} now): export again, or set it on the Book Copies screen.`;
     return { invalid: { line: row.line, isbn: row.isbn13, reason } };
   }
   const priceAfter = mergedPrice(row.price, row.exportedPrice, copy.price);
@@ -287,7 +313,10 @@ function compareWithShop({ noCopyAtExport, ...row }: CheckedRow, copy: ShopCopy 
 }
 
 /** A row whose book the shop lacks: new when the lookup found it, else invalid with the reason. */
-function newBook({ noCopyAtExport: _noCopy, copyId: _copy, ...row }: CheckedRow, outcome: LookupOutcome | undefined): Verdict {
+function newBook(
+  { noCopyAtExport: _noCopy, copyId: _copy, exportedLedger: _ledger, ...row }: CheckedRow,
+  outcome: LookupOutcome | undefined,
+): Verdict {
   // A book the shop no longer has (deleted since the export, or a file from another shop) is added
   // with a first copy of its own: the copy the row was read from is not the shop's to compare.
   const refused = (reason: string): Verdict => ({ invalid: { line: row.line, isbn: row.isbn13, reason } });
@@ -308,13 +337,15 @@ export function planImport(
   file: ImportFile,
   inShop: ReadonlyMap<string, ShopCopy | null>,
   lookedUp: ReadonlyMap<string, LookupOutcome>,
+  /** The ISBNs of the rows (changesStockSinceLedger) whose copy's stock an import moved since the export. */
+  importedSince: ReadonlySet<string> = new Set(),
 ): { summary: ImportSummary; rows: ImportPlanRow[] } {
   const planned: ImportPlanRow[] = [];
   const invalid = [...file.invalid];
   const moved: MovedImportRow[] = [];
   for (const row of file.checked) {
     const copy = inShop.get(row.isbn13);
-    const verdict = copy === undefined ? newBook(row, lookedUp.get(row.isbn13)) : compareWithShop(row, copy);
+    const verdict = copy === undefined ? newBook(row, lookedUp.get(row.isbn13)) : compareWithShop(row, copy, importedSince.has(row.isbn13));
     if ('invalid' in verdict) invalid.push(verdict.invalid);
     else {
       planned.push(verdict.row);

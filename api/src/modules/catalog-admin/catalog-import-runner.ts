@@ -61,9 +61,8 @@ export function catalogImportRunner(
             // The copies whose stock alone moved, while every statement moved nothing else.
             let stockMovedAlone: number[] | null = changed.booksAdded ? null : [];
             for (let done = 0; done < rows.length; done += ROWS_PER_STATEMENT) {
-              const { missingLine, otherCopyLine, priceChangedLine, availabilityChanged, copyIds, stockAlone } = await writes.writeCopies(
-                rows.slice(done, done + ROWS_PER_STATEMENT),
-              );
+              const { missingLine, otherCopyLine, priceChangedLine, importedSinceLine, availabilityChanged, copyIds, stockAlone } =
+                await writes.writeCopies(rows.slice(done, done + ROWS_PER_STATEMENT));
               changed.availabilityChanged ||= availabilityChanged;
               if (!stockAlone) stockMovedAlone = null;
               else stockMovedAlone?.push(...copyIds);
@@ -73,6 +72,11 @@ export function catalogImportRunner(
                 throw refuse.form(`The book of line ${otherCopyLine} has another first copy than the one exported; check the file again.`);
               if (priceChangedLine !== null)
                 throw refuse.form(`The price of line ${priceChangedLine} changed in the shop since the check; check the file again.`);
+              // Another check of the same file, run since this one was checked: its stock change is in the shop already.
+              if (importedSinceLine !== null)
+                throw refuse.form(
+                  `An import changed the stock of line ${importedSinceLine} since the file was exported (this file, run already?); export again.`,
+                );
               // Between statements only: the last one's count is the job's end, written in the transaction.
               // (Progress takes a second connection; sales waiting on the copies this transaction locks
               // can hold all of the pool's, so a step it need not take is one fewer wait on them.)

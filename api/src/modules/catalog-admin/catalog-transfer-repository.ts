@@ -34,12 +34,18 @@ export interface ExportRow {
   price: string | null;
   quantity: number | null;
   isAvailable: boolean | null;
+  /** The stock ledger's last entry in the export's snapshot (the same on every row). */
+  ledger: string;
 }
 
-/** Books in id order, each book's copies in id order: the order of the export's file. */
+/**
+ * Books in id order, each book's copies in id order: the order of the export's file. The ledger's
+ * last entry is read once for the statement (an uncorrelated subquery), from its primary key.
+ */
 const EXPORT_ROWS = `
   SELECT b.isbn13, b.name AS title, a.full_name AS author, t.name AS category, c.id AS "copyId",
-         c.price::text AS price, c.quantity, c.is_available AS "isAvailable"
+         c.price::text AS price, c.quantity, c.is_available AS "isAvailable",
+         (SELECT coalesce(max(id), 0) FROM stock_movements)::text AS ledger
   FROM books b
   JOIN authors a ON a.id = b.author_id
   JOIN book_types t ON t.id = b.type_id
@@ -94,8 +100,9 @@ export type ImportJob = ReturnType<typeof toJob>;
  */
 const WRITE_COPIES = (max: number) => `
   WITH file AS (
-    SELECT * FROM unnest($1::int[], $2::char(13)[], $3::numeric[], $4::int[], $5::bool[], $6::int[], $7::numeric[], $8::bool[], $9::int[])
-      AS f(line, isbn13, price, stock, available, exported_stock, exported_price, exported_available, exported_copy_id)
+    SELECT * FROM unnest($1::int[], $2::char(13)[], $3::numeric[], $4::int[], $5::bool[], $6::int[], $7::numeric[], $8::bool[], $9::int[],
+                         $10::bigint[])
+      AS f(line, isbn13, price, stock, available, exported_stock, exported_price, exported_available, exported_copy_id, exported_ledger)
   ), target AS (
     SELECT f.*, b.id AS book_id, first.id AS copy_id, first.is_available AS was_available, first.price AS was_price,
            first.quantity AS was_quantity, first.version AS was_version
@@ -120,6 +127,10 @@ const WRITE_COPIES = (max: number) => `
          (SELECT min(line) FROM target WHERE exported_copy_id IS DISTINCT FROM copy_id AND exported_copy_id IS NOT NULL) AS "otherCopyLine",
          (SELECT min(line) FROM target
           WHERE copy_id IS NOT NULL AND price <> exported_price AND was_price <> exported_price AND was_price <> price) AS "priceChangedLine",
+         (SELECT min(line) FROM target t
+          WHERE t.copy_id IS NOT NULL AND t.stock <> t.exported_stock AND t.exported_ledger IS NOT NULL
+            AND EXISTS (SELECT 1 FROM stock_movements m
+                        WHERE m.copy_id = t.copy_id AND m.id > t.exported_ledger AND m.reason = 'import')) AS "importedSinceLine",
          (SELECT coalesce(bool_or(available), false) FROM target WHERE book_id IS NOT NULL AND copy_id IS NULL)
            OR (SELECT coalesce(bool_or(availability_changed), false) FROM set_copies) AS "availabilityChanged",
          (SELECT count(*) FROM set_copies)::int + (SELECT count(*) FROM first_copies)::int AS written,
@@ -145,6 +156,7 @@ export function importWrites(tx: Prisma.TransactionClient) {
           missingLine: number | null;
           otherCopyLine: number | null;
           priceChangedLine: number | null;
+          importedSinceLine: number | null;
           availabilityChanged: boolean;
           written: number;
           copyIds: number[];
@@ -161,11 +173,13 @@ export function importWrites(tx: Prisma.TransactionClient) {
         rows.map((row) => row.exportedPrice ?? null),
         rows.map((row) => row.exportedAvailable ?? null),
         rows.map((row) => row.copyId ?? null),
+        rows.map((row) => row.exportedLedger ?? null),
       );
       return {
         missingLine: result?.missingLine ?? null,
         otherCopyLine: result?.otherCopyLine ?? null,
         priceChangedLine: result?.priceChangedLine ?? null,
+        importedSinceLine: result?.importedSinceLine ?? null,
         availabilityChanged: result?.availabilityChanged ?? true,
         copyIds: result?.copyIds ?? [],
         stockAlone: result?.stockAlone ?? false,
@@ -245,6 +259,22 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
         );
       }
       return inShop;
+    },
+
+    /**
+     * Of `rows` (ISBN and the ledger entry their file was exported at), those whose book's first copy
+     * has had its stock moved by an import since: each reads only the copy's ledger entries after that
+     * one (its index by copy and id).
+     */
+    async importedSinceExport(rows: { isbn13: string; exportedLedger: number }[]) {
+      if (rows.length === 0) return new Set<string>();
+      const found = await db.$queryRaw<{ isbn13: string }[]>`
+        SELECT f.isbn13 FROM unnest(${rows.map((row) => row.isbn13)}::char(13)[], ${rows.map((row) => row.exportedLedger)}::bigint[])
+          AS f(isbn13, ledger)
+        JOIN books b ON b.isbn13 = f.isbn13
+        JOIN LATERAL (SELECT id FROM book_copies WHERE book_id = b.id ORDER BY id LIMIT 1) c ON true
+        WHERE EXISTS (SELECT 1 FROM stock_movements m WHERE m.copy_id = c.id AND m.id > f.ledger AND m.reason = 'import')`;
+      return new Set(found.map((row) => row.isbn13));
     },
 
     /**

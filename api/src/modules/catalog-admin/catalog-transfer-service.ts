@@ -16,7 +16,7 @@ import { CHECK_TIME_LIMIT_MS } from '../../request-limits.ts';
 import type { ImportedChanges } from '../catalog/catalog-events.ts';
 import type { AuditActor } from '../security/audit.ts';
 import type { CatalogAdminService } from './catalog-admin-service.ts';
-import { isbnsToLookUp, type LookupOutcome, planImport, readImportFile } from './catalog-import-plan.ts';
+import { changesStockSinceLedger, isbnsToLookUp, type LookupOutcome, planImport, readImportFile } from './catalog-import-plan.ts';
 import { catalogImportRunner } from './catalog-import-runner.ts';
 import type { CatalogTransferRepository, ExportRow, ImportJob } from './catalog-transfer-repository.ts';
 import { ISBN_LOOKUP_TIMEOUT_MS, type IsbnLookup } from './isbn-lookup.ts';
@@ -28,6 +28,8 @@ export { EXPORT_TIME_LIMIT_MS } from './catalog-transfer-repository.ts';
  * to tell the file's edits from the shop's changes since: edit stock, price and available, not them.
  * copy_id names the copy they were read from: the import writes a book's first copy, and one that is
  * another copy now (a copy moved to the book, or its first deleted) is not the one the row describes.
+ * exported_ledger is the stock ledger's last entry then (stock_movements.id): a stock change an import
+ * made since (this very file's, run before) is the file's own, not a sale to keep.
  */
 export const EXPORT_COLUMNS = [
   'isbn',
@@ -41,6 +43,7 @@ export const EXPORT_COLUMNS = [
   'exported_price',
   'exported_available',
   'copy_id',
+  'exported_ledger',
 ] as const;
 
 /**
@@ -70,9 +73,9 @@ const spreadsheetSafe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}
 function exportRecord(row: ExportRow): string[] {
   const book = [row.isbn13 ?? '', spreadsheetSafe(row.title), spreadsheetSafe(row.author), spreadsheetSafe(row.category)];
   if (row.copyId === null || row.price === null || row.quantity === null || row.isAvailable === null)
-    return [...book, '', '', '', '', '', '', ''];
+    return [...book, '', '', '', '', '', '', '', ''];
   const [price, stock, available] = [row.price, String(row.quantity), String(row.isAvailable)];
-  return [...book, price, stock, available, stock, price, available, String(row.copyId)];
+  return [...book, price, stock, available, stock, price, available, String(row.copyId), row.ledger];
 }
 
 export function catalogTransferService(
@@ -181,7 +184,8 @@ export function catalogTransferService(
     async check(text: string, who: AuditActor, signal?: AbortSignal) {
       const file = readImportFile(text);
       const inShop = await repo.shopCopies(file.checked.map((row) => row.isbn13));
-      const { summary, rows } = planImport(file, inShop, await lookUp(isbnsToLookUp(file, inShop), signal));
+      const importedSince = await repo.importedSinceExport(file.checked.filter(changesStockSinceLedger));
+      const { summary, rows } = planImport(file, inShop, await lookUp(isbnsToLookUp(file, inShop), signal), importedSince);
       if (signal?.aborted) return null;
       return view(await repo.createJob(who, summary, rows));
     },
