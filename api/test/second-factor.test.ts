@@ -534,18 +534,21 @@ describe('step-up for the sensitive actions', () => {
 });
 
 describe("an employee's own sign-in e-mail", () => {
+  /** What newEmployee stored, as the Account screen sends it. */
+  const informationOf = (who: { account: string }) => ({
+    firstName: 'Test',
+    lastName: 'Employee',
+    gender: 'Male',
+    birthDate: '1990-01-01',
+    email: who.account,
+    phoneNumber: '0555000000',
+    address: '1 Main Street',
+  });
+
   it('changes, for an employee without a second factor, only with their password: a session alone cannot make it a thief’s', async () => {
     const who = await newEmployee(t, 'Seller');
     const session = await passwordLogin(t, who);
-    const ownInfo = {
-      firstName: 'Test',
-      lastName: 'Employee',
-      gender: 'Male',
-      birthDate: '1990-01-01',
-      email: who.account,
-      phoneNumber: '0555000000',
-      address: '1 Main Street',
-    };
+    const ownInfo = informationOf(who);
     const save = (change: Record<string, string>) => call(t, session, 'PUT', '/api/employee/', { ...ownInfo, ...change });
     // The rest of their information saves without it.
     expect((await save({ address: '2 Main Street' })).statusCode).toBe(200);
@@ -573,15 +576,7 @@ describe("an employee's own sign-in e-mail", () => {
   it('is not put back by a save read before the proved change committed: that save is refused, and asks nothing', async () => {
     const who = await newEmployee(t, 'Seller');
     const session = await passwordLogin(t, who);
-    const ownInfo = {
-      firstName: 'Test',
-      lastName: 'Employee',
-      gender: 'Male',
-      birthDate: '1990-01-01',
-      email: who.account,
-      phoneNumber: '0555000000',
-      address: '1 Main Street',
-    };
+    const ownInfo = informationOf(who);
     const renamed = `proved-${who.account}`;
     // The owner's proved change holds the row; a save of the old e-mail (from another tab, or a stolen
     // session) reads the e-mail before it commits, and waits for the row.
