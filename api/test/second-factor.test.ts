@@ -40,6 +40,17 @@ async function newEmployee(app: TestApp, role: 'Admin' | 'Seller') {
   return { id: row!.id, account: email, password: DEMO.admin.password };
 }
 
+/** What newEmployee stored, as the Account screen sends it. */
+const informationOf = (who: { account: string }) => ({
+  firstName: 'Test',
+  lastName: 'Employee',
+  gender: 'Male',
+  birthDate: '1990-01-01',
+  email: who.account,
+  phoneNumber: '0555000000',
+  address: '1 Main Street',
+});
+
 /** Runs `meanwhile` while ending this employee's sessions fails (helpers.ts). */
 const whileEmployeeSessionsCannotEnd = (employeeId: number, meanwhile: () => Promise<void>) =>
   whileSessionsCannotEnd(t.db, { audience: 'employee', id: employeeId }, meanwhile);
@@ -439,15 +450,7 @@ describe('step-up for the sensitive actions', () => {
     // Reads that are not sensitive still answer.
     expect((await call(t, session, 'GET', '/api/employee/employees/')).statusCode).toBe(200);
     // Their own information saves as before; a new e-mail, the name they sign in with, asks first.
-    const ownInfo = {
-      firstName: 'Test',
-      lastName: 'Employee',
-      gender: 'Male',
-      birthDate: '1990-01-01',
-      email: who.account,
-      phoneNumber: '0555000000',
-      address: '2 Main Street',
-    };
+    const ownInfo = { ...informationOf(who), address: '2 Main Street' };
     const newEmail = () => call(t, session, 'PUT', '/api/employee/', { ...ownInfo, email: `new-${who.account}` });
     expect((await call(t, session, 'PUT', '/api/employee/', ownInfo)).statusCode).toBe(200);
     const renamed = await newEmail();
@@ -534,17 +537,6 @@ describe('step-up for the sensitive actions', () => {
 });
 
 describe("an employee's own sign-in e-mail", () => {
-  /** What newEmployee stored, as the Account screen sends it. */
-  const informationOf = (who: { account: string }) => ({
-    firstName: 'Test',
-    lastName: 'Employee',
-    gender: 'Male',
-    birthDate: '1990-01-01',
-    email: who.account,
-    phoneNumber: '0555000000',
-    address: '1 Main Street',
-  });
-
   it('changes, for an employee without a second factor, only with their password: a session alone cannot make it a thief’s', async () => {
     const who = await newEmployee(t, 'Seller');
     const session = await passwordLogin(t, who);
@@ -734,15 +726,7 @@ describe("a second factor's day of wrong answers", () => {
     for (let i = 0; i < 2; i++) expect((await secondStep(d, before.cookie, '000000')).statusCode).toBe(400);
 
     const renamed = `${who.account.split('@')[0]}-new@bookshop.test`;
-    const changed = await call(d, session, 'PUT', '/api/employee/', {
-      firstName: 'Test',
-      lastName: 'Employee',
-      gender: 'Male',
-      birthDate: '1990-01-01',
-      email: renamed,
-      phoneNumber: '0555000000',
-      address: '1 Main Street',
-    });
+    const changed = await call(d, session, 'PUT', '/api/employee/', informationOf({ account: renamed }));
     expect(changed.statusCode, changed.body).toBe(200);
     const after = await passwordStep(d, { ...who, account: renamed });
     expect(after.res.statusCode).toBe(200);
