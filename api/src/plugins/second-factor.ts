@@ -136,8 +136,8 @@ export default fp(
     };
     app.decorate('confirmOwnPassword', confirmOwnPassword);
     app.decorate('reauthenticatedOrRefuse', async (request: FastifyRequest, currentPassword: string | undefined, missing: () => Error) => {
-      // An employee with no factor has nothing to step up with: the password, or a stolen session
-      // could make the e-mail the thief's and take the account through a password reset.
+      // An employee with no factor has nothing to step up with: the password, or a stolen session could
+      // make the e-mail the thief's (the owner losing the name they sign in with, the notices going to the thief).
       if (!(await service.hasFactor(signedInEmployee(request).id))) return confirmOwnPassword(request, currentPassword, missing);
       await steppedUpOrRefuse(request);
     });

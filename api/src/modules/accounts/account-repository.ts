@@ -104,8 +104,7 @@ export function accountRepository(db: Db) {
      * row's lock, so two changes at once each tell the address they replaced. Each change e-mails an
      * address the employee typed, so at most EMAIL_CHANGES_PER_DAY a day: past it nothing is written,
      * and `waitSeconds` says when the oldest of the day's changes leaves the count.
-     */
-    /**
+     *
      * `emailProved`: whether the caller asked for proof of a new e-mail. A save that did not (its
      * e-mail was the one it read) but would now change it, the owner's proved change having committed
      * meanwhile, answers `emailMovedOn` and writes nothing: it would put the old e-mail back unproved.
