@@ -48,7 +48,7 @@ async function expectedFile() {
   const records = books.flatMap((book) => {
     const fields = [book.isbn13 ?? '', cell(book.name), cell(book.author), cell(book.category)];
     const own = copiesOf.get(book.id) ?? [];
-    if (!own.length) return [[...fields, '', '', '', '', '', '', '', '']];
+    if (!own.length) return [[...fields, '', '', '', '', '', '', '', ledger]];
     return own.map((c) => {
       const copy = [Number(c.price).toFixed(2), String(c.quantity), String(c.is_available)];
       return [...fields, ...copy, copy[1]!, copy[0]!, copy[2]!, String(c.id), ledger];

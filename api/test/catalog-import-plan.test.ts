@@ -6,6 +6,7 @@ import {
   IMPORT_MAX_NEW_BOOKS,
   isbnsToLookUp,
   type LookupOutcome,
+  NO_EXPORTED_LEDGER_WARNING,
   NO_EXPORTED_PRICE_WARNING,
   NO_EXPORTED_STOCK_WARNING,
   noExportedCopyFieldsWarning,
@@ -154,7 +155,8 @@ describe('planning an import against the shop', () => {
         [D, copy(5, '9.00')],
       ],
     );
-    expect(summary).toMatchObject({ rows: 4, unchanged: 1, changed: 2, invalid: 1, warnings: [] });
+    // A file with exported_stock but not exported_ledger (an export from before it): a second import would change the stock again.
+    expect(summary).toMatchObject({ rows: 4, unchanged: 1, changed: 2, invalid: 1, warnings: [NO_EXPORTED_LEDGER_WARNING] });
     expect(summary.invalidRows).toEqual([
       {
         line: 4,
@@ -164,9 +166,10 @@ describe('planning an import against the shop', () => {
       },
     ]);
     // A file with only one of the two columns merges that field, and is warned of the other alone.
-    const priceOnly = plan([`isbn,price,stock,available,exported_stock,exported_price`, `${A},10.00,5,true,5,10.00`].join('\n'), [
-      [A, copy(5, '12.00', false)],
-    ]);
+    const priceOnly = plan(
+      [`isbn,price,stock,available,exported_stock,exported_price,exported_ledger`, `${A},10.00,5,true,5,10.00,7`].join('\n'),
+      [[A, copy(5, '12.00', false)]],
+    );
     expect(priceOnly.summary).toMatchObject({ unchanged: 0, changed: 1 });
     expect(priceOnly.summary.warnings).toEqual([noExportedCopyFieldsWarning({ price: false, available: true })]);
     expect(priceOnly.summary.warnings[0]).toMatch(
@@ -257,7 +260,7 @@ describe('planning an import against the shop', () => {
       unchanged: 1,
       invalid: 1,
       moved: 2,
-      warnings: [NO_EXPORTED_PRICE_WARNING],
+      warnings: [NO_EXPORTED_LEDGER_WARNING, NO_EXPORTED_PRICE_WARNING],
     });
     expect(summary.movedRows).toEqual([
       { line: 2, isbn: A, exportedStock: 10, stockNow: 7, stockAfter: 9 },

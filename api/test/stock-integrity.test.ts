@@ -282,6 +282,31 @@ describe('the import and sales made since the export', () => {
     expect(await importFile(asCsv({ ...row, price: '11.50' }))).toMatchObject({ changed: 1, invalid: 0 });
   });
 
+  it("a book exported without a copy gets the file's stock once, though two Admins checked the file before either ran it", async () => {
+    const made = await newCopy(1);
+    const [book] = await t.db.query<{ book_id: number }>('DELETE FROM book_copies WHERE id = $1 RETURNING book_id', [made.id]);
+    const row = await exportedRow(made.isbn13);
+    expect(row).toMatchObject({ stock: '', exported_stock: '', copy_id: '' });
+    expect(Number(row.exported_ledger)).toBeGreaterThan(0);
+    const edited = asCsv({ ...row, price: '8.00', stock: '6', available: 'true' });
+    const otherEmail = `third-admin-${Date.now()}@bookshop.test`;
+    await t.db.query(
+      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+       SELECT 'Third', 'Admin', 'Female', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Admin' FROM employees WHERE email = $2`,
+      [otherEmail, DEMO.admin.account],
+    );
+    const otherAdmin = await t.login({ account: otherEmail, password: DEMO.admin.password });
+    const [mine, theirs] = [await importFile(edited), await importFile(edited, otherAdmin)];
+    expect(mine).toMatchObject({ changed: 1, invalid: 0 });
+    expect((await run(mine.id)).status).toBe('done');
+    const ranTheirs = await run(theirs.id, otherAdmin);
+    expect(ranTheirs).toMatchObject({
+      status: 'failed',
+      error: 'An import changed the stock of line 2 since the file was exported (this file, run already?); export again.',
+    });
+    expect(await t.db.query('SELECT quantity FROM book_copies WHERE book_id = $1', [book!.book_id])).toEqual([{ quantity: 6 }]);
+  });
+
   it("export, sell, import with more stock: the file's change lands on top; sales between dry run and run stand too", async () => {
     const { id, isbn13 } = await newCopy(20);
     const row = await exportedRow(isbn13);

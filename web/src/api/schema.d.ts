@@ -1737,7 +1737,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every book with its copies as CSV (isbn, title, author, category, price, stock, available, exported_stock, exported_price, exported_available, copy_id), one row per copy, streamed */
+        /** Every book with its copies as CSV (isbn, title, author, category, price, stock, available, exported_stock, exported_price, exported_available, copy_id, exported_ledger), one row per copy, streamed */
         get: operations["exportCatalog"];
         put?: never;
         post?: never;

@@ -27,6 +27,8 @@ const COPY_ID = 'copy_id';
 const EXPORTED_LEDGER = 'exported_ledger';
 export const NO_EXPORTED_STOCK_WARNING =
   "The file has no exported_stock column, so each row's stock replaces the copy's stock as it is when the import runs: copies sold since the file was made come back. Export the catalog again and edit that file to keep them sold.";
+export const NO_EXPORTED_LEDGER_WARNING =
+  'The file has no exported_ledger column, so nothing tells a second import of it from the first: each would make its stock changes again. Export the catalog again and edit that file to make them once.';
 /** The warning for a file without exported_price or exported_available (or both), naming what it lacks. */
 export function noExportedCopyFieldsWarning(missing: { price: boolean; available: boolean }) {
   const columns = [missing.price && 'exported_price', missing.available && 'exported_available'].filter(Boolean);
@@ -64,6 +66,7 @@ export type CheckedRow = Omit<ImportPlanRow, 'kind' | 'found'> & { noCopyAtExpor
 /** The file read: its rows that are fine on their own, and those that are not. */
 export interface ImportFile {
   hasExportedStock: boolean;
+  hasExportedLedger: boolean;
   hasExportedPrice: boolean;
   hasExportedAvailable: boolean;
   checked: CheckedRow[];
@@ -149,6 +152,7 @@ function fileRows(text: string) {
   if (rows.length > IMPORT_MAX_ROWS) throw refuse.form(`A file can hold at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} rows.`);
   return {
     hasExportedStock: exportedStockAt >= 0,
+    hasExportedLedger: exportedLedgerAt >= 0,
     hasExportedPrice: exportedPriceAt >= 0,
     hasExportedAvailable: exportedAvailableAt >= 0,
     rows: rows.map(
@@ -231,6 +235,7 @@ export function readImportFile(text: string): ImportFile {
   }
   return {
     hasExportedStock: file.hasExportedStock,
+    hasExportedLedger: file.hasExportedLedger,
     hasExportedPrice: file.hasExportedPrice,
     hasExportedAvailable: file.hasExportedAvailable,
     checked,
@@ -313,10 +318,7 @@ function compareWithShop({ noCopyAtExport, ...row }: CheckedRow, copy: ShopCopy 
 }
 
 /** A row whose book the shop lacks: new when the lookup found it, else invalid with the reason. */
-function newBook(
-  { noCopyAtExport: _noCopy, copyId: _copy, exportedLedger: _ledger, ...row }: CheckedRow,
-  outcome: LookupOutcome | undefined,
-): Verdict {
+function newBook({ noCopyAtExport: _noCopy, copyId: _copy, ...row }: CheckedRow, outcome: LookupOutcome | undefined): Verdict {
   // A book the shop no longer has (deleted since the export, or a file from another shop) is added
   // with a first copy of its own: the copy the row was read from is not the shop's to compare.
   const refused = (reason: string): Verdict => ({ invalid: { line: row.line, isbn: row.isbn13, reason } });
@@ -365,6 +367,7 @@ export function planImport(
     movedRows: moved.slice(0, IMPORT_REPORTED_INVALID),
     warnings: [
       ...(file.hasExportedStock ? [] : [NO_EXPORTED_STOCK_WARNING]),
+      ...(file.hasExportedStock && !file.hasExportedLedger ? [NO_EXPORTED_LEDGER_WARNING] : []),
       ...(file.hasExportedPrice && file.hasExportedAvailable
         ? []
         : [noExportedCopyFieldsWarning({ price: !file.hasExportedPrice, available: !file.hasExportedAvailable })]),

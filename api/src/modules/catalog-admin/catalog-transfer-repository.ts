@@ -262,18 +262,17 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
     },
 
     /**
-     * Of `rows` (ISBN and the ledger entry their file was exported at), those whose book's first copy
-     * has had its stock moved by an import since: each reads only the copy's ledger entries after that
-     * one (its index by copy and id).
+     * Of `rows` (ISBN, the book's first copy as shopCopies read it, and the ledger entry their file was
+     * exported at), those whose copy's stock an import has moved since: each reads only the copy's
+     * ledger entries after that one (its index by copy and id).
      */
-    async importedSinceExport(rows: { isbn13: string; exportedLedger: number }[]) {
+    async importedSinceExport(rows: { isbn13: string; copyId: number; exportedLedger: number }[]) {
       if (rows.length === 0) return new Set<string>();
       const found = await db.$queryRaw<{ isbn13: string }[]>`
-        SELECT f.isbn13 FROM unnest(${rows.map((row) => row.isbn13)}::char(13)[], ${rows.map((row) => row.exportedLedger)}::bigint[])
-          AS f(isbn13, ledger)
-        JOIN books b ON b.isbn13 = f.isbn13
-        JOIN LATERAL (SELECT id FROM book_copies WHERE book_id = b.id ORDER BY id LIMIT 1) c ON true
-        WHERE EXISTS (SELECT 1 FROM stock_movements m WHERE m.copy_id = c.id AND m.id > f.ledger AND m.reason = 'import')`;
+        SELECT f.isbn13
+        FROM unnest(${rows.map((row) => row.isbn13)}::text[], ${rows.map((row) => row.copyId)}::int[],
+                    ${rows.map((row) => row.exportedLedger)}::bigint[]) AS f(isbn13, copy_id, ledger)
+        WHERE EXISTS (SELECT 1 FROM stock_movements m WHERE m.copy_id = f.copy_id AND m.id > f.ledger AND m.reason = 'import')`;
       return new Set(found.map((row) => row.isbn13));
     },
 

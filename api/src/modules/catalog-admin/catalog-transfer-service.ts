@@ -73,7 +73,8 @@ const spreadsheetSafe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}
 function exportRecord(row: ExportRow): string[] {
   const book = [row.isbn13 ?? '', spreadsheetSafe(row.title), spreadsheetSafe(row.author), spreadsheetSafe(row.category)];
   if (row.copyId === null || row.price === null || row.quantity === null || row.isAvailable === null)
-    return [...book, '', '', '', '', '', '', '', ''];
+    // The ledger is the file's, not the copy's: a row that makes the book's first copy is made once too.
+    return [...book, '', '', '', '', '', '', '', row.ledger];
   const [price, stock, available] = [row.price, String(row.quantity), String(row.isAvailable)];
   return [...book, price, stock, available, stock, price, available, String(row.copyId), row.ledger];
 }
@@ -184,7 +185,12 @@ export function catalogTransferService(
     async check(text: string, who: AuditActor, signal?: AbortSignal) {
       const file = readImportFile(text);
       const inShop = await repo.shopCopies(file.checked.map((row) => row.isbn13));
-      const importedSince = await repo.importedSinceExport(file.checked.filter(changesStockSinceLedger));
+      const importedSince = await repo.importedSinceExport(
+        file.checked.filter(changesStockSinceLedger).flatMap((row) => {
+          const copyId = inShop.get(row.isbn13)?.id;
+          return copyId === undefined ? [] : [{ isbn13: row.isbn13, copyId, exportedLedger: row.exportedLedger }];
+        }),
+      );
       const { summary, rows } = planImport(file, inShop, await lookUp(isbnsToLookUp(file, inShop), signal), importedSince);
       if (signal?.aborted) return null;
       return view(await repo.createJob(who, summary, rows));
