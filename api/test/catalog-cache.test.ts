@@ -332,6 +332,7 @@ describe('catalog cache', () => {
             missingLine: null,
             otherCopyLine: null,
             priceChangedLine: null,
+            importedSinceLine: null,
             availabilityChanged: false,
             copyIds: ids,
             stockAlone: true,
