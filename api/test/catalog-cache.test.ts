@@ -8,7 +8,11 @@ import { buildApp } from '../src/app.ts';
 import type { ImportedChanges } from '../src/modules/catalog/catalog-events.ts';
 import { RECOMMENDED_SQL } from '../src/modules/catalog/catalog-queries.ts';
 import { catalogImportRunner, NAMED_COPIES_MOST } from '../src/modules/catalog-admin/catalog-import-runner.ts';
-import { type CatalogTransferRepository, importWrites } from '../src/modules/catalog-admin/catalog-transfer-repository.ts';
+import {
+  type CatalogTransferRepository,
+  type ImportWritten,
+  importWrites,
+} from '../src/modules/catalog-admin/catalog-transfer-repository.ts';
 import {
   CATALOG_CACHE_JSON_BYTES,
   CATALOG_CHANGED_CHANNEL,
@@ -333,6 +337,7 @@ describe('catalog cache', () => {
             otherCopyLine: null,
             priceChangedLine: null,
             importedSinceLine: null,
+            stoppedRows: [],
             availabilityChanged: false,
             copyIds: ids,
             stockAlone: true,
@@ -340,8 +345,8 @@ describe('catalog cache', () => {
         };
         const repo = {
           plan: async () => [{ line: 2, isbn13: '9780000000002', price: '1.00', stock: 5, available: true, kind: 'changed' }],
-          writeInOneTransaction: async (_id: number, _isbns: string[], work: (w: typeof writes) => Promise<number[] | null>) => {
-            answered = await work(writes);
+          writeInOneTransaction: async (_id: number, _isbns: string[], work: (w: typeof writes) => Promise<ImportWritten>) => {
+            answered = (await work(writes)).stockMovedAlone;
           },
           progress: async () => {},
           failed: async () => {

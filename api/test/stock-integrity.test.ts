@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type { Static } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import type { Copy as CopySchema } from '../src/schemas/backoffice-catalog.ts';
+import { type Copy as CopySchema, STOCK_MAX } from '../src/schemas/backoffice-catalog.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
 const t = await createTestApp();
@@ -320,6 +320,30 @@ describe('the import and sales made since the export', () => {
       [id],
     );
     expect(last).toEqual([{ reason: 'import', reference: `import:${job.id}` }]);
+  });
+
+  it('sales between the check and the run that leave less than the file takes away: the stock stops at 0, and the job names the row', async () => {
+    const [taken, topped] = [await newCopy(5), await newCopy(STOCK_MAX - 10)];
+    const [takenRow, toppedRow] = [await exportedRow(taken.isbn13), await exportedRow(topped.isbn13)];
+    const file = asCsv({ ...takenRow, stock: '2' }).concat(
+      `\n${Object.values({ ...toppedRow, stock: String(STOCK_MAX - 5) })
+        .map((v) => JSON.stringify(v))
+        .join(',')}`,
+    );
+    const job = await importFile(file);
+    expect(job).toMatchObject({ changed: 2, invalid: 0, stopped: 0, stoppedRows: [] });
+    await sell(taken.id, 4);
+    await t.db.query('UPDATE book_copies SET quantity = quantity + 8 WHERE id = $1', [topped.id]);
+
+    const done = await run(job.id);
+    expect(done).toMatchObject({ status: 'done', stopped: 2 });
+    expect(done.stoppedRows).toEqual([
+      { line: 2, isbn: taken.isbn13, stockBefore: 1, change: -3, stockAfter: 0 },
+      { line: 3, isbn: topped.isbn13, stockBefore: STOCK_MAX - 2, change: 5, stockAfter: STOCK_MAX },
+    ]);
+    expect((await stockOf(taken.id)).quantity).toBe(0);
+    expect((await stockOf(topped.id)).quantity).toBe(STOCK_MAX);
+    expect(await unexplained()).toEqual([]);
   });
 
   it('a change that the sales since the export made impossible is refused with a clear line; a file without exported_stock is warned of', async () => {

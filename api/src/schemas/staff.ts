@@ -153,6 +153,13 @@ const MovedImportRowView = Type.Object({
   stockNow: Type.Integer({ description: 'The stock at the dry run' }),
   stockAfter: Type.Integer({ description: "The stock now plus the file's change (stock - exported_stock)" }),
 });
+const StoppedImportRowView = Type.Object({
+  line: Type.Integer(),
+  isbn: Type.String(),
+  stockBefore: Type.Integer({ description: 'The stock when the run wrote the row' }),
+  change: Type.Integer({ description: "The file's change (stock - exported_stock)" }),
+  stockAfter: Type.Integer({ description: `The stock the run left: 0, or ${STOCK_MAX.toLocaleString('en-US')} at most` }),
+});
 
 export const ImportJobView = Type.Object(
   {
@@ -171,6 +178,11 @@ export const ImportJobView = Type.Object(
         "Rows whose copy's stock moved (a sale, say) since the file's exported_stock: the file's change is applied on top of the stock now",
     }),
     movedRows: Type.Array(MovedImportRowView, { description: `The first ${IMPORT_REPORTED_INVALID} moved rows` }),
+    stopped: Type.Integer({
+      description:
+        'Rows whose change the stock could not take in full when the import ran (sales since the check left less than the file took away, or the change passed the most a copy holds): the stock stopped at 0 or at the most. Known once the job is done',
+    }),
+    stoppedRows: Type.Array(StoppedImportRowView, { description: `The first ${IMPORT_REPORTED_INVALID} stopped rows` }),
     warnings: Type.Array(Type.String(), { description: 'What the person should know before running the import' }),
     skipInvalid: Type.Boolean(),
     total: Type.Integer({ description: 'Rows to write: new and changed' }),
@@ -183,11 +195,12 @@ export const ImportJobView = Type.Object(
 );
 export type InvalidImportRow = Static<typeof InvalidImportRowView>;
 export type MovedImportRow = Static<typeof MovedImportRowView>;
+export type StoppedImportRow = Static<typeof StoppedImportRowView>;
 
 /**
  * An import's counts and reported rows as its check stores them (import_jobs.summary), read back
- * through this schema; jobs checked before the stock ledger (decision record 12) have no moved rows
- * or warnings.
+ * through this schema, with the rows its run stopped at a limit added when it is done; jobs checked
+ * before the stock ledger (decision record 12) have no moved rows or warnings.
  */
 export const StoredImportSummary = Type.Object({
   rows: Type.Integer(),
@@ -199,8 +212,11 @@ export const StoredImportSummary = Type.Object({
   moved: Type.Optional(Type.Integer()),
   movedRows: Type.Optional(Type.Array(MovedImportRowView)),
   warnings: Type.Optional(Type.Array(Type.String())),
+  stopped: Type.Optional(Type.Integer()),
+  stoppedRows: Type.Optional(Type.Array(StoppedImportRowView)),
 });
-export type ImportSummary = Required<Static<typeof StoredImportSummary>>;
+/** What the check stores: the run adds its stopped rows. */
+export type ImportSummary = Required<Omit<Static<typeof StoredImportSummary>, 'stopped' | 'stoppedRows'>>;
 
 /**
  * A row of an import's plan (import_jobs.plan): what the run writes, with a new book's looked-up

@@ -2165,6 +2165,19 @@ export interface components {
                 /** @description The stock now plus the file's change (stock - exported_stock) */
                 stockAfter: number;
             }[];
+            /** @description Rows whose change the stock could not take in full when the import ran (sales since the check left less than the file took away, or the change passed the most a copy holds): the stock stopped at 0 or at the most. Known once the job is done */
+            stopped: number;
+            /** @description The first 200 stopped rows */
+            stoppedRows: {
+                line: number;
+                isbn: string;
+                /** @description The stock when the run wrote the row */
+                stockBefore: number;
+                /** @description The file's change (stock - exported_stock) */
+                change: number;
+                /** @description The stock the run left: 0, or 1,000,000 at most */
+                stockAfter: number;
+            }[];
             /** @description What the person should know before running the import */
             warnings: string[];
             skipInvalid: boolean;

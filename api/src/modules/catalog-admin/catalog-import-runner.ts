@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { writeBudgets } from '../../lib/write-budget.ts';
-import type { ImportPlanRow } from '../../schemas/staff.ts';
+import { IMPORT_REPORTED_INVALID, type ImportPlanRow, type StoppedImportRow } from '../../schemas/staff.ts';
 import type { ImportedChanges } from '../catalog/catalog-events.ts';
 import { type AuditActor, auditContext } from '../security/audit.ts';
 import type { CatalogTransferRepository, ImportWrites } from './catalog-transfer-repository.ts';
@@ -60,10 +60,20 @@ export function catalogImportRunner(
             changed.booksAdded = await addFoundBooks(writes, rows);
             // The copies whose stock alone moved, while every statement moved nothing else.
             let stockMovedAlone: number[] | null = changed.booksAdded ? null : [];
+            const stopped: StoppedImportRow[] = [];
             for (let done = 0; done < rows.length; done += ROWS_PER_STATEMENT) {
-              const { missingLine, otherCopyLine, priceChangedLine, importedSinceLine, availabilityChanged, copyIds, stockAlone } =
-                await writes.writeCopies(rows.slice(done, done + ROWS_PER_STATEMENT));
+              const {
+                missingLine,
+                otherCopyLine,
+                priceChangedLine,
+                importedSinceLine,
+                stoppedRows,
+                availabilityChanged,
+                copyIds,
+                stockAlone,
+              } = await writes.writeCopies(rows.slice(done, done + ROWS_PER_STATEMENT));
               changed.availabilityChanged ||= availabilityChanged;
+              stopped.push(...stoppedRows);
               if (!stockAlone) stockMovedAlone = null;
               else stockMovedAlone?.push(...copyIds);
               if (missingLine !== null)
@@ -85,7 +95,7 @@ export function catalogImportRunner(
             // Past NAMED_COPIES_MOST every instance forgets everything instead.
             const named = stockMovedAlone && stockMovedAlone.length <= NAMED_COPIES_MOST ? stockMovedAlone : undefined;
             changed.stockMovedAlone = named;
-            return named ?? null;
+            return { stockMovedAlone: named ?? null, stopped: stopped.length, stoppedRows: stopped.slice(0, IMPORT_REPORTED_INVALID) };
           },
         ),
       );

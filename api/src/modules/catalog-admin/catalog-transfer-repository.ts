@@ -12,7 +12,7 @@ import { nameStockReason } from '../../lib/stock-reason.ts';
 import { CATALOG_CHANGED_CHANNEL, soldNotices } from '../../plugins/catalog-cache.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
-import { ImportPlanRow, type ImportSummary, StoredImportSummary } from '../../schemas/staff.ts';
+import { ImportPlanRow, type ImportSummary, type StoppedImportRow, StoredImportSummary } from '../../schemas/staff.ts';
 import { type AuditActor, auditedTransaction } from '../security/audit.ts';
 import { createFoundBook } from './catalog-admin-repository.ts';
 import type { ShopCopy } from './catalog-import-plan.ts';
@@ -84,13 +84,15 @@ export type ImportJob = ReturnType<typeof toJob>;
  * One batch of planned rows written in one statement: each row's book found by ISBN, its first copy
  * set (with exported_stock, the file's change on top of the stock now: sales since the export and
  * since the check stand, and a stock that sold below the change stops at 0 rather than failing the
- * file; with exported_price and exported_available, each written only where the file changed it, so
+ * file, and the job names it; with exported_price and exported_available, each written only where the file changed it, so
  * the shop's own stands), or a first copy created for a book that has none. The audit and the stock ledger are the
  * tables' triggers, so a row written here is recorded as one written by hand. Answers the line of the
  * first row whose book the shop no longer has, of the first whose book's first copy is not the one
  * its copy_id names, and of the first whose price both the file and the shop changed since the export,
  * differently (the check refuses such a row; a save since the check made it one), for the caller to
- * refuse the file for any, whether a copy was put
+ * refuse the file for any, the rows whose stock stopped at 0 or at the most (sold below the change since
+ * the check, which refused such a row then; the copies were locked before the statement, so the stock it
+ * read is the stock it changed), whether a copy was put
  * on or taken off sale (every part of the statement sees the copies as they were before it), the
  * copies it updated, and whether it moved their stock alone: no price or sale changed, no copy
  * created, and none went into or out of stock. The run locked the copies before its first statement,
@@ -131,6 +133,12 @@ const WRITE_COPIES = (max: number) => `
           WHERE t.copy_id IS NOT NULL AND t.stock <> t.exported_stock AND t.exported_ledger IS NOT NULL
             AND EXISTS (SELECT 1 FROM stock_movements m
                         WHERE m.copy_id = t.copy_id AND m.id > t.exported_ledger AND m.reason = 'import')) AS "importedSinceLine",
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('line', line, 'isbn', isbn13, 'stockBefore', was_quantity,
+                                                       'change', stock - exported_stock,
+                                                       'stockAfter', least(greatest(was_quantity + stock - exported_stock, 0), ${max}))
+                                    ORDER BY line), '[]')
+          FROM target WHERE copy_id IS NOT NULL AND exported_stock IS NOT NULL
+            AND was_quantity + stock - exported_stock NOT BETWEEN 0 AND ${max}) AS "stoppedRows",
          (SELECT coalesce(bool_or(available), false) FROM target WHERE book_id IS NOT NULL AND copy_id IS NULL)
            OR (SELECT coalesce(bool_or(availability_changed), false) FROM set_copies) AS "availabilityChanged",
          (SELECT count(*) FROM set_copies)::int + (SELECT count(*) FROM first_copies)::int AS written,
@@ -157,6 +165,7 @@ export function importWrites(tx: Prisma.TransactionClient) {
           otherCopyLine: number | null;
           priceChangedLine: number | null;
           importedSinceLine: number | null;
+          stoppedRows: StoppedImportRow[];
           availabilityChanged: boolean;
           written: number;
           copyIds: number[];
@@ -180,6 +189,7 @@ export function importWrites(tx: Prisma.TransactionClient) {
         otherCopyLine: result?.otherCopyLine ?? null,
         priceChangedLine: result?.priceChangedLine ?? null,
         importedSinceLine: result?.importedSinceLine ?? null,
+        stoppedRows: result?.stoppedRows ?? [],
         availabilityChanged: result?.availabilityChanged ?? true,
         copyIds: result?.copyIds ?? [],
         stockAlone: result?.stockAlone ?? false,
@@ -188,6 +198,15 @@ export function importWrites(tx: Prisma.TransactionClient) {
   };
 }
 export type ImportWrites = ReturnType<typeof importWrites>;
+
+/** What the run's work wrote that its transaction says on: the notices' copies, and the job's stopped rows. */
+export interface ImportWritten {
+  /** The copies whose stock alone moved (see writeInOneTransaction), or null for anything more. */
+  stockMovedAlone: number[] | null;
+  /** Every row whose stock stopped at a limit, and the first IMPORT_REPORTED_INVALID of them. */
+  stopped: number;
+  stoppedRows: StoppedImportRow[];
+}
 
 export function catalogTransferRepository(db: Db, pool: pg.Pool) {
   return {
@@ -355,9 +374,10 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
      * `work` answers the copies whose stock alone it moved, none into or out of stock, and the
      * notices name them, so that the catalog caches forget only the answers that show them, as after a
      * sale. Anything else it wrote to copies (`null`) is announced as the triggers would have, and
-     * every cache forgets everything. The notices go at the commit.
+     * every cache forgets everything. The notices go at the commit. It answers too the rows whose
+     * stock stopped at a limit, which the job's summary keeps for the screen.
      */
-    writeInOneTransaction: (id: number, isbns: string[], work: (writes: ImportWrites) => Promise<number[] | null>) =>
+    writeInOneTransaction: (id: number, isbns: string[], work: (writes: ImportWrites) => Promise<ImportWritten>) =>
       auditedTransaction(
         db,
         async (tx) => {
@@ -370,15 +390,15 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
           await tx.$queryRaw`
             SELECT c.id FROM book_copies c JOIN books b ON b.id = c.book_id
             WHERE b.isbn13 = ANY(${isbns}::char(13)[]) ORDER BY c.id FOR UPDATE OF c`;
-          const stockMovedAlone = await work(importWrites(tx));
+          const { stockMovedAlone, stopped, stoppedRows } = await work(importWrites(tx));
           const notices = stockMovedAlone ? soldNotices(stockMovedAlone) : [''];
           await tx.$executeRaw`SELECT pg_notify(${CATALOG_CHANGED_CHANNEL}, notice) FROM unnest(${notices}::text[]) AS notice`;
-          const now = new Date();
-          await tx.importJob.update({
-            where: { id },
-            data: { status: 'done', processed: isbns.length, updatedAt: now, finishedAt: now },
-            select: { id: true },
-          });
+          const marked = await tx.$executeRaw`
+            UPDATE import_jobs
+            SET status = 'done', processed = ${isbns.length}::int, updated_at = clock_timestamp(), finished_at = clock_timestamp(),
+                summary = summary || jsonb_build_object('stopped', ${stopped}::int, 'stoppedRows', ${JSON.stringify(stoppedRows)}::jsonb)
+            WHERE id = ${id}`;
+          if (marked !== 1) throw new Error(`import job ${id} is gone`);
         },
         { timeout: IMPORT_TIMEOUT_MS, maxWait: 10_000 },
       ),

@@ -100,6 +100,9 @@ export function catalogTransferService(
       // Jobs checked before the ledger (decision record 12) have no moved rows or warnings.
       moved: summary.moved ?? 0,
       movedRows: summary.movedRows ?? [],
+      // Known once the run is done (and jobs run before it was kept have none).
+      stopped: summary.stopped ?? 0,
+      stoppedRows: summary.stoppedRows ?? [],
       warnings: summary.warnings ?? [],
       skipInvalid: job.skipInvalid,
       total: job.total,

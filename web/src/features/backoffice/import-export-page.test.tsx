@@ -15,6 +15,11 @@ const job = (status: string, processed = 0) => ({
   unchanged: 1,
   invalid: 1,
   invalidRows: [{ line: 4, isbn: '9780000000001', reason: 'This is not a valid ISBN.' }],
+  moved: 0,
+  movedRows: [],
+  stopped: 0,
+  stoppedRows: [],
+  warnings: [],
   skipInvalid: status !== 'checked',
   total: 3,
   processed,
@@ -137,4 +142,29 @@ it("says what the run would undo: the check's warnings, and the rows whose stock
   expect(screen.getByText('The first 1 of 3:')).toBeInTheDocument();
   const row = screen.getByRole('row', { name: /9780261103344/ });
   expect(row).toHaveTextContent('9780261103344531');
+});
+
+it('names the rows whose stock stopped at 0 when sales since the check left less than the file took away', async () => {
+  const done = {
+    ...job('done', 3),
+    stopped: 2,
+    stoppedRows: [{ line: 3, isbn: '9780261103344', stockBefore: 1, change: -4, stockAfter: 0 }],
+  };
+  stubApi({
+    ...SIGNED_IN_ADMIN,
+    'POST /api/employee/catalog/import': { body: { data: job('checked') } },
+    'GET /api/employee/catalog/import/4': [{ body: { data: job('checked') } }, { body: { data: done } }],
+    'POST /api/employee/catalog/import/4/run': { body: { data: job('running', 0) } },
+  });
+  renderWithProviders(<ImportExportPage />, { route: '/importexport' });
+  await userEvent.upload(screen.getByLabelText('CSV file'), new File(['isbn,price,stock,available\n'], 'books.csv', { type: 'text/csv' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Check File' }));
+  await userEvent.click(await screen.findByLabelText('Skip the invalid rows'));
+  await userEvent.click(screen.getByRole('button', { name: 'Import' }));
+
+  expect(await screen.findByRole('heading', { name: 'Stock stopped at a limit' })).toBeInTheDocument();
+  expect(screen.getByText(/^2 rows could not change the stock in full: sales since the check left less stock/)).toBeInTheDocument();
+  expect(screen.getByText('The first 1 of 2:')).toBeInTheDocument();
+  expect(screen.getByRole('row', { name: /9780261103344/ })).toHaveTextContent('397802611033441-40');
+  expect(screen.getByText('Import finished: 3 rows written.')).toBeInTheDocument();
 });

@@ -123,6 +123,32 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
           </p>
         </div>
       )}
+      {/* Sales between the check and the run can leave less stock than a row takes away: the run does not fail the file for it. */}
+      {j.status === 'done' && j.stopped > 0 && (
+        <>
+          <h3>Stock stopped at a limit</h3>
+          <p className="warning">
+            {j.stopped === 1 ? 'One row' : `${j.stopped.toLocaleString('en-US')} rows`} could not change the stock in full: sales since the
+            check left less stock than the file took away, or the change passed the most a copy holds. Check{' '}
+            {j.stopped === 1 ? 'its copy' : 'their copies'} on the Book Copies screen.
+          </p>
+          {j.stopped > j.stoppedRows.length && (
+            <p className="muted">
+              The first {j.stoppedRows.length} of {j.stopped.toLocaleString('en-US')}:
+            </p>
+          )}
+          <DataTable
+            rows={j.stoppedRows.map((r) => ({ ...r, id: r.line }))}
+            columns={[
+              { label: 'Line', cell: (r) => r.line },
+              { label: 'ISBN', cell: (r) => r.isbn },
+              { label: 'Stock at the import', cell: (r) => r.stockBefore },
+              { label: "The file's change", cell: (r) => (r.change > 0 ? `+${r.change}` : r.change) },
+              { label: 'Stock after the import', cell: (r) => r.stockAfter },
+            ]}
+          />
+        </>
+      )}
       {j.status === 'failed' && <p role="alert">{j.error}</p>}
     </div>
   );
