@@ -1,5 +1,5 @@
-import { type FormEvent, useState } from 'react';
-import { DataTable } from '../../components/data-table';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { type DataColumn, DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
@@ -10,6 +10,38 @@ import { useRunImport } from './api/run-import';
 import { useStepUpGuard } from './step-up';
 
 const rowsCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'}`;
+
+/**
+ * Rows the job reports by line (invalid, moved, stopped): the first few hundred of `count`, saying so
+ * when there are more.
+ */
+function ReportedRows<Row extends { line: number }>({
+  title,
+  count,
+  rows,
+  columns,
+  children,
+}: {
+  title: string;
+  count: number;
+  rows: Row[];
+  columns: DataColumn<Row & { id: number }>[];
+  children?: ReactNode;
+}) {
+  if (count === 0) return null;
+  return (
+    <>
+      <h3>{title}</h3>
+      {children}
+      {count > rows.length && (
+        <p className="muted">
+          The first {rows.length} of {count.toLocaleString('en-US')}:
+        </p>
+      )}
+      <DataTable rows={rows.map((r) => ({ ...r, id: r.line }))} columns={columns} />
+    </>
+  );
+}
 
 /** The import's state once checked: its counts, its invalid rows, then its progress and end. */
 function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, failed?: unknown) => void }) {
@@ -46,49 +78,33 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
         ))}
       </dl>
       {/* What the run would do that the counts do not say: sold copies back in stock, staff changes undone. */}
-      {(j.warnings ?? []).map((warning) => (
+      {j.warnings.map((warning) => (
         <p key={warning} className="warning">
           {warning}
         </p>
       ))}
-      {(j.moved ?? 0) > 0 && (
-        <>
-          <h3>Stock moved since the export</h3>
-          {j.moved! > (j.movedRows?.length ?? 0) && (
-            <p className="muted">
-              The first {j.movedRows?.length ?? 0} of {j.moved!.toLocaleString('en-US')}:
-            </p>
-          )}
-          <DataTable
-            rows={(j.movedRows ?? []).map((r) => ({ ...r, id: r.line }))}
-            columns={[
-              { label: 'Line', cell: (r) => r.line },
-              { label: 'ISBN', cell: (r) => r.isbn },
-              { label: 'Exported stock', cell: (r) => r.exportedStock },
-              { label: 'Stock now', cell: (r) => r.stockNow },
-              { label: 'Stock after the import', cell: (r) => r.stockAfter },
-            ]}
-          />
-        </>
-      )}
-      {j.invalid > 0 && (
-        <>
-          <h3>Invalid rows</h3>
-          {j.invalid > j.invalidRows.length && (
-            <p className="muted">
-              The first {j.invalidRows.length} of {j.invalid.toLocaleString('en-US')}:
-            </p>
-          )}
-          <DataTable
-            rows={j.invalidRows.map((r) => ({ ...r, id: r.line }))}
-            columns={[
-              { label: 'Line', cell: (r) => r.line },
-              { label: 'ISBN', cell: (r) => r.isbn || '—' },
-              { label: 'Reason', cell: (r) => r.reason },
-            ]}
-          />
-        </>
-      )}
+      <ReportedRows
+        title="Stock moved since the export"
+        count={j.moved}
+        rows={j.movedRows}
+        columns={[
+          { label: 'Line', cell: (r) => r.line },
+          { label: 'ISBN', cell: (r) => r.isbn },
+          { label: 'Exported stock', cell: (r) => r.exportedStock },
+          { label: 'Stock now', cell: (r) => r.stockNow },
+          { label: 'Stock after the import', cell: (r) => r.stockAfter },
+        ]}
+      />
+      <ReportedRows
+        title="Invalid rows"
+        count={j.invalid}
+        rows={j.invalidRows}
+        columns={[
+          { label: 'Line', cell: (r) => r.line },
+          { label: 'ISBN', cell: (r) => r.isbn || '—' },
+          { label: 'Reason', cell: (r) => r.reason },
+        ]}
+      />
       {j.status === 'checked' && (
         <div className="import-actions">
           {j.invalid > 0 && (
@@ -124,30 +140,26 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
         </div>
       )}
       {/* Sales between the check and the run can leave less stock than a row takes away: the run does not fail the file for it. */}
-      {j.status === 'done' && j.stopped > 0 && (
-        <>
-          <h3>Stock stopped at a limit</h3>
+      {/* Sales between the check and the run can leave less stock than a row takes away: the run does not fail the file for it. */}
+      {j.status === 'done' && (
+        <ReportedRows
+          title="Stock stopped at a limit"
+          count={j.stopped}
+          rows={j.stoppedRows}
+          columns={[
+            { label: 'Line', cell: (r) => r.line },
+            { label: 'ISBN', cell: (r) => r.isbn },
+            { label: 'Stock at the import', cell: (r) => r.stockBefore },
+            { label: "The file's change", cell: (r) => (r.change > 0 ? `+${r.change}` : r.change) },
+            { label: 'Stock after the import', cell: (r) => r.stockAfter },
+          ]}
+        >
           <p className="warning">
             {j.stopped === 1 ? 'One row' : `${j.stopped.toLocaleString('en-US')} rows`} could not change the stock in full: sales since the
             check left less stock than the file took away, or the change passed the most a copy holds. Check{' '}
             {j.stopped === 1 ? 'its copy' : 'their copies'} on the Book Copies screen.
           </p>
-          {j.stopped > j.stoppedRows.length && (
-            <p className="muted">
-              The first {j.stoppedRows.length} of {j.stopped.toLocaleString('en-US')}:
-            </p>
-          )}
-          <DataTable
-            rows={j.stoppedRows.map((r) => ({ ...r, id: r.line }))}
-            columns={[
-              { label: 'Line', cell: (r) => r.line },
-              { label: 'ISBN', cell: (r) => r.isbn },
-              { label: 'Stock at the import', cell: (r) => r.stockBefore },
-              { label: "The file's change", cell: (r) => (r.change > 0 ? `+${r.change}` : r.change) },
-              { label: 'Stock after the import', cell: (r) => r.stockAfter },
-            ]}
-          />
-        </>
+        </ReportedRows>
       )}
       {j.status === 'failed' && <p role="alert">{j.error}</p>}
     </div>
