@@ -466,20 +466,15 @@ describe('orders and employees', () => {
   });
 
   it('answers an employee at most 30 saves of their information an hour, refused ones too: no endless probe of whose e-mail is taken', async () => {
-    const email = `probe-${Date.now()}@bookshop.test`;
-    await t.db.query(
-      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
-       SELECT 'Pro', 'Be', 'Male', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Seller' FROM employees WHERE email = $2`,
-      [email, DEMO.seller.account],
-    );
-    const cookie = await t.login({ account: email, password: DEMO.seller.password });
+    const prober = await t.newEmployee();
+    const cookie = await t.login(prober);
     const me = (await t.app.inject({ method: 'GET', url: '/api/employee/employee/', headers: { cookie } })).json().data;
     const save = () =>
       t.app.inject({
         method: 'PUT',
         url: '/api/employee/',
         headers: { cookie },
-        payload: { ...me, email: DEMO.client.account, currentPassword: DEMO.seller.password },
+        payload: { ...me, email: DEMO.client.account, currentPassword: prober.password },
       });
     for (let i = 0; i < OWN_INFORMATION_SAVES_PER_HOUR; i++) expect((await save()).statusCode).toBe(409);
     const refused = await save();

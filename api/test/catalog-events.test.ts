@@ -23,15 +23,9 @@ beforeAll(async () => {
   t = await createTestApp({ env: { SALES_REFRESH_SECONDS: String(SALES_REFRESH_SECONDS) } });
   t.app.catalogEvents.subscribe((event) => events.push(event));
   // An Admin of this test's own: the walk changes its password and second factor.
-  const email = `walk-${randomUUID()}@bookshop.test`;
-  const [row] = await t.db.query<{ id: number }>(
-    `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
-     SELECT 'Walk', 'Admin', 'Female', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Admin'
-     FROM employees WHERE email = $2 RETURNING id`,
-    [email, DEMO.admin.account],
-  );
-  adminId = row!.id;
-  admin = await t.login({ account: email, password: DEMO.admin.password });
+  const walker = await t.newEmployee({ role: 'Admin' });
+  adminId = walker.id;
+  admin = await t.login(walker);
   await t.db.query(`
     CREATE TABLE catalog_rows_changed (n bigint NOT NULL);
     INSERT INTO catalog_rows_changed VALUES (0);
@@ -85,16 +79,6 @@ async function unorderedCopy() {
     [book.id],
   );
   return { bookId: book.id, copyId: copy.id };
-}
-async function newEmployee(role: 'Admin' | 'Seller') {
-  return (
-    await one<{ id: number }>(
-      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
-       SELECT 'Walk', 'Seller', 'Male', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, $2::"EmployeeRole"
-       FROM employees WHERE email = $3 RETURNING id`,
-      [`walk-${randomUUID()}@bookshop.test`, role, DEMO.admin.account],
-    )
-  ).id;
 }
 const person = (email: string) => ({
   firstName: 'Walk',
@@ -211,10 +195,13 @@ const CALLS: Record<string, () => Promise<Call>> = {
     url: 'POST /api/employee/',
     payload: { person_informations: person(`walk-${randomUUID()}@bookshop.test`), password: `Walk-${randomUUID()}-9a`, role: 'Seller' },
   }),
-  changeEmployeeRole: async () => ({ url: `PUT /api/employee/${await newEmployee('Seller')}/role`, payload: { role: 'Admin' } }),
-  deleteEmployee: async () => ({ url: `DELETE /api/employee/${await newEmployee('Seller')}` }),
+  changeEmployeeRole: async () => ({
+    url: `PUT /api/employee/${(await t.newEmployee({ role: 'Seller' })).id}/role`,
+    payload: { role: 'Admin' },
+  }),
+  deleteEmployee: async () => ({ url: `DELETE /api/employee/${(await t.newEmployee({ role: 'Seller' })).id}` }),
   resetEmployeeSecondFactor: async () => {
-    const id = await newEmployee('Seller');
+    const id = (await t.newEmployee({ role: 'Seller' })).id;
     await t.db.query(`INSERT INTO employee_totp (employee_id, secret, confirmed_at) VALUES ($1, 'walk', localtimestamp)`, [id]);
     return { url: `DELETE /api/employee/${id}/second-factor` };
   },
@@ -246,7 +233,7 @@ const CALLS: Record<string, () => Promise<Call>> = {
   renewRecoveryCodes: async () => ({ url: 'POST /api/employee/second-factor/recovery-codes' }),
   removeTotp: async () => {
     // Another Admin with a second factor: the shop's last one is never removed.
-    const other = await newEmployee('Admin');
+    const other = (await t.newEmployee({ role: 'Admin' })).id;
     await t.db.query(`INSERT INTO employee_totp (employee_id, secret, confirmed_at) VALUES ($1, 'walk', localtimestamp)`, [other]);
     return { url: 'DELETE /api/employee/second-factor/totp' };
   },

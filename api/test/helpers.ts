@@ -196,6 +196,29 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
     );
     return { id: row!.id, account, cookie: await login({ account, password: DEMO_LOGINS.client.password }) };
   }
+  /**
+   * A fresh employee of this test's own, sharing the demo password (not signed in): its id, e-mail
+   * and password. `email` names it where the test needs to know it beforehand.
+   */
+  async function newEmployee({
+    role = 'Seller',
+    email = `e-${randomUUID()}@bookshop.test`,
+    firstName = 'Test',
+    lastName = 'Employee',
+  }: {
+    role?: 'Admin' | 'Seller';
+    email?: string;
+    firstName?: string;
+    lastName?: string;
+  } = {}) {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+       SELECT $1, $2, 'Female', '1990-01-01', $3, '0555000000', '1 Main Street', password_hash, $4::"EmployeeRole"
+       FROM employees WHERE email = $5 RETURNING id`,
+      [firstName, lastName, email, role, DEMO_LOGINS.admin.account],
+    );
+    return { id: row!.id, account: email, password: DEMO_LOGINS.admin.password };
+  }
   /** Puts `quantity` units of a copy in the cart of the signed-in client whose cookie this is: the cart line's id. */
   async function addToCart(cookie: string, copyId: number, quantity = 1) {
     const added = await app.inject({ method: 'POST', url: `/api/client/cart/${copyId}`, headers: { cookie } });
@@ -229,7 +252,7 @@ export async function createTestApp(options: BuildOptions & { env?: Record<strin
   const changeClientPassword = (cookie: string, payload: { oldPassword: string; newPassword: string }) =>
     app.inject({ method: 'PUT', url: '/api/client/manage/password/', headers: { cookie }, payload });
 
-  return { app, db, config, login, loginFrom, newClient, addToCart, checkout, changeClientPassword };
+  return { app, db, config, login, loginFrom, newClient, newEmployee, addToCart, checkout, changeClientPassword };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -11,16 +11,11 @@ it('two Admins demoting each other at once: one change is made, the other refuse
   const [{ id: adminId }] = (await t.db.query<{ id: number }>('SELECT id FROM employees WHERE email = $1', [DEMO.admin.account])) as [
     { id: number },
   ];
-  const otherEmail = 'second-admin@bookshop.test';
-  const [{ id: otherId }] = (await t.db.query<{ id: number }>(
-    `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
-     SELECT 'Second', 'Admin', 'Female', '1990-01-01', $1, '0555000001', '1 Main Street', password_hash, 'Admin'
-     FROM employees WHERE email = $2 RETURNING id`,
-    [otherEmail, DEMO.admin.account],
-  )) as [{ id: number }];
+  const other = await t.newEmployee({ role: 'Admin' });
+  const otherId = other.id;
   expect((await t.db.query("SELECT 1 FROM employees WHERE role = 'Admin'")).length).toBe(2);
   const first = await t.login(DEMO.admin);
-  const second = await t.login({ account: otherEmail, password: DEMO.admin.password });
+  const second = await t.login(other);
 
   // Held from outside, the Admins' rows keep both changes waiting until both have passed their role check.
   const holder = new pg.Client({ connectionString: t.db.url });

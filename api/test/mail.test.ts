@@ -428,13 +428,8 @@ describe('the sender', () => {
   it("an employee's change of sign-in e-mail is a security notice to the old address, naming the new one; other changes send none", async () => {
     const before = `pat-${Date.now()}@bookshop.test`;
     const after = `pat-new-${Date.now()}@bookshop.test`;
-    await t.db.query(
-      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
-       SELECT 'Pat', 'Staff', 'Female', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Seller'
-       FROM employees WHERE email = $2`,
-      [before, DEMO.admin.account],
-    );
-    const cookie = await t.login({ account: before, password: DEMO.admin.password });
+    const pat = await t.newEmployee({ email: before, firstName: 'Pat', lastName: 'Staff' });
+    const cookie = await t.login(pat);
     const person = (email: string, phoneNumber = '0555000000') => ({
       firstName: 'Pat',
       lastName: 'Staff',
@@ -449,7 +444,7 @@ describe('the sender', () => {
         method: 'PUT',
         url: '/api/employee/',
         headers: { cookie },
-        payload: { ...payload, currentPassword: DEMO.admin.password },
+        payload: { ...payload, currentPassword: pat.password },
       });
 
     const first = await save(person(before, '0555000009'));
@@ -472,14 +467,9 @@ describe('the sender', () => {
   });
 
   it("an employee's e-mail changes three times a day at most, and a refused change (taken, or one too many) writes no notice", async () => {
-    const start = `lee-${Date.now()}@bookshop.test`;
-    const [{ id }] = (await t.db.query<{ id: number }>(
-      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
-       SELECT 'Lee', 'Staff', 'Male', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Seller'
-       FROM employees WHERE email = $2 RETURNING id`,
-      [start, DEMO.admin.account],
-    )) as [{ id: number }];
-    const cookie = await t.login({ account: start, password: DEMO.admin.password });
+    const lee = await t.newEmployee({ firstName: 'Lee', lastName: 'Staff' });
+    const { id } = lee;
+    const cookie = await t.login(lee);
     const save = (email: string) =>
       t.app.inject({
         method: 'PUT',
@@ -488,12 +478,12 @@ describe('the sender', () => {
         payload: {
           firstName: 'Lee',
           lastName: 'Staff',
-          gender: 'Male',
+          gender: 'Female',
           birthDate: '1990-01-01',
           email,
           phoneNumber: '0555000000',
           address: '1 Main Street',
-          currentPassword: DEMO.admin.password,
+          currentPassword: lee.password,
         },
       });
     const notices = async () =>

@@ -8,7 +8,7 @@ import bcrypt from 'bcrypt';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CROWDED_AFTER } from '../src/modules/security/security-events.ts';
 import { RESET_EMAILS_PER_CLIENT_PER_DAY } from '../src/routes/public/password-reset.ts';
-import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
+import { cookieHeader, createProviderAccount, createTestApp, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -104,11 +104,7 @@ describe('forgot password', () => {
   it('answers the same to an e-mail no client uses, or an employee, and e-mails nobody, though the provider knows them', async () => {
     const stranger = `nobody-${randomUUID()}@example.com`;
     const employee = `staff-${randomUUID()}@example.com`;
-    await t.db.query(
-      `INSERT INTO employees (first_name, last_name, email, password_hash, role, gender, birth_date, phone_number, address)
-       SELECT 'Sam', 'Staff', $1, password_hash, role, gender, birth_date, phone_number, address FROM employees WHERE email = $2`,
-      [employee, DEMO.admin.account],
-    );
+    await t.newEmployee({ email: employee });
     for (const account of [stranger, employee]) {
       await createProviderAccount(account, OLD_PASSWORD, { verify: true });
       const res = await requestReset(account);
@@ -125,11 +121,7 @@ describe('forgot password', () => {
 
   it('refuses an employee who comes with a provider reset code: employees ask an Admin', async () => {
     const employee = `staff-${randomUUID()}@example.com`;
-    await t.db.query(
-      `INSERT INTO employees (first_name, last_name, email, password_hash, role, gender, birth_date, phone_number, address)
-       SELECT 'Sam', 'Staff', $1, password_hash, role, gender, birth_date, phone_number, address FROM employees WHERE email = $2`,
-      [employee, DEMO.admin.account],
-    );
+    await t.newEmployee({ email: employee });
     await createProviderAccount(employee, OLD_PASSWORD, { verify: false });
     await fetch(`http://${inject('emulatorHost')}/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=fake-api-key`, {
       method: 'POST',

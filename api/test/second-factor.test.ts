@@ -28,23 +28,11 @@ const fixClock = (at: number) => {
   vi.useFakeTimers({ now: at, toFake: ['Date'] });
 };
 
-/** A new employee of this test's own, with the demo password. */
-async function newEmployee(app: TestApp, role: 'Admin' | 'Seller') {
-  const email = `e-${Math.random().toString(36).slice(2)}@bookshop.test`;
-  const [row] = await app.db.query<{ id: number }>(
-    `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
-     SELECT 'Test', 'Employee', 'Male', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, $2::"EmployeeRole"
-     FROM employees WHERE email = $3 RETURNING id`,
-    [email, role, DEMO.admin.account],
-  );
-  return { id: row!.id, account: email, password: DEMO.admin.password };
-}
-
-/** What newEmployee stored, as the Account screen sends it. */
+/** What t.newEmployee stored, as the Account screen sends it. */
 const informationOf = (who: { account: string }) => ({
   firstName: 'Test',
   lastName: 'Employee',
-  gender: 'Male',
+  gender: 'Female',
   birthDate: '1990-01-01',
   email: who.account,
   phoneNumber: '0555000000',
@@ -116,7 +104,7 @@ describe("the spec's login in the demo (STAFF_MFA optional)", () => {
 
 describe('TOTP', () => {
   it('is set up with a secret, a QR address and a first code, and then asked for before any session exists', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const cookie = await passwordLogin(t, who);
     const wrong = await call(t, cookie, 'POST', `${OWN}/totp`, { currentPassword: who.password });
     const wrongCode = totpCode(wrong.json().data.secret, Date.now() - 10 * TOTP_PERIOD_SECONDS * 1000);
@@ -135,7 +123,7 @@ describe('TOTP', () => {
   });
 
   it('accepts a code one step either side of a fixed clock, refuses older ones, and never the same code twice', async () => {
-    const who = await newEmployee(t, 'Admin');
+    const who = await t.newEmployee({ role: 'Admin' });
     const { secret } = await enrolTotp(t, await passwordLogin(t, who));
     const now = Math.floor(Date.now() / 30_000) * 30_000 + 60_000 + 10_000; // 10 s into a step a minute ahead
     fixClock(now);
@@ -164,7 +152,7 @@ describe('TOTP', () => {
   });
 
   it('locks a factor for every address after ten wrong codes: a new address per guess gets no more of them', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const { secret } = await enrolTotp(t, await passwordLogin(t, who));
     const { cookie } = await passwordStep(t, who);
     const fromAddress = (i: number, code: string) =>
@@ -184,7 +172,7 @@ describe('TOTP', () => {
   });
 
   it('a burst of wrong codes at once from as many addresses gets no more than ten checked', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     await enrolTotp(t, await passwordLogin(t, who));
     const { cookie } = await passwordStep(t, who);
     const answers = await Promise.all(
@@ -208,7 +196,7 @@ describe('TOTP', () => {
   });
 
   it("no stranger can lock an employee's factor by signing in under a name that looks like its counter", async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const { secret } = await enrolTotp(t, await passwordLogin(t, who));
     for (let i = 0; i < 12; i++) {
       await t.app.inject({
@@ -224,7 +212,7 @@ describe('TOTP', () => {
   });
 
   it('throttles wrong codes like wrong passwords, and records them without the code', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const { secret } = await enrolTotp(t, await passwordLogin(t, who));
     const { cookie } = await passwordStep(t, who);
     const statuses: number[] = [];
@@ -253,7 +241,7 @@ describe('a sign-in step with a frontend on another site (CORS_ORIGINS)', () => 
   it("is the frontend's own: another site's page cannot finish it with the step's cookie", async () => {
     const spa = 'https://spa.example';
     const cross = await createTestApp({ env: { CORS_ORIGINS: spa } });
-    const who = await newEmployee(cross, 'Seller');
+    const who = await cross.newEmployee({ role: 'Seller' });
     const { secret } = await enrolTotp(cross, await passwordLogin(cross, who));
     const now = Math.floor(Date.now() / 30_000) * 30_000 + 60_000 + 10_000;
     fixClock(now);
@@ -280,7 +268,7 @@ describe('a password changed between the two steps', () => {
       .length;
 
   it('ends the sign-in: a right code then starts no session and is not spent; the new password with a factor signs in', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const session = await passwordLogin(t, who);
     const { recoveryCodes } = await enrolTotp(t, session);
     // Someone who knows the old password is at the code step when the employee changes it.
@@ -299,7 +287,7 @@ describe('a password changed between the two steps', () => {
   });
 
   it('a step spent by its answer is not made live again by a request for its options that read it first', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const { recoveryCodes } = await enrolTotp(t, await passwordLogin(t, who));
     // With a passkey, the options write the step's passkey challenge.
     await storePasskey(who.id, `cred-spent-${who.id}`);
@@ -319,7 +307,7 @@ describe('a password changed between the two steps', () => {
   });
 
   it('a step opened before the step kept its password is over: the employee signs in again', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const { recoveryCodes } = await enrolTotp(t, await passwordLogin(t, who));
     const attempt = await passwordStep(t, who);
     await t.db.query("UPDATE sign_in_challenges SET password_fingerprint = NULL WHERE employee_id = $1 AND purpose = 'second_factor'", [
@@ -331,7 +319,7 @@ describe('a password changed between the two steps', () => {
   });
 
   it('while the code is being checked: the step waits for the change, then starts no session', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const { secret } = await enrolTotp(t, await passwordLogin(t, who));
     const attempt = await passwordStep(t, who);
     const sessionsBefore = await liveSessions(who.id);
@@ -356,7 +344,7 @@ describe('a password changed between the two steps', () => {
 
 describe('recovery codes', () => {
   it('each signs in once, in any case and spacing; they are stored hashed', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const { recoveryCodes } = await enrolTotp(t, await passwordLogin(t, who));
     const [first, second] = recoveryCodes as [string, string];
     const stored = await t.db.query<{ code_hash: string }>('SELECT code_hash FROM employee_recovery_codes WHERE employee_id = $1', [
@@ -381,7 +369,7 @@ describe('recovery codes', () => {
 
 describe('an authenticator app set up before JWT_SECRET was changed', () => {
   it('counts as no app: its codes are wrong (not a fault), a recovery code signs in, and the app is set up again', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const { secret, recoveryCodes } = await enrolTotp(t, await passwordLogin(t, who));
     // The secret as a server with another JWT_SECRET sealed it: this server's key cannot open it.
     const sealedElsewhere = secretBox('another-jwt-secret-of-at-least-32-characters').seal(secret);
@@ -411,7 +399,7 @@ describe('an authenticator app set up before JWT_SECRET was changed', () => {
 
 describe('step-up for the sensitive actions', () => {
   it('opens them for 10 minutes after a second factor, then asks again (403 STEP_UP_REQUIRED) until a new one', async () => {
-    const who = await newEmployee(t, 'Admin');
+    const who = await t.newEmployee({ role: 'Admin' });
     const { secret } = await enrolTotp(t, await passwordLogin(t, who));
     const start = Date.now();
     fixClock(start);
@@ -465,7 +453,7 @@ describe('step-up for the sensitive actions', () => {
   });
 
   it('ends a session at its fifth wrong answer in a row, before it could lock the factor: the owner still signs in', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const owner = await passwordLogin(t, who);
     const { secret, recoveryCodes } = await enrolTotp(t, owner);
     // A session taken from the owner's browser, guessing at the step-up from the thief's address.
@@ -491,7 +479,7 @@ describe('step-up for the sensitive actions', () => {
   });
 
   it("keeps each session's passkey challenge: another session asking for one does not replace it", async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const mine = await passwordLogin(t, who);
     const { recoveryCodes } = await enrolTotp(t, mine);
     await storePasskey(who.id, `cred-${who.id}`);
@@ -511,7 +499,7 @@ describe('step-up for the sensitive actions', () => {
   });
 
   it('checks no more than five of a burst of wrong answers from one session at once', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const session = await passwordLogin(t, who);
     await enrolTotp(t, session);
     const answers = await Promise.all(Array.from({ length: 12 }, () => call(t, session, 'POST', `${OWN}/step-up`, { code: '000000' })));
@@ -538,7 +526,7 @@ describe('step-up for the sensitive actions', () => {
 
 describe("an employee's own sign-in e-mail", () => {
   it('changes, for an employee without a second factor, only with their password: a session alone cannot make it a thief’s', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const session = await passwordLogin(t, who);
     const ownInfo = informationOf(who);
     const save = (change: Record<string, string>) => call(t, session, 'PUT', '/api/employee/', { ...ownInfo, ...change });
@@ -566,7 +554,7 @@ describe("an employee's own sign-in e-mail", () => {
   });
 
   it('is not put back by a save read before the proved change committed: that save is refused, and asks nothing', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const session = await passwordLogin(t, who);
     const ownInfo = informationOf(who);
     const renamed = `proved-${who.account}`;
@@ -597,7 +585,7 @@ describe("an employee's own sign-in e-mail", () => {
 
 describe('a first second factor', () => {
   it("needs the employee's password, so a session alone cannot enrol an app or a passkey of its own; once one is set up, the step-up guards the next", async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const session = await passwordLogin(t, who);
     for (const url of [`${OWN}/totp`, `${OWN}/passkeys/options`]) {
       const missing = await call(t, session, 'POST', url, {});
@@ -624,7 +612,7 @@ describe('a first second factor', () => {
   });
 
   it("cannot be had by guessing the owner's pending app setup from a session: wrong codes lock the setup as wrong sign-in codes lock a factor", async () => {
-    const who = await newEmployee(t, 'Admin');
+    const who = await t.newEmployee({ role: 'Admin' });
     const owner = await passwordLogin(t, who);
     const started = await call(t, owner, 'POST', `${OWN}/totp`, { currentPassword: who.password });
     const { secret } = started.json().data as { secret: string };
@@ -657,7 +645,7 @@ describe('a first second factor', () => {
   });
 
   it('a pending app setup removed ends no session: it was never a way to sign in', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const owner = await passwordLogin(t, who);
     await call(t, owner, 'POST', `${OWN}/totp`, { currentPassword: who.password });
     const other = await passwordLogin(t, who);
@@ -677,7 +665,7 @@ describe("a second factor's day of wrong answers", () => {
   const pastTheWindow = () => new Promise((resolve) => setTimeout(resolve, 1600));
 
   it('locks the factor for a day after five wrong answers across windows; a right answer before that forgets them', async () => {
-    const who = await newEmployee(d, 'Seller');
+    const who = await d.newEmployee({ role: 'Seller' });
     const { secret } = await enrolTotp(d, await passwordLogin(d, who));
     // The current step's code was spent on enrolment: the next step's is as good.
     const rightCode = () => totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000);
@@ -719,7 +707,7 @@ describe("a second factor's day of wrong answers", () => {
   });
 
   it("counts an employee's failures whatever e-mail they sign in with: a change in a session starts no count afresh", async () => {
-    const who = await newEmployee(d, 'Seller');
+    const who = await d.newEmployee({ role: 'Seller' });
     const session = await passwordLogin(d, who);
     await enrolTotp(d, session);
     const before = await passwordStep(d, who);
@@ -736,10 +724,10 @@ describe("a second factor's day of wrong answers", () => {
 
 describe("an Admin's reset of another employee's second factor", () => {
   it('removes every factor and code, ends their sessions, is audited, and never takes the last Admin factor', async () => {
-    const seller = await newEmployee(t, 'Seller');
+    const seller = await t.newEmployee({ role: 'Seller' });
     const sellerSession = await passwordLogin(t, seller);
     await enrolTotp(t, sellerSession);
-    const admin = await newEmployee(t, 'Admin');
+    const admin = await t.newEmployee({ role: 'Admin' });
     const adminSession = await passwordLogin(t, admin);
 
     // An Admin without a factor may reset (optional policy); the seller is signed out and signs in with the password.
@@ -758,7 +746,7 @@ describe("an Admin's reset of another employee's second factor", () => {
       `DELETE FROM employee_totp WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin');
        DELETE FROM employee_passkeys WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin')`,
     );
-    const lastAdmin = await newEmployee(t, 'Admin');
+    const lastAdmin = await t.newEmployee({ role: 'Admin' });
     const lastSession = await passwordLogin(t, lastAdmin);
     const { secret } = await enrolTotp(t, lastSession);
     const refused = await call(t, adminSession, 'DELETE', `/api/employee/${lastAdmin.id}/second-factor`);
@@ -768,10 +756,10 @@ describe("an Admin's reset of another employee's second factor", () => {
   });
 
   it('a reset whose sessions cannot be ended changes nothing; a retry removes the factor and ends them together', async () => {
-    const seller = await newEmployee(t, 'Seller');
+    const seller = await t.newEmployee({ role: 'Seller' });
     const sellerSession = await passwordLogin(t, seller);
     await enrolTotp(t, sellerSession);
-    const adminSession = await passwordLogin(t, await newEmployee(t, 'Admin'));
+    const adminSession = await passwordLogin(t, await t.newEmployee({ role: 'Admin' }));
     const reset = () => call(t, adminSession, 'DELETE', `/api/employee/${seller.id}/second-factor`);
     await whileEmployeeSessionsCannotEnd(seller.id, async () => {
       expect((await reset()).statusCode).toBeGreaterThanOrEqual(500);
@@ -785,7 +773,7 @@ describe("an Admin's reset of another employee's second factor", () => {
 
   it("an Admin's app confirmed while its removal waited for it is the last Admin factor still: the removal is refused", async () => {
     const lone = await createTestApp();
-    const who = await newEmployee(lone, 'Admin');
+    const who = await lone.newEmployee({ role: 'Admin' });
     const session = await passwordLogin(lone, who);
     expect((await call(lone, session, 'POST', `${OWN}/totp`, { currentPassword: who.password })).statusCode).toBe(200);
     // The confirmation, held open: the removal reads no factor, then waits for the app's row.
@@ -808,10 +796,10 @@ describe("an Admin's reset of another employee's second factor", () => {
   });
 
   it("a reset still ends the sessions when the employee's own removal got there first and left it nothing to remove", async () => {
-    const seller = await newEmployee(t, 'Seller');
+    const seller = await t.newEmployee({ role: 'Seller' });
     const sellerSession = await passwordLogin(t, seller);
     await enrolTotp(t, sellerSession);
-    const adminSession = await passwordLogin(t, await newEmployee(t, 'Admin'));
+    const adminSession = await passwordLogin(t, await t.newEmployee({ role: 'Admin' }));
     // The employee's own removal, held open: the reset sees the factor, then waits for the row.
     const holder = new pg.Client({ connectionString: t.db.url });
     await holder.connect();
@@ -835,7 +823,7 @@ describe("an Admin's reset of another employee's second factor", () => {
        DELETE FROM employee_passkeys WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin')`,
     );
     const sessions = [];
-    for (const admin of [await newEmployee(t, 'Admin'), await newEmployee(t, 'Admin')]) {
+    for (const admin of [await t.newEmployee({ role: 'Admin' }), await t.newEmployee({ role: 'Admin' })]) {
       const session = await passwordLogin(t, admin);
       await enrolTotp(t, session);
       sessions.push(session);
@@ -867,7 +855,7 @@ describe('the last Admin with a second factor', () => {
       `DELETE FROM employee_totp WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin');
        DELETE FROM employee_passkeys WHERE employee_id IN (SELECT id FROM employees WHERE role = 'Admin')`,
     );
-    const [guarded, other] = [await newEmployee(t, 'Admin'), await newEmployee(t, 'Admin')];
+    const [guarded, other] = [await t.newEmployee({ role: 'Admin' }), await t.newEmployee({ role: 'Admin' })];
     await enrolTotp(t, await passwordLogin(t, guarded));
     const otherSession = await passwordLogin(t, other);
     const demote = () => call(t, otherSession, 'PUT', `/api/employee/${guarded.id}/role`, { role: 'Seller' });
@@ -888,7 +876,7 @@ describe('STAFF_MFA=required', () => {
   });
 
   it('lets an Admin without a second factor reach only its enrolment, and everything once enrolled', async () => {
-    const who = await newEmployee(r, 'Admin');
+    const who = await r.newEmployee({ role: 'Admin' });
     const session = await passwordLogin(r, who);
     for (const url of ['/api/employee/statistics/', '/api/employee/employees/', '/api/employee/audit-log/']) {
       const res = await call(r, session, 'GET', url);
@@ -911,7 +899,7 @@ describe('STAFF_MFA=required', () => {
 
 describe("the hour's sign-ins of an employee with a second factor", () => {
   it('are not used up by the password alone: it starts no session, and the owner still signs in', { timeout: 120_000 }, async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     await enrolTotp(t, await passwordLogin(t, who));
     for (let i = 0; i <= SIGN_INS_PER_ACCOUNT_HOUR; i++) {
       const step = await t.app.inject({ method: 'POST', url: LOGIN, payload: who });
@@ -957,7 +945,7 @@ describe('a passkey sign-in without the password', () => {
   });
 
   it("signs in with an employee's passkey once for each challenge: the same answer sent again is refused, as is a challenge past its end or not the shop's", async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const session = await passwordLogin(t, who);
     const passkey = softwarePasskey(INJECTED_ORIGIN);
     const creation = await call(t, session, 'POST', `${OWN}/passkeys/options`, { currentPassword: who.password });
@@ -1002,7 +990,7 @@ describe('a passkey sign-in without the password', () => {
   });
 
   it("a stranger's answer naming an employee's passkey is refused, and logged as nobody's attempt on that employee", async () => {
-    const target = await newEmployee(t, 'Seller');
+    const target = await t.newEmployee({ role: 'Seller' });
     const credentialId = `forged-${target.id}`;
     await storePasskey(target.id, credentialId);
     const options = await t.app.inject({ method: 'POST', url: '/api/public/authentication/passkey/options' });
@@ -1032,7 +1020,7 @@ describe('a passkey sign-in without the password', () => {
 
 describe("a change to an employee's factors", () => {
   it('ends their other sessions, not the one that made it: a factor added, codes renewed, a factor removed; a step-up ends none', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const mine = await passwordLogin(t, who);
     const stolen = await passwordLogin(t, who);
     const me = (cookie: string) => call(t, cookie, 'GET', '/api/employee/employee/');
@@ -1064,7 +1052,7 @@ describe("a change to an employee's factors", () => {
   });
 
   it('an app or new codes whose other sessions cannot be ended are not kept: nothing changes until a retry does both', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const mine = await passwordLogin(t, who);
     const stolen = await passwordLogin(t, who);
     const me = (cookie: string) => call(t, cookie, 'GET', '/api/employee/employee/');
@@ -1099,7 +1087,7 @@ describe("a change to an employee's factors", () => {
   });
 
   it('a passkey whose other sessions cannot be ended is not kept, nor its codes: a retry registers it and ends them', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const mine = await passwordLogin(t, who);
     const stolen = await passwordLogin(t, who);
     const me = (cookie: string) => call(t, cookie, 'GET', '/api/employee/employee/');
@@ -1128,7 +1116,7 @@ describe("a change to an employee's factors", () => {
 
 describe('a passkey being registered', () => {
   it("keeps its challenge through an answer that is no passkey's: another session cannot cancel the owner's registration", async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const mine = await passwordLogin(t, who);
     const stolen = await passwordLogin(t, who);
     const options = await call(t, mine, 'POST', `${OWN}/passkeys/options`, { currentPassword: who.password });
@@ -1145,7 +1133,7 @@ describe('a passkey being registered', () => {
 
 describe('staff sign-ins in the audit log', () => {
   it('records each employee session begun, with how they proved who they are and from where; a client sign-in is not one', async () => {
-    const who = await newEmployee(t, 'Seller');
+    const who = await t.newEmployee({ role: 'Seller' });
     const signIns = async () =>
       (
         await t.db.query<{ method: string; actor: string; address: string | null }>(

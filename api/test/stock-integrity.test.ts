@@ -1,7 +1,3 @@
-// No edit undoes a sale (decision record 12): a copy's save says which version it read, the spec's
-// own client (no version) leaves a stock it saw as sales made it, the import applies its change on
-// top of the stock now, and every stock change is a movement whose sum is the stock.
-import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type { Static } from 'typebox';
 import { describe, expect, it } from 'vitest';
@@ -219,15 +215,7 @@ describe('the import and sales made since the export', () => {
     throw new Error('the import did not finish');
   };
   /** A second Admin's session (each Admin keeps one check of a file waiting). */
-  const anotherAdmin = async () => {
-    const email = `other-admin-${randomUUID()}@bookshop.test`;
-    await t.db.query(
-      `INSERT INTO employees (first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
-       SELECT 'Other', 'Admin', 'Female', '1990-01-01', $1, '0555000000', '1 Main Street', password_hash, 'Admin' FROM employees WHERE email = $2`,
-      [email, DEMO.admin.account],
-    );
-    return t.login({ account: email, password: DEMO.admin.password });
-  };
+  const anotherAdmin = async () => t.login(await t.newEmployee({ role: 'Admin' }));
   const exportedRow = async (isbn13: string) => {
     const rows = parse((await call('GET', '/api/employee/catalog/export.csv', admin)).body, { columns: true }) as Record<string, string>[];
     return rows.find((r) => r.isbn === isbn13)!;
