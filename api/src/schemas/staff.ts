@@ -180,7 +180,7 @@ export const ImportJobView = Type.Object(
     movedRows: Type.Array(MovedImportRowView, { description: `The first ${IMPORT_REPORTED_INVALID} moved rows` }),
     stopped: Type.Integer({
       description:
-        'Rows whose change the stock could not take in full when the import ran (sales since the check left less than the file took away, or the change passed the most a copy holds): the stock stopped at 0 or at the most. Known once the job is done',
+        'Rows whose change the stock could not take in full when the import ran (sales or restocks since the check left less than the file took away, or more than the most a copy holds): the stock stopped at 0 or at the most. Known once the job is done; 0 for jobs run before it was recorded',
     }),
     stoppedRows: Type.Array(StoppedImportRowView, { description: `The first ${IMPORT_REPORTED_INVALID} stopped rows` }),
     warnings: Type.Array(Type.String(), { description: 'What the person should know before running the import' }),

@@ -2165,7 +2165,7 @@ export interface components {
                 /** @description The stock now plus the file's change (stock - exported_stock) */
                 stockAfter: number;
             }[];
-            /** @description Rows whose change the stock could not take in full when the import ran (sales since the check left less than the file took away, or the change passed the most a copy holds): the stock stopped at 0 or at the most. Known once the job is done */
+            /** @description Rows whose change the stock could not take in full when the import ran (sales or restocks since the check left less than the file took away, or more than the most a copy holds): the stock stopped at 0 or at the most. Known once the job is done; 0 for jobs run before it was recorded */
             stopped: number;
             /** @description The first 200 stopped rows */
             stoppedRows: {

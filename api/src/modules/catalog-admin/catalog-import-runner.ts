@@ -60,7 +60,9 @@ export function catalogImportRunner(
             changed.booksAdded = await addFoundBooks(writes, rows);
             // The copies whose stock alone moved, while every statement moved nothing else.
             let stockMovedAlone: number[] | null = changed.booksAdded ? null : [];
-            const stopped: StoppedImportRow[] = [];
+            // Every row whose stock stopped at a limit is counted; the first few hundred are kept to name.
+            let stopped = 0;
+            const stoppedNamed: StoppedImportRow[] = [];
             for (let done = 0; done < rows.length; done += ROWS_PER_STATEMENT) {
               const {
                 missingLine,
@@ -73,7 +75,8 @@ export function catalogImportRunner(
                 stockAlone,
               } = await writes.writeCopies(rows.slice(done, done + ROWS_PER_STATEMENT));
               changed.availabilityChanged ||= availabilityChanged;
-              stopped.push(...stoppedRows);
+              stopped += stoppedRows.length;
+              stoppedNamed.push(...stoppedRows.slice(0, IMPORT_REPORTED_INVALID - stoppedNamed.length));
               if (!stockAlone) stockMovedAlone = null;
               else stockMovedAlone?.push(...copyIds);
               if (missingLine !== null)
@@ -95,7 +98,7 @@ export function catalogImportRunner(
             // Past NAMED_COPIES_MOST every instance forgets everything instead.
             const named = stockMovedAlone && stockMovedAlone.length <= NAMED_COPIES_MOST ? stockMovedAlone : undefined;
             changed.stockMovedAlone = named;
-            return { stockMovedAlone: named ?? null, stopped: stopped.length, stoppedRows: stopped.slice(0, IMPORT_REPORTED_INVALID) };
+            return { stockMovedAlone: named ?? null, stopped, stoppedRows: stoppedNamed };
           },
         ),
       );

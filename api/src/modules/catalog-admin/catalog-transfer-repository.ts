@@ -90,9 +90,11 @@ export type ImportJob = ReturnType<typeof toJob>;
  * first row whose book the shop no longer has, of the first whose book's first copy is not the one
  * its copy_id names, and of the first whose price both the file and the shop changed since the export,
  * differently (the check refuses such a row; a save since the check made it one), for the caller to
- * refuse the file for any, the rows whose stock stopped at 0 or at the most (sold below the change since
- * the check, which refused such a row then; the copies were locked before the statement, so the stock it
- * read is the stock it changed), whether a copy was put
+ * refuse the file for any, the rows whose stock stopped at 0 or at the most (sold or restocked past the
+ * change since the check, which refused such a row then; for the copies the run locked before its first
+ * statement, every copy the check saw, the stock the statement read is the stock it changed: a copy
+ * another transaction made since, unlocked, may be reported with the stock this statement began with),
+ * whether a copy was put
  * on or taken off sale (every part of the statement sees the copies as they were before it), the
  * copies it updated, and whether it moved their stock alone: no price or sale changed, no copy
  * created, and none went into or out of stock. The run locked the copies before its first statement,
@@ -395,7 +397,7 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
           await tx.$executeRaw`SELECT pg_notify(${CATALOG_CHANGED_CHANNEL}, notice) FROM unnest(${notices}::text[]) AS notice`;
           const marked = await tx.$executeRaw`
             UPDATE import_jobs
-            SET status = 'done', processed = ${isbns.length}::int, updated_at = clock_timestamp(), finished_at = clock_timestamp(),
+            SET status = 'done', processed = ${isbns.length}::int, updated_at = statement_timestamp(), finished_at = statement_timestamp(),
                 summary = summary || jsonb_build_object('stopped', ${stopped}::int, 'stoppedRows', ${JSON.stringify(stoppedRows)}::jsonb)
             WHERE id = ${id}`;
           if (marked !== 1) throw new Error(`import job ${id} is gone`);

@@ -163,8 +163,10 @@ it('names the rows whose stock stopped at 0 when sales since the check left less
   await userEvent.click(screen.getByRole('button', { name: 'Import' }));
 
   expect(await screen.findByRole('heading', { name: 'Stock stopped at a limit' })).toBeInTheDocument();
-  expect(screen.getByText(/^2 rows could not change the stock in full: sales since the check left less stock/)).toBeInTheDocument();
+  expect(
+    screen.getByText(/^2 rows could not change the stock in full: sales or restocks since the check left less stock/),
+  ).toBeInTheDocument();
   expect(screen.getByText('The first 1 of 2:')).toBeInTheDocument();
   expect(screen.getByRole('row', { name: /9780261103344/ })).toHaveTextContent('397802611033441-40');
-  expect(screen.getByText('Import finished: 3 rows written.')).toBeInTheDocument();
+  expect(screen.getByRole('status')).toHaveTextContent('Import finished: 3 rows written. 2 rows stopped at a limit (listed below).');
 });

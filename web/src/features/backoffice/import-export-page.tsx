@@ -92,7 +92,7 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
           { label: 'ISBN', cell: (r) => r.isbn },
           { label: 'Exported stock', cell: (r) => r.exportedStock },
           { label: 'Stock now', cell: (r) => r.stockNow },
-          { label: 'Stock after the import', cell: (r) => r.stockAfter },
+          { label: 'Stock after the import, as checked', cell: (r) => r.stockAfter },
         ]}
       />
       <ReportedRows
@@ -135,11 +135,10 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
           <p role="status">
             {j.status === 'running'
               ? `Written ${j.processed.toLocaleString('en-US')} of ${rowsCount(j.total)}...`
-              : `Import finished: ${rowsCount(j.total)} written.`}
+              : `Import finished: ${rowsCount(j.total)} written.${j.stopped > 0 ? ` ${rowsCount(j.stopped)} stopped at a limit (listed below).` : ''}`}
           </p>
         </div>
       )}
-      {/* Sales between the check and the run can leave less stock than a row takes away: the run does not fail the file for it. */}
       {/* Sales between the check and the run can leave less stock than a row takes away: the run does not fail the file for it. */}
       {j.status === 'done' && (
         <ReportedRows
@@ -155,8 +154,8 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
           ]}
         >
           <p className="warning">
-            {j.stopped === 1 ? 'One row' : `${j.stopped.toLocaleString('en-US')} rows`} could not change the stock in full: sales since the
-            check left less stock than the file took away, or the change passed the most a copy holds. Check{' '}
+            {j.stopped === 1 ? 'One row' : `${j.stopped.toLocaleString('en-US')} rows`} could not change the stock in full: sales or
+            restocks since the check left less stock than the file took away, or more than the most a copy holds. Check{' '}
             {j.stopped === 1 ? 'its copy' : 'their copies'} on the Book Copies screen.
           </p>
         </ReportedRows>
