@@ -157,10 +157,11 @@ const CALLS: Record<string, () => Promise<Call>> = {
   },
   setReviewHidden: async () => {
     const { id: clientId } = await t.newClient();
-    const review = await one<{ id: number }>('INSERT INTO book_reviews (book_id, client_id, stars) VALUES (1, $1, 4) RETURNING id', [
-      clientId,
-    ]);
-    return { url: `PUT /api/employee/review/${review.id}`, payload: { hidden: true } };
+    const review = await one<{ id: number; updated_at: string }>(
+      `INSERT INTO book_reviews (book_id, client_id, stars) VALUES (1, $1, 4) RETURNING id, to_char(updated_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at`,
+      [clientId],
+    );
+    return { url: `PUT /api/employee/review/${review.id}`, payload: { hidden: true, updatedAt: review.updated_at } };
   },
   setOrderStatus: async () => ({ url: `PUT /api/employee/order/set-status/${await placedOrder()},Processing` }),
   cancelOrder: async () => ({ url: `POST /api/employee/order/${await placedOrder()}/cancel`, payload: { reason: 'Walk' } }),

@@ -530,11 +530,18 @@ const SESSION_SPENDING = new Set(['refreshTokens', 'signOut']);
 
 /**
  * Operations an account may ask only so often (a password change, ten a day, right or wrong; an
- * employee's own information, thirty saves an hour; a client's ratings, sixty an hour): each case comes
- * from a new account of its own, as each comes from an address of its own (below), so every case
- * reaches the handler.
+ * employee's own information, thirty saves an hour; a client's ratings, sixty an hour; their wishlist
+ * changes, three hundred): each case comes from a new account of its own, as each comes from an
+ * address of its own (below), so every case reaches the handler.
  */
-const PER_ACCOUNT_LIMITED = new Set(['changeClientPassword', 'changeEmployeePassword', 'updateOwnEmployeeInfo', 'writeMyReview']);
+const PER_ACCOUNT_LIMITED = new Set([
+  'changeClientPassword',
+  'changeEmployeePassword',
+  'updateOwnEmployeeInfo',
+  'writeMyReview',
+  'addToWishlist',
+  'removeFromWishlist',
+]);
 let accountsMade = 0;
 /** A new client, or a new Admin, with the demo's password. */
 async function newAccount(role: 'client' | 'admin') {

@@ -2,9 +2,10 @@
 // it; the book's average is the catalog's and the shop's combined; an Admin hides a review, and the
 // audit log records who did.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { REVIEW_WRITES_PER_HOUR } from '../src/routes/client/reviews.ts';
-import { createTestApp, DEMO } from './helpers.ts';
+import { createTestApp, DEMO, untilStatementsWaitOnLocks } from './helpers.ts';
 
 // Set up while the file is collected: every test below reads these, none changes them.
 const t = await createTestApp();
@@ -35,6 +36,16 @@ async function buyer(status: string | null, firstName = 'Rita') {
     ]);
   }
   return { cookie: client.cookie, clientId: client.id, bookId: book!.id, copyId: copy!.id };
+}
+
+/** The client's review as the Admin's list shows it. */
+async function listed(clientId: number) {
+  const reviews = (await call('GET', '/api/employee/review/1,100', admin)).json().data.reviews as {
+    id: number;
+    clientId: number;
+    updatedAt: string;
+  }[];
+  return reviews.find((r) => r.clientId === clientId)!;
 }
 
 const ratings = async (copyId: number) => {
@@ -86,6 +97,27 @@ describe('rating a book', () => {
     expect(after.review).not.toBe(first.review);
     expect(after.book).toBe(first.book);
     expect(await ratings(me.copyId)).toEqual({ average: 3.09, count: 11 });
+  });
+
+  it("a save sent from a tab that read other stars than the row's by then writes the stars it sent, and the ratings follow", async () => {
+    const me = await buyer('delivered');
+    await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 3, review: 'Fair.' });
+    // Another tab's save of 5 stars holds the row while this one, having read 3, sends 3 with new words.
+    const other = new pg.Client({ connectionString: t.db.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('UPDATE book_reviews SET stars = 5 WHERE client_id = $1', [me.clientId]);
+      const mine = call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 3, review: 'Fair, on reflection.' });
+      await untilStatementsWaitOnLocks(t.db, 1);
+      await other.query('COMMIT');
+      expect((await mine).json().data).toMatchObject({ stars: 3, review: 'Fair, on reflection.' });
+    } finally {
+      await other.end();
+    }
+    expect((await t.db.query('SELECT stars FROM book_reviews WHERE client_id = $1', [me.clientId]))[0]).toEqual({ stars: 3 });
+    // The catalog's 10 ratings averaging 3, and this 3.
+    expect(await ratings(me.copyId)).toEqual({ average: 3, count: 11 });
   });
 
   it('keeps one blank line at most between paragraphs, and no words that show nothing', async () => {
@@ -170,18 +202,19 @@ describe("a book's reviews", () => {
   it('an Admin hides a review: it leaves the list and the average, the audit log names the Admin; a Seller may not', async () => {
     const me = await buyer('delivered');
     await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 5, review: 'Spam spam.' });
-    const [review] = await t.db.query<{ id: number }>('SELECT id FROM book_reviews WHERE client_id = $1', [me.clientId]);
+    const review = await listed(me.clientId);
 
-    expect((await call('PUT', `/api/employee/review/${review!.id}`, seller, { hidden: true })).statusCode).toBe(403);
+    expect((await call('PUT', `/api/employee/review/${review.id}`, seller, { hidden: true, updatedAt: review.updatedAt })).statusCode).toBe(
+      403,
+    );
     expect((await call('GET', '/api/employee/review/1,10', seller)).statusCode).toBe(403);
 
-    const hide = await call('PUT', `/api/employee/review/${review!.id}`, admin, { hidden: true });
+    const hide = await call('PUT', `/api/employee/review/${review.id}`, admin, { hidden: true, updatedAt: review.updatedAt });
     expect(hide.statusCode, hide.body).toBe(200);
     expect((await call('GET', `/api/public/book-copy/by-id/${me.copyId}/reviews`)).json().data.totalReviews).toBe(0);
     expect(await ratings(me.copyId)).toEqual({ average: 3, count: 10 });
     expect((await call('GET', `/api/client/reviews/${me.copyId}`, me.cookie)).json().data.hidden).toBe(true);
-    const listed = (await call('GET', '/api/employee/review/1,100', admin)).json().data.reviews;
-    expect(listed.find((r: { id: number }) => r.id === review!.id)).toMatchObject({ hidden: true, stars: 5, review: 'Spam spam.' });
+    expect(await listed(me.clientId)).toMatchObject({ hidden: true, stars: 5, review: 'Spam spam.' });
 
     const [audit] = await t.db.query<{ actor: string; entity: string; details: { after: unknown[] } }>(
       "SELECT actor, entity, details FROM security_events WHERE type = 'backoffice_write' AND entity = 'BookReview' ORDER BY id DESC LIMIT 1",
@@ -192,8 +225,50 @@ describe("a book's reviews", () => {
     await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 1 });
     expect(await ratings(me.copyId)).toEqual({ average: 3, count: 10 });
 
-    await call('PUT', `/api/employee/review/${review!.id}`, admin, { hidden: false });
+    const show = await call('PUT', `/api/employee/review/${review.id}`, admin, {
+      hidden: false,
+      updatedAt: (await listed(me.clientId)).updatedAt,
+    });
+    expect(show.statusCode, show.body).toBe(200);
     expect(await ratings(me.copyId)).toEqual({ average: 2.82, count: 11 });
-    expect((await call('PUT', '/api/employee/review/999999999', admin, { hidden: true })).statusCode).toBe(404);
+    expect((await call('PUT', '/api/employee/review/999999999', admin, { hidden: true, updatedAt: review.updatedAt })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('a hidden review whose words changed since the Admin read them is not shown (412); read again, it is; hiding never waits', async () => {
+    const me = await buyer('delivered');
+    await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 4, review: 'Fine.' });
+    const read = await listed(me.clientId);
+    expect((await call('PUT', `/api/employee/review/${read.id}`, admin, { hidden: true, updatedAt: read.updatedAt })).statusCode).toBe(200);
+    // The Admin's list still shows "Fine." while its writer makes it something else.
+    await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 4, review: 'Buy followers at spam.example' });
+
+    const stale = await call('PUT', `/api/employee/review/${read.id}`, admin, { hidden: false, updatedAt: read.updatedAt });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error).toMatchObject({
+      code: 'STALE_VERSION',
+      message: 'The reviewer changed this review since you loaded it. Read it again before showing it.',
+    });
+    expect((await call('GET', `/api/public/book-copy/by-id/${me.copyId}/reviews`)).json().data.totalReviews).toBe(0);
+
+    const now = await listed(me.clientId);
+    expect(now).toMatchObject({ hidden: true, review: 'Buy followers at spam.example' });
+    expect((await call('PUT', `/api/employee/review/${read.id}`, admin, { hidden: false, updatedAt: now.updatedAt })).statusCode).toBe(200);
+    // Hiding, with what the Admin read before the last edit, goes ahead.
+    await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 4, review: 'More spam.' });
+    expect((await call('PUT', `/api/employee/review/${read.id}`, admin, { hidden: true, updatedAt: read.updatedAt })).statusCode).toBe(200);
+    expect((await call('PUT', `/api/employee/review/${read.id}`, admin, { hidden: false, updatedAt: 'yesterday' })).statusCode).toBe(400);
+  });
+
+  it("a copy off sale has no reviews on the storefront, as it has no page; its buyer's own rating still answers", async () => {
+    const me = await buyer('delivered');
+    await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 5, review: 'Kept.' });
+    await t.db.query('UPDATE book_copies SET is_available = false WHERE id = $1', [me.copyId]);
+    const reviews = await call('GET', `/api/public/book-copy/by-id/${me.copyId}/reviews`);
+    expect(reviews.statusCode).toBe(404);
+    expect(reviews.json().error.message).toBe('This book is not available.');
+    expect((await call('GET', `/api/public/book-copy/by-id/${me.copyId}`)).statusCode).toBe(404);
+    expect((await call('GET', `/api/client/reviews/${me.copyId}`, me.cookie)).json().data).toMatchObject({ stars: 5, review: 'Kept.' });
   });
 });

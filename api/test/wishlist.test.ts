@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WISHLIST_MAX } from '../src/modules/wishlist/wishlist-service.ts';
+import { WISHLIST_WRITES_PER_HOUR } from '../src/routes/client/wishlist.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -56,6 +57,20 @@ describe('wishlist', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe(`Your wishlist is full (${WISHLIST_MAX} books). Remove one to add another.`);
   });
+
+  it(`a loop of hearts ends at ${WISHLIST_WRITES_PER_HOUR} changes an hour for one client, adds and removals each; another client still adds`, async () => {
+    const [me, other] = [await newClient(), await newClient()];
+    const copy = await soldOutCopy();
+    for (const method of ['PUT', 'DELETE'] as const) {
+      for (let i = 0; i < WISHLIST_WRITES_PER_HOUR; i++) {
+        expect((await call(method, `/api/client/wishlist/${copy}`, me.cookie)).statusCode).toBe(200);
+      }
+      const refused = await call(method, `/api/client/wishlist/${copy}`, me.cookie);
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect((await call('PUT', `/api/client/wishlist/${copy}`, other.cookie)).statusCode).toBe(200);
+  }, 60_000);
 
   it('a burst of adds at once, one short of the cap, adds one and refuses the rest', async () => {
     const me = await newClient();

@@ -74,6 +74,8 @@ export const refuse = {
   bookUnavailable: () => notFound('This book is not available.'),
   reviewNotAllowed: () => forbidden('You can rate a book once an order of it has shipped.'),
   noReview: () => notFound('No review found.'),
+  reviewChangedSinceRead: () =>
+    refusal(412, 'STALE_VERSION', 'The reviewer changed this review since you loaded it. Read it again before showing it.'),
   wishlistFull: (max: number) => conflict(`Your wishlist is full (${max} books). Remove one to add another.`),
   wishlistBusy: () => conflict('Your wishlist is being changed at this moment. Please try again.'),
   emptySearch: () => badRequest('Please enter a title or an author to search for.'),

@@ -4728,6 +4728,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4837,6 +4846,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -4880,6 +4898,15 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8910,6 +8937,11 @@ export interface operations {
             content: {
                 "application/json": {
                     hidden: boolean;
+                    /**
+                     * Format: date-time
+                     * @description The review's updatedAt as the list showed it: a review whose words changed since is not shown again (412), so none goes live unread; hiding goes ahead
+                     */
+                    updatedAt: string;
                 };
             };
         };
@@ -8954,6 +8986,15 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,8 +10,10 @@ const mineWhere = (bookId: number, clientId: number) => ({ bookId_clientId: { bo
 
 export function reviewRepository(db: Db) {
   return {
-    /** The book a copy belongs to, on sale or not; null for no such copy. */
-    bookOf: async (copyId: number) => (await db.bookCopy.findUnique({ where: { id: copyId }, select: { bookId: true } }))?.bookId ?? null,
+    /** The book a copy belongs to, on sale or not (or only while on sale); null for no such copy. */
+    bookOf: async (copyId: number, { onSale = false } = {}) =>
+      (await db.bookCopy.findFirst({ where: { id: copyId, ...(onSale && { isAvailable: true }) }, select: { bookId: true } }))?.bookId ??
+      null,
 
     /**
      * Whether the client has a shipped, delivered or successful order of the book, or one that left the
@@ -47,14 +49,15 @@ export function reviewRepository(db: Db) {
       db.bookReview.findUnique({ where: mineWhere(bookId, clientId), select: { stars: true, review: true, hiddenAt: true } }),
 
     /**
-     * Writes the client's review of the book, new or changed. Stars the same as `starsBefore` are not
-     * written: their trigger moves the book's ratings, which tells every instance's catalog cache.
+     * Writes the client's review of the book, new or changed: the stars sent, whatever another save
+     * wrote since they were read. Their trigger moves the book's ratings (which tells every instance's
+     * catalog cache) only when they changed (the migration review_ratings_on_real_change).
      */
-    save: (bookId: number, clientId: number, stars: number, review: string, starsBefore?: number) =>
+    save: (bookId: number, clientId: number, stars: number, review: string) =>
       db.bookReview.upsert({
         where: mineWhere(bookId, clientId),
         create: { bookId, clientId, stars, review },
-        update: { ...(stars === starsBefore ? {} : { stars }), review, updatedAt: new Date() },
+        update: { stars, review, updatedAt: new Date() },
         select: { stars: true, review: true, hiddenAt: true },
       }),
 
@@ -80,11 +83,16 @@ export function reviewRepository(db: Db) {
         }),
       ]),
 
-    hiddenAt: async (id: number) => db.bookReview.findUnique({ where: { id }, select: { hiddenAt: true, bookId: true } }),
+    hiddenAt: async (id: number) => db.bookReview.findUnique({ where: { id }, select: { hiddenAt: true, bookId: true, updatedAt: true } }),
 
-    setHidden: async (id: number, hidden: boolean) => {
-      await db.bookReview.update({ where: { id }, data: { hiddenAt: hidden ? new Date() : null }, select: { id: true } });
-    },
+    /** Hides or shows the review; showing only while its words are those of `updatedAt` (false when they changed since). */
+    setHidden: async (id: number, hidden: boolean, updatedAt?: Date) =>
+      (
+        await db.bookReview.updateMany({
+          where: { id, ...(updatedAt && { updatedAt }) },
+          data: { hiddenAt: hidden ? new Date() : null },
+        })
+      ).count === 1,
   };
 }
 

@@ -22,17 +22,20 @@ const reviewText = (raw = '') => {
 };
 
 export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
-  /** The book a copy belongs to, on sale or not (a client may rate what they bought and it since left the shelves). */
-  async function bookOf(copyId: number) {
-    const bookId = await repo.bookOf(copyId);
+  /**
+   * The book a copy belongs to, on sale or not (a client may rate what they bought and it since left
+   * the shelves), or only while on sale (the storefront's reviews, as its book page).
+   */
+  async function bookOf(copyId: number, { onSale = false } = {}) {
+    const bookId = await repo.bookOf(copyId, { onSale });
     if (bookId === null) throw refuse.bookUnavailable();
     return bookId;
   }
 
   return {
-    /** A book's visible reviews, newest first, a page at a time. */
+    /** A book's visible reviews, newest first, a page at a time; a copy off sale has no page, nor reviews. */
     async forBook(copyId: number, pageNumber: number, pageSize: number) {
-      const bookId = await bookOf(copyId);
+      const bookId = await bookOf(copyId, { onSale: true });
       const [totalReviews, rows] = await repo.visibleForBook(bookId, (pageNumber - 1) * pageSize, pageSize);
       return {
         reviews: rows.map((r) => ({
@@ -66,7 +69,7 @@ export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
       // The same stars and words again are no change: the review keeps its place among the newest.
       if (before && before.stars === input.stars && before.review === review)
         return { canReview: true, stars: before.stars, review: before.review, hidden: before.hiddenAt !== null };
-      const saved = await repo.save(bookId, clientId, input.stars, review, before?.stars);
+      const saved = await repo.save(bookId, clientId, input.stars, review);
       if (!before || (before.hiddenAt === null && before.stars !== input.stars)) emit({ type: 'book.ratings-moved', bookId });
       // The client may rate (checked above), so the answer is the saved row: no second lookup of book and orders.
       return { canReview: true, stars: saved.stars, review: saved.review, hidden: saved.hiddenAt !== null };
@@ -91,12 +94,21 @@ export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
       };
     },
 
-    /** Hides a review from the storefront (its stars leave the book's ratings), or shows it again. */
-    async setHidden(id: number, hidden: boolean) {
+    /**
+     * Hides a review from the storefront (its stars leave the book's ratings), or shows it again. A
+     * hidden review's words may change (its writer can still edit it), so it is shown only as the
+     * Admin read it (`updatedAtRead`, the list's updatedAt): words changed since are refused (412), so
+     * that none goes live unread. Hiding goes ahead whatever changed.
+     */
+    async setHidden(id: number, hidden: boolean, updatedAtRead: string) {
       const found = await repo.hiddenAt(id);
       if (!found) throw refuse.noReview();
       if ((found.hiddenAt !== null) === hidden) return;
-      await repo.setHidden(id, hidden);
+      const unchangedSinceRead = new Date(updatedAtRead).getTime() === found.updatedAt.getTime();
+      if (!hidden && !unchangedSinceRead) throw refuse.reviewChangedSinceRead();
+      if (!(await repo.setHidden(id, hidden, hidden ? undefined : found.updatedAt))) {
+        throw hidden ? refuse.noReview() : refuse.reviewChangedSinceRead();
+      }
       emit({ type: 'book.ratings-moved', bookId: found.bookId });
     },
   };

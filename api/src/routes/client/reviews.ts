@@ -44,7 +44,7 @@ const clientReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Rate a copy's book 1 to 5 stars, with an optional review, once an order of it has shipped; again to change it",
         params,
         body: ReviewInput,
-        response: responses(Type.Ref('MyReview'), 400, 401, 403, 404),
+        response: responses(Type.Ref('MyReview'), 400, 401, 403, 404, 429),
       },
     },
     async (request) => ({ data: await app.reviews.write(signedInClient(request).id, request.params.copyId, request.body) }),

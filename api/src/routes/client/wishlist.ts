@@ -1,10 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { signedInClient } from '../../plugins/sessions.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
 
 const params = Type.Object({ copyId: PositiveInt });
+/** Wishlist changes (adds and removals, each counted on its own) one client may make per hour. */
+export const WISHLIST_WRITES_PER_HOUR = 300;
+/**
+ * Counted per client once the session is known. A heart clicked on and off is a few a minute; a loop
+ * is a script, and each add of a burst retries while the client's other adds run (wishlist-repository.ts).
+ */
+const wishlistWriteLimit = {
+  rateLimit: {
+    max: WISHLIST_WRITES_PER_HOUR,
+    timeWindow: '1 hour',
+    hook: 'preHandler' as const,
+    keyGenerator: (request: FastifyRequest) => `client:${signedInClient(request).id}`,
+  },
+};
 
 /** My wishlist and my back-in-stock notices (beyond the spec). */
 const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -24,11 +39,12 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/wishlist/:copyId',
     {
+      config: wishlistWriteLimit,
       schema: {
         operationId: 'addToWishlist',
         summary: 'Wish for a copy: a notice comes when it is back in stock',
         params,
-        response: responses(Type.Boolean(), 400, 401, 404, 409),
+        response: responses(Type.Boolean(), 400, 401, 404, 409, 429),
       },
     },
     async (request) => {
@@ -40,11 +56,12 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/wishlist/:copyId',
     {
+      config: wishlistWriteLimit,
       schema: {
         operationId: 'removeFromWishlist',
         summary: 'Stop wishing for a copy',
         params,
-        response: responses(Type.Boolean(), 400, 401),
+        response: responses(Type.Boolean(), 400, 401, 429),
       },
     },
     async (request) => {

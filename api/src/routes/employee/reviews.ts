@@ -16,12 +16,19 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'setReviewHidden',
         summary: 'Hide a review from the storefront (its stars leave the average), or show it again',
         params: Type.Object({ id: PositiveInt }),
-        body: Body({ hidden: Type.Boolean() }),
-        response: responses(Type.Boolean(), 400, 401, 403, 404),
+        body: Body({
+          hidden: Type.Boolean(),
+          updatedAt: Type.String({
+            format: 'date-time',
+            description:
+              "The review's updatedAt as the list showed it: a review whose words changed since is not shown again (412), so none goes live unread; hiding goes ahead",
+          }),
+        }),
+        response: responses(Type.Boolean(), 400, 401, 403, 404, 412),
       },
     },
     async (request) => {
-      await app.reviews.setHidden(request.params.id, request.body.hidden);
+      await app.reviews.setHidden(request.params.id, request.body.hidden, request.body.updatedAt);
       return { data: true };
     },
   );

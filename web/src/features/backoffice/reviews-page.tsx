@@ -20,8 +20,8 @@ export default function ReviewsPage() {
   const setHidden = useSetReviewHidden();
   const [notice, show] = useNotice();
 
-  const toggle = (id: number, hidden: boolean) =>
-    setHidden.mutateAsync({ id, hidden }).then(
+  const toggle = (id: number, hidden: boolean, updatedAt: string) =>
+    setHidden.mutateAsync({ id, hidden, updatedAt }).then(
       () => show(hidden ? 'Review hidden.' : 'Review shown again.'),
       (error) => show('The review could not be changed.', 'error', failureReason(error)),
     );
@@ -56,7 +56,7 @@ export default function ReviewsPage() {
                     type="button"
                     className={r.hidden ? undefined : 'danger'}
                     aria-label={`${r.hidden ? 'Show' : 'Hide'} review ${r.id}`}
-                    onClick={() => toggle(r.id, !r.hidden)}
+                    onClick={() => toggle(r.id, !r.hidden, r.updatedAt)}
                   >
                     {r.hidden ? 'Show' : 'Hide'}
                   </button>
