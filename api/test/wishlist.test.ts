@@ -169,6 +169,38 @@ describe('back in stock', () => {
     }
   });
 
+  it('more unread notices than the bell shows: it lists the newest unread first, and closing it leaves the rest unread for the next look', async () => {
+    const me = await newClient();
+    const copies = [];
+    for (let i = 0; i < 22; i++) copies.push(await soldOutCopy());
+    // Two read long ago, then 22 unread, oldest first.
+    await t.db.query(
+      `INSERT INTO notices (client_id, book_copy_id, created_at, read_at) SELECT $1, c, now() - interval '1 day', now() FROM unnest($2::int[]) AS c`,
+      [me.id, copies.slice(0, 2)],
+    );
+    await t.db.query(
+      `INSERT INTO notices (client_id, book_copy_id, created_at)
+       SELECT $1, c, now() - (23 - n) * interval '1 minute' FROM unnest($2::int[]) WITH ORDINALITY AS u(c, n)`,
+      [me.id, copies],
+    );
+    const bell = await notices(me.cookie);
+    expect(bell.unread).toBe(22);
+    const shown = bell.notices as { id: number; bookCopyId: number; read: boolean }[];
+    expect(shown.map((n) => n.bookCopyId)).toEqual(copies.slice(2).reverse());
+    expect(shown.every((n) => !n.read)).toBe(true);
+    const ids = shown.map((n) => n.id);
+    const read = await call('POST', `/api/client/notices/read?upTo=${Math.max(...ids)}&from=${Math.min(...ids)}`, me.cookie);
+    expect(read.statusCode).toBe(200);
+
+    const next = await notices(me.cookie);
+    expect(next.unread).toBe(2);
+    expect(next.notices.slice(0, 3).map((n: { bookCopyId: number; read: boolean }) => [n.bookCopyId, n.read])).toEqual([
+      [copies[1], false],
+      [copies[0], false],
+      [copies[21], true],
+    ]);
+  });
+
   it('a copy withdrawn and put back on sale is back too; sold out and back again, it notifies again once the last notice is read, and e-mails once a day', async () => {
     const me = await newClient();
     const copy = await soldOutCopy();

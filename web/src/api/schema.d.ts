@@ -737,7 +737,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My notices (a wished-for copy is back in stock): how many are unread, and the newest 20 */
+        /** My notices (a wished-for copy is back in stock): how many are unread, and 20 of them, the newest unread ones first */
         get: operations["getNotices"];
         put?: never;
         post?: never;
@@ -756,7 +756,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark my notices read: all of them, or those up to the newest one shown */
+        /** Mark my notices read: all of them, or those the client was shown */
         post: operations["markNoticesRead"];
         delete?: never;
         options?: never;
@@ -4973,6 +4973,8 @@ export interface operations {
             query?: {
                 /** @description The newest notice the client saw: one that came after it (while the list was open) stays unread */
                 upTo?: number;
+                /** @description The oldest unread notice the client saw: older unread ones, past the 20 shown, stay unread for the next look */
+                from?: number;
             };
             header?: never;
             path?: never;

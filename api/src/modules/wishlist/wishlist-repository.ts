@@ -53,25 +53,32 @@ export function wishlistRepository(db: Db) {
       await db.wishlistItem.deleteMany({ where: { clientId, bookCopyId } });
     },
 
-    /** How many of the client's notices are unread, and the newest `take`. */
-    notices: (clientId: number, take: number) =>
-      Promise.all([
-        db.notice.count({ where: { clientId, readAt: null } }),
-        db.notice.findMany({
-          where: { clientId },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          take,
-          select: { id: true, bookCopyId: true, createdAt: true, readAt: true, bookCopy: { select: { book: { select: { name: true } } } } },
-        }),
-      ]),
     /**
-     * The client's unread notices, or those up to `upTo`, marked read. Ids are given as notices are
-     * written, not as they commit: one written by a slow restock that commits after a newer one was
-     * shown can be marked with it, unseen (rare: a restock's transaction is short).
+     * How many of the client's notices are unread, and `take` of them: the newest unread ones first,
+     * then the newest read ones, so that however many came, the unread are the ones shown (and read).
      */
-    markRead: async (clientId: number, upTo?: number) => {
-      const shown = upTo === undefined ? {} : { id: { lte: upTo } };
-      await db.notice.updateMany({ where: { clientId, readAt: null, ...shown }, data: { readAt: new Date() } });
+    async notices(clientId: number, take: number) {
+      const newest = (read: boolean, count: number) =>
+        db.notice.findMany({
+          where: { clientId, readAt: read ? { not: null } : null },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          take: count,
+          select: { id: true, bookCopyId: true, createdAt: true, readAt: true, bookCopy: { select: { book: { select: { name: true } } } } },
+        });
+      const [unread, unreadShown] = await Promise.all([db.notice.count({ where: { clientId, readAt: null } }), newest(false, take)]);
+      const readShown = unreadShown.length < take ? await newest(true, take - unreadShown.length) : [];
+      return [unread, [...unreadShown, ...readShown]] as const;
+    },
+    /**
+     * The client's unread notices, or those from `from` up to `upTo`, marked read. Ids are given as
+     * notices are written, not as they commit: one written by a slow restock that commits after a newer
+     * one was shown can be marked with it, unseen (rare: a restock's transaction is short).
+     */
+    markRead: async (clientId: number, upTo?: number, from?: number) => {
+      await db.notice.updateMany({
+        where: { clientId, readAt: null, id: { ...(upTo !== undefined && { lte: upTo }), ...(from !== undefined && { gte: from }) } },
+        data: { readAt: new Date() },
+      });
     },
   };
 }

@@ -46,7 +46,7 @@ export function wishlistService(repo: WishlistRepository) {
       await repo.remove(clientId, bookCopyId);
     },
 
-    /** The bell: how many notices are unread, and the newest ones. */
+    /** The bell: how many notices are unread, and the newest ones, unread first. */
     async notices(clientId: number) {
       const [unread, rows] = await repo.notices(clientId, NOTICES_SHOWN);
       return {
@@ -63,9 +63,9 @@ export function wishlistService(repo: WishlistRepository) {
       };
     },
 
-    /** Marks the client's notices read (the bell was opened and closed): all, or those up to the newest it showed. */
-    async markRead(clientId: number, upTo?: number) {
-      await repo.markRead(clientId, upTo);
+    /** Marks the client's notices read (the bell was opened and closed): all, or those it showed, from `from` up to `upTo`. */
+    async markRead(clientId: number, upTo?: number, from?: number) {
+      await repo.markRead(clientId, upTo, from);
     },
   };
 }

@@ -75,7 +75,7 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'getNotices',
-        summary: 'My notices (a wished-for copy is back in stock): how many are unread, and the newest 20',
+        summary: 'My notices (a wished-for copy is back in stock): how many are unread, and 20 of them, the newest unread ones first',
         response: responses(Type.Object({ unread: Type.Integer(), notices: Type.Array(Type.Ref('ClientNotice')) }), 401),
       },
     },
@@ -87,7 +87,7 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'markNoticesRead',
-        summary: 'Mark my notices read: all of them, or those up to the newest one shown',
+        summary: 'Mark my notices read: all of them, or those the client was shown',
         querystring: Type.Object({
           upTo: Type.Optional(
             Type.Integer({
@@ -95,12 +95,18 @@ const wishlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
               description: 'The newest notice the client saw: one that came after it (while the list was open) stays unread',
             }),
           ),
+          from: Type.Optional(
+            Type.Integer({
+              ...PositiveInt,
+              description: 'The oldest unread notice the client saw: older unread ones, past the 20 shown, stay unread for the next look',
+            }),
+          ),
         }),
         response: responses(Type.Boolean(), 400, 401),
       },
     },
     async (request) => {
-      await app.wishlist.markRead(signedInClient(request).id, request.query.upTo);
+      await app.wishlist.markRead(signedInClient(request).id, request.query.upTo, request.query.from);
       return { data: true };
     },
   );

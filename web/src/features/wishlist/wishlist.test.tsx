@@ -56,26 +56,27 @@ it('the bell counts unread notices, lists them with a link to the book, and clos
     createdAt: '2026-11-23T10:00:00.000Z',
     read: false,
   };
-  // Newest first, as the API lists them; an older one read already.
+  // Unread first, newest first, as the API lists them; an older one read already.
   const older = { ...notice, id: 3, bookCopyId: 8, bookName: 'Emma', message: 'Emma is back in stock.', read: true };
   const newest = { ...notice, id: 5 };
+  const alsoUnread = { ...notice, id: 4, bookCopyId: 9, bookName: 'Ulysses', message: 'Ulysses is back in stock.' };
   const calls = stubApi({
     ...SIGNED_IN_CLIENT,
     'GET /api/client/notices': [
-      { body: { data: { unread: 1, notices: [newest, older] } } },
-      { body: { data: { unread: 0, notices: [{ ...newest, read: true }, older] } } },
+      { body: { data: { unread: 2, notices: [newest, alsoUnread, older] } } },
+      { body: { data: { unread: 0, notices: [{ ...newest, read: true }, { ...alsoUnread, read: true }, older] } } },
     ],
     'POST /api/client/notices/read': { body: { data: true } },
   });
   renderWithProviders(<NoticeBell />);
-  const bell = await screen.findByLabelText('Notices: 1 unread notice');
+  const bell = await screen.findByLabelText('Notices: 2 unread notices');
   await userEvent.click(bell);
   expect(screen.getByRole('link', { name: 'Dune is back in stock.' })).toHaveAttribute('href', '/books/7-dune');
   expect(calls.some((c) => c.url === '/api/client/notices/read')).toBe(false); // still marked while open
   await userEvent.click(bell);
   expect(await screen.findByLabelText('Notices: 0 unread notices')).toBeInTheDocument();
-  // Up to the newest it showed: one written meanwhile stays unread.
-  expect(calls.filter((c) => c.url === '/api/client/notices/read').map((c) => c.search)).toEqual(['?upTo=5']);
+  // From the oldest unread it showed up to the newest: one written meanwhile, or one past the list, stays unread.
+  expect(calls.filter((c) => c.url === '/api/client/notices/read').map((c) => c.search)).toEqual(['?upTo=5&from=4']);
 });
 
 it('the Wishlist screen says when a copy is out of stock, and when the list is empty', async () => {

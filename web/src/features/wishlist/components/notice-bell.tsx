@@ -20,9 +20,11 @@ export function NoticeBell() {
     <details
       className="menu notice-bell"
       onToggle={(event) => {
-        // Only what it showed, up to the newest in its list: a notice written since its last fetch stays unread.
-        if (!event.currentTarget.open && data.unread > 0 && data.notices.length)
-          markRead.mutate(Math.max(...data.notices.map((n) => n.id)));
+        // Only what it showed (the newest unread first): a notice written since its last fetch, or an
+        // unread one past the list, stays unread.
+        const unreadShown = data.notices.filter((n) => !n.read).map((n) => n.id);
+        if (!event.currentTarget.open && unreadShown.length)
+          markRead.mutate({ upTo: Math.max(...unreadShown), from: Math.min(...unreadShown) });
       }}
     >
       <summary aria-label={`Notices: ${label}`}>
