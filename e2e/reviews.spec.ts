@@ -1,9 +1,13 @@
 // Ratings and reviews by buyers: a client rates a book they received on its page, other shoppers
-// read it, and an Admin hides it from the back-office.
+// read it, and an Admin hides it from the back-office, then shows it again.
 import { bookPagePath } from '../packages/rules/src/page-addresses.ts';
 import { DEMO, expect, openBackofficeScreen, query, test } from './fixtures.ts';
 
-test('a client rates a book they received, shoppers read the review, and an Admin hides it', async ({ page, browser, loggedInAs }) => {
+test('a client rates a book they received, shoppers read the review, and an Admin hides it and shows it again', async ({
+  page,
+  browser,
+  loggedInAs,
+}) => {
   const [bought] = await query<{ id: number; name: string }>(
     `SELECT c.id, b.name FROM orders o JOIN clients cl ON cl.id = o.client_id JOIN order_items oi ON oi.order_id = o.id
      JOIN book_copies c ON c.id = oi.book_copy_id JOIN books b ON b.id = c.book_id
@@ -19,6 +23,7 @@ test('a client rates a book they received, shoppers read the review, and an Admi
   await page.goto(path);
   const reviews = page.getByRole('region', { name: 'Reviews' });
   await expect(reviews.getByText('No reviews yet.')).toBeVisible();
+  await expect(reviews.getByText(/^\S+ \S\. is the name other shoppers see on your rating and review\.$/)).toBeVisible();
   await reviews.getByRole('group', { name: 'Rate this book' }).getByRole('radio', { name: '4 stars' }).check();
   await reviews.getByLabel('Your review (optional)').fill(text);
   await reviews.getByRole('button', { name: 'Save rating' }).click();
@@ -54,5 +59,12 @@ test('a client rates a book they received, shoppers read the review, and an Admi
   const shopper = await browser.newPage();
   await shopper.goto(path);
   await expect(shopper.getByRole('region', { name: 'Reviews' }).getByText('No reviews yet.')).toBeVisible();
+
+  // Shown again, as the Admin's list read it.
+  await row.getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByText('Review shown again.')).toBeVisible();
+  await expect(row).toContainText('Shown');
+  await shopper.reload();
+  await expect(shopper.getByRole('region', { name: 'Reviews' }).getByText(text)).toBeVisible();
   await shopper.close();
 });

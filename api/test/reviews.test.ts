@@ -61,12 +61,14 @@ describe('rating a book', () => {
       stars: 0,
       review: '',
       hidden: false,
+      // What the storefront will show of the client's name, said before they write.
+      reviewer: 'Rita Q.',
     });
     expect(await ratings(me.copyId)).toEqual({ average: 3, count: 10 });
 
     const first = await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 5, review: '  Loved it.  ', extra: 'x' });
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json().data).toEqual({ canReview: true, stars: 5, review: 'Loved it.', hidden: false });
+    expect(first.json().data).toEqual({ canReview: true, stars: 5, review: 'Loved it.', hidden: false, reviewer: 'Rita Q.' });
     // The catalog's 10 ratings averaging 3, and this 5: combined.
     expect(await ratings(me.copyId)).toEqual({ average: 3.18, count: 11 });
 

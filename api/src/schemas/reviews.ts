@@ -28,6 +28,7 @@ export const MyReview = Type.Object(
     stars: Type.Integer({ minimum: 0, maximum: 5, description: '0 when the client has not rated the book' }),
     review: Type.String(),
     hidden: Type.Boolean({ description: 'An Admin hid it: the storefront does not show it' }),
+    reviewer: Type.String({ description: "The client's name as the storefront shows their review, e.g. 'Nadia R.'" }),
   },
   { $id: 'MyReview' },
 );

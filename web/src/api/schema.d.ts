@@ -2027,6 +2027,8 @@ export interface components {
             review: string;
             /** @description An Admin hid it: the storefront does not show it */
             hidden: boolean;
+            /** @description The client's name as the storefront shows their review, e.g. 'Nadia R.' */
+            reviewer: string;
         };
         BackofficeReview: {
             id: number;

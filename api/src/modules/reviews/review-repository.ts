@@ -48,6 +48,9 @@ export function reviewRepository(db: Db) {
     mine: (bookId: number, clientId: number) =>
       db.bookReview.findUnique({ where: mineWhere(bookId, clientId), select: { stars: true, review: true, hiddenAt: true } }),
 
+    /** The client's name, as their reviews name them. */
+    reviewerOf: (clientId: number) => db.client.findUniqueOrThrow({ where: { id: clientId }, ...reviewerSelect }),
+
     /**
      * Writes the client's review of the book, new or changed: the stars sent, whatever another save
      * wrote since they were read. Their trigger moves the book's ratings (which tells every instance's

@@ -50,11 +50,15 @@ export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
       };
     },
 
-    /** The client's own rating of the copy's book, and whether they may write one. */
+    /** The client's own rating of the copy's book, whether they may write one, and the name the storefront shows it by. */
     async mine(clientId: number, copyId: number) {
       const bookId = await bookOf(copyId);
-      const [mine, canReview] = await Promise.all([repo.mine(bookId, clientId), repo.hasReceived(clientId, bookId)]);
-      return { canReview, stars: mine?.stars ?? 0, review: mine?.review ?? '', hidden: mine?.hiddenAt != null };
+      const [mine, canReview, client] = await Promise.all([
+        repo.mine(bookId, clientId),
+        repo.hasReceived(clientId, bookId),
+        repo.reviewerOf(clientId),
+      ]);
+      return { canReview, stars: mine?.stars ?? 0, review: mine?.review ?? '', hidden: mine?.hiddenAt != null, reviewer: reviewer(client) };
     },
 
     /**
@@ -65,14 +69,20 @@ export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
       const bookId = await bookOf(copyId);
       if (!(await repo.hasReceived(clientId, bookId))) throw refuse.reviewNotAllowed();
       const review = reviewText(input.review);
-      const before = await repo.mine(bookId, clientId);
+      const [before, client] = await Promise.all([repo.mine(bookId, clientId), repo.reviewerOf(clientId)]);
       // The same stars and words again are no change: the review keeps its place among the newest.
       if (before && before.stars === input.stars && before.review === review)
-        return { canReview: true, stars: before.stars, review: before.review, hidden: before.hiddenAt !== null };
+        return {
+          canReview: true,
+          stars: before.stars,
+          review: before.review,
+          hidden: before.hiddenAt !== null,
+          reviewer: reviewer(client),
+        };
       const saved = await repo.save(bookId, clientId, input.stars, review);
       if (!before || (before.hiddenAt === null && before.stars !== input.stars)) emit({ type: 'book.ratings-moved', bookId });
       // The client may rate (checked above), so the answer is the saved row: no second lookup of book and orders.
-      return { canReview: true, stars: saved.stars, review: saved.review, hidden: saved.hiddenAt !== null };
+      return { canReview: true, stars: saved.stars, review: saved.review, hidden: saved.hiddenAt !== null, reviewer: reviewer(client) };
     },
 
     /** The back-office's list: every review, hidden ones too, newest first. */

@@ -31,7 +31,7 @@ it('tells a client who has not received the book when they can rate it; a book w
   stubApi({
     ...SIGNED_IN_CLIENT,
     'GET /api/public/book-copy/by-id/7/reviews': page([]),
-    'GET /api/client/reviews/7': { body: { data: { canReview: false, stars: 0, review: '', hidden: false } } },
+    'GET /api/client/reviews/7': { body: { data: { canReview: false, stars: 0, review: '', hidden: false, reviewer: 'Rita Q.' } } },
   });
   renderWithProviders(<BookReviews copyId={7} />);
   expect(await screen.findByText('You can rate this book once an order of it has shipped.')).toBeInTheDocument();
@@ -43,13 +43,16 @@ it('lets a buyer rate the book, then shows the list again with their review', as
   const calls = stubApi({
     ...SIGNED_IN_CLIENT,
     'GET /api/public/book-copy/by-id/7/reviews': [page([review]), page([mine, review])],
-    'GET /api/client/reviews/7': { body: { data: { canReview: true, stars: 0, review: '', hidden: false } } },
-    'PUT /api/client/reviews/7': { body: { data: { canReview: true, stars: 5, review: 'Loved it.', hidden: false } } },
+    'GET /api/client/reviews/7': { body: { data: { canReview: true, stars: 0, review: '', hidden: false, reviewer: 'Rita Q.' } } },
+    'PUT /api/client/reviews/7': { body: { data: { canReview: true, stars: 5, review: 'Loved it.', hidden: false, reviewer: 'Rita Q.' } } },
     'GET /api/public/book-copy/by-id/7': { body: { data: {} } },
   });
   renderWithProviders(<BookReviews copyId={7} />);
   const form = await screen.findByRole('group', { name: 'Rate this book' });
   expect(screen.getByRole('button', { name: 'Save rating' })).toBeDisabled();
+  expect(screen.getByLabelText('Your review (optional)')).toHaveAccessibleDescription(
+    'Rita Q. is the name other shoppers see on your rating and review.',
+  );
   await userEvent.click(within(form).getByRole('radio', { name: '5 stars' }));
   await userEvent.type(screen.getByLabelText('Your review (optional)'), 'Loved it.');
   await userEvent.click(screen.getByRole('button', { name: 'Save rating' }));

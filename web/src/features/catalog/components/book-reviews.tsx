@@ -65,8 +65,12 @@ function MyReviewForm({ copyId, mine }: { copyId: number; mine: Schemas['MyRevie
       </fieldset>
       <label>
         Your review (optional)
-        <textarea rows={3} maxLength={REVIEW_MAX_LENGTH} {...register('review')} />
+        <textarea rows={3} maxLength={REVIEW_MAX_LENGTH} aria-describedby={`shown-as-${copyId}`} {...register('review')} />
       </label>
+      {/* A review says its writer bought the book: they are told the name it goes by before they write. */}
+      <p className="muted" id={`shown-as-${copyId}`}>
+        <bdi>{mine.reviewer}</bdi> is the name other shoppers see on your rating and review.
+      </p>
       {mine.hidden && <p className="muted">An Admin has hidden your review from the shop.</p>}
       <Notice notice={notice} />
       <button type="submit" className="primary" disabled={write.isPending || !formState.isDirty}>
