@@ -105,6 +105,11 @@ describe('rating a book', () => {
     const me = await buyer('delivered');
     await call('PUT', `/api/client/reviews/${me.copyId}`, me.cookie, { stars: 3, review: 'Fair.' });
     // Another tab's save of 5 stars holds the row while this one, having read 3, sends 3 with new words.
+    const events: unknown[] = [];
+    let listening = true;
+    t.app.catalogEvents.subscribe((event) => {
+      if (listening) events.push(event);
+    });
     const other = new pg.Client({ connectionString: t.db.url });
     await other.connect();
     try {
@@ -116,8 +121,11 @@ describe('rating a book', () => {
       expect((await mine).json().data).toMatchObject({ stars: 3, review: 'Fair, on reflection.' });
     } finally {
       await other.end();
+      listening = false;
     }
     expect((await t.db.query('SELECT stars FROM book_reviews WHERE client_id = $1', [me.clientId]))[0]).toEqual({ stars: 3 });
+    // The book's ratings moved back from 5 to 3: the lists ordered by them hear of it.
+    expect(events).toContainEqual({ type: 'book.ratings-moved', bookId: me.bookId });
     // The catalog's 10 ratings averaging 3, and this 3.
     expect(await ratings(me.copyId)).toEqual({ average: 3, count: 11 });
   });

@@ -1,5 +1,5 @@
 // Rate limits on calls a stranger could repeat (contact messages, sign-up, password resets,
-// unsubscribes, passkey sign-ins, reviews, a client's order cancels), counted in PostgreSQL so every
+// unsubscribes, passkey sign-ins, reviews, wishlist changes, a client's order cancels), counted in PostgreSQL so every
 // API instance shares them. Routes opt in with `config: { rateLimit: { max, timeWindow } }`, by
 // address unless the route keys them otherwise (a signed-in client's cancels count per client); a
 // client over the limit gets 429 with Retry-After, and the refusal is a security event (one row per

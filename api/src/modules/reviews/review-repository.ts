@@ -54,14 +54,22 @@ export function reviewRepository(db: Db) {
     /**
      * Writes the client's review of the book, new or changed: the stars sent, whatever another save
      * wrote since they were read. Their trigger moves the book's ratings (which tells every instance's
-     * catalog cache) only when they changed (the migration review_ratings_on_real_change).
+     * catalog cache) only when they changed (the migration review_ratings_on_real_change); the answer
+     * says whether they did, from the row as this save found it, locked (another tab's save may have
+     * changed it since the service read it).
      */
     save: (bookId: number, clientId: number, stars: number, review: string) =>
-      db.bookReview.upsert({
-        where: mineWhere(bookId, clientId),
-        create: { bookId, clientId, stars, review },
-        update: { stars, review, updatedAt: new Date() },
-        select: { stars: true, review: true, hiddenAt: true },
+      db.$transaction(async (tx) => {
+        const [before] = await tx.$queryRaw<{ stars: number; hidden: boolean }[]>`
+          SELECT stars, hidden_at IS NOT NULL AS hidden FROM book_reviews WHERE book_id = ${bookId} AND client_id = ${clientId} FOR UPDATE`;
+        const saved = await tx.bookReview.upsert({
+          where: mineWhere(bookId, clientId),
+          create: { bookId, clientId, stars, review },
+          update: { stars, review, updatedAt: new Date() },
+          select: { stars: true, review: true, hiddenAt: true },
+        });
+        const ratingsMoved = before ? !before.hidden && before.stars !== saved.stars : saved.hiddenAt === null;
+        return { ...saved, ratingsMoved };
       }),
 
     /** Every review, hidden ones too, newest first, a page at a time, and how many there are. */

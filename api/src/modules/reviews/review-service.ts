@@ -4,6 +4,7 @@
 // The book's ratings_count and ratings_sum carry the catalog's figures plus the visible reviews
 // (a trigger keeps them in step), so every average in the shop, Top Rated's order included, is the
 // combined one without a join.
+import { badRequest } from '../../lib/errors.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
 import type { ReviewRepository } from './review-repository.ts';
@@ -80,7 +81,7 @@ export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
           reviewer: reviewer(client),
         };
       const saved = await repo.save(bookId, clientId, input.stars, review);
-      if (!before || (before.hiddenAt === null && before.stars !== input.stars)) emit({ type: 'book.ratings-moved', bookId });
+      if (saved.ratingsMoved) emit({ type: 'book.ratings-moved', bookId });
       // The client may rate (checked above), so the answer is the saved row: no second lookup of book and orders.
       return { canReview: true, stars: saved.stars, review: saved.review, hidden: saved.hiddenAt !== null, reviewer: reviewer(client) };
     },
@@ -114,10 +115,13 @@ export function reviewService(repo: ReviewRepository, emit: EmitCatalogEvent) {
       const found = await repo.hiddenAt(id);
       if (!found) throw refuse.noReview();
       if ((found.hiddenAt !== null) === hidden) return;
-      const unchangedSinceRead = new Date(updatedAtRead).getTime() === found.updatedAt.getTime();
-      if (!hidden && !unchangedSinceRead) throw refuse.reviewChangedSinceRead();
+      const read = new Date(updatedAtRead).getTime();
+      // The schema's date-time takes a few that Date cannot read (a leap second, a bare hour offset).
+      if (Number.isNaN(read)) throw badRequest("updatedAt must be the review's updatedAt as the list gave it.");
+      if (!hidden && read !== found.updatedAt.getTime()) throw refuse.reviewChangedSinceRead();
       if (!(await repo.setHidden(id, hidden, hidden ? undefined : found.updatedAt))) {
-        throw hidden ? refuse.noReview() : refuse.reviewChangedSinceRead();
+        // Gone meanwhile (its client deleted), or rewritten since it was read just now.
+        throw hidden || !(await repo.hiddenAt(id)) ? refuse.noReview() : refuse.reviewChangedSinceRead();
       }
       emit({ type: 'book.ratings-moved', bookId: found.bookId });
     },

@@ -61,7 +61,9 @@ export function wishlistRepository(db: Db) {
       const newest = (read: boolean, count: number) =>
         db.notice.findMany({
           where: { clientId, readAt: read ? { not: null } : null },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          // By id, as they are marked read (by a range of ids): a notice's created_at is its restock's
+          // start, and restocks at once can write them in another order.
+          orderBy: { id: 'desc' },
           take: count,
           select: { id: true, bookCopyId: true, createdAt: true, readAt: true, bookCopy: { select: { book: { select: { name: true } } } } },
         });
