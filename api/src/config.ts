@@ -80,6 +80,7 @@ export const EnvSchema = Type.Object({
   ADMIN_PASSWORD: Type.Optional(Type.String()),
   STAFF_MFA: Type.Optional(Type.Enum(['required', 'optional'])),
   RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90 }),
+  AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 730 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   SMTP_HOST: Type.Optional(Type.String()),
   SMTP_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
@@ -265,6 +266,8 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
     staffMfa: env.STAFF_MFA ?? (mode === 'production' && env.SEED_DEMO !== 'true' ? ('required' as const) : ('optional' as const)),
     /** RETENTION_DAYS: how long security events and finished imports are kept, and after which a deleted person's data leaves the audit log. */
     retentionDays: env.RETENTION_DAYS,
+    /** AUDIT_RETENTION_DAYS: how long the audit log keeps its back-office writes (two years by default). */
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     /**
      * Where e-mail goes: an SMTP URL (SMTP_URL, or SMTP_HOST/PORT/USER/PASSWORD/SECURE), the sender
      * (MAIL_FROM), or null when the shop sends none (MAIL_DISABLED=true, or no SMTP setting outside

@@ -68,7 +68,7 @@ describe('refused requests', () => {
 });
 
 describe('retention', () => {
-  it('purges security events, finished or dead imports, sent e-mails, read notices and contact messages past RETENTION_DAYS, erases the data of people deleted that long ago, and keeps the rest', async () => {
+  it('purges security events, finished or dead imports, sent e-mails, read notices and contact messages past RETENTION_DAYS, staff writes past AUDIT_RETENTION_DAYS, erases the data of people deleted that long ago, and keeps the rest', async () => {
     await t.db.query(`SELECT set_config('bookshop.retention', 'on', false)`);
     const [old] = await t.db.query<{ id: string }>(
       `INSERT INTO security_events (type, actor, address, at, last_at, bucket) VALUES ('login_failed', 'x@y.z', '1.2.3.4', now() - interval '100 days', now() - interval '100 days', now() - interval '100 days') RETURNING id`,
@@ -85,6 +85,15 @@ describe('retention', () => {
       `INSERT INTO security_events (type, actor, entity, entity_id, details, at) VALUES ('backoffice_write', 'employee:1', 'Employee', '999', $1::jsonb, now() - interval '200 days') RETURNING id`,
       [employee.replace('"delete"', '"insert"')],
     );
+    // Staff writes: an order's status change past AUDIT_RETENTION_DAYS (730), and one well within it.
+    const orderWrite = (age: string) =>
+      t.db.query<{ id: string }>(
+        `INSERT INTO security_events (type, actor, entity, entity_id, details, at)
+         VALUES ('backoffice_write', 'employee:1', 'Order', '1', '{"operation": "update", "changed": ["status"]}', now() - $1::interval) RETURNING id`,
+        [age],
+      );
+    const [pastAudit] = await orderWrite('731 days');
+    const [withinAudit] = await orderWrite('700 days');
     const [sentLongAgo] = await t.db.query<{ id: string }>(
       `INSERT INTO mail_outbox (kind, client_id, sent_at) VALUES ('password_changed', 1, now() - interval '100 days') RETURNING id`,
     );
@@ -141,10 +150,11 @@ describe('retention', () => {
     expect(messagesLeft.map((m) => m.id)).toEqual([messages[1]!.id]);
     const left = await t.db.query<{ id: string; details: Record<string, unknown> | null }>(
       'SELECT id, details FROM security_events WHERE id = ANY($1::bigint[]) ORDER BY id',
-      [[old!.id, recent!.id, deleted!.id, created!.id]],
+      [[old!.id, recent!.id, deleted!.id, created!.id, pastAudit!.id, withinAudit!.id]],
     );
-    expect(left.map((r) => r.id)).toEqual([recent!.id, deleted!.id, created!.id]);
-    for (const row of left.slice(1)) {
+    expect(left.map((r) => r.id)).toEqual([recent!.id, deleted!.id, created!.id, withinAudit!.id]);
+    expect(report.auditWrites).toBeGreaterThanOrEqual(1);
+    for (const row of left.slice(1, 3)) {
       expect(row.details).toMatchObject({ erased: true, changed: ['email'] });
       expect(JSON.stringify(row.details)).not.toMatch(/gone@shop/);
     }
