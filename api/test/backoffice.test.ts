@@ -465,6 +465,47 @@ describe('orders and employees', () => {
     expect((await call('seller', 'PUT', '/api/employee/', { ...me, firstName: '' })).json().error.message).toBe('All fields are required.');
   });
 
+  it('a save of my information that says the version it read is refused (412) once it changed elsewhere; the spec client, sending none, saves', async () => {
+    const who = await t.newEmployee();
+    const cookie = await t.login(who);
+    const send = (method: Method, url: string, payload?: object, headers: Record<string, string> = {}) =>
+      t.app.inject({ method, url, headers: { cookie, ...headers }, payload });
+    const read = await send('GET', '/api/employee/employee/');
+    const opened = read.json().data;
+    expect(read.headers.etag).toBe(`"${opened.version}"`);
+
+    // Another tab saves a new phone number.
+    const other = await send('PUT', '/api/employee/', { ...opened, phoneNumber: '0770000000' }, { 'if-match': `"${opened.version}"` });
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.headers.etag).toBe(`"${opened.version + 1}"`);
+    // This tab, opened before, saves a new address with the old phone number.
+    const stale = await send(
+      'PUT',
+      '/api/employee/',
+      { ...opened, address: '5 Rue Ben Boulaid, Oran' },
+      { 'if-match': `"${opened.version}"` },
+    );
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error).toMatchObject({
+      code: 'STALE_VERSION',
+      message:
+        'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved: check it and save again.',
+      details: { current: { phoneNumber: '0770000000', address: opened.address, version: opened.version + 1 } },
+    });
+    expect((await send('GET', '/api/employee/employee/')).json().data).toMatchObject({
+      phoneNumber: '0770000000',
+      address: opened.address,
+    });
+
+    // A role change is not the Account form's: an open form stays current.
+    await call('admin', 'PUT', `/api/employee/${who.id}/role`, { role: 'Admin' });
+    const after = (await send('GET', '/api/employee/employee/')).json().data;
+    expect(after).toMatchObject({ type: 'Admin', version: opened.version + 1 });
+    // Without If-Match (the spec's own client) a save is written as before.
+    expect((await send('PUT', '/api/employee/', { ...opened, address: '5 Rue Ben Boulaid, Oran' })).statusCode).toBe(200);
+    expect((await send('PUT', '/api/employee/', { ...after }, { 'if-match': 'three' })).statusCode).toBe(400);
+  });
+
   it('answers an employee at most 30 saves of their information an hour, refused ones too: no endless probe of whose e-mail is taken', async () => {
     const prober = await t.newEmployee();
     const cookie = await t.login(prober);

@@ -12,5 +12,6 @@ export const anEmployee = (fields: Partial<Schemas['EmployeeRow']> = {}): Schema
   email: 's@bookshop.test',
   phoneNumber: '0555000000',
   address: 'Algiers',
+  version: 1,
   ...fields,
 });

@@ -22,6 +22,14 @@ export const refuse = {
   emailTaken: () => conflict('An account with this e-mail already exists.'),
   emailChangedMeanwhile: () => conflict('Your e-mail was changed meanwhile. Reload your information and save again.'),
   accountGone: () => notFound('Your account no longer exists.'),
+  /** A save of one's own information on a version no longer current (412), with the information now. */
+  ownInformationChanged: (current: object) =>
+    refusal(
+      412,
+      'STALE_VERSION',
+      'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved: check it and save again.',
+      { current },
+    ),
   /** Each change of an employee's sign-in e-mail writes to the address it replaces: a few a day. */
   tooManyEmailChanges: (most: number, retryAfterSeconds: number) =>
     new AppError(429, 'TOO_MANY_EMAIL_CHANGES', `Your e-mail can be changed ${most} times a day. Please try again later.`, {

@@ -37,6 +37,7 @@ export const EmployeeRow = Type.Object(
     email: Type.String(),
     phoneNumber: Type.String(),
     address: Type.String(),
+    version: Type.Integer({ description: 'Raised whenever this information changes; a save of my own sends it back as If-Match' }),
   },
   { $id: 'EmployeeRow' },
 );

@@ -950,7 +950,7 @@ export interface paths {
         get?: never;
         /**
          * Update my information
-         * @description A new e-mail (the name I sign in with) needs proof that it is me: from an employee without a second factor, the current password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
+         * @description A new e-mail (the name I sign in with) needs proof that it is me: from an employee without a second factor, the current password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED). Send the ETag of my information as read (If-Match) and information changed since is refused with 412, the information now in `error.details.current`.
          */
         put: operations["updateOwnEmployeeInfo"];
         /**
@@ -1943,6 +1943,8 @@ export interface components {
             email: string;
             phoneNumber: string;
             address: string;
+            /** @description Raised whenever this information changes; a save of my own sends it back as If-Match */
+            version: number;
         };
         Author: {
             id: number;
@@ -5623,7 +5625,10 @@ export interface operations {
     updateOwnEmployeeInfo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the row as it was read. When it is no longer current the save or delete is refused with 412 and the row now. */
+                "if-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5692,6 +5697,15 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

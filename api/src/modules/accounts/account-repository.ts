@@ -17,6 +17,7 @@ export const employeeInfoSelect = {
   phoneNumber: true,
   address: true,
   role: true,
+  version: true,
 } satisfies Prisma.EmployeeSelect;
 
 type EmployeeInfo = Prisma.EmployeeGetPayload<{ select: typeof employeeInfoSelect }>;
@@ -108,33 +109,45 @@ export function accountRepository(db: Db) {
      * `emailProved`: whether the caller asked for proof of a new e-mail. A save that did not (its
      * e-mail was the one it read) but would now change it, the owner's proved change having committed
      * meanwhile, answers `emailMovedOn` and writes nothing: it would put the old e-mail back unproved.
+     *
+     * `versionRead`: the version the save read (If-Match). One no longer current answers `stale`, the
+     * information now, and writes nothing (the spec's own client sends none, and saves as before).
      */
-    updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput & { email: string }, emailProved: boolean) =>
+    updateEmployee: (id: number, data: Prisma.EmployeeUpdateInput & { email: string }, emailProved: boolean, versionRead?: number) =>
       // Audited as the employee's own write: the actor is named in this transaction, not in a batch beside it.
-      auditedTransaction(db, async (tx): Promise<{ updated: EmployeeInfo | null } | { waitSeconds: number } | { emailMovedOn: true }> => {
-        const [before] = await tx.$queryRaw<{ email: string }[]>`SELECT email FROM employees WHERE id = ${id} FOR UPDATE`;
-        if (!before) return { updated: null };
-        const emailChanges = before.email !== data.email;
-        if (emailChanges && !emailProved) return { emailMovedOn: true };
-        if (emailChanges) {
-          // A statement of its own, after the lock: under READ COMMITTED it sees the notices of changes
-          // that held the lock before this one (in the locking statement it would not).
-          const [day] = await tx.$queryRaw<{ changes: number; waitSeconds: number }[]>`
+      auditedTransaction(
+        db,
+        async (
+          tx,
+        ): Promise<{ updated: EmployeeInfo | null } | { waitSeconds: number } | { emailMovedOn: true } | { stale: EmployeeInfo }> => {
+          const [before] = await tx.$queryRaw<{ email: string; version: number }[]>`
+          SELECT email, version FROM employees WHERE id = ${id} FOR UPDATE`;
+          if (!before) return { updated: null };
+          if (versionRead !== undefined && before.version !== versionRead) {
+            return { stale: await tx.employee.findUniqueOrThrow({ where: { id }, select: employeeInfoSelect }) };
+          }
+          const emailChanges = before.email !== data.email;
+          if (emailChanges && !emailProved) return { emailMovedOn: true };
+          if (emailChanges) {
+            // A statement of its own, after the lock: under READ COMMITTED it sees the notices of changes
+            // that held the lock before this one (in the locking statement it would not).
+            const [day] = await tx.$queryRaw<{ changes: number; waitSeconds: number }[]>`
             SELECT count(*)::int AS changes,
                    coalesce(extract(epoch FROM min(created_at) + interval '1 day' - localtimestamp), 0)::float8 AS "waitSeconds"
             FROM mail_outbox
             WHERE employee_id = ${id} AND kind = 'email_changed' AND created_at > localtimestamp - interval '1 day'`;
-          if (day!.changes >= EMAIL_CHANGES_PER_DAY) return { waitSeconds: Math.max(1, Math.ceil(day!.waitSeconds)) };
-        }
-        const updated = await tx.employee.update({ where: { id }, data, select: employeeInfoSelect });
-        if (emailChanges) {
-          await tx.mailOutbox.create({
-            data: { kind: 'email_changed', employeeId: id, payload: { previousAddress: before.email, newAddress: updated.email } },
-            select: { id: true },
-          });
-        }
-        return { updated };
-      }),
+            if (day!.changes >= EMAIL_CHANGES_PER_DAY) return { waitSeconds: Math.max(1, Math.ceil(day!.waitSeconds)) };
+          }
+          const updated = await tx.employee.update({ where: { id }, data, select: employeeInfoSelect });
+          if (emailChanges) {
+            await tx.mailOutbox.create({
+              data: { kind: 'email_changed', employeeId: id, payload: { previousAddress: before.email, newAddress: updated.email } },
+              select: { id: true },
+            });
+          }
+          return { updated };
+        },
+      ),
     employeePasswordHash: (id: number) => db.employee.findUnique({ where: { id }, select: { passwordHash: true } }),
   };
 }

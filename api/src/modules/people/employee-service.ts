@@ -71,7 +71,8 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
      * step-up) must pass first: from a stolen session it would take the account, its notices going to
      * the thief's address.
      */
-    async updateOwnInformation(id: number, input: PersonInput, beforeEmailChange: () => Promise<void>) {
+    /** `versionRead`: the version the form read (If-Match), when it says; one no longer current is refused (412). */
+    async updateOwnInformation(id: number, input: PersonInput, beforeEmailChange: () => Promise<void>, versionRead?: number) {
       const person = validatePerson(input);
       const own = await accounts.employeeInfo(id);
       if (!own) throw refuse.accountGone();
@@ -80,7 +81,8 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
         await beforeEmailChange();
         if (await repo.loginNameTaken(person.email)) throw refuse.emailTaken();
       }
-      const saved = await accounts.updateEmployee(id, person, emailProved).catch(refuseTakenEmail);
+      const saved = await accounts.updateEmployee(id, person, emailProved, versionRead).catch(refuseTakenEmail);
+      if ('stale' in saved) throw refuse.ownInformationChanged(toEmployee(saved.stale));
       if ('emailMovedOn' in saved) throw refuse.emailChangedMeanwhile();
       if ('waitSeconds' in saved) throw refuse.tooManyEmailChanges(EMAIL_CHANGES_PER_DAY, saved.waitSeconds);
       if (!saved.updated) throw refuse.accountGone();

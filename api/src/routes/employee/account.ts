@@ -3,11 +3,13 @@ import { Type } from 'typebox';
 import { refuse } from '../../lib/refusals.ts';
 import { toEmployee } from '../../modules/people/employee-service.ts';
 import { signedInEmployee } from '../../plugins/sessions.ts';
+import { IfMatchHeader } from '../../schemas/backoffice-catalog.ts';
 import { responses } from '../../schemas/common.ts';
 import { OwnInformation } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { ownPasswordRoute } from '../own-password.ts';
 import { STEP_UP_NOTE } from './employees.ts';
+import { tagVersion, versionRead } from './schemas.ts';
 
 /** Saves of an employee's own information an hour, right or refused. */
 export const OWN_INFORMATION_SAVES_PER_HOUR = 30;
@@ -26,7 +28,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('EmployeeRow'), 401, 403, 404),
       },
     },
-    async (request) => ({ data: toEmployee(await app.accounts.employeeInfo(signedInEmployee(request).id)) }),
+    async (request, reply) => ({ data: tagVersion(reply, toEmployee(await app.accounts.employeeInfo(signedInEmployee(request).id))) }),
   );
 
   app.put(
@@ -48,15 +50,18 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Update my information',
         description:
           'A new e-mail (the name I sign in with) needs proof that it is me: from an employee without a second factor, ' +
-          `the current password (\`currentPassword\`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. ${STEP_UP_NOTE}`,
+          `the current password (\`currentPassword\`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. ${STEP_UP_NOTE} ` +
+          'Send the ETag of my information as read (If-Match) and information changed since is refused with 412, the information now in `error.details.current`.',
+        headers: IfMatchHeader,
         body: OwnInformation,
-        response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 404, 409, 429, 503),
+        response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 404, 409, 412, 429, 503),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { currentPassword, ...person } = request.body;
       const beforeEmailChange = () => app.reauthenticatedOrRefuse(request, currentPassword, refuse.passwordForEmailChange);
-      return { data: await app.employees.updateOwnInformation(signedInEmployee(request).id, person, beforeEmailChange) };
+      const saved = await app.employees.updateOwnInformation(signedInEmployee(request).id, person, beforeEmailChange, versionRead(request));
+      return { data: tagVersion(reply, saved) };
     },
   );
 

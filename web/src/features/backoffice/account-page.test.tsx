@@ -9,6 +9,7 @@ import EmployeeAccountPage from './account-page';
 
 const saved = anEmployee({
   id: 2,
+  version: 4,
   firstName: 'Samir',
   birthDate: '1990-04-12',
   email: 'seller@bookshop.test',
@@ -55,7 +56,34 @@ it('Save Changes is enabled only by a change, Reset restores the saved values, a
     birthDate: '1990-04-12',
     gender: 'Male',
   });
+  // The version the form read goes with it.
+  expect(calls.find((c) => c.method === 'PUT')?.ifMatch).toBe('"4"');
   expect(save).toBeDisabled();
+});
+
+it('a save over information changed in another tab since is refused, says why, and shows what is saved now', async () => {
+  const elsewhere = { ...saved, phoneNumber: '0770000000', version: 5 };
+  const reason =
+    'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved: check it and save again.';
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/employee/': [{ body: { data: saved } }, { body: { data: elsewhere } }],
+    'GET /api/employee/second-factor': {
+      body: { data: { totp: false, passkeys: [], recoveryCodesLeft: 0, required: false, stepUpUntil: null } },
+    },
+    'PUT /api/employee': refusal(412, 'STALE_VERSION', reason, { current: elsewhere }),
+  });
+  renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
+  const address = await screen.findByLabelText('address');
+  await userEvent.clear(address);
+  await userEvent.type(address, '9 Rue Larbi Ben M’hidi, Oran');
+  await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Failed to update information.');
+  expect(alert).toHaveTextContent(reason);
+  expect(await screen.findByDisplayValue('0770000000')).toBeInTheDocument();
+  expect(screen.getByLabelText('address')).toHaveValue(saved.address);
 });
 
 it('a new e-mail, the name the employee signs in with, asks for the second factor first, then saves', async () => {

@@ -43,14 +43,19 @@ const informationOf = ({ firstName, lastName, email, phoneNumber, address, birth
  */
 function InformationForm({
   saved,
+  version,
   show,
   guard,
 }: {
   saved: EmployeeInfo;
+  /** The saved information's version (the form is remade when another is read), sent with each save. */
+  version: number;
   show: ReturnType<typeof useNotice>[1];
   guard: ReturnType<typeof useStepUpGuard>['guard'];
 }) {
   const update = useUpdateEmployeeMe();
+  // A save's answer moves it on before the information is read again, so a second save right after is not stale.
+  const [versionRead, setVersionRead] = useState(version);
   const factors = useSecondFactor();
   const { register, handleSubmit, reset, watch, formState } = useForm<EmployeeInfo>({ defaultValues: saved });
   const typed = watch();
@@ -65,10 +70,11 @@ function InformationForm({
   const needsPassword = emailChanged && withoutFactor;
   const waitsForPassword = needsPassword && !currentPassword;
   const save = handleSubmit((values) =>
-    guard(() => update.mutateAsync(needsPassword ? { ...values, currentPassword } : values)).then(
+    guard(() => update.mutateAsync({ ...values, ...(needsPassword && { currentPassword }), version: versionRead })).then(
       (stored) => {
         // What the server stored (an e-mail lower-cased, text trimmed) is the new starting point.
         reset(informationOf(stored));
+        setVersionRead(stored.version);
         setCurrentPassword('');
         show('Information updated successfully.');
       },
@@ -172,7 +178,8 @@ export default function EmployeeAccountPage() {
     <section className="narrow">
       <h1>Your Information</h1>
       <Notice notice={notice} />
-      <InformationForm saved={informationOf(data)} show={show} guard={guard} />
+      {/* Remade when a new version is read (after a save, or a 412 that read what is saved now). */}
+      <InformationForm key={data.version} saved={informationOf(data)} version={data.version} show={show} guard={guard} />
       <h2>Reset Password</h2>
       <form className="form" onSubmit={resetting.handle(resetPassword)}>
         <PasswordChangeFields register={passwordForm.register} labels={['Current Password', 'New Password']} />
