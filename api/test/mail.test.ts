@@ -121,6 +121,16 @@ describe('order e-mails', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(forged.statusCode).toBe(400);
+    // Multipart, as RFC 8058 prefers the one-click POST.
+    const multipart = await t.app.inject({
+      method: 'POST',
+      url: path,
+      payload: '--b0undary\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--b0undary--\r\n',
+      headers: { 'content-type': 'multipart/form-data; boundary=b0undary' },
+    });
+    expect(multipart.statusCode, multipart.body).toBe(200);
+    expect(await t.db.query('SELECT status_emails FROM clients WHERE account = $1', [client.account])).toEqual([{ status_emails: false }]);
+    // Form-encoded too (again: the same answer).
     const done = await t.app.inject({
       method: 'POST',
       url: path,
@@ -213,6 +223,22 @@ describe('order e-mails', () => {
       `Your order #${orderId} is being prepared`,
       `Your order #${orderId} is cancelled`,
     ]);
+  });
+
+  it('an order cancelled before its confirmation went gets the cancellation only, not a "we will send it" after it', async () => {
+    const client = await t.newClient({ firstName: 'Quinn', lastName: 'Quick' });
+    const orderId = (await order(client, 1)).placed.json().data.id as number;
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/client/orders/${orderId}/cancel`,
+      headers: { cookie: client.cookie },
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await t.app.mail.drain();
+    expect(mailTo(client.account).map((m) => m.parsed.subject)).toEqual([`Your order #${orderId} is cancelled`]);
+    expect((await outbox(`order_id = ${orderId} AND kind = 'order_placed'`))[0]!.last_error).toBe(
+      'Not sent: The order was cancelled before its confirmation went.',
+    );
   });
 });
 

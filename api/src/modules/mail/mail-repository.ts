@@ -97,7 +97,16 @@ export function mailRepository(db: Db) {
           const found = row.order_id === null ? null : await orderFacts(db, row.order_id);
           if (!found) return null;
           const to = { name: fullName(found.client), address: found.client.account };
-          if (row.kind === 'order_placed') return { to, facts: { kind: 'order_placed', name: to.name, order: found.facts } };
+          if (row.kind === 'order_placed') {
+            // Cancelled (or failed) before its confirmation went (the sender's poll, an SMTP outage): a
+            // "we will send it" after the cancellation's news would tell the client the opposite.
+            const ended = ['cancelled', 'failed'].includes(found.facts.status.toLowerCase());
+            return {
+              to,
+              facts: { kind: 'order_placed', name: to.name, order: found.facts },
+              ...(ended ? { skip: `The order was ${found.facts.status.toLowerCase()} before its confirmation went.` } : {}),
+            };
+          }
           const status = row.payload?.status ?? found.facts.status;
           // Held by a sender when a newer change was written (its trigger keeps a row being sent), then
           // tried again after that newer one: it would tell the client a status the order has left.

@@ -14,10 +14,11 @@ export const UNSUBSCRIBES_PER_HOUR = 60;
  */
 const unsubscribeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   documentRoutes(app, { tags: ['E-mail'] });
-  // The one-click body is form-encoded; its only field says what the URL already says.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) =>
-    done(null, {}),
-  );
+  // The one-click body is form-encoded, or multipart as RFC 8058 prefers it (415 before, and the client
+  // stayed subscribed); its only field says what the URL already says, so neither is read.
+  for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
+  }
   app.post(
     '/',
     {
