@@ -441,6 +441,27 @@ describe('a status change with the status the employee saw', () => {
     // Asked for the status it already has, seen before it moved there (the employee's own change, its page not yet back): done.
     expect((await setStatus('Shipped', seen)).json()).toEqual({ data: 'Shipped' });
   });
+
+  it('a staff cancel says the status it saw too: an order another employee moved on meanwhile is not cancelled unseen', async () => {
+    const client = await t.newClient();
+    const copy = await newCopy(5);
+    const orderId = await order(client.cookie, [[copy, 1]]);
+    const cancel = (from?: string) =>
+      call('POST', `/api/employee/order/${orderId}/cancel${from === undefined ? '' : `?from=${from}`}`, seller, { reason: 'Out of print' });
+    // Another employee takes it into Processing; this one, whose list still shows it pending, cancels it.
+    expect((await call('PUT', `/api/employee/order/set-status/${orderId},Processing?from=pending`, seller)).statusCode).toBe(200);
+    const refused = await cancel('pending');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({
+      code: 'ORDER_STATUS_CHANGED',
+      message: "This order's status changed to Processing meanwhile: look at it again before changing it.",
+    });
+    expect((await t.db.query('SELECT status FROM orders WHERE id = $1', [orderId]))[0]).toEqual({ status: 'Processing' });
+    expect((await copyRow(copy)).quantity).toBe(4);
+    // Seen as it is, it is cancelled and its stock is back.
+    expect((await cancel('Processing')).statusCode).toBe(200);
+    expect((await copyRow(copy)).quantity).toBe(5);
+  });
 });
 
 describe('a cancel in a deadlock', () => {

@@ -5481,7 +5481,10 @@ export interface operations {
     };
     cancelOrder: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Beyond the spec: the status the employee saw. An order no longer in it keeps its status (409 ORDER_STATUS_CHANGED, with the status it has). */
+                from?: string;
+            };
             header?: never;
             path: {
                 orderId: number;

@@ -169,12 +169,16 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
     /**
      * Cancels an unshipped order and puts its stock back, in one transaction; the order's client
      * gets the status e-mail (a trigger writes it to the outbox). A client cancels only their own
-     * order (another's is 404, as if it did not exist); staff cancel any, with a reason.
+     * order (another's is 404, as if it did not exist); staff cancel any, with a reason, and may say
+     * the status they saw (`from`, as for a status change): an order moved on since is refused (409).
      */
-    async cancel(orderId: number, by: { clientId: number } | { reason: string }) {
+    async cancel(orderId: number, by: { clientId: number } | { reason: string; from?: string }) {
       const reason = 'reason' in by ? by.reason.trim() : null;
       if (reason === '') throw refuse.cancelReasonRequired();
+      const from = 'from' in by ? by.from : undefined;
       const order = await repo.cancel(orderId, 'clientId' in by ? by.clientId : null, reason, (current) => {
+        // Read under the order's lock: another employee's change just before this one is seen.
+        if (from !== undefined && current.status.toLowerCase() !== from.toLowerCase()) throw refuse.orderStatusChanged(current.status);
         // Shipped once, then set back to Processing: its books are gone all the same.
         if (!canStillBeCancelled(current)) throw refuse.orderNotCancellable(current);
       });

@@ -118,7 +118,10 @@ it('a Seller cancels an unshipped order: the reason is required, then sent; a sh
   await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
   expect(await within(card).findByRole('status')).toHaveTextContent('Order cancelled; its stock is back.');
   expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-  expect(calls.find((c) => c.url.endsWith('/cancel'))?.body).toEqual({ reason: 'Out of print at the distributor' });
+  const sent = calls.find((c) => c.url.endsWith('/cancel'));
+  expect(sent?.body).toEqual({ reason: 'Out of print at the distributor' });
+  // With the status the card showed: an order moved on meanwhile is not cancelled unseen.
+  expect(sent?.search).toBe('?from=pending');
   expect(await within(card).findByText('cancelled')).toBeInTheDocument();
   expect(within(card).queryByRole('button', { name: 'Cancel Order' })).not.toBeInTheDocument();
 });

@@ -28,7 +28,7 @@ function CancelOrderDialog({ order, onClose, show }: { order: Schemas['Backoffic
     event.preventDefault();
     if (!reason.trim()) return setMissing(true);
     cancel.mutate(
-      { orderId: order.id, reason: reason.trim() },
+      { orderId: order.id, reason: reason.trim(), from: order.status },
       {
         onSuccess: () => show('Order cancelled; its stock is back.'),
         onError: (error) => show('Failed to cancel the order.', 'error', failureReason(error)),
