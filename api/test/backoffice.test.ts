@@ -2,7 +2,7 @@ import { canChangeStatus } from '@bookshop/rules';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OWN_INFORMATION_SAVES_PER_HOUR } from '../src/routes/employee/account.ts';
-import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks } from './helpers.ts';
 
 let t: TestApp;
 const cookies: Record<'anonymous' | 'client' | 'seller' | 'admin', string> = { anonymous: '', client: '', seller: '', admin: '' };
@@ -472,7 +472,9 @@ describe('orders and employees', () => {
       t.app.inject({ method, url, headers: { cookie, ...headers }, payload });
     const read = await send('GET', '/api/employee/employee/');
     const opened = read.json().data;
-    expect(read.headers.etag).toBe(`"${opened.version}"`);
+    expect(opened.version).toEqual(expect.any(Number));
+    // Not as the ETag: another employee's information has the same version.
+    expect(read.headers.etag).not.toBe(`"${opened.version}"`);
 
     // Another tab saves a new phone number.
     const other = await send('PUT', '/api/employee/', { ...opened, phoneNumber: '0770000000' }, { 'if-match': `"${opened.version}"` });
@@ -496,11 +498,46 @@ describe('orders and employees', () => {
       phoneNumber: '0770000000',
       address: opened.address,
     });
+    // A stale form with a new e-mail is refused before any proof is asked: no password try is spent.
+    const failedChecks = async () =>
+      (
+        await t.db.query<{ n: number }>(
+          "SELECT coalesce(sum(count), 0)::int AS n FROM security_events WHERE type IN ('login_failed', 'password_check_failed')",
+        )
+      )[0]!.n;
+    const failedBefore = await failedChecks();
+    const staleEmail = await send(
+      'PUT',
+      '/api/employee/',
+      { ...opened, email: `moved-${who.id}@bookshop.test`, currentPassword: 'not the password' },
+      { 'if-match': `"${opened.version}"` },
+    );
+    expect(staleEmail.statusCode).toBe(412);
+    expect(await failedChecks()).toBe(failedBefore);
+
+    // A change committed while this save waits on the row's lock (read as current before it) is seen under the lock.
+    const current = (await send('GET', '/api/employee/employee/')).json().data;
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("UPDATE employees SET phone_number = '0771111111' WHERE id = $1", [who.id]);
+      const waiting = send('PUT', '/api/employee/', { ...current, address: '7 Rue Larbi, Oran' }, { 'if-match': `"${current.version}"` });
+      await untilStatementsWaitOnLocks(t.db, 1);
+      await holder.query('COMMIT');
+      expect((await waiting).statusCode).toBe(412);
+    } finally {
+      await holder.end();
+    }
+    expect((await send('GET', '/api/employee/employee/')).json().data).toMatchObject({
+      phoneNumber: '0771111111',
+      address: opened.address,
+    });
 
     // A role change is not the Account form's: an open form stays current.
     await call('admin', 'PUT', `/api/employee/${who.id}/role`, { role: 'Admin' });
     const after = (await send('GET', '/api/employee/employee/')).json().data;
-    expect(after).toMatchObject({ type: 'Admin', version: opened.version + 1 });
+    expect(after).toMatchObject({ type: 'Admin', version: opened.version + 2 });
     // Without If-Match (the spec's own client) a save is written as before.
     expect((await send('PUT', '/api/employee/', { ...opened, address: '5 Rue Ben Boulaid, Oran' })).statusCode).toBe(200);
     expect((await send('PUT', '/api/employee/', { ...after }, { 'if-match': 'three' })).statusCode).toBe(400);

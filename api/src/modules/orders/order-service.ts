@@ -177,10 +177,10 @@ export function orderService(repo: OrderRepository, emit: EmitCatalogEvent) {
       if (reason === '') throw refuse.cancelReasonRequired();
       const from = 'from' in by ? by.from : undefined;
       const order = await repo.cancel(orderId, 'clientId' in by ? by.clientId : null, reason, (current) => {
-        // Read under the order's lock: another employee's change just before this one is seen.
-        if (from !== undefined && current.status.toLowerCase() !== from.toLowerCase()) throw refuse.orderStatusChanged(current.status);
         // Shipped once, then set back to Processing: its books are gone all the same.
         if (!canStillBeCancelled(current)) throw refuse.orderNotCancellable(current);
+        // Read under the order's lock: another employee's change just before this one is seen.
+        if (from !== undefined && current.status.toLowerCase() !== from.toLowerCase()) throw refuse.orderStatusChanged(current.status);
       });
       if (!order) throw refuse.noOrder();
       // Its stock is back and its units no longer sold.

@@ -69,13 +69,15 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
     /**
      * The employee's own information. A new e-mail is a new sign-in name, so `beforeEmailChange` (the
      * step-up) must pass first: from a stolen session it would take the account, its notices going to
-     * the thief's address.
+     * the thief's address. `versionRead`: the version the form read (If-Match), when it says; one no
+     * longer current is refused (412), before any proof is asked (a stale form spends no password try
+     * or step-up), and again under the row's lock.
      */
-    /** `versionRead`: the version the form read (If-Match), when it says; one no longer current is refused (412). */
     async updateOwnInformation(id: number, input: PersonInput, beforeEmailChange: () => Promise<void>, versionRead?: number) {
       const person = validatePerson(input);
       const own = await accounts.employeeInfo(id);
       if (!own) throw refuse.accountGone();
+      if (versionRead !== undefined && own.version !== versionRead) throw refuse.ownInformationChanged(toEmployee(own));
       const emailProved = person.email !== own.email;
       if (emailProved) {
         await beforeEmailChange();

@@ -28,7 +28,9 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Ref('EmployeeRow'), 401, 403, 404),
       },
     },
-    async (request, reply) => ({ data: tagVersion(reply, toEmployee(await app.accounts.employeeInfo(signedInEmployee(request).id))) }),
+    // The version is in the body, not the ETag: every employee's information starts at version 1, and a
+    // tag shared between two people's answers could answer one of them 304 with the other's.
+    async (request) => ({ data: toEmployee(await app.accounts.employeeInfo(signedInEmployee(request).id)) }),
   );
 
   app.put(
