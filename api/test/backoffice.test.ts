@@ -491,7 +491,7 @@ describe('orders and employees', () => {
     expect(stale.json().error).toMatchObject({
       code: 'STALE_VERSION',
       message:
-        'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved: check it and save again.',
+        'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved, with your changes on top: check them and save again.',
       details: { current: { phoneNumber: '0770000000', address: opened.address, version: opened.version + 1 } },
     });
     expect((await send('GET', '/api/employee/employee/')).json().data).toMatchObject({

@@ -27,7 +27,7 @@ export const refuse = {
     refusal(
       412,
       'STALE_VERSION',
-      'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved: check it and save again.',
+      'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved, with your changes on top: check them and save again.',
       { current },
     ),
   /** Each change of an employee's sign-in e-mail writes to the address it replaces: a few a day. */

@@ -2,10 +2,11 @@
 // change, Reset brings the saved values back, and a save makes them the new starting point.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { anEmployee } from '../../../test/people';
 import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import EmployeeAccountPage from './account-page';
+import type { EmployeeInfo } from './api/update-me';
 
 const saved = anEmployee({
   id: 2,
@@ -20,11 +21,15 @@ const saved = anEmployee({
 it('Save Changes is enabled only by a change, Reset restores the saved values, and a save sends every field', async () => {
   const calls = stubApi({
     ...SIGNED_OUT,
-    'GET /api/employee/employee/': { body: { data: saved } },
+    // Read again after the save: the information as stored, at its new version.
+    'GET /api/employee/employee/': [
+      { body: { data: saved } },
+      { body: { data: { ...saved, address: '9 Rue Larbi Ben M’hidi, Oran', version: 5 } } },
+    ],
     'GET /api/employee/second-factor': {
       body: { data: { totp: false, passkeys: [], recoveryCodesLeft: 0, required: false, stepUpUntil: null } },
     },
-    'PUT /api/employee': { body: { data: { ...saved, address: '9 Rue Larbi Ben M’hidi, Oran' } } },
+    'PUT /api/employee': { body: { data: { ...saved, address: '9 Rue Larbi Ben M’hidi, Oran', version: 5 } } },
   });
   renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
   const address = await screen.findByLabelText('address');
@@ -59,19 +64,29 @@ it('Save Changes is enabled only by a change, Reset restores the saved values, a
   // The version the form read goes with it.
   expect(calls.find((c) => c.method === 'PUT')?.ifMatch).toBe('"4"');
   expect(save).toBeDisabled();
+  // The next save goes with the version the first one stored (the form, read again, says so still).
+  const phone = await screen.findByLabelText('phoneNumber');
+  await userEvent.clear(phone);
+  await userEvent.type(phone, '0661000001');
+  await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+  await vi.waitFor(() => expect(calls.filter((c) => c.method === 'PUT').map((c) => c.ifMatch)).toEqual(['"4"', '"5"']));
+  expect(screen.getByText('Information updated successfully.')).toBeInTheDocument();
 });
 
 it('a save over information changed in another tab since is refused, says why, and shows what is saved now', async () => {
   const elsewhere = { ...saved, phoneNumber: '0770000000', version: 5 };
   const reason =
-    'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved: check it and save again.';
-  stubApi({
+    'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved, with your changes on top: check them and save again.';
+  const calls = stubApi({
     ...SIGNED_OUT,
     'GET /api/employee/employee/': [{ body: { data: saved } }, { body: { data: elsewhere } }],
     'GET /api/employee/second-factor': {
       body: { data: { totp: false, passkeys: [], recoveryCodesLeft: 0, required: false, stepUpUntil: null } },
     },
-    'PUT /api/employee': refusal(412, 'STALE_VERSION', reason, { current: elsewhere }),
+    'PUT /api/employee': [
+      refusal(412, 'STALE_VERSION', reason, { current: elsewhere }),
+      { body: { data: { ...elsewhere, address: '9 Rue Larbi Ben M’hidi, Oran', version: 6 } } },
+    ],
   });
   renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
   const address = await screen.findByLabelText('address');
@@ -82,8 +97,15 @@ it('a save over information changed in another tab since is refused, says why, a
   const alert = await screen.findByRole('alert');
   expect(alert).toHaveTextContent('Failed to update information.');
   expect(alert).toHaveTextContent(reason);
+  // The phone number as saved elsewhere, the address as typed here: Save again keeps both, with the version now.
   expect(await screen.findByDisplayValue('0770000000')).toBeInTheDocument();
-  expect(screen.getByLabelText('address')).toHaveValue(saved.address);
+  expect(screen.getByLabelText('address')).toHaveValue('9 Rue Larbi Ben M’hidi, Oran');
+  await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+  expect(await screen.findByText('Information updated successfully.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'PUT').map((c) => [c.ifMatch, (c.body as EmployeeInfo).phoneNumber])).toEqual([
+    ['"4"', '0661000000'],
+    ['"5"', '0770000000'],
+  ]);
 });
 
 it('a new e-mail, the name the employee signs in with, asks for the second factor first, then saves', async () => {

@@ -1,6 +1,8 @@
 import { FORM_MESSAGES, GENDERS } from '@bookshop/rules';
 import { Fragment, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { ApiError } from '../../api/client';
+import type { Schemas } from '../../api/types';
 import { ChoiceField } from '../../components/choice-field';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
@@ -48,13 +50,14 @@ function InformationForm({
   guard,
 }: {
   saved: EmployeeInfo;
-  /** The saved information's version (the form is remade when another is read), sent with each save. */
+  /** The saved information's version as the form opened it, sent with each save. */
   version: number;
   show: ReturnType<typeof useNotice>[1];
   guard: ReturnType<typeof useStepUpGuard>['guard'];
 }) {
   const update = useUpdateEmployeeMe();
-  // A save's answer moves it on before the information is read again, so a second save right after is not stale.
+  // Moved on by each save's answer, and by a 412's information now: the form is not remade when the
+  // information is read again (that would drop what is being typed).
   const [versionRead, setVersionRead] = useState(version);
   const factors = useSecondFactor();
   const { register, handleSubmit, reset, watch, formState } = useForm<EmployeeInfo>({ defaultValues: saved });
@@ -78,7 +81,17 @@ function InformationForm({
         setCurrentPassword('');
         show('Information updated successfully.');
       },
-      (error) => show('Failed to update information.', 'error', failureReason(error)),
+      (error) => {
+        // Changed elsewhere since the form was opened (412): what is saved now becomes the starting
+        // point, with this person's edits kept on top, so Save again keeps both.
+        const current =
+          error instanceof ApiError && error.status === 412 ? (error.details?.current as Schemas['EmployeeRow'] | undefined) : undefined;
+        if (current) {
+          reset(informationOf(current), { keepDirtyValues: true });
+          setVersionRead(current.version);
+        }
+        show('Failed to update information.', 'error', failureReason(error));
+      },
     ),
   );
   return (
@@ -178,8 +191,7 @@ export default function EmployeeAccountPage() {
     <section className="narrow">
       <h1>Your Information</h1>
       <Notice notice={notice} />
-      {/* Remade when a new version is read (after a save, or a 412 that read what is saved now). */}
-      <InformationForm key={data.version} saved={informationOf(data)} version={data.version} show={show} guard={guard} />
+      <InformationForm saved={informationOf(data)} version={data.version} show={show} guard={guard} />
       <h2>Reset Password</h2>
       <form className="form" onSubmit={resetting.handle(resetPassword)}>
         <PasswordChangeFields register={passwordForm.register} labels={['Current Password', 'New Password']} />
