@@ -11,6 +11,12 @@ import { useStepUpGuard } from './step-up';
 
 const rowsCount = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'}`;
 
+/** The first two columns of a reported row: where it is in the file, and its book. */
+const lineAndIsbn = <Row extends { line: number; isbn: string }>(): DataColumn<Row>[] => [
+  { label: 'Line', cell: (r) => r.line },
+  { label: 'ISBN', cell: (r) => r.isbn || '—' },
+];
+
 /**
  * Rows the job reports by line (invalid, moved, stopped): the first few hundred of `count`, saying so
  * when there are more.
@@ -88,8 +94,7 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
         count={j.moved}
         rows={j.movedRows}
         columns={[
-          { label: 'Line', cell: (r) => r.line },
-          { label: 'ISBN', cell: (r) => r.isbn },
+          ...lineAndIsbn(),
           { label: 'Exported stock', cell: (r) => r.exportedStock },
           { label: 'Stock now', cell: (r) => r.stockNow },
           { label: 'Stock after the import, as checked', cell: (r) => r.stockAfter },
@@ -99,11 +104,7 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
         title="Invalid rows"
         count={j.invalid}
         rows={j.invalidRows}
-        columns={[
-          { label: 'Line', cell: (r) => r.line },
-          { label: 'ISBN', cell: (r) => r.isbn || '—' },
-          { label: 'Reason', cell: (r) => r.reason },
-        ]}
+        columns={[...lineAndIsbn(), { label: 'Reason', cell: (r) => r.reason }]}
       />
       {j.status === 'checked' && (
         <div className="import-actions">
@@ -146,8 +147,7 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
           count={j.stopped}
           rows={j.stoppedRows}
           columns={[
-            { label: 'Line', cell: (r) => r.line },
-            { label: 'ISBN', cell: (r) => r.isbn },
+            ...lineAndIsbn(),
             { label: 'Stock at the import', cell: (r) => r.stockBefore },
             { label: "The file's change", cell: (r) => (r.change > 0 ? `+${r.change}` : r.change) },
             { label: 'Stock after the import', cell: (r) => r.stockAfter },
