@@ -22,7 +22,9 @@ describe('login', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toBe(type);
     const cookies = res.cookies.filter((c) => c.value);
-    expect(cookies.length).toBe(2);
+    // The session's two, and the browser's mark as one that signed in to the account (the login throttle's).
+    const audience = type === 'Client' ? 'client' : 'employee';
+    expect(cookies.map((c) => c.name).sort()).toEqual([`bs_${audience}_at`, `bs_${audience}_rt`, 'bs_device'].sort());
     for (const c of cookies) expect(c).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
   });
 

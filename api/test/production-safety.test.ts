@@ -11,7 +11,7 @@ import { EVENT_WINDOW_MINUTES } from '../src/modules/security/security-events.ts
 import { PURGE_SESSIONS_SQL, PURGE_TOKENS_SQL } from '../src/modules/sessions/session-repository.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
 
-const LIMITS = { windowMs: 60_000, perPair: 3, perAccount: 6, perAddress: 40 };
+const LIMITS = { windowMs: 60_000, perPair: 3, perAccount: 6, perAddress: 40, passwordPerDay: 15 };
 let t: TestApp;
 let legacyHash: string;
 beforeAll(async () => {
@@ -64,6 +64,30 @@ describe('sign-in that resists guessing', () => {
     expect(Number(slowed.headers['retry-after'])).toBeGreaterThanOrEqual(2 ** (12 - LIMITS.perAccount) - 2);
     expect((await login(account, 'Wrong-password-1', '192.0.2.2')).statusCode).toBe(429);
     expect((await login(account, DEMO.client.password, '192.0.2.200')).statusCode).toBe(200);
+  });
+
+  it("past a day's failed passwords, fresh addresses no longer guess at all; the owner's browser (its device cookie) still signs in", async () => {
+    const account = await newClient();
+    const other = await newClient();
+    // The owner signed in from their browser before: its answer marks the browser.
+    const owned = await login(account, DEMO.client.password, '198.51.100.1');
+    expect(owned.statusCode).toBe(200);
+    const device = owned.cookies.find((c) => c.name === 'bs_device')!;
+    expect(device).toMatchObject({ httpOnly: true, path: '/api', sameSite: 'Strict' });
+    const otherDevice = (await login(other, DEMO.client.password, '198.51.100.2')).cookies.find((c) => c.name === 'bs_device')!;
+    // A guess from each of 15 fresh addresses: each a plain 401 (none had failed on it before).
+    for (let i = 1; i <= 15; i++) expect((await login(account, 'Wrong-password-1', `2001:db8:${i.toString(16)}::1`)).statusCode).toBe(401);
+    // The day's 15 are spent: a 16th fresh address is refused before its password is checked, right or wrong...
+    const refused = await login(account, DEMO.client.password, '2001:db8:ff::1');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(23 * 60 * 60);
+    // ...and another account's browser is no browser of this one's.
+    expect(
+      (await login(account, DEMO.client.password, '2001:db8:fe::1', t.app, { cookie: `bs_device=${otherDevice.value}` })).statusCode,
+    ).toBe(429);
+    // The owner's browser, from wherever it is now, signs in.
+    const owner = await login(account, DEMO.client.password, '2001:db8:fd::1', t.app, { cookie: `bs_device=${device.value}` });
+    expect(owner.statusCode).toBe(200);
   });
 
   it('records failures and the lockout as security events, never with the password', async () => {

@@ -115,7 +115,8 @@ describe('TOTP', () => {
 
     const { res, cookie: step } = await passwordStep(t, who);
     expect(res.json()).toEqual({ data: 'SecondFactor' });
-    expect(res.cookies.map((c) => c.name)).toEqual(['bs_second_factor']);
+    // The step's token (no session), and the browser marked as one that knew the password.
+    expect(res.cookies.map((c) => c.name).sort()).toEqual(['bs_device', 'bs_second_factor']);
     // The sign-in step's token is no session: nothing of the back-office answers to it.
     expect((await call(t, step, 'GET', '/api/employee/employee/')).statusCode).toBe(401);
     const status = (await call(t, cookie, 'GET', `${OWN}/`)).json().data;

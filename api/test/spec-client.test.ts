@@ -254,7 +254,7 @@ describe('a frontend on another site (CORS_ORIGINS)', () => {
     expect(login.statusCode).toBe(200);
     expect(login.headers['access-control-allow-origin']).toBe(spa);
     const cookies = login.cookies.filter((c) => c.value);
-    expect(cookies.map((c) => c.name).sort()).toEqual(['__Secure-bs_client_at', '__Secure-bs_client_rt']);
+    expect(cookies.map((c) => c.name).sort()).toEqual(['__Secure-bs_client_at', '__Secure-bs_client_rt', '__Secure-bs_device']);
     for (const c of cookies) expect(c).toMatchObject({ httpOnly: true, secure: true, sameSite: 'None' });
     const me = await cross.app.inject({ method: 'GET', url: '/api/client/manage', headers: { origin: spa, cookie: cookieHeader(login) } });
     expect(me.statusCode).toBe(200);

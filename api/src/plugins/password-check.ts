@@ -1,5 +1,6 @@
 // The password check every sign-in shares: the hasher, and the login throttle that a password check
 // (a sign-in, or the current password of a password change) runs under, per account and address.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EMAIL } from '@bookshop/rules';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -25,6 +26,32 @@ declare module 'fastify' {
       options?: { clearsFailures?: boolean },
     ): Promise<T>;
   }
+  interface FastifyRequest {
+    /** The account whose right password this request checked: its answer marks the browser as one it signed in from. */
+    deviceSignedIn?: string;
+  }
+}
+
+/**
+ * A browser's device cookie (OWASP's "device cookies"): after a right password, the account it was
+ * right for, signed, with a nonce. Past an account's day of failed passwords only such a browser may
+ * still try it (login-throttle.ts), so guesses from fresh addresses cannot shut its owner out of the
+ * browsers they use. One a browser, for the last account signed in there.
+ */
+const DEVICE_COOKIE_SECONDS = 365 * 24 * 60 * 60;
+export const deviceCookieName = (secure: boolean) => `${secure ? '__Secure-' : ''}bs_device`;
+const deviceSignature = (secret: string, account: string, nonce: string) =>
+  createHmac('sha256', `${secret}:device`).update(`${account}:${nonce}`).digest('base64url');
+export function deviceCookieFor(secret: string, account: string) {
+  const nonce = randomBytes(16).toString('base64url');
+  return `${nonce}.${deviceSignature(secret, account, nonce)}`;
+}
+export function isDeviceOf(secret: string, account: string, cookie: string | undefined) {
+  const [nonce, signature, ...rest] = (cookie ?? '').split('.');
+  if (!nonce || !signature || rest.length) return false;
+  const expected = Buffer.from(deviceSignature(secret, account, nonce));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** How often expired counters are purged (by every instance; deletes are idempotent). */
@@ -46,6 +73,20 @@ export default fp<{ throttle?: ThrottleLimits }>(
     const events = app.securityEvents;
     app.decorate('passwords', passwordHasher(app.config.bcryptCost));
     app.decorate('loginThrottle', throttle);
+    const { jwtSecret, cookieSecure, corsOrigins } = app.config;
+    const deviceCookie = deviceCookieName(cookieSecure);
+    app.decorateRequest('deviceSignedIn', undefined);
+    app.addHook('onSend', async (request, reply) => {
+      if (request.deviceSignedIn === undefined || reply.statusCode >= 400) return;
+      reply.setCookie(deviceCookie, deviceCookieFor(jwtSecret, request.deviceSignedIn), {
+        httpOnly: true,
+        // As the session cookies: None only for a frontend on another site (CORS_ORIGINS).
+        sameSite: corsOrigins.length ? 'none' : 'strict',
+        secure: cookieSecure || request.protocol === 'https',
+        path: '/api',
+        maxAge: DEVICE_COOKIE_SECONDS,
+      });
+    });
 
     const purge = setInterval(() => {
       throttle.purge().catch((error: Error) => app.log.warn({ err: error }, 'login throttle purge failed'));
@@ -61,7 +102,8 @@ export default fp<{ throttle?: ThrottleLimits }>(
         { clearsFailures = true }: { clearsFailures?: boolean } = {},
       ): Promise<T> => {
         const address = app.clientAddress(request);
-        const attempt = await throttle.reserve(account, address);
+        const knownDevice = isDeviceOf(jwtSecret, account, request.cookies[deviceCookie]);
+        const attempt = await throttle.reserve(account, address, 'password', { knownDevice });
         let result: T;
         try {
           result = await check();
@@ -79,8 +121,10 @@ export default fp<{ throttle?: ThrottleLimits }>(
           if (locked) await events.record({ type: 'login_locked', actor, address, details: { limits: throttle.limits } });
           throw error;
         }
-        if (clearsFailures) await attempt.succeeded();
-        else await attempt.release();
+        if (clearsFailures) {
+          await attempt.succeeded();
+          request.deviceSignedIn = account;
+        } else await attempt.release();
         return result;
       },
     );

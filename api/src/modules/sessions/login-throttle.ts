@@ -7,6 +7,11 @@
 // - An account is never locked for everyone (anyone could lock the Admin out): after `perAccount`
 //   failures it slows down, with delays doubling per further failure, for addresses that have
 //   failed on it; an address that has not failed on it still signs in with the right password.
+// - That slowdown alone let each fresh address (a /64 each) guess once more per window: a password
+//   also counts its account's failures over a day, and past `passwordPerDay` of them only a browser
+//   that signed in to the account before (its device cookie, password-check.ts) may try it until the
+//   day's count ends; the owner, from a browser they used, still signs in, and a password reset
+//   forgets the count (OWASP's device cookies).
 // - An address is locked after `perAddress` failures, whatever accounts it tries.
 // - A staff second factor's codes are the exception: after `perAccount` failures the account's
 //   factor is locked for every address until the window ends. Only someone who already has the
@@ -41,6 +46,8 @@ export interface ThrottleLimits {
   perAddress: number;
   /** Failed second-factor answers an account may have in a day; SECOND_FACTOR_PER_DAY unless set. */
   secondFactorPerDay?: number;
+  /** Failed passwords an account may have in a day before only its known browsers may try; PASSWORD_FAILURES_PER_DAY unless set. */
+  passwordPerDay?: number;
 }
 
 /**
@@ -55,6 +62,8 @@ export const DEFAULT_THROTTLE: ThrottleLimits = { windowMs: 15 * 60 * 1000, perP
 
 /** At most this many wrong second-factor answers a day: a code is right one step either side (three of a million), so about 3 % odds in a year. */
 export const SECOND_FACTOR_PER_DAY = 30;
+/** Wrong passwords an account takes in a day from browsers it never signed in from (NIST SP 800-63B asks at most 100 in a row). */
+export const PASSWORD_FAILURES_PER_DAY = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -93,6 +102,7 @@ export interface Attempt {
 export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE) {
   const windowMs = limits.windowMs;
   const perDay = limits.secondFactorPerDay ?? SECOND_FACTOR_PER_DAY;
+  const passwordPerDay = limits.passwordPerDay ?? PASSWORD_FAILURES_PER_DAY;
 
   /**
    * Gives one reservation back on each key. A counter given back to nothing is deleted, not kept at
@@ -118,15 +128,23 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
 
     /**
      * Reserves an attempt at `secret` for this account from this address, or throws 429 with
-     * Retry-After. A second factor's account locks for every address after `perAccount` failures.
+     * Retry-After. A second factor's account locks for every address after `perAccount` failures; a
+     * password's, past `passwordPerDay` failures in a day, for every browser but those that signed
+     * in to it before (`knownDevice`).
      */
-    async reserve(account: string, address: string, secret: CheckedSecret = 'password'): Promise<Attempt> {
+    async reserve(account: string, address: string, secret: CheckedSecret = 'password', { knownDevice = false } = {}): Promise<Attempt> {
       const addressKey = `address:${address}`;
       const accountKey = `${secret}:account:${account}`;
       const pairKey = `${secret}:pair:${account}|${address}`;
       const lockAccount = secret !== 'password';
-      // A day's count of a factor's failures, beside the window's (a password has none: see the top).
+      // A day's count of the account's failures, beside the window's.
       const dayKey = `${secret}:day:${account}`;
+      if (!lockAccount && !knownDevice) {
+        const [day] = await db.$queryRaw<{ hits: number; seconds: number }[]>`
+          SELECT hits, extract(epoch FROM window_ends_at - now())::float8 AS seconds
+          FROM throttle_counters WHERE key = ${dayKey} AND window_ends_at > now()`;
+        if (day && day.hits >= passwordPerDay) throw tooMany(day.seconds);
+      }
       const keys = (lockAccount ? [addressKey, accountKey, dayKey, pairKey] : [addressKey, pairKey]).sort();
       // One statement, keys in a fixed order: concurrent reservations serialize per row without deadlock.
       const reserved = await retryLostRace(
@@ -186,7 +204,8 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
           await retryLostRace(
             () => db.$executeRaw`
             INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
-            VALUES (${accountKey}, 1, now() + ${windowMs} * interval '1 millisecond', now())
+            VALUES (${accountKey}, 1, now() + ${windowMs} * interval '1 millisecond', now()),
+                   (${dayKey}, 1, now() + ${DAY_MS} * interval '1 millisecond', now())
             ON CONFLICT (key) DO UPDATE SET
               hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
               window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
