@@ -502,7 +502,7 @@ const idOf = async (sql: string, value: string) => (await t.db.query<{ id: numbe
 
 beforeAll(async () => {
   // Fuzzed sign-ins fail by the thousand from one address; the throttle has its own tests.
-  t = await createTestApp({ throttle: { windowMs: 60_000, perPair: 1e9, perAccount: 1e9, perAddress: 1e9 } });
+  t = await createTestApp({ throttle: { windowMs: 60_000, perPair: 1e9, perAccount: 1e9, perAddress: 1e9, passwordPerDay: 1e9 } });
   cookies.client = await t.login(DEMO.client);
   cookies.admin = await t.login(DEMO.admin);
   const names = cookieNames('client', t.config.cookieSecure);
