@@ -90,6 +90,23 @@ describe('sign-in that resists guessing', () => {
     expect(owner.statusCode).toBe(200);
   });
 
+  it("a burst of guesses at once from as many fresh addresses cannot pass the day's limit, and a tampered device cookie is no browser of the account", async () => {
+    const account = await newClient();
+    const device = (await login(account, DEMO.client.password, '198.51.100.3')).cookies.find((c) => c.name === 'bs_device')!;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => login(account, 'Wrong-password-1', `2001:db8:ab:${(i + 1).toString(16)}::1`)),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LIMITS.passwordPerDay);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    const [nonce, signature] = device.value.split('.');
+    const tampered = `${nonce}x.${signature}`;
+    expect((await login(account, DEMO.client.password, '2001:db8:ac::1', t.app, { cookie: `bs_device=${tampered}` })).statusCode).toBe(429);
+    expect((await login(account, DEMO.client.password, '2001:db8:ad::1', t.app, { cookie: `bs_device=${device.value}` })).statusCode).toBe(
+      200,
+    );
+  });
+
   it('records failures and the lockout as security events, never with the password', async () => {
     const account = await newClient();
     for (let i = 0; i < 3; i++) await login(account, 'Wrong-password-9', '203.0.113.99');

@@ -62,7 +62,10 @@ export const DEFAULT_THROTTLE: ThrottleLimits = { windowMs: 15 * 60 * 1000, perP
 
 /** At most this many wrong second-factor answers a day: a code is right one step either side (three of a million), so about 3 % odds in a year. */
 export const SECOND_FACTOR_PER_DAY = 30;
-/** Wrong passwords an account takes in a day from browsers it never signed in from (NIST SP 800-63B asks at most 100 in a row). */
+/**
+ * Wrong passwords an account takes in a day from browsers it never signed in from (NIST SP 800-63B
+ * asks at most 100 failed attempts in a row; a right password, which forgets the count, ends the row).
+ */
 export const PASSWORD_FAILURES_PER_DAY = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -137,15 +140,15 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
       const accountKey = `${secret}:account:${account}`;
       const pairKey = `${secret}:pair:${account}|${address}`;
       const lockAccount = secret !== 'password';
-      // A day's count of the account's failures, beside the window's.
+      // A day's count of the account's failures, beside the window's. A password's is reserved with the
+      // attempt (so a burst at once cannot pass it) from a browser that never signed in to the account;
+      // a known browser's failures are counted after its check, and never refuse it.
       const dayKey = `${secret}:day:${account}`;
-      if (!lockAccount && !knownDevice) {
-        const [day] = await db.$queryRaw<{ hits: number; seconds: number }[]>`
-          SELECT hits, extract(epoch FROM window_ends_at - now())::float8 AS seconds
-          FROM throttle_counters WHERE key = ${dayKey} AND window_ends_at > now()`;
-        if (day && day.hits >= passwordPerDay) throw tooMany(day.seconds);
-      }
-      const keys = (lockAccount ? [addressKey, accountKey, dayKey, pairKey] : [addressKey, pairKey]).sort();
+      const dayReserved = lockAccount || !knownDevice;
+      const dayLimit = lockAccount ? perDay : passwordPerDay;
+      const keys = (
+        lockAccount ? [addressKey, accountKey, dayKey, pairKey] : [addressKey, pairKey, ...(dayReserved ? [dayKey] : [])]
+      ).sort();
       // One statement, keys in a fixed order: concurrent reservations serialize per row without deadlock.
       const reserved = await retryLostRace(
         () => db.$queryRaw<{ key: string; hits: number }[]>`
@@ -158,7 +161,7 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
           last_hit_at = now()
         WHERE t.window_ends_at <= now()
            OR t.hits < CASE t.key WHEN ${pairKey} THEN ${limits.perPair}::int WHEN ${accountKey} THEN ${limits.perAccount}::int
-                                  WHEN ${dayKey} THEN ${perDay}::int ELSE ${limits.perAddress}::int END
+                                  WHEN ${dayKey} THEN ${dayLimit}::int ELSE ${limits.perAddress}::int END
         RETURNING key, hits`,
       );
       const got = new Map(reserved.map((r) => [r.key, r.hits]));
@@ -201,11 +204,13 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
           const pairLocked = (got.get(pairKey) ?? 0) >= limits.perPair;
           // A second factor's account was counted with the reservation: the one that reached the limit locked it.
           if (lockAccount) return { locked: pairLocked || got.get(accountKey) === limits.perAccount || got.get(dayKey) === perDay };
+          // The day's was reserved with the attempt, unless the browser is a known one: counted here then.
+          const counted = dayReserved ? [accountKey] : [accountKey, dayKey];
           await retryLostRace(
             () => db.$executeRaw`
             INSERT INTO throttle_counters AS t (key, hits, window_ends_at, last_hit_at)
-            VALUES (${accountKey}, 1, now() + ${windowMs} * interval '1 millisecond', now()),
-                   (${dayKey}, 1, now() + ${DAY_MS} * interval '1 millisecond', now())
+            SELECT k, 1, now() + (CASE WHEN k = ${dayKey} THEN ${DAY_MS}::int ELSE ${windowMs}::int END) * interval '1 millisecond', now()
+            FROM unnest(${counted}::text[]) AS k
             ON CONFLICT (key) DO UPDATE SET
               hits = CASE WHEN t.window_ends_at <= now() THEN 1 ELSE t.hits + 1 END,
               window_ends_at = CASE WHEN t.window_ends_at <= now() THEN excluded.window_ends_at ELSE t.window_ends_at END,
