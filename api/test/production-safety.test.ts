@@ -90,6 +90,16 @@ describe('sign-in that resists guessing', () => {
     expect(owner.statusCode).toBe(200);
   });
 
+  it("an attempt the slowdown refuses checks no password and spends none of the day's failures", async () => {
+    const account = await newClient();
+    // Seven addresses fail once: the account (limit 6) slows down the addresses that failed on it.
+    for (let i = 1; i <= 7; i++) expect((await login(account, 'Wrong-password-1', `2001:db8:5:${i}::1`)).statusCode).toBe(401);
+    // One of them tries twenty times more, each refused by the slowdown before any check.
+    for (let i = 0; i < 20; i++) expect((await login(account, 'Wrong-password-1', '2001:db8:5:1::1')).statusCode).toBe(429);
+    // Seven of the day's 15 are spent, not 27: a fresh address still signs in.
+    expect((await login(account, DEMO.client.password, '2001:db8:5:ff::1')).statusCode).toBe(200);
+  });
+
   it("a burst of guesses at once from as many fresh addresses cannot pass the day's limit, and a tampered device cookie is no browser of the account", async () => {
     const account = await newClient();
     const device = (await login(account, DEMO.client.password, '198.51.100.3')).cookies.find((c) => c.name === 'bs_device')!;

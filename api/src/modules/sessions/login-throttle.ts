@@ -185,7 +185,8 @@ export function loginThrottle(db: Db, limits: ThrottleLimits = DEFAULT_THROTTLE)
           const delay = Math.min(2 ** (accountRow.hits - limits.perAccount), MAX_ACCOUNT_DELAY_SECONDS);
           const remaining = accountRow.wait + delay;
           if (remaining > 0) {
-            await refund([pairKey, addressKey]);
+            // Nothing was checked: no failure of the day's either.
+            await refund([pairKey, addressKey, ...(dayReserved ? [dayKey] : [])]);
             throw tooMany(remaining);
           }
         }
