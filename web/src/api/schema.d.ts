@@ -950,7 +950,7 @@ export interface paths {
         get?: never;
         /**
          * Update my information
-         * @description A new e-mail (the name I sign in with) needs proof that it is me: from an employee without a second factor, the current password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED). Send the ETag of my information as read (If-Match) and information changed since is refused with 412, the information now in `error.details.current`.
+         * @description A new e-mail (the name I sign in with) needs proof that it is me: from an employee without a second factor, the current password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED). Send the version of my information as read (its `version`, as If-Match "<version>") and information changed since is refused with 412, the information now in `error.details.current`.
          */
         put: operations["updateOwnEmployeeInfo"];
         /**

@@ -53,7 +53,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'A new e-mail (the name I sign in with) needs proof that it is me: from an employee without a second factor, ' +
           `the current password (\`currentPassword\`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in); otherwise the step-up. ${STEP_UP_NOTE} ` +
-          'Send the ETag of my information as read (If-Match) and information changed since is refused with 412, the information now in `error.details.current`.',
+          'Send the version of my information as read (its `version`, as If-Match "<version>") and information changed since is refused with 412, the information now in `error.details.current`.',
         headers: IfMatchHeader,
         body: OwnInformation,
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 404, 409, 412, 429, 503),
