@@ -1,5 +1,6 @@
 // The outbox as the sender and the Admin's dead-letter screen read and write it (mail_outbox). Rows
 // are written by the code (or the trigger) that makes the change they tell, in its transaction.
+import { STOCKLESS_STATUSES } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import type { MailFacts, MailKind, OrderFacts } from './mail-templates.ts';
@@ -100,11 +101,11 @@ export function mailRepository(db: Db) {
           if (row.kind === 'order_placed') {
             // Cancelled (or failed) before its confirmation went (the sender's poll, an SMTP outage): a
             // "we will send it" after the cancellation's news would tell the client the opposite.
-            const ended = ['cancelled', 'failed'].includes(found.facts.status.toLowerCase());
+            const ended = STOCKLESS_STATUSES.includes(found.facts.status);
             return {
               to,
               facts: { kind: 'order_placed', name: to.name, order: found.facts },
-              ...(ended ? { skip: `The order was ${found.facts.status.toLowerCase()} before its confirmation went.` } : {}),
+              ...(ended ? { skip: `The order was ${found.facts.status} before its confirmation went.` } : {}),
             };
           }
           const status = row.payload?.status ?? found.facts.status;

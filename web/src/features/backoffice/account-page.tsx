@@ -1,7 +1,6 @@
 import { FORM_MESSAGES, GENDERS } from '@bookshop/rules';
 import { Fragment, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { ApiError } from '../../api/client';
 import type { Schemas } from '../../api/types';
 import { ChoiceField } from '../../components/choice-field';
 import { LoadError } from '../../components/load-error';
@@ -11,6 +10,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { useSubmitOnce } from '../../lib/use-submit-once';
+import { rowNowOf } from './api/backoffice-mutation';
 import { useChangeEmployeePassword } from './api/change-password';
 import { useEmployeeMe } from './api/get-me';
 import { useSecondFactor } from './api/get-second-factor';
@@ -84,8 +84,7 @@ function InformationForm({
       (error) => {
         // Changed elsewhere since the form was opened (412): what is saved now becomes the starting
         // point, with this person's edits kept on top, so Save again keeps both.
-        const current =
-          error instanceof ApiError && error.status === 412 ? (error.details?.current as Schemas['EmployeeRow'] | undefined) : undefined;
+        const current = rowNowOf<Schemas['EmployeeRow']>(error);
         if (current) {
           reset(informationOf(current), { keepDirtyValues: true });
           setVersionRead(current.version);

@@ -2,7 +2,7 @@
 // which version the row was opened with; when the row changed since (412, decision record 12), the
 // table stays open on the row as it is now with the person's edits on top, so Save again keeps their
 // changes and no one else's is lost.
-import { ApiError } from '../../api/client';
+import { rowNowOf } from './api/backoffice-mutation';
 
 export type SaveOutcome<Row> = boolean | { opened: Row; draft: Row };
 
@@ -15,7 +15,7 @@ export async function saveOnTopOfChanges<Row extends object>(
   let current: Row | undefined;
   const saved = await write(() =>
     call().catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 412) current = error.details?.current as Row | undefined;
+      current = rowNowOf<Row>(error);
       throw error;
     }),
   );

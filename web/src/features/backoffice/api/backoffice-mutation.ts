@@ -33,3 +33,10 @@ export const versionRead = (version: number) => ({ 'if-match': `"${version}"` })
 
 /** A write refused because the row changed since it was read (412): what the screen shows of it is out of date. */
 export const refusedAsStale = (error: unknown) => error instanceof ApiError && error.status === 412;
+
+/** The row as it is now, which a 412 refusal carries (`error.details.current`); undefined for any other failure. */
+export const rowNowOf = <Row>(error: unknown): Row | undefined =>
+  refusedAsStale(error) ? ((error as ApiError).details?.current as Row | undefined) : undefined;
+
+/** An order's write refused because its status is not the one the card showed (409: moved on, or kept). */
+export const refusedAsMovedOn = (error: unknown) => error instanceof ApiError && error.status === 409;

@@ -1,5 +1,5 @@
-import { ApiError, api, withSession } from '../../../api/client';
-import { useBackofficeMutation } from './backoffice-mutation';
+import { api, withSession } from '../../../api/client';
+import { refusedAsMovedOn, useBackofficeMutation } from './backoffice-mutation';
 
 /** `from`: the status the card shows, so that an order another employee moved on meanwhile is not cancelled unseen. */
 const cancelOrder = ({ orderId, reason, from }: { orderId: number; reason: string; from: string }) =>
@@ -12,8 +12,4 @@ const cancelOrder = ({ orderId, reason, from }: { orderId: number; reason: strin
  * a refusal because the order is not as shown (409) reads the orders again, as a status change's does.
  */
 export const useCancelOrder = () =>
-  useBackofficeMutation(
-    cancelOrder,
-    ['orders', 'dashboard', 'charts', 'lowStock', 'copies'],
-    (error) => error instanceof ApiError && error.status === 409,
-  );
+  useBackofficeMutation(cancelOrder, ['orders', 'dashboard', 'charts', 'lowStock', 'copies'], refusedAsMovedOn);

@@ -1,5 +1,5 @@
-import { ApiError, api, withSession } from '../../../api/client';
-import { useBackofficeMutation } from './backoffice-mutation';
+import { api, withSession } from '../../../api/client';
+import { refusedAsMovedOn, useBackofficeMutation } from './backoffice-mutation';
 
 export type SettableStatus = 'Processing' | 'Shipped';
 
@@ -15,5 +15,4 @@ const setOrderStatus = ({ orderId, status, from }: { orderId: number; status: Se
  * refusal because the order's status is not the one shown (409: moved on, or kept) reads them again
  * too, so the card shows the status the order has.
  */
-export const useSetOrderStatus = () =>
-  useBackofficeMutation(setOrderStatus, ['orders', 'dashboard', 'charts'], (error) => error instanceof ApiError && error.status === 409);
+export const useSetOrderStatus = () => useBackofficeMutation(setOrderStatus, ['orders', 'dashboard', 'charts'], refusedAsMovedOn);
