@@ -1,4 +1,4 @@
-import { DEMO, expect, logIn, signUp, test, verificationEmail, verifyEmail } from './fixtures.ts';
+import { DEMO, expect, logIn, newDemoPasswordClient, signUp, test, verificationEmail, verifyEmail } from './fixtures.ts';
 
 test('a new visitor signs up, verifies the e-mail, edits the profile, changes the password, signs out and back in', async ({ page }) => {
   const email = `reader-${Date.now()}@example.com`;
@@ -114,4 +114,42 @@ test("a visitor opens the verification e-mail's link in the shop (the provider's
   await page.getByRole('button', { name: 'I Verified My Email' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('banner').getByText('Lina', { exact: true })).toBeVisible();
+});
+
+test('a shopper who left the shop signed in on a phone ends that session from the laptop, and the phone is signed out', async ({
+  page,
+  browser,
+  loggedInAs,
+}) => {
+  const shopper = await newDemoPasswordClient('sessions', { firstName: 'Lina', lastName: 'Two-Devices' });
+  const phone = await browser.newContext({
+    userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+  });
+  try {
+    const phonePage = await phone.newPage();
+    await logIn(phonePage, shopper);
+    await expect(phonePage).not.toHaveURL(/\/login$/);
+    await phonePage.goto('/account');
+    await expect(phonePage.getByLabel('First name')).toHaveValue('Lina');
+
+    await loggedInAs(shopper);
+    await page.goto('/account');
+    const sessions = page.getByRole('region', { name: 'Your sessions' });
+    await expect(sessions.getByRole('listitem').filter({ hasText: 'This session' })).toContainText('Chrome on Linux');
+    await sessions.getByRole('button', { name: 'End session: Chrome on Android' }).click();
+    const form = sessions.getByRole('form', { name: 'End sessions' });
+    await form.getByLabel('Password').fill(shopper.password);
+    await form.getByRole('button', { name: 'End 1 session' }).click();
+    await expect(sessions.getByText('Ended 1 session.')).toBeVisible();
+    await expect(sessions.getByText('Chrome on Android')).toHaveCount(0);
+
+    // The phone's next visit finds its session ended and asks it to sign in again.
+    await phonePage.reload();
+    await expect(phonePage).toHaveURL(/\/login/);
+    // The laptop is still signed in.
+    await page.reload();
+    await expect(page.getByLabel('First name')).toHaveValue('Lina');
+  } finally {
+    await phone.close();
+  }
 });

@@ -531,8 +531,8 @@ const SESSION_SPENDING = new Set(['refreshTokens', 'signOut']);
 /**
  * Operations an account may ask only so often (a password change, ten a day, right or wrong; an
  * employee's own information, thirty saves an hour; a client's ratings, sixty an hour; their wishlist
- * changes, three hundred): each case comes from a new account of its own, as each comes from an
- * address of its own (below), so every case reaches the handler.
+ * changes, three hundred; ending one's sessions, twenty an hour): each case comes from a new account of
+ * its own, as each comes from an address of its own (below), so every case reaches the handler.
  */
 const PER_ACCOUNT_LIMITED = new Set([
   'changeClientPassword',
@@ -541,6 +541,8 @@ const PER_ACCOUNT_LIMITED = new Set([
   'writeMyReview',
   'addToWishlist',
   'removeFromWishlist',
+  'endOwnClientSessions',
+  'endOwnEmployeeSessions',
 ]);
 let accountsMade = 0;
 /** A new client, or a new Admin, with the demo's password. */

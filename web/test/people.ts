@@ -15,3 +15,15 @@ export const anEmployee = (fields: Partial<Schemas['EmployeeRow']> = {}): Schema
   version: 1,
   ...fields,
 });
+
+/** A live session as the Account screens list it: this browser's, unless told otherwise. */
+export const aSession = (fields: Partial<Schemas['OwnSession']> = {}): Schemas['OwnSession'] => ({
+  id: '0b0c5e3a-7c1d-4c7e-9a53-2f1d6a0e0001',
+  startedAt: '2026-12-01T08:00:00.000Z',
+  lastActiveAt: '2026-12-01T09:00:00.000Z',
+  device: 'Firefox on Linux',
+  current: true,
+  ...fields,
+});
+/** The sessions list's answer for someone signed in in one browser only. */
+export const THIS_SESSION_ONLY = { body: { data: [aSession()] } };

@@ -39,6 +39,7 @@ export const refuse = {
   wrongCurrentPassword: () => badRequest('The current password is incorrect.', 'WRONG_PASSWORD'),
   passwordForFirstFactor: () => badRequest('Enter your password to set up your first second factor.', 'PASSWORD_REQUIRED'),
   passwordForEmailChange: () => badRequest('Enter your current password to change your e-mail.', 'PASSWORD_REQUIRED'),
+  passwordForEndingSessions: () => badRequest('Enter your password to end sessions.', 'PASSWORD_REQUIRED'),
   weakPassword: (message: string) => badRequest(message, 'WEAK_PASSWORD'),
   gender: () => badRequest('Gender must be Male or Female.'),
   employeeEmail: () => badRequest(FORM_MESSAGES.emailInvalid),

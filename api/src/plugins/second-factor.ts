@@ -15,6 +15,7 @@ import {
   STEP_UP_MINUTES,
   secondFactorService,
 } from '../modules/second-factor/second-factor-service.ts';
+import { deviceOf } from '../modules/sessions/device.ts';
 import { REFRESH_COOKIE_PATH, signedInEmployee } from './sessions.ts';
 
 declare module 'fastify' {
@@ -110,7 +111,12 @@ export default fp(
         method: 'second_factor' | 'passkey',
         checkedPassword?: string,
       ) => {
-        const session = await app.sessions.start('employee', employeeId, checkedPassword, refuse.signInStepExpired);
+        const session = await app.sessions.start(
+          'employee',
+          employeeId,
+          { device: deviceOf(request.headers['user-agent']), checkedPassword },
+          refuse.signInStepExpired,
+        );
         await service.markSecondFactor(session.familyId);
         app.setSessionCookies(request, reply, 'employee', session);
         await app.recordEmployeeSignIn(request, employeeId, method);

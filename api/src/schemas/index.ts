@@ -5,7 +5,7 @@ import { CartItem } from './cart.ts';
 import { AuthorPage, BookCard, BookDetail, BookType } from './catalog.ts';
 import { DeadLetter } from './mail.ts';
 import { BackofficeOrder, ClientOrder } from './orders.ts';
-import { ClientInfo, ClientRow, EmployeeRow } from './people.ts';
+import { ClientInfo, ClientRow, EmployeeRow, OwnSession } from './people.ts';
 import { BackofficeReview, MyReview, Review, ReviewPage } from './reviews.ts';
 import { AuditEntry, AuditPage, CategoryUnits, ImportJobView, LowStockCopy, LowStockPage, SalesDay, StatusCount } from './staff.ts';
 import { ClientNotice, WishlistBook } from './wishlist.ts';
@@ -20,6 +20,7 @@ export const namedSchemas = [
   ClientOrder,
   ClientRow,
   EmployeeRow,
+  OwnSession,
   Author,
   Book,
   Copy,

@@ -69,3 +69,24 @@ export const PasswordChange = Body({
   newPassword: Type.Optional(Type.String({ maxLength: 1000 })),
 });
 export type PersonInput = Static<typeof PersonInformations>;
+
+/** One of my live sessions (the Account screens' list; ASVS 5.0 7.5.2). */
+export const OwnSession = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    startedAt: Type.String({ format: 'date-time', description: 'When it was signed in' }),
+    lastActiveAt: Type.String({ format: 'date-time', description: 'Its last signed-in call, to the minute' }),
+    device: Type.Union([Type.String(), Type.Null()], {
+      description: 'What it was signed in from, as "Firefox on Linux"; null when the browser did not say',
+    }),
+    current: Type.Boolean({ description: 'The session asking' }),
+  },
+  { $id: 'OwnSession' },
+);
+
+/** Sessions to end, and the account's password: ending them is asked by someone who proves it is them. */
+export const EndSessions = (most: number) =>
+  Body({
+    sessionIds: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: most, uniqueItems: true }),
+    password: Type.Optional(Type.String({ maxLength: 1000 })),
+  });

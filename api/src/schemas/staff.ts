@@ -58,6 +58,7 @@ export const AUDIT_EVENT_TYPES = [
   'client_signed_in',
   'client_signed_up',
   'password_changed',
+  'sessions_ended',
   'dead_letter_retried',
 ] as const;
 

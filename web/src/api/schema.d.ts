@@ -620,6 +620,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/client/manage/sessions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My live sessions, the most recently used first
+         * @description An account keeps 50 sessions at most, so this is every one.
+         */
+        get: operations["getOwnClientSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/manage/sessions/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End some of my other sessions
+         * @description Needs my password (`password`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in). Ids that are not my live sessions, and the session asking, are passed over; `ended` counts those ended. An account may ask 20 times an hour, right or wrong; beyond that, 429 with Retry-After.
+         */
+        post: operations["endOwnClientSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/client/orders": {
         parameters: {
             query?: never;
@@ -978,6 +1018,46 @@ export interface paths {
          */
         put: operations["changeEmployeePassword"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employee/sessions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My live sessions, the most recently used first
+         * @description An account keeps 50 sessions at most, so this is every one.
+         */
+        get: operations["getOwnEmployeeSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employee/sessions/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End some of my other sessions
+         * @description Needs my password (`password`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in). Ids that are not my live sessions, and the session asking, are passed over; `ended` counts those ended. An account may ask 20 times an hour, right or wrong; beyond that, 429 with Retry-After.
+         */
+        post: operations["endOwnEmployeeSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1945,6 +2025,24 @@ export interface components {
             address: string;
             /** @description Raised whenever this information changes; a save of my own sends it back as If-Match */
             version: number;
+        };
+        OwnSession: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it was signed in
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description Its last signed-in call, to the minute
+             */
+            lastActiveAt: string;
+            /** @description What it was signed in from, as "Firefox on Linux"; null when the browser did not say */
+            device: string | null;
+            /** @description The session asking */
+            current: boolean;
         };
         Author: {
             id: number;
@@ -4377,6 +4475,131 @@ export interface operations {
             };
         };
     };
+    getOwnClientSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OwnSession"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    endOwnClientSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sessionIds: string[];
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ended: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     placeOrder: {
         parameters: {
             query?: never;
@@ -5852,6 +6075,149 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOwnEmployeeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OwnSession"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    endOwnEmployeeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sessionIds: string[];
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ended: number;
+                        };
                     };
                 };
             };
@@ -9104,7 +9470,7 @@ export interface operations {
         parameters: {
             query?: {
                 entity?: "Author" | "Book" | "BookCopy" | "Order" | "Employee" | "ContactMessage" | "BookReview" | "ShopSettings";
-                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "step_up_session_ended" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed" | "employee_signed_in" | "client_signed_in" | "client_signed_up" | "password_changed" | "dead_letter_retried";
+                type?: "backoffice_write" | "login_failed" | "login_locked" | "password_check_failed" | "refresh_token_reuse" | "authorization_refused" | "csrf_refused" | "rate_limited" | "password_reset_requested" | "password_reset" | "second_factor_enrolled" | "second_factor_removed" | "second_factor_failed" | "step_up_session_ended" | "second_factor_reset" | "recovery_code_used" | "recovery_codes_renewed" | "employee_signed_in" | "client_signed_in" | "client_signed_up" | "password_changed" | "sessions_ended" | "dead_letter_retried";
                 /** @description Who: `employee:<id>`, or the e-mail a failed sign-in named */
                 actor?: string;
                 /** @description From this day (UTC), inclusive */

@@ -23,6 +23,8 @@ export const clientKeys = {
   info: ['client', 'info'] as const,
   /** Which e-mails the client gets besides order confirmations. */
   mailPreferences: ['client', 'mail-preferences'] as const,
+  /** The client's live sessions (the Account screen's list). */
+  sessions: ['client', 'sessions'] as const,
   cart: ['client', 'cart'] as const,
   /** Every page of My Orders. */
   orders: ['client', 'orders'] as const,

@@ -12,6 +12,9 @@ export type Audience = 'client' | 'employee';
 
 const fingerprintSql = Prisma.raw(PASSWORD_FINGERPRINT_SQL);
 
+/** A session about to start: its id, its account, and what it is signed in from (device.ts). */
+type NewFamily = { id: string; subjectId: number; device: string | null };
+
 const familySelect = { id: true, audience: true, subjectId: true, startedAt: true, lastActiveAt: true, revokedAt: true } as const;
 
 /**
@@ -92,19 +95,19 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
      * `whilePassword`, the fingerprint of a password hash (passwords.ts), only while that is the
      * account's hash (false when it no longer is).
      */
-    async startFamily(family: { id: string; audience: Audience; subjectId: number }, keep: number, whilePassword?: string) {
+    async startFamily(family: NewFamily & { audience: Audience }, keep: number, whilePassword?: string) {
       if (whilePassword === undefined) await db.sessionFamily.create({ data: family, select: { id: true } });
       else {
         // FOR SHARE waits for a reset's or a change's transaction holding the account's row, then
         // reads the row as it committed: a new hash means no session.
-        const { id, subjectId } = family;
+        const { id, subjectId, device } = family;
         const started =
           family.audience === 'client'
             ? await db.$executeRaw`
-                INSERT INTO session_families (id, audience, subject_id) SELECT ${id}::uuid, 'client', ${subjectId}
+                INSERT INTO session_families (id, audience, subject_id, device) SELECT ${id}::uuid, 'client', ${subjectId}, ${device}
                 WHERE EXISTS (SELECT 1 FROM clients WHERE id = ${subjectId} AND ${fingerprintSql} = ${whilePassword} FOR SHARE)`
             : await db.$executeRaw`
-                INSERT INTO session_families (id, audience, subject_id) SELECT ${id}::uuid, 'employee', ${subjectId}
+                INSERT INTO session_families (id, audience, subject_id, device) SELECT ${id}::uuid, 'employee', ${subjectId}, ${device}
                 WHERE EXISTS (SELECT 1 FROM employees WHERE id = ${subjectId} AND ${fingerprintSql} = ${whilePassword} FOR SHARE)`;
         if (started === 0) return false;
       }
@@ -124,11 +127,11 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
      * (its answer lost, and sent again) start one. The client's row, locked first, makes the second
      * wait for the first's commit, and its check, a statement after the wait, then sees that session.
      */
-    startFirstClientFamily: (family: { id: string; subjectId: number }) =>
+    startFirstClientFamily: (family: NewFamily) =>
       db.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT 1 FROM clients WHERE id = ${family.subjectId} FOR NO KEY UPDATE`;
         const started = await tx.$executeRaw`
-          INSERT INTO session_families (id, audience, subject_id) SELECT ${family.id}::uuid, 'client', ${family.subjectId}
+          INSERT INTO session_families (id, audience, subject_id, device) SELECT ${family.id}::uuid, 'client', ${family.subjectId}, ${family.device}
           WHERE NOT EXISTS (SELECT 1 FROM session_families WHERE audience = 'client' AND subject_id = ${family.subjectId})`;
         return started === 1;
       }),
@@ -175,6 +178,30 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
         await tx.refreshToken.create({ data: successor, select: { id: true } });
         return true;
       }),
+    /**
+     * The account's sessions still live at `now` (not ended, within both lifetimes), the most recently
+     * used first: at most SESSIONS_PER_ACCOUNT exist, so the list is whole.
+     */
+    liveFamilies: (audience: Audience, subjectId: number, lifetimes: { idleSeconds: number; absoluteSeconds: number }, now: Date) =>
+      db.sessionFamily.findMany({
+        where: {
+          audience,
+          subjectId,
+          revokedAt: null,
+          startedAt: { gte: new Date(now.getTime() - lifetimes.absoluteSeconds * 1000) },
+          lastActiveAt: { gte: new Date(now.getTime() - lifetimes.idleSeconds * 1000) },
+        },
+        orderBy: [{ lastActiveAt: 'desc' }, { startedAt: 'desc' }, { id: 'asc' }],
+        select: { id: true, startedAt: true, lastActiveAt: true, device: true },
+      }),
+    /** Ends those of `ids` that are the account's and still open, never `keepFamilyId`; counts them. */
+    endFamiliesOf: async (audience: Audience, subjectId: number, ids: string[], keepFamilyId: string) =>
+      (
+        await db.sessionFamily.updateMany({
+          where: { audience, subjectId, revokedAt: null, id: { in: ids.filter((id) => id !== keepFamilyId) } },
+          data: { revokedAt: new Date() },
+        })
+      ).count,
     revokeFamily: (id: string) => db.sessionFamily.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } }),
     /**
      * Deletes what can no longer be used: tokens expired or spent a day ago (a day of theft

@@ -95,19 +95,24 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
      * A new session. Given the fingerprint of the password hash a sign-in checked, it starts only while
      * that is still the account's: a reset or a change committed meanwhile (which ended every session
      * it found) refuses it with `refusal` (as a wrong password, by default), where it would otherwise
-     * have been the one session left.
+     * have been the one session left. `device` says what it is signed in from (device.ts).
      */
-    async start(audience: Audience, subjectId: number, checkedPassword?: string, refusal = refuse.invalidLogin): Promise<IssuedSession> {
+    async start(
+      audience: Audience,
+      subjectId: number,
+      { device = null, checkedPassword }: { device?: string | null; checkedPassword?: string } = {},
+      refusal = refuse.invalidLogin,
+    ): Promise<IssuedSession> {
       const id = randomUUID();
-      const started = await repo.startFamily({ id, audience, subjectId }, SESSIONS_PER_ACCOUNT, checkedPassword);
+      const started = await repo.startFamily({ id, audience, subjectId, device }, SESSIONS_PER_ACCOUNT, checkedPassword);
       if (!started) throw refusal();
       return issue(audience, subjectId, { id, startedAt: new Date() });
     },
 
     /** A new client's first session; `refusal` when another start of it won (sign-up sent twice at once). */
-    async startFirst(subjectId: number, refusal: () => Error): Promise<IssuedSession> {
+    async startFirst(subjectId: number, device: string | null, refusal: () => Error): Promise<IssuedSession> {
       const id = randomUUID();
-      if (!(await repo.startFirstClientFamily({ id, subjectId }))) throw refusal();
+      if (!(await repo.startFirstClientFamily({ id, subjectId, device }))) throw refusal();
       return issue('client', subjectId, { id, startedAt: new Date() });
     },
 
@@ -182,6 +187,18 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
     },
 
     revokeFamily: (familyId: string) => repo.revokeFamily(familyId),
+
+    /** The account's live sessions, the most recently used first; `current` marks `currentFamilyId`'s. */
+    async live(audience: Audience, subjectId: number, currentFamilyId: string) {
+      const families = await repo.liveFamilies(audience, subjectId, SESSION_LIFETIMES[audience], new Date());
+      return families.map((family) => ({ ...family, current: family.id === currentFamilyId }));
+    },
+    /**
+     * Ends those of `ids` that are the account's own and still open, never the one asking
+     * (`currentFamilyId`: signing out ends that); counts those ended.
+     */
+    endOwn: (audience: Audience, subjectId: number, ids: string[], currentFamilyId: string) =>
+      repo.endFamiliesOf(audience, subjectId, ids, currentFamilyId),
     purge: () => repo.purge(LONGEST_LIFETIME_SECONDS),
   };
 }

@@ -5,6 +5,7 @@ import { Body, responses } from '../../schemas/common.ts';
 import { MailPreferences, MailPreferencesBody } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { ownPasswordRoute } from '../own-password.ts';
+import { ownSessionsRoutes } from '../own-sessions.ts';
 
 // What is parsed at most; the rule module's limits (a name's 100 characters) answer with the screen's words.
 const text = Type.Optional(Type.String({ maxLength: 1000 }));
@@ -63,6 +64,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   ownPasswordRoute(app, 'client', 'changeClientPassword', [400, 401, 429, 503]);
+  ownSessionsRoutes(app, 'client', { list: 'getOwnClientSessions', end: 'endOwnClientSessions' }, [401, 503]);
 };
 
 export default manageRoutes;

@@ -8,6 +8,7 @@ import { responses } from '../../schemas/common.ts';
 import { OwnInformation } from '../../schemas/people.ts';
 import { documentRoutes } from '../document-routes.ts';
 import { ownPasswordRoute } from '../own-password.ts';
+import { ownSessionsRoutes } from '../own-sessions.ts';
 import { STEP_UP_NOTE } from './employees.ts';
 import { tagVersion, versionRead } from './schemas.ts';
 
@@ -68,6 +69,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   ownPasswordRoute(app, 'employee', 'changeEmployeePassword', [400, 401, 403, 429, 503]);
+  ownSessionsRoutes(app, 'employee', { list: 'getOwnEmployeeSessions', end: 'endOwnEmployeeSessions' }, [401, 403, 503]);
 };
 
 export default accountRoutes;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { normalizeAccount } from '../../modules/accounts/account-service.ts';
+import { deviceOf } from '../../modules/sessions/device.ts';
 import { REFRESHES_PER_SESSION_HOUR } from '../../modules/sessions/session-service.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
@@ -37,7 +38,10 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.signInToken.set(request, reply, await app.secondFactor.openSignIn(result.id, result.passwordFingerprint));
         return { data: 'SecondFactor' };
       }
-      const session = await app.sessions.start(result.audience, result.id, result.passwordFingerprint);
+      const session = await app.sessions.start(result.audience, result.id, {
+        device: deviceOf(request.headers['user-agent']),
+        checkedPassword: result.passwordFingerprint,
+      });
       await app.loginThrottle.signedIn(account);
       app.setSessionCookies(request, reply, result.audience, session);
       if (result.audience === 'employee') await app.recordEmployeeSignIn(request, result.id, 'password');

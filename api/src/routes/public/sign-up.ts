@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { refuse } from '../../lib/refusals.ts';
+import { deviceOf } from '../../modules/sessions/device.ts';
 import { PROVIDER_ROUTE_TIME_LIMIT_MS } from '../../plugins/identity.ts';
 import { Body, responses } from '../../schemas/common.ts';
 import { documentRoutes } from '../document-routes.ts';
@@ -79,7 +80,12 @@ const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
           });
       const client = await app.accounts.signUp(input, identity);
       // The first session only: the same sign-up sent twice at once finishes once, the other is a duplicate.
-      app.setSessionCookies(request, reply, 'client', await app.sessions.startFirst(client.id, refuse.emailTaken));
+      app.setSessionCookies(
+        request,
+        reply,
+        'client',
+        await app.sessions.startFirst(client.id, deviceOf(request.headers['user-agent']), refuse.emailTaken),
+      );
       await app.recordClientEvent(request, 'client_signed_up', client.id);
       return { data: 'Client' };
     },

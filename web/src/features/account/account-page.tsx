@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
+import { OwnSessions } from '../../components/own-sessions';
 import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
@@ -11,8 +12,10 @@ import { newPasswordProblem } from '../../lib/password-rules';
 import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { useChangePassword } from './api/change-password';
+import { useEndOwnSessions } from './api/end-own-sessions';
 import { useClientInfo } from './api/get-client-info';
 import { useMailPreferences } from './api/get-mail-preferences';
+import { useOwnSessions } from './api/get-own-sessions';
 import { type MailPreferences, useSetMailPreferences } from './api/set-mail-preferences';
 import { useUpdateProfile } from './api/update-profile';
 
@@ -109,6 +112,8 @@ export default function AccountPage() {
   const [showPassword, setShowPassword] = useState(false);
   const passwordForm = useForm<PasswordChange>({ defaultValues: NO_PASSWORDS });
   const [notice, show] = useNotice();
+  const sessions = useOwnSessions();
+  const endSessions = useEndOwnSessions();
 
   if (ready && !loggedIn) return <LoginRedirect />;
 
@@ -158,6 +163,7 @@ export default function AccountPage() {
         </form>
       )}
       <MailChoices />
+      <OwnSessions sessions={sessions} end={endSessions} />
     </div>
   );
 }

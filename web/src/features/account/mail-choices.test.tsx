@@ -2,11 +2,13 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
+import { THIS_SESSION_ONLY } from '../../../test/people';
 import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import AccountPage from './account-page';
 
 it('shows both choices and the note that confirmations always go; unticking one saves it', async () => {
   const calls = stubApi({
+    'GET /api/client/manage/sessions/': THIS_SESSION_ONLY,
     ...SIGNED_IN_CLIENT,
     'GET /api/client/manage': { body: { data: { firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'c@x.test' } } },
     'GET /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: true } } },

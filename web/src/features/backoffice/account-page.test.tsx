@@ -3,7 +3,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it, vi } from 'vitest';
-import { anEmployee } from '../../../test/people';
+import { anEmployee, THIS_SESSION_ONLY } from '../../../test/people';
 import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import EmployeeAccountPage from './account-page';
 import type { EmployeeInfo } from './api/update-me';
@@ -20,6 +20,7 @@ const saved = anEmployee({
 
 it('Save Changes is enabled only by a change, Reset restores the saved values, and a save sends every field', async () => {
   const calls = stubApi({
+    'GET /api/employee/sessions/': THIS_SESSION_ONLY,
     ...SIGNED_OUT,
     // Read again after the save: the information as stored, at its new version.
     'GET /api/employee/employee/': [
@@ -78,6 +79,7 @@ it('a save over information changed in another tab since is refused, says why, a
   const reason =
     'Your information was changed elsewhere since you opened it (another tab, say). The form now shows what is saved, with your changes on top: check them and save again.';
   const calls = stubApi({
+    'GET /api/employee/sessions/': THIS_SESSION_ONLY,
     ...SIGNED_OUT,
     'GET /api/employee/employee/': [{ body: { data: saved } }, { body: { data: elsewhere } }],
     'GET /api/employee/second-factor': {
@@ -111,6 +113,7 @@ it('a save over information changed in another tab since is refused, says why, a
 it('a new e-mail, the name the employee signs in with, asks for the second factor first, then saves', async () => {
   const stepUp = refusal(403, 'STEP_UP_REQUIRED', 'Confirm it is you: this needs your second factor, used within the last 10 minutes.');
   const calls = stubApi({
+    'GET /api/employee/sessions/': THIS_SESSION_ONLY,
     ...SIGNED_OUT,
     'GET /api/employee/employee/': { body: { data: saved } },
     'GET /api/employee/second-factor': {
@@ -135,6 +138,7 @@ it('a new e-mail, the name the employee signs in with, asks for the second facto
 it('a new e-mail from an employee without a second factor asks for the current password beside it, and sends it', async () => {
   const wrong = refusal(400, 'WRONG_PASSWORD', 'The current password is incorrect.');
   const calls = stubApi({
+    'GET /api/employee/sessions/': THIS_SESSION_ONLY,
     ...SIGNED_OUT,
     'GET /api/employee/employee/': { body: { data: saved } },
     'GET /api/employee/second-factor': {
@@ -175,6 +179,7 @@ it('a new e-mail from an employee without a second factor asks for the current p
 
 it("information that cannot be read says 'No employee data available.', why, and offers Retry, which shows it once it can be", async () => {
   stubApi({
+    'GET /api/employee/sessions/': THIS_SESSION_ONLY,
     ...SIGNED_OUT,
     'GET /api/employee/employee/': [
       refusal(503, 'DATABASE_UNAVAILABLE', 'The shop is briefly unavailable. Please try again in a moment.'),

@@ -5,6 +5,7 @@ import type { Schemas } from '../../api/types';
 import { ChoiceField } from '../../components/choice-field';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
+import { OwnSessions } from '../../components/own-sessions';
 import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
@@ -12,7 +13,9 @@ import { newPasswordProblem } from '../../lib/password-rules';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { rowNowOf } from './api/backoffice-mutation';
 import { useChangeEmployeePassword } from './api/change-password';
+import { useEndOwnEmployeeSessions } from './api/end-own-sessions';
 import { useEmployeeMe } from './api/get-me';
+import { useOwnEmployeeSessions } from './api/get-own-sessions';
 import { useSecondFactor } from './api/get-second-factor';
 import { type EmployeeInfo, useUpdateEmployeeMe } from './api/update-me';
 import { SecondFactorSection } from './second-factor-section';
@@ -159,6 +162,8 @@ export default function EmployeeAccountPage() {
   const typed = passwordForm.watch();
   const [notice, show] = useNotice();
   const resetting = useSubmitOnce();
+  const sessions = useOwnEmployeeSessions();
+  const endSessions = useEndOwnEmployeeSessions();
   // A new password ends the other sessions, and a new e-mail changes how one signs in: the server asks
   // for the second factor first (403 STEP_UP_REQUIRED).
   const { guard, prompt } = useStepUpGuard();
@@ -204,6 +209,7 @@ export default function EmployeeAccountPage() {
         </button>
       </form>
       <SecondFactorSection />
+      <OwnSessions sessions={sessions} end={endSessions} />
       {prompt}
     </section>
   );

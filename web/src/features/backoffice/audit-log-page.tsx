@@ -46,6 +46,7 @@ const EVENTS: Record<EventType, string> = {
   client_signed_in: 'Client signed in',
   client_signed_up: 'Client signed up',
   password_changed: 'Password changed',
+  sessions_ended: 'Other sessions ended',
   dead_letter_retried: 'Undelivered e-mail sent again',
 };
 const PAGE_SIZE = 25;

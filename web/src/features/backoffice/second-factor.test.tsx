@@ -4,7 +4,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it, vi } from 'vitest';
-import { anEmployee } from '../../../test/people';
+import { anEmployee, THIS_SESSION_ONLY } from '../../../test/people';
 import { heldAnswer, refusal, renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
 import EmployeeAccountPage from './account-page';
 import EmployeesPage from './employees-page';
@@ -119,6 +119,7 @@ it('asks for the second factor before a new password ends the other sessions, th
   const calls = stubApi({
     ...SIGNED_IN_ADMIN,
     'GET /api/employee/employee/': { body: { data: anEmployee({ email: 'admin@bookshop.test' }) } },
+    'GET /api/employee/sessions/': THIS_SESSION_ONLY,
     'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
     'PUT /api/employee/password/': [STEP_UP, { body: { data: true } }],
     'POST /api/employee/second-factor/step-up': { body: { data: { stepUpUntil: new Date().toISOString() } } },

@@ -27,6 +27,7 @@ export const backofficeKeys = {
   imports: queryKeysFactory('imports'),
   me: queryKeysFactory('me'),
   secondFactor: queryKeysFactory('secondFactor'),
+  sessions: queryKeysFactory('sessions'),
   mail: queryKeysFactory('mail'),
 };
 
