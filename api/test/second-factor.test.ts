@@ -4,7 +4,7 @@
 // here only a registration, with a passkey made in the test (software-authenticator.ts).
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { secretBox, TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
+import { recoveryCodeHash, secretBox, TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
 import { SIGN_INS_PER_ACCOUNT_HOUR } from '../src/modules/sessions/login-throttle.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks, whileSessionsCannotEnd } from './helpers.ts';
 import { registerSoftwarePasskey, softwarePasskey } from './software-authenticator.ts';
@@ -365,6 +365,16 @@ describe('recovery codes', () => {
       ['recovery_code_used', String(who.id)],
     );
     expect(occurrences(used)).toBe(2);
+  });
+
+  it('are 24 characters of six groups (118 bits, enough for a plain hash), and a 16-character one issued before still signs in', async () => {
+    const who = await t.newEmployee({ role: 'Seller' });
+    const { recoveryCodes } = await enrolTotp(t, await passwordLogin(t, who));
+    for (const code of recoveryCodes) expect(code).toMatch(/^[a-hjkmnp-z2-9]{4}(-[a-hjkmnp-z2-9]{4}){5}$/);
+    const earlier = 'abcd-efgh-jkmn-pqrs';
+    await t.db.query('INSERT INTO employee_recovery_codes (employee_id, code_hash) VALUES ($1, $2)', [who.id, recoveryCodeHash(earlier)]);
+    const attempt = await passwordStep(t, who);
+    expect((await secondStep(t, attempt.cookie, earlier)).statusCode).toBe(200);
   });
 });
 

@@ -72,13 +72,16 @@ export function secretBox(serverSecret: string, use: 'totp-secret-v1' | 'passkey
   };
 }
 
-// Recovery codes: 16 characters of an alphabet without look-alikes (79 random bits), in groups of
-// four. That many bits make a plain SHA-256 enough to store them: no guessing from the hash.
+// Recovery codes: 24 characters of an alphabet without look-alikes (118 random bits), in groups of
+// four. ASVS 5.0 (6.5.2) lets a plain SHA-256 store a lookup secret of 112 bits or more: no guessing
+// from the hash. Codes issued before were 16 characters (79 bits); they work until renewed.
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+export const RECOVERY_CODE_LENGTH = 24;
+const EARLIER_RECOVERY_CODE_LENGTH = 16;
 
 export const newRecoveryCodes = (count = RECOVERY_CODE_COUNT) =>
   Array.from({ length: count }, () => {
-    const chars = Array.from({ length: 16 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join('');
+    const chars = Array.from({ length: RECOVERY_CODE_LENGTH }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join('');
     return chars.match(/.{4}/g)!.join('-');
   });
 
@@ -86,4 +89,5 @@ export const newRecoveryCodes = (count = RECOVERY_CODE_COUNT) =>
 export const recoveryCodeHash = (code: string) => createHash('sha256').update(code.toLowerCase().replace(/[\s-]/g, '')).digest('hex');
 
 /** A recovery code's shape (to tell it from a TOTP code). */
-export const looksLikeRecoveryCode = (code: string) => code.replace(/[\s-]/g, '').length === 16;
+export const looksLikeRecoveryCode = (code: string) =>
+  [RECOVERY_CODE_LENGTH, EARLIER_RECOVERY_CODE_LENGTH].includes(code.replace(/[\s-]/g, '').length);
