@@ -179,6 +179,17 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   if (mode === 'production' && env.PUBLIC_URL === undefined) {
     problems.push('PUBLIC_URL must be set in production to the address shoppers use, such as https://shop.example.com');
   }
+  // Over plain http, passwords and session cookies cross the network readable: in production only a shop
+  // on this machine (the compose demo's http://localhost:3000) may be reached so.
+  const onThisMachine = /^http:\/\/(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d+)?$/.test(env.PUBLIC_URL ?? '');
+  if (mode === 'production' && env.PUBLIC_URL?.startsWith('http://') && !onThisMachine) {
+    problems.push(
+      `PUBLIC_URL must be https in production ('${env.PUBLIC_URL}'): plain http only for a shop on this machine (http://localhost)`,
+    );
+  }
+  if (mode === 'production' && env.COOKIE_SECURE === 'false' && !onThisMachine) {
+    problems.push('COOKIE_SECURE=false is for a shop on this machine only (PUBLIC_URL http://localhost): remove it behind https');
+  }
 
   const jwtSecret = env.JWT_SECRET ?? (mode === 'production' ? '' : DEVELOPMENT_JWT_SECRET);
   if (mode === 'production' && (jwtSecret === DEVELOPMENT_JWT_SECRET || jwtSecret.length < 32)) {

@@ -689,6 +689,15 @@ describe('production configuration', () => {
     expect(problem({ PUBLIC_URL: '' })).toMatch(/PUBLIC_URL must be set in production/);
   });
 
+  it('refuses plain http and COOKIE_SECURE=false in production but for a shop on this machine (the compose demo)', () => {
+    expect(problem({ PUBLIC_URL: 'http://shop.example.com' })).toMatch(/PUBLIC_URL must be https in production/);
+    expect(problem({ PUBLIC_URL: 'http://localhost.example.com' })).toMatch(/PUBLIC_URL must be https in production/);
+    expect(problem({ COOKIE_SECURE: 'false' })).toMatch(/COOKIE_SECURE=false is for a shop on this machine only/);
+    for (const local of ['http://localhost:3000', 'http://127.0.0.1:8080', 'http://[::1]:3000']) {
+      expect(problem({ PUBLIC_URL: local, COOKIE_SECURE: 'false' }), local).toBeNull();
+    }
+  });
+
   it('requires a second factor of Admins (STAFF_MFA) in production, not in the local demo (SEED_DEMO), development or the tests', () => {
     expect(loadConfig(production).staffMfa).toBe('required');
     expect(loadConfig({ ...production, SEED_DEMO: 'true' }).staffMfa).toBe('optional');
