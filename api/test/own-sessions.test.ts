@@ -119,25 +119,99 @@ describe('a client lists and ends their sessions', () => {
     expect(event).toMatchObject({ details: { ended: 1 } });
   });
 
-  it(`refuses the ${SESSION_ENDINGS_PER_HOUR + 1}st ask in an hour with 429`, async () => {
-    const { cookie } = await t.newClient();
-    for (let i = 0; i < SESSION_ENDINGS_PER_HOUR; i++) {
-      expect((await end(cookie, { sessionIds: [randomUUID()], password: DEMO.client.password })).statusCode).toBe(200);
-    }
-    const refused = await end(cookie, { sessionIds: [randomUUID()], password: DEMO.client.password });
-    expect(refused.statusCode).toBe(429);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  it('counts a wrong password as a failed sign-in of the account, under the sign-in throttle', async () => {
+    const { account, cookie } = await t.newClient();
+    expect((await end(cookie, { sessionIds: [randomUUID()], password: 'not-my-password' })).statusCode).toBe(400);
+    const failed = await t.db.query("SELECT 1 FROM security_events WHERE type = 'password_check_failed' AND actor = $1", [account]);
+    expect(failed).toHaveLength(1);
   });
 
-  it('refuses a list of no ids or of more than an account keeps', async () => {
-    const { cookie } = await t.newClient();
-    for (const sessionIds of [[], Array.from({ length: 51 }, () => randomUUID()), ['not-a-session']]) {
-      expect((await end(cookie, { sessionIds, password: DEMO.client.password })).statusCode).toBe(400);
+  it('passes over a session past its lifetime, which it no longer lists, and ends none', async () => {
+    const { account, cookie } = await t.newClient();
+    await signIn(account, CHROME_ON_ANDROID);
+    const [old] = ((await list(cookie)).json().data as { id: string; device: string | null }[]).filter((s) => s.device);
+    // Signed in 31 days ago, used a minute ago: past the client's 30 days, though never idle.
+    await t.db.query("UPDATE session_families SET started_at = now() - interval '31 days' WHERE id = $1", [old!.id]);
+    expect(((await list(cookie)).json().data as { id: string }[]).map((s) => s.id)).not.toContain(old!.id);
+    const ended = await end(cookie, { sessionIds: [old!.id], password: DEMO.client.password });
+    expect(ended.json().data).toEqual({ ended: 0 });
+    expect(await t.db.query('SELECT 1 FROM session_families WHERE id = $1 AND revoked_at IS NOT NULL', [old!.id])).toHaveLength(0);
+  });
+
+  it(`counts ${SESSION_ENDINGS_PER_HOUR} asks an hour per session: a taken session cannot spend its owner's`, async () => {
+    const { account, cookie: taken } = await t.newClient();
+    for (let i = 0; i < SESSION_ENDINGS_PER_HOUR; i++) {
+      expect((await end(taken, { sessionIds: [randomUUID()], password: DEMO.client.password })).statusCode).toBe(200);
     }
+    const refused = await end(taken, { sessionIds: [randomUUID()], password: DEMO.client.password });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // The owner, in a browser of their own, still ends the taken one.
+    const owner = await signIn(account, FIREFOX_ON_LINUX);
+    const takenId = ((await list(owner)).json().data as { id: string; current: boolean; device: string | null }[]).find(
+      (s) => !s.current && s.device === null,
+    )!.id;
+    expect((await end(owner, { sessionIds: [takenId], password: DEMO.client.password })).json().data).toEqual({ ended: 1 });
+    expect(await stillSignedIn(taken)).toBe(false);
+  });
+
+  it('refuses ids as no list gives them (none, more than an account keeps, not a uuid, in capitals) before any password is checked', async () => {
+    const { account, cookie } = await t.newClient();
+    const [mine] = (await list(cookie)).json().data as { id: string }[];
+    for (const sessionIds of [
+      [],
+      Array.from({ length: 51 }, () => randomUUID()),
+      ['not-a-session'],
+      [`urn:uuid:${randomUUID()}`],
+      // This session's own id in capitals: the same uuid to the database, which would have ended it.
+      [mine!.id.toUpperCase()],
+    ]) {
+      expect((await end(cookie, { sessionIds, password: 'not-my-password' })).statusCode).toBe(400);
+    }
+    expect(await stillSignedIn(cookie)).toBe(true);
+    expect(await t.db.query("SELECT 1 FROM security_events WHERE type = 'password_check_failed' AND actor = $1", [account])).toHaveLength(
+      0,
+    );
   });
 });
 
 describe('an employee lists and ends their sessions', () => {
+  it("neither lists nor ends a client's sessions, though the client's id is the employee's", async () => {
+    const client = await t.newClient();
+    // An employee row with the client's id: the two audiences' ids are counted apart and meet.
+    const email = `e-${randomUUID()}@bookshop.test`;
+    await t.db.query(
+      `INSERT INTO employees (id, first_name, last_name, gender, birth_date, email, phone_number, address, password_hash, role)
+       SELECT $1, 'Same', 'Id', 'Female', '1990-01-01', $2, '0555000000', '1 Main Street', password_hash, 'Seller'
+       FROM employees WHERE email = $3`,
+      [client.id, email, DEMO.admin.account],
+    );
+    // Past it, so the employees made later in this database take ids of their own.
+    await t.db.query("SELECT setval(pg_get_serial_sequence('employees', 'id'), (SELECT max(id) FROM employees))");
+    const employee = cookieHeader(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/public/authentication/login',
+        payload: { account: email, password: DEMO.admin.password },
+      }),
+    );
+    const clientSessions = (
+      await t.app.inject({ method: 'GET', url: '/api/client/manage/sessions/', headers: { cookie: client.cookie } })
+    ).json().data as { id: string }[];
+    const employeeSessions = (await t.app.inject({ method: 'GET', url: '/api/employee/sessions/', headers: { cookie: employee } })).json()
+      .data as { id: string }[];
+    expect(employeeSessions).toHaveLength(1);
+    expect(employeeSessions.map((s) => s.id)).not.toContain(clientSessions[0]!.id);
+    const ended = await t.app.inject({
+      method: 'POST',
+      url: '/api/employee/sessions/end',
+      headers: { cookie: employee },
+      payload: { sessionIds: clientSessions.map((s) => s.id), password: DEMO.admin.password },
+    });
+    expect(ended.json().data).toEqual({ ended: 0 });
+    expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: client.cookie } })).statusCode).toBe(200);
+  });
+
   it('ends the other back-office session', async () => {
     const seller = await t.newEmployee();
     const signIn = async (userAgent: string) => {

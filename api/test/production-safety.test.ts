@@ -90,6 +90,24 @@ describe('sign-in that resists guessing', () => {
     expect(owner.statusCode).toBe(200);
   });
 
+  it("a new password takes back every other browser's mark; the browser that set it keeps one", async () => {
+    const account = await newClient();
+    const before = (await login(account, DEMO.client.password, '198.51.100.4')).cookies.find((c) => c.name === 'bs_device')!;
+    const changing = await login(account, DEMO.client.password, '198.51.100.5');
+    const newPassword = 'Lantern-Harbour-58';
+    const changed = await t.changeClientPassword(cookieHeader(changing), { oldPassword: DEMO.client.password, newPassword });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const after = changed.cookies.find((c) => c.name === 'bs_device')!;
+    // The day's failures spent from fresh addresses.
+    for (let i = 1; i <= LIMITS.passwordPerDay; i++) {
+      expect((await login(account, 'Wrong-password-1', `2001:db8:cc:${i.toString(16)}::1`)).statusCode).toBe(401);
+    }
+    // A browser marked under the old password (someone who knew it) is a stranger's now...
+    expect((await login(account, newPassword, '2001:db8:cd::1', t.app, { cookie: `bs_device=${before.value}` })).statusCode).toBe(429);
+    // ...and the owner's browser, which set the new one, signs in.
+    expect((await login(account, newPassword, '2001:db8:ce::1', t.app, { cookie: `bs_device=${after.value}` })).statusCode).toBe(200);
+  });
+
   it("an attempt the slowdown refuses checks no password and spends none of the day's failures", async () => {
     const account = await newClient();
     // Seven addresses fail once: the account (limit 6) slows down the addresses that failed on it.

@@ -442,6 +442,8 @@ describe('step-up for the sensitive actions', () => {
       ['DELETE', '/api/employee/999999/second-factor', undefined],
       // A new password ends the owner's other sessions: a stolen session and a phished password must not.
       ['PUT', '/api/employee/password/', { oldPassword: DEMO.admin.password, newPassword: 'A-new-passphrase-42' }],
+      // Nor keep ending the owner's sessions.
+      ['POST', '/api/employee/sessions/end', { sessionIds: ['0b0c5e3a-7c1d-4c7e-9a53-2f1d6a0e0001'], password: DEMO.admin.password }],
     ] as const) {
       const res = await call(t, session, method, url, payload);
       expect([res.statusCode, res.json().error?.code]).toEqual([403, 'STEP_UP_REQUIRED']);
@@ -895,6 +897,8 @@ describe('STAFF_MFA=required', () => {
     }
     expect((await call(r, session, 'GET', '/api/employee/employee/')).statusCode).toBe(200);
     expect((await call(r, session, 'GET', `${OWN}/`)).json().data).toMatchObject({ required: true, totp: false });
+    // Kept on the Account screen, they see where they are signed in too.
+    expect((await call(r, session, 'GET', '/api/employee/sessions/')).statusCode).toBe(200);
 
     await enrolTotp(r, session);
     expect((await call(r, session, 'GET', '/api/employee/employees/')).statusCode).toBe(200);

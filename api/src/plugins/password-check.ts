@@ -5,7 +5,7 @@ import { EMAIL } from '@bookshop/rules';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.ts';
-import { type PasswordHasher, passwordHasher } from '../modules/accounts/passwords.ts';
+import { PASSWORD_FINGERPRINT_SQL, type PasswordHasher, passwordHasher } from '../modules/accounts/passwords.ts';
 import { type LoginThrottle, loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
 
 declare module 'fastify' {
@@ -34,22 +34,25 @@ declare module 'fastify' {
 
 /**
  * A browser's device cookie (OWASP's "device cookies"): after a right password, the account it was
- * right for, signed, with a nonce. Past an account's day of failed passwords only such a browser may
- * still try it (login-throttle.ts), so guesses from fresh addresses cannot shut its owner out of the
- * browsers they use. One a browser, for the last account signed in there.
+ * right for and the password it was right with (the fingerprint of its hash, passwords.ts), signed,
+ * with a nonce. Past an account's day of failed passwords only such a browser may still try it
+ * (login-throttle.ts), so guesses from fresh addresses cannot shut its owner out of the browsers they
+ * use; a new password takes every other browser's mark back, as it ends their sessions. One a browser,
+ * for the last account signed in there.
  */
 const DEVICE_COOKIE_SECONDS = 365 * 24 * 60 * 60;
 export const deviceCookieName = (secure: boolean) => `${secure ? '__Secure-' : ''}bs_device`;
-const deviceSignature = (secret: string, account: string, nonce: string) =>
-  createHmac('sha256', `${secret}:device`).update(`${account}:${nonce}`).digest('base64url');
-export function deviceCookieFor(secret: string, account: string) {
+const deviceSignature = (secret: string, account: string, password: string, nonce: string) =>
+  createHmac('sha256', `${secret}:device`).update(`${account}:${password}:${nonce}`).digest('base64url');
+/** `password`: the fingerprint of the account's password hash now. */
+export function deviceCookieFor(secret: string, account: string, password: string) {
   const nonce = randomBytes(16).toString('base64url');
-  return `${nonce}.${deviceSignature(secret, account, nonce)}`;
+  return `${nonce}.${deviceSignature(secret, account, password, nonce)}`;
 }
-export function isDeviceOf(secret: string, account: string, cookie: string | undefined) {
+export function isDeviceOf(secret: string, account: string, password: string, cookie: string | undefined) {
   const [nonce, signature, ...rest] = (cookie ?? '').split('.');
   if (!nonce || !signature || rest.length) return false;
-  const expected = Buffer.from(deviceSignature(secret, account, nonce));
+  const expected = Buffer.from(deviceSignature(secret, account, password, nonce));
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
@@ -75,10 +78,22 @@ export default fp<{ throttle?: ThrottleLimits }>(
     app.decorate('loginThrottle', throttle);
     const { jwtSecret, cookieSecure, corsOrigins } = app.config;
     const deviceCookie = deviceCookieName(cookieSecure);
+    /** The fingerprint of the password hash of the account signing in under `account`, or null for none. */
+    const passwordOf = async (account: string) =>
+      (
+        await app.prisma.$queryRawUnsafe<{ fingerprint: string }[]>(
+          `SELECT ${PASSWORD_FINGERPRINT_SQL} AS fingerprint FROM clients WHERE account = $1
+           UNION ALL SELECT ${PASSWORD_FINGERPRINT_SQL} FROM employees WHERE email = $1 LIMIT 1`,
+          account,
+        )
+      )[0]?.fingerprint ?? null;
     app.decorateRequest('deviceSignedIn', undefined);
     app.addHook('onSend', async (request, reply) => {
       if (request.deviceSignedIn === undefined || reply.statusCode >= 400) return;
-      reply.setCookie(deviceCookie, deviceCookieFor(jwtSecret, request.deviceSignedIn), {
+      // Read after the request's own change: a browser that sets a new password keeps its mark.
+      const password = await passwordOf(request.deviceSignedIn);
+      if (password === null) return;
+      reply.setCookie(deviceCookie, deviceCookieFor(jwtSecret, request.deviceSignedIn, password), {
         httpOnly: true,
         // As the session cookies: None only for a frontend on another site (CORS_ORIGINS).
         sameSite: corsOrigins.length ? 'none' : 'strict',
@@ -102,7 +117,10 @@ export default fp<{ throttle?: ThrottleLimits }>(
         { clearsFailures = true }: { clearsFailures?: boolean } = {},
       ): Promise<T> => {
         const address = app.clientAddress(request);
-        const knownDevice = isDeviceOf(jwtSecret, account, request.cookies[deviceCookie]);
+        const presented = request.cookies[deviceCookie];
+        // Read only when a browser shows a mark: a stranger's guesses, which carry none, cost no more.
+        const password = presented === undefined ? null : await passwordOf(account);
+        const knownDevice = password !== null && isDeviceOf(jwtSecret, account, password, presented);
         const attempt = await throttle.reserve(account, address, 'password', { knownDevice });
         let result: T;
         try {

@@ -87,6 +87,11 @@ export const OwnSession = Type.Object(
 /** Sessions to end, and the account's password: ending them is asked by someone who proves it is them. */
 export const EndSessions = (most: number) =>
   Body({
-    sessionIds: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: most, uniqueItems: true }),
+    // As the list gives them: a uuid's other spellings (capitals, urn:uuid:) are refused before the password is checked.
+    sessionIds: Type.Array(Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' }), {
+      minItems: 1,
+      maxItems: most,
+      uniqueItems: true,
+    }),
     password: Type.Optional(Type.String({ maxLength: 1000 })),
   });

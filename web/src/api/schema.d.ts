@@ -651,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * End some of my other sessions
-         * @description Needs my password (`password`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in). Ids that are not my live sessions, and the session asking, are passed over; `ended` counts those ended. An account may ask 20 times an hour, right or wrong; beyond that, 429 with Retry-After.
+         * @description Needs my password (`password`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in). Ids that are not my live sessions, and the session asking, are passed over; `ended` counts those ended. A session may ask 20 times an hour, right or wrong; beyond that, 429 with Retry-After.
          */
         post: operations["endOwnClientSessions"];
         delete?: never;
@@ -1055,7 +1055,7 @@ export interface paths {
         put?: never;
         /**
          * End some of my other sessions
-         * @description Needs my password (`password`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in). Ids that are not my live sessions, and the session asking, are passed over; `ended` counts those ended. An account may ask 20 times an hour, right or wrong; beyond that, 429 with Retry-After.
+         * @description Needs my password (`password`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in), and the step-up: Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED). Ids that are not my live sessions, and the session asking, are passed over; `ended` counts those ended. A session may ask 20 times an hour, right or wrong; beyond that, 429 with Retry-After.
          */
         post: operations["endOwnEmployeeSessions"];
         delete?: never;

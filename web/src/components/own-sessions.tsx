@@ -2,7 +2,7 @@
 // in, and a way to end the others, a phone left signed in or a browser no longer trusted (ASVS 5.0
 // 7.5.2). Ending asks for the password, as the API does. The session one is using is never ended here:
 // signing out ends it.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { Schemas } from '../api/types';
 import { failureReason } from '../lib/failure-reason';
 import { dateTime } from '../lib/format';
@@ -28,7 +28,13 @@ export function OwnSessions({
   // The sessions the person chose to end, waiting for the password.
   const [chosen, setChosen] = useState<string[] | null>(null);
   const [password, setPassword] = useState('');
+  const passwordField = useRef<HTMLInputElement>(null);
   const others = sessions.data?.filter((session) => !session.current) ?? [];
+  const ending = chosen?.length === 1 ? others.find((session) => session.id === chosen[0]) : undefined;
+  // The form opens below the list: the password is what comes next.
+  useEffect(() => {
+    if (chosen) passwordField.current?.focus();
+  }, [chosen]);
 
   const choose = (ids: string[]) => {
     setChosen(ids);
@@ -63,7 +69,11 @@ export function OwnSessions({
                 Signed in {dateTime(session.startedAt)}; last active {dateTime(session.lastActiveAt)}
               </span>
               {!session.current && (
-                <button type="button" aria-label={`End session: ${nameOf(session)}`} onClick={() => choose([session.id])}>
+                <button
+                  type="button"
+                  aria-label={`End session: ${nameOf(session)}, last active ${dateTime(session.lastActiveAt)}`}
+                  onClick={() => choose([session.id])}
+                >
                   End
                 </button>
               )}
@@ -82,9 +92,20 @@ export function OwnSessions({
       )}
       {chosen && (
         <form className="form" aria-label="End sessions" onSubmit={confirm}>
+          <p>
+            {ending
+              ? `Enter your password to end the session on ${nameOf(ending)}, last active ${dateTime(ending.lastActiveAt)}.`
+              : `Enter your password to end ${chosen.length} other sessions.`}
+          </p>
           <label>
             Password
-            <input type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+            <input
+              ref={passwordField}
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
           </label>
           <div className="actions">
             <button type="submit" className="danger" disabled={end.isPending} aria-busy={end.isPending}>

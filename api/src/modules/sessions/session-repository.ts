@@ -12,6 +12,16 @@ export type Audience = 'client' | 'employee';
 
 const fingerprintSql = Prisma.raw(PASSWORD_FINGERPRINT_SQL);
 
+type Lifetimes = { idleSeconds: number; absoluteSeconds: number };
+/** The account's sessions live at `now`: not ended, within both lifetimes (as endedBecause judges one). */
+const liveFamiliesOf = (audience: Audience, subjectId: number, lifetimes: Lifetimes, now: Date) => ({
+  audience,
+  subjectId,
+  revokedAt: null,
+  startedAt: { gte: new Date(now.getTime() - lifetimes.absoluteSeconds * 1000) },
+  lastActiveAt: { gte: new Date(now.getTime() - lifetimes.idleSeconds * 1000) },
+});
+
 /** A session about to start: its id, its account, and what it is signed in from (device.ts). */
 type NewFamily = { id: string; subjectId: number; device: string | null };
 
@@ -182,24 +192,21 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
      * The account's sessions still live at `now` (not ended, within both lifetimes), the most recently
      * used first: at most SESSIONS_PER_ACCOUNT exist, so the list is whole.
      */
-    liveFamilies: (audience: Audience, subjectId: number, lifetimes: { idleSeconds: number; absoluteSeconds: number }, now: Date) =>
+    liveFamilies: (audience: Audience, subjectId: number, lifetimes: Lifetimes, now: Date) =>
       db.sessionFamily.findMany({
-        where: {
-          audience,
-          subjectId,
-          revokedAt: null,
-          startedAt: { gte: new Date(now.getTime() - lifetimes.absoluteSeconds * 1000) },
-          lastActiveAt: { gte: new Date(now.getTime() - lifetimes.idleSeconds * 1000) },
-        },
+        where: liveFamiliesOf(audience, subjectId, lifetimes, now),
         orderBy: [{ lastActiveAt: 'desc' }, { startedAt: 'desc' }, { id: 'asc' }],
         select: { id: true, startedAt: true, lastActiveAt: true, device: true },
       }),
-    /** Ends those of `ids` that are the account's and still open, never `keepFamilyId`; counts them. */
-    endFamiliesOf: async (audience: Audience, subjectId: number, ids: string[], keepFamilyId: string) =>
+    /**
+     * Ends those of `ids` that are the account's live sessions at `now`, never `keepFamilyId` (compared
+     * by the database, as uuids: in any case of letters); counts them.
+     */
+    endLiveFamilies: async (audience: Audience, subjectId: number, ids: string[], keepFamilyId: string, lifetimes: Lifetimes, now: Date) =>
       (
         await db.sessionFamily.updateMany({
-          where: { audience, subjectId, revokedAt: null, id: { in: ids.filter((id) => id !== keepFamilyId) } },
-          data: { revokedAt: new Date() },
+          where: { ...liveFamiliesOf(audience, subjectId, lifetimes, now), id: { in: ids, not: keepFamilyId } },
+          data: { revokedAt: now },
         })
       ).count,
     revokeFamily: (id: string) => db.sessionFamily.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } }),

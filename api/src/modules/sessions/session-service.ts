@@ -194,11 +194,11 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       return families.map((family) => ({ ...family, current: family.id === currentFamilyId }));
     },
     /**
-     * Ends those of `ids` that are the account's own and still open, never the one asking
+     * Ends those of `ids` that are the account's own live sessions, never the one asking
      * (`currentFamilyId`: signing out ends that); counts those ended.
      */
     endOwn: (audience: Audience, subjectId: number, ids: string[], currentFamilyId: string) =>
-      repo.endFamiliesOf(audience, subjectId, ids, currentFamilyId),
+      repo.endLiveFamilies(audience, subjectId, ids, currentFamilyId, SESSION_LIFETIMES[audience], new Date()),
     purge: () => repo.purge(LONGEST_LIFETIME_SECONDS),
   };
 }

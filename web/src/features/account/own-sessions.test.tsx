@@ -33,8 +33,11 @@ it('lists where the client is signed in, this browser marked, and ends another o
   // The session in use is ended by signing out, not here.
   expect(within(rows[0]!).queryByRole('button')).not.toBeInTheDocument();
 
-  await userEvent.click(screen.getByRole('button', { name: 'End session: Chrome on Android' }));
+  await userEvent.click(screen.getByRole('button', { name: /^End session: Chrome on Android, last active / }));
   const form = screen.getByRole('form', { name: 'End sessions' });
+  // The form names the session, and the password is where the typing goes.
+  expect(form).toHaveTextContent(/^Enter your password to end the session on Chrome on Android, last active /);
+  expect(within(form).getByLabelText('Password')).toHaveFocus();
   await userEvent.click(within(form).getByRole('button', { name: 'End 1 session' }));
   expect(await screen.findByText('Enter your password to end sessions.')).toBeInTheDocument();
   expect(calls.filter((c) => c.url.endsWith('/end'))).toHaveLength(0);
@@ -50,7 +53,7 @@ it('lists where the client is signed in, this browser marked, and ends another o
   expect(await screen.findByText('Ended 1 session.')).toBeInTheDocument();
   expect(screen.queryByRole('form', { name: 'End sessions' })).not.toBeInTheDocument();
   expect(calls.filter((c) => c.url.endsWith('/end')).at(-1)?.body).toEqual({ sessionIds: [phone.id], password: 'my-password' });
-  expect(await screen.findByRole('button', { name: 'End session: Unknown browser' })).toBeInTheDocument();
+  expect(await screen.findByRole('button', { name: /^End session: Unknown browser, last active / })).toBeInTheDocument();
   expect(screen.queryByText('Chrome on Android')).not.toBeInTheDocument();
 });
 
@@ -63,6 +66,7 @@ it('ends every other session at once', async () => {
   renderWithProviders(<AccountPage />, { route: '/account' });
   await userEvent.click(await screen.findByRole('button', { name: 'End all other sessions' }));
   const form = screen.getByRole('form', { name: 'End sessions' });
+  expect(form).toHaveTextContent('Enter your password to end 2 other sessions.');
   await userEvent.type(within(form).getByLabelText('Password'), 'my-password');
   await userEvent.click(within(form).getByRole('button', { name: 'End 2 sessions' }));
   expect(await screen.findByText('Ended 2 sessions.')).toBeInTheDocument();

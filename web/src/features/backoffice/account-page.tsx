@@ -209,7 +209,11 @@ export default function EmployeeAccountPage() {
         </button>
       </form>
       <SecondFactorSection />
-      <OwnSessions sessions={sessions} end={endSessions} />
+      {/* Ending them asks for the second factor too, as a new password does. */}
+      <OwnSessions
+        sessions={sessions}
+        end={{ mutateAsync: (body) => guard(() => endSessions.mutateAsync(body)), isPending: endSessions.isPending }}
+      />
       {prompt}
     </section>
   );

@@ -1,10 +1,10 @@
 // The employee's own second factor on the Account screen, and the step-up prompt a sensitive action
 // turns its 403 into: the QR code and the secret as text, the first code confirming the app, the
 // recovery codes shown once; and a delete that asks for the second factor, then runs again.
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it, vi } from 'vitest';
-import { anEmployee, THIS_SESSION_ONLY } from '../../../test/people';
+import { anEmployee, aSession, THIS_SESSION_ONLY } from '../../../test/people';
 import { heldAnswer, refusal, renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
 import EmployeeAccountPage from './account-page';
 import EmployeesPage from './employees-page';
@@ -133,6 +133,49 @@ it('asks for the second factor before a new password ends the other sessions, th
   await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
   expect(await screen.findByText('Password reset successfully.')).toBeInTheDocument();
   expect(calls.filter((c) => c.method === 'PUT' && c.url === '/api/employee/password/')).toHaveLength(2);
+});
+
+it('asks for the second factor before ending another back-office session, then ends it; a new password reads the list again', async () => {
+  const phone = aSession({ id: '0b0c5e3a-7c1d-4c7e-9a53-2f1d6a0e0002', device: 'Safari on iOS', current: false });
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/employee/': { body: { data: anEmployee({ email: 'admin@bookshop.test' }) } },
+    'GET /api/employee/sessions/': [{ body: { data: [aSession(), phone] } }, THIS_SESSION_ONLY],
+    'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
+    'POST /api/employee/sessions/end': [STEP_UP, { body: { data: { ended: 1 } } }],
+    'POST /api/employee/second-factor/step-up': { body: { data: { stepUpUntil: new Date().toISOString() } } },
+  });
+  renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
+  await userEvent.click(await screen.findByRole('button', { name: /^End session: Safari on iOS/ }));
+  await userEvent.type(within(screen.getByRole('form', { name: 'End sessions' })).getByLabelText('Password'), 'the passphrase');
+  await userEvent.click(screen.getByRole('button', { name: 'End 1 session' }));
+  const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+  await userEvent.type(within(dialog).getByLabelText('Code from your authenticator app, or a recovery code'), '654321');
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+  expect(await screen.findByText('Ended 1 session.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.url === '/api/employee/sessions/end').map((c) => c.body)).toEqual([
+    { sessionIds: [phone.id], password: 'the passphrase' },
+    { sessionIds: [phone.id], password: 'the passphrase' },
+  ]);
+  await waitFor(() => expect(screen.queryByText('Safari on iOS')).not.toBeInTheDocument());
+});
+
+it('reads the sessions list again after a new password, which ended the others', async () => {
+  const phone = aSession({ id: '0b0c5e3a-7c1d-4c7e-9a53-2f1d6a0e0002', device: 'Safari on iOS', current: false });
+  stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/employee/': { body: { data: anEmployee({ email: 'admin@bookshop.test' }) } },
+    'GET /api/employee/sessions/': [{ body: { data: [aSession(), phone] } }, THIS_SESSION_ONLY],
+    'GET /api/employee/second-factor': status(),
+    'PUT /api/employee/password/': { body: { data: true } },
+  });
+  renderWithProviders(<EmployeeAccountPage />, { route: '/account' });
+  expect(await screen.findByText('Safari on iOS')).toBeInTheDocument();
+  await userEvent.type(screen.getByLabelText('Current Password'), 'the old passphrase');
+  await userEvent.type(screen.getByLabelText(/^New Password/), 'Margins-And-Footnotes-77');
+  await userEvent.click(screen.getByRole('button', { name: 'Reset Password' }));
+  expect(await screen.findByText('Password reset successfully.')).toBeInTheDocument();
+  await waitFor(() => expect(screen.queryByText('Safari on iOS')).not.toBeInTheDocument());
 });
 
 it('removes a passkey only once asked, and once however often Remove is clicked; new recovery codes are asked for first too', async () => {

@@ -1,9 +1,16 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, withSession } from '../../../api/client';
 import type { BodyOf } from '../../../api/types';
+import { clientKeys } from '../../../lib/query-keys';
 
 const changePassword = (body: BodyOf<'changeClientPassword'>) =>
   withSession('Client', () => api.PUT('/api/client/manage/password/', { body }));
 
-/** Nothing cached changes: the password is never read back. */
-export const useChangePassword = () => useMutation({ mutationFn: changePassword });
+/** The password is never read back; a new one ends the other sessions, so their list is read again. */
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changePassword,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeys.sessions }),
+  });
+}

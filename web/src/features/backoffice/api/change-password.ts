@@ -1,9 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
 import { api, withSession } from '../../../api/client';
 import type { BodyOf } from '../../../api/types';
+import { useBackofficeMutation } from './backoffice-mutation';
 
 const changeEmployeePassword = (body: BodyOf<'changeEmployeePassword'>) =>
   withSession('Employee', () => api.PUT('/api/employee/password/', { body }));
 
-/** Nothing cached changes: the password is never read back. */
-export const useChangeEmployeePassword = () => useMutation({ mutationFn: changeEmployeePassword });
+/** The password is never read back; a new one ends the other sessions, so their list is read again. */
+export const useChangeEmployeePassword = () => useBackofficeMutation(changeEmployeePassword, ['sessions']);

@@ -4,4 +4,5 @@ import { useBackofficeMutation } from './backoffice-mutation';
 const confirmTotp = (code: string) =>
   withSession('Employee', () => api.POST('/api/employee/second-factor/totp/confirm', { body: { code } }));
 
-export const useConfirmTotp = () => useBackofficeMutation(confirmTotp, ['secondFactor']);
+/** Changing one's factors ends one's other sessions: the sessions list is read again too. */
+export const useConfirmTotp = () => useBackofficeMutation(confirmTotp, ['secondFactor', 'sessions']);

@@ -14,4 +14,5 @@ async function registerPasskey({ name, currentPassword }: { name: string; curren
   return withSession('Employee', () => api.POST('/api/employee/second-factor/passkeys', { body: { name, response: response as never } }));
 }
 
-export const useRegisterPasskey = () => useBackofficeMutation(registerPasskey, ['secondFactor']);
+/** Changing one's factors ends one's other sessions: the sessions list is read again too. */
+export const useRegisterPasskey = () => useBackofficeMutation(registerPasskey, ['secondFactor', 'sessions']);

@@ -4,4 +4,5 @@ import { useBackofficeMutation } from './backoffice-mutation';
 const removePasskey = (id: number) =>
   withSession('Employee', () => api.DELETE('/api/employee/second-factor/passkeys/{id}', { params: { path: { id } } }));
 
-export const useRemovePasskey = () => useBackofficeMutation(removePasskey, ['secondFactor']);
+/** Changing one's factors ends one's other sessions: the sessions list is read again too. */
+export const useRemovePasskey = () => useBackofficeMutation(removePasskey, ['secondFactor', 'sessions']);

@@ -3,4 +3,5 @@ import { useBackofficeMutation } from './backoffice-mutation';
 
 const renewRecoveryCodes = () => withSession('Employee', () => api.POST('/api/employee/second-factor/recovery-codes'));
 
-export const useRenewRecoveryCodes = () => useBackofficeMutation(renewRecoveryCodes, ['secondFactor']);
+/** Changing one's factors ends one's other sessions: the sessions list is read again too. */
+export const useRenewRecoveryCodes = () => useBackofficeMutation(renewRecoveryCodes, ['secondFactor', 'sessions']);
