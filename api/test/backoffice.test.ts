@@ -84,6 +84,9 @@ const ROUTES: [Method, string, boolean][] = [
   ['POST', '/api/employee/second-factor/step-up', true],
   ['PUT', '/api/employee/999999/role', false],
   ['DELETE', '/api/employee/999999/second-factor', false],
+  // Each employee's own sessions.
+  ['GET', '/api/employee/sessions/', true],
+  ['POST', '/api/employee/sessions/end', true],
 ];
 
 describe('authorization matrix', () => {
@@ -284,6 +287,26 @@ describe('books and copies', () => {
 });
 
 describe('orders and employees', () => {
+  it('a role change says the role it read: one another Admin changed meanwhile keeps it (409 ROLE_CHANGED, the row as it is)', async () => {
+    const who = await t.newEmployee({ role: 'Seller' });
+    const switchRole = (role: string, from?: string) =>
+      call('admin', 'PUT', `/api/employee/${who.id}/role${from ? `?from=${from}` : ''}`, { role });
+    // Another Admin's screen made them an Admin; this one still shows a Seller and would make them... an Admin.
+    expect((await switchRole('Admin', 'Seller')).statusCode).toBe(200);
+    const stale = await switchRole('Admin', 'Seller');
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error).toMatchObject({
+      code: 'ROLE_CHANGED',
+      message: "This employee's role changed to Admin meanwhile: look at it again before changing it.",
+      details: { current: { id: who.id, type: 'Admin' } },
+    });
+    // Seen as an Admin, the change goes ahead; without `from` (the spec has no such call) as before.
+    expect((await switchRole('Seller', 'Admin')).json().data).toMatchObject({ type: 'Seller' });
+    expect((await switchRole('Admin')).statusCode).toBe(200);
+    expect((await switchRole('Seller', 'Manager')).statusCode).toBe(400);
+    expect((await call('admin', 'PUT', '/api/employee/999999/role?from=Seller', { role: 'Admin' })).statusCode).toBe(404);
+  });
+
   it('lists orders newest first with items, and sets Processing or Shipped only', async () => {
     const page = (await call('seller', 'GET', '/api/employee/order/1,5')).json().data;
     expect(page.orders).toHaveLength(5);

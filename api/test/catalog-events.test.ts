@@ -220,6 +220,11 @@ const CALLS: Record<string, () => Promise<Call>> = {
   }),
   stepUpOptions: async () => ({ url: 'POST /api/employee/second-factor/step-up/options' }),
   stepUp: async () => ({ url: 'POST /api/employee/second-factor/step-up', payload: { code: totpCode(totpSecret) } }),
+  // Stepped up just before: an employee with a second factor ends sessions with it and the password.
+  endOwnEmployeeSessions: async () => ({
+    url: 'POST /api/employee/sessions/end',
+    payload: { sessionIds: [randomUUID()], password: adminPassword },
+  }),
   passkeyRegistrationOptions: async () => ({ url: 'POST /api/employee/second-factor/passkeys/options' }),
   renamePasskey: async () => {
     passkeyId = (

@@ -225,6 +225,11 @@ export const refuse = {
         : 'This order failed and took no stock; its status can no longer change.',
       { status },
     ),
+  /** A role change made on a role the employee no longer has (beyond the spec: ?from=), with the row as it is. */
+  roleChanged: (current: { type: string }) =>
+    refusal(409, 'ROLE_CHANGED', `This employee's role changed to ${current.type} meanwhile: look at it again before changing it.`, {
+      current,
+    }),
   /** A status change made on a status the order has left (beyond the spec: ?from=), with the one it has. */
   orderStatusChanged: (status: string) =>
     refusal(409, 'ORDER_STATUS_CHANGED', `This order's status changed to ${status} meanwhile: look at it again before changing it.`, {

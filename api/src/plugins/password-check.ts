@@ -15,7 +15,9 @@ declare module 'fastify' {
     /**
      * Runs a password check (sign-in, or the current password of a password change) under the login
      * throttle of this account and address: reserved first (429 when locked), a wrong password
-     * recorded as a failure and a security event, a right one clearing the account's failures.
+     * recorded as a failure and a security event, a right one clearing the account's failures. A check
+     * whose result carries `passwordFingerprint` (the hash the password was right for, or the new one
+     * it set) marks the browser as one that signed in to the account (its answer's device cookie).
      * `clearsFailures: false` for a password that is not the shop's own (sign-up's, at the identity
      * provider, which anyone may set for an e-mail there): right, it clears nothing.
      */
@@ -27,8 +29,8 @@ declare module 'fastify' {
     ): Promise<T>;
   }
   interface FastifyRequest {
-    /** The account whose right password this request checked: its answer marks the browser as one it signed in from. */
-    deviceSignedIn?: string;
+    /** The account whose right password this request checked, and that password's fingerprint: its answer marks the browser. */
+    deviceSignedIn?: { account: string; password: string };
   }
 }
 
@@ -49,13 +51,20 @@ export function deviceCookieFor(secret: string, account: string, password: strin
   const nonce = randomBytes(16).toString('base64url');
   return `${nonce}.${deviceSignature(secret, account, password, nonce)}`;
 }
+const looksLikeDeviceCookie = (cookie: string) => /^[\w-]{22}\.[\w-]{43}$/.test(cookie);
 export function isDeviceOf(secret: string, account: string, password: string, cookie: string | undefined) {
-  const [nonce, signature, ...rest] = (cookie ?? '').split('.');
-  if (!nonce || !signature || rest.length) return false;
+  if (cookie === undefined || !looksLikeDeviceCookie(cookie)) return false;
+  const [nonce, signature] = cookie.split('.') as [string, string];
   const expected = Buffer.from(deviceSignature(secret, account, password, nonce));
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** The fingerprint a password check's result carries (accounts' login, confirmPassword, changePassword), if any. */
+const fingerprintIn = (result: unknown) =>
+  typeof result === 'object' && result !== null && 'passwordFingerprint' in result && typeof result.passwordFingerprint === 'string'
+    ? result.passwordFingerprint
+    : undefined;
 
 /** How often expired counters are purged (by every instance; deletes are idempotent). */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -89,11 +98,9 @@ export default fp<{ throttle?: ThrottleLimits }>(
       )[0]?.fingerprint ?? null;
     app.decorateRequest('deviceSignedIn', undefined);
     app.addHook('onSend', async (request, reply) => {
-      if (request.deviceSignedIn === undefined || reply.statusCode >= 400) return;
-      // Read after the request's own change: a browser that sets a new password keeps its mark.
-      const password = await passwordOf(request.deviceSignedIn);
-      if (password === null) return;
-      reply.setCookie(deviceCookie, deviceCookieFor(jwtSecret, request.deviceSignedIn, password), {
+      const signedIn = request.deviceSignedIn;
+      if (signedIn === undefined || reply.statusCode >= 400) return;
+      reply.setCookie(deviceCookie, deviceCookieFor(jwtSecret, signedIn.account, signedIn.password), {
         httpOnly: true,
         // As the session cookies: None only for a frontend on another site (CORS_ORIGINS).
         sameSite: corsOrigins.length ? 'none' : 'strict',
@@ -118,8 +125,9 @@ export default fp<{ throttle?: ThrottleLimits }>(
       ): Promise<T> => {
         const address = app.clientAddress(request);
         const presented = request.cookies[deviceCookie];
-        // Read only when a browser shows a mark: a stranger's guesses, which carry none, cost no more.
-        const password = presented === undefined ? null : await passwordOf(account);
+        // Read only when a browser shows something shaped as a mark: a stranger's guesses, which carry
+        // none, cost no more.
+        const password = presented === undefined || !looksLikeDeviceCookie(presented) ? null : await passwordOf(account);
         const knownDevice = password !== null && isDeviceOf(jwtSecret, account, password, presented);
         const attempt = await throttle.reserve(account, address, 'password', { knownDevice });
         let result: T;
@@ -141,7 +149,8 @@ export default fp<{ throttle?: ThrottleLimits }>(
         }
         if (clearsFailures) {
           await attempt.succeeded();
-          request.deviceSignedIn = account;
+          const password = fingerprintIn(result);
+          if (password !== undefined) request.deviceSignedIn = { account, password };
         } else await attempt.release();
         return result;
       },

@@ -8939,7 +8939,10 @@ export interface operations {
     };
     changeEmployeeRole: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The role the screen showed. An employee whose role changed since keeps it (409 ROLE_CHANGED, the row as it is in `error.details.current`). */
+                from?: string;
+            };
             header?: never;
             path: {
                 id: number;

@@ -3,7 +3,7 @@
 // menu holds only their screens, and an Admin's screen sends them to the dashboard.
 import { screen, within } from '@testing-library/react';
 import { expect, it, vi } from 'vitest';
-import { anEmployee } from '../../test/people';
+import { anEmployee, THIS_SESSION_ONLY } from '../../test/people';
 import { heldAnswer, renderWithProviders, SIGNED_IN_ADMIN, SIGNED_IN_SELLER, stubApi } from '../../test/render';
 import { storage } from '../lib/storage';
 import BackOffice from './back-office';
@@ -19,6 +19,7 @@ it('an Admin who must set up a second factor goes to the Account screen, and the
     ...SIGNED_IN_ADMIN,
     'GET /api/employee/second-factor': { ...factor(true), after: answered.held },
     'GET /api/employee/employee/': { body: { data: anEmployee({ id: 1, type: 'Admin' }) } },
+    'GET /api/employee/sessions/': THIS_SESSION_ONLY,
   });
   renderWithProviders(<BackOffice />, { route: '/dashboard' });
   await vi.waitFor(() => expect(calls.some((c) => c.url === '/api/employee/second-factor')).toBe(true));

@@ -137,18 +137,27 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       return repo.updateClient(id, values);
     },
 
-    /** Refuses (WRONG_PASSWORD) unless `password` is the account's own: a signed-in person proving it is them. */
+    /**
+     * Refuses (WRONG_PASSWORD) unless `password` is the account's own: a signed-in person proving it is
+     * them. The fingerprint of the hash it was right for (the browser's device cookie is signed with it).
+     */
     async confirmPassword(audience: 'client' | 'employee', id: number, password: string) {
       const current = await passwordHashOf(audience, id);
       if (!current || !(await passwords.verify(password, current.passwordHash)).ok) throw refuse.wrongCurrentPassword();
+      return { passwordFingerprint: passwordFingerprint(current.passwordHash) };
     },
 
-    /** A new password; every other session of the account ends with it, the one `keepSessionId` names stays. */
+    /**
+     * A new password; every other session of the account ends with it, the one `keepSessionId` names
+     * stays. The fingerprint of the new hash (this browser's device cookie is signed with it).
+     */
     async changePassword(audience: 'client' | 'employee', id: number, keepSessionId: string, oldPassword?: string, newPassword?: string) {
       if (!isFilled(oldPassword) || !isFilled(newPassword)) throw refuse.passwordsMissing();
       await this.confirmPassword(audience, id, oldPassword);
       assertAcceptablePassword(newPassword, await this.loginName(audience, id));
-      await repo.changePassword(audience, id, await passwords.hash(newPassword), keepSessionId);
+      const passwordHash = await passwords.hash(newPassword);
+      await repo.changePassword(audience, id, passwordHash, keepSessionId);
+      return { passwordFingerprint: passwordFingerprint(passwordHash) };
     },
 
     /** Forgot password: the request's e-mail, checked by the form's rule; a bad one is refused in its words. */

@@ -92,13 +92,15 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
     },
 
     /** Another employee's role; the shop always keeps an Admin, and an Admin with a second factor. */
-    async changeRole(actorId: number, id: number, role: string | undefined) {
-      if (!isRole(role)) throw refuse.role();
+    /** `from`: the role the screen showed (beyond the spec); an employee whose role changed since keeps it. */
+    async changeRole(actorId: number, id: number, role: string | undefined, from?: string) {
+      if (!isRole(role) || (from !== undefined && !isRole(from))) throw refuse.role();
       if (id === actorId) throw refuse.changeOwnRole();
-      const changed = await repo.setRoleKeepingAnAdmin(id, role);
+      const changed = await repo.setRoleKeepingAnAdmin(id, role, from);
       if (changed === 'last') throw refuse.lastAdmin();
       if (changed === 'lastFactor') throw refuse.demoteLastAdminWithFactor();
       if (!changed) throw refuse.noEmployee();
+      if ('moved' in changed) throw refuse.roleChanged(toEmployee(changed.moved));
       return toEmployee(changed);
     },
 

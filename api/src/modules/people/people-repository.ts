@@ -38,9 +38,16 @@ export function peopleRepository(db: Db) {
      * are decided one after the other, and the second sees the one Admin left. 'last': the change
      * would leave no Admin; 'lastFactor': no Admin with a second factor; null: no such employee.
      */
-    setRoleKeepingAnAdmin: (id: number, role: (typeof EMPLOYEE_ROLES)[number]) =>
+    setRoleKeepingAnAdmin: (id: number, role: (typeof EMPLOYEE_ROLES)[number], from?: (typeof EMPLOYEE_ROLES)[number]) =>
       auditedTransaction(db, async (tx) => {
         const admins = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM employees WHERE role = 'Admin' ORDER BY id FOR NO KEY UPDATE`;
+        if (from !== undefined) {
+          // Every role change waits on the Admins' rows, held now: the role read here is the one the
+          // change would replace.
+          const seen = await tx.employee.findUnique({ where: { id }, select: employeeInfoSelect });
+          if (!seen) return null;
+          if (seen.role !== from) return { moved: seen } as const;
+        }
         const demoted = role !== 'Admin' && admins.some((admin) => admin.id === id);
         if (demoted && admins.length === 1) return 'last' as const;
         if (

@@ -59,11 +59,22 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Change another employee's role (the shop keeps at least one Admin, and one with a second factor)",
         description: STEP_UP_NOTE,
         params: Type.Object({ id: PositiveInt }),
+        querystring: Type.Object({
+          from: Type.Optional(
+            Type.String({
+              maxLength: 20,
+              description:
+                'The role the screen showed. An employee whose role changed since keeps it (409 ROLE_CHANGED, the row as it is in `error.details.current`).',
+            }),
+          ),
+        }),
         body: Body({ role: Type.String({ maxLength: 20, description: "'Admin' or 'Seller'" }) }),
         response: responses(Type.Ref('EmployeeRow'), 400, 401, 403, 404, 409),
       },
     },
-    async (request) => ({ data: await app.employees.changeRole(signedInEmployee(request).id, request.params.id, request.body.role) }),
+    async (request) => ({
+      data: await app.employees.changeRole(signedInEmployee(request).id, request.params.id, request.body.role, request.query.from),
+    }),
   );
 
   deleteByIdRoute(

@@ -83,7 +83,7 @@ export default function EmployeesPage() {
       role === 'Admin'
         ? `Make ${employee.firstName} ${employee.lastName} an Admin? Admins manage the employees, the clients and the catalog.`
         : null;
-    return rowWrite(question, () => changeRole.mutateAsync({ id: employee.id, role }), {
+    return rowWrite(question, () => changeRole.mutateAsync({ id: employee.id, role, from: employee.type }), {
       success: `Role changed to ${role}.`,
       failure: 'Failed to change the role.',
     });

@@ -230,4 +230,30 @@ it("offers nothing on the Admin's own row, asks before making anyone an Admin, a
   changing.release();
   expect(await screen.findByText('Role changed to Admin.')).toBeInTheDocument();
   expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
+  // It says the role the row showed.
+  expect(calls.find((c) => c.method === 'PUT')?.search).toBe('?from=Seller');
+});
+
+it('a role another Admin changed meanwhile is refused with why, and the list is read again', async () => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+  const seller = anEmployee();
+  const nowAdmin = { ...seller, type: 'Admin' };
+  stubApi({
+    ...SIGNED_IN_ADMIN,
+    ...SIGNED_IN_AS_ADA,
+    'GET /api/employee/employees/': [{ body: { data: [ADA, seller] } }, { body: { data: [ADA, nowAdmin] } }],
+    'GET /api/employee/second-factor': status({ totp: true, recoveryCodesLeft: 10 }),
+    'PUT /api/employee/7/role': refusal(
+      409,
+      'ROLE_CHANGED',
+      "This employee's role changed to Admin meanwhile: look at it again before changing it.",
+      { current: nowAdmin },
+    ),
+  });
+  renderWithProviders(<EmployeesPage />, { route: '/employees' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Make Admin' }));
+  expect(await screen.findByText('Failed to change the role.')).toBeInTheDocument();
+  expect(screen.getByText("This employee's role changed to Admin meanwhile: look at it again before changing it.")).toBeInTheDocument();
+  // Read again, the row shows what it is now, and offers the change from there.
+  expect(await screen.findByRole('button', { name: 'Make Seller' })).toBeInTheDocument();
 });

@@ -1,7 +1,9 @@
 import { api, withSession } from '../../../api/client';
-import { useBackofficeMutation } from './backoffice-mutation';
+import { refusedAsMovedOn, useBackofficeMutation } from './backoffice-mutation';
 
-const changeRole = ({ id, role }: { id: number; role: string }) =>
-  withSession('Employee', () => api.PUT('/api/employee/{id}/role', { params: { path: { id } }, body: { role } }));
+/** `from`: the role the row shows, so that an employee another Admin changed meanwhile is refused, not switched back. */
+const changeRole = ({ id, role, from }: { id: number; role: string; from: string }) =>
+  withSession('Employee', () => api.PUT('/api/employee/{id}/role', { params: { path: { id }, query: { from } }, body: { role } }));
 
-export const useChangeRole = () => useBackofficeMutation(changeRole, ['employees']);
+/** Refused because the role moved on (409), the list is read again too. */
+export const useChangeRole = () => useBackofficeMutation(changeRole, ['employees'], refusedAsMovedOn);
