@@ -35,3 +35,30 @@ it('two Admins demoting each other at once: one change is made, the other refuse
   expect(refused.json().error.message).toBe('The shop must keep at least one Admin.');
   expect((await t.db.query("SELECT 1 FROM employees WHERE role = 'Admin'")).length).toBe(1);
 });
+
+it('a Seller made the only Admin with a second factor while their demotion waited is not demoted: the change reads their role as it is', {
+  timeout: 60_000,
+}, async () => {
+  const [acting] = await t.db.query<{ email: string }>("SELECT email FROM employees WHERE role = 'Admin' ORDER BY id LIMIT 1");
+  const cookie = await t.login({ account: acting!.email, password: DEMO.admin.password });
+  const who = await t.newEmployee({ role: 'Seller' });
+  await t.db.query("INSERT INTO employee_totp (employee_id, secret, confirmed_at) VALUES ($1, 'set-up', localtimestamp)", [who.id]);
+  expect(await t.db.query("SELECT 1 FROM employees e JOIN employee_totp f ON f.employee_id = e.id WHERE e.role = 'Admin'")).toHaveLength(0);
+
+  // Another Admin's promotion, not yet committed, holds the employee's row while the demotion is asked.
+  const holder = new pg.Client({ connectionString: t.db.url });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query("UPDATE employees SET role = 'Admin' WHERE id = $1", [who.id]);
+  const demotion = t.app.inject({ method: 'PUT', url: `/api/employee/${who.id}/role`, headers: { cookie }, payload: { role: 'Seller' } });
+  await untilStatementsWaitOnLocks(t.db, 1);
+  await holder.query('COMMIT');
+  await holder.end();
+
+  const refused = await demotion;
+  expect(refused.statusCode, refused.body).toBe(409);
+  expect(refused.json().error.message).toBe(
+    'This is the only Admin with a second factor. Another Admin must set one up before this one stops being an Admin.',
+  );
+  expect((await t.db.query<{ role: string }>('SELECT role::text FROM employees WHERE id = $1', [who.id]))[0]!.role).toBe('Admin');
+});

@@ -100,6 +100,8 @@ describe('a client lists and ends their sessions', () => {
     const ended = await end(laptop, { sessionIds: [phoneId, laptopId, strangers!.id, randomUUID()], password: DEMO.client.password });
     expect(ended.statusCode, ended.body).toBe(200);
     expect(ended.json().data).toEqual({ ended: 1 });
+    // The right password marks this browser as one that signed in to the account (the sign-in throttle's).
+    expect(ended.cookies.map((c) => c.name)).toContain('bs_device');
     expect(await stillSignedIn(phone)).toBe(false);
     const refreshed = await t.app.inject({
       method: 'POST',

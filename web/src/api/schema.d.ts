@@ -8941,7 +8941,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The role the screen showed. An employee whose role changed since keeps it (409 ROLE_CHANGED, the row as it is in `error.details.current`). */
-                from?: string;
+                from?: "Admin" | "Seller";
             };
             header?: never;
             path: {

@@ -95,7 +95,7 @@ export function OwnSessions({
           <p>
             {ending
               ? `Enter your password to end the session on ${nameOf(ending)}, last active ${dateTime(ending.lastActiveAt)}.`
-              : `Enter your password to end ${chosen.length} other sessions.`}
+              : `Enter your password to end ${chosen.length === 1 ? 'another session' : `${chosen.length} other sessions`}.`}
           </p>
           <label>
             Password

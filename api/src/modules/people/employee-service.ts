@@ -91,8 +91,10 @@ export function employeeService(repo: PeopleRepository, accounts: ReturnType<typ
       return toEmployee(saved.updated);
     },
 
-    /** Another employee's role; the shop always keeps an Admin, and an Admin with a second factor. */
-    /** `from`: the role the screen showed (beyond the spec); an employee whose role changed since keeps it. */
+    /**
+     * Another employee's role; the shop always keeps an Admin, and an Admin with a second factor.
+     * `from`: the role the screen showed (beyond the spec); an employee whose role changed since keeps it.
+     */
     async changeRole(actorId: number, id: number, role: string | undefined, from?: string) {
       if (!isRole(role) || (from !== undefined && !isRole(from))) throw refuse.role();
       if (id === actorId) throw refuse.changeOwnRole();

@@ -33,23 +33,26 @@ export function peopleRepository(db: Db) {
     createEmployee: (data: Prisma.EmployeeCreateInput) => db.employee.create({ data, select: employeeInfoSelect }),
     employeeRole: (id: number) => db.employee.findUnique({ where: { id }, select: { role: true } }),
     /**
-     * Sets a role, keeping an Admin, and an Admin with a second factor: the Admins' rows are locked
-     * first (as a factor's removal locks them), so two changes at once (two Admins demoting each other)
-     * are decided one after the other, and the second sees the one Admin left. 'last': the change
-     * would leave no Admin; 'lastFactor': no Admin with a second factor; null: no such employee.
+     * Sets a role, keeping an Admin, and an Admin with a second factor: the Admins' rows and the
+     * employee's are locked first (as a factor's removal locks them), so two changes at once (two
+     * Admins demoting each other) are decided one after the other, and the second sees the one Admin
+     * left. 'last': the change would leave no Admin; 'lastFactor': no Admin with a second factor; null:
+     * no such employee; `moved`: `from` (the role the screen showed) is no longer theirs.
      */
     setRoleKeepingAnAdmin: (id: number, role: (typeof EMPLOYEE_ROLES)[number], from?: (typeof EMPLOYEE_ROLES)[number]) =>
       auditedTransaction(db, async (tx) => {
-        const admins = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM employees WHERE role = 'Admin' ORDER BY id FOR NO KEY UPDATE`;
-        if (from !== undefined) {
-          // Every role change waits on the Admins' rows, held now: the role read here is the one the
-          // change would replace.
-          const seen = await tx.employee.findUnique({ where: { id }, select: employeeInfoSelect });
-          if (!seen) return null;
-          if (seen.role !== from) return { moved: seen } as const;
+        // The employee's own row with them, so its role is read as it is now (a row that became an
+        // Admin while this waited is not in a list of Admins read before the wait).
+        const locked = await tx.$queryRaw<{ id: number; role: string }[]>`
+          SELECT id, role::text FROM employees WHERE role = 'Admin' OR id = ${id} ORDER BY id FOR NO KEY UPDATE`;
+        const target = locked.find((row) => row.id === id);
+        if (!target) return null;
+        if (from !== undefined && target.role !== from) {
+          return { moved: await tx.employee.findUniqueOrThrow({ where: { id }, select: employeeInfoSelect }) } as const;
         }
-        const demoted = role !== 'Admin' && admins.some((admin) => admin.id === id);
-        if (demoted && admins.length === 1) return 'last' as const;
+        const demoted = role !== 'Admin' && target.role === 'Admin';
+        // Counted after the locks, each by a statement of its own: every other role change waits on them now.
+        if (demoted && (await tx.employee.count({ where: { role: 'Admin', id: { not: id } } })) === 0) return 'last' as const;
         if (
           demoted &&
           (await tx.employee.count({ where: { id, ...HAS_FACTOR } })) > 0 &&

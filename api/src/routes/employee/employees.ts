@@ -61,8 +61,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: Type.Object({ id: PositiveInt }),
         querystring: Type.Object({
           from: Type.Optional(
-            Type.String({
-              maxLength: 20,
+            Type.Union([Type.Literal('Admin'), Type.Literal('Seller')], {
               description:
                 'The role the screen showed. An employee whose role changed since keeps it (409 ROLE_CHANGED, the row as it is in `error.details.current`).',
             }),

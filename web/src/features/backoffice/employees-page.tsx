@@ -83,7 +83,9 @@ export default function EmployeesPage() {
       role === 'Admin'
         ? `Make ${employee.firstName} ${employee.lastName} an Admin? Admins manage the employees, the clients and the catalog.`
         : null;
-    return rowWrite(question, () => changeRole.mutateAsync({ id: employee.id, role, from: employee.type }), {
+    // The role the row shows, sent with the change: one another Admin made meanwhile is refused, not switched back.
+    const from = role === 'Admin' ? 'Seller' : 'Admin';
+    return rowWrite(question, () => changeRole.mutateAsync({ id: employee.id, role, from }), {
       success: `Role changed to ${role}.`,
       failure: 'Failed to change the role.',
     });

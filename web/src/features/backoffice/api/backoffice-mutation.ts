@@ -38,5 +38,5 @@ export const refusedAsStale = (error: unknown) => error instanceof ApiError && e
 export const rowNowOf = <Row>(error: unknown): Row | undefined =>
   refusedAsStale(error) ? ((error as ApiError).details?.current as Row | undefined) : undefined;
 
-/** An order's write refused because its status is not the one the card showed (409: moved on, or kept). */
+/** A write refused because what the screen showed has moved on (409): an order's status (or an order kept as it is), an employee's role. */
 export const refusedAsMovedOn = (error: unknown) => error instanceof ApiError && error.status === 409;
