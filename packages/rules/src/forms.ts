@@ -17,6 +17,11 @@ export const PERSON_NAME_MAX = 100;
 /** The choices of the back-office's employee forms, in the order they offer them. */
 export const GENDERS = ['Male', 'Female'] as const;
 export const EMPLOYEE_ROLES = ['Admin', 'Seller'] as const;
+/**
+ * Employees the back-office lists at most (the spec's list has no pages): the first ones by number. A shop
+ * of more would page them; the screen says so when the list is full, rather than leave the rest unseen.
+ */
+export const EMPLOYEES_LISTED = 1000;
 
 export const FORM_MESSAGES = {
   allFieldsRequired: 'All fields are required.',

@@ -1635,7 +1635,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All employees */
+        /**
+         * All employees
+         * @description By number; the first 1,000 at most.
+         */
         get: operations["listEmployees"];
         put?: never;
         post?: never;

@@ -1,5 +1,5 @@
 // Clients and employees as the back-office sees them.
-import type { EMPLOYEE_ROLES } from '@bookshop/rules';
+import { type EMPLOYEE_ROLES, EMPLOYEES_LISTED } from '@bookshop/rules';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { employeeInfoSelect } from '../accounts/account-repository.ts';
@@ -27,7 +27,7 @@ export function peopleRepository(db: Db) {
       ]);
       return { total, clients };
     },
-    listEmployees: () => db.employee.findMany({ select: employeeInfoSelect, orderBy: { id: 'asc' }, take: 1000 }),
+    listEmployees: () => db.employee.findMany({ select: employeeInfoSelect, orderBy: { id: 'asc' }, take: EMPLOYEES_LISTED }),
     /** Whether a client or an employee signs in with this e-mail (login_names is kept by triggers). */
     loginNameTaken: async (name: string) => (await db.loginName.count({ where: { name } })) > 0,
     createEmployee: (data: Prisma.EmployeeCreateInput) => db.employee.create({ data, select: employeeInfoSelect }),

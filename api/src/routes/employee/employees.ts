@@ -1,3 +1,4 @@
+import { EMPLOYEES_LISTED } from '@bookshop/rules';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { signedInEmployee } from '../../plugins/sessions.ts';
@@ -17,6 +18,7 @@ const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'listEmployees',
         summary: 'All employees',
+        description: `By number; the first ${EMPLOYEES_LISTED.toLocaleString('en-US')} at most.`,
         response: responses(Type.Array(Type.Ref('EmployeeRow')), 401, 403),
       },
     },

@@ -1,4 +1,4 @@
-import { EMPLOYEE_ROLES, GENDERS } from '@bookshop/rules';
+import { EMPLOYEE_ROLES, EMPLOYEES_LISTED, GENDERS } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
 import { ChoiceField } from '../../components/choice-field';
 import { DataTable } from '../../components/data-table';
@@ -127,51 +127,58 @@ export default function EmployeesPage() {
       </form>
       <QueryView query={employees} what="the employees" empty={{ text: 'No employees found.', when: (data) => !data.length }}>
         {(data) => (
-          <DataTable
-            rows={data}
-            columns={[
-              { label: '#', cell: (e) => e.id },
-              { label: 'First', cell: (e) => e.firstName },
-              { label: 'Last', cell: (e) => e.lastName },
-              { label: 'Type', cell: (e) => e.type },
-              { label: 'Gender', cell: (e) => e.gender },
-              { label: 'Birth', cell: (e) => e.birthDate },
-              { label: 'Email', cell: (e) => e.email },
-              { label: 'Phone', cell: (e) => e.phoneNumber },
-              { label: 'Address', cell: (e) => e.address },
-              {
-                label: 'Actions',
-                cell: (e) =>
-                  !rowsKnown ? null : e.id === me ? (
-                    <span className="muted">You</span>
-                  ) : (
-                    // Every row's buttons have the same names: described by the employee, for a screen reader.
-                    <div className="actions">
-                      <span id={`employee-${e.id}`} hidden>
-                        {e.firstName} {e.lastName}
-                      </span>
-                      <button type="button" onClick={switchRole(e)} disabled={rowAction.busy} aria-describedby={`employee-${e.id}`}>
-                        {e.type === 'Admin' ? 'Make Seller' : 'Make Admin'}
-                      </button>
-                      <button type="button" onClick={resetFactor(e.id)} disabled={rowAction.busy} aria-describedby={`employee-${e.id}`}>
-                        Reset second factor
-                      </button>
-                      {e.type !== 'Admin' && (
-                        <button
-                          type="button"
-                          className="danger"
-                          onClick={remove(e.id)}
-                          disabled={rowAction.busy}
-                          aria-describedby={`employee-${e.id}`}
-                        >
-                          Delete
+          <>
+            {data.length >= EMPLOYEES_LISTED && (
+              <p className="muted">
+                Showing the first {EMPLOYEES_LISTED.toLocaleString('en-US')} employees by number; the others are not listed here.
+              </p>
+            )}
+            <DataTable
+              rows={data}
+              columns={[
+                { label: '#', cell: (e) => e.id },
+                { label: 'First', cell: (e) => e.firstName },
+                { label: 'Last', cell: (e) => e.lastName },
+                { label: 'Type', cell: (e) => e.type },
+                { label: 'Gender', cell: (e) => e.gender },
+                { label: 'Birth', cell: (e) => e.birthDate },
+                { label: 'Email', cell: (e) => e.email },
+                { label: 'Phone', cell: (e) => e.phoneNumber },
+                { label: 'Address', cell: (e) => e.address },
+                {
+                  label: 'Actions',
+                  cell: (e) =>
+                    !rowsKnown ? null : e.id === me ? (
+                      <span className="muted">You</span>
+                    ) : (
+                      // Every row's buttons have the same names: described by the employee, for a screen reader.
+                      <div className="actions">
+                        <span id={`employee-${e.id}`} hidden>
+                          {e.firstName} {e.lastName}
+                        </span>
+                        <button type="button" onClick={switchRole(e)} disabled={rowAction.busy} aria-describedby={`employee-${e.id}`}>
+                          {e.type === 'Admin' ? 'Make Seller' : 'Make Admin'}
                         </button>
-                      )}
-                    </div>
-                  ),
-              },
-            ]}
-          />
+                        <button type="button" onClick={resetFactor(e.id)} disabled={rowAction.busy} aria-describedby={`employee-${e.id}`}>
+                          Reset second factor
+                        </button>
+                        {e.type !== 'Admin' && (
+                          <button
+                            type="button"
+                            className="danger"
+                            onClick={remove(e.id)}
+                            disabled={rowAction.busy}
+                            aria-describedby={`employee-${e.id}`}
+                          >
+                            Delete
+                          </button>
+                        )}
+                      </div>
+                    ),
+                },
+              ]}
+            />
+          </>
         )}
       </QueryView>
     </section>
