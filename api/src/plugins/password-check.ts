@@ -5,7 +5,7 @@ import { EMAIL } from '@bookshop/rules';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.ts';
-import { PASSWORD_FINGERPRINT_SQL, type PasswordHasher, passwordHasher } from '../modules/accounts/passwords.ts';
+import { type PasswordHasher, passwordHasher } from '../modules/accounts/passwords.ts';
 import { type LoginThrottle, loginThrottle, type ThrottleLimits } from '../modules/sessions/login-throttle.ts';
 
 declare module 'fastify' {
@@ -27,6 +27,18 @@ declare module 'fastify' {
       check: () => Promise<T>,
       options?: { clearsFailures?: boolean },
     ): Promise<T>;
+    /**
+     * The signed-in client's or employee's own password, asked again before what needs proof that it is
+     * them: `missing`'s refusal when none was sent, 400 WRONG_PASSWORD when it is not theirs, checked and
+     * throttled as a sign-in.
+     */
+    confirmOwnPassword(
+      request: FastifyRequest,
+      audience: 'client' | 'employee',
+      id: number,
+      password: string | undefined,
+      missing: () => Error,
+    ): Promise<void>;
   }
   interface FastifyRequest {
     /** The account whose right password this request checked, and that password's fingerprint: its answer marks the browser. */
@@ -87,15 +99,6 @@ export default fp<{ throttle?: ThrottleLimits }>(
     app.decorate('loginThrottle', throttle);
     const { jwtSecret, cookieSecure, corsOrigins } = app.config;
     const deviceCookie = deviceCookieName(cookieSecure);
-    /** The fingerprint of the password hash of the account signing in under `account`, or null for none. */
-    const passwordOf = async (account: string) =>
-      (
-        await app.prisma.$queryRawUnsafe<{ fingerprint: string }[]>(
-          `SELECT ${PASSWORD_FINGERPRINT_SQL} AS fingerprint FROM clients WHERE account = $1
-           UNION ALL SELECT ${PASSWORD_FINGERPRINT_SQL} FROM employees WHERE email = $1 LIMIT 1`,
-          account,
-        )
-      )[0]?.fingerprint ?? null;
     app.decorateRequest('deviceSignedIn', undefined);
     app.addHook('onSend', async (request, reply) => {
       const signedIn = request.deviceSignedIn;
@@ -127,7 +130,8 @@ export default fp<{ throttle?: ThrottleLimits }>(
         const presented = request.cookies[deviceCookie];
         // Read only when a browser shows something shaped as a mark: a stranger's guesses, which carry
         // none, cost no more.
-        const password = presented === undefined || !looksLikeDeviceCookie(presented) ? null : await passwordOf(account);
+        const password =
+          presented === undefined || !looksLikeDeviceCookie(presented) ? null : await app.accounts.passwordFingerprintOf(account);
         const knownDevice = password !== null && isDeviceOf(jwtSecret, account, password, presented);
         const attempt = await throttle.reserve(account, address, 'password', { knownDevice });
         let result: T;
@@ -153,6 +157,16 @@ export default fp<{ throttle?: ThrottleLimits }>(
           if (password !== undefined) request.deviceSignedIn = { account, password };
         } else await attempt.release();
         return result;
+      },
+    );
+
+    app.decorate(
+      'confirmOwnPassword',
+      async (request: FastifyRequest, audience: 'client' | 'employee', id: number, password: string | undefined, missing: () => Error) => {
+        if (!password) throw missing();
+        await app.throttledPasswordCheck(request, await app.accounts.loginName(audience, id), () =>
+          app.accounts.confirmPassword(audience, id, password),
+        );
       },
     );
   },

@@ -45,14 +45,9 @@ declare module 'fastify' {
     /** preHandler: a route marked `stepUp` needs a second factor used within the last minutes. */
     requireStepUp(request: FastifyRequest): Promise<void>;
     /**
-     * The signed-in employee's own password (`currentPassword`), checked and throttled as a sign-in:
-     * `missing`'s refusal when none was sent, 400 WRONG_PASSWORD when it is not theirs.
-     */
-    confirmOwnPassword(request: FastifyRequest, currentPassword: string | undefined, missing: () => Error): Promise<void>;
-    /**
      * Before a change of how the employee signs in that a stolen session must not make (their own
      * e-mail): with a second factor, one used within the step-up's minutes (403 STEP_UP_REQUIRED);
-     * without one, their password, as confirmOwnPassword.
+     * without one, their password (confirmOwnPassword).
      */
     reauthenticatedOrRefuse(request: FastifyRequest, currentPassword: string | undefined, missing: () => Error): Promise<void>;
   }
@@ -133,18 +128,11 @@ export default fp(
       const employee = signedInEmployee(request);
       if (!(await service.steppedUp(employee.id, employee.familyId))) throw refuse.stepUpRequired(STEP_UP_MINUTES);
     };
-    const confirmOwnPassword = async (request: FastifyRequest, currentPassword: string | undefined, missing: () => Error) => {
-      const { id } = signedInEmployee(request);
-      if (!currentPassword) throw missing();
-      await app.throttledPasswordCheck(request, await app.accounts.loginName('employee', id), () =>
-        app.accounts.confirmPassword('employee', id, currentPassword),
-      );
-    };
-    app.decorate('confirmOwnPassword', confirmOwnPassword);
     app.decorate('reauthenticatedOrRefuse', async (request: FastifyRequest, currentPassword: string | undefined, missing: () => Error) => {
       // An employee with no factor has nothing to step up with: the password, or a stolen session could
       // make the e-mail the thief's (the owner losing the name they sign in with, the notices going to the thief).
-      if (!(await service.hasFactor(signedInEmployee(request).id))) return confirmOwnPassword(request, currentPassword, missing);
+      const { id } = signedInEmployee(request);
+      if (!(await service.hasFactor(id))) return app.confirmOwnPassword(request, 'employee', id, currentPassword, missing);
       await steppedUpOrRefuse(request);
     });
     app.decorate('requireStepUp', async (request: FastifyRequest) => {

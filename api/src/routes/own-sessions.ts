@@ -84,12 +84,8 @@ export function ownSessionsRoutes(
     },
     async (request) => {
       const { id, familyId } = signedIn(request);
-      const { password, sessionIds } = request.body;
-      if (!password) throw refuse.passwordForEndingSessions();
-      await app.throttledPasswordCheck(request, await app.accounts.loginName(audience, id), () =>
-        app.accounts.confirmPassword(audience, id, password),
-      );
-      const ended = await app.sessions.endOwn(audience, id, sessionIds, familyId);
+      await app.confirmOwnPassword(request, audience, id, request.body.password, refuse.passwordForEndingSessions);
+      const ended = await app.sessions.endOwn(audience, id, request.body.sessionIds, familyId);
       if (ended > 0) {
         await app.securityEvents.record({
           type: 'sessions_ended',

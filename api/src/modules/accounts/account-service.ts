@@ -137,6 +137,12 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
       return repo.updateClient(id, values);
     },
 
+    /** The fingerprint of the password hash of the account that signs in as `account` (normalized), or null for none. */
+    async passwordFingerprintOf(account: string) {
+      const found = (await repo.findClientCredentials(account)) ?? (await repo.findEmployeeCredentials(account));
+      return found?.passwordHash ? passwordFingerprint(found.passwordHash) : null;
+    },
+
     /**
      * Refuses (WRONG_PASSWORD) unless `password` is the account's own: a signed-in person proving it is
      * them. The fingerprint of the hash it was right for (the browser's device cookie is signed with it).

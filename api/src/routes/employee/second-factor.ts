@@ -53,8 +53,9 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
    * stolen session would otherwise enrol the thief's own app or passkey for password-less sign-ins.
    */
   const confirmFirstFactor = async (request: Parameters<typeof who>[0], currentPassword: string | undefined) => {
-    if (await app.secondFactor.hasFactor(signedInEmployee(request).id)) return;
-    await app.confirmOwnPassword(request, currentPassword, refuse.passwordForFirstFactor);
+    const { id } = signedInEmployee(request);
+    if (await app.secondFactor.hasFactor(id)) return;
+    await app.confirmOwnPassword(request, 'employee', id, currentPassword, refuse.passwordForFirstFactor);
   };
   /** Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped up. */
   const proving = async <T>(request: Parameters<typeof who>[0], prove: (employee: ReturnType<typeof who>) => Promise<T>) => {
