@@ -11,7 +11,7 @@ import { Notice, useNotice } from './notice';
 
 type OwnSession = Schemas['OwnSession'];
 
-export const UNKNOWN_DEVICE = 'Unknown browser';
+const UNKNOWN_DEVICE = 'Unknown browser';
 const nameOf = (session: OwnSession) => session.device ?? UNKNOWN_DEVICE;
 const sessionsWord = (count: number) => (count === 1 ? '1 session' : `${count} sessions`);
 

@@ -1,4 +1,4 @@
-import { ApiError, api, withSession } from '../../../api/client';
+import { api, isNotFound, withSession } from '../../../api/client';
 import { refusedAsMovedOn, useBackofficeMutation } from './backoffice-mutation';
 
 /** `from`: the role the row shows, so that an employee another Admin changed meanwhile is refused, not switched back. */
@@ -7,8 +7,4 @@ const changeRole = ({ id, role, from }: { id: number; role: string; from: 'Admin
 
 /** Refused because the role moved on (409) or the employee is gone (404), the list is read again too. */
 export const useChangeRole = () =>
-  useBackofficeMutation(
-    changeRole,
-    ['employees'],
-    (error) => refusedAsMovedOn(error) || (error instanceof ApiError && error.status === 404),
-  );
+  useBackofficeMutation(changeRole, ['employees'], (error) => refusedAsMovedOn(error) || isNotFound(error));

@@ -1,5 +1,5 @@
-import { ApiError, api, withSession } from '../../../api/client';
-import { useBackofficeMutation } from './backoffice-mutation';
+import { api, isNotFound, withSession } from '../../../api/client';
+import { refusedAsMovedOn, useBackofficeMutation } from './backoffice-mutation';
 
 const runImport = ({ id, skipInvalid }: { id: number; skipInvalid: boolean }) =>
   withSession('Employee', () => api.POST('/api/employee/catalog/import/{id}/run', { params: { path: { id } }, body: { skipInvalid } }));
@@ -10,5 +10,4 @@ const runImport = ({ id, skipInvalid }: { id: number; skipInvalid: boolean }) =>
  * has moved on (409: already run) reads it again too, so the screen does not keep it as a dry run
  * still waiting for its Import; any other failure (a network blip) keeps the dry run.
  */
-export const useRunImport = () =>
-  useBackofficeMutation(runImport, ['imports'], (error) => error instanceof ApiError && (error.status === 404 || error.status === 409));
+export const useRunImport = () => useBackofficeMutation(runImport, ['imports'], (error) => isNotFound(error) || refusedAsMovedOn(error));
