@@ -127,6 +127,7 @@ test('an Admin adds a passkey on the Account screen, signs in with it after the 
 
 test('an Admin sets up an authenticator app from its QR code and secret, signs in with its code, and confirms it is them with a recovery code when the clients ask again', async ({
   page,
+  context,
 }) => {
   const admin = await newAdmin();
   await logIn(page, admin);
@@ -158,6 +159,8 @@ test('an Admin sets up an authenticator app from its QR code and secret, signs i
     `UPDATE session_families SET second_factor_at = second_factor_at - interval '11 minutes' WHERE audience = 'employee' AND subject_id = $1`,
     [admin.id],
   );
+  const backOfficeToken = async () => (await context.cookies()).find((cookie) => cookie.name.endsWith('bs_employee_at'))?.value;
+  const tokenBefore = await backOfficeToken();
   await page.getByRole('navigation', { name: 'Back-office' }).getByRole('link', { name: 'Clients', exact: true }).click();
   await page.getByRole('button', { name: "Confirm it's you" }).click();
   const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
@@ -166,6 +169,9 @@ test('an Admin sets up an authenticator app from its QR code and secret, signs i
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('table').first()).toBeVisible();
+  // The step-up renewed the session's cookies (a re-authentication), and the screen went on with the new ones.
+  expect(tokenBefore).toBeTruthy();
+  expect(await backOfficeToken()).not.toBe(tokenBefore);
   const [left] = await query<{ n: string }>('SELECT count(*) n FROM employee_recovery_codes WHERE employee_id = $1 AND used_at IS NULL', [
     admin.id,
   ]);

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogEvent } from '../src/modules/catalog/catalog-events.ts';
 import { totpCode } from '../src/modules/second-factor/codes.ts';
-import { createTestApp, DEMO, type TestApp } from './helpers.ts';
+import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
 
 const SALES_REFRESH_SECONDS = 1;
 
@@ -278,6 +278,8 @@ describe('every back-office write announces its catalog changes', () => {
       events.length = 0;
       const res = await t.app.inject({ method, url, headers: { cookie: admin, ...call.headers }, payload: call.payload as string });
       expect(res.statusCode, `${operationId}: ${res.body}`).toBeLessThan(300);
+      // As the browser keeps them: a factor proved (the step-up, an enrolment) renews the session's cookies.
+      admin = cookieHeader(res, admin);
       await call.settled?.(res.json());
       const changed = (await rowsChanged()) - before;
       expect(events, `${operationId} changed ${changed} catalog rows`).toHaveLength(changed > 0 ? 1 : 0);

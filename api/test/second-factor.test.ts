@@ -54,8 +54,28 @@ const storePasskey = (employeeId: number, credentialId: string) =>
 const occurrences = (rows: { row: string }[]) =>
   rows.reduce((sum, { row }) => sum + ((JSON.parse(row) as { count?: number }).count ?? 1), 0);
 
-const call = (app: TestApp, cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  app.app.inject({ method, url, headers: { cookie }, payload });
+/**
+ * A proved second factor renews the session's cookies (its tokens from before are refused): the cookie
+ * header each one sent was renewed to, so that a test holding a session's header sends what a browser's
+ * jar would hold now (`latest`).
+ */
+const renewedCookies = new Map<string, string>();
+const latest = (cookie: string) => {
+  let now = cookie;
+  while (renewedCookies.has(now)) now = renewedCookies.get(now)!;
+  return now;
+};
+/** Keeps what `res` renewed of the cookies `sent`. */
+const keepRenewal = (sent: string, res: { cookies: { name: string; value: string }[] }) => {
+  if (res.cookies.some((c) => c.name.endsWith('bs_employee_at') && c.value)) renewedCookies.set(sent, cookieHeader(res, sent));
+};
+
+const call = async (app: TestApp, cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => {
+  const sent = latest(cookie);
+  const res = await app.app.inject({ method, url, headers: { cookie: sent }, payload });
+  keepRenewal(sent, res);
+  return res;
+};
 
 /** Signs in with the password only (no factor): the session cookie. */
 const passwordLogin = (app: TestApp, who: { account: string; password: string }) => app.login(who);
@@ -409,6 +429,77 @@ describe('an authenticator app set up before JWT_SECRET was changed', () => {
 });
 
 describe('step-up for the sensitive actions', () => {
+  const REFRESH = '/api/public/authentication/refresh-tokens/employee';
+  const refresh = (cookie: string) => t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie } });
+  const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/employee/employee/', headers: { cookie } });
+  /** The claims a session's access cookie carries: its session (`fam`) and the generation of its tokens (`gen`). */
+  const accessClaims = (cookie: string) => {
+    const token = /bs_employee_at=([^;]+)/.exec(cookie)![1]!;
+    return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { fam: string; gen: number };
+  };
+
+  it("renews the session's tokens: those from before are refused, the new ones hold the step-up, and it is the same session", async () => {
+    const who = await t.newEmployee({ role: 'Admin' });
+    const signedIn = await passwordLogin(t, who);
+    const { secret } = await enrolTotp(t, signedIn);
+    // Enrolling proved the app: the sign-in's cookies were renewed there already.
+    expect((await me(signedIn)).statusCode).toBe(401);
+    expect((await refresh(signedIn)).statusCode).toBe(401);
+    const before = latest(signedIn);
+    expect(accessClaims(before)).toMatchObject({ fam: accessClaims(signedIn).fam, gen: 1 });
+
+    const stepUp = await call(t, before, 'POST', `${OWN}/step-up`, { code: totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000) });
+    expect(stepUp.statusCode, stepUp.body).toBe(200);
+    const after = latest(before);
+    expect(accessClaims(after)).toEqual(expect.objectContaining({ fam: accessClaims(before).fam, gen: 2 }));
+    // The tokens the session had a moment ago, access and refresh, are refused; the new ones hold the step-up.
+    expect((await me(before)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: `${OWN}/recovery-codes`, headers: { cookie: before } })).statusCode).toBe(401);
+    expect((await refresh(before)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: `${OWN}/recovery-codes`, headers: { cookie: after } })).statusCode).toBe(200);
+    // Still the one session (listed once, as this one), and its new refresh token rotates as any does.
+    const sessions = (
+      await me(after).then(() => t.app.inject({ method: 'GET', url: '/api/employee/sessions/', headers: { cookie: after } }))
+    ).json().data;
+    expect(sessions).toEqual([expect.objectContaining({ id: accessClaims(after).fam, current: true })]);
+    const rotated = await refresh(after);
+    expect(rotated.statusCode).toBe(200);
+    expect((await me(cookieHeader(rotated, after))).statusCode).toBe(200);
+  });
+
+  it("a refresh that read the session before a step-up renewed its tokens stores nothing: the old token's holder gets no live session", async () => {
+    const who = await t.newEmployee({ role: 'Seller' });
+    const owner = await passwordLogin(t, who);
+    const { secret } = await enrolTotp(t, owner);
+    const before = latest(owner);
+    const { fam } = accessClaims(before);
+    // The refresh is held after it read the session, at its count of the session's refreshes, while the step-up renews it.
+    await t.db.query(
+      "INSERT INTO throttle_counters (key, hits, window_ends_at, last_hit_at) VALUES ($1, 0, now() + interval '1 hour', now())",
+      [`refresh:${fam}`],
+    );
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM throttle_counters WHERE key = $1 FOR UPDATE', [`refresh:${fam}`]);
+      const held = refresh(before);
+      await untilStatementsWaitOnLocks(t.db, 1);
+      const stepUp = await call(t, before, 'POST', `${OWN}/step-up`, { code: totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000) });
+      expect(stepUp.statusCode, stepUp.body).toBe(200);
+      await holder.query('COMMIT');
+      const answered = await held;
+      // Refused; and had it answered, nothing it could have given may sign in or refresh.
+      expect(answered.statusCode).toBe(401);
+      const taken = cookieHeader(answered, before);
+      expect((await me(taken)).statusCode).toBe(401);
+      expect((await refresh(taken)).statusCode).toBe(401);
+    } finally {
+      await holder.end();
+    }
+    expect((await me(latest(before))).statusCode).toBe(200);
+  });
+
   it('opens them for 10 minutes after a second factor, then asks again (403 STEP_UP_REQUIRED) until a new one', async () => {
     const who = await t.newEmployee({ role: 'Admin' });
     const { secret } = await enrolTotp(t, await passwordLogin(t, who));
@@ -471,8 +562,18 @@ describe('step-up for the sensitive actions', () => {
     const { secret, recoveryCodes } = await enrolTotp(t, owner);
     // A session taken from the owner's browser, guessing at the step-up from the thief's address.
     const stolen = cookieHeader(await secondStep(t, (await passwordStep(t, who)).cookie, recoveryCodes[0]!));
-    const stepUp = (cookie: string, code: string) =>
-      t.app.inject({ method: 'POST', url: `${OWN}/step-up`, headers: { cookie }, payload: { code }, remoteAddress: '203.0.113.66' });
+    const stepUp = async (cookie: string, code: string) => {
+      const sent = latest(cookie);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${OWN}/step-up`,
+        headers: { cookie: sent },
+        payload: { code },
+        remoteAddress: '203.0.113.66',
+      });
+      keepRenewal(sent, res);
+      return res;
+    };
     // Four wrong, a right one (which forgets them), then five wrong: only the last of them ends it.
     for (let i = 0; i < 4; i++) expect((await stepUp(stolen, '000000')).statusCode).toBe(400);
     expect((await stepUp(stolen, recoveryCodes[1]!)).statusCode).toBe(200);

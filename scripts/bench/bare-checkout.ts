@@ -42,16 +42,16 @@ export function bareSession(pool: pg.Pool, jwtSecret: string, onQuery: (sql: str
   return async (audience: 'client' | 'employee', cookie: string | undefined) => {
     const token = new RegExp(`(?:^|;\\s*)bs_${audience}_at=([^;]+)`).exec(cookie ?? '')?.[1];
     if (!token) return null;
-    const { subjectId, familyId } = verifyAccessToken(jwtSecret, token, audience);
+    const { subjectId, familyId, generation } = verifyAccessToken(jwtSecret, token, audience);
     const now = new Date();
     const { idleSeconds, absoluteSeconds } = SESSION_LIFETIMES[audience];
     onQuery(FAMILY_WITH_ACTIVITY_SQL);
     const [family] = (
       await pool.query<Parameters<typeof endedBecause>[0] & object>(
-        preparedStatement(FAMILY_WITH_ACTIVITY_SQL, [familyId, audience, idleSeconds, absoluteSeconds, now]),
+        preparedStatement(FAMILY_WITH_ACTIVITY_SQL, [familyId, audience, idleSeconds, absoluteSeconds, now, generation]),
       )
     ).rows;
-    return endedBecause(family ?? null, audience, now.getTime()) ? null : subjectId;
+    return endedBecause(family ?? null, audience, now.getTime(), generation) ? null : subjectId;
   };
 }
 

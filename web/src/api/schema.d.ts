@@ -1151,7 +1151,7 @@ export interface paths {
         post: operations["startTotpSetup"];
         /**
          * Remove my authenticator app
-         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays.
+         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
          */
         delete: operations["removeTotp"];
         options?: never;
@@ -1170,7 +1170,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm the authenticator app with its first code; a first second factor answers the recovery codes, once
-         * @description The employee's other sessions end; this one stays.
+         * @description The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
          */
         post: operations["confirmTotpSetup"];
         delete?: never;
@@ -1210,7 +1210,7 @@ export interface paths {
         put?: never;
         /**
          * Register a passkey with the browser's answer and a name; a first second factor answers the recovery codes, once
-         * @description The employee's other sessions end; this one stays.
+         * @description The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
          */
         post: operations["registerPasskey"];
         delete?: never;
@@ -1232,7 +1232,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of my passkeys
-         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays.
+         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
          */
         delete: operations["removePasskey"];
         options?: never;
@@ -1251,7 +1251,7 @@ export interface paths {
         put?: never;
         /**
          * Ten new recovery codes, shown once; the old ones stop working
-         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays.
+         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
          */
         post: operations["renewRecoveryCodes"];
         delete?: never;
@@ -1288,7 +1288,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm it is me with a second factor: the sensitive actions are open for the next 10 minutes
-         * @description Wrong answers count as at sign-in; the 5th wrong one in a row ends this session (401).
+         * @description Wrong answers count as at sign-in; the 5th wrong one in a row ends this session (401). This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
          */
         post: operations["stepUp"];
         delete?: never;

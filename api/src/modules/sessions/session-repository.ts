@@ -25,29 +25,40 @@ const liveFamiliesOf = (audience: Audience, subjectId: number, lifetimes: Lifeti
 /** A session about to start: its id, its account, and what it is signed in from (device.ts). */
 type NewFamily = { id: string; subjectId: number; device: string | null };
 
-const familySelect = { id: true, audience: true, subjectId: true, startedAt: true, lastActiveAt: true, revokedAt: true } as const;
+const familySelect = {
+  id: true,
+  audience: true,
+  subjectId: true,
+  startedAt: true,
+  lastActiveAt: true,
+  revokedAt: true,
+  generation: true,
+} as const;
+
+type NewToken = { id: string; familyId: string; audience: Audience; subjectId: number; tokenHash: string; expiresAt: Date };
 
 /**
  * A family as it was, and its activity mark (at most once a minute, so a busy session does not write
  * on every call) when it is still live: $2 audience, $3 idle and $4 absolute lifetime in seconds, $5
- * the moment of the check. The caller judges the row against the same $5, so the statement and the
+ * the moment of the check, $6 the access token's generation (a token the session has renewed since
+ * keeps nothing alive). The caller judges the row against the same $5 and $6, so the statement and the
  * caller never disagree on whether the session is live (an idle session must not be touched back to
  * life). The check every signed-in call makes, in one round trip. Timestamps are UTC without time
  * zone, as Prisma keeps them.
  */
 export const FAMILY_WITH_ACTIVITY_SQL = `
   WITH family AS (
-    SELECT id, audience::text, subject_id, started_at, last_active_at, revoked_at FROM session_families WHERE id = $1::uuid
+    SELECT id, audience::text, subject_id, started_at, last_active_at, revoked_at, generation FROM session_families WHERE id = $1::uuid
   ), touched AS (
     UPDATE session_families s SET last_active_at = $5::timestamptz AT TIME ZONE 'UTC'
     FROM family f
-    WHERE s.id = f.id AND f.audience = $2 AND f.revoked_at IS NULL
+    WHERE s.id = f.id AND f.audience = $2 AND f.revoked_at IS NULL AND f.generation = $6::int
       AND f.last_active_at < $5::timestamptz AT TIME ZONE 'UTC' - interval '1 minute'
       AND f.last_active_at >= $5::timestamptz AT TIME ZONE 'UTC' - make_interval(secs => $3)
       AND f.started_at >= $5::timestamptz AT TIME ZONE 'UTC' - make_interval(secs => $4)
   )
   SELECT id, audience, subject_id AS "subjectId", started_at AT TIME ZONE 'UTC' AS "startedAt",
-         last_active_at AT TIME ZONE 'UTC' AS "lastActiveAt", revoked_at AT TIME ZONE 'UTC' AS "revokedAt"
+         last_active_at AT TIME ZONE 'UTC' AS "lastActiveAt", revoked_at AT TIME ZONE 'UTC' AS "revokedAt", generation
   FROM family`;
 
 /**
@@ -150,22 +161,54 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
     /** Counts one refresh of the session, shared by every instance: its refreshes in the window, and the time left of it. */
     countRefresh: (familyId: string) => countHit(db, `refresh:${familyId}`, REFRESH_WINDOW_MS),
 
-    findFamilyAndMarkActivity: async (
-      id: string,
-      audience: Audience,
-      lifetimes: { idleSeconds: number; absoluteSeconds: number },
-      now: Date,
-    ) =>
+    findFamilyAndMarkActivity: async (id: string, audience: Audience, lifetimes: Lifetimes, now: Date, generation: number) =>
       (
-        await sql.query<{ id: string; audience: Audience; subjectId: number; startedAt: Date; lastActiveAt: Date; revokedAt: Date | null }>(
-          FAMILY_WITH_ACTIVITY_SQL,
-          [id, audience, lifetimes.idleSeconds, lifetimes.absoluteSeconds, now],
-        )
+        await sql.query<{
+          id: string;
+          audience: Audience;
+          subjectId: number;
+          startedAt: Date;
+          lastActiveAt: Date;
+          revokedAt: Date | null;
+          generation: number;
+        }>(FAMILY_WITH_ACTIVITY_SQL, [id, audience, lifetimes.idleSeconds, lifetimes.absoluteSeconds, now, generation])
       )[0] ?? null,
 
-    insert(token: { id: string; familyId: string; audience: Audience; subjectId: number; tokenHash: string; expiresAt: Date }) {
+    insert(token: NewToken) {
       return db.refreshToken.create({ data: token, select: { id: true } });
     },
+
+    /**
+     * The session's next generation, with `token` its one refresh token: every token of the session's
+     * still unexpired (spent ones too, which would otherwise answer with their successor for the reuse
+     * interval) expires now, and access tokens of earlier generations are refused by the check every
+     * call makes. With `secondFactorAt`, the second factor the renewal is for is marked in the same
+     * write. The session's starting time (its absolute lifetime) is kept. Null when the session has
+     * ended meanwhile. The family's row is updated first: a rotation holds it shared until it commits
+     * (`spend`), so either the rotation's successor is stored before, and expires here, or the
+     * rotation sees the new generation and stores nothing.
+     */
+    renewFamily: (
+      familyId: string,
+      audience: Audience,
+      token: Omit<NewToken, 'familyId' | 'audience' | 'subjectId'>,
+      secondFactorAt?: Date,
+    ) =>
+      db.$transaction(async (tx) => {
+        const { count } = await tx.sessionFamily.updateMany({
+          where: { id: familyId, audience, revokedAt: null },
+          data: { generation: { increment: 1 }, ...(secondFactorAt ? { secondFactorAt } : {}) },
+        });
+        if (count !== 1) return null;
+        const family = await tx.sessionFamily.findUniqueOrThrow({
+          where: { id: familyId },
+          select: { subjectId: true, startedAt: true, generation: true },
+        });
+        const now = new Date();
+        await tx.refreshToken.updateMany({ where: { familyId, expiresAt: { gt: now } }, data: { expiresAt: now } });
+        await tx.refreshToken.create({ data: { ...token, familyId, audience, subjectId: family.subjectId }, select: { id: true } });
+        return family;
+      }),
     findByHash(tokenHash: string) {
       return db.refreshToken.findUnique({
         where: { tokenHash },
@@ -178,15 +221,17 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
      * process ending between them), the browser's retry of the same token within the reuse interval was
      * answered with a successor that was never stored, and its next refresh ended the session.
      */
-    spend: (
-      id: string,
-      successor: { id: string; familyId: string; audience: Audience; subjectId: number; tokenHash: string; expiresAt: Date },
-    ) =>
-      db.$transaction(async (tx) => {
+    spend: (id: string, successor: NewToken, generation: number) =>
+      db.$transaction(async (tx): Promise<'spent' | 'renewed meanwhile' | false> => {
+        // Shared, so two rotations do not wait on each other, and a renewal (renewFamily) waits for
+        // this one's commit, or this one for the renewal's, then reads the generation it wrote.
+        const [family] = await tx.$queryRaw<{ generation: number }[]>`
+          SELECT generation FROM session_families WHERE id = ${successor.familyId}::uuid FOR SHARE`;
+        if (family?.generation !== generation) return 'renewed meanwhile';
         const { count } = await tx.refreshToken.updateMany({ where: { id, usedAt: null }, data: { usedAt: new Date() } });
         if (count !== 1) return false;
         await tx.refreshToken.create({ data: successor, select: { id: true } });
-        return true;
+        return 'spent';
       }),
     /**
      * The account's sessions still live at `now` (not ended, within both lifetimes), the most recently

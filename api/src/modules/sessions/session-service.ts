@@ -47,12 +47,16 @@ export const SESSION_LIFETIMES: Record<Audience, { absoluteSeconds: number; idle
 export const SESSIONS_PER_ACCOUNT = 50;
 const LONGEST_LIFETIME_SECONDS = Math.max(...Object.values(SESSION_LIFETIMES).map((l) => l.absoluteSeconds));
 
-type Family = { id: string; audience: Audience; startedAt: Date; lastActiveAt: Date; revokedAt: Date | null };
+type Family = { id: string; audience: Audience; startedAt: Date; lastActiveAt: Date; revokedAt: Date | null; generation: number };
 
-/** Why a session can no longer be used, or null while it can. */
-export function endedBecause(family: Family | null, audience: Audience, now = Date.now()): string | null {
+/**
+ * Why a session can no longer be used, or null while it can; with `accessGeneration`, by an access
+ * token of that generation (one from before the session's tokens were renewed is refused).
+ */
+export function endedBecause(family: Family | null, audience: Audience, now = Date.now(), accessGeneration?: number): string | null {
   if (!family || family.audience !== audience) return 'Your session has expired. Please sign in again.';
   if (family.revokedAt) return 'Your session has ended. Please sign in again.';
+  if (accessGeneration !== undefined && accessGeneration !== family.generation) return 'Your session has ended. Please sign in again.';
   const { absoluteSeconds, idleSeconds } = SESSION_LIFETIMES[audience];
   if (now > family.startedAt.getTime() + absoluteSeconds * 1000) return 'Your session has expired. Please sign in again.';
   if (now > family.lastActiveAt.getTime() + idleSeconds * 1000) return 'You were away for a while. Please sign in again.';
@@ -61,15 +65,15 @@ export function endedBecause(family: Family | null, audience: Audience, now = Da
 
 export function sessionService(repo: ReturnType<typeof sessionRepository>, secret: string, events: SecurityEvents) {
   const successorOf = (presented: string) => createHmac('sha256', secret).update(`refresh-successor:${presented}`).digest('base64url');
-  const signAccess = (audience: Audience, subjectId: number, familyId: string) =>
-    signAccessToken(secret, { subjectId, familyId, audience });
+  const signAccess = (audience: Audience, subjectId: number, familyId: string, generation: number) =>
+    signAccessToken(secret, { subjectId, familyId, audience, generation });
   const refreshExpiry = (audience: Audience, startedAt: Date) =>
     new Date(Math.min(Date.now() + REFRESH_TOKEN_SECONDS * 1000, startedAt.getTime() + SESSION_LIFETIMES[audience].absoluteSeconds * 1000));
 
   async function issue(audience: Audience, subjectId: number, family: { id: string; startedAt: Date }, refreshToken = newRefreshToken()) {
     const expiresAt = refreshExpiry(audience, family.startedAt);
     await repo.insert({ id: randomUUID(), familyId: family.id, audience, subjectId, tokenHash: hashToken(refreshToken), expiresAt });
-    return { accessToken: signAccess(audience, subjectId, family.id), refreshToken, subjectId, familyId: family.id, expiresAt };
+    return { accessToken: signAccess(audience, subjectId, family.id, 0), refreshToken, subjectId, familyId: family.id, expiresAt };
   }
 
   /**
@@ -81,10 +85,12 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
     if (!accessToken) throw unauthorized();
     const claims = verifyAccessToken(secret, accessToken, audience);
     const now = new Date();
-    const live = repo.findFamilyAndMarkActivity(claims.familyId, audience, SESSION_LIFETIMES[audience], now).then((family) => {
-      const ended = endedBecause(family, audience, now.getTime());
-      if (ended) throw unauthorized(ended);
-    });
+    const live = repo
+      .findFamilyAndMarkActivity(claims.familyId, audience, SESSION_LIFETIMES[audience], now, claims.generation)
+      .then((family) => {
+        const ended = endedBecause(family, audience, now.getTime(), claims.generation);
+        if (ended) throw unauthorized(ended);
+      });
     return { claims, live };
   }
 
@@ -127,7 +133,7 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       const successor = successorOf(presented);
       const expiresAt = refreshExpiry(audience, family.startedAt);
       const renewed = {
-        accessToken: signAccess(audience, token.subjectId, family.id),
+        accessToken: signAccess(audience, token.subjectId, family.id, family.generation),
         refreshToken: successor,
         subjectId: token.subjectId,
         familyId: family.id,
@@ -154,7 +160,10 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
           });
           throw refuse.rateLimited('session refreshes', ttlMs);
         }
-        if (await repo.spend(token.id, successorRow)) return renewed;
+        const spent = await repo.spend(token.id, successorRow, family.generation);
+        if (spent === 'spent') return renewed;
+        // The session's tokens were renewed (a step-up) while this one was read: it ended there.
+        if (spent === 'renewed meanwhile') throw expired;
       }
       // Spent already, or a concurrent twin spent it a moment ago: within the interval this is the
       // same browser racing itself (or retrying an answer it never got), answered with the session the
@@ -171,6 +180,28 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
         details: { spentSecondsAgo: Math.round((Date.now() - spentAt) / 1000) },
       });
       throw expired;
+    },
+
+    /**
+     * New tokens for a live session, those it had ending (re-authentication, ASVS 5.0 7.2.4): its
+     * identity, activity, lifetime and what it is signed in from stay. With `secondFactorAt`, marks
+     * the second factor proved (second-factor.ts). 401 when the session ended meanwhile.
+     */
+    async renew(audience: Audience, familyId: string, { secondFactorAt }: { secondFactorAt?: Date } = {}): Promise<IssuedSession> {
+      const family = await repo.findFamily(familyId);
+      const ended = endedBecause(family, audience);
+      if (ended || !family) throw unauthorized(ended ?? undefined);
+      const refreshToken = newRefreshToken();
+      const expiresAt = refreshExpiry(audience, family.startedAt);
+      const renewed = await repo.renewFamily(
+        familyId,
+        audience,
+        { id: randomUUID(), tokenHash: hashToken(refreshToken), expiresAt },
+        secondFactorAt,
+      );
+      if (!renewed) throw unauthorized('Your session has ended. Please sign in again.');
+      const accessToken = signAccess(audience, renewed.subjectId, familyId, renewed.generation);
+      return { accessToken, refreshToken, subjectId: renewed.subjectId, familyId, expiresAt };
     },
 
     /** Both steps of startAuthentication, awaited: the claims of a live session. */

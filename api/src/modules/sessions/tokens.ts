@@ -11,6 +11,8 @@ export interface AccessClaims {
   subjectId: number;
   familyId: string;
   audience: Audience;
+  /** The session's generation the token was issued in (session_families.generation); 0 if it names none. */
+  generation: number;
 }
 
 /**
@@ -29,7 +31,7 @@ function keyOf(secret: string) {
 }
 
 export function signAccessToken(secret: string, claims: AccessClaims): string {
-  return jwt.sign({ fam: claims.familyId }, keyOf(secret), {
+  return jwt.sign({ fam: claims.familyId, gen: claims.generation }, keyOf(secret), {
     algorithm: 'HS256',
     subject: String(claims.subjectId),
     audience: claims.audience,
@@ -43,8 +45,11 @@ export function verifyAccessToken(secret: string, token: string, audience: Audie
   try {
     const payload = jwt.verify(token, keyOf(secret), { algorithms: ['HS256'], audience }) as jwt.JwtPayload;
     const subjectId = Number(payload.sub);
-    if (!Number.isInteger(subjectId) || typeof payload.fam !== 'string') throw new Error('malformed claims');
-    return { subjectId, familyId: payload.fam, audience };
+    // Tokens signed before sessions had generations name none: they are of the first.
+    const generation = payload.gen ?? 0;
+    if (!Number.isInteger(subjectId) || typeof payload.fam !== 'string' || !Number.isSafeInteger(generation) || generation < 0)
+      throw new Error('malformed claims');
+    return { subjectId, familyId: payload.fam, audience, generation };
   } catch {
     throw unauthorized('Your session has expired. Please sign in again.');
   }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { refuse } from '../../lib/refusals.ts';
 import { STEP_UP_FAILURES_PER_SESSION } from '../../modules/second-factor/second-factor-service.ts';
@@ -20,7 +20,10 @@ import { deleteByIdRoute } from './schemas.ts';
 
 const STEP_UP_NOTE =
   'When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise).';
-const ENDS_OTHER_SESSIONS = "The employee's other sessions end; this one stays.";
+/** What a factor proved in a session does to its tokens (`proving`). */
+const RENEWS_TOKENS =
+  "This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.";
+const ENDS_OTHER_SESSIONS = `The employee's other sessions end; this one stays. ${RENEWS_TOKENS}`;
 const FIRST_FACTOR_NOTE =
   'An employee without a second factor gives their password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in): a stolen session alone cannot enrol a factor of its own. One who has a factor needs the step-up instead.';
 /** The body of a call that starts adding a factor. */
@@ -57,11 +60,20 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (await app.secondFactor.hasFactor(id)) return;
     await app.confirmOwnPassword(request, 'employee', id, currentPassword, refuse.passwordForFirstFactor);
   };
-  /** Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped up. */
-  const proving = async <T>(request: Parameters<typeof who>[0], prove: (employee: ReturnType<typeof who>) => Promise<T>) => {
+  /**
+   * Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped
+   * up, with new tokens (a re-authentication: those it had until now are refused from here on, so a
+   * token taken or planted before never holds the step-up).
+   */
+  const proving = async <T>(
+    request: Parameters<typeof who>[0],
+    reply: FastifyReply,
+    prove: (employee: ReturnType<typeof who>) => Promise<T>,
+  ) => {
     const employee = who(request);
     const result = await prove(employee);
-    await app.secondFactor.markSecondFactor(employee.familyId);
+    const renewed = await app.sessions.renew('employee', employee.familyId, { secondFactorAt: new Date() });
+    app.setSessionCookies(request, reply, 'employee', renewed);
     return result;
   };
 
@@ -120,10 +132,12 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ recoveryCodes: RecoveryCodes }), 400, 401, 403, 409, 429),
       },
     },
-    async (request) => ({
+    async (request, reply) => ({
       // A change to how the employee signs in ends their other sessions with it, as a new password does
       // (ASVS 7.4.3): a thief's session is no longer in force. This one, which made the change, stays.
-      data: await proving(request, ({ id, address, familyId }) => app.secondFactor.confirmTotp(id, request.body.code, address, familyId)),
+      data: await proving(request, reply, ({ id, address, familyId }) =>
+        app.secondFactor.confirmTotp(id, request.body.code, address, familyId),
+      ),
     }),
   );
 
@@ -176,8 +190,8 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Object({ passkey: Passkey, recoveryCodes: RecoveryCodes }), 400, 401, 403),
       },
     },
-    async (request) => ({
-      data: await proving(request, ({ id, address, familyId }) =>
+    async (request, reply) => ({
+      data: await proving(request, reply, ({ id, address, familyId }) =>
         app.secondFactor.registerPasskey(id, request.body.name, request.body.response, app.relyingParty(request), address, familyId),
       ),
     }),
@@ -252,13 +266,13 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'stepUp',
         summary: 'Confirm it is me with a second factor: the sensitive actions are open for the next 10 minutes',
-        description: `Wrong answers count as at sign-in; the ${STEP_UP_FAILURES_PER_SESSION}th wrong one in a row ends this session (401).`,
+        description: `Wrong answers count as at sign-in; the ${STEP_UP_FAILURES_PER_SESSION}th wrong one in a row ends this session (401). ${RENEWS_TOKENS}`,
         body: SecondFactorProof,
         response: responses(Type.Object({ stepUpUntil: Type.String({ format: 'date-time' }) }), 400, 401, 403, 404, 429),
       },
     },
-    async (request) => {
-      const { familyId } = await proving(request, async (employee) => {
+    async (request, reply) => {
+      const { familyId } = await proving(request, reply, async (employee) => {
         const rp = app.relyingParty(request);
         await app.secondFactor.prove(employee.id, request.body, { rp, address: employee.address, session: employee.familyId });
         return employee;
