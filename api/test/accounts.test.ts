@@ -3,7 +3,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESSES_PER_ACTOR, CROWDED_PER_ACTOR_AFTER, EVENT_WINDOW_MINUTES } from '../src/modules/security/security-events.ts';
 import { REFRESHES_PER_SESSION_HOUR } from '../src/modules/sessions/session-service.ts';
 import { PASSWORD_CHANGES_PER_DAY } from '../src/routes/own-password.ts';
-import { cookieHeader, createProviderAccount, createTestApp, DEMO, type TestApp, whileSessionsCannotEnd } from './helpers.ts';
+import {
+  cookieHeader,
+  createProviderAccount,
+  createTestApp,
+  DEMO,
+  type TestApp,
+  whileSessionsCannotBeRenewed,
+  whileSessionsCannotEnd,
+} from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -178,7 +186,7 @@ describe('profile and password', () => {
     expect(ok.json().data.firstName).toBe('Dora');
   });
 
-  it('changes the password only with the right current one, and ends the other sessions', async () => {
+  it("changes the password only with the right current one, ends the other sessions, and renews this one's tokens", async () => {
     await t.db.query(
       "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'P', 'W', '0555000000', 'pw@example.com', password_hash FROM clients WHERE account = 'client@bookshop.test'",
     );
@@ -191,9 +199,19 @@ describe('profile and password', () => {
     expect((await change({ oldPassword: 'Client123!', newPassword: 'short' })).json().error.message).toBe(
       'Password must be at least 8 characters long.',
     );
-    expect((await change({ oldPassword: 'Client123!', newPassword: 'NewPass123!' })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: other } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: mine } })).statusCode).toBe(200);
+    const changed = await change({ oldPassword: 'Client123!', newPassword: 'NewPass123!' });
+    expect(changed.statusCode).toBe(200);
+    const manage = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } });
+    expect((await manage(other)).statusCode).toBe(401);
+    // This session stays, with new tokens: its cookies of a moment ago (or a copy taken of them) are refused.
+    const renewed = cookieHeader(changed, mine);
+    expect(renewed).not.toBe(mine);
+    expect((await manage(mine)).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/public/authentication/refresh-tokens/Client', headers: { cookie: mine } }))
+        .statusCode,
+    ).toBe(401);
+    expect((await manage(renewed)).statusCode).toBe(200);
     expect((await login('pw@example.com', 'NewPass123!')).statusCode).toBe(200);
   });
 
@@ -216,6 +234,29 @@ describe('profile and password', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: other } })).statusCode).toBe(200);
     expect((await change()).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie: other } })).statusCode).toBe(401);
+  });
+
+  it("a change whose session's tokens cannot be renewed changes nothing: the old password, this session's cookies and the others stay", async () => {
+    const account = 'pw-renewal@example.com';
+    await t.db.query(
+      "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'P', 'R', '0555000000', $1, password_hash FROM clients WHERE account = 'client@bookshop.test'",
+      [account],
+    );
+    const mine = await t.login({ account, password: 'Client123!' });
+    const other = await t.login({ account, password: 'Client123!' });
+    const [client] = await t.db.query<{ id: number }>('SELECT id FROM clients WHERE account = $1', [account]);
+    const change = () => t.changeClientPassword(mine, { oldPassword: 'Client123!', newPassword: 'NewPass123!' });
+    const manage = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/client/manage', headers: { cookie } });
+    await whileSessionsCannotBeRenewed(t.db, { audience: 'client', id: client!.id }, async () => {
+      expect((await change()).statusCode).toBeGreaterThanOrEqual(500);
+    });
+    expect((await login(account, 'NewPass123!')).statusCode).toBe(401);
+    expect((await manage(other)).statusCode).toBe(200);
+    expect((await manage(mine)).statusCode).toBe(200);
+    const changed = await change();
+    expect(changed.statusCode).toBe(200);
+    expect((await manage(cookieHeader(changed, mine))).statusCode).toBe(200);
+    expect((await manage(other)).statusCode).toBe(401);
   });
 });
 
@@ -316,8 +357,13 @@ describe('a loop of password changes', () => {
       "INSERT INTO clients (first_name, last_name, phone_number, account, password_hash) SELECT 'L', 'P', '0555000000', $1, password_hash FROM clients WHERE account = 'client@bookshop.test'",
       [account],
     );
-    const cookie = await t.login({ account, password: 'Client123!' });
-    return (oldPassword: string, newPassword: string) => t.changeClientPassword(cookie, { oldPassword, newPassword });
+    let cookie = await t.login({ account, password: 'Client123!' });
+    return async (oldPassword: string, newPassword: string) => {
+      const res = await t.changeClientPassword(cookie, { oldPassword, newPassword });
+      // As the browser keeps them: a new password renews this session's cookies.
+      cookie = cookieHeader(res, cookie);
+      return res;
+    };
   }
   const notices = async (account: string) =>
     Number(

@@ -67,24 +67,39 @@ export async function untilStatementsWaitOnLocks(db: Pick<Awaited<ReturnType<typ
  * Runs `meanwhile` while ending this account's sessions fails (a trigger raises), as an outage between
  * two statements of a change would: what the change wrote must then be undone with it.
  */
-export async function whileSessionsCannotEnd(
+export const whileSessionsCannotEnd = (
   db: Pick<Awaited<ReturnType<typeof createTestDatabase>>, 'query'>,
   account: { audience: 'client' | 'employee'; id: number },
   meanwhile: () => Promise<void>,
+) => whileSessionWritesFail(db, account, 'NEW.revoked_at IS NOT NULL', 'the sessions could not be ended', meanwhile);
+
+/** Runs `meanwhile` while renewing this account's sessions' tokens fails (a trigger raises), as whileSessionsCannotEnd. */
+export const whileSessionsCannotBeRenewed = (
+  db: Pick<Awaited<ReturnType<typeof createTestDatabase>>, 'query'>,
+  account: { audience: 'client' | 'employee'; id: number },
+  meanwhile: () => Promise<void>,
+) => whileSessionWritesFail(db, account, 'NEW.generation <> OLD.generation', 'the session tokens could not be renewed', meanwhile);
+
+async function whileSessionWritesFail(
+  db: Pick<Awaited<ReturnType<typeof createTestDatabase>>, 'query'>,
+  account: { audience: 'client' | 'employee'; id: number },
+  failsWhen: string,
+  failure: string,
+  meanwhile: () => Promise<void>,
 ) {
   await db.query(`
-    CREATE FUNCTION refuse_session_end() RETURNS trigger LANGUAGE plpgsql AS $$
+    CREATE FUNCTION refuse_session_write() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF NEW.revoked_at IS NOT NULL AND NEW.audience = '${account.audience}' AND NEW.subject_id = ${Number(account.id)} THEN
-        RAISE EXCEPTION 'the sessions could not be ended';
+      IF ${failsWhen} AND NEW.audience = '${account.audience}' AND NEW.subject_id = ${Number(account.id)} THEN
+        RAISE EXCEPTION '${failure}';
       END IF;
       RETURN NEW;
     END $$;
-    CREATE TRIGGER refuse_session_end BEFORE UPDATE ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_session_end()`);
+    CREATE TRIGGER refuse_session_write BEFORE UPDATE ON session_families FOR EACH ROW EXECUTE FUNCTION refuse_session_write()`);
   try {
     await meanwhile();
   } finally {
-    await db.query('DROP TRIGGER refuse_session_end ON session_families; DROP FUNCTION refuse_session_end()');
+    await db.query('DROP TRIGGER refuse_session_write ON session_families; DROP FUNCTION refuse_session_write()');
   }
 }
 

@@ -6,7 +6,15 @@ import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recoveryCodeHash, secretBox, TOTP_PERIOD_SECONDS, totpCode } from '../src/modules/second-factor/codes.ts';
 import { SIGN_INS_PER_ACCOUNT_HOUR } from '../src/modules/sessions/login-throttle.ts';
-import { cookieHeader, createTestApp, DEMO, type TestApp, untilStatementsWaitOnLocks, whileSessionsCannotEnd } from './helpers.ts';
+import {
+  cookieHeader,
+  createTestApp,
+  DEMO,
+  type TestApp,
+  untilStatementsWaitOnLocks,
+  whileSessionsCannotBeRenewed,
+  whileSessionsCannotEnd,
+} from './helpers.ts';
 import { registerSoftwarePasskey, softwarePasskey } from './software-authenticator.ts';
 
 let t: TestApp;
@@ -432,6 +440,12 @@ describe('step-up for the sensitive actions', () => {
   const REFRESH = '/api/public/authentication/refresh-tokens/employee';
   const refresh = (cookie: string) => t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie } });
   const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/employee/employee/', headers: { cookie } });
+  /** The session's refresh tokens not yet expired, by generation. */
+  const liveRefreshTokens = (familyId: string) =>
+    t.db.query<{ generation: number }>(
+      'SELECT generation FROM refresh_tokens WHERE family_id = $1 AND expires_at > now() ORDER BY generation',
+      [familyId],
+    );
   /** The claims a session's access cookie carries: its session (`fam`) and the generation of its tokens (`gen`). */
   const accessClaims = (cookie: string) => {
     const token = /bs_employee_at=([^;]+)/.exec(cookie)![1]!;
@@ -489,15 +503,72 @@ describe('step-up for the sensitive actions', () => {
       expect(stepUp.statusCode, stepUp.body).toBe(200);
       await holder.query('COMMIT');
       const answered = await held;
-      // Refused; and had it answered, nothing it could have given may sign in or refresh.
+      // Refused as renewed, the browser's cookies (the step-up's new ones by now) left alone.
       expect(answered.statusCode).toBe(401);
-      const taken = cookieHeader(answered, before);
-      expect((await me(taken)).statusCode).toBe(401);
-      expect((await refresh(taken)).statusCode).toBe(401);
+      expect(answered.json().error.code).toBe('SESSION_RENEWED');
+      expect(answered.cookies).toEqual([]);
     } finally {
       await holder.end();
     }
+    // It stored nothing: the session's one live refresh token is the step-up's.
+    expect(await liveRefreshTokens(fam)).toEqual([{ generation: 2 }]);
     expect((await me(latest(before))).statusCode).toBe(200);
+  });
+
+  it('a refresh token from before a renewal is refused even where it still looks unexpired, and leaves the cookies alone; nor does it sign the session out', async () => {
+    const who = await t.newEmployee({ role: 'Seller' });
+    const owner = await passwordLogin(t, who);
+    const { secret } = await enrolTotp(t, owner);
+    const spent = latest(owner);
+    const { fam } = accessClaims(spent);
+    const rotated = await refresh(spent);
+    expect(rotated.statusCode).toBe(200);
+    const unspent = cookieHeader(rotated, spent);
+    const stepUp = await call(t, unspent, 'POST', `${OWN}/step-up`, { code: totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000) });
+    expect(stepUp.statusCode, stepUp.body).toBe(200);
+    const renewed = latest(unspent);
+    // As a rotation that read them before the renewal expired them, or an instance whose clock runs
+    // behind, would see them: not yet expired. One was spent a moment ago (within the reuse interval).
+    await t.db.query("UPDATE refresh_tokens SET expires_at = now() + interval '1 day' WHERE family_id = $1 AND generation < 2", [fam]);
+    for (const old of [spent, unspent]) {
+      const res = await refresh(old);
+      expect(res.statusCode, res.body).toBe(401);
+      expect(res.json().error.code).toBe('SESSION_RENEWED');
+      expect(res.cookies).toEqual([]);
+    }
+    await t.app.inject({ method: 'DELETE', url: '/api/public/authentication/cookies/', headers: { cookie: unspent } });
+    expect((await me(renewed)).statusCode).toBe(200);
+    expect((await refresh(renewed)).statusCode).toBe(200);
+  });
+
+  it('a call with an access token from before the step-up that proved the factor is not lent the proof: its session check refuses it', async () => {
+    const who = await t.newEmployee({ role: 'Seller' });
+    const owner = await passwordLogin(t, who);
+    const { secret } = await enrolTotp(t, owner);
+    const before = latest(owner);
+    const stepUp = await call(t, before, 'POST', `${OWN}/step-up`, { code: totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000) });
+    expect(stepUp.statusCode, stepUp.body).toBe(200);
+    // A call that passed its session check with the old token just before the renewal reaches the step-up's check after it.
+    const { fam, gen } = accessClaims(before);
+    await expect(t.app.secondFactor.steppedUp(who.id, { familyId: fam, generation: gen })).rejects.toMatchObject({ statusCode: 401 });
+    await expect(t.app.secondFactor.steppedUp(who.id, { familyId: fam, generation: accessClaims(latest(before)).gen })).resolves.toBe(true);
+  });
+
+  it("an app whose session's tokens cannot be renewed is not kept: nothing changes until a retry does both", async () => {
+    const who = await t.newEmployee({ role: 'Seller' });
+    const session = await passwordLogin(t, who);
+    const started = await call(t, session, 'POST', `${OWN}/totp`, { currentPassword: DEMO.admin.password });
+    const { secret } = started.json().data as { secret: string };
+    await whileSessionsCannotBeRenewed(t.db, { audience: 'employee', id: who.id }, async () => {
+      expect((await call(t, session, 'POST', `${OWN}/totp/confirm`, { code: totpCode(secret) })).statusCode).toBeGreaterThanOrEqual(500);
+    });
+    expect(latest(session)).toBe(session);
+    expect((await call(t, session, 'GET', `${OWN}/`)).json().data).toMatchObject({ totp: false, recoveryCodesLeft: 0 });
+    const confirmed = await call(t, session, 'POST', `${OWN}/totp/confirm`, { code: totpCode(secret) });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json().data.recoveryCodes).toHaveLength(10);
+    expect((await me(session)).statusCode).toBe(401);
+    expect((await me(latest(session))).statusCode).toBe(200);
   });
 
   it('opens them for 10 minutes after a second factor, then asks again (403 STEP_UP_REQUIRED) until a new one', async () => {

@@ -54,6 +54,12 @@ export const refuse = {
   // Staff second factor (modules/second-factor, beyond the spec)
   /** The sign-in's step after the password is missing, used, or older than its few minutes. */
   signInStepExpired: () => refusal(401, 'SECOND_FACTOR_EXPIRED', 'This sign-in has expired. Please sign in again.'),
+  /**
+   * A refresh token from before its session's tokens were renewed (a step-up, a new password): refused,
+   * and the browser's cookies left alone, since the renewal's answer may have set the new ones already
+   * (the web app asks once more, a moment later).
+   */
+  sessionRenewed: () => refusal(401, 'SESSION_RENEWED', 'Your session was renewed. Please try again.'),
   wrongSecondFactor: () => badRequest('That code or passkey was not accepted. Please try again.', 'WRONG_SECOND_FACTOR'),
   wrongSetupCode: () =>
     badRequest('That code does not match. Check the time on your phone, then type the code your app shows now.', 'WRONG_SECOND_FACTOR'),

@@ -126,7 +126,7 @@ export default fp(
 
     const steppedUpOrRefuse = async (request: FastifyRequest) => {
       const employee = signedInEmployee(request);
-      if (!(await service.steppedUp(employee.id, employee.familyId))) throw refuse.stepUpRequired(STEP_UP_MINUTES);
+      if (!(await service.steppedUp(employee.id, employee))) throw refuse.stepUpRequired(STEP_UP_MINUTES);
     };
     app.decorate('reauthenticatedOrRefuse', async (request: FastifyRequest, currentPassword: string | undefined, missing: () => Error) => {
       // An employee with no factor has nothing to step up with: the password, or a stolen session could

@@ -41,7 +41,8 @@ declare module 'fastify' {
      * for a route to start its own reads early, never to answer from before `live` has settled.
      */
     clientToConfirm: { id: number; familyId: string; live: Promise<void> } | null;
-    employee: { id: number; role: EmployeeRole; familyId: string } | null;
+    /** The signed-in employee, and the session's generation their access token is of (a step-up reads it). */
+    employee: { id: number; role: EmployeeRole; familyId: string; generation: number } | null;
   }
 }
 
@@ -150,7 +151,7 @@ export default fp(
         });
         throw forbidden(employee ? 'Your role does not allow this.' : 'Your employee account no longer exists.');
       }
-      request.employee = { id: claims.subjectId, role: employee.role, familyId: claims.familyId };
+      request.employee = { id: claims.subjectId, role: employee.role, familyId: claims.familyId, generation: claims.generation };
     });
   },
   { name: 'sessions', dependencies: ['prisma', 'config', 'security-events'] },

@@ -45,17 +45,21 @@ export function ownPasswordRoute(
         operationId,
         summary: 'Change my password; my other sessions end',
         description:
-          `An account may ask ${PASSWORD_CHANGES_PER_DAY} times a day, right or wrong; beyond that, 429 with Retry-After.` +
+          `An account may ask ${PASSWORD_CHANGES_PER_DAY} times a day, right or wrong; beyond that, 429 with Retry-After. ` +
+          "This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on." +
           (audience === 'employee' ? ` ${STEP_UP_NOTE}` : ''),
         body: PasswordChange,
         response: responses(Type.Boolean(), ...errorStatuses),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id, familyId } = signedIn(request);
+      // The session that changed it stays, with new tokens: one taken from this very browser ends too.
+      const renewal = await app.sessions.renewal(audience, familyId);
       await app.throttledPasswordCheck(request, await app.accounts.loginName(audience, id), () =>
-        app.accounts.changePassword(audience, id, familyId, request.body.oldPassword, request.body.newPassword),
+        app.accounts.changePassword(audience, id, renewal, request.body.oldPassword, request.body.newPassword),
       );
+      app.setSessionCookies(request, reply, audience, renewal.issued());
       // An employee's change is in the audit log already, as the write of their row's hash.
       if (audience === 'client') await app.recordClientEvent(request, 'password_changed', id);
       return { data: true };

@@ -58,6 +58,8 @@ export async function unwrap<R extends Result>(call: Promise<R>): Promise<DataOf
 }
 
 export type Audience = 'Client' | 'Employee';
+/** How long a refresh refused as from before a renewal of the session's tokens waits to ask again. */
+export const RENEWAL_SETTLES_MS = 1_000;
 const inflight = new Map<Audience, Promise<string | null>>();
 /** A refresh the shop asked to be left alone about (Retry-After): until when, and its refusal. */
 const leftAlone = new Map<Audience, { until: number; error: ApiError }>();
@@ -90,23 +92,34 @@ export function refreshSession(audience: Audience): Promise<string | null> {
   if (asked && asked.until > Date.now()) return Promise.reject(asked.error);
   let pending = inflight.get(audience);
   if (!pending) {
+    const ask = () =>
+      unwrap(api.POST('/api/public/authentication/refresh-tokens/{userType}', { params: { path: { userType: audience } } }));
     const refresh = () =>
-      unwrap(api.POST('/api/public/authentication/refresh-tokens/{userType}', { params: { path: { userType: audience } } })).then(
-        (userType) => {
-          leftAlone.delete(audience);
-          return userType;
-        },
-        (error: unknown) => {
-          if (!isTransient(error)) {
+      ask()
+        .catch(async (error: unknown) => {
+          // The session's tokens were renewed (a step-up or a new password, in this tab or another)
+          // while this refresh carried the ones from before: the renewal's answer, which sets the new
+          // cookies, is on its way or here. Asked once more, a moment later, with them.
+          if (!(error instanceof ApiError && error.code === 'SESSION_RENEWED')) throw error;
+          await new Promise((resolve) => setTimeout(resolve, RENEWAL_SETTLES_MS));
+          return ask();
+        })
+        .then(
+          (userType) => {
             leftAlone.delete(audience);
-            return null;
-          }
-          // A 429 (the session's refreshes for the hour spent) or a 503 says when to ask again:
-          // asking before, from a timer or a screen's 401, would only be refused again.
-          if (error instanceof ApiError && error.retryAfterMs) leftAlone.set(audience, { until: Date.now() + error.retryAfterMs, error });
-          throw error;
-        },
-      );
+            return userType;
+          },
+          (error: unknown) => {
+            if (!isTransient(error)) {
+              leftAlone.delete(audience);
+              return null;
+            }
+            // A 429 (the session's refreshes for the hour spent) or a 503 says when to ask again:
+            // asking before, from a timer or a screen's 401, would only be refused again.
+            if (error instanceof ApiError && error.retryAfterMs) leftAlone.set(audience, { until: Date.now() + error.retryAfterMs, error });
+            throw error;
+          },
+        );
     const locks = globalThis.navigator?.locks;
     const inTurn = async () => (locks ? await locks.request(`bookshop-refresh-${audience}`, refresh) : refresh());
     pending = inTurn().finally(() => inflight.delete(audience));

@@ -361,7 +361,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the session of this user type ('Client' for the storefront, any other for the back-office)
-         * @description At most 600 an hour a session: past them 429 with Retry-After, the session and its cookies kept.
+         * @description At most 600 an hour a session: past them 429 with Retry-After, the session and its cookies kept. A refresh token from before the session's tokens were renewed (a step-up, a new password) is refused with 401 SESSION_RENEWED, the cookies kept: the renewal's answer sets the new ones.
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -610,7 +610,7 @@ export interface paths {
         get?: never;
         /**
          * Change my password; my other sessions end
-         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After.
+         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
          */
         put: operations["changeClientPassword"];
         post?: never;
@@ -1014,7 +1014,7 @@ export interface paths {
         get?: never;
         /**
          * Change my password; my other sessions end
-         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
+         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
          */
         put: operations["changeEmployeePassword"];
         post?: never;
@@ -1151,7 +1151,7 @@ export interface paths {
         post: operations["startTotpSetup"];
         /**
          * Remove my authenticator app
-         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
+         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays.
          */
         delete: operations["removeTotp"];
         options?: never;
@@ -1232,7 +1232,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of my passkeys
-         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
+         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays.
          */
         delete: operations["removePasskey"];
         options?: never;
@@ -1251,7 +1251,7 @@ export interface paths {
         put?: never;
         /**
          * Ten new recovery codes, shown once; the old ones stop working
-         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
+         * @description When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise). The employee's other sessions end; this one stays.
          */
         post: operations["renewRecoveryCodes"];
         delete?: never;

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, SIGNED_IN_CLIENT, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../test/render';
-import { api, retryAfterMs, SESSION_EXPIRED, sessionEvents, withSession } from '../api/client';
+import { api, RENEWAL_SETTLES_MS, retryAfterMs, SESSION_EXPIRED, sessionEvents, withSession } from '../api/client';
 import LoginPage from '../features/auth/login-page';
 import { useSession } from './session';
 import { storage } from './storage';
@@ -187,6 +187,47 @@ describe('sessions', () => {
     // The new session's first 401 refreshes it, rather than meeting the old session's wait.
     await expect(withSession('Client', () => api.GET('/api/client/cart'))).resolves.toEqual([]);
     expect(asked()).toBe(2);
+  });
+
+  it('a call whose refresh carried the tokens from before a step-up renewed them asks again a moment later, and goes on with the new ones', async () => {
+    const renewed = {
+      status: 401,
+      body: { data: null, error: { code: 'SESSION_RENEWED', message: 'Your session was renewed. Please try again.' } },
+    };
+    const ended = vi.fn();
+    sessionEvents.addEventListener(SESSION_EXPIRED, ended);
+    try {
+      const calls = stubApi({
+        'POST /api/public/authentication/refresh-tokens/Employee': [renewed, { body: { data: 'Admin' } }],
+        'GET /api/employee/employee/': [UNAUTHORIZED, { body: { data: { id: 1 } } }],
+      });
+      const started = Date.now();
+      await expect(withSession('Employee', () => api.GET('/api/employee/employee/'))).resolves.toEqual({ id: 1 });
+      expect(calls.filter((c) => c.url.endsWith('/refresh-tokens/Employee'))).toHaveLength(2);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(RENEWAL_SETTLES_MS - 50);
+      expect(ended).not.toHaveBeenCalled();
+    } finally {
+      sessionEvents.removeEventListener(SESSION_EXPIRED, ended);
+    }
+  });
+
+  it('a session whose refresh is still refused as renewed on the second ask has ended', async () => {
+    const ended = vi.fn();
+    sessionEvents.addEventListener(SESSION_EXPIRED, ended);
+    try {
+      const calls = stubApi({
+        'POST /api/public/authentication/refresh-tokens/Employee': {
+          status: 401,
+          body: { data: null, error: { code: 'SESSION_RENEWED', message: 'Your session was renewed. Please try again.' } },
+        },
+        'GET /api/employee/employee/': UNAUTHORIZED,
+      });
+      await expect(withSession('Employee', () => api.GET('/api/employee/employee/'))).rejects.toMatchObject({ status: 401 });
+      expect(calls.filter((c) => c.url.endsWith('/refresh-tokens/Employee'))).toHaveLength(2);
+      expect(ended).toHaveBeenCalledOnce();
+    } finally {
+      sessionEvents.removeEventListener(SESSION_EXPIRED, ended);
+    }
   });
 
   it('a call whose session refresh the shop could not answer fails with that reason, and signs no one out', async () => {

@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { auditedTransaction } from '../security/audit.ts';
-import { endSessions } from '../sessions/session-repository.ts';
+import { endSessions, type KeptSession } from '../sessions/session-repository.ts';
 
 /** How often a day an employee's sign-in e-mail may change: each change e-mails the address it replaces. */
 export const EMAIL_CHANGES_PER_DAY = 3;
@@ -70,12 +70,13 @@ export function accountRepository(db: Db) {
      * transaction: a failure after the new password was written left those sessions live, and a retry
      * with the old password, now wrong, never ended them.
      */
-    changePassword: (audience: 'client' | 'employee', id: number, passwordHash: string, keepSessionId: string) =>
+    changePassword: (audience: 'client' | 'employee', id: number, passwordHash: string, keep: KeptSession) =>
       // An employee's change is audited in this transaction, not in a batch beside it (security/audit.ts).
       auditedTransaction(db, async (tx) => {
         if (audience === 'client') await tx.client.update({ where: { id }, data: { passwordHash }, select: { id: true } });
         else await tx.employee.update({ where: { id }, data: { passwordHash }, select: { id: true } });
-        await endSessions(tx, audience, id, keepSessionId);
+        await endSessions(tx, audience, id, keep.sessionId);
+        await keep.renew(tx);
         await tx.mailOutbox.create({
           data: { kind: 'password_changed', ...(audience === 'client' ? { clientId: id } : { employeeId: id }) },
           select: { id: true },

@@ -1,6 +1,7 @@
 // Sign-in for clients and employees, client sign-up, and both kinds of own-account maintenance.
 import { checkProfile, checkResetRequest, checkSignUp, FORM_MESSAGES, isFilled } from '@bookshop/rules';
 import { refuse } from '../../lib/refusals.ts';
+import type { KeptSession } from '../sessions/session-repository.ts';
 import type { accountRepository } from './account-repository.ts';
 import { assertAcceptablePassword, type PasswordHasher, passwordFingerprint } from './passwords.ts';
 
@@ -157,12 +158,16 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
      * A new password; every other session of the account ends with it, the one `keepSessionId` names
      * stays. The fingerprint of the new hash (this browser's device cookie is signed with it).
      */
-    async changePassword(audience: 'client' | 'employee', id: number, keepSessionId: string, oldPassword?: string, newPassword?: string) {
+    /**
+     * A new password: every other session ends, and the one that made the change (`keep`) has its
+     * tokens renewed (`renew`, sessions' renewal) in the same transaction.
+     */
+    async changePassword(audience: 'client' | 'employee', id: number, keep: KeptSession, oldPassword?: string, newPassword?: string) {
       if (!isFilled(oldPassword) || !isFilled(newPassword)) throw refuse.passwordsMissing();
       await this.confirmPassword(audience, id, oldPassword);
       assertAcceptablePassword(newPassword, await this.loginName(audience, id));
       const passwordHash = await passwords.hash(newPassword);
-      await repo.changePassword(audience, id, passwordHash, keepSessionId);
+      await repo.changePassword(audience, id, passwordHash, keep);
       return { passwordFingerprint: passwordFingerprint(passwordHash) };
     },
 

@@ -3,7 +3,7 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { PASSWORD_FINGERPRINT_SQL } from '../accounts/passwords.ts';
-import { endSessions } from '../sessions/session-repository.ts';
+import { endSessions, type KeptSession } from '../sessions/session-repository.ts';
 
 /** An employee with a confirmed authenticator app or a passkey. */
 export const HAS_FACTOR = { OR: [{ totp: { secret: { not: null } } }, { passkeys: { some: {} } }] } satisfies Prisma.EmployeeWhereInput;
@@ -66,14 +66,15 @@ export function secondFactorRepository(db: Db) {
      * The pending secret becomes the app's; codes up to `step` are spent. With it, in one transaction,
      * the first factor's recovery codes (`codeHashes`) and the end of every session but `keepSessionId`.
      */
-    confirmTotp: (employeeId: number, secret: string, step: number, codeHashes: string[] | null, keepSessionId: string) =>
+    confirmTotp: (employeeId: number, secret: string, step: number, codeHashes: string[] | null, keep: KeptSession) =>
       db.$transaction(async (tx) => {
         await tx.employeeTotp.update({
           where: { employeeId },
           data: { secret, pendingSecret: null, confirmedAt: new Date(), lastStep: step },
           select: { employeeId: true },
         });
-        await changedHowTheySignIn(tx, employeeId, codeHashes, keepSessionId);
+        await changedHowTheySignIn(tx, employeeId, codeHashes, keep.sessionId);
+        await keep.renew(tx);
       }),
     /** Spends a step, only if no one spent it or a later one meanwhile: of two racing uses one wins. */
     spendTotpStep: async (employeeId: number, step: number) =>
@@ -86,18 +87,19 @@ export function secondFactorRepository(db: Db) {
         where: { credentialId },
         select: { id: true, employeeId: true, credentialId: true, publicKey: true, counter: true, transports: true },
       }),
-    /** A new passkey, as `confirmTotp` adds an app: with the first factor's codes, and the other sessions ended. */
+    /** A new passkey, as `confirmTotp` adds an app: with the first factor's codes, the other sessions ended, and `keep`'s renewed. */
     addPasskey: (
       passkey: { employeeId: number; credentialId: string; publicKey: Uint8Array; counter: number; transports: string[]; name: string },
       codeHashes: string[] | null,
-      keepSessionId: string,
+      keep: KeptSession,
     ) =>
       db.$transaction(async (tx) => {
         const added = await tx.employeePasskey.create({
           data: { ...passkey, publicKey: Buffer.from(passkey.publicKey), counter: BigInt(passkey.counter) },
           select: passkeySelect,
         });
-        await changedHowTheySignIn(tx, passkey.employeeId, codeHashes, keepSessionId);
+        await changedHowTheySignIn(tx, passkey.employeeId, codeHashes, keep.sessionId);
+        await keep.renew(tx);
         return added;
       }),
     passkeyUsed: (id: number, counter: number) =>
@@ -242,6 +244,9 @@ export function secondFactorRepository(db: Db) {
 
     secondFactorAt: async (familyId: string) =>
       (await db.sessionFamily.findUnique({ where: { id: familyId }, select: { secondFactorAt: true } }))?.secondFactorAt ?? null,
+    /** When the session last proved a second factor, and the generation of its tokens since. */
+    secondFactorProof: (familyId: string) =>
+      db.sessionFamily.findUnique({ where: { id: familyId }, select: { secondFactorAt: true, generation: true } }),
     markSecondFactor: (familyId: string, at: Date) =>
       db.sessionFamily.updateMany({ where: { id: familyId }, data: { secondFactorAt: at } }),
   };

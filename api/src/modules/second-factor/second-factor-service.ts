@@ -16,9 +16,11 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { FastifyBaseLogger } from 'fastify';
+import { unauthorized } from '../../lib/errors.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { SecurityEvents, SecurityEventType } from '../security/security-events.ts';
 import type { CheckedSecret, LoginThrottle } from '../sessions/login-throttle.ts';
+import type { KeptSession } from '../sessions/session-repository.ts';
 import {
   acceptedTotpStep,
   looksLikeRecoveryCode,
@@ -238,12 +240,13 @@ export function secondFactorService(
 
     /**
      * The first code makes the pending secret the app's. The first factor also brings the recovery
-     * codes, shown once. The employee's sessions but `keepSessionId` end with it. Wrong codes are
+     * codes, shown once. The employee's sessions but `keep`'s end with it, and `keep`'s tokens are
+     * renewed (the code proved the app: a re-authentication), all in one transaction. Wrong codes are
      * throttled as a sign-in's are, on counters of the setup's own (throws 429 past the limits): three
      * codes in a million are right at any moment, so a stolen session guessing without end would make
      * the owner's pending app its own, with the recovery codes.
      */
-    async confirmTotp(employeeId: number, code: string, address: string, keepSessionId: string) {
+    async confirmTotp(employeeId: number, code: string, address: string, keep: KeptSession) {
       const factors = await factorsOf(employeeId);
       const secret = factors.totp?.pendingSecret ? box.open(factors.totp.pendingSecret) : null;
       // One started before JWT_SECRET was changed cannot be read: it is started again.
@@ -262,7 +265,7 @@ export function secondFactorService(
       }
       await attempt.succeeded();
       const recovery = factors.hasFactor ? null : newCodes();
-      await repo.confirmTotp(employeeId, factors.totp.pendingSecret, step, recovery?.hashes ?? null, keepSessionId);
+      await repo.confirmTotp(employeeId, factors.totp.pendingSecret, step, recovery?.hashes ?? null, keep);
       await recordAbout('second_factor_enrolled', employeeId, address, { method: 'totp' });
       return { recoveryCodes: recovery?.codes ?? null };
     },
@@ -298,14 +301,17 @@ export function secondFactorService(
       return options;
     },
 
-    /** Registers a passkey (with the first factor's recovery codes); the employee's sessions but `keepSessionId` end with it. */
+    /**
+     * Registers a passkey (with the first factor's recovery codes); the employee's sessions but `keep`'s
+     * end with it, and `keep`'s tokens are renewed, in one transaction.
+     */
     async registerPasskey(
       employeeId: number,
       name: string,
       response: RegistrationResponseJSON,
       rp: RelyingParty,
       address: string,
-      keepSessionId: string,
+      keep: KeptSession,
     ) {
       const key = employeeKey('passkey_register', employeeId);
       const challenge = await repo.findChallenge(key);
@@ -334,7 +340,7 @@ export function secondFactorService(
           name: name.trim() || 'Passkey',
         },
         recovery?.hashes ?? null,
-        keepSessionId,
+        keep,
       );
       await recordAbout('second_factor_enrolled', employeeId, address, { method: 'passkey', passkeyId: passkey.id });
       return {
@@ -536,11 +542,17 @@ export function secondFactorService(
     /** This session has just proved a second factor (sign-in, enrolment or step-up). */
     markSecondFactor: (familyId: string) => repo.markSecondFactor(familyId, new Date()),
 
-    /** Whether the session proved a second factor within the step-up's minutes (or the employee has none to prove). */
-    async steppedUp(employeeId: number, familyId: string, now = Date.now()) {
+    /**
+     * Whether the session proved a second factor within the step-up's minutes (or the employee has none
+     * to prove), for an access token of `session.generation`. One from before the session's tokens were
+     * renewed (by that very proof, say: a call that passed its session check just before) is refused as
+     * the check would refuse it now (401), never lent the proof.
+     */
+    async steppedUp(employeeId: number, session: { familyId: string; generation: number }, now = Date.now()) {
       if (!(await repo.hasFactor(employeeId))) return true;
-      const at = await repo.secondFactorAt(familyId);
-      return !!at && now - at.getTime() <= STEP_UP_MS;
+      const proof = await repo.secondFactorProof(session.familyId);
+      if (!proof || proof.generation !== session.generation) throw unauthorized('Your session has ended. Please sign in again.');
+      return !!proof.secondFactorAt && now - proof.secondFactorAt.getTime() <= STEP_UP_MS;
     },
 
     purge: () => repo.purgeChallenges(),

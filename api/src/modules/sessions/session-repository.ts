@@ -35,7 +35,16 @@ const familySelect = {
   generation: true,
 } as const;
 
-type NewToken = { id: string; familyId: string; audience: Audience; subjectId: number; tokenHash: string; expiresAt: Date };
+type NewToken = {
+  id: string;
+  familyId: string;
+  audience: Audience;
+  subjectId: number;
+  tokenHash: string;
+  expiresAt: Date;
+  /** The session's generation it is issued in. */
+  generation: number;
+};
 
 /**
  * A family as it was, and its activity mark (at most once a minute, so a busy session does not write
@@ -104,6 +113,48 @@ export const endSessions = (
     where: { audience, subjectId, revokedAt: null, ...(exceptFamilyId ? { id: { not: exceptFamilyId } } : {}) },
     data: { revokedAt: new Date() },
   });
+
+/**
+ * The session that made a change of how its account signs in (a new password, a factor enrolled): it
+ * stays while the account's others end, and `renew` renews its tokens in the change's transaction
+ * (session-service's renewal), so both land or neither.
+ */
+export type KeptSession = { sessionId: string; renew: (tx: Prisma.TransactionClient) => Promise<void> };
+
+/** A renewed session's one refresh token (renewFamilyIn): the session's own columns are filled in. */
+type RenewedToken = Omit<NewToken, 'familyId' | 'audience' | 'subjectId' | 'generation'>;
+
+/**
+ * The session's next generation, with `token` its one refresh token, in `tx` (its own, or the change's
+ * it goes with: a new password): every token of the session's still unexpired (spent ones too, which
+ * would otherwise answer with their successor for the reuse interval) expires now, and access tokens
+ * of earlier generations are refused by the check every call makes. With `secondFactorAt`, the second
+ * factor the renewal is for is marked in the same write. The session's starting time (its absolute
+ * lifetime) is kept. Null when the session has ended meanwhile. The family's row is updated first: a
+ * rotation holds it shared until it commits (`spend`), so either the rotation's successor is stored
+ * before, and expires here, or the rotation sees the new generation and stores nothing.
+ */
+export async function renewFamilyIn(
+  tx: Prisma.TransactionClient,
+  familyId: string,
+  audience: Audience,
+  token: RenewedToken,
+  secondFactorAt?: Date,
+) {
+  const { count } = await tx.sessionFamily.updateMany({
+    where: { id: familyId, audience, revokedAt: null },
+    data: { generation: { increment: 1 }, ...(secondFactorAt ? { secondFactorAt } : {}) },
+  });
+  if (count !== 1) return null;
+  const family = await tx.sessionFamily.findUniqueOrThrow({ where: { id: familyId }, select: { subjectId: true, generation: true } });
+  const now = new Date();
+  await tx.refreshToken.updateMany({ where: { familyId, expiresAt: { gt: now } }, data: { expiresAt: now } });
+  await tx.refreshToken.create({
+    data: { ...token, familyId, audience, subjectId: family.subjectId, generation: family.generation },
+    select: { id: true },
+  });
+  return family;
+}
 
 export function sessionRepository(db: Db, sql: SqlWriter) {
   return {
@@ -178,41 +229,12 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
       return db.refreshToken.create({ data: token, select: { id: true } });
     },
 
-    /**
-     * The session's next generation, with `token` its one refresh token: every token of the session's
-     * still unexpired (spent ones too, which would otherwise answer with their successor for the reuse
-     * interval) expires now, and access tokens of earlier generations are refused by the check every
-     * call makes. With `secondFactorAt`, the second factor the renewal is for is marked in the same
-     * write. The session's starting time (its absolute lifetime) is kept. Null when the session has
-     * ended meanwhile. The family's row is updated first: a rotation holds it shared until it commits
-     * (`spend`), so either the rotation's successor is stored before, and expires here, or the
-     * rotation sees the new generation and stores nothing.
-     */
-    renewFamily: (
-      familyId: string,
-      audience: Audience,
-      token: Omit<NewToken, 'familyId' | 'audience' | 'subjectId'>,
-      secondFactorAt?: Date,
-    ) =>
-      db.$transaction(async (tx) => {
-        const { count } = await tx.sessionFamily.updateMany({
-          where: { id: familyId, audience, revokedAt: null },
-          data: { generation: { increment: 1 }, ...(secondFactorAt ? { secondFactorAt } : {}) },
-        });
-        if (count !== 1) return null;
-        const family = await tx.sessionFamily.findUniqueOrThrow({
-          where: { id: familyId },
-          select: { subjectId: true, startedAt: true, generation: true },
-        });
-        const now = new Date();
-        await tx.refreshToken.updateMany({ where: { familyId, expiresAt: { gt: now } }, data: { expiresAt: now } });
-        await tx.refreshToken.create({ data: { ...token, familyId, audience, subjectId: family.subjectId }, select: { id: true } });
-        return family;
-      }),
+    /** Runs `work` in a transaction of its own: a renewal (renewFamilyIn) that goes with no other change. */
+    inTransaction: <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) => db.$transaction(work),
     findByHash(tokenHash: string) {
       return db.refreshToken.findUnique({
         where: { tokenHash },
-        select: { id: true, familyId: true, audience: true, subjectId: true, expiresAt: true, usedAt: true },
+        select: { id: true, familyId: true, audience: true, subjectId: true, expiresAt: true, usedAt: true, generation: true },
       });
     },
     /**
@@ -221,14 +243,18 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
      * process ending between them), the browser's retry of the same token within the reuse interval was
      * answered with a successor that was never stored, and its next refresh ended the session.
      */
-    spend: (id: string, successor: NewToken, generation: number) =>
+    spend: (id: string, successor: NewToken) =>
       db.$transaction(async (tx): Promise<'spent' | 'renewed meanwhile' | false> => {
-        // Shared, so two rotations do not wait on each other, and a renewal (renewFamily) waits for
-        // this one's commit, or this one for the renewal's, then reads the generation it wrote.
+        // Shared, so two rotations do not wait on each other, and a renewal (renewFamilyIn) waits for
+        // this one's commit, or this one for the renewal's, then reads the generation it wrote. The
+        // successor is of the spent token's generation.
         const [family] = await tx.$queryRaw<{ generation: number }[]>`
           SELECT generation FROM session_families WHERE id = ${successor.familyId}::uuid FOR SHARE`;
-        if (family?.generation !== generation) return 'renewed meanwhile';
-        const { count } = await tx.refreshToken.updateMany({ where: { id, usedAt: null }, data: { usedAt: new Date() } });
+        if (family?.generation !== successor.generation) return 'renewed meanwhile';
+        const { count } = await tx.refreshToken.updateMany({
+          where: { id, usedAt: null, expiresAt: { gt: new Date() } },
+          data: { usedAt: new Date() },
+        });
         if (count !== 1) return false;
         await tx.refreshToken.create({ data: successor, select: { id: true } });
         return 'spent';
@@ -254,7 +280,12 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
           data: { revokedAt: now },
         })
       ).count,
-    revokeFamily: (id: string) => db.sessionFamily.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } }),
+    /** Ends the session; given a token's `generation`, only while its tokens are of it (not renewed since). */
+    revokeFamily: (id: string, generation?: number) =>
+      db.sessionFamily.updateMany({
+        where: { id, revokedAt: null, ...(generation === undefined ? {} : { generation }) },
+        data: { revokedAt: new Date() },
+      }),
     /**
      * Deletes what can no longer be used: tokens expired or spent a day ago (a day of theft
      * detection for spent ones), then sessions revoked or past every lifetime a day ago with their

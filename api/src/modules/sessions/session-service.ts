@@ -9,10 +9,11 @@
 // is a signed-in call; a refresh is not, so the web app's 9-minute refresh timer cannot keep an
 // abandoned session alive.
 import { createHmac, randomUUID } from 'node:crypto';
+import type { Prisma } from '../../generated/prisma/client.ts';
 import { unauthorized } from '../../lib/errors.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { SecurityEvents } from '../security/security-events.ts';
-import type { Audience, sessionRepository } from './session-repository.ts';
+import { type Audience, renewFamilyIn, type sessionRepository } from './session-repository.ts';
 import { type AccessClaims, hashToken, newRefreshToken, REFRESH_TOKEN_SECONDS, signAccessToken, verifyAccessToken } from './tokens.ts';
 
 export interface IssuedSession {
@@ -72,7 +73,15 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
 
   async function issue(audience: Audience, subjectId: number, family: { id: string; startedAt: Date }, refreshToken = newRefreshToken()) {
     const expiresAt = refreshExpiry(audience, family.startedAt);
-    await repo.insert({ id: randomUUID(), familyId: family.id, audience, subjectId, tokenHash: hashToken(refreshToken), expiresAt });
+    await repo.insert({
+      id: randomUUID(),
+      familyId: family.id,
+      audience,
+      subjectId,
+      tokenHash: hashToken(refreshToken),
+      expiresAt,
+      generation: 0,
+    });
     return { accessToken: signAccess(audience, subjectId, family.id, 0), refreshToken, subjectId, familyId: family.id, expiresAt };
   }
 
@@ -92,6 +101,38 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
         if (ended) throw unauthorized(ended);
       });
     return { claims, live };
+  }
+
+  /**
+   * New tokens for a live session, those it had ending (a re-authentication, ASVS 5.0 7.2.4): its
+   * identity, activity, lifetime and what it is signed in from stay. `renew` writes it in the
+   * transaction of the change it goes with (a new password, a factor enrolled: a KeptSession), so both
+   * land or neither, and `renewAlone` in one of its own; `issued` gives the tokens after the commit.
+   * With `secondFactorAt`, marks the second factor proved (second-factor.ts). 401 when the session
+   * ended, before or meanwhile.
+   */
+  async function renewal(audience: Audience, familyId: string, { secondFactorAt }: { secondFactorAt?: Date } = {}) {
+    const family = await repo.findFamily(familyId);
+    const ended = endedBecause(family, audience);
+    if (ended || !family) throw unauthorized(ended ?? undefined);
+    const refreshToken = newRefreshToken();
+    const expiresAt = refreshExpiry(audience, family.startedAt);
+    const token = { id: randomUUID(), tokenHash: hashToken(refreshToken), expiresAt };
+    let renewed: { subjectId: number; generation: number } | null = null;
+    const renew = async (tx: Prisma.TransactionClient) => {
+      renewed = await renewFamilyIn(tx, familyId, audience, token, secondFactorAt);
+      if (!renewed) throw unauthorized('Your session has ended. Please sign in again.');
+    };
+    return {
+      sessionId: familyId,
+      renew,
+      renewAlone: () => repo.inTransaction(renew),
+      issued(): IssuedSession {
+        if (!renewed) throw new Error('the renewal was never written');
+        const { subjectId, generation } = renewed;
+        return { accessToken: signAccess(audience, subjectId, familyId, generation), refreshToken, subjectId, familyId, expiresAt };
+      },
+    };
   }
 
   return {
@@ -130,6 +171,9 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       const family = await repo.findFamily(token.familyId);
       const ended = endedBecause(family, audience);
       if (ended || !family) throw unauthorized(ended ?? undefined);
+      // A token from before the session's tokens were renewed (a step-up, a new password), read before
+      // the renewal expired it, or on an instance whose clock runs behind: ended there.
+      if (token.generation !== family.generation) throw refuse.sessionRenewed();
       const successor = successorOf(presented);
       const expiresAt = refreshExpiry(audience, family.startedAt);
       const renewed = {
@@ -146,6 +190,7 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
         subjectId: token.subjectId,
         tokenHash: hashToken(successor),
         expiresAt,
+        generation: token.generation,
       };
       if (!token.usedAt) {
         // Only a rotation counts, never a spent token presented again: a thief who spent the limit
@@ -160,10 +205,10 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
           });
           throw refuse.rateLimited('session refreshes', ttlMs);
         }
-        const spent = await repo.spend(token.id, successorRow, family.generation);
+        const spent = await repo.spend(token.id, successorRow);
         if (spent === 'spent') return renewed;
-        // The session's tokens were renewed (a step-up) while this one was read: it ended there.
-        if (spent === 'renewed meanwhile') throw expired;
+        // The session's tokens were renewed while this one was being spent: it ended there.
+        if (spent === 'renewed meanwhile') throw refuse.sessionRenewed();
       }
       // Spent already, or a concurrent twin spent it a moment ago: within the interval this is the
       // same browser racing itself (or retrying an answer it never got), answered with the session the
@@ -182,27 +227,7 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       throw expired;
     },
 
-    /**
-     * New tokens for a live session, those it had ending (re-authentication, ASVS 5.0 7.2.4): its
-     * identity, activity, lifetime and what it is signed in from stay. With `secondFactorAt`, marks
-     * the second factor proved (second-factor.ts). 401 when the session ended meanwhile.
-     */
-    async renew(audience: Audience, familyId: string, { secondFactorAt }: { secondFactorAt?: Date } = {}): Promise<IssuedSession> {
-      const family = await repo.findFamily(familyId);
-      const ended = endedBecause(family, audience);
-      if (ended || !family) throw unauthorized(ended ?? undefined);
-      const refreshToken = newRefreshToken();
-      const expiresAt = refreshExpiry(audience, family.startedAt);
-      const renewed = await repo.renewFamily(
-        familyId,
-        audience,
-        { id: randomUUID(), tokenHash: hashToken(refreshToken), expiresAt },
-        secondFactorAt,
-      );
-      if (!renewed) throw unauthorized('Your session has ended. Please sign in again.');
-      const accessToken = signAccess(audience, renewed.subjectId, familyId, renewed.generation);
-      return { accessToken, refreshToken, subjectId: renewed.subjectId, familyId, expiresAt };
-    },
+    renewal,
 
     /** Both steps of startAuthentication, awaited: the claims of a live session. */
     async authenticate(audience: Audience, accessToken: string | undefined): Promise<AccessClaims> {
@@ -214,7 +239,8 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
     async revokeByRefreshToken(presented: string | undefined) {
       if (!presented) return;
       const token = await repo.findByHash(hashToken(presented));
-      if (token) await repo.revokeFamily(token.familyId);
+      // A token from before a renewal of the session's tokens signs nobody out: it is no longer theirs.
+      if (token) await repo.revokeFamily(token.familyId, token.generation);
     },
 
     revokeFamily: (familyId: string) => repo.revokeFamily(familyId),
@@ -235,3 +261,5 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
 }
 
 export type SessionService = ReturnType<typeof sessionService>;
+/** A session's renewal under way (SessionService's `renewal`). */
+export type Renewal = Awaited<ReturnType<SessionService['renewal']>>;

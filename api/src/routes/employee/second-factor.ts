@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { refuse } from '../../lib/refusals.ts';
 import { STEP_UP_FAILURES_PER_SESSION } from '../../modules/second-factor/second-factor-service.ts';
+import type { Renewal } from '../../modules/sessions/session-service.ts';
 import { signedInEmployee } from '../../plugins/sessions.ts';
 import { Body, PositiveInt, responses } from '../../schemas/common.ts';
 import {
@@ -23,7 +24,7 @@ const STEP_UP_NOTE =
 /** What a factor proved in a session does to its tokens (`proving`). */
 const RENEWS_TOKENS =
   "This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.";
-const ENDS_OTHER_SESSIONS = `The employee's other sessions end; this one stays. ${RENEWS_TOKENS}`;
+const ENDS_OTHER_SESSIONS = "The employee's other sessions end; this one stays.";
 const FIRST_FACTOR_NOTE =
   'An employee without a second factor gives their password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in): a stolen session alone cannot enrol a factor of its own. One who has a factor needs the step-up instead.';
 /** The body of a call that starts adding a factor. */
@@ -63,17 +64,18 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /**
    * Runs `prove` with a factor just typed or presented: once it succeeds, the session counts as stepped
    * up, with new tokens (a re-authentication: those it had until now are refused from here on, so a
-   * token taken or planted before never holds the step-up).
+   * token taken or planted before never holds the step-up). `prove` writes the renewal (`renewal`, a
+   * KeptSession) in its own change's transaction, or alone when it changes nothing else (a step-up).
    */
   const proving = async <T>(
     request: Parameters<typeof who>[0],
     reply: FastifyReply,
-    prove: (employee: ReturnType<typeof who>) => Promise<T>,
+    prove: (employee: ReturnType<typeof who>, renewal: Renewal) => Promise<T>,
   ) => {
     const employee = who(request);
-    const result = await prove(employee);
-    const renewed = await app.sessions.renew('employee', employee.familyId, { secondFactorAt: new Date() });
-    app.setSessionCookies(request, reply, 'employee', renewed);
+    const renewal = await app.sessions.renewal('employee', employee.familyId, { secondFactorAt: new Date() });
+    const result = await prove(employee, renewal);
+    app.setSessionCookies(request, reply, 'employee', renewal.issued());
     return result;
   };
 
@@ -127,7 +129,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'confirmTotpSetup',
         summary: 'Confirm the authenticator app with its first code; a first second factor answers the recovery codes, once',
-        description: ENDS_OTHER_SESSIONS,
+        description: `${ENDS_OTHER_SESSIONS} ${RENEWS_TOKENS}`,
         body: Body({ code: Type.String({ maxLength: 20 }) }),
         response: responses(Type.Object({ recoveryCodes: RecoveryCodes }), 400, 401, 403, 409, 429),
       },
@@ -135,8 +137,8 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => ({
       // A change to how the employee signs in ends their other sessions with it, as a new password does
       // (ASVS 7.4.3): a thief's session is no longer in force. This one, which made the change, stays.
-      data: await proving(request, reply, ({ id, address, familyId }) =>
-        app.secondFactor.confirmTotp(id, request.body.code, address, familyId),
+      data: await proving(request, reply, ({ id, address }, renewal) =>
+        app.secondFactor.confirmTotp(id, request.body.code, address, renewal),
       ),
     }),
   );
@@ -185,14 +187,14 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'registerPasskey',
         summary: "Register a passkey with the browser's answer and a name; a first second factor answers the recovery codes, once",
-        description: ENDS_OTHER_SESSIONS,
+        description: `${ENDS_OTHER_SESSIONS} ${RENEWS_TOKENS}`,
         body: Body({ name: PasskeyName, response: PasskeyAttestation }),
         response: responses(Type.Object({ passkey: Passkey, recoveryCodes: RecoveryCodes }), 400, 401, 403),
       },
     },
     async (request, reply) => ({
-      data: await proving(request, reply, ({ id, address, familyId }) =>
-        app.secondFactor.registerPasskey(id, request.body.name, request.body.response, app.relyingParty(request), address, familyId),
+      data: await proving(request, reply, ({ id, address }, renewal) =>
+        app.secondFactor.registerPasskey(id, request.body.name, request.body.response, app.relyingParty(request), address, renewal),
       ),
     }),
   );
@@ -272,9 +274,10 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { familyId } = await proving(request, reply, async (employee) => {
+      const { familyId } = await proving(request, reply, async (employee, renewal) => {
         const rp = app.relyingParty(request);
         await app.secondFactor.prove(employee.id, request.body, { rp, address: employee.address, session: employee.familyId });
+        await renewal.renewAlone();
         return employee;
       });
       return { data: { stepUpUntil: (await app.secondFactor.stepUpUntil(familyId)) ?? new Date().toISOString() } };

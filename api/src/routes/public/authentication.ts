@@ -56,7 +56,9 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'refreshTokens',
         summary: "Rotate the session of this user type ('Client' for the storefront, any other for the back-office)",
-        description: `At most ${REFRESHES_PER_SESSION_HOUR} an hour a session: past them 429 with Retry-After, the session and its cookies kept.`,
+        description:
+          `At most ${REFRESHES_PER_SESSION_HOUR} an hour a session: past them 429 with Retry-After, the session and its cookies kept. ` +
+          "A refresh token from before the session's tokens were renewed (a step-up, a new password) is refused with 401 SESSION_RENEWED, the cookies kept: the renewal's answer sets the new ones.",
         params: Type.Object({ userType: Type.String({ maxLength: 40 }) }),
         response: responses(UserType, 401, 429),
       },
@@ -73,8 +75,10 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } catch (error) {
         // Only a presented token the session refused (401) is cleared: a visitor's refresh without one
         // must not wipe the cookies of a sign-in that answered meanwhile, and a refresh that could not
-        // be made (429, a 5xx in an outage) leaves the session for the browser's next try.
-        if (presented && error instanceof AppError && error.statusCode === 401) app.clearSessionCookies(reply, audience);
+        // be made (429, a 5xx in an outage) leaves the session for the browser's next try. Nor one from
+        // before a renewal of the session's tokens: the renewal's answer may have set the new ones.
+        if (presented && error instanceof AppError && error.statusCode === 401 && error.code !== 'SESSION_RENEWED')
+          app.clearSessionCookies(reply, audience);
         throw error;
       }
     },
