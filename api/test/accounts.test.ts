@@ -207,10 +207,15 @@ describe('profile and password', () => {
     const renewed = cookieHeader(changed, mine);
     expect(renewed).not.toBe(mine);
     expect((await manage(mine)).statusCode).toBe(401);
-    expect(
-      (await t.app.inject({ method: 'POST', url: '/api/public/authentication/refresh-tokens/Client', headers: { cookie: mine } }))
-        .statusCode,
-    ).toBe(401);
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/public/authentication/refresh-tokens/Client',
+      headers: { cookie: mine },
+    });
+    expect(refreshed.statusCode).toBe(401);
+    // Said so, and the browser's cookies (the change's new ones by now) left alone.
+    expect(refreshed.json().error.code).toBe('SESSION_RENEWED');
+    expect(refreshed.cookies).toEqual([]);
     expect((await manage(renewed)).statusCode).toBe(200);
     expect((await login('pw@example.com', 'NewPass123!')).statusCode).toBe(200);
   });

@@ -440,6 +440,12 @@ describe('step-up for the sensitive actions', () => {
   const REFRESH = '/api/public/authentication/refresh-tokens/employee';
   const refresh = (cookie: string) => t.app.inject({ method: 'POST', url: REFRESH, headers: { cookie } });
   const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/employee/employee/', headers: { cookie } });
+  /** A refresh refused as from before a renewal: said so, and the browser's cookies (the renewal's by now) left alone. */
+  const expectRefusedAsRenewed = async (res: Awaited<ReturnType<typeof refresh>>) => {
+    expect(res.statusCode, res.body).toBe(401);
+    expect(res.json().error.code).toBe('SESSION_RENEWED');
+    expect(res.cookies).toEqual([]);
+  };
   /** The session's refresh tokens not yet expired, by generation. */
   const liveRefreshTokens = (familyId: string) =>
     t.db.query<{ generation: number }>(
@@ -458,7 +464,7 @@ describe('step-up for the sensitive actions', () => {
     const { secret } = await enrolTotp(t, signedIn);
     // Enrolling proved the app: the sign-in's cookies were renewed there already.
     expect((await me(signedIn)).statusCode).toBe(401);
-    expect((await refresh(signedIn)).statusCode).toBe(401);
+    await expectRefusedAsRenewed(await refresh(signedIn));
     const before = latest(signedIn);
     expect(accessClaims(before)).toMatchObject({ fam: accessClaims(signedIn).fam, gen: 1 });
 
@@ -469,7 +475,7 @@ describe('step-up for the sensitive actions', () => {
     // The tokens the session had a moment ago, access and refresh, are refused; the new ones hold the step-up.
     expect((await me(before)).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: `${OWN}/recovery-codes`, headers: { cookie: before } })).statusCode).toBe(401);
-    expect((await refresh(before)).statusCode).toBe(401);
+    await expectRefusedAsRenewed(await refresh(before));
     expect((await t.app.inject({ method: 'POST', url: `${OWN}/recovery-codes`, headers: { cookie: after } })).statusCode).toBe(200);
     // Still the one session (listed once, as this one), and its new refresh token rotates as any does.
     const sessions = (
@@ -502,11 +508,7 @@ describe('step-up for the sensitive actions', () => {
       const stepUp = await call(t, before, 'POST', `${OWN}/step-up`, { code: totpCode(secret, Date.now() + TOTP_PERIOD_SECONDS * 1000) });
       expect(stepUp.statusCode, stepUp.body).toBe(200);
       await holder.query('COMMIT');
-      const answered = await held;
-      // Refused as renewed, the browser's cookies (the step-up's new ones by now) left alone.
-      expect(answered.statusCode).toBe(401);
-      expect(answered.json().error.code).toBe('SESSION_RENEWED');
-      expect(answered.cookies).toEqual([]);
+      await expectRefusedAsRenewed(await held);
     } finally {
       await holder.end();
     }
@@ -530,15 +532,39 @@ describe('step-up for the sensitive actions', () => {
     // As a rotation that read them before the renewal expired them, or an instance whose clock runs
     // behind, would see them: not yet expired. One was spent a moment ago (within the reuse interval).
     await t.db.query("UPDATE refresh_tokens SET expires_at = now() + interval '1 day' WHERE family_id = $1 AND generation < 2", [fam]);
-    for (const old of [spent, unspent]) {
-      const res = await refresh(old);
-      expect(res.statusCode, res.body).toBe(401);
-      expect(res.json().error.code).toBe('SESSION_RENEWED');
-      expect(res.cookies).toEqual([]);
-    }
+    for (const old of [spent, unspent]) await expectRefusedAsRenewed(await refresh(old));
     await t.app.inject({ method: 'DELETE', url: '/api/public/authentication/cookies/', headers: { cookie: unspent } });
     expect((await me(renewed)).statusCode).toBe(200);
     expect((await refresh(renewed)).statusCode).toBe(200);
+  });
+
+  it('two step-ups at once from one session renew it once: the other is refused, and the browser keeps the tokens that work', async () => {
+    const who = await t.newEmployee({ role: 'Seller' });
+    const owner = await passwordLogin(t, who);
+    const { recoveryCodes } = await enrolTotp(t, owner);
+    const before = latest(owner);
+    const { fam } = accessClaims(before);
+    // Both are held at their first write to the session (a wrong answer's reservation), having read it.
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    let answers: Awaited<ReturnType<typeof t.app.inject>>[];
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM session_families WHERE id = $1 FOR UPDATE', [fam]);
+      const stepUp = (code: string) =>
+        t.app.inject({ method: 'POST', url: `${OWN}/step-up`, headers: { cookie: before }, payload: { code } });
+      const both = Promise.all([stepUp(recoveryCodes[0]!), stepUp(recoveryCodes[1]!)]);
+      await untilStatementsWaitOnLocks(t.db, 2);
+      await holder.query('COMMIT');
+      answers = await both;
+    } finally {
+      await holder.end();
+    }
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401]);
+    const renewed = cookieHeader(answers.find((a) => a.statusCode === 200)!, before);
+    expect(accessClaims(renewed).gen).toBe(accessClaims(before).gen + 1);
+    expect((await me(renewed)).statusCode).toBe(200);
+    expect(await liveRefreshTokens(fam)).toEqual([{ generation: accessClaims(renewed).gen }]);
   });
 
   it('a call with an access token from before the step-up that proved the factor is not lent the proof: its session check refuses it', async () => {

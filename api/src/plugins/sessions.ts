@@ -35,12 +35,13 @@ declare module 'fastify' {
     sessionCheckBesideBody?: boolean;
   }
   interface FastifyRequest {
-    client: { id: number; familyId: string } | null;
+    /** The signed-in client, and the session's generation their access token is of (a renewal names it). */
+    client: { id: number; familyId: string; generation: number } | null;
     /**
      * A client whose token is genuine and whose session is still being checked (requireClient):
      * for a route to start its own reads early, never to answer from before `live` has settled.
      */
-    clientToConfirm: { id: number; familyId: string; live: Promise<void> } | null;
+    clientToConfirm: { id: number; familyId: string; generation: number; live: Promise<void> } | null;
     /** The signed-in employee, and the session's generation their access token is of (a step-up reads it). */
     employee: { id: number; role: EmployeeRole; familyId: string; generation: number } | null;
   }
@@ -119,7 +120,7 @@ export default fp(
     app.decorate('requireClient', {
       async onRequest(request: FastifyRequest) {
         const { claims, live } = sessions.startAuthentication('client', app.sessionCookie(request, 'client', 'access'));
-        const client = { id: claims.subjectId, familyId: claims.familyId };
+        const client = { id: claims.subjectId, familyId: claims.familyId, generation: claims.generation };
         if (!request.routeOptions.config.sessionCheckBesideBody) {
           await live;
           request.client = client;
@@ -134,7 +135,7 @@ export default fp(
         const pending = request.clientToConfirm;
         if (!pending || request.client) return;
         await pending.live;
-        request.client = { id: pending.id, familyId: pending.familyId };
+        request.client = { id: pending.id, familyId: pending.familyId, generation: pending.generation };
       },
     });
 

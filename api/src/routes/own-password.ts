@@ -53,13 +53,17 @@ export function ownPasswordRoute(
       },
     },
     async (request, reply) => {
-      const { id, familyId } = signedIn(request);
+      const session = signedIn(request);
+      const { id } = session;
       // The session that changed it stays, with new tokens: one taken from this very browser ends too.
-      const renewal = await app.sessions.renewal(audience, familyId);
-      await app.throttledPasswordCheck(request, await app.accounts.loginName(audience, id), () =>
-        app.accounts.changePassword(audience, id, renewal, request.body.oldPassword, request.body.newPassword),
-      );
-      app.setSessionCookies(request, reply, audience, renewal.issued());
+      const renewal = await app.sessions.renewal(audience, session);
+      await app.throttledPasswordCheck(request, await app.accounts.loginName(audience, id), async () => {
+        const changed = await app.accounts.changePassword(audience, id, renewal, request.body.oldPassword, request.body.newPassword);
+        // At once: the change committed, and the browser needs the new tokens even when a write after
+        // it fails (the throttle's, the event's) and the answer is an error.
+        app.setSessionCookies(request, reply, audience, renewal.issued());
+        return changed;
+      });
       // An employee's change is in the audit log already, as the write of their row's hash.
       if (audience === 'client') await app.recordClientEvent(request, 'password_changed', id);
       return { data: true };

@@ -155,12 +155,9 @@ export function accountService(repo: ReturnType<typeof accountRepository>, passw
     },
 
     /**
-     * A new password; every other session of the account ends with it, the one `keepSessionId` names
-     * stays. The fingerprint of the new hash (this browser's device cookie is signed with it).
-     */
-    /**
-     * A new password: every other session ends, and the one that made the change (`keep`) has its
-     * tokens renewed (`renew`, sessions' renewal) in the same transaction.
+     * A new password: every other session of the account ends with it, and the one that made the change
+     * (`keep`) stays with its tokens renewed (sessions' renewal), in the same transaction. The
+     * fingerprint of the new hash (this browser's device cookie is signed with it).
      */
     async changePassword(audience: 'client' | 'employee', id: number, keep: KeptSession, oldPassword?: string, newPassword?: string) {
       if (!isFilled(oldPassword) || !isFilled(newPassword)) throw refuse.passwordsMissing();

@@ -19,6 +19,14 @@ const passkeySelect = { id: true, name: true, createdAt: true, lastUsedAt: true 
  * change (ASVS 7.4.3). In the same transaction, as a removal's: ended after the change committed, a
  * failure between the two left a thief's session live after the owner's new factor or codes.
  */
+/**
+ * The employee's row, locked before a change that ends their other sessions and renews the one making
+ * it (an enrolment; a new password writes the row itself): two such changes from two of their sessions
+ * at once take turns, where each would otherwise hold the other's session row and wait for its own.
+ */
+const lockEmployee = (tx: Prisma.TransactionClient, employeeId: number) =>
+  tx.$executeRaw`SELECT 1 FROM employees WHERE id = ${employeeId} FOR NO KEY UPDATE`;
+
 async function changedHowTheySignIn(tx: Prisma.TransactionClient, employeeId: number, codeHashes: string[] | null, keepSessionId: string) {
   if (codeHashes) {
     await tx.employeeRecoveryCode.deleteMany({ where: { employeeId } });
@@ -64,10 +72,12 @@ export function secondFactorRepository(db: Db) {
       }),
     /**
      * The pending secret becomes the app's; codes up to `step` are spent. With it, in one transaction,
-     * the first factor's recovery codes (`codeHashes`) and the end of every session but `keepSessionId`.
+     * the first factor's recovery codes (`codeHashes`), the end of every session but `keep`'s, and the
+     * renewal of `keep`'s tokens.
      */
     confirmTotp: (employeeId: number, secret: string, step: number, codeHashes: string[] | null, keep: KeptSession) =>
       db.$transaction(async (tx) => {
+        await lockEmployee(tx, employeeId);
         await tx.employeeTotp.update({
           where: { employeeId },
           data: { secret, pendingSecret: null, confirmedAt: new Date(), lastStep: step },
@@ -94,6 +104,7 @@ export function secondFactorRepository(db: Db) {
       keep: KeptSession,
     ) =>
       db.$transaction(async (tx) => {
+        await lockEmployee(tx, passkey.employeeId);
         const added = await tx.employeePasskey.create({
           data: { ...passkey, publicKey: Buffer.from(passkey.publicKey), counter: BigInt(passkey.counter) },
           select: passkeySelect,

@@ -539,7 +539,7 @@ export function secondFactorService(
       return until > Date.now() ? new Date(until).toISOString() : null;
     },
 
-    /** This session has just proved a second factor (sign-in, enrolment or step-up). */
+    /** This session, just started, has proved a second factor (at sign-in; an enrolment or a step-up renews the session instead). */
     markSecondFactor: (familyId: string) => repo.markSecondFactor(familyId, new Date()),
 
     /**

@@ -130,19 +130,19 @@ type RenewedToken = Omit<NewToken, 'familyId' | 'audience' | 'subjectId' | 'gene
  * would otherwise answer with their successor for the reuse interval) expires now, and access tokens
  * of earlier generations are refused by the check every call makes. With `secondFactorAt`, the second
  * factor the renewal is for is marked in the same write. The session's starting time (its absolute
- * lifetime) is kept. Null when the session has ended meanwhile. The family's row is updated first: a
+ * lifetime) is kept. Only from `generation`, the one the asking request's token is of: null when the
+ * session has ended, or was renewed by another request, meanwhile. The family's row is updated first: a
  * rotation holds it shared until it commits (`spend`), so either the rotation's successor is stored
  * before, and expires here, or the rotation sees the new generation and stores nothing.
  */
 export async function renewFamilyIn(
   tx: Prisma.TransactionClient,
-  familyId: string,
-  audience: Audience,
+  { id: familyId, audience, generation }: { id: string; audience: Audience; generation: number },
   token: RenewedToken,
   secondFactorAt?: Date,
 ) {
   const { count } = await tx.sessionFamily.updateMany({
-    where: { id: familyId, audience, revokedAt: null },
+    where: { id: familyId, audience, revokedAt: null, generation },
     data: { generation: { increment: 1 }, ...(secondFactorAt ? { secondFactorAt } : {}) },
   });
   if (count !== 1) return null;

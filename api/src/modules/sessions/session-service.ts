@@ -9,11 +9,10 @@
 // is a signed-in call; a refresh is not, so the web app's 9-minute refresh timer cannot keep an
 // abandoned session alive.
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Prisma } from '../../generated/prisma/client.ts';
 import { unauthorized } from '../../lib/errors.ts';
 import { refuse } from '../../lib/refusals.ts';
 import type { SecurityEvents } from '../security/security-events.ts';
-import { type Audience, renewFamilyIn, type sessionRepository } from './session-repository.ts';
+import { type Audience, type KeptSession, renewFamilyIn, type sessionRepository } from './session-repository.ts';
 import { type AccessClaims, hashToken, newRefreshToken, REFRESH_TOKEN_SECONDS, signAccessToken, verifyAccessToken } from './tokens.ts';
 
 export interface IssuedSession {
@@ -108,10 +107,15 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
    * identity, activity, lifetime and what it is signed in from stay. `renew` writes it in the
    * transaction of the change it goes with (a new password, a factor enrolled: a KeptSession), so both
    * land or neither, and `renewAlone` in one of its own; `issued` gives the tokens after the commit.
-   * With `secondFactorAt`, marks the second factor proved (second-factor.ts). 401 when the session
-   * ended, before or meanwhile.
+   * With `secondFactorAt`, marks the second factor proved (second-factor.ts). `session` is the one
+   * the request's access token is of: 401 when it ended, before or meanwhile, or when its tokens were
+   * renewed meanwhile by another request (of two at once, one renews; the browser keeps its tokens).
    */
-  async function renewal(audience: Audience, familyId: string, { secondFactorAt }: { secondFactorAt?: Date } = {}) {
+  async function renewal(
+    audience: Audience,
+    { familyId, generation: fromGeneration }: { familyId: string; generation: number },
+    { secondFactorAt }: { secondFactorAt?: Date } = {},
+  ) {
     const family = await repo.findFamily(familyId);
     const ended = endedBecause(family, audience);
     if (ended || !family) throw unauthorized(ended ?? undefined);
@@ -119,8 +123,8 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
     const expiresAt = refreshExpiry(audience, family.startedAt);
     const token = { id: randomUUID(), tokenHash: hashToken(refreshToken), expiresAt };
     let renewed: { subjectId: number; generation: number } | null = null;
-    const renew = async (tx: Prisma.TransactionClient) => {
-      renewed = await renewFamilyIn(tx, familyId, audience, token, secondFactorAt);
+    const renew: KeptSession['renew'] = async (tx) => {
+      renewed = await renewFamilyIn(tx, { id: familyId, audience, generation: fromGeneration }, token, secondFactorAt);
       if (!renewed) throw unauthorized('Your session has ended. Please sign in again.');
     };
     return {
@@ -167,17 +171,19 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       const expired = unauthorized('Your session has expired. Please sign in again.');
       if (!presented) throw expired;
       const token = await repo.findByHash(hashToken(presented));
-      if (!token || token.audience !== audience || token.expiresAt.getTime() <= Date.now()) throw expired;
+      if (!token || token.audience !== audience) throw expired;
       const family = await repo.findFamily(token.familyId);
+      // A token from before the live session's tokens were renewed (a step-up, a new password),
+      // expired by the renewal or not yet (read just before it, or on an instance whose clock runs
+      // behind): ended there, and said so, so that the browser's new cookies are left alone.
+      if (family && !endedBecause(family, audience) && token.generation !== family.generation) throw refuse.sessionRenewed();
+      if (token.expiresAt.getTime() <= Date.now()) throw expired;
       const ended = endedBecause(family, audience);
       if (ended || !family) throw unauthorized(ended ?? undefined);
-      // A token from before the session's tokens were renewed (a step-up, a new password), read before
-      // the renewal expired it, or on an instance whose clock runs behind: ended there.
-      if (token.generation !== family.generation) throw refuse.sessionRenewed();
       const successor = successorOf(presented);
       const expiresAt = refreshExpiry(audience, family.startedAt);
       const renewed = {
-        accessToken: signAccess(audience, token.subjectId, family.id, family.generation),
+        accessToken: signAccess(audience, token.subjectId, family.id, token.generation),
         refreshToken: successor,
         subjectId: token.subjectId,
         familyId: family.id,

@@ -73,7 +73,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     prove: (employee: ReturnType<typeof who>, renewal: Renewal) => Promise<T>,
   ) => {
     const employee = who(request);
-    const renewal = await app.sessions.renewal('employee', employee.familyId, { secondFactorAt: new Date() });
+    const renewal = await app.sessions.renewal('employee', employee, { secondFactorAt: new Date() });
     const result = await prove(employee, renewal);
     app.setSessionCookies(request, reply, 'employee', renewal.issued());
     return result;
