@@ -55,11 +55,18 @@ export const refuse = {
   /** The sign-in's step after the password is missing, used, or older than its few minutes. */
   signInStepExpired: () => refusal(401, 'SECOND_FACTOR_EXPIRED', 'This sign-in has expired. Please sign in again.'),
   /**
-   * A refresh token from before its session's tokens were renewed (a step-up, a new password): refused,
+   * A refresh token from before its session's tokens were renewed (a step-up, an enrolment, a new password): refused,
    * and the browser's cookies left alone, since the renewal's answer may have set the new ones already
    * (the web app asks once more, a moment later).
    */
   sessionRenewed: () => refusal(401, 'SESSION_RENEWED', 'Your session was renewed. Please try again.'),
+  /**
+   * A re-authentication (a step-up, an enrolment, a new password) from a session another one renewed
+   * a moment before (two tabs at once): nothing of it is kept. Not a 401, which the web app would
+   * answer by sending it again with a spent code or an old password.
+   */
+  renewedMeanwhile: () =>
+    refusal(409, 'RENEWED_MEANWHILE', 'This session was just confirmed in another window. Please reload the page and try again.'),
   wrongSecondFactor: () => badRequest('That code or passkey was not accepted. Please try again.', 'WRONG_SECOND_FACTOR'),
   wrongSetupCode: () =>
     badRequest('That code does not match. Check the time on your phone, then type the code your app shows now.', 'WRONG_SECOND_FACTOR'),

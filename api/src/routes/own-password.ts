@@ -46,7 +46,8 @@ export function ownPasswordRoute(
         summary: 'Change my password; my other sessions end',
         description:
           `An account may ask ${PASSWORD_CHANGES_PER_DAY} times a day, right or wrong; beyond that, 429 with Retry-After. ` +
-          "This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on." +
+          "This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on; " +
+          'sent from a session another call renewed a moment before (another tab), 409 RENEWED_MEANWHILE, nothing changed.' +
           (audience === 'employee' ? ` ${STEP_UP_NOTE}` : ''),
         body: PasswordChange,
         response: responses(Type.Boolean(), ...errorStatuses),

@@ -58,6 +58,8 @@ export async function unwrap<R extends Result>(call: Promise<R>): Promise<DataOf
 }
 
 export type Audience = 'Client' | 'Employee';
+/** The Web Lock every tab's refresh of this audience's session takes (refreshSession), and a renewing call (withSessionRenewal). */
+const refreshLock = (audience: Audience) => `bookshop-refresh-${audience}`;
 /** How long a refresh refused as from before a renewal of the session's tokens waits to ask again. */
 export const RENEWAL_SETTLES_MS = 1_000;
 const inflight = new Map<Audience, Promise<string | null>>();
@@ -121,7 +123,7 @@ export function refreshSession(audience: Audience): Promise<string | null> {
           },
         );
     const locks = globalThis.navigator?.locks;
-    const inTurn = async () => (locks ? await locks.request(`bookshop-refresh-${audience}`, refresh) : refresh());
+    const inTurn = async () => (locks ? await locks.request(refreshLock(audience), refresh) : refresh());
     pending = inTurn().finally(() => inflight.delete(audience));
     inflight.set(audience, pending);
   }
@@ -136,6 +138,16 @@ export const sessionEvents = new EventTarget();
 export const SESSION_EXPIRED = 'session-expired';
 const sessionExpired = (audience: Audience) =>
   sessionEvents.dispatchEvent(new CustomEvent<Audience>(SESSION_EXPIRED, { detail: audience }));
+
+/**
+ * Runs a signed-in call that renews the session's tokens (a step-up, a factor enrolled, a new password)
+ * as withSession does, with no refresh of this browser's (any tab's) under way meanwhile: a refresh
+ * answered after the renewal's answer would put back cookies the renewal ended.
+ */
+export function withSessionRenewal<R extends Result>(audience: Audience, call: () => Promise<R>): Promise<DataOf<R>> {
+  const locks = globalThis.navigator?.locks;
+  return withSession(audience, async () => (locks ? await locks.request(refreshLock(audience), call) : await call()));
+}
 
 /** Runs a signed-in call; on 401 refreshes that session once and retries. A refresh the shop could not answer fails the call, signing no one out. */
 export async function withSession<R extends Result>(audience: Audience, call: () => Promise<R>): Promise<DataOf<R>> {

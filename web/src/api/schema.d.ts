@@ -361,7 +361,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the session of this user type ('Client' for the storefront, any other for the back-office)
-         * @description At most 600 an hour a session: past them 429 with Retry-After, the session and its cookies kept. A refresh token from before the session's tokens were renewed (a step-up, a new password) is refused with 401 SESSION_RENEWED, the cookies kept: the renewal's answer sets the new ones.
+         * @description At most 600 an hour a session: past them 429 with Retry-After, the session and its cookies kept. A refresh token from before the session's tokens were renewed (a step-up, a factor enrolled, a new password) is refused with 401 SESSION_RENEWED, the cookies kept: the renewal's answer sets the new ones.
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -610,7 +610,7 @@ export interface paths {
         get?: never;
         /**
          * Change my password; my other sessions end
-         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
+         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on; sent from a session another call renewed a moment before (another tab), 409 RENEWED_MEANWHILE, nothing changed.
          */
         put: operations["changeClientPassword"];
         post?: never;
@@ -1014,7 +1014,7 @@ export interface paths {
         get?: never;
         /**
          * Change my password; my other sessions end
-         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
+         * @description An account may ask 10 times a day, right or wrong; beyond that, 429 with Retry-After. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on; sent from a session another call renewed a moment before (another tab), 409 RENEWED_MEANWHILE, nothing changed. Needs a second factor used within the last 10 minutes from an employee who has one (403 STEP_UP_REQUIRED).
          */
         put: operations["changeEmployeePassword"];
         post?: never;
@@ -1170,7 +1170,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm the authenticator app with its first code; a first second factor answers the recovery codes, once
-         * @description The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
+         * @description The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on. Sent from a session another call renewed a moment before (another tab): 409 RENEWED_MEANWHILE, nothing kept.
          */
         post: operations["confirmTotpSetup"];
         delete?: never;
@@ -1210,7 +1210,7 @@ export interface paths {
         put?: never;
         /**
          * Register a passkey with the browser's answer and a name; a first second factor answers the recovery codes, once
-         * @description The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
+         * @description The employee's other sessions end; this one stays. This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on. Sent from a session another call renewed a moment before (another tab): 409 RENEWED_MEANWHILE, nothing kept.
          */
         post: operations["registerPasskey"];
         delete?: never;
@@ -1288,7 +1288,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm it is me with a second factor: the sensitive actions are open for the next 10 minutes
-         * @description Wrong answers count as at sign-in; the 5th wrong one in a row ends this session (401). This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.
+         * @description Wrong answers count as at sign-in; the 5th wrong one in a row ends this session (401). This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on. Sent from a session another call renewed a moment before (another tab): 409 RENEWED_MEANWHILE, nothing kept.
          */
         post: operations["stepUp"];
         delete?: never;
@@ -4450,6 +4450,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6109,6 +6118,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6992,6 +7010,15 @@ export interface operations {
                 };
             };
             /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -7359,6 +7386,15 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,8 +3,17 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { renderWithProviders, SIGNED_IN_CLIENT, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../test/render';
-import { api, RENEWAL_SETTLES_MS, retryAfterMs, SESSION_EXPIRED, sessionEvents, withSession } from '../api/client';
+import { heldAnswer, refusal, renderWithProviders, SIGNED_IN_CLIENT, SIGNED_OUT, stubApi, UNAUTHORIZED } from '../../test/render';
+import {
+  api,
+  RENEWAL_SETTLES_MS,
+  refreshSession,
+  retryAfterMs,
+  SESSION_EXPIRED,
+  sessionEvents,
+  withSession,
+  withSessionRenewal,
+} from '../api/client';
 import LoginPage from '../features/auth/login-page';
 import { useSession } from './session';
 import { storage } from './storage';
@@ -190,10 +199,7 @@ describe('sessions', () => {
   });
 
   it('a call whose refresh carried the tokens from before a step-up renewed them asks again a moment later, and goes on with the new ones', async () => {
-    const renewed = {
-      status: 401,
-      body: { data: null, error: { code: 'SESSION_RENEWED', message: 'Your session was renewed. Please try again.' } },
-    };
+    const renewed = refusal(401, 'SESSION_RENEWED', 'Your session was renewed. Please try again.');
     const ended = vi.fn();
     sessionEvents.addEventListener(SESSION_EXPIRED, ended);
     try {
@@ -211,15 +217,55 @@ describe('sessions', () => {
     }
   });
 
+  it("a call that renews the session's tokens holds this browser's refreshes back until it is answered", async () => {
+    // The browser's Web Locks, as every tab shares them: one holder of a name at a time, the others in turn.
+    const queues = new Map<string, Promise<unknown>>();
+    const locks = {
+      request: (name: string, callback: () => Promise<unknown>) => {
+        const mine = (queues.get(name) ?? Promise.resolve()).then(callback);
+        queues.set(
+          name,
+          mine.catch(() => {}),
+        );
+        return mine;
+      },
+    };
+    vi.stubGlobal('navigator', { ...globalThis.navigator, locks });
+    try {
+      const stepUpAnswer = heldAnswer();
+      const calls = stubApi({
+        'POST /api/employee/second-factor/step-up': {
+          body: { data: { stepUpUntil: '2026-12-01T10:00:00.000Z' } },
+          after: stepUpAnswer.held,
+        },
+        'POST /api/public/authentication/refresh-tokens/Employee': { body: { data: 'Admin' } },
+      });
+      const answered: string[] = [];
+      const stepUp = withSessionRenewal('Employee', () =>
+        api.POST('/api/employee/second-factor/step-up', { body: { code: '123456' } }),
+      ).then(() => answered.push('step-up'));
+      await vi.waitFor(() => expect(calls.map((c) => c.url)).toContain('/api/employee/second-factor/step-up'));
+      const refreshed = refreshSession('Employee').then(() => answered.push('refresh'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(calls.filter((c) => c.url.includes('/refresh-tokens/'))).toEqual([]);
+      stepUpAnswer.release();
+      await Promise.all([stepUp, refreshed]);
+      expect(answered).toEqual(['step-up', 'refresh']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('a session whose refresh is still refused as renewed on the second ask has ended', async () => {
     const ended = vi.fn();
     sessionEvents.addEventListener(SESSION_EXPIRED, ended);
     try {
       const calls = stubApi({
-        'POST /api/public/authentication/refresh-tokens/Employee': {
-          status: 401,
-          body: { data: null, error: { code: 'SESSION_RENEWED', message: 'Your session was renewed. Please try again.' } },
-        },
+        'POST /api/public/authentication/refresh-tokens/Employee': refusal(
+          401,
+          'SESSION_RENEWED',
+          'Your session was renewed. Please try again.',
+        ),
         'GET /api/employee/employee/': UNAUTHORIZED,
       });
       await expect(withSession('Employee', () => api.GET('/api/employee/employee/'))).rejects.toMatchObject({ status: 401 });

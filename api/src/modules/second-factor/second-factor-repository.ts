@@ -3,7 +3,7 @@
 import { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../plugins/prisma.ts';
 import { PASSWORD_FINGERPRINT_SQL } from '../accounts/passwords.ts';
-import { endSessions, type KeptSession } from '../sessions/session-repository.ts';
+import { endSessions, type KeptSession, lockAccount } from '../sessions/session-repository.ts';
 
 /** An employee with a confirmed authenticator app or a passkey. */
 export const HAS_FACTOR = { OR: [{ totp: { secret: { not: null } } }, { passkeys: { some: {} } }] } satisfies Prisma.EmployeeWhereInput;
@@ -13,20 +13,15 @@ export type FactorRemoval = 'app' | 'all' | { passkeyId: number };
 class LeavesNoAdminFactor extends Error {}
 const passkeySelect = { id: true, name: true, createdAt: true, lastUsedAt: true } as const;
 
+/** The employee's row, locked first by a change that ends their other sessions (session-repository's lockAccount). */
+const lockEmployee = (tx: Prisma.TransactionClient, employeeId: number) => lockAccount(tx, 'employee', employeeId);
+
 /**
  * What follows, in its transaction, any change to how an employee signs in: recovery codes in place
  * of the old (when `codeHashes` is given), and the end of their sessions but the one that made the
  * change (ASVS 7.4.3). In the same transaction, as a removal's: ended after the change committed, a
  * failure between the two left a thief's session live after the owner's new factor or codes.
  */
-/**
- * The employee's row, locked before a change that ends their other sessions and renews the one making
- * it (an enrolment; a new password writes the row itself): two such changes from two of their sessions
- * at once take turns, where each would otherwise hold the other's session row and wait for its own.
- */
-const lockEmployee = (tx: Prisma.TransactionClient, employeeId: number) =>
-  tx.$executeRaw`SELECT 1 FROM employees WHERE id = ${employeeId} FOR NO KEY UPDATE`;
-
 async function changedHowTheySignIn(tx: Prisma.TransactionClient, employeeId: number, codeHashes: string[] | null, keepSessionId: string) {
   if (codeHashes) {
     await tx.employeeRecoveryCode.deleteMany({ where: { employeeId } });
@@ -120,7 +115,10 @@ export function secondFactorRepository(db: Db) {
 
     /** New recovery codes in place of the old, and every session but `keepSessionId` ended, in one transaction. */
     replaceRecoveryCodes: (employeeId: number, hashes: string[], keepSessionId: string) =>
-      db.$transaction((tx) => changedHowTheySignIn(tx, employeeId, hashes, keepSessionId)),
+      db.$transaction(async (tx) => {
+        await lockEmployee(tx, employeeId);
+        await changedHowTheySignIn(tx, employeeId, hashes, keepSessionId);
+      }),
     /** Spends an unused code of this employee; false when there is none such (wrong, or used). */
     spendRecoveryCode: async (employeeId: number, codeHash: string) =>
       (await db.employeeRecoveryCode.updateMany({ where: { employeeId, codeHash, usedAt: null }, data: { usedAt: new Date() } })).count ===

@@ -121,6 +121,17 @@ export const endSessions = (
  */
 export type KeptSession = { sessionId: string; renew: (tx: Prisma.TransactionClient) => Promise<void> };
 
+/**
+ * The account's row, locked first by every change that ends some of its sessions and may run beside one
+ * that renews another (renewFamilyIn after endSessions: a new password, a factor enrolled; a new password
+ * writes the row itself): they take turns, where each would otherwise hold a session row the other
+ * waits for (a deadlock, which PostgreSQL ends by refusing one).
+ */
+export const lockAccount = (tx: Prisma.TransactionClient, audience: Audience, subjectId: number) =>
+  audience === 'client'
+    ? tx.$executeRaw`SELECT 1 FROM clients WHERE id = ${subjectId} FOR NO KEY UPDATE`
+    : tx.$executeRaw`SELECT 1 FROM employees WHERE id = ${subjectId} FOR NO KEY UPDATE`;
+
 /** A renewed session's one refresh token (renewFamilyIn): the session's own columns are filled in. */
 type RenewedToken = Omit<NewToken, 'familyId' | 'audience' | 'subjectId' | 'generation'>;
 
@@ -130,8 +141,8 @@ type RenewedToken = Omit<NewToken, 'familyId' | 'audience' | 'subjectId' | 'gene
  * would otherwise answer with their successor for the reuse interval) expires now, and access tokens
  * of earlier generations are refused by the check every call makes. With `secondFactorAt`, the second
  * factor the renewal is for is marked in the same write. The session's starting time (its absolute
- * lifetime) is kept. Only from `generation`, the one the asking request's token is of: null when the
- * session has ended, or was renewed by another request, meanwhile. The family's row is updated first: a
+ * lifetime) is kept. Only from `generation`, the one the asking request's token is of: 'ended' when the
+ * session has ended meanwhile, 'renewed meanwhile' when another request renewed it. The family's row is updated first: a
  * rotation holds it shared until it commits (`spend`), so either the rotation's successor is stored
  * before, and expires here, or the rotation sees the new generation and stores nothing.
  */
@@ -145,7 +156,10 @@ export async function renewFamilyIn(
     where: { id: familyId, audience, revokedAt: null, generation },
     data: { generation: { increment: 1 }, ...(secondFactorAt ? { secondFactorAt } : {}) },
   });
-  if (count !== 1) return null;
+  if (count !== 1) {
+    const now = await tx.sessionFamily.findUnique({ where: { id: familyId }, select: { revokedAt: true, generation: true } });
+    return now && !now.revokedAt && now.generation !== generation ? ('renewed meanwhile' as const) : ('ended' as const);
+  }
   const family = await tx.sessionFamily.findUniqueOrThrow({ where: { id: familyId }, select: { subjectId: true, generation: true } });
   const now = new Date();
   await tx.refreshToken.updateMany({ where: { familyId, expiresAt: { gt: now } }, data: { expiresAt: now } });
@@ -273,13 +287,15 @@ export function sessionRepository(db: Db, sql: SqlWriter) {
      * Ends those of `ids` that are the account's live sessions at `now`, never `keepFamilyId` (compared
      * by the database, as uuids: in any case of letters); counts them.
      */
-    endLiveFamilies: async (audience: Audience, subjectId: number, ids: string[], keepFamilyId: string, lifetimes: Lifetimes, now: Date) =>
-      (
-        await db.sessionFamily.updateMany({
+    endLiveFamilies: (audience: Audience, subjectId: number, ids: string[], keepFamilyId: string, lifetimes: Lifetimes, now: Date) =>
+      db.$transaction(async (tx) => {
+        await lockAccount(tx, audience, subjectId);
+        const { count } = await tx.sessionFamily.updateMany({
           where: { ...liveFamiliesOf(audience, subjectId, lifetimes, now), id: { in: ids, not: keepFamilyId } },
           data: { revokedAt: now },
-        })
-      ).count,
+        });
+        return count;
+      }),
     /** Ends the session; given a token's `generation`, only while its tokens are of it (not renewed since). */
     revokeFamily: (id: string, generation?: number) =>
       db.sessionFamily.updateMany({

@@ -108,8 +108,8 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
    * transaction of the change it goes with (a new password, a factor enrolled: a KeptSession), so both
    * land or neither, and `renewAlone` in one of its own; `issued` gives the tokens after the commit.
    * With `secondFactorAt`, marks the second factor proved (second-factor.ts). `session` is the one
-   * the request's access token is of: 401 when it ended, before or meanwhile, or when its tokens were
-   * renewed meanwhile by another request (of two at once, one renews; the browser keeps its tokens).
+   * the request's access token is of: 401 when it ended, before or meanwhile; 409 RENEWED_MEANWHILE when
+   * another request renewed it (of two at once, one renews, and the browser keeps the tokens that work).
    */
   async function renewal(
     audience: Audience,
@@ -119,13 +119,17 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
     const family = await repo.findFamily(familyId);
     const ended = endedBecause(family, audience);
     if (ended || !family) throw unauthorized(ended ?? undefined);
+    // Before the proof is checked, so that one lost to another tab's renewal spends no code.
+    if (family.generation !== fromGeneration) throw refuse.renewedMeanwhile();
     const refreshToken = newRefreshToken();
     const expiresAt = refreshExpiry(audience, family.startedAt);
     const token = { id: randomUUID(), tokenHash: hashToken(refreshToken), expiresAt };
     let renewed: { subjectId: number; generation: number } | null = null;
     const renew: KeptSession['renew'] = async (tx) => {
-      renewed = await renewFamilyIn(tx, { id: familyId, audience, generation: fromGeneration }, token, secondFactorAt);
-      if (!renewed) throw unauthorized('Your session has ended. Please sign in again.');
+      const result = await renewFamilyIn(tx, { id: familyId, audience, generation: fromGeneration }, token, secondFactorAt);
+      if (result === 'renewed meanwhile') throw refuse.renewedMeanwhile();
+      if (result === 'ended') throw unauthorized('Your session has ended. Please sign in again.');
+      renewed = result;
     };
     return {
       sessionId: familyId,
@@ -173,7 +177,7 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       const token = await repo.findByHash(hashToken(presented));
       if (!token || token.audience !== audience) throw expired;
       const family = await repo.findFamily(token.familyId);
-      // A token from before the live session's tokens were renewed (a step-up, a new password),
+      // A token from before the live session's tokens were renewed (a step-up, an enrolment, a new password),
       // expired by the renewal or not yet (read just before it, or on an instance whose clock runs
       // behind): ended there, and said so, so that the browser's new cookies are left alone.
       if (family && !endedBecause(family, audience) && token.generation !== family.generation) throw refuse.sessionRenewed();

@@ -63,7 +63,7 @@ const manageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await app.accounts.mailPreferences(signedInClient(request).id, request.body) }),
   );
 
-  ownPasswordRoute(app, 'client', 'changeClientPassword', [400, 401, 429, 503]);
+  ownPasswordRoute(app, 'client', 'changeClientPassword', [400, 401, 409, 429, 503]);
   ownSessionsRoutes(app, 'client', { list: 'getOwnClientSessions', end: 'endOwnClientSessions' }, [401, 503]);
 };
 

@@ -68,7 +68,7 @@ const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  ownPasswordRoute(app, 'employee', 'changeEmployeePassword', [400, 401, 403, 429, 503]);
+  ownPasswordRoute(app, 'employee', 'changeEmployeePassword', [400, 401, 403, 409, 429, 503]);
   ownSessionsRoutes(app, 'employee', { list: 'getOwnEmployeeSessions', end: 'endOwnEmployeeSessions' }, [401, 403, 503]);
 };
 

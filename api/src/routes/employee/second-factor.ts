@@ -23,7 +23,7 @@ const STEP_UP_NOTE =
   'When the employee already has a second factor, this needs one used within the last 10 minutes (403 STEP_UP_REQUIRED otherwise).';
 /** What a factor proved in a session does to its tokens (`proving`). */
 const RENEWS_TOKENS =
-  "This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on.";
+  "This session's cookies are renewed (Set-Cookie): its access and refresh tokens from before are refused from then on. Sent from a session another call renewed a moment before (another tab): 409 RENEWED_MEANWHILE, nothing kept.";
 const ENDS_OTHER_SESSIONS = "The employee's other sessions end; this one stays.";
 const FIRST_FACTOR_NOTE =
   'An employee without a second factor gives their password (`currentPassword`; 400 PASSWORD_REQUIRED or WRONG_PASSWORD, throttled as a sign-in): a stolen session alone cannot enrol a factor of its own. One who has a factor needs the step-up instead.';
@@ -189,7 +189,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Register a passkey with the browser's answer and a name; a first second factor answers the recovery codes, once",
         description: `${ENDS_OTHER_SESSIONS} ${RENEWS_TOKENS}`,
         body: Body({ name: PasskeyName, response: PasskeyAttestation }),
-        response: responses(Type.Object({ passkey: Passkey, recoveryCodes: RecoveryCodes }), 400, 401, 403),
+        response: responses(Type.Object({ passkey: Passkey, recoveryCodes: RecoveryCodes }), 400, 401, 403, 409),
       },
     },
     async (request, reply) => ({
@@ -270,7 +270,7 @@ const secondFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Confirm it is me with a second factor: the sensitive actions are open for the next 10 minutes',
         description: `Wrong answers count as at sign-in; the ${STEP_UP_FAILURES_PER_SESSION}th wrong one in a row ends this session (401). ${RENEWS_TOKENS}`,
         body: SecondFactorProof,
-        response: responses(Type.Object({ stepUpUntil: Type.String({ format: 'date-time' }) }), 400, 401, 403, 404, 429),
+        response: responses(Type.Object({ stepUpUntil: Type.String({ format: 'date-time' }) }), 400, 401, 403, 404, 409, 429),
       },
     },
     async (request, reply) => {

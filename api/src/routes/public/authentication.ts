@@ -58,7 +58,7 @@ const authenticationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Rotate the session of this user type ('Client' for the storefront, any other for the back-office)",
         description:
           `At most ${REFRESHES_PER_SESSION_HOUR} an hour a session: past them 429 with Retry-After, the session and its cookies kept. ` +
-          "A refresh token from before the session's tokens were renewed (a step-up, a new password) is refused with 401 SESSION_RENEWED, the cookies kept: the renewal's answer sets the new ones.",
+          "A refresh token from before the session's tokens were renewed (a step-up, a factor enrolled, a new password) is refused with 401 SESSION_RENEWED, the cookies kept: the renewal's answer sets the new ones.",
         params: Type.Object({ userType: Type.String({ maxLength: 40 }) }),
         response: responses(UserType, 401, 429),
       },

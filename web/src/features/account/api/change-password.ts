@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, withSession } from '../../../api/client';
+import { api, withSessionRenewal } from '../../../api/client';
 import type { BodyOf } from '../../../api/types';
 import { clientKeys } from '../../../lib/query-keys';
 
 const changePassword = (body: BodyOf<'changeClientPassword'>) =>
-  withSession('Client', () => api.PUT('/api/client/manage/password/', { body }));
+  withSessionRenewal('Client', () => api.PUT('/api/client/manage/password/', { body }));
 
 /** The password is never read back; a new one ends the other sessions, so their list is read again. */
 export function useChangePassword() {

@@ -1,9 +1,9 @@
-import { api, withSession } from '../../../api/client';
+import { api, withSessionRenewal } from '../../../api/client';
 import type { BodyOf } from '../../../api/types';
 import { useBackofficeMutation } from './backoffice-mutation';
 
 const changeEmployeePassword = (body: BodyOf<'changeEmployeePassword'>) =>
-  withSession('Employee', () => api.PUT('/api/employee/password/', { body }));
+  withSessionRenewal('Employee', () => api.PUT('/api/employee/password/', { body }));
 
 /** The password is never read back; a new one ends the other sessions, so their list is read again. */
 export const useChangeEmployeePassword = () => useBackofficeMutation(changeEmployeePassword, ['sessions']);
