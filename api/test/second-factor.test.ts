@@ -478,9 +478,7 @@ describe('step-up for the sensitive actions', () => {
     await expectRefusedAsRenewed(await refresh(before));
     expect((await t.app.inject({ method: 'POST', url: `${OWN}/recovery-codes`, headers: { cookie: after } })).statusCode).toBe(200);
     // Still the one session (listed once, as this one), and its new refresh token rotates as any does.
-    const sessions = (
-      await me(after).then(() => t.app.inject({ method: 'GET', url: '/api/employee/sessions/', headers: { cookie: after } }))
-    ).json().data;
+    const sessions = (await t.app.inject({ method: 'GET', url: '/api/employee/sessions/', headers: { cookie: after } })).json().data;
     expect(sessions).toEqual([expect.objectContaining({ id: accessClaims(after).fam, current: true })]);
     const rotated = await refresh(after);
     expect(rotated.statusCode).toBe(200);

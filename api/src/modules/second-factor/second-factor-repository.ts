@@ -13,9 +13,6 @@ export type FactorRemoval = 'app' | 'all' | { passkeyId: number };
 class LeavesNoAdminFactor extends Error {}
 const passkeySelect = { id: true, name: true, createdAt: true, lastUsedAt: true } as const;
 
-/** The employee's row, locked first by a change that ends their other sessions (session-repository's lockAccount). */
-const lockEmployee = (tx: Prisma.TransactionClient, employeeId: number) => lockAccount(tx, 'employee', employeeId);
-
 /**
  * What follows, in its transaction, any change to how an employee signs in: recovery codes in place
  * of the old (when `codeHashes` is given), and the end of their sessions but the one that made the
@@ -72,7 +69,7 @@ export function secondFactorRepository(db: Db) {
      */
     confirmTotp: (employeeId: number, secret: string, step: number, codeHashes: string[] | null, keep: KeptSession) =>
       db.$transaction(async (tx) => {
-        await lockEmployee(tx, employeeId);
+        await lockAccount(tx, 'employee', employeeId);
         await tx.employeeTotp.update({
           where: { employeeId },
           data: { secret, pendingSecret: null, confirmedAt: new Date(), lastStep: step },
@@ -99,7 +96,7 @@ export function secondFactorRepository(db: Db) {
       keep: KeptSession,
     ) =>
       db.$transaction(async (tx) => {
-        await lockEmployee(tx, passkey.employeeId);
+        await lockAccount(tx, 'employee', passkey.employeeId);
         const added = await tx.employeePasskey.create({
           data: { ...passkey, publicKey: Buffer.from(passkey.publicKey), counter: BigInt(passkey.counter) },
           select: passkeySelect,
@@ -116,7 +113,7 @@ export function secondFactorRepository(db: Db) {
     /** New recovery codes in place of the old, and every session but `keepSessionId` ended, in one transaction. */
     replaceRecoveryCodes: (employeeId: number, hashes: string[], keepSessionId: string) =>
       db.$transaction(async (tx) => {
-        await lockEmployee(tx, employeeId);
+        await lockAccount(tx, 'employee', employeeId);
         await changedHowTheySignIn(tx, employeeId, hashes, keepSessionId);
       }),
     /** Spends an unused code of this employee; false when there is none such (wrong, or used). */
@@ -251,8 +248,6 @@ export function secondFactorRepository(db: Db) {
         })
       ).count === 1,
 
-    secondFactorAt: async (familyId: string) =>
-      (await db.sessionFamily.findUnique({ where: { id: familyId }, select: { secondFactorAt: true } }))?.secondFactorAt ?? null,
     /** When the session last proved a second factor, and the generation of its tokens since. */
     secondFactorProof: (familyId: string) =>
       db.sessionFamily.findUnique({ where: { id: familyId }, select: { secondFactorAt: true, generation: true } }),

@@ -534,7 +534,7 @@ export function secondFactorService(
 
     /** Until when the session's last proved second factor opens the sensitive actions, or null once past. */
     async stepUpUntil(familyId: string) {
-      const at = await repo.secondFactorAt(familyId);
+      const at = (await repo.secondFactorProof(familyId))?.secondFactorAt;
       const until = at ? at.getTime() + STEP_UP_MS : 0;
       return until > Date.now() ? new Date(until).toISOString() : null;
     },
