@@ -134,8 +134,9 @@ export default fp(
       async preValidation(request: FastifyRequest) {
         const pending = request.clientToConfirm;
         if (!pending || request.client) return;
-        await pending.live;
-        request.client = { id: pending.id, familyId: pending.familyId, generation: pending.generation };
+        const { live, ...client } = pending;
+        await live;
+        request.client = client;
       },
     });
 

@@ -177,12 +177,12 @@ export function sessionService(repo: ReturnType<typeof sessionRepository>, secre
       const token = await repo.findByHash(hashToken(presented));
       if (!token || token.audience !== audience) throw expired;
       const family = await repo.findFamily(token.familyId);
+      const ended = endedBecause(family, audience);
       // A token from before the live session's tokens were renewed (a step-up, an enrolment, a new password),
       // expired by the renewal or not yet (read just before it, or on an instance whose clock runs
       // behind): ended there, and said so, so that the browser's new cookies are left alone.
-      if (family && !endedBecause(family, audience) && token.generation !== family.generation) throw refuse.sessionRenewed();
+      if (family && !ended && token.generation !== family.generation) throw refuse.sessionRenewed();
       if (token.expiresAt.getTime() <= Date.now()) throw expired;
-      const ended = endedBecause(family, audience);
       if (ended || !family) throw unauthorized(ended ?? undefined);
       const successor = successorOf(presented);
       const expiresAt = refreshExpiry(audience, family.startedAt);
