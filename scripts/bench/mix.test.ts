@@ -125,5 +125,9 @@ describe("the day's mix", () => {
     expect(config).toContain('listen 127.0.0.1:5000;');
     expect(config).not.toMatch(/^\s*resolver |server app:3000/m);
     expect(config).toMatch(/proxy_pass http:\/\/shop;/);
+    expect(config).toMatch(/^\s*access_log off;$/m);
+    expect(await proxyConfig(['http://127.0.0.1:4001'], 5000, '/tmp/p', '/tmp/p/access.log')).toMatch(
+      /^\s*access_log \/tmp\/p\/access\.log shop;$/m,
+    );
   });
 });

@@ -10,16 +10,21 @@ import { freePort } from '../lib/database.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** nginx's configuration: the compose file's server block, its upstream the given instances. */
-export async function proxyConfig(instances: string[], port: number, prefix: string) {
+/**
+ * nginx's configuration: the compose file's server block, its upstream the given instances. Its access
+ * log goes to `accessLog`, or nowhere: the bench leaves it off, as it always has, to compare runs.
+ */
+export async function proxyConfig(instances: string[], port: number, prefix: string, accessLog?: string) {
   const shop = await readFile(path.join(root, 'docker/nginx.conf'), 'utf8');
   const servers = instances.map((url) => `    server ${new URL(url).host};`).join('\n');
+  const logLine = accessLog ? `    access_log ${accessLog} shop;` : '    access_log off;';
   const block = shop
     .replace(/^resolver .*$/m, '')
     .replace(/^ {4}server app:3000 resolve;$/m, servers)
-    .replace(/^ {4}listen 80;$/m, `    listen 127.0.0.1:${port};`);
-  if (!block.includes(servers) || !block.includes(`listen 127.0.0.1:${port}`))
-    throw new Error('docker/nginx.conf no longer has the upstream or listen line the bench replaces');
+    .replace(/^ {4}listen 80;$/m, `    listen 127.0.0.1:${port};`)
+    .replace(/^ {4}access_log \S+ shop;$/m, logLine);
+  if (!block.includes(servers) || !block.includes(`listen 127.0.0.1:${port}`) || !block.includes(logLine))
+    throw new Error('docker/nginx.conf no longer has the upstream, listen or access_log line the bench replaces');
   return [
     'worker_processes 1;',
     'daemon off;',
@@ -28,7 +33,6 @@ export async function proxyConfig(instances: string[], port: number, prefix: str
     `error_log ${prefix}/error.log warn;`,
     'events { worker_connections 4096; }',
     'http {',
-    '  access_log off;',
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${prefix}/${kind};`),
     block,
     '}',
@@ -45,12 +49,12 @@ export function checkProxyCanStart() {
   if (version.error) throw new Error(NO_NGINX);
 }
 
-export async function startProxy(instances: string[]) {
+export async function startProxy(instances: string[], options: { accessLog?: string } = {}) {
   const prefix = path.join(os.tmpdir(), `bookshop-bench-proxy-${process.pid}-${Date.now()}`);
   await mkdir(prefix, { recursive: true });
   const port = await freePort();
   const file = path.join(prefix, 'nginx.conf');
-  await writeFile(file, await proxyConfig(instances, port, prefix));
+  await writeFile(file, await proxyConfig(instances, port, prefix, options.accessLog));
   const child: ChildProcess = spawn('nginx', ['-p', prefix, '-c', file, '-e', `${prefix}/error.log`], { stdio: 'ignore' });
   // A spawn that fails (no nginx) is an 'error' event, which unheard would end the bench with a stack.
   let failedToStart: Error | null = null;

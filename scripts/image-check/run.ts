@@ -193,16 +193,20 @@ async function main() {
   const site = shipped
     .replace(/^resolver .*$/m, '# (resolver: Docker DNS only)')
     .replace(/^(\s*)server app:3000 resolve;$/m, (_line, indent: string) => ports.map((p) => `${indent}server 127.0.0.1:${p};`).join('\n'))
-    .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${proxyPort};`);
+    .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${proxyPort};`)
+    .replace(/^(\s*)access_log \S+ shop;$/m, `$1access_log ${nginxDir}/access.log shop;`);
   must(
-    !/server app:3000/.test(site) && !/^resolver/m.test(site) && site.includes(`listen 127.0.0.1:${proxyPort}`),
+    !/server app:3000/.test(site) &&
+      !/^resolver/m.test(site) &&
+      site.includes(`listen 127.0.0.1:${proxyPort}`) &&
+      site.includes(`access_log ${nginxDir}/access.log shop;`),
     'docker/nginx.conf changed shape',
   );
   await writeFile(path.join(nginxDir, 'site.conf'), site);
   await writeFile(
     path.join(nginxDir, 'nginx.conf'),
     `daemon off;\npid ${nginxDir}/nginx.pid;\nerror_log ${nginxDir}/error.log warn;\nevents {}\nhttp {\n` +
-      `  access_log off;\n  client_body_temp_path ${temp}/body;\n  proxy_temp_path ${temp}/proxy;\n` +
+      `  client_body_temp_path ${temp}/body;\n  proxy_temp_path ${temp}/proxy;\n` +
       `  fastcgi_temp_path ${temp}/fastcgi;\n  uwsgi_temp_path ${temp}/uwsgi;\n  scgi_temp_path ${temp}/scgi;\n` +
       `  include ${nginxDir}/site.conf;\n}\n`,
   );
