@@ -437,14 +437,17 @@ export default fp(
       if (!sold) toAnnounce = 'all';
       else if (toAnnounce !== 'all') for (const id of sold) toAnnounce.add(id);
       if (stockNotice) return;
-      stockNotice = setTimeout(() => {
-        stockNotice = null;
-        const payload = toAnnounce === 'all' || toAnnounce.size > SOLD_NOTICE_MOST_COPIES ? 'stock' : soldNotice(toAnnounce);
-        toAnnounce = new Set();
-        app.databasePool
-          .query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, payload])
-          .catch((error: Error) => app.log.warn({ err: connectionError(error) }, 'catalog cache: could not announce a stock change'));
-      }, STOCK_NOTICE_DELAY_MS);
+      stockNotice = setTimeout(announceStock, STOCK_NOTICE_DELAY_MS);
+    };
+    /** Sends the stock notice gathered since the last one. */
+    const announceStock = () => {
+      stockNotice = null;
+      const payload = toAnnounce === 'all' || toAnnounce.size > SOLD_NOTICE_MOST_COPIES ? 'stock' : soldNotice(toAnnounce);
+      toAnnounce = new Set();
+      return app.databasePool.query('SELECT pg_notify($1, $2)', [CATALOG_CHANGED_CHANNEL, payload]).then(
+        () => {},
+        (error: Error) => app.log.warn({ err: connectionError(error) }, 'catalog cache: could not announce a stock change'),
+      );
     };
 
     app.decorate('catalogCache', {
@@ -521,7 +524,12 @@ export default fp(
       app.addHook('onClose', async () => {
         closing = true;
         listening = false;
-        if (stockNotice) clearTimeout(stockNotice);
+        // A sale of the last moments is told now, not dropped: the other instances would show its
+        // stock as before until their answers' lifetime ended. (The pool closes after this hook.)
+        if (stockNotice) {
+          clearTimeout(stockNotice);
+          await announceStock();
+        }
         const client = listener;
         listener = null;
         // A half-open connection would keep end() waiting: shutdown waits a second at most.
