@@ -23,7 +23,8 @@ const emptyDatabase = async () => (await emptyTestDatabase('serve')).url;
 const productionEnv = (databaseUrl: string, port: number, emulator = true) => ({
   NODE_ENV: 'production',
   TRUST_PROXY: 'false',
-  PUBLIC_URL: 'https://shop.example.com',
+  // The emulator is allowed only for a demo on this machine (config.ts).
+  PUBLIC_URL: emulator ? `http://localhost:${port}` : 'https://shop.example.com',
   MAIL_DISABLED: 'true',
   DATABASE_URL: databaseUrl,
   JWT_SECRET: randomBytes(32).toString('hex'),
@@ -93,7 +94,7 @@ describe('the production entry point (the Docker image command)', () => {
     expect(output()).toMatch(/warning|emulator/i);
   });
 
-  it("refuses to start while an employee, the demo client or any of the seed's clients keeps a demo password, unless SEED_DEMO=true says it is a demo", async () => {
+  it("refuses to start while an employee, the demo client or any of the seed's clients keeps a demo password, unless SEED_DEMO=true says it is a demo on this machine", async () => {
     const url = await emptyDatabase();
     const { applyMigrations } = await import('./lib/schema-engine.ts');
     const { seedDatabase } = await import('../seed/seed.ts');
@@ -130,7 +131,11 @@ describe('the production entry point (the Docker image command)', () => {
     expect(seededRefused.output()).toMatch(/the client [a-z]+\.[a-z]+\.\d+@example\.com still has a demo password/);
     await db.query('UPDATE employees SET password_hash = $1 WHERE email = $2', [realHash, 'admin@bookshop.test']);
     await db.end();
-    const demo = serve({ ...env, SEED_DEMO: 'true' });
+    // A demo is one on this machine (config.ts); at the real address, SEED_DEMO=true is refused outright.
+    const published = serve({ ...env, SEED_DEMO: 'true' });
+    expect(await published.exited).toBe(1);
+    expect(published.output()).toMatch(/SEED_DEMO=true is for a demo on this machine only/);
+    const demo = serve({ ...env, SEED_DEMO: 'true', PUBLIC_URL: `https://localhost:${port}` });
     await untilHealthy(port, demo.output);
   });
 

@@ -181,7 +181,8 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   }
   // Over plain http, passwords and session cookies cross the network readable: in production only a shop
   // on this machine (the compose demo's http://localhost:3000) may be reached so.
-  const onThisMachine = /^http:\/\/(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d+)?$/.test(env.PUBLIC_URL ?? '');
+  const servedHere = /^https?:\/\/(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d+)?$/.test(env.PUBLIC_URL ?? '');
+  const onThisMachine = servedHere && env.PUBLIC_URL?.startsWith('http://') === true;
   if (mode === 'production' && env.PUBLIC_URL?.startsWith('http://') && !onThisMachine) {
     problems.push(
       `PUBLIC_URL must be https in production ('${env.PUBLIC_URL}'): plain http only for a shop on this machine (http://localhost)`,
@@ -189,6 +190,18 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   }
   if (mode === 'production' && env.COOKIE_SECURE === 'false' && !onThisMachine) {
     problems.push('COOKIE_SECURE=false is for a shop on this machine only (PUBLIC_URL http://localhost): remove it behind https');
+  }
+
+  // The local demo's settings let anyone in where others can reach the shop: its accounts' passwords
+  // are published (and its Admins need no second factor), and the emulator signs no token, so anyone
+  // could claim any e-mail. Compose sets both: it starts only at a local address.
+  if (mode === 'production' && env.SEED_DEMO === 'true' && !servedHere) {
+    problems.push('SEED_DEMO=true is for a demo on this machine only (PUBLIC_URL http://localhost): its accounts have published passwords');
+  }
+  if (mode === 'production' && env.ALLOW_IDENTITY_EMULATOR === 'true' && !servedHere) {
+    problems.push(
+      'ALLOW_IDENTITY_EMULATOR=true is for a demo on this machine only (PUBLIC_URL http://localhost): the emulator signs nothing, so anyone could claim any e-mail',
+    );
   }
 
   const jwtSecret = env.JWT_SECRET ?? (mode === 'production' ? '' : DEVELOPMENT_JWT_SECRET);

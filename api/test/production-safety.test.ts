@@ -718,7 +718,7 @@ describe('production configuration', () => {
 
   it('requires a second factor of Admins (STAFF_MFA) in production, not in the local demo (SEED_DEMO), development or the tests', () => {
     expect(loadConfig(production).staffMfa).toBe('required');
-    expect(loadConfig({ ...production, SEED_DEMO: 'true' }).staffMfa).toBe('optional');
+    expect(loadConfig({ ...production, SEED_DEMO: 'true', PUBLIC_URL: 'http://localhost:3000' }).staffMfa).toBe('optional');
     expect(loadConfig({ ...production, STAFF_MFA: 'optional' }).staffMfa).toBe('optional');
     expect(loadConfig({ DATABASE_URL: production.DATABASE_URL }).staffMfa).toBe('optional');
     expect(loadConfig({ NODE_ENV: 'test', DATABASE_URL: production.DATABASE_URL, STAFF_MFA: 'required' }).staffMfa).toBe('required');
@@ -750,18 +750,35 @@ describe('production configuration', () => {
     expect(loadConfig({ ...production, LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
   });
 
+  /** The compose demo's own settings: on this machine, with the emulator allowed. */
+  const localDemo = { PUBLIC_URL: 'http://localhost:3000', COOKIE_SECURE: 'false', ALLOW_IDENTITY_EMULATOR: 'true' };
+
   it('refuses the demo Web API key without the emulator: the server calls the provider with it, and every sign-up would fail', () => {
     expect(problem({ FIREBASE_WEB_API_KEY: 'demo-api-key' })).toMatch(/FIREBASE_WEB_API_KEY must be set in production/);
     const { FIREBASE_WEB_API_KEY: _key, ...withoutKey } = production;
     expect(() => loadConfig(withoutKey)).toThrow(/FIREBASE_WEB_API_KEY must be set in production/);
-    expect(
-      problem({ FIREBASE_WEB_API_KEY: 'demo-api-key', FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099', ALLOW_IDENTITY_EMULATOR: 'true' }),
-    ).toBeNull();
+    expect(problem({ FIREBASE_WEB_API_KEY: 'demo-api-key', ...localDemo, FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' })).toBeNull();
   });
 
   it('refuses the identity emulator unless explicitly allowed', () => {
     expect(problem({ FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' })).toMatch(/ALLOW_IDENTITY_EMULATOR=true/);
-    expect(problem({ FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099', ALLOW_IDENTITY_EMULATOR: 'true' })).toBeNull();
+    expect(problem({ ...localDemo, FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' })).toBeNull();
+  });
+
+  it("refuses the local demo's settings where others can reach the shop: published passwords, tokens the emulator never signed", () => {
+    const demo = { ...localDemo, SEED_DEMO: 'true', FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' };
+    expect(problem(demo)).toBeNull();
+    for (const here of ['https://localhost', 'http://127.0.0.1:8080', 'https://[::1]:3443']) {
+      expect(problem({ ...demo, PUBLIC_URL: here, COOKIE_SECURE: '' }), here).toBeNull();
+    }
+    // Compose behind https at a real address (COOKIE_SECURE=true in .env, as its comment says).
+    const published = { ...demo, PUBLIC_URL: 'https://shop.example.com', COOKIE_SECURE: 'true' };
+    expect(problem(published)).toMatch(/SEED_DEMO=true is for a demo on this machine only/);
+    expect(problem(published)).toMatch(/ALLOW_IDENTITY_EMULATOR=true is for a demo on this machine only/);
+    expect(problem({ ...published, SEED_DEMO: 'false' })).toMatch(/^(?!.*SEED_DEMO).*ALLOW_IDENTITY_EMULATOR=true is for a demo/s);
+    expect(problem({ SEED_DEMO: 'true' })).toMatch(/SEED_DEMO=true is for a demo on this machine only/);
+    // A host that only begins like this machine's is not it.
+    expect(problem({ SEED_DEMO: 'true', PUBLIC_URL: 'https://localhost.example.com' })).toMatch(/SEED_DEMO=true/);
   });
 
   it('wants TRUST_PROXY said in production: behind a proxy unset, every client would share its address and its limits', () => {
