@@ -59,6 +59,7 @@ export const EnvSchema = Type.Object({
   CATALOG_CACHE_MS: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000 })),
   SALES_REFRESH_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 300 }),
   JWT_SECRET: Type.Optional(Type.String()),
+  METRICS_TOKEN: Type.Optional(Type.String()),
   COOKIE_SECURE: Type.Optional(Type.Enum(['true', 'false'])),
   TRUST_PROXY: Type.Optional(Type.String()),
   TRUSTED_ORIGINS: Type.Optional(Type.String()),
@@ -204,6 +205,10 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
     );
   }
 
+  if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN.length < 32) {
+    problems.push('METRICS_TOKEN must be at least 32 characters (e.g. openssl rand -hex 32), or unset');
+  }
+
   const jwtSecret = env.JWT_SECRET ?? (mode === 'production' ? '' : DEVELOPMENT_JWT_SECRET);
   if (mode === 'production' && (jwtSecret === DEVELOPMENT_JWT_SECRET || jwtSecret.length < 32)) {
     problems.push('JWT_SECRET must be set to a secret of at least 32 characters in production (the development default is refused)');
@@ -237,6 +242,14 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
     /** The least time between two refreshes of browse_listing that sales alone cause (Bestselling, in-stock counts). */
     salesRefreshSeconds: env.SALES_REFRESH_SECONDS,
     jwtSecret,
+    /**
+     * Who may read /api/metrics: with METRICS_TOKEN, whoever sends it as a bearer token (Prometheus'
+     * `authorization`); without it, anyone outside production, and nobody in production, where the
+     * instance may be reached from outside (an image run with its port published, no proxy in front).
+     */
+    metrics: env.METRICS_TOKEN
+      ? ({ access: 'token', token: env.METRICS_TOKEN } as const)
+      : ({ access: mode === 'production' ? 'off' : 'open' } as const),
     /** Cookies carry `Secure` (set automatically when the request came over https). */
     // Secure cookies by default in production; plain-http local stacks opt out with COOKIE_SECURE=false.
     // Cross-site frontends need SameSite=None, which browsers accept only with Secure.

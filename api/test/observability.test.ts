@@ -1,5 +1,7 @@
 // Health (liveness, readiness), Prometheus metrics, and the request id in logs and error bodies.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
 import { loggerOptions, terminalLogFormat } from '../src/lib/logging.ts';
 import { createCopy } from './fault-helpers.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
@@ -88,6 +90,53 @@ describe('metrics at /api/metrics', () => {
     expect(metricValue(text, 'shop_login_failures_total')).toBe(5);
     expect(metricValue(text, 'shop_login_lockouts_total')).toBe(1);
     expect(metricValue(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+
+  it('answers only the bearer of METRICS_TOKEN when one is set, and nobody in production without one', async () => {
+    const token = 'a-metrics-token-of-thirty-two-chars-or-more';
+    const guarded = await buildApp({ ...t.config, metrics: { access: 'token', token } }, { logger: false });
+    const off = await buildApp({ ...t.config, metrics: { access: 'off' } }, { logger: false });
+    try {
+      for (const headers of [
+        {},
+        { authorization: 'Bearer not-the-token' },
+        { authorization: token },
+        { authorization: `Bearer ${token}x` },
+      ]) {
+        const refused = await guarded.inject({ url: '/api/metrics', headers });
+        expect(refused.statusCode, JSON.stringify(headers)).toBe(401);
+        expect(refused.headers['www-authenticate']).toBe('Bearer');
+        expect(refused.json().error.code).toBe('METRICS_TOKEN_REQUIRED');
+        expect(refused.body).not.toMatch(/process_cpu|http_request/);
+      }
+      const read = await guarded.inject({ url: '/api/metrics', headers: { authorization: `Bearer ${token}` } });
+      expect(read.statusCode).toBe(200);
+      expect(metricValue(read.body, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+      // Off: as any address the shop does not have, with or without a token.
+      for (const headers of [{}, { authorization: `Bearer ${token}` }]) {
+        expect((await off.inject({ url: '/api/metrics', headers })).statusCode).toBe(404);
+      }
+    } finally {
+      await Promise.all([guarded.close(), off.close()]);
+    }
+  });
+
+  it('is off in production unless METRICS_TOKEN is set, and wants a token of 32 characters at least', () => {
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://x@localhost/x',
+      JWT_SECRET: 'a'.repeat(40),
+      FIREBASE_PROJECT_ID: 'real-shop',
+      FIREBASE_WEB_API_KEY: 'AIzaSyRealShopKey',
+      PUBLIC_URL: 'https://shop.example.com',
+      MAIL_DISABLED: 'true',
+      TRUST_PROXY: '1',
+    };
+    expect(loadConfig(production).metrics).toEqual({ access: 'off' });
+    expect(loadConfig({ ...production, METRICS_TOKEN: '' }).metrics).toEqual({ access: 'off' });
+    expect(loadConfig({ ...production, METRICS_TOKEN: 'm'.repeat(32) }).metrics).toEqual({ access: 'token', token: 'm'.repeat(32) });
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 32 characters/);
+    expect(loadConfig({ DATABASE_URL: production.DATABASE_URL }).metrics).toEqual({ access: 'open' });
   });
 
   it('is not part of the public API contract', async () => {

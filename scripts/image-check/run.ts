@@ -155,7 +155,15 @@ async function main() {
   step('runtime image: two containers start at once on the empty database, take turns, both become ready');
   const proxyPort = await freePort();
   const publicUrl = `http://127.0.0.1:${proxyPort}`;
-  const values = { JWT_SECRET: randomBytes(32).toString('hex'), POSTGRES_PASSWORD: 'bookshop', PUBLIC_URL: publicUrl };
+  // Production serves the metrics only to the bearer of this token (without one, to nobody): given as
+  // compose's .env would give it, so the compose file's passing it on is checked too.
+  const metricsToken = randomBytes(32).toString('hex');
+  const values = {
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    POSTGRES_PASSWORD: 'bookshop',
+    PUBLIC_URL: publicUrl,
+    METRICS_TOKEN: metricsToken,
+  };
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(compose.services.app?.environment ?? {})) env[key] = interpolate(String(value), values);
   Object.assign(env, {
@@ -352,7 +360,10 @@ async function main() {
   // Each container's own count of the calls it answered (its metrics, read beside the proxy).
   const served = await Promise.all(
     ports.map(async (port) => {
-      const metrics = await (await fetch(`http://127.0.0.1:${port}/api/metrics`)).text();
+      const bare = await fetch(`http://127.0.0.1:${port}/api/metrics`);
+      must(bare.status === 401, `a container's metrics answered ${bare.status} without their token`);
+      const authorization = `Bearer ${metricsToken}`;
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/api/metrics`, { headers: { authorization } })).text();
       return [...metrics.matchAll(/^http_request_duration_seconds_count\{([^}]*)\} (\d+)$/gm)]
         .filter(([, labels]) => !/route="\/api\/(health|metrics)/.test(labels!))
         .reduce((sum, [, , count]) => sum + Number(count), 0);

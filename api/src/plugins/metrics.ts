@@ -4,6 +4,7 @@
 // (plugins/catalog-cache.ts), and counters other modules increment through `app.shopMetrics`:
 //   app.shopMetrics.loginFailures and lockouts, counted by the sign-in throttle (plugins/password-check.ts).
 // Each app has its own registry, so several apps in one process (tests) never collide.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMetricsModule from 'fastify-metrics';
 import fp from 'fastify-plugin';
@@ -38,15 +39,45 @@ export function checkoutOutcome(status: number): string {
   return 'failed';
 }
 
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Refuses a request that does not carry `token` as its bearer token; compared in constant time. */
+function bearerOf(token: string) {
+  const expected = digest(`Bearer ${token}`);
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) return done();
+    reply
+      .code(401)
+      .header('www-authenticate', 'Bearer')
+      .send({
+        data: null,
+        error: { code: 'METRICS_TOKEN_REQUIRED', message: 'The metrics need their bearer token.', requestId: request.id },
+      });
+  };
+}
+
 // A CommonJS module whose plugin is `exports.default`: under Node's ESM interop that is `.default`.
 const fastifyMetrics = fastifyMetricsModule.default;
 
 export default fp(
   async (app) => {
     const registry = new promClient.Registry();
+    const { metrics } = app.config;
+    if (metrics.access === 'off') app.log.info('metrics are off: set METRICS_TOKEN to let Prometheus read /api/metrics');
     await app.register(fastifyMetrics, {
-      // Not in the public API contract: an operator's endpoint (the compose proxy refuses it from outside).
-      endpoint: { url: '/api/metrics', method: 'GET', logLevel: 'warn', schema: { hide: true }, handler: () => {} },
+      // Not in the public API contract: an operator's endpoint (the compose proxy refuses it from outside
+      // too). Where the config says so, only for the bearer of METRICS_TOKEN, or not served at all.
+      endpoint:
+        metrics.access === 'off'
+          ? null
+          : {
+              url: '/api/metrics',
+              method: 'GET',
+              logLevel: 'warn',
+              schema: { hide: true },
+              handler: () => {},
+              ...(metrics.access === 'token' && { onRequest: bearerOf(metrics.token) }),
+            },
       promClient,
       defaultMetrics: { enabled: true, register: registry },
       // The request histogram is observed below, by a hook of each route's own (see requestDuration).
