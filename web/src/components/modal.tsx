@@ -26,6 +26,7 @@ export function Modal({
     if (!busy) onClose();
   };
   const ref = useRef<HTMLDialogElement>(null);
+  const pressedOnBackdrop = useRef(false);
   useEffect(() => {
     const dialog = ref.current;
     const opener = document.activeElement as HTMLElement | null;
@@ -49,8 +50,15 @@ export function Modal({
         e.preventDefault();
         close();
       }}
+      // A click on the backdrop closes it, but only one that also began there: a press in a field that
+      // drags out (selecting its text) ends as a click on the dialog too, and closing then lost what
+      // was typed.
+      onPointerDown={(e) => {
+        pressedOnBackdrop.current = e.target === ref.current;
+      }}
       onClick={(e) => {
-        if (e.target === ref.current) close();
+        if (e.target === ref.current && pressedOnBackdrop.current) close();
+        pressedOnBackdrop.current = false;
       }}
       // The browser may close it itself (a second Escape, whose cancel it no longer lets a page
       // prevent): busy, it opens again; else the page learns it is closed.

@@ -5,6 +5,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../test/render';
 import LoginPage from '../features/auth/login-page';
 import { NOTICE_MS } from '../lib/constants';
+import { SESSION_ENDED_MESSAGE } from '../lib/session';
 
 afterEach(() => vi.useRealTimers());
 
@@ -21,4 +22,13 @@ it('the login error disappears after 3 s', async () => {
   expect(screen.getByText('Invalid account or password.')).toBeInTheDocument();
   await act(() => vi.advanceTimersByTimeAsync(NOTICE_MS / 2 + 100));
   expect(screen.queryByText('Invalid account or password.')).not.toBeInTheDocument();
+});
+
+it('so does the reason one was sent to login (a session that ended)', async () => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  stubApi(SIGNED_OUT);
+  renderWithProviders(<LoginPage />, { route: '/login', state: { message: SESSION_ENDED_MESSAGE } });
+  expect(await screen.findByRole('alert')).toHaveTextContent(SESSION_ENDED_MESSAGE);
+  await act(() => vi.advanceTimersByTimeAsync(NOTICE_MS + 100));
+  expect(screen.queryByText(SESSION_ENDED_MESSAGE)).not.toBeInTheDocument();
 });

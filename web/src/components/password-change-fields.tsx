@@ -18,11 +18,14 @@ export function PasswordChangeFields({
         {labels[0]}
         <input type="password" autoComplete="current-password" {...register('oldPassword')} />
       </label>
-      <label>
-        {labels[1]}
-        <input type="password" autoComplete="new-password" {...register('newPassword')} aria-describedby="new-password-hint" />
+      {/* The hint beside the label, not in it, where it was read as part of the field's name. */}
+      <div className="field">
+        <label>
+          {labels[1]}
+          <input type="password" autoComplete="new-password" {...register('newPassword')} aria-describedby="new-password-hint" />
+        </label>
         <small id="new-password-hint">{PASSWORD_HINT}</small>
-      </label>
+      </div>
     </>
   );
 }

@@ -11,6 +11,7 @@ import { LoginRedirect } from '../../lib/login-redirect';
 import { newPasswordProblem } from '../../lib/password-rules';
 import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
+import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useChangePassword } from './api/change-password';
 import { useEndOwnSessions } from './api/end-own-sessions';
 import { useClientInfo } from './api/get-client-info';
@@ -66,7 +67,8 @@ function MailChoices() {
   const { data, isError, error, refetch } = useMailPreferences();
   const set = useSetMailPreferences();
   const [notice, show] = useNotice();
-  // While a change is being saved, the boxes show it.
+  // While a change is being saved, the boxes show it, and wait: a second change sent meanwhile could be
+  // answered first, and the first one's answer would then put back choices the shop no longer has.
   const shown = set.isPending ? set.variables : data;
   const choose = (change: Partial<MailPreferences>) => {
     if (!shown) return;
@@ -84,11 +86,21 @@ function MailChoices() {
       {shown ? (
         <>
           <label>
-            <input type="checkbox" checked={shown.statusEmails} onChange={(e) => choose({ statusEmails: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={shown.statusEmails}
+              disabled={set.isPending}
+              onChange={(e) => choose({ statusEmails: e.target.checked })}
+            />
             Order status e-mails
           </label>
           <label>
-            <input type="checkbox" checked={shown.backInStockEmails} onChange={(e) => choose({ backInStockEmails: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={shown.backInStockEmails}
+              disabled={set.isPending}
+              onChange={(e) => choose({ backInStockEmails: e.target.checked })}
+            />
             Back-in-stock e-mails
           </label>
           <p className="muted">Order confirmations always go, whatever you choose here.</p>
@@ -109,6 +121,7 @@ export default function AccountPage() {
   const { loggedIn, ready } = useSession();
   const { data: info, isError, error, refetch } = useClientInfo();
   const change = useChangePassword();
+  const changing = useSubmitOnce();
   const [showPassword, setShowPassword] = useState(false);
   const passwordForm = useForm<PasswordChange>({ defaultValues: NO_PASSWORDS });
   const [notice, show] = useNotice();
@@ -117,17 +130,19 @@ export default function AccountPage() {
 
   if (ready && !loggedIn) return <LoginRedirect />;
 
+  // Once at a time, from the first click: the password check before the call loads its list of common
+  // passwords, and a second submit meanwhile would send the old password the first one just replaced.
   const savePassword = passwordForm.handleSubmit(async (passwords) => {
     if (!passwords.oldPassword || !passwords.newPassword) return show(FORM_MESSAGES.passwordsMissing, 'error');
     const problem = await newPasswordProblem(passwords.newPassword, info?.account);
     if (problem) return show(problem, 'error');
-    change.mutate(passwords, {
-      onSuccess: () => {
-        show('Password changed successfully!');
-        passwordForm.reset();
-      },
-      onError: (error) => show('Failed to change password.', 'error', failureReason(error)),
-    });
+    try {
+      await change.mutateAsync(passwords);
+      show('Password changed successfully!');
+      passwordForm.reset();
+    } catch (error) {
+      show('Failed to change password.', 'error', failureReason(error));
+    }
   });
 
   return (
@@ -155,9 +170,9 @@ export default function AccountPage() {
         {showPassword ? 'Hide password change' : 'Change password'}
       </button>
       {showPassword && (
-        <form className="form" onSubmit={savePassword}>
+        <form className="form" onSubmit={changing.handle(savePassword)}>
           <PasswordChangeFields register={passwordForm.register} />
-          <button type="submit" className="primary" disabled={change.isPending}>
+          <button type="submit" className="primary" disabled={changing.busy} aria-busy={changing.busy}>
             Change Password
           </button>
         </form>

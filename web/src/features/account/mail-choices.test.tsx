@@ -27,3 +27,30 @@ it('shows both choices and the note that confirmations always go; unticking one 
   expect(status).toBeChecked();
   expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ statusEmails: true, backInStockEmails: false });
 });
+
+it('holds both boxes while a change is saved, so a second change never races the first', async () => {
+  let answer = (_: unknown) => {};
+  const calls = stubApi({
+    'GET /api/client/manage/sessions/': THIS_SESSION_ONLY,
+    ...SIGNED_IN_CLIENT,
+    'GET /api/client/manage': { body: { data: { firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'c@x.test' } } },
+    'GET /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: true } } },
+    'PUT /api/client/manage/mail-preferences': {
+      body: { data: { statusEmails: false, backInStockEmails: true } },
+      after: new Promise((done) => (answer = done)),
+    },
+  });
+  renderWithProviders(<AccountPage />, { route: '/account' });
+  const status = await screen.findByRole('checkbox', { name: 'Order status e-mails' });
+  const backInStock = screen.getByRole('checkbox', { name: 'Back-in-stock e-mails' });
+  await userEvent.click(status);
+  expect(status).not.toBeChecked();
+  expect(status).toBeDisabled();
+  expect(backInStock).toBeDisabled();
+  await userEvent.click(backInStock);
+  answer(null);
+  expect(await screen.findByText('E-mail choices saved.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
+  expect(backInStock).toBeEnabled();
+  expect(backInStock).toBeChecked();
+});

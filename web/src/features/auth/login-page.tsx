@@ -1,4 +1,5 @@
 import { FORM_MESSAGES } from '@bookshop/rules';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
@@ -23,6 +24,10 @@ export default function LoginPage() {
   const { register, handleSubmit } = useForm({ defaultValues: { account: '', password: '' } });
   // Spec 4: messages disappear after 3 s.
   const [notice, show] = useNotice();
+  // Why one was sent here (a session that ended), said as every other message is.
+  useEffect(() => {
+    if (message) show(message, 'error');
+  }, [message, show]);
 
   const submit = handleSubmit(async (credentials) => {
     try {
@@ -44,11 +49,6 @@ export default function LoginPage() {
   return (
     <div className="narrow">
       <h1>Login</h1>
-      {message && (
-        <p role="status" className="notice notice-error">
-          {message}
-        </p>
-      )}
       <form className="form" onSubmit={submit}>
         <label>
           Account <input type="email" autoComplete="username" {...register('account')} required />

@@ -4,6 +4,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it, vi } from 'vitest';
 import { renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
+import { resendVerification } from './identity';
 import SignUpPage from './signup-page';
 
 vi.mock('./identity', () => ({
@@ -12,17 +13,38 @@ vi.mock('./identity', () => ({
   resendVerification: vi.fn(),
 }));
 
-it('after Sign up, the verification step says what to do, and has the focus', async () => {
+/** Fills the form and presses Sign up, as Nora does. */
+async function signUp() {
   stubApi(SIGNED_OUT);
   renderWithProviders(<SignUpPage />, { route: '/signup' });
   await userEvent.type(screen.getByLabelText('First Name'), 'Nora');
   await userEvent.type(screen.getByLabelText('Last Name'), 'Reader');
   await userEvent.type(screen.getByLabelText('Email (Account)'), 'nora@example.com');
-  await userEvent.type(screen.getByLabelText(/^Password/), 'a long private phrase');
+  // Named by its label alone; the rules are its description.
+  const password = screen.getByLabelText('Password');
+  expect(password).toHaveAccessibleDescription(/^At least 8 characters/);
+  await userEvent.type(password, 'a long private phrase');
   await userEvent.type(screen.getByLabelText('Algerian Phone Number'), '0661234567');
   await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+}
+
+it('after Sign up, the verification step says what to do, and has the focus', async () => {
+  await signUp();
   const heading = await screen.findByRole('heading', { name: 'Verify your e-mail' });
   expect(heading).toHaveFocus();
   expect(screen.getByText(/A verification email has been sent to your account in inbox or junk\/spam folder/)).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'I Verified My Email' })).toBeInTheDocument();
+});
+
+it('Resend Verification Email asks the provider once however often it is pressed meanwhile', async () => {
+  let sent = () => {};
+  vi.mocked(resendVerification).mockImplementationOnce(() => new Promise<void>((done) => (sent = done)));
+  await signUp();
+  const resend = await screen.findByRole('button', { name: 'Resend Verification Email' });
+  await userEvent.dblClick(resend);
+  expect(resend).toBeDisabled();
+  sent();
+  expect(await screen.findByText('Verification email resent.')).toBeInTheDocument();
+  expect(resendVerification).toHaveBeenCalledTimes(1);
+  expect(resend).toBeEnabled();
 });

@@ -10,6 +10,7 @@ import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
 import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
+import { useRunOncePer } from '../../lib/use-submit-once';
 import { useFinishSignUp } from './api/sign-up';
 
 type Fields = { firstName: string; lastName: string; account: string; password: string; phoneNumber: string };
@@ -84,6 +85,9 @@ export default function SignUpPage() {
     (errors) => show(errors.root?.message ?? FORM_MESSAGES.allFieldsRequired, 'error'),
   );
 
+  // One resend at a time: clicks while one is on its way would each ask the provider for an e-mail,
+  // and its refusal of the extra ones would replace the notice that the first was sent.
+  const resending = useRunOncePer<'resend'>();
   const resend = async () => {
     try {
       await (await sdk()).resendVerification();
@@ -108,7 +112,12 @@ export default function SignUpPage() {
           <button type="button" className="primary" onClick={checkVerified} disabled={busy}>
             I Verified My Email
           </button>
-          <button type="button" onClick={resend}>
+          <button
+            type="button"
+            onClick={() => resending.run('resend', resend)}
+            disabled={resending.busy('resend')}
+            aria-busy={resending.busy('resend')}
+          >
             Resend Verification Email
           </button>
         </div>
@@ -128,10 +137,13 @@ export default function SignUpPage() {
         <label>
           Email (Account) <input type="email" {...field('account')} autoComplete="email" />
         </label>
-        <label>
-          Password <input type="password" {...field('password')} autoComplete="new-password" aria-describedby="password-hint" />
+        {/* The hint beside the label, not in it, where it was read as part of the field's name. */}
+        <div className="field">
+          <label>
+            Password <input type="password" {...field('password')} autoComplete="new-password" aria-describedby="password-hint" />
+          </label>
           <small id="password-hint">{PASSWORD_HINT}</small>
-        </label>
+        </div>
         <label>
           Algerian Phone Number <input type="tel" {...field('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />
         </label>

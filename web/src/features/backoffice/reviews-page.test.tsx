@@ -42,3 +42,21 @@ it('shows a hidden review only as read: one rewritten since is refused with the 
   expect(alert).toHaveTextContent('The reviewer changed this review since you loaded it. Read it again before showing it.');
   expect(await screen.findByRole('cell', { name: 'Buy followers at spam.example' })).toBeInTheDocument();
 });
+
+it('sends one change for a double click on Hide, and takes clicks again once it is answered', async () => {
+  const shown = { ...review('Fine.', '2026-12-01T08:00:00.000Z'), hidden: false };
+  let answer = (_: unknown) => {};
+  const calls = stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/review/1,10': page(shown),
+    'PUT /api/employee/review/7': { body: { data: 'Review hidden.' }, after: new Promise((done) => (answer = done)) },
+  });
+  renderWithProviders(<ReviewsPage />, { route: '/reviews' });
+  const hide = await screen.findByRole('button', { name: 'Hide review 7' });
+  await userEvent.dblClick(hide);
+  expect(hide).toBeDisabled();
+  answer(null);
+  expect(await screen.findByText('Review hidden.')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
+  expect(hide).toBeEnabled();
+});

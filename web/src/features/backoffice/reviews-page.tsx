@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
 import { usePageInAddress } from '../../lib/use-address-state';
+import { useRunOncePer } from '../../lib/use-submit-once';
 import { useReviewsPage } from './api/get-reviews';
 import { useSetReviewHidden } from './api/set-review-hidden';
 
@@ -20,10 +21,15 @@ export default function ReviewsPage() {
   const setHidden = useSetReviewHidden();
   const [notice, show] = useNotice();
 
+  // One change a review at a time: a second click before the row is read again would send its old
+  // state once more, and be refused as a change of a review since changed.
+  const changing = useRunOncePer<number>();
   const toggle = (id: number, hidden: boolean, updatedAt: string) =>
-    setHidden.mutateAsync({ id, hidden, updatedAt }).then(
-      () => show(hidden ? 'Review hidden.' : 'Review shown again.'),
-      (error) => show('The review could not be changed.', 'error', failureReason(error)),
+    changing.run(id, () =>
+      setHidden.mutateAsync({ id, hidden, updatedAt }).then(
+        () => show(hidden ? 'Review hidden.' : 'Review shown again.'),
+        (error) => show('The review could not be changed.', 'error', failureReason(error)),
+      ),
     );
 
   return (
@@ -56,6 +62,8 @@ export default function ReviewsPage() {
                     type="button"
                     className={r.hidden ? undefined : 'danger'}
                     aria-label={`${r.hidden ? 'Show' : 'Hide'} review ${r.id}`}
+                    disabled={changing.busy(r.id)}
+                    aria-busy={changing.busy(r.id)}
                     onClick={() => toggle(r.id, !r.hidden, r.updatedAt)}
                   >
                     {r.hidden ? 'Show' : 'Hide'}

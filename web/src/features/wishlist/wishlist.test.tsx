@@ -1,5 +1,5 @@
 // The heart on a card (and what it says when refused), the bell in the top bar, and the Wishlist screen.
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
 import { refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
@@ -29,6 +29,24 @@ it('a heart is pressed for a wished-for copy, and a click takes it off the wishl
   await userEvent.click(heart);
   expect(await screen.findByRole('button', { name: 'Wishlist: Dune', pressed: false })).toBeInTheDocument();
   expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/client/wishlist/7')).toBe(true);
+});
+
+it('a heart waits for the session to be known: a signed-in client is not sent to Login before it is', async () => {
+  let refreshed = (_: unknown) => {};
+  const calls = stubApi({
+    ...SIGNED_IN_CLIENT,
+    'POST /api/public/authentication/refresh-tokens/Client': { body: { data: 'Client' }, after: new Promise((done) => (refreshed = done)) },
+    'GET /api/client/wishlist': [{ body: { data: [] } }, { body: { data: [wished(7, 5)] } }],
+    'PUT /api/client/wishlist/7': { body: { data: true } },
+  });
+  renderWithProviders(<WishlistHeart bookCopyId={7} name="Dune" />, { route: '/Detail' });
+  const heart = await screen.findByRole('button', { name: 'Wishlist: Dune' });
+  expect(heart).toBeDisabled();
+  refreshed(null);
+  await waitFor(() => expect(heart).toBeEnabled());
+  await userEvent.click(heart);
+  await screen.findByRole('button', { name: 'Wishlist: Dune', pressed: true });
+  expect(calls.some((c) => c.method === 'PUT' && c.url === '/api/client/wishlist/7')).toBe(true);
 });
 
 it('a heart refused (a full wishlist) says why, and stays as it was', async () => {

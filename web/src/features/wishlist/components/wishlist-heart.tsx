@@ -11,7 +11,7 @@ import { useToggleWish } from '../api/toggle-wish';
  * over the card, or the heart would just stay as it was.
  */
 export function WishlistHeart({ bookCopyId, name }: { bookCopyId: number; name: string }) {
-  const { loggedIn } = useSession();
+  const { loggedIn, ready } = useSession();
   const sendToLogin = useSendToLogin();
   const { data: wishlist } = useWishlist();
   const toggle = useToggleWish();
@@ -35,7 +35,8 @@ export function WishlistHeart({ bookCopyId, name }: { bookCopyId: number; name: 
         aria-pressed={wished}
         aria-label={`Wishlist: ${name}`}
         title={wished ? 'On your wishlist' : 'Add to your wishlist'}
-        disabled={toggle.isPending}
+        // Until the session is known, as Add to Cart: a signed-in client would be sent to /login.
+        disabled={toggle.isPending || !ready}
         onClick={onClick}
       >
         <span aria-hidden="true">{wished ? '♥' : '♡'}</span>

@@ -1,0 +1,34 @@
+// Account, "Change password": sent once however often it is submitted, from the first submit on (the
+// check before the call loads the common-password list, and a second submit meanwhile sent the old
+// password the first had just replaced, so a success was followed by 'Failed to change password.').
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it } from 'vitest';
+import { THIS_SESSION_ONLY } from '../../../test/people';
+import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
+import AccountPage from './account-page';
+
+it('sends a password change once for a double click, and says it changed', async () => {
+  let answer = (_: unknown) => {};
+  const calls = stubApi({
+    'GET /api/client/manage/sessions/': THIS_SESSION_ONLY,
+    ...SIGNED_IN_CLIENT,
+    'GET /api/client/manage': { body: { data: { firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'c@x.test' } } },
+    'GET /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: true } } },
+    'PUT /api/client/manage/password/': { body: { data: 'Password changed successfully!' }, after: new Promise((done) => (answer = done)) },
+  });
+  renderWithProviders(<AccountPage />, { route: '/account' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Change password' }));
+  await userEvent.type(screen.getByLabelText('Current password'), 'Reader123!');
+  // Its name is the label alone; the rules are its description.
+  const newPassword = screen.getByLabelText('New password');
+  expect(newPassword).toHaveAccessibleDescription(/^At least 8 characters/);
+  await userEvent.type(newPassword, 'Lantern-Harbor-92');
+  const submit = screen.getByRole('button', { name: 'Change Password' });
+  await userEvent.dblClick(submit);
+  expect(submit).toBeDisabled();
+  answer(null);
+  expect(await screen.findByText('Password changed successfully!')).toBeInTheDocument();
+  expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
+  expect(screen.queryByText('Failed to change password.')).not.toBeInTheDocument();
+});
