@@ -22,7 +22,7 @@ try {
 }
 // Anything but true or false is refused: the seed runs on an empty database only, but a typo of
 // false ('False', '0') must not be read as true.
-const seed = process.env.SEED || 'true'; // empty is unset, as compose writes `SEED=` for an unset SEED
+const seed = process.env.SEED || 'true'; // empty is unset, as an env file's `SEED=` writes it
 if (seed !== 'true' && seed !== 'false') {
   console.error(`SEED must be true or false (it is ${JSON.stringify(seed)})`);
   process.exit(1);
