@@ -111,8 +111,13 @@ describe.runIf(hasNginx)('the proxy in front of two replicas', () => {
       const answer = await fetch(proxy.url + url, { headers: referer ? { referer } : {} });
       expect(answer.status, url).toBe(200);
     }
-    // nginx writes a line as the call ends, unbuffered: it is there once the answer is.
-    const log = await readFile(path.join(logDir, 'access.log'), 'utf8');
+    // nginx writes a line as the call ends, unbuffered, but after sending the answer: read until the last is there.
+    const lastId = () => requestIds.get(calls.at(-1)!.path);
+    let log = '';
+    for (let tries = 0; tries < 50 && !log.includes(` ${lastId()}\n`); tries++) {
+      if (tries) await new Promise((r) => setTimeout(r, 20));
+      log = await readFile(path.join(logDir, 'access.log'), 'utf8');
+    }
     expect(log).not.toMatch(/SECRET/);
     const lineOf = (url: string) => {
       const id = requestIds.get(url);

@@ -39,7 +39,7 @@ export const apiSecurityHeaders = (production: boolean): Record<string, string> 
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'referrer-policy': 'strict-origin-when-cross-origin',
+  'referrer-policy': 'strict-origin',
   'cross-origin-resource-policy': 'same-origin',
   ...(production ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
 });
@@ -71,7 +71,10 @@ export default fp(
           },
         },
         hsts: env === 'production' ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
-        referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+        // The origin alone, even to the shop itself: a password reset's page (its code in the query) or an
+        // unsubscribe page (its token) would otherwise send its whole address with every call it makes,
+        // into any log that writes the Referer (the proxy's error log does).
+        referrerPolicy: { policy: 'strict-origin' },
         frameguard: { action: 'deny' },
         // The API's JSON is read by CORS_ORIGINS frontends through CORS; nothing here is embedded elsewhere.
         crossOriginEmbedderPolicy: false,

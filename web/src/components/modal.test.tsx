@@ -1,5 +1,5 @@
-// The dialog closes on a click on its backdrop, but not on a drag that began in a field (selecting its
-// text) and ended over the backdrop: the browser reports that as a click on the dialog too.
+// The dialog closes on a click on its backdrop, but not on a drag between a field (selecting its text)
+// and the backdrop, either way: the browser reports that as a click on the dialog too.
 import { fireEvent, render, screen } from '@testing-library/react';
 import { expect, it, vi } from 'vitest';
 import { Modal } from './modal';
@@ -24,9 +24,18 @@ it('stays open when a press in a field is released over the backdrop', () => {
   expect(onClose).not.toHaveBeenCalled();
 });
 
+it('stays open when a press on the backdrop is released in a field', () => {
+  const { onClose, dialog, field } = renderModal();
+  fireEvent.pointerDown(dialog);
+  fireEvent.pointerUp(field);
+  fireEvent.click(dialog);
+  expect(onClose).not.toHaveBeenCalled();
+});
+
 it('closes on a click that begins and ends on the backdrop', () => {
   const { onClose, dialog, field } = renderModal();
   fireEvent.pointerDown(dialog);
+  fireEvent.pointerUp(dialog);
   fireEvent.click(dialog);
   expect(onClose).toHaveBeenCalledTimes(1);
   // A click inside never closes it.

@@ -50,11 +50,14 @@ export function Modal({
         e.preventDefault();
         close();
       }}
-      // A click on the backdrop closes it, but only one that also began there: a press in a field that
-      // drags out (selecting its text) ends as a click on the dialog too, and closing then lost what
-      // was typed.
+      // A click on the backdrop closes it, but only one pressed and released there: a press in a field
+      // that drags out (selecting its text), or one on the backdrop that drags in, ends as a click on
+      // the dialog too, and closing then lost what was typed.
       onPointerDown={(e) => {
         pressedOnBackdrop.current = e.target === ref.current;
+      }}
+      onPointerUp={(e) => {
+        if (e.target !== ref.current) pressedOnBackdrop.current = false;
       }}
       onClick={(e) => {
         if (e.target === ref.current && pressedOnBackdrop.current) close();

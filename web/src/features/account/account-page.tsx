@@ -69,9 +69,10 @@ function MailChoices() {
   const [notice, show] = useNotice();
   // While a change is being saved, the boxes show it, and wait: a second change sent meanwhile could be
   // answered first, and the first one's answer would then put back choices the shop no longer has.
+  // Said by aria-disabled, not disabled, which would drop the keyboard's focus from the box just ticked.
   const shown = set.isPending ? set.variables : data;
   const choose = (change: Partial<MailPreferences>) => {
-    if (!shown) return;
+    if (!shown || set.isPending) return;
     set.mutate(
       { ...shown, ...change },
       {
@@ -89,7 +90,7 @@ function MailChoices() {
             <input
               type="checkbox"
               checked={shown.statusEmails}
-              disabled={set.isPending}
+              aria-disabled={set.isPending}
               onChange={(e) => choose({ statusEmails: e.target.checked })}
             />
             Order status e-mails
@@ -98,7 +99,7 @@ function MailChoices() {
             <input
               type="checkbox"
               checked={shown.backInStockEmails}
-              disabled={set.isPending}
+              aria-disabled={set.isPending}
               onChange={(e) => choose({ backInStockEmails: e.target.checked })}
             />
             Back-in-stock e-mails
