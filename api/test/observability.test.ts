@@ -1,7 +1,6 @@
 // Health (liveness, readiness), Prometheus metrics, and the request id in logs and error bodies.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import { loggerOptions, terminalLogFormat } from '../src/lib/logging.ts';
 import { createCopy } from './fault-helpers.ts';
 import { createTestApp, DEMO, type TestApp } from './helpers.ts';
@@ -119,24 +118,6 @@ describe('metrics at /api/metrics', () => {
     } finally {
       await Promise.all([guarded.close(), off.close()]);
     }
-  });
-
-  it('is off in production unless METRICS_TOKEN is set, and wants a token of 32 characters at least', () => {
-    const production = {
-      NODE_ENV: 'production',
-      DATABASE_URL: 'postgresql://x@localhost/x',
-      JWT_SECRET: 'a'.repeat(40),
-      FIREBASE_PROJECT_ID: 'real-shop',
-      FIREBASE_WEB_API_KEY: 'AIzaSyRealShopKey',
-      PUBLIC_URL: 'https://shop.example.com',
-      MAIL_DISABLED: 'true',
-      TRUST_PROXY: '1',
-    };
-    expect(loadConfig(production).metrics).toEqual({ access: 'off' });
-    expect(loadConfig({ ...production, METRICS_TOKEN: '' }).metrics).toEqual({ access: 'off' });
-    expect(loadConfig({ ...production, METRICS_TOKEN: 'm'.repeat(32) }).metrics).toEqual({ access: 'token', token: 'm'.repeat(32) });
-    expect(() => loadConfig({ ...production, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 32 characters/);
-    expect(loadConfig({ DATABASE_URL: production.DATABASE_URL }).metrics).toEqual({ access: 'open' });
   });
 
   it('is not part of the public API contract', async () => {

@@ -761,6 +761,14 @@ describe('production configuration', () => {
     expect(problem({ FIREBASE_WEB_API_KEY: 'demo-api-key', ...localDemo, FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' })).toBeNull();
   });
 
+  it('serves the metrics in production only with METRICS_TOKEN, of 32 characters at least (observability.test.ts checks the bearer)', () => {
+    expect(loadConfig(production).metrics).toEqual({ access: 'off' });
+    expect(loadConfig({ ...production, METRICS_TOKEN: '' }).metrics).toEqual({ access: 'off' });
+    expect(loadConfig({ ...production, METRICS_TOKEN: 'm'.repeat(32) }).metrics).toEqual({ access: 'token', token: 'm'.repeat(32) });
+    expect(problem({ METRICS_TOKEN: 'short' })).toMatch(/METRICS_TOKEN must be at least 32 characters/);
+    expect(loadConfig({ DATABASE_URL: production.DATABASE_URL }).metrics).toEqual({ access: 'open' });
+  });
+
   it('refuses the identity emulator unless explicitly allowed', () => {
     expect(problem({ FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' })).toMatch(/ALLOW_IDENTITY_EMULATOR=true/);
     expect(problem({ ...localDemo, FIREBASE_AUTH_EMULATOR_HOST: 'identity:9099' })).toBeNull();

@@ -27,3 +27,12 @@ export const aSession = (fields: Partial<Schemas['OwnSession']> = {}): Schemas['
 });
 /** The sessions list's answer for someone signed in in one browser only. */
 export const THIS_SESSION_ONLY = { body: { data: [aSession()] } };
+
+/**
+ * What the client's Account screen reads besides its sessions, for the demo client: their details and
+ * both e-mail choices on. Beside SIGNED_IN_CLIENT and the sessions' answer.
+ */
+export const CLIENT_ACCOUNT_READS = {
+  'GET /api/client/manage': { body: { data: { firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'c@x.test' } } },
+  'GET /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: true } } },
+};

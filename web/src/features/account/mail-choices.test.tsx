@@ -2,7 +2,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { THIS_SESSION_ONLY } from '../../../test/people';
+import { CLIENT_ACCOUNT_READS, THIS_SESSION_ONLY } from '../../../test/people';
 import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import AccountPage from './account-page';
 
@@ -10,8 +10,7 @@ it('shows both choices and the note that confirmations always go; unticking one 
   const calls = stubApi({
     'GET /api/client/manage/sessions/': THIS_SESSION_ONLY,
     ...SIGNED_IN_CLIENT,
-    'GET /api/client/manage': { body: { data: { firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'c@x.test' } } },
-    'GET /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: true } } },
+    ...CLIENT_ACCOUNT_READS,
     'PUT /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: false } } },
   });
   renderWithProviders(<AccountPage />, { route: '/account' });
@@ -33,8 +32,7 @@ it('holds both boxes while a change is saved, so a second change never races the
   const calls = stubApi({
     'GET /api/client/manage/sessions/': THIS_SESSION_ONLY,
     ...SIGNED_IN_CLIENT,
-    'GET /api/client/manage': { body: { data: { firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'c@x.test' } } },
-    'GET /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: true } } },
+    ...CLIENT_ACCOUNT_READS,
     'PUT /api/client/manage/mail-preferences': {
       body: { data: { statusEmails: false, backInStockEmails: true } },
       after: new Promise((done) => (answer = done)),

@@ -2,18 +2,14 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { aSession } from '../../../test/people';
+import { aSession, CLIENT_ACCOUNT_READS } from '../../../test/people';
 import { refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import AccountPage from './account-page';
 
 const laptop = aSession();
 const phone = aSession({ id: '0b0c5e3a-7c1d-4c7e-9a53-2f1d6a0e0002', device: 'Chrome on Android', current: false });
 const unknown = aSession({ id: '0b0c5e3a-7c1d-4c7e-9a53-2f1d6a0e0003', device: null, current: false });
-const accountAnswers = {
-  ...SIGNED_IN_CLIENT,
-  'GET /api/client/manage': { body: { data: { firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'c@x.test' } } },
-  'GET /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: true } } },
-};
+const accountAnswers = { ...SIGNED_IN_CLIENT, ...CLIENT_ACCOUNT_READS };
 
 it('lists where the client is signed in, this browser marked, and ends another once the password is given', async () => {
   const calls = stubApi({

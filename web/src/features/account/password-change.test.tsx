@@ -4,7 +4,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it } from 'vitest';
-import { THIS_SESSION_ONLY } from '../../../test/people';
+import { CLIENT_ACCOUNT_READS, THIS_SESSION_ONLY } from '../../../test/people';
 import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import AccountPage from './account-page';
 
@@ -13,8 +13,7 @@ it('sends a password change once for a double click, and says it changed', async
   const calls = stubApi({
     'GET /api/client/manage/sessions/': THIS_SESSION_ONLY,
     ...SIGNED_IN_CLIENT,
-    'GET /api/client/manage': { body: { data: { firstName: 'Demo', lastName: 'Client', phoneNumber: '0555123456', account: 'c@x.test' } } },
-    'GET /api/client/manage/mail-preferences': { body: { data: { statusEmails: true, backInStockEmails: true } } },
+    ...CLIENT_ACCOUNT_READS,
     'PUT /api/client/manage/password/': { body: { data: 'Password changed successfully!' }, after: new Promise((done) => (answer = done)) },
   });
   renderWithProviders(<AccountPage />, { route: '/account' });
