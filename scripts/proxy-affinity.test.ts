@@ -29,6 +29,8 @@ describe.runIf(hasNginx)('the proxy in front of two replicas', () => {
     logDir = await mkdtemp(path.join(os.tmpdir(), 'bookshop-proxy-log-'));
     for (const name of ['a', 'b']) {
       const replica = http.createServer((request, response) => {
+        // A replica that fails mid-call (restarting, say): nginx logs an error naming the request.
+        if (request.url!.includes('drop')) return request.socket.destroy();
         requestIds.set(request.url!, String(request.headers['x-request-id']));
         forwardedHosts.set(request.url!, request.headers['x-forwarded-host'] as string | undefined);
         response.end(name);
@@ -132,5 +134,25 @@ describe.runIf(hasNginx)('the proxy in front of two replicas', () => {
     expect(lineOf('/api/public/unsubscribe?t%6Fken=ENCODED-SECRET')).toContain('"GET /api/public/unsubscribe?REDACTED ');
     // A query with nothing that could be a secret is kept whole: it says what was asked.
     expect(lineOf('/search?q=dune&sort=newest')).toContain('"GET /search?q=dune&sort=newest HTTP/1.1" 200');
+  });
+
+  it("keeps a secret query out of the error log, which writes a failed call's request line, and logs other failures", async () => {
+    // Last in this file: the failures mark both replicas down for nginx's fail_timeout (10 s), after which
+    // a call fails as "no live upstreams", also an error naming its request.
+    for (const url of [
+      '/api/public/book-copy/types/?drop=FAILURE-LOGGED',
+      '/reset-password?mode=resetPassword&oobCode=DROPPED-SECRET&drop',
+      '/Unsubscribe/?client=7&list=order-status&token=DROPPED-SECRET&drop',
+      '/api/public/unsubscribe?token=DROPPED-SECRET&drop',
+    ]) {
+      expect((await fetch(proxy.url + url)).status, url).toBe(502);
+    }
+    let errors = '';
+    for (let tries = 0; tries < 50 && !errors.includes('FAILURE-LOGGED'); tries++) {
+      if (tries) await new Promise((r) => setTimeout(r, 20));
+      errors = await readFile(proxy.errorLog, 'utf8');
+    }
+    expect(errors).toMatch(/\[error\].*request: "GET \/api\/public\/book-copy\/types\/\?drop=FAILURE-LOGGED/);
+    expect(errors).not.toMatch(/SECRET/);
   });
 });

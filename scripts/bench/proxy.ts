@@ -82,6 +82,8 @@ export async function startProxy(instances: string[], options: { accessLog?: str
   }
   return {
     url,
+    /** nginx's error log, where the shipped config does not send it elsewhere. */
+    errorLog: `${prefix}/error.log`,
     async stop() {
       const exited = once(child, 'exit');
       child.kill('SIGQUIT');
