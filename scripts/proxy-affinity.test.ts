@@ -12,9 +12,17 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../api/test/helpers.ts';
 import { startProxy } from './bench/proxy.ts';
 
 const hasNginx = spawnSync('nginx', ['-v']).status === 0;
+
+/** A log's text once it holds `text`: nginx writes a call's line just after sending its answer. */
+async function logHolding(file: string, text: string) {
+  let log = '';
+  await eventually(async () => (log = await readFile(file, 'utf8')).includes(text));
+  return log;
+}
 
 describe.runIf(hasNginx)('the proxy in front of two replicas', () => {
   const replicas: http.Server[] = [];
@@ -114,12 +122,7 @@ describe.runIf(hasNginx)('the proxy in front of two replicas', () => {
       expect(answer.status, url).toBe(200);
     }
     // nginx writes a line as the call ends, unbuffered, but after sending the answer: read until the last is there.
-    const lastId = () => requestIds.get(calls.at(-1)!.path);
-    let log = '';
-    for (let tries = 0; tries < 50 && !log.includes(` ${lastId()}\n`); tries++) {
-      if (tries) await new Promise((r) => setTimeout(r, 20));
-      log = await readFile(path.join(logDir, 'access.log'), 'utf8');
-    }
+    const log = await logHolding(path.join(logDir, 'access.log'), ` ${requestIds.get(calls.at(-1)!.path)}\n`);
     expect(log).not.toMatch(/SECRET/);
     const lineOf = (url: string) => {
       const id = requestIds.get(url);
@@ -147,11 +150,7 @@ describe.runIf(hasNginx)('the proxy in front of two replicas', () => {
     ]) {
       expect((await fetch(proxy.url + url)).status, url).toBe(502);
     }
-    let errors = '';
-    for (let tries = 0; tries < 50 && !errors.includes('FAILURE-LOGGED'); tries++) {
-      if (tries) await new Promise((r) => setTimeout(r, 20));
-      errors = await readFile(proxy.errorLog, 'utf8');
-    }
+    const errors = await logHolding(proxy.errorLog, 'FAILURE-LOGGED');
     expect(errors).toMatch(/\[error\].*request: "GET \/api\/public\/book-copy\/types\/\?drop=FAILURE-LOGGED/);
     expect(errors).not.toMatch(/SECRET/);
   });
