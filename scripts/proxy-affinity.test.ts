@@ -20,7 +20,10 @@ const hasNginx = spawnSync('nginx', ['-v']).status === 0;
 /** A log's text once it holds `text`: nginx writes a call's line just after sending its answer. */
 async function logHolding(file: string, text: string) {
   let log = '';
-  await eventually(async () => (log = await readFile(file, 'utf8')).includes(text));
+  await eventually(async () => {
+    log = await readFile(file, 'utf8');
+    return log.includes(text);
+  });
   return log;
 }
 
