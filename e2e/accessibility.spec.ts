@@ -77,3 +77,32 @@ test('an Admin using assistive technology meets no accessibility problem axe can
     await expectNoViolations(page, screen);
   }
 });
+
+test('a keyboard user whose login is refused keeps the focus on Login, to correct the password and try again', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Account').fill('keyboard-user@example.com');
+  await page.getByLabel('Password').fill('not the password');
+  // The answer waits until the button has been seen busy, so the check below is of a button that was.
+  let answer: () => void = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  let sent = 0;
+  await page.route('**/api/public/authentication/login', async (route) => {
+    sent += 1;
+    await answered;
+    await route.continue();
+  });
+  await page.getByLabel('Password').press('Tab');
+  const login = page.getByRole('button', { name: 'Login' });
+  await expect(login).toBeFocused();
+  await page.keyboard.press('Enter');
+  const busy = page.getByRole('button', { name: 'Logging in...' });
+  await expect(busy).toBeDisabled();
+  // Pressed again while busy, it sends nothing more.
+  await page.keyboard.press('Enter');
+  answer();
+  await expect(page.getByRole('alert')).toHaveText('Invalid account or password.');
+  await expect(login).toBeFocused();
+  expect(sent).toBe(1);
+});

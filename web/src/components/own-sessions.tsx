@@ -8,6 +8,7 @@ import { failureReason } from '../lib/failure-reason';
 import { dateTime } from '../lib/format';
 import { LoadError } from './load-error';
 import { Notice, useNotice } from './notice';
+import { SubmitButton } from './submit-button';
 
 type OwnSession = Schemas['OwnSession'];
 
@@ -108,9 +109,9 @@ export function OwnSessions({
             />
           </label>
           <div className="actions">
-            <button type="submit" className="danger" disabled={end.isPending} aria-busy={end.isPending}>
+            <SubmitButton busy={end.isPending} look="danger">
               End {sessionsWord(chosen.length)}
-            </button>
+            </SubmitButton>
             <button type="button" onClick={() => setChosen(null)}>
               Cancel
             </button>

@@ -1,6 +1,7 @@
 // The second factor asked for (sign-in's second step, a step-up): the code of an authenticator app
 // or a recovery code, typed; or, for someone with passkeys, a passkey through the browser's dialog.
 import { type ReactNode, useState } from 'react';
+import { SubmitButton } from './submit-button';
 
 export function SecondFactorForm({
   submitLabel,
@@ -38,9 +39,7 @@ export function SecondFactorForm({
         </p>
       )}
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy}>
-          {submitLabel}
-        </button>
+        <SubmitButton busy={busy}>{submitLabel}</SubmitButton>
         {onPasskey && (
           <button type="button" disabled={busy} onClick={onPasskey}>
             Use a passkey

@@ -5,6 +5,7 @@ import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { OwnSessions } from '../../components/own-sessions';
 import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { LoginRedirect } from '../../lib/login-redirect';
@@ -55,9 +56,7 @@ function ProfileForm({ saved, account, show }: { saved: Profile; account: string
       <label>
         Email <input value={account} readOnly />
       </label>
-      <button type="submit" className="primary" disabled={update.isPending}>
-        Save Changes
-      </button>
+      <SubmitButton busy={update.isPending}>Save Changes</SubmitButton>
     </form>
   );
 }
@@ -173,9 +172,7 @@ export default function AccountPage() {
       {showPassword && (
         <form className="form" onSubmit={changing.handle(savePassword)}>
           <PasswordChangeFields register={passwordForm.register} />
-          <button type="submit" className="primary" disabled={changing.busy} aria-busy={changing.busy}>
-            Change Password
-          </button>
+          <SubmitButton busy={changing.busy}>Change Password</SubmitButton>
         </form>
       )}
       <MailChoices />

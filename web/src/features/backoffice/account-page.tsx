@@ -7,6 +7,7 @@ import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { OwnSessions } from '../../components/own-sessions';
 import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem } from '../../lib/password-rules';
@@ -120,15 +121,13 @@ function InformationForm({
       ))}
       <ChoiceField label="gender" choices={GENDERS} field={register('gender')} />
       <div className="actions">
-        <button
-          type="submit"
-          className="primary"
-          disabled={!formState.isDirty || !complete || waitsForPassword || update.isPending}
-          aria-busy={update.isPending}
-          aria-describedby={formState.isDirty && !complete ? 'information-incomplete' : waitsForPassword ? 'password-for-email' : undefined}
+        <SubmitButton
+          busy={update.isPending}
+          notReady={!formState.isDirty || !complete || waitsForPassword}
+          describedBy={formState.isDirty && !complete ? 'information-incomplete' : waitsForPassword ? 'password-for-email' : undefined}
         >
           Save Changes
-        </button>
+        </SubmitButton>
         <button
           type="button"
           onClick={() => {
@@ -199,14 +198,9 @@ export default function EmployeeAccountPage() {
       <h2>Reset Password</h2>
       <form className="form" onSubmit={resetting.handle(resetPassword)}>
         <PasswordChangeFields register={passwordForm.register} labels={['Current Password', 'New Password']} />
-        <button
-          type="submit"
-          className="primary"
-          disabled={!typed.oldPassword || !typed.newPassword || resetting.busy}
-          aria-busy={resetting.busy}
-        >
+        <SubmitButton busy={resetting.busy} notReady={!typed.oldPassword || !typed.newPassword}>
           Reset Password
-        </button>
+        </SubmitButton>
       </form>
       <SecondFactorSection />
       {/* Ending them asks for the second factor too, as a new password does. */}

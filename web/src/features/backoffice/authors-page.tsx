@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useAddAuthor } from './api/add-author';
@@ -41,9 +42,7 @@ export default function AuthorsPage() {
       <Notice notice={notice} />
       <form className="inline-form" onSubmit={adding.handle(add)}>
         <input aria-label="New author name" placeholder="Enter new author name" value={name} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
-          Add Author
-        </button>
+        <SubmitButton busy={adding.busy}>Add Author</SubmitButton>
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} searched={list.searchText} />
       <EditTable<Schemas['Author']>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useAddBook } from './api/add-book';
@@ -43,9 +44,7 @@ export default function BooksPage() {
       <Notice notice={notice} />
       <form className="inline-form" onSubmit={adding.handle(add)}>
         <input aria-label="ISBN" placeholder="ISBN" value={isbn} onChange={(e) => setIsbn(e.target.value)} />
-        <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
-          Add Book
-        </button>
+        <SubmitButton busy={adding.busy}>Add Book</SubmitButton>
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} searched={list.searchText} />
       <EditTable<Schemas['Book']>

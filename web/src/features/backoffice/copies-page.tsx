@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../api/types';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { useSubmitOnce } from '../../lib/use-submit-once';
@@ -63,9 +64,7 @@ export default function CopiesPage() {
         <label className="check">
           <input type="checkbox" {...register('isAvailable')} /> Available
         </label>
-        <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
-          Add Book Copy
-        </button>
+        <SubmitButton busy={adding.busy}>Add Book Copy</SubmitButton>
       </form>
       <SearchBar
         placeholder="Search by ID"

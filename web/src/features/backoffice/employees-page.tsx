@@ -4,6 +4,7 @@ import { ChoiceField } from '../../components/choice-field';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { QueryView } from '../../components/query-view';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { useSubmitOnce } from '../../lib/use-submit-once';
@@ -121,9 +122,7 @@ export default function EmployeesPage() {
         {input('address', 'Address')}
         {input('password', 'Password', 'password')}
         <ChoiceField label="Role" choices={EMPLOYEE_ROLES} field={register('role')} />
-        <button type="submit" className="primary" disabled={adding.busy} aria-busy={adding.busy}>
-          Add Employee
-        </button>
+        <SubmitButton busy={adding.busy}>Add Employee</SubmitButton>
       </form>
       <QueryView query={employees} what="the employees" empty={{ text: 'No employees found.', when: (data) => !data.length }}>
         {(data) => (

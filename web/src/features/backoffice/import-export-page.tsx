@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { useCheckImport } from './api/check-import';
@@ -217,9 +218,9 @@ export default function ImportExportPage() {
           CSV file
           <input type="file" accept=".csv,text/csv" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
         </label>
-        <button type="submit" disabled={!file || check.isPending}>
+        <SubmitButton busy={check.isPending} notReady={!file} look="plain">
           Check File
-        </button>
+        </SubmitButton>
       </form>
       {check.isPending && <p className="muted">Checking the file...</p>}
       {jobId !== null && <ImportJob key={jobId} id={jobId} onNotice={report} />}

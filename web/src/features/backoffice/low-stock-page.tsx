@@ -3,6 +3,7 @@ import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { money } from '../../lib/format';
@@ -30,9 +31,9 @@ function ThresholdForm({ threshold, onSaved }: { threshold: number; onSaved: (te
         Low-stock threshold
         <input type="number" min={0} max={100000} step={1} required value={value} onChange={(e) => setValue(e.target.value)} />
       </label>
-      <button type="submit" disabled={save.isPending || value === String(threshold)}>
+      <SubmitButton busy={save.isPending} notReady={value === String(threshold)} look="plain">
         Save Threshold
-      </button>
+      </SubmitButton>
     </form>
   );
 }
@@ -68,9 +69,9 @@ function RestockCell({ copyId, onDone }: { copyId: number; onDone: (text: string
         value={units}
         onChange={(e) => setUnits(e.target.value)}
       />
-      <button type="submit" disabled={restock.isPending}>
+      <SubmitButton busy={restock.isPending} look="plain">
         Restock
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { Modal } from '../../components/modal';
 import { Notice, type NoticeState, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
@@ -62,9 +63,9 @@ function CancelOrderDialog({ order, onClose, show }: { order: Schemas['Backoffic
           <button type="button" onClick={onClose} disabled={cancel.isPending}>
             Keep order
           </button>
-          <button type="submit" className="danger" disabled={cancel.isPending}>
-            {cancel.isPending ? 'Cancelling...' : 'Cancel order'}
-          </button>
+          <SubmitButton busy={cancel.isPending} busyLabel="Cancelling..." look="danger">
+            Cancel order
+          </SubmitButton>
         </div>
       </form>
     </Modal>

@@ -4,6 +4,7 @@
 // what is already set up asks for the second factor again when it is 10 minutes old.
 import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
+import { SubmitButton } from '../../components/submit-button';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
 import { useSubmitOnce } from '../../lib/use-submit-once';
@@ -96,9 +97,7 @@ function TotpSetup({
         Code from the app
         <input value={code} onChange={(e) => setCode(e.target.value)} inputMode="numeric" autoComplete="one-time-code" required />
       </label>
-      <button type="submit" className="primary" disabled={confirm.isPending}>
-        Confirm
-      </button>
+      <SubmitButton busy={confirm.isPending}>Confirm</SubmitButton>
     </form>
   );
 }
@@ -133,9 +132,9 @@ function PasskeyRow({
           Passkey name
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
         </label>
-        <button type="submit" disabled={name === passkey.name || rename.isPending}>
+        <SubmitButton busy={rename.isPending} notReady={name === passkey.name} look="plain">
           Rename
-        </button>
+        </SubmitButton>
         <button
           type="button"
           className="danger"
@@ -262,9 +261,9 @@ export function SecondFactorSection() {
           Name of the new passkey
           <input value={passkeyName} onChange={(e) => setPasskeyName(e.target.value)} maxLength={60} placeholder="e.g. Work laptop" />
         </label>
-        <button type="submit" disabled={register.isPending}>
+        <SubmitButton busy={register.isPending} look="plain">
           Add a passkey
-        </button>
+        </SubmitButton>
       </form>
 
       {hasFactor && (

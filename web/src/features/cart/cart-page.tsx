@@ -7,6 +7,7 @@ import { BookCover } from '../../components/book-cover';
 import { LoadError } from '../../components/load-error';
 import { Modal } from '../../components/modal';
 import { Notice, useNotice } from '../../components/notice';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { LoginRedirect, useSendToLogin } from '../../lib/login-redirect';
@@ -84,9 +85,7 @@ function CheckoutModal({
           <button type="button" onClick={onClose} disabled={place.isPending}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={place.isPending}>
-            Confirm Order
-          </button>
+          <SubmitButton busy={place.isPending}>Confirm Order</SubmitButton>
         </div>
       </form>
     </Modal>

@@ -1,6 +1,7 @@
 import { CONTACT_MESSAGE_MAX, contactProblems } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
 import { Notice, useNotice } from '../../components/notice';
+import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { fieldRulesResolver } from '../../lib/rule-resolver';
@@ -74,9 +75,7 @@ export default function ContactPage() {
           </span>
           {error('message')}
         </div>
-        <button type="submit" className="primary" disabled={send.isPending}>
-          Send
-        </button>
+        <SubmitButton busy={send.isPending}>Send</SubmitButton>
       </form>
     </div>
   );

@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../../api/types';
 import { Notice, useNotice } from '../../../components/notice';
 import { Paging } from '../../../components/paging';
+import { SubmitButton } from '../../../components/submit-button';
 import { failureReason } from '../../../lib/failure-reason';
 import { dateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
@@ -73,9 +74,9 @@ function MyReviewForm({ copyId, mine }: { copyId: number; mine: Schemas['MyRevie
       </p>
       {mine.hidden && <p className="muted">An Admin has hidden your review from the shop.</p>}
       <Notice notice={notice} />
-      <button type="submit" className="primary" disabled={write.isPending || !formState.isDirty}>
+      <SubmitButton busy={write.isPending} notReady={!formState.isDirty}>
         {mine.stars ? 'Update rating' : 'Save rating'}
-      </button>
+      </SubmitButton>
     </form>
   );
 }
