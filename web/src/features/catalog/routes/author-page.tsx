@@ -11,8 +11,6 @@ import { pageOf } from '../../../lib/use-address-state';
 import { useAuthorPage } from '../api/get-author-page';
 import { BookCard } from '../components/book-card';
 
-/** The page an address asks for (`?page=`), 1 when it names none or no number. */
-
 /**
  * An author's books on sale with the ratings, most-rated first, paged as a category is. An outdated
  * name or a bare id gives way to the canonical address. The page is in the address, so Back from a
