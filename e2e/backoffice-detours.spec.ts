@@ -132,7 +132,7 @@ test('a Seller marks an order as Processing', async ({ page, loggedInAs }) => {
   const order = page.getByRole('article', { name: `Order ${orderId}`, exact: true });
   await order.getByRole('button', { name: 'Mark as Processing' }).click();
   await expect(order.getByText('Status updated successfully.')).toBeVisible();
-  await expect(order).toContainText('Processing');
+  await expect(order.getByText('Processing', { exact: true })).toBeVisible();
   expect(await query('SELECT status FROM orders WHERE id = $1', [orderId])).toEqual([{ status: 'Processing' }]);
 });
 

@@ -65,6 +65,7 @@ test('a client adds books from the quick view and the detail page, changes quant
   await page.goto('/');
   await list.getByRole('button', { name: 'Add to Cart' }).first().click();
   await page.getByRole('dialog').getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('dialog').getByText('Added to cart successfully!')).toBeVisible();
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await page.goto('/cart');
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
