@@ -2,8 +2,8 @@
 // axe's best practices. Any violation fails the story (the issue asks for no serious or critical one;
 // the moderate ones, heading order and duplicate landmarks, are fixed too), naming rule and elements.
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { BACKOFFICE_PATHS, DEMO, expect, query, test } from './fixtures.ts';
+import type { Page, Route } from '@playwright/test';
+import { BACKOFFICE_PATHS, DEMO, expect, newDemoPasswordClient, query, test } from './fixtures.ts';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
@@ -40,6 +40,7 @@ test('a visitor using assistive technology meets no accessibility problem axe ca
   await expectNoViolations(page, '/Detail');
   // The book's own page, and its author's, reached as a shopper would: by their links.
   await page.getByRole('link', { name: 'Link to this book' }).click();
+  await expect(page).toHaveURL(/\/books\/\d+-/);
   await expectNoViolations(page, 'a book page');
   await page.getByRole('main').getByRole('link', { name: copy!.author, exact: true }).first().click();
   await expect(page).toHaveURL(/\/authors\/\d+/);
@@ -47,7 +48,7 @@ test('a visitor using assistive technology meets no accessibility problem axe ca
 
   await page.getByLabel('Search books').fill('harry');
   await page.getByLabel('Search books').press('Enter');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /^Search Results for/ })).toBeVisible();
   await expectNoViolations(page, '/searchresult');
 
   await page.goto('/');
@@ -105,4 +106,49 @@ test('a keyboard user whose login is refused keeps the focus on Login, to correc
   await expect(page.getByRole('alert')).toHaveText('Invalid account or password.');
   await expect(login).toBeFocused();
   expect(sent).toBe(1);
+});
+
+test('a keyboard shopper adds a book to the cart and raises its quantity twice, the focus staying on the button each time', async ({
+  page,
+  loggedInAs,
+}) => {
+  await loggedInAs(await newDemoPasswordClient('keyboard', { firstName: 'Kim', lastName: 'Keys' }));
+  const [copy] = await query<{ id: number; name: string }>(
+    `SELECT c.id, b.name FROM book_copies c JOIN books b ON b.id = c.book_id
+     WHERE c.is_available AND c.quantity >= 5 ORDER BY c.id LIMIT 1`,
+  );
+  // Each change's answer waits until its button has been seen busy, so the focus is checked on a button that was.
+  let answer: () => void = () => {};
+  const holdChanges = async (route: Route) => {
+    if (route.request().method() !== 'GET') {
+      await new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+    }
+    await route.continue();
+  };
+
+  await page.evaluate((id) => localStorage.setItem('BookId', String(id)), copy!.id);
+  await page.goto('/Detail');
+  await page.route(/\/api\/client\/cart(\/\d+)?$/, holdChanges);
+  const add = page.getByRole('button', { name: 'Add to Cart' });
+  await add.focus();
+  await page.keyboard.press('Enter');
+  await expect(add).toBeDisabled(); // aria-disabled or disabled: Playwright's check takes both
+  answer();
+  await expect(page.getByText('Added to cart successfully!')).toBeVisible();
+  await expect(add).toBeFocused();
+
+  await page.goto('/cart');
+  const stepper = page.getByRole('group', { name: `Quantity of ${copy!.name}`, exact: true });
+  const plus = stepper.getByRole('button', { name: 'Increase quantity' });
+  const quantity = stepper.getByLabel('Quantity', { exact: true });
+  await plus.focus();
+  for (const expected of ['2', '3']) {
+    await page.keyboard.press('Enter');
+    await expect(plus).toBeDisabled();
+    answer();
+    await expect(quantity).toHaveText(expected);
+    await expect(plus).toBeFocused();
+  }
 });

@@ -1,7 +1,7 @@
 // The second factor asked for (sign-in's second step, a step-up): the code of an authenticator app
 // or a recovery code, typed; or, for someone with passkeys, a passkey through the browser's dialog.
 import { type ReactNode, useState } from 'react';
-import { SubmitButton } from './submit-button';
+import { BusyButton, SubmitButton } from './submit-button';
 
 export function SecondFactorForm({
   submitLabel,
@@ -41,9 +41,9 @@ export function SecondFactorForm({
       <div className="actions">
         <SubmitButton busy={busy}>{submitLabel}</SubmitButton>
         {onPasskey && (
-          <button type="button" disabled={busy} onClick={onPasskey}>
+          <BusyButton busy={busy} onClick={onPasskey}>
             Use a passkey
-          </button>
+          </BusyButton>
         )}
         {children}
       </div>

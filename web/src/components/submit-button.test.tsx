@@ -1,9 +1,9 @@
-// A busy submit button refuses a second press without being `disabled`, which would take the keyboard's
+// A busy button (a form's submit button, or one that starts a call itself) refuses a second press without being `disabled`, which would take the keyboard's
 // focus off it (the browser's part of that is checked in Chromium: e2e/accessibility.spec.ts).
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it, vi } from 'vitest';
-import { SubmitButton } from './submit-button';
+import { BusyButton, SubmitButton } from './submit-button';
 
 function renderForm(props: { busy: boolean; notReady?: boolean }) {
   const onSubmit = vi.fn((event: { preventDefault(): void }) => event.preventDefault());
@@ -44,4 +44,33 @@ it('when not busy sends the form', async () => {
 it('is disabled while the form is not ready to send', () => {
   renderForm({ busy: false, notReady: true });
   expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+});
+
+it('a button that starts its own call runs it only when not busy, and inside a form never submits it', async () => {
+  const onSubmit = vi.fn((event: { preventDefault(): void }) => event.preventDefault());
+  const onClick = vi.fn();
+  const { rerender } = render(
+    <form onSubmit={onSubmit}>
+      <BusyButton busy onClick={onClick} aria-label="Increase quantity">
+        +
+      </BusyButton>
+    </form>,
+  );
+  const plus = screen.getByRole('button', { name: 'Increase quantity' });
+  expect(plus).toHaveAttribute('aria-disabled', 'true');
+  plus.focus();
+  await userEvent.keyboard('{Enter}');
+  await userEvent.click(plus);
+  expect(onClick).not.toHaveBeenCalled();
+  rerender(
+    <form onSubmit={onSubmit}>
+      <BusyButton busy={false} onClick={onClick} aria-label="Increase quantity">
+        +
+      </BusyButton>
+    </form>,
+  );
+  expect(plus).not.toHaveAttribute('aria-disabled');
+  await userEvent.click(plus);
+  expect(onClick).toHaveBeenCalledTimes(1);
+  expect(onSubmit).not.toHaveBeenCalled();
 });

@@ -1,36 +1,57 @@
-import type { ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
 
-export interface SubmitButtonProps {
+type BusyButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'disabled'> & {
   /** Its request runs: it cannot be pressed again, and says `busyLabel` (such as 'Logging in...') if given. */
   busy: boolean;
   busyLabel?: string;
-  /** The form is not ready to send (nothing changed, a field missing): a real `disabled`. */
+  /** It cannot be pressed for another reason (nothing changed, no stock, a field missing): a real `disabled`. */
   notReady?: boolean;
-  look?: 'primary' | 'danger' | 'plain';
-  describedBy?: string;
-  children: ReactNode;
-}
+};
 
 /**
- * A form's submit button. While busy it is `aria-disabled` and cancels its click (the Enter key's
- * implicit submission clicks it too) instead of being `disabled`: a browser moves the focus off a
- * button disabled while focused, to the page's start, so a keyboard user who pressed it and is
- * refused would have to find the form again.
+ * A button whose press starts a request. While busy it is `aria-disabled` and cancels its click
+ * instead of being `disabled`: a browser moves the focus off a button disabled while focused, to the
+ * page's start, so a keyboard user who pressed it (and is refused, or wants to press its neighbour)
+ * would have to find their place again.
  */
-export function SubmitButton({ busy, busyLabel, notReady, look = 'primary', describedBy, children }: SubmitButtonProps) {
+export function BusyButton({ busy, busyLabel, notReady, onClick, children, type = 'button', ...button }: BusyButtonProps) {
   return (
     <button
-      type="submit"
-      className={look === 'plain' ? undefined : look}
+      {...button}
+      type={type}
       disabled={notReady}
       aria-disabled={busy || undefined}
       aria-busy={busy || undefined}
-      aria-describedby={describedBy}
       onClick={(event) => {
         if (busy) event.preventDefault();
+        else onClick?.(event);
       }}
     >
       {busy && busyLabel ? busyLabel : children}
     </button>
+  );
+}
+
+/**
+ * A form's submit button, busy as `BusyButton` is: its cancelled click cancels the Enter key's
+ * implicit submission too, which clicks it.
+ */
+export function SubmitButton({
+  look = 'primary',
+  describedBy,
+  children,
+  ...state
+}: {
+  busy: boolean;
+  busyLabel?: string;
+  notReady?: boolean;
+  look?: 'primary' | 'danger' | 'plain';
+  describedBy?: string;
+  children: ReactNode;
+}) {
+  return (
+    <BusyButton type="submit" className={look === 'plain' ? undefined : look} aria-describedby={describedBy} {...state}>
+      {children}
+    </BusyButton>
   );
 }

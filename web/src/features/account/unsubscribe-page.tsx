@@ -3,6 +3,7 @@
 // programs use the e-mail's one-click header instead, which posts to the API directly.
 import { Link, useSearchParams } from 'react-router-dom';
 import { Notice, useNotice } from '../../components/notice';
+import { BusyButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { paths } from '../../lib/paths';
@@ -40,16 +41,15 @@ export default function UnsubscribePage() {
       ) : (
         <>
           <p>Stop getting {LISTS[link.list]}? Order confirmations still come, and so does a cancellation.</p>
-          <button
-            type="button"
+          <BusyButton
             className="primary"
-            disabled={unsubscribe.isPending}
+            busy={unsubscribe.isPending}
             onClick={() =>
               unsubscribe.mutate(link, { onError: (error) => show('You could not be unsubscribed.', 'error', failureReason(error)) })
             }
           >
             Unsubscribe
-          </button>
+          </BusyButton>
         </>
       )}
     </div>

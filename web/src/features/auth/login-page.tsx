@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { Notice, useNotice } from '../../components/notice';
-import { SubmitButton } from '../../components/submit-button';
+import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import type { LoginState } from '../../lib/login-redirect';
@@ -62,9 +62,8 @@ export default function LoginPage() {
         </SubmitButton>
       </form>
       <p>
-        <button
-          type="button"
-          disabled={passkeySignIn.isPending}
+        <BusyButton
+          busy={passkeySignIn.isPending}
           onClick={() =>
             passkeySignIn.mutateAsync().then(
               (role) => {
@@ -76,7 +75,7 @@ export default function LoginPage() {
           }
         >
           Staff: sign in with a passkey
-        </button>
+        </BusyButton>
       </p>
       <p>
         <Link to={paths.forgotPassword}>Forgot password?</Link>

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Notice, useNotice } from '../../components/notice';
-import { SubmitButton } from '../../components/submit-button';
+import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
@@ -109,17 +109,12 @@ export default function SignUpPage() {
         <p>A verification email has been sent to your account in inbox or junk/spam folder. Please verify your email before proceeding.</p>
         {shown}
         <div className="actions">
-          <button type="button" className="primary" onClick={checkVerified} disabled={busy}>
+          <BusyButton className="primary" onClick={checkVerified} busy={busy}>
             I Verified My Email
-          </button>
-          <button
-            type="button"
-            onClick={() => resending.run('resend', resend)}
-            disabled={resending.busy('resend')}
-            aria-busy={resending.busy('resend')}
-          >
+          </BusyButton>
+          <BusyButton onClick={() => resending.run('resend', resend)} busy={resending.busy('resend')}>
             Resend Verification Email
-          </button>
+          </BusyButton>
         </div>
       </div>
     );

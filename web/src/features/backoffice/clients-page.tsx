@@ -4,6 +4,7 @@ import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
+import { BusyButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
@@ -83,15 +84,14 @@ export default function ClientsPage() {
                     <span id={`message-${m.id}`} hidden>
                       Message {m.id} from {m.userName}
                     </span>
-                    <button
-                      type="button"
+                    <BusyButton
                       className="danger"
                       onClick={() => remove(m.id)}
-                      disabled={deleting.busy(m.id)}
+                      busy={deleting.busy(m.id)}
                       aria-describedby={`message-${m.id}`}
                     >
                       Delete
-                    </button>
+                    </BusyButton>
                   </>
                 ),
               },

@@ -3,6 +3,7 @@
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
+import { BusyButton } from '../../components/submit-button';
 import type { AdminList } from './use-admin-list';
 
 export interface Column<Row> {
@@ -92,16 +93,9 @@ export function EditTable<Row extends { id: number }>({
         </span>
         {editing === row.id && draft && opened ? (
           <>
-            <button
-              type="button"
-              className="primary"
-              disabled={saving}
-              aria-busy={saving}
-              aria-describedby={described}
-              onClick={() => void save(opened, draft)}
-            >
+            <BusyButton className="primary" busy={saving} aria-describedby={described} onClick={() => void save(opened, draft)}>
               Save
-            </button>
+            </BusyButton>
             <button type="button" disabled={saving} aria-describedby={described} onClick={() => setEditing(null)}>
               Cancel
             </button>

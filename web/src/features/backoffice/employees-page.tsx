@@ -4,7 +4,7 @@ import { ChoiceField } from '../../components/choice-field';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { QueryView } from '../../components/query-view';
-import { SubmitButton } from '../../components/submit-button';
+import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { useSubmitOnce } from '../../lib/use-submit-once';
@@ -155,22 +155,16 @@ export default function EmployeesPage() {
                         <span id={`employee-${e.id}`} hidden>
                           {e.firstName} {e.lastName}
                         </span>
-                        <button type="button" onClick={switchRole(e)} disabled={rowAction.busy} aria-describedby={`employee-${e.id}`}>
+                        <BusyButton onClick={switchRole(e)} busy={rowAction.busy} aria-describedby={`employee-${e.id}`}>
                           {e.type === 'Admin' ? 'Make Seller' : 'Make Admin'}
-                        </button>
-                        <button type="button" onClick={resetFactor(e.id)} disabled={rowAction.busy} aria-describedby={`employee-${e.id}`}>
+                        </BusyButton>
+                        <BusyButton onClick={resetFactor(e.id)} busy={rowAction.busy} aria-describedby={`employee-${e.id}`}>
                           Reset second factor
-                        </button>
+                        </BusyButton>
                         {e.type !== 'Admin' && (
-                          <button
-                            type="button"
-                            className="danger"
-                            onClick={remove(e.id)}
-                            disabled={rowAction.busy}
-                            aria-describedby={`employee-${e.id}`}
-                          >
+                          <BusyButton className="danger" onClick={remove(e.id)} busy={rowAction.busy} aria-describedby={`employee-${e.id}`}>
                             Delete
-                          </button>
+                          </BusyButton>
                         )}
                       </div>
                     ),

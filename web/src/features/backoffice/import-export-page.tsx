@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
-import { SubmitButton } from '../../components/submit-button';
+import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { useCheckImport } from './api/check-import';
@@ -124,9 +124,9 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
               <p>
                 {rowsCount(j.total)} to write. {blocked && 'A file with invalid rows writes nothing unless you skip them.'}
               </p>
-              <button type="button" onClick={start} disabled={blocked || run.isPending}>
+              <BusyButton onClick={start} busy={run.isPending} notReady={blocked}>
                 Import
-              </button>
+              </BusyButton>
             </>
           )}
         </div>
@@ -205,9 +205,9 @@ export default function ImportExportPage() {
       <Notice notice={notice} />
       <h2>Export</h2>
       <p className="muted">Every book with its copies: isbn, title, author, category, price, stock, available; one row per copy.</p>
-      <button type="button" onClick={exportCsv} disabled={exporting}>
+      <BusyButton onClick={exportCsv} busy={exporting}>
         Export Books as CSV
-      </button>
+      </BusyButton>
       <h2>Import</h2>
       <p className="muted">
         A CSV file whose first line names the columns isbn, price, stock and available. Each row creates or updates the book (looked up by

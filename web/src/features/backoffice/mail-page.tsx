@@ -3,6 +3,7 @@ import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
+import { BusyButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { usePageInAddress } from '../../lib/use-address-state';
@@ -58,9 +59,8 @@ export default function MailPage() {
                 {
                   label: 'Send again',
                   cell: (l) => (
-                    <button
-                      type="button"
-                      disabled={retry.isPending}
+                    <BusyButton
+                      busy={retry.isPending}
                       aria-label={`Send e-mail ${l.id} again`}
                       onClick={() =>
                         retry.mutate(l.id, {
@@ -70,7 +70,7 @@ export default function MailPage() {
                       }
                     >
                       Send again
-                    </button>
+                    </BusyButton>
                   ),
                 },
               ]}

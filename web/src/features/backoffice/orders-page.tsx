@@ -6,7 +6,7 @@ import { Modal } from '../../components/modal';
 import { Notice, type NoticeState, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
-import { SubmitButton } from '../../components/submit-button';
+import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
@@ -125,23 +125,23 @@ function OrderCard({ order, notice, show }: { order: Schemas['BackofficeOrder'];
         </p>
       )}
       <div className="actions">
-        <button
-          type="button"
+        <BusyButton
           onClick={() => set('Processing')}
-          disabled={setStatus.isPending || statusKept}
+          busy={setStatus.isPending}
+          notReady={statusKept}
           aria-describedby={statusKept ? keptNote : undefined}
         >
           Mark as Processing
-        </button>
-        <button
-          type="button"
+        </BusyButton>
+        <BusyButton
           className="primary"
           onClick={() => set('Shipped')}
-          disabled={setStatus.isPending || statusKept}
+          busy={setStatus.isPending}
+          notReady={statusKept}
           aria-describedby={statusKept ? keptNote : undefined}
         >
           Mark as Shipped
-        </button>
+        </BusyButton>
         {order.cancellable && (
           <button type="button" className="danger" onClick={() => setCancelling(true)}>
             Cancel Order

@@ -2,6 +2,7 @@ import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
+import { BusyButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
@@ -58,16 +59,14 @@ export default function ReviewsPage() {
               {
                 label: 'Action',
                 cell: (r) => (
-                  <button
-                    type="button"
+                  <BusyButton
                     className={r.hidden ? undefined : 'danger'}
                     aria-label={`${r.hidden ? 'Show' : 'Hide'} review ${r.id}`}
-                    disabled={changing.busy(r.id)}
-                    aria-busy={changing.busy(r.id)}
+                    busy={changing.busy(r.id)}
                     onClick={() => toggle(r.id, !r.hidden, r.updatedAt)}
                   >
                     {r.hidden ? 'Show' : 'Hide'}
-                  </button>
+                  </BusyButton>
                 ),
               },
             ]}

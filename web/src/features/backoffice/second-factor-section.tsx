@@ -4,7 +4,7 @@
 // what is already set up asks for the second factor again when it is 10 minutes old.
 import { useState } from 'react';
 import { Notice, useNotice } from '../../components/notice';
-import { SubmitButton } from '../../components/submit-button';
+import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
 import { useSubmitOnce } from '../../lib/use-submit-once';
@@ -67,9 +67,9 @@ function TotpSetup({
   };
   if (!setup) {
     return (
-      <button type="button" onClick={() => void begin()} disabled={start.isPending}>
+      <BusyButton onClick={() => void begin()} busy={start.isPending}>
         Set up an authenticator app
-      </button>
+      </BusyButton>
     );
   }
   return (
@@ -135,11 +135,10 @@ function PasskeyRow({
         <SubmitButton busy={rename.isPending} notReady={name === passkey.name} look="plain">
           Rename
         </SubmitButton>
-        <button
-          type="button"
+        <BusyButton
           className="danger"
           aria-label={`Remove passkey ${passkey.name}`}
-          disabled={removing.busy}
+          busy={removing.busy}
           onClick={removing.handle(async () => {
             if (!window.confirm(`Remove the passkey "${passkey.name}"? You will no longer be able to sign in with it.`)) return;
             await guard(() => remove.mutateAsync(passkey.id)).then(
@@ -149,7 +148,7 @@ function PasskeyRow({
           })}
         >
           Remove
-        </button>
+        </BusyButton>
       </form>
       <span className="muted">
         Added {dateTime(passkey.createdAt)}; {passkey.lastUsedAt ? `last used ${dateTime(passkey.lastUsedAt)}` : 'not used yet'}
@@ -213,10 +212,9 @@ export function SecondFactorSection() {
       {data.totp ? (
         <div className="actions">
           <p>An authenticator app is set up.</p>
-          <button
-            type="button"
+          <BusyButton
             className="danger"
-            disabled={removingTotp.busy}
+            busy={removingTotp.busy}
             onClick={removingTotp.handle(async () => {
               if (!window.confirm('Remove the authenticator app? Its codes will no longer sign you in.')) return;
               await guard(() => removeTotp.mutateAsync()).then(
@@ -226,7 +224,7 @@ export function SecondFactorSection() {
             })}
           >
             Remove authenticator app
-          </button>
+          </BusyButton>
         </div>
       ) : (
         <TotpSetup guard={guard} show={show} onCodes={showCodes} currentPassword={currentPassword} />
@@ -270,9 +268,8 @@ export function SecondFactorSection() {
         <>
           <h3>Recovery codes</h3>
           <p>{data.recoveryCodesLeft} of 10 recovery codes left.</p>
-          <button
-            type="button"
-            disabled={renewing.busy}
+          <BusyButton
+            busy={renewing.busy}
             onClick={renewing.handle(async () => {
               if (!window.confirm('Make new recovery codes? The ones you have now will stop working.')) return;
               await guard(() => renew.mutateAsync()).then(setCodes, (error) =>
@@ -281,7 +278,7 @@ export function SecondFactorSection() {
             })}
           >
             New recovery codes
-          </button>
+          </BusyButton>
         </>
       )}
     </section>

@@ -7,7 +7,7 @@ import { BookCover } from '../../components/book-cover';
 import { LoadError } from '../../components/load-error';
 import { Modal } from '../../components/modal';
 import { Notice, useNotice } from '../../components/notice';
-import { SubmitButton } from '../../components/submit-button';
+import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { LoginRedirect, useSendToLogin } from '../../lib/login-redirect';
@@ -152,42 +152,36 @@ export default function CartPage() {
                   <StockNote item={item} />
                 </div>
                 {/* Busy while its change is out: each click sends the quantity on screen plus or minus one. */}
-                <fieldset
-                  className="stepper"
-                  aria-label={`Quantity of ${item.name}`}
-                  aria-busy={linesBeingUpdated.includes(item.id)}
-                  disabled={!item.isAvailable || linesBeingUpdated.includes(item.id)}
-                >
-                  <button
-                    type="button"
+                <fieldset className="stepper" aria-label={`Quantity of ${item.name}`} disabled={!item.isAvailable}>
+                  <BusyButton
                     aria-label="Decrease quantity"
-                    disabled={item.totalQuantity <= 1}
+                    busy={linesBeingUpdated.includes(item.id)}
+                    notReady={item.totalQuantity <= 1}
                     onClick={() => changeLine(item.id, item.totalQuantity - 1)}
                   >
                     −
-                  </button>
+                  </BusyButton>
                   <output aria-label="Quantity" aria-live="polite">
                     {item.totalQuantity}
                   </output>
-                  <button
-                    type="button"
+                  <BusyButton
                     aria-label="Increase quantity"
-                    disabled={item.totalQuantity >= item.bookCopyQuantity}
+                    busy={linesBeingUpdated.includes(item.id)}
+                    notReady={item.totalQuantity >= item.bookCopyQuantity}
                     onClick={() => changeLine(item.id, item.totalQuantity + 1)}
                   >
                     +
-                  </button>
+                  </BusyButton>
                 </fieldset>
                 <span className="line-total">{item.isAvailable ? money(cartTotal([item])) : 'Not included'}</span>
-                <button
-                  type="button"
+                <BusyButton
                   className="link"
                   aria-label={`Remove ${item.name}`}
-                  disabled={removing.busy(item.id)}
+                  busy={removing.busy(item.id)}
                   onClick={() => removing.run(item.id, () => remove.mutateAsync(item.id).catch(failed))}
                 >
                   Remove
-                </button>
+                </BusyButton>
               </li>
             ))}
           </ul>

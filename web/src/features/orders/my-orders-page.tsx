@@ -5,6 +5,7 @@ import { Modal } from '../../components/modal';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
+import { BusyButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';
@@ -41,9 +42,9 @@ function ConfirmCancel({ order, onClose, onDone }: { order: Order; onClose: () =
         <button type="button" onClick={onClose} disabled={cancel.isPending}>
           Keep order
         </button>
-        <button type="button" className="danger" onClick={confirm} disabled={cancel.isPending}>
-          {cancel.isPending ? 'Cancelling...' : 'Yes, cancel order'}
-        </button>
+        <BusyButton className="danger" onClick={confirm} busy={cancel.isPending} busyLabel="Cancelling...">
+          Yes, cancel order
+        </BusyButton>
       </div>
     </Modal>
   );

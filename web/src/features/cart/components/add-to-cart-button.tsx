@@ -1,5 +1,6 @@
 import { FORM_MESSAGES } from '@bookshop/rules';
 import { Notice, useNotice } from '../../../components/notice';
+import { BusyButton } from '../../../components/submit-button';
 import { failureReason } from '../../../lib/failure-reason';
 import { useSendToLogin } from '../../../lib/login-redirect';
 import { useSession } from '../../../lib/session';
@@ -9,7 +10,8 @@ import { useCart } from '../api/get-cart';
 /**
  * Add to Cart with the rules of spec 2.3 and 5: disabled at stock 0; a signed-out visitor goes to
  * /Login; a cart already holding the whole stock gives 'product is out of stock.' It waits for the
- * start-up session refresh, so a signed-in client is never taken for a visitor.
+ * start-up session refresh, so a signed-in client is never taken for a visitor, and is busy while
+ * its call runs (focus kept, for a keyboard shopper who adds two).
  */
 export function AddToCartButton({ bookCopyId, stock }: { bookCopyId: number; stock: number }) {
   const { loggedIn, ready } = useSession();
@@ -37,9 +39,9 @@ export function AddToCartButton({ bookCopyId, stock }: { bookCopyId: number; sto
 
   return (
     <div className="add-to-cart">
-      <button type="button" className="primary" onClick={onClick} disabled={stock <= 0 || add.isPending || !ready}>
+      <BusyButton className="primary" onClick={onClick} busy={add.isPending} notReady={stock <= 0 || !ready}>
         Add to Cart
-      </button>
+      </BusyButton>
       <Notice notice={notice} />
     </div>
   );

@@ -1,4 +1,5 @@
 import { Notice, useNotice } from '../../../components/notice';
+import { BusyButton } from '../../../components/submit-button';
 import { failureReason } from '../../../lib/failure-reason';
 import { useSendToLogin } from '../../../lib/login-redirect';
 import { useSession } from '../../../lib/session';
@@ -29,18 +30,18 @@ export function WishlistHeart({ bookCopyId, name }: { bookCopyId: number; name: 
   };
   return (
     <>
-      <button
-        type="button"
+      <BusyButton
         className={wished ? 'heart wished' : 'heart'}
         aria-pressed={wished}
         aria-label={`Wishlist: ${name}`}
         title={wished ? 'On your wishlist' : 'Add to your wishlist'}
+        busy={toggle.isPending}
         // Until the session is known, as Add to Cart: a signed-in client would be sent to /login.
-        disabled={toggle.isPending || !ready}
+        notReady={!ready}
         onClick={onClick}
       >
         <span aria-hidden="true">{wished ? '♥' : '♡'}</span>
-      </button>
+      </BusyButton>
       {notice && (
         <div className="heart-notice">
           <Notice notice={notice} />
