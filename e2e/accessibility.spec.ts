@@ -2,7 +2,7 @@
 // axe's best practices. Any violation fails the story (the issue asks for no serious or critical one;
 // the moderate ones, heading order and duplicate landmarks, are fixed too), naming rule and elements.
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page, Route } from '@playwright/test';
+import type { Locator, Page, Route } from '@playwright/test';
 import { BACKOFFICE_PATHS, DEMO, expect, newDemoPasswordClient, query, test } from './fixtures.ts';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
@@ -117,25 +117,29 @@ test('a keyboard shopper adds a book to the cart and raises its quantity twice, 
     `SELECT c.id, b.name FROM book_copies c JOIN books b ON b.id = c.book_id
      WHERE c.is_available AND c.quantity >= 5 ORDER BY c.id LIMIT 1`,
   );
-  // Each change's answer waits until its button has been seen busy, so the focus is checked on a button that was.
-  let answer: () => void = () => {};
+  // Each change's answer is held until its button has been seen busy, so the focus is checked on a button that was.
+  const held: (() => void)[] = [];
   const holdChanges = async (route: Route) => {
-    if (route.request().method() !== 'GET') {
-      await new Promise<void>((resolve) => {
-        answer = resolve;
-      });
-    }
+    if (route.request().method() !== 'GET') await new Promise<void>((resolve) => held.push(resolve));
     await route.continue();
+  };
+  /** Presses Enter on `button`, free and focused, sees it busy (it cannot be pressed), then lets its answer go. */
+  const pressWhileFocused = async (button: Locator) => {
+    await expect(button).toBeEnabled(); // neither disabled nor aria-disabled
+    await expect(button).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(button).toBeDisabled(); // disabled or aria-disabled: Playwright's check takes both
+    await expect.poll(() => held.length).toBe(1);
+    held.shift()!();
   };
 
   await page.evaluate((id) => localStorage.setItem('BookId', String(id)), copy!.id);
   await page.goto('/Detail');
   await page.route(/\/api\/client\/cart(\/\d+)?$/, holdChanges);
   const add = page.getByRole('button', { name: 'Add to Cart' });
+  await expect(add).toBeEnabled(); // once the session is known
   await add.focus();
-  await page.keyboard.press('Enter');
-  await expect(add).toBeDisabled(); // aria-disabled or disabled: Playwright's check takes both
-  answer();
+  await pressWhileFocused(add);
   await expect(page.getByText('Added to cart successfully!')).toBeVisible();
   await expect(add).toBeFocused();
 
@@ -143,11 +147,10 @@ test('a keyboard shopper adds a book to the cart and raises its quantity twice, 
   const stepper = page.getByRole('group', { name: `Quantity of ${copy!.name}`, exact: true });
   const plus = stepper.getByRole('button', { name: 'Increase quantity' });
   const quantity = stepper.getByLabel('Quantity', { exact: true });
+  await expect(plus).toBeEnabled();
   await plus.focus();
   for (const expected of ['2', '3']) {
-    await page.keyboard.press('Enter');
-    await expect(plus).toBeDisabled();
-    answer();
+    await pressWhileFocused(plus);
     await expect(quantity).toHaveText(expected);
     await expect(plus).toBeFocused();
   }
