@@ -108,7 +108,7 @@ test('a keyboard user whose login is refused keeps the focus on Login, to correc
   expect(sent).toBe(1);
 });
 
-test('a keyboard shopper adds a book to the cart and raises its quantity twice, the focus staying on the button each time', async ({
+test('a keyboard shopper adds a book to the cart, raises its quantity twice and lowers it to 1, the focus staying on the button each time', async ({
   page,
   loggedInAs,
 }) => {
@@ -154,4 +154,13 @@ test('a keyboard shopper adds a book to the cart and raises its quantity twice, 
     await expect(quantity).toHaveText(expected);
     await expect(plus).toBeFocused();
   }
+  // Down to 1, where minus refuses more presses but keeps the focus the last one left on it.
+  const minus = stepper.getByRole('button', { name: 'Decrease quantity' });
+  await minus.focus();
+  for (const expected of ['2', '1']) {
+    await pressWhileFocused(minus);
+    await expect(quantity).toHaveText(expected);
+    await expect(minus).toBeFocused();
+  }
+  await expect(minus).toHaveAttribute('aria-disabled', 'true');
 });

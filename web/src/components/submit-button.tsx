@@ -6,6 +6,11 @@ type BusyButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'disabled'>
   busyLabel?: string;
   /** It cannot be pressed for another reason (nothing changed, no stock, a field missing): a real `disabled`. */
   notReady?: boolean;
+  /**
+   * It cannot be pressed now, yet may hold the focus, because pressing it is what made it so (a
+   * quantity stepper at its end): `aria-disabled` with its click cancelled, as while busy.
+   */
+  atLimit?: boolean;
 };
 
 /**
@@ -14,16 +19,16 @@ type BusyButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'disabled'>
  * page's start, so a keyboard user who pressed it (and is refused, or wants to press its neighbour)
  * would have to find their place again.
  */
-export function BusyButton({ busy, busyLabel, notReady, onClick, children, type = 'button', ...button }: BusyButtonProps) {
+export function BusyButton({ busy, busyLabel, notReady, atLimit, onClick, children, type = 'button', ...button }: BusyButtonProps) {
   return (
     <button
       {...button}
       type={type}
       disabled={notReady}
-      aria-disabled={busy || undefined}
+      aria-disabled={busy || atLimit || undefined}
       aria-busy={busy || undefined}
       onClick={(event) => {
-        if (busy) event.preventDefault();
+        if (busy || atLimit) event.preventDefault();
         else onClick?.(event);
       }}
     >

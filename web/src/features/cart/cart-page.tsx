@@ -151,12 +151,13 @@ export default function CartPage() {
                   <span className="muted">{money(item.totalPrice)} each</span>
                   <StockNote item={item} />
                 </div>
-                {/* Busy while its change is out: each click sends the quantity on screen plus or minus one. */}
+                {/* Busy while its change is out: each click sends the quantity on screen plus or minus one. At 1 or
+                    at the stock a button refuses presses but keeps the focus the press that took it there left on it. */}
                 <fieldset className="stepper" aria-label={`Quantity of ${item.name}`} disabled={!item.isAvailable}>
                   <BusyButton
                     aria-label="Decrease quantity"
                     busy={linesBeingUpdated.includes(item.id)}
-                    notReady={item.totalQuantity <= 1}
+                    atLimit={item.totalQuantity <= 1}
                     onClick={() => changeLine(item.id, item.totalQuantity - 1)}
                   >
                     −
@@ -167,7 +168,7 @@ export default function CartPage() {
                   <BusyButton
                     aria-label="Increase quantity"
                     busy={linesBeingUpdated.includes(item.id)}
-                    notReady={item.totalQuantity >= item.bookCopyQuantity}
+                    atLimit={item.totalQuantity >= item.bookCopyQuantity}
                     onClick={() => changeLine(item.id, item.totalQuantity + 1)}
                   >
                     +
