@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { apiServer } from './render';
+
+// findBy… and waitFor wait up to 5 s, not Testing Library's 1 s: a screen that appears at all appears
+// within a few hundred ms alone, yet took over a second with the whole suite, or a CI run, on both cores.
+configure({ asyncUtilTimeout: 5_000 });
 
 // An API call no test declared is an error: MSW reports it through console.error, which fails the test.
 beforeAll(() => apiServer.listen({ onUnhandledRequest: 'error' }));

@@ -6,9 +6,9 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { Schemas } from '../api/types';
 import { failureReason } from '../lib/failure-reason';
 import { dateTime } from '../lib/format';
+import { SubmitButton } from './busy-button';
 import { LoadError } from './load-error';
 import { Notice, useNotice } from './notice';
-import { SubmitButton } from './submit-button';
 
 type OwnSession = Schemas['OwnSession'];
 

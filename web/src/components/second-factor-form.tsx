@@ -1,7 +1,7 @@
 // The second factor asked for (sign-in's second step, a step-up): the code of an authenticator app
 // or a recovery code, typed; or, for someone with passkeys, a passkey through the browser's dialog.
 import { type ReactNode, useState } from 'react';
-import { BusyButton, SubmitButton } from './submit-button';
+import { BusyButton, SubmitButton } from './busy-button';
 
 export function SecondFactorForm({
   submitLabel,

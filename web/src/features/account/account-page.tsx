@@ -1,11 +1,11 @@
 import { FORM_MESSAGES, PERSON_NAME_MAX, profileProblem } from '@bookshop/rules';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { SubmitButton } from '../../components/busy-button';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { OwnSessions } from '../../components/own-sessions';
 import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
-import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { LoginRedirect } from '../../lib/login-redirect';

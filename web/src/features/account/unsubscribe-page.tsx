@@ -2,8 +2,8 @@
 // own link leads. It asks first, so a mail scanner following the link turns nothing off; mail
 // programs use the e-mail's one-click header instead, which posts to the API directly.
 import { Link, useSearchParams } from 'react-router-dom';
+import { BusyButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
-import { BusyButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { paths } from '../../lib/paths';

@@ -1,8 +1,8 @@
 import { checkResetRequest, FORM_MESSAGES } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
+import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
-import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { paths } from '../../lib/paths';

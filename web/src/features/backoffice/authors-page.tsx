@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { Schemas } from '../../api/types';
+import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
-import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useAddAuthor } from './api/add-author';

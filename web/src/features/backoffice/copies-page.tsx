@@ -1,9 +1,9 @@
 import { isBlank } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../api/types';
+import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
-import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { useSubmitOnce } from '../../lib/use-submit-once';

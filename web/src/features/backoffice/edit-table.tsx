@@ -1,9 +1,9 @@
 // The back-office's inline-edit table (authors, books, book copies): Edit opens a row edit, Save
 // sends it, Cancel discards; Delete asks first.
 import { type ReactNode, useId, useRef, useState } from 'react';
+import { BusyButton } from '../../components/busy-button';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
-import { BusyButton } from '../../components/submit-button';
 import type { AdminList } from './use-admin-list';
 
 export interface Column<Row> {

@@ -1,10 +1,10 @@
 import { EMPLOYEE_ROLES, EMPLOYEES_LISTED, GENDERS } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
+import { BusyButton, SubmitButton } from '../../components/busy-button';
 import { ChoiceField } from '../../components/choice-field';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { QueryView } from '../../components/query-view';
-import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { useSubmitOnce } from '../../lib/use-submit-once';

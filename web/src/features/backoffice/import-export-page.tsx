@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { BusyButton, SubmitButton } from '../../components/busy-button';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
-import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { useCheckImport } from './api/check-import';

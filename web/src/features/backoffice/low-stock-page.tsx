@@ -1,9 +1,9 @@
 import { type FormEvent, useRef, useState } from 'react';
+import { SubmitButton } from '../../components/busy-button';
 import { DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
-import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { money } from '../../lib/format';

@@ -2,11 +2,11 @@ import { CANCEL_REASON_MAX, CANCEL_REASON_REQUIRED, canChangeStatus } from '@boo
 import { type FormEvent, useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { BookCover } from '../../components/book-cover';
+import { BusyButton, SubmitButton } from '../../components/busy-button';
 import { Modal } from '../../components/modal';
 import { Notice, type NoticeState, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { QueryView } from '../../components/query-view';
-import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime, money } from '../../lib/format';

@@ -3,8 +3,8 @@
 // the browser's own dialog, named, renamed, removed), and ten recovery codes shown once. Changing
 // what is already set up asks for the second factor again when it is 10 minutes old.
 import { useState } from 'react';
+import { BusyButton, SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
-import { BusyButton, SubmitButton } from '../../components/submit-button';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
 import { useSubmitOnce } from '../../lib/use-submit-once';

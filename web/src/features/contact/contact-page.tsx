@@ -1,7 +1,7 @@
 import { CONTACT_MESSAGE_MAX, contactProblems } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
+import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
-import { SubmitButton } from '../../components/submit-button';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { fieldRulesResolver } from '../../lib/rule-resolver';

@@ -1,6 +1,6 @@
 import { FORM_MESSAGES } from '@bookshop/rules';
+import { BusyButton } from '../../../components/busy-button';
 import { Notice, useNotice } from '../../../components/notice';
-import { BusyButton } from '../../../components/submit-button';
 import { failureReason } from '../../../lib/failure-reason';
 import { useSendToLogin } from '../../../lib/login-redirect';
 import { useSession } from '../../../lib/session';

@@ -3,9 +3,9 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../../api/types';
+import { SubmitButton } from '../../../components/busy-button';
 import { Notice, useNotice } from '../../../components/notice';
 import { Paging } from '../../../components/paging';
-import { SubmitButton } from '../../../components/submit-button';
 import { failureReason } from '../../../lib/failure-reason';
 import { dateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session';

@@ -1,5 +1,5 @@
+import { BusyButton } from '../../../components/busy-button';
 import { Notice, useNotice } from '../../../components/notice';
-import { BusyButton } from '../../../components/submit-button';
 import { failureReason } from '../../../lib/failure-reason';
 import { useSendToLogin } from '../../../lib/login-redirect';
 import { useSession } from '../../../lib/session';

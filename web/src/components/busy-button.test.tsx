@@ -3,7 +3,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, it, vi } from 'vitest';
-import { BusyButton, SubmitButton } from './submit-button';
+import { BusyButton, SubmitButton } from './busy-button';
 
 function renderForm(props: { busy: boolean; notReady?: boolean }) {
   const onSubmit = vi.fn((event: { preventDefault(): void }) => event.preventDefault());
