@@ -46,10 +46,7 @@ export function SubmitButton({
   describedBy,
   children,
   ...state
-}: {
-  busy: boolean;
-  busyLabel?: string;
-  notReady?: boolean;
+}: Pick<BusyButtonProps, 'busy' | 'busyLabel' | 'notReady'> & {
   look?: 'primary' | 'danger' | 'plain';
   describedBy?: string;
   children: ReactNode;
