@@ -100,6 +100,8 @@ test('an Admin edits a book and a copy inline: Save writes, Cancel leaves them a
   await expect(page.getByText('Book copy updated successfully.')).toBeVisible();
   await expect(copyRow).toContainText('$17.25');
   await editRow(copyRow, (r) => r.getByLabel('Available').uncheck(), 'Cancel');
+  // Out of edit (the row read 'Yes' before the edit too, but not while its checkbox showed).
+  await expect(copyRow.getByLabel('Available')).toHaveCount(0);
   await expect(copyRow).toContainText('Yes');
   expect(await query('SELECT price::text, is_available FROM book_copies WHERE id = $1', [copy!.id])).toEqual([
     { price: '17.25', is_available: true },
