@@ -89,6 +89,8 @@ export function catalogTransferService(
   const runImport = catalogImportRunner(repo, log, onWritten);
   /** The exports streaming now, counted from before their connection is taken: the cap's count, and what shutdown cuts. */
   const openExports = new Set<Readable>();
+  /** The imports this instance is running (each settles, failed or not): what shutdown lets finish. */
+  const runningImports = new Set<Promise<void>>();
 
   /** The job as the screen shows it; a job marked running whose lock nobody holds died with its instance. */
   const view = async ({ summary, ...job }: ImportJob) => {
@@ -181,6 +183,21 @@ export function catalogTransferService(
     },
 
     /**
+     * Whether this instance's imports have all ended by `deadline` (a time): shutdown waits on it before
+     * the pool closes, so an import under way is written rather than rolled back for a restart.
+     */
+    async importsEndedBy(deadline: number) {
+      if (runningImports.size === 0) return true;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+      });
+      const ended = await Promise.race([Promise.all(runningImports).then(() => true), late]);
+      clearTimeout(timer);
+      return ended;
+    },
+
+    /**
      * The check: reads the file, compares it with the shop and stores the plan as a job; writes nothing
      * to the catalog. Null when `signal` ended it (its time limit answered, or the Admin left): no job
      * is kept that nobody will see.
@@ -209,7 +226,8 @@ export function catalogTransferService(
       if (checked.summary.invalid > 0 && !skipInvalid) throw refuse.importHasInvalidRows();
       if (await repo.importLockHeld()) throw refuse.importBusy();
       if (!(await repo.start(id, skipInvalid, who))) throw refuse.importAlreadyRun();
-      void runImport(id, who);
+      const running = runImport(id, who).finally(() => runningImports.delete(running));
+      runningImports.add(running);
       return view(await job(id));
     },
   };
