@@ -25,6 +25,17 @@ afterAll(() => {
   for (const child of serverProcesses) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
+/**
+ * Statement and lock timeouts and a request budget longer than a test may hold a row lock (up to 25 s
+ * on a loaded machine), so the work behind it waits instead of failing. A lock wait counts towards the
+ * statement timeout (5 s by default; the lock timeout alone is 2 s).
+ */
+export const PATIENT_TIMEOUTS = {
+  DATABASE_STATEMENT_TIMEOUT_MS: '30000',
+  DATABASE_LOCK_TIMEOUT_MS: '30000',
+  REQUEST_TIMEOUT_MS: '30000',
+};
+
 /** Runs api/src/server.ts (the production entry's last step) on `databaseUrl` and waits for liveness. */
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();

@@ -4,7 +4,16 @@
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { createBuyers, createCopy, httpClient, type ServerProcess, signIn, sleep, startServerProcess } from './fault-helpers.ts';
+import {
+  createBuyers,
+  createCopy,
+  httpClient,
+  PATIENT_TIMEOUTS,
+  type ServerProcess,
+  signIn,
+  sleep,
+  startServerProcess,
+} from './fault-helpers.ts';
 import { createTestDatabase } from './helpers.ts';
 
 const BUYERS = 6;
@@ -15,15 +24,8 @@ let server: ServerProcess;
 let admin: pg.Client;
 beforeAll(async () => {
   db = await createTestDatabase();
-  // Statement and lock timeouts and a request budget longer than the test may hold its lock (up to
-  // 25 s on a loaded machine), so the checkouts wait instead of failing. A lock wait counts towards
-  // the statement timeout (5 s by default), which once answered every checkout before the signal.
-  server = await startServerProcess(db.url, {
-    LOG_LEVEL: 'info',
-    DATABASE_STATEMENT_TIMEOUT_MS: '30000',
-    DATABASE_LOCK_TIMEOUT_MS: '30000',
-    REQUEST_TIMEOUT_MS: '30000',
-  });
+  // The checkouts wait behind the test's lock (the statement timeout once answered every one before the signal).
+  server = await startServerProcess(db.url, { LOG_LEVEL: 'info', ...PATIENT_TIMEOUTS });
   admin = new pg.Client({ connectionString: db.url });
   await admin.connect();
 });

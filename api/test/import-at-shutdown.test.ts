@@ -4,7 +4,7 @@
 // written and its job reads done, instead of failing for a restart the Admin never saw.
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { httpClient, type ServerProcess, signIn, sleep, startServerProcess } from './fault-helpers.ts';
+import { httpClient, PATIENT_TIMEOUTS, type ServerProcess, signIn, sleep, startServerProcess } from './fault-helpers.ts';
 import { createTestDatabase, DEMO } from './helpers.ts';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -12,14 +12,8 @@ let server: ServerProcess;
 let sql: pg.Client;
 beforeAll(async () => {
   db = await createTestDatabase();
-  // Lock and statement timeouts longer than the test holds the copy (the default lock timeout, 2 s,
-  // would fail the import by itself on a loaded machine).
-  server = await startServerProcess(db.url, {
-    LOG_LEVEL: 'info',
-    DATABASE_STATEMENT_TIMEOUT_MS: '30000',
-    DATABASE_LOCK_TIMEOUT_MS: '30000',
-    REQUEST_TIMEOUT_MS: '30000',
-  });
+  // The import waits behind the test's lock rather than failing at the lock timeout by itself.
+  server = await startServerProcess(db.url, { LOG_LEVEL: 'info', ...PATIENT_TIMEOUTS });
   sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
 });
