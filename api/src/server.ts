@@ -18,7 +18,12 @@ try {
   throw error;
 }
 
-const app = await buildApp(config);
+// A setting the database refuses to take (plugins/prisma.ts) is said as the configuration's are.
+const app = await buildApp(config).catch((error: unknown) => {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 
 // Node's server.close() ends the connections idle at that moment; one busy then would stay open
 // after its answer (keep-alive) and hold the shutdown. Answers sent while closing end theirs.

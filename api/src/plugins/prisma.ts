@@ -8,7 +8,7 @@ import type { SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/dri
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import pg from 'pg';
-import type { Config } from '../config.ts';
+import { type Config, ConfigError } from '../config.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { refuseIfSpent, takingEffect, type WriteBudget, writeBudgets, writesAlone } from '../lib/write-budget.ts';
 import { auditedClient } from '../modules/security/audit.ts';
@@ -263,6 +263,35 @@ export function createPool(url: string, limits: Config['database'], log: Fastify
 }
 
 /**
+ * What the pool's sessions lack of the settings createPool sends at connect, said for an operator, or
+ * null. Something between can drop them without a word: PgBouncer refuses them by default, and drops
+ * them when told to ignore them (`ignore_startup_parameters`), as does a DATABASE_URL's own `options`
+ * or `statement_timeout` (node-postgres prefers the address's). No statement or lock wait would then
+ * ever end in a 503, and under another time zone every default of now() and every plain SQL comparison
+ * of the UTC timestamp columns would be hours off.
+ */
+export async function sessionSettingsProblem(pool: pg.Pool, name: string): Promise<string | null> {
+  const { rows } = await pool.query<{ utcOffset: number; timeZone: string; statement: string; lock: string; idle: string }>(
+    `SELECT extract(timezone FROM now())::int AS "utcOffset", current_setting('TimeZone') AS "timeZone",
+            current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock,
+            current_setting('idle_in_transaction_session_timeout') AS idle`,
+  );
+  const session = rows[0]!;
+  const lacking = [
+    session.utcOffset !== 0 && `TimeZone UTC (it is ${session.timeZone})`,
+    session.statement === '0' && 'statement_timeout',
+    session.lock === '0' && 'lock_timeout',
+    session.idle === '0' && 'idle_in_transaction_session_timeout',
+  ].filter((setting) => setting !== false);
+  if (lacking.length === 0) return null;
+  return (
+    `The ${name} database's sessions lack ${lacking.join(', ')}, which the API sets as it connects: something between ` +
+    "drops them (PgBouncer's ignore_startup_parameters, or options or statement_timeout in the database URL). Set them " +
+    'on the database role instead (ALTER ROLE ... SET); see docs/operations.md, "Scaling out".'
+  );
+}
+
+/**
  * A lost connection's error as the log keeps it: what happened, not the pg client node-postgres hangs
  * on it (its connection settings and the text of every statement it prepared).
  */
@@ -303,6 +332,21 @@ export default fp<PrismaPluginOptions>(
       ? createPool(app.config.databaseReplicaUrl, app.config.database, app.log, 'replica')
       : undefined;
     app.decorate('catalogSql', sqlReader(replicaPool ?? pool, onQuery));
+
+    // A database that does not answer yet is no reason to refuse: the API starts and answers 503 until it does.
+    const problems = await Promise.all([
+      sessionSettingsProblem(pool, 'primary'),
+      replicaPool && sessionSettingsProblem(replicaPool, 'replica'),
+    ]).catch((error: Error) => {
+      app.log.warn({ err: connectionError(error) }, "the database sessions' settings could not be checked: it did not answer");
+      return [];
+    });
+    const problem = problems.find(Boolean);
+    if (problem) {
+      await prisma.$disconnect();
+      await Promise.all([pool.end(), replicaPool?.end()]);
+      throw new ConfigError(problem);
+    }
 
     // Prisma's disconnect leaves a pool passed in open: end it, after in-flight queries have finished.
     app.addHook('onClose', async () => {
