@@ -18,7 +18,8 @@ try {
   throw error;
 }
 
-// A setting the database refuses to take (plugins/prisma.ts) is said as the configuration's are.
+// Database sessions without the settings the API sends as it connects (plugins/prisma.ts) are refused
+// as a wrong setting is: a message, exit code 1.
 const app = await buildApp(config).catch((error: unknown) => {
   if (!(error instanceof ConfigError)) throw error;
   console.error(error.message);
