@@ -40,15 +40,16 @@ app.addHook('onSend', (_request, reply, payload, done) => {
  * and a write under way at its end the grace past it (decision 18); shutdown allows that plus time to
  * close the pool.
  */
-const REQUESTS_END_WITHIN_MS = Math.max(config.requestTimeoutMs, PROVIDER_ROUTE_TIME_LIMIT_MS) + writeGraceMs(config.database);
-const SHUTDOWN_BOUND_MS = REQUESTS_END_WITHIN_MS + 5000;
+const LONGEST_REQUEST_BUDGET_MS = Math.max(config.requestTimeoutMs, PROVIDER_ROUTE_TIME_LIMIT_MS);
+const SHUTDOWN_BOUND_MS = LONGEST_REQUEST_BUDGET_MS + writeGraceMs(config.database) + 5000;
 
 // A catalog import running here is this instance's own work, not a request: it is let finish before the
-// pool closes (one transaction; 10,000 rows take about 2 s), within the time the requests are given, so a
-// deploy's restart does not undo an Admin's file. One still running then is rolled back whole.
+// pool closes (one transaction; 10,000 rows take about 2 s), within the longest request budget from the
+// signal, so a deploy's restart does not undo an Admin's file. One still running then is rolled back
+// whole, in the grace and the 5 s left (its ROLLBACK may wait for its statement under way to end).
 let closingSince = 0;
 app.addHook('onClose', async () => {
-  if (!(await app.catalogTransfer.importsEndedBy(closingSince + REQUESTS_END_WITHIN_MS))) {
+  if (!(await app.catalogTransfer.importsEndedBy(closingSince + LONGEST_REQUEST_BUDGET_MS))) {
     app.log.warn('a catalog import was still running at shutdown: it is rolled back, and its job reads failed');
   }
 });

@@ -31,16 +31,29 @@ it("names each setting a pool's sessions lack, and nothing when they have them",
       "The primary database's sessions lack TimeZone UTC (it is America/New_York), statement_timeout, lock_timeout, " +
         'idle_in_transaction_session_timeout, which the API sets as it connects: something between drops them ' +
         "(PgBouncer's ignore_startup_parameters, or options or statement_timeout in the database URL). Set them on the " +
-        'database role instead (ALTER ROLE ... SET); see docs/operations.md, "Scaling out".',
+        'database role (ALTER ROLE ... SET); see docs/operations.md, "Scaling out".',
     );
+    // A zone at UTC's offset in winter only is not UTC: from March on, times would be an hour off.
+    await setOnDatabase('TimeZone', 'Europe/London');
+    const london = new pg.Pool({ connectionString: db.url, max: 1 });
+    try {
+      expect(await sessionSettingsProblem(london, 'primary')).toMatch(
+        /^The primary database's sessions lack TimeZone UTC \(it is Europe\/London\), statement_timeout/,
+      );
+    } finally {
+      await london.end();
+    }
     // Set on the database (as on a role) instead, they are there.
-    await setOnDatabase('TimeZone', 'UTC');
+    await setOnDatabase('TimeZone', 'Etc/UTC');
     await setOnDatabase('statement_timeout', '5s');
     await setOnDatabase('lock_timeout', '2s');
     await setOnDatabase('idle_in_transaction_session_timeout', '20s');
     const settled = new pg.Pool({ connectionString: db.url, max: 1 });
-    expect(await sessionSettingsProblem(settled, 'primary')).toBeNull();
-    await settled.end();
+    try {
+      expect(await sessionSettingsProblem(settled, 'primary')).toBeNull();
+    } finally {
+      await settled.end();
+    }
   } finally {
     await bare.end();
   }

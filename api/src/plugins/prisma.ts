@@ -237,6 +237,22 @@ export interface PrismaPluginOptions {
  * await, so an error arriving in between (the server terminating the backend: a DBA, a failover,
  * idle_session_timeout) would be an unhandled 'error' event and end the process (node-postgres#2762).
  */
+/** How long the start waits for a pool's settings check: past it, the database is taken as not answering yet. */
+const SESSION_CHECK_WITHIN_MS = 3_000;
+
+/** `work`'s answer, or a rejection once `ms` have passed without one. */
+async function answerWithin<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createPool(url: string, limits: Config['database'], log: FastifyBaseLogger, name = 'primary'): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
@@ -268,27 +284,35 @@ export function createPool(url: string, limits: Config['database'], log: Fastify
  * them when told to ignore them (`ignore_startup_parameters`), as does a DATABASE_URL's own `options`
  * or `statement_timeout` (node-postgres prefers the address's). No statement or lock wait would then
  * ever end in a 503, and under another time zone every default of now() and every plain SQL comparison
- * of the UTC timestamp columns would be hours off.
+ * of the UTC timestamp columns would be hours off. Other errors (the database not answering) are thrown.
  */
 export async function sessionSettingsProblem(pool: pg.Pool, name: string): Promise<string | null> {
-  const { rows } = await pool.query<{ utcOffset: number; timeZone: string; statement: string; lock: string; idle: string }>(
-    `SELECT extract(timezone FROM now())::int AS "utcOffset", current_setting('TimeZone') AS "timeZone",
-            current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock,
-            current_setting('idle_in_transaction_session_timeout') AS idle`,
-  );
-  const session = rows[0]!;
+  const onTheRole = 'on the database role (ALTER ROLE ... SET); see docs/operations.md, "Scaling out".';
+  let session: { utc: boolean; timeZone: string; statement: string; lock: string; idle: string };
+  try {
+    // The time zone's offset in January and in July: UTC, or a zone that never leaves it (Europe/London does in summer).
+    const { rows } = await pool.query<typeof session>(
+      `SELECT extract(timezone FROM timestamptz '2026-01-15 12:00+00') = 0 AND extract(timezone FROM timestamptz '2026-07-15 12:00+00') = 0 AS utc,
+              current_setting('TimeZone') AS "timeZone", current_setting('statement_timeout') AS statement,
+              current_setting('lock_timeout') AS lock, current_setting('idle_in_transaction_session_timeout') AS idle`,
+    );
+    session = rows[0]!;
+  } catch (error) {
+    // PgBouncer's own refusal of the settings, by default: "unsupported startup parameter: statement_timeout".
+    const { code, message } = error as { code?: string; message?: string };
+    if (code === '08P01' && message?.startsWith('unsupported startup parameter')) {
+      return `The ${name} database refuses the settings the API sends as it connects (${message}): a pooler between refuses them (PgBouncer does by default). List them in its ignore_startup_parameters and set them ${onTheRole}`;
+    }
+    throw error;
+  }
   const lacking = [
-    session.utcOffset !== 0 && `TimeZone UTC (it is ${session.timeZone})`,
+    !session.utc && `TimeZone UTC (it is ${session.timeZone})`,
     session.statement === '0' && 'statement_timeout',
     session.lock === '0' && 'lock_timeout',
     session.idle === '0' && 'idle_in_transaction_session_timeout',
   ].filter((setting) => setting !== false);
   if (lacking.length === 0) return null;
-  return (
-    `The ${name} database's sessions lack ${lacking.join(', ')}, which the API sets as it connects: something between ` +
-    "drops them (PgBouncer's ignore_startup_parameters, or options or statement_timeout in the database URL). Set them " +
-    'on the database role instead (ALTER ROLE ... SET); see docs/operations.md, "Scaling out".'
-  );
+  return `The ${name} database's sessions lack ${lacking.join(', ')}, which the API sets as it connects: something between drops them (PgBouncer's ignore_startup_parameters, or options or statement_timeout in the database URL). Set them ${onTheRole}`;
 }
 
 /**
@@ -333,14 +357,18 @@ export default fp<PrismaPluginOptions>(
       : undefined;
     app.decorate('catalogSql', sqlReader(replicaPool ?? pool, onQuery));
 
-    // A database that does not answer yet is no reason to refuse: the API starts and answers 503 until it does.
-    const problems = await Promise.all([
-      sessionSettingsProblem(pool, 'primary'),
-      replicaPool && sessionSettingsProblem(replicaPool, 'replica'),
-    ]).catch((error: Error) => {
-      app.log.warn({ err: connectionError(error) }, "the database sessions' settings could not be checked: it did not answer");
-      return [];
-    });
+    // A database that does not answer yet (or slowly: each plugin has 10 s to load) is no reason to refuse:
+    // the API starts and answers 503 until it does. Each pool is checked on its own.
+    const checks = await Promise.allSettled([
+      answerWithin(sessionSettingsProblem(pool, 'primary'), SESSION_CHECK_WITHIN_MS),
+      replicaPool && answerWithin(sessionSettingsProblem(replicaPool, 'replica'), SESSION_CHECK_WITHIN_MS),
+    ]);
+    for (const check of checks) {
+      if (check.status === 'rejected') {
+        app.log.warn({ err: connectionError(check.reason) }, "the database sessions' settings could not be checked: it did not answer");
+      }
+    }
+    const problems = checks.map((check) => (check.status === 'fulfilled' ? check.value : null));
     const problem = problems.find(Boolean);
     if (problem) {
       await prisma.$disconnect();
