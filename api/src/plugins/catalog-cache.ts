@@ -46,6 +46,7 @@
 // turns the cache off.
 import fp from 'fastify-plugin';
 import pg from 'pg';
+import { answerWithin } from '../lib/answer-within.ts';
 import { STOCK_ONLY } from '../modules/catalog/catalog-events.ts';
 import type { Projection } from './catalog-projections.ts';
 import { connectionError } from './prisma.ts';
@@ -105,14 +106,6 @@ const PRIMARY_POSITION = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
 const REPLICA_POSITION = 'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn';
 /** An ask of either position that takes longer fails (a half-open connection would hold it for minutes). */
 const POSITION_TIMEOUT_MS = 1_000;
-/** `query`'s answer, or a failure once it has taken longer than POSITION_TIMEOUT_MS. */
-const withinTimeout = <T>(query: Promise<T>) => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, fail) => {
-    timer = setTimeout(() => fail(new Error(`no answer within ${POSITION_TIMEOUT_MS} ms`)), POSITION_TIMEOUT_MS);
-  });
-  return Promise.race([query, timeout]).finally(() => clearTimeout(timer));
-};
 const WAL_PAGE_BYTES = 8192n;
 const WAL_PAGE_HEADER_MOST_BYTES = 40n;
 /** A WAL position ('16/B374D848') as a number of bytes. */
@@ -276,12 +269,15 @@ export default fp(
             // Through the pool, behind the requests waiting for it: under load the ask comes later and
             // places more of a burst together. On a connection of its own, or the moment each change
             // was heard, the tail measured worse (docs/performance.md).
-            const { rows } = await withinTimeout(app.databasePool.query<{ lsn: string }>(PRIMARY_POSITION));
+            const { rows } = await answerWithin(app.databasePool.query<{ lsn: string }>(PRIMARY_POSITION), POSITION_TIMEOUT_MS);
             if (!rows[0]) throw new Error('the primary gave no WAL position');
             const target = replayTarget(rows[0].lsn);
             for (const change of unplaced) change.target = target;
           }
-          const [position] = await withinTimeout(app.catalogSql.query<{ standby: boolean; lsn: string | null }>(REPLICA_POSITION));
+          const [position] = await answerWithin(
+            app.catalogSql.query<{ standby: boolean; lsn: string | null }>(REPLICA_POSITION),
+            POSITION_TIMEOUT_MS,
+          );
           if (position?.standby !== true) {
             // Promoted: it reads what the primary has, and its position will not move again.
             if (!replicaPromoted)

@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import pg from 'pg';
 import { type Config, ConfigError } from '../config.ts';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { answerWithin } from '../lib/answer-within.ts';
 import { refuseIfSpent, takingEffect, type WriteBudget, writeBudgets, writesAlone } from '../lib/write-budget.ts';
 import { auditedClient } from '../modules/security/audit.ts';
 
@@ -237,22 +238,6 @@ export interface PrismaPluginOptions {
  * await, so an error arriving in between (the server terminating the backend: a DBA, a failover,
  * idle_session_timeout) would be an unhandled 'error' event and end the process (node-postgres#2762).
  */
-/** How long the start waits for a pool's settings check: past it, the database is taken as not answering yet. */
-const SESSION_CHECK_WITHIN_MS = 3_000;
-
-/** `work`'s answer, or a rejection once `ms` have passed without one. */
-async function answerWithin<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export function createPool(url: string, limits: Config['database'], log: FastifyBaseLogger, name = 'primary'): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
@@ -277,6 +262,9 @@ export function createPool(url: string, limits: Config['database'], log: Fastify
   pool.on('error', onConnectionError);
   return pool;
 }
+
+/** How long the start waits for a pool's settings check: past it, the database is taken as not answering yet. */
+const SESSION_CHECK_WITHIN_MS = 3_000;
 
 /**
  * What the pool's sessions lack of the settings createPool sends at connect, said for an operator, or

@@ -11,6 +11,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
+import { answerWithin } from '../../lib/answer-within.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { CHECK_TIME_LIMIT_MS } from '../../request-limits.ts';
 import type { ImportedChanges } from '../catalog/catalog-events.ts';
@@ -186,15 +187,12 @@ export function catalogTransferService(
      * Whether this instance's imports have all ended by `deadline` (a time): shutdown waits on it before
      * the pool closes, so an import under way is written rather than rolled back for a restart.
      */
-    async importsEndedBy(deadline: number) {
-      if (runningImports.size === 0) return true;
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
-      });
-      const ended = await Promise.race([Promise.all(runningImports).then(() => true), late]);
-      clearTimeout(timer);
-      return ended;
+    importsEndedBy(deadline: number) {
+      // An import never fails its promise (the runner catches and marks the job): a failure here is the deadline.
+      return answerWithin(Promise.all(runningImports), Math.max(0, deadline - Date.now())).then(
+        () => true,
+        () => false,
+      );
     },
 
     /**
