@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'csv-stringify/sync';
 import { expect, it, vi } from 'vitest';
+import { EXPORT_BATCH } from '../src/modules/catalog-admin/catalog-transfer-repository.ts';
 import { EXPORT_COLUMNS, EXPORTS_AT_ONCE } from '../src/modules/catalog-admin/catalog-transfer-service.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
@@ -89,9 +90,11 @@ async function readRest(chunks: AsyncIterator<unknown>) {
 const CUT_OFF = { code: 'LIGHT_ECONNRESET' };
 
 it('answers the whole catalog as the CSV it has always written, as a download', async () => {
+  // A formula, and fields the file must quote (a comma, quotes, a line break), checked against csv-stringify's output.
   await t.db.query(
     `INSERT INTO books (name, search_text, author_id, type_id)
-     SELECT '=HYPERLINK("http://evil.example")', 'hyperlink', min(a.id), min(bt.id) FROM authors a, book_types bt`,
+     SELECT title, 'quoted', min(a.id), min(bt.id) FROM authors a, book_types bt,
+            unnest(ARRAY['=HYPERLINK("http://evil.example")', E'Crime, "Punishment"\\r\\nand After']) title GROUP BY title`,
   );
   const res = await t.app.inject({ method: 'GET', url: '/api/employee/catalog/export.csv', headers: { cookie: admin } });
   expect(res.statusCode).toBe(200);
@@ -103,23 +106,25 @@ it('answers the whole catalog as the CSV it has always written, as a download', 
 });
 
 it('reads from a cursor as the reader reads: the statement stays open while the reader waits, past the statement timeout', async () => {
-  const records = await t.app.catalogTransfer.exportRecords();
-  const reader = records[Symbol.asyncIterator]();
-  expect((await reader.next()).value).toEqual([...EXPORT_COLUMNS]);
-  expect((await reader.next()).value).toHaveLength(EXPORT_COLUMNS.length);
+  const file = await t.app.catalogTransfer.exportFile();
+  const reader = file[Symbol.asyncIterator]();
+  let text = String((await reader.next()).value);
+  expect(text.startsWith(`${EXPORT_COLUMNS.join(',')}\n`)).toBe(true);
   await new Promise((resolve) => setTimeout(resolve, STATEMENT_TIMEOUT_MS * 2));
   // The catalog (over 5,000 rows) was not read whole: the cursor is still open, waiting for the reader.
   expect(await openExports()).toBe(1);
-  let read = 2;
-  while (!(await reader.next()).done) read++;
-  expect(read).toBe((await expectedFile()).trimEnd().split('\n').length);
+  let chunks = 1;
+  for (let chunk = await reader.next(); !chunk.done; chunk = await reader.next(), chunks++) text += String(chunk.value);
+  expect(text).toBe(await expectedFile());
+  // The records come a batch of rows at a time, as the cursor gives them, not a chunk (and a write) each.
+  expect(chunks).toBeLessThanOrEqual(Math.ceil(text.split('\n').length / EXPORT_BATCH) + 1);
   await vi.waitFor(async () => expect(await openExports()).toBe(0));
 });
 
 it('closes the cursor and its connection when the reader leaves half-way', async () => {
   const pool = t.app.databasePool;
-  const records = await t.app.catalogTransfer.exportRecords();
-  const reader = records[Symbol.asyncIterator]();
+  const file = await t.app.catalogTransfer.exportFile();
+  const reader = file[Symbol.asyncIterator]();
   await reader.next();
   await reader.next();
   expect(await openExports()).toBe(1);
@@ -139,7 +144,7 @@ it('answers 503 with Retry-After, not a file cut short, when no connection is fr
 });
 
 it(`answers 503 with Retry-After while ${EXPORTS_AT_ONCE} exports stream, leaving the rest of the pool to the shop`, async () => {
-  const downloads = await Promise.all(Array.from({ length: EXPORTS_AT_ONCE }, () => t.app.catalogTransfer.exportRecords()));
+  const downloads = await Promise.all(Array.from({ length: EXPORTS_AT_ONCE }, () => t.app.catalogTransfer.exportFile()));
   const res = await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin } });
   expect(res.statusCode).toBe(503);
   expect(res.headers['retry-after']).toBe('60');

@@ -13,8 +13,10 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import QueryStream from 'pg-query-stream';
 import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
 import { isbn13CheckDigit } from '../../api/src/lib/isbn.ts';
+import { EXPORT_BATCH, EXPORT_ROWS } from '../../api/src/modules/catalog-admin/catalog-transfer-repository.ts';
 import { cpuQuota } from './cpu-quota.ts';
 import { growCatalog, growOrders } from './grow.ts';
 import { findSustainableRate, MIX_P99_GOAL_MS, MIX_RATIO_GOAL, MIX_SHARES, openLoop, rateVerdict, summarize } from './mix.ts';
@@ -497,6 +499,20 @@ async function transfer() {
     return { result, heldMB: peak - base, baseMB: base };
   };
   const employee = world.employee;
+  // The database's pace: the export's statement read bare through a cursor, as many rows at a time, and nothing else done.
+  const bareCursor = async () => {
+    const db = new pg.Client({ connectionString: primaryUrl });
+    await db.connect();
+    try {
+      const start = performance.now();
+      let rows = 0;
+      for await (const _row of db.query(new QueryStream(EXPORT_ROWS, [], { batchSize: EXPORT_BATCH }))) rows++;
+      return { rows, totalMs: performance.now() - start };
+    } finally {
+      await db.end();
+    }
+  };
+  const cursorAlone = await bareCursor();
   const exported = await held(async () => {
     const start = performance.now();
     const response = await fetch(`${server.url}/api/employee/catalog/export.csv`, { headers: { cookie: employee } });
@@ -559,12 +575,13 @@ async function transfer() {
   });
   await server.stop();
   const result = {
-    export: { ...exported.result, heldMB: exported.heldMB },
+    export: { ...exported.result, heldMB: exported.heldMB, bareCursor: cursorAlone },
     import: { ...imported.result, heldMB: imported.heldMB },
     loadAverage: load(),
   };
   console.log(
-    `export: ${(result.export.bytes / 2 ** 20).toFixed(1)} MB, first byte ${result.export.firstByteMs.toFixed(0)} ms, whole ${(result.export.totalMs / 1000).toFixed(1)} s, held ${result.export.heldMB.toFixed(1)} MB of RSS\n` +
+    `export: ${(result.export.bytes / 2 ** 20).toFixed(1)} MB, first byte ${result.export.firstByteMs.toFixed(0)} ms, whole ${(result.export.totalMs / 1000).toFixed(1)} s, held ${result.export.heldMB.toFixed(1)} MB of RSS; ` +
+      `the statement alone through a bare cursor ${(cursorAlone.totalMs / 1000).toFixed(1)} s (${cursorAlone.rows} rows)\n` +
       `import of ${result.import.rows} rows: dry run ${result.import.checkMs.toFixed(0)} ms (${result.import.checkStatus}), run ${(result.import.runMs / 1000).toFixed(1)} s (${result.import.status}), held ${result.import.heldMB.toFixed(1)} MB of RSS`,
   );
   return result;

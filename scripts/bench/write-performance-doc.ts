@@ -84,7 +84,15 @@ export interface BenchRun {
     loadAverage: number[];
   };
   transfer?: {
-    export: { status: number; firstByteMs: number; totalMs: number; bytes: number; heldMB: number };
+    export: {
+      status: number;
+      firstByteMs: number;
+      totalMs: number;
+      bytes: number;
+      heldMB: number;
+      /** The export's statement read bare through a cursor (since 2 December): the database's pace. */
+      bareCursor?: { rows: number; totalMs: number };
+    };
     import: { rows: number; checkStatus: number; checkMs: number; runMs: number; status: string; heldMB: number };
     loadAverage: number[];
   };
@@ -476,7 +484,11 @@ export function transferSection(run: BenchRun) {
     `${runLine(run)} Measured at ${load(loadAverage)}.`,
     '',
     `- **Export** of the whole catalog (${fixed(out.bytes / 2 ** 20, 1)} MB of CSV, status ${out.status}): the first byte after ` +
-      `${fixed(out.firstByteMs, 0)} ms, the whole file after ${fixed(out.totalMs / 1000, 1)} s; the server held ${fixed(out.heldMB, 1)} MB more RSS at its peak.`,
+      `${fixed(out.firstByteMs, 0)} ms, the whole file after ${fixed(out.totalMs / 1000, 1)} s; the server held ${fixed(out.heldMB, 1)} MB more RSS at its peak.` +
+      (out.bareCursor
+        ? ` The same statement read bare through a cursor, as many rows at a time and nothing else done (the database's pace): ` +
+          `${thousands(out.bareCursor.rows)} rows in ${fixed(out.bareCursor.totalMs / 1000, 1)} s, the export ${fixed(out.totalMs / out.bareCursor.totalMs, 2)}x that.`
+        : ''),
     `- **Import** of ${thousands(into.rows)} rows: the dry run ${fixed(into.checkMs, 0)} ms (status ${into.checkStatus}), the run ` +
       `${fixed(into.runMs / 1000, 1)} s (${into.status}); the server held ${fixed(into.heldMB, 1)} MB more RSS at its peak.`,
   ].join('\n');
