@@ -161,12 +161,12 @@ export function catalogTransferService(
   return {
     /**
      * The export as CSV text, the header first, one record per copy (a book without copies: one with
-     * empty copy fields). The text leaves `EXPORT_BATCH` records at a time, as the cursor gives them:
-     * a chunk a record cost a write to the socket, or to the compressor's thread, each (most of a
-     * million books' minute: docs/performance.md, "The export, a batch of records a chunk"). The cursor is open before
-     * this answers, so an unreachable database is a 503 and not a file cut short; a reader that leaves
-     * ends the cursor (the pipeline destroys both). Beyond `EXPORTS_AT_ONCE` exports streaming on this
-     * instance, a 503 with Retry-After.
+     * empty copy fields). After the header, the text leaves `EXPORT_BATCH` records a chunk, as the
+     * cursor gives them: a chunk a record cost a write to the socket, or to the compressor's thread,
+     * each (most of a million books' minute: docs/performance.md, "The export, a batch of records a
+     * chunk"). The cursor is open before this answers, so an unreachable database is a 503 and not a
+     * file cut short; a reader that leaves ends the cursor (the pipeline destroys both). Beyond
+     * `EXPORTS_AT_ONCE` exports streaming on this instance, a 503 with Retry-After.
      */
     async exportFile(): Promise<Readable> {
       if (openExports.size >= EXPORTS_AT_ONCE) throw refuse.exportsBusy(EXPORTS_AT_ONCE);
