@@ -8,15 +8,19 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'csv-stringify/sync';
 import { expect, it, vi } from 'vitest';
+import { loggerOptions } from '../src/lib/logging.ts';
 import { EXPORT_BATCH } from '../src/modules/catalog-admin/catalog-transfer-repository.ts';
 import { EXPORT_COLUMNS, EXPORTS_AT_ONCE } from '../src/modules/catalog-admin/catalog-transfer-service.ts';
 import { createTestApp, DEMO } from './helpers.ts';
+import { logCapture } from './log-capture.ts';
 
 const STATEMENT_TIMEOUT_MS = 500;
 /** Room for the exports allowed at once and the calls beside them. */
 const POOL_SIZE = EXPORTS_AT_ONCE + 2;
 const EXPORT_URL = '/api/employee/catalog/export.csv';
+const { lines: logLines, stream } = logCapture<{ level: number; msg: string }>();
 const t = await createTestApp({
+  logger: loggerOptions({ env: 'test', logLevel: 'info' }, stream),
   env: {
     DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
     DATABASE_POOL_SIZE: String(POOL_SIZE),
@@ -74,12 +78,20 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** A download over HTTP read as far as its first chunk and then left waiting, as a stalled reader does. */
+/**
+ * A download over HTTP read as far as its first records and then left waiting, as a stalled reader
+ * does. The header leaves before the cursor has given a row, so records show the statement is running.
+ */
 async function stalledDownload() {
   const res = await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin }, payloadAsStream: true });
   expect(res.statusCode).toBe(200);
   const chunks = res.stream()[Symbol.asyncIterator]();
-  expect((await chunks.next()).done).toBe(false);
+  let read = '';
+  while (read.split('\n').length < 3) {
+    const chunk = await chunks.next();
+    expect(chunk.done).toBe(false);
+    read += String(chunk.value);
+  }
   return chunks;
 }
 /** Reads a download's rest: resolves when it ends as a whole file, rejects when it is cut off. */
@@ -180,22 +192,39 @@ it('cuts the download off at once and gives its connection back when the databas
   // Cut off, not ended: a file short of its rows must not look whole.
   await expect(within(5000, 'the download failing', readRest(download))).rejects.toMatchObject(CUT_OFF);
   await vi.waitFor(() => expect(connectionsInUse()).toBe(0));
+  expect(logLines.filter((line) => line.level === 50).map((line) => line.msg)).toContain('the catalog export stopped half-way');
   expect((await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin } })).body).toBe(await expectedFile());
 });
 
-// Last: it closes the app. Over a real connection, which the server's close waits for, unlike inject's.
-it('closes promptly with a stalled download open: the download is cut off and its connection closed', async () => {
-  // A catalog of some 40 MB, far more than the sockets' buffers hold: the server has to wait for this reader.
+/** A download over a real connection, once its answer's head has come. */
+async function realDownload() {
+  if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  return new Promise<http.IncomingMessage>((resolve) =>
+    http.get({ host: '127.0.0.1', port, path: EXPORT_URL, headers: { cookie: admin } }, resolve),
+  );
+}
+
+it('logs an Admin who leaves a download half-way as such, not as a fault', async () => {
+  // A catalog of some 40 MB, far more than the sockets' buffers hold: the server has to wait for the reader.
   await t.db.query(
     `INSERT INTO books (name, search_text, author_id, type_id)
      SELECT repeat('x', 2000) || g, 'x', (SELECT min(id) FROM authors), (SELECT min(id) FROM book_types)
      FROM generate_series(1, 20000) g`,
   );
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  const download = await new Promise<http.IncomingMessage>((resolve) =>
-    http.get({ host: '127.0.0.1', port, path: EXPORT_URL, headers: { cookie: admin } }, resolve),
-  );
+  const from = logLines.length;
+  const download = await realDownload();
+  expect(download.statusCode).toBe(200);
+  await once(download, 'data');
+  download.destroy();
+  await vi.waitFor(() => expect(logLines.slice(from).map((line) => line.msg)).toContain('the reader left the catalog export half-way'));
+  expect(logLines.slice(from).filter((line) => line.level >= 50)).toEqual([]);
+  await vi.waitFor(() => expect(connectionsInUse()).toBe(0), { timeout: 5000 });
+});
+
+// Last: it closes the app. Over a real connection, which the server's close waits for, unlike inject's.
+it('closes promptly with a stalled download open: the download is cut off and its connection closed', async () => {
+  const download = await realDownload();
   expect(download.statusCode).toBe(200);
   await once(download, 'data');
   download.pause();
