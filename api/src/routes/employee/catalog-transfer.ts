@@ -35,17 +35,25 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const file = await app.catalogTransfer.exportFile();
-      // What the reply sends: the time budget's signal fails it, as a failure of the file does.
       const download = new PassThrough();
-      // A failure half-way (the database gone) ends the download short rather than sending a 500
-      // after the header: the file is then visibly incomplete, and the log says why. An Admin who
-      // cancels the download is no fault: the budget's signal was aborted with no reason of its own
-      // (a budget spent gives Fastify's timeout error), before anything else failed.
-      pipeline(file, download, { signal: request.timeBudgetSignal }).catch((error: Error) => {
-        if (error.name === 'AbortError' && (error.cause as Error | undefined)?.name === 'AbortError')
-          request.log.info('the reader left the catalog export half-way');
+      // A failure half-way (the database gone, the budget spent) ends the download short rather than
+      // sending a 500 after the header: the file is then visibly incomplete, and the log says why.
+      // An Admin who cancels the download is no fault: Fastify ends what it sends (the compressor,
+      // or `download`) without an error, which reaches here as a premature close.
+      pipeline(file, download).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') request.log.info('the reader left the catalog export half-way');
         else request.log.error({ err: error }, 'the catalog export stopped half-way');
       });
+      // Only a spent budget cuts the file here (its reason Fastify's timeout error). The signal's
+      // other abort, the answer's close, is left to Fastify: failing `download` with it then would
+      // reach the compressor as an error, which @fastify/compress logs as one.
+      request.timeBudgetSignal?.addEventListener(
+        'abort',
+        function (this: AbortSignal) {
+          if (this.reason?.name !== 'AbortError') file.destroy(this.reason);
+        },
+        { once: true },
+      );
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .type('text/csv; charset=utf-8')
