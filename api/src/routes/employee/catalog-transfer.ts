@@ -1,5 +1,5 @@
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { EXPORT_COLUMNS, EXPORT_TIME_LIMIT_MS, IMPORT_COLUMNS } from '../../modules/catalog-admin/catalog-transfer-service.ts';
@@ -35,17 +35,16 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const file = await app.catalogTransfer.exportFile();
-      const download = new PassThrough();
       // A failure half-way (the database gone, the budget spent) ends the download short rather than
       // sending a 500 after the header: the file is then visibly incomplete, and the log says why.
       // An Admin who cancels the download is no fault: Fastify ends what it sends (the compressor,
-      // or `download`) without an error, which reaches here as a premature close.
-      pipeline(file, download).catch((error: NodeJS.ErrnoException) => {
+      // or the file) without an error, which reaches the file as a premature close.
+      finished(file).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') request.log.info('the reader left the catalog export half-way');
         else request.log.error({ err: error }, 'the catalog export stopped half-way');
       });
       // Only a spent budget cuts the file here (its reason Fastify's timeout error). The signal's
-      // other abort, the answer's close, is left to Fastify: failing `download` with it then would
+      // other abort, the answer's close, is left to Fastify: failing the file with it then would
       // reach the compressor as an error, which @fastify/compress logs as one.
       request.timeBudgetSignal?.addEventListener(
         'abort',
@@ -58,7 +57,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="bookshop-books-${day}.csv"`)
-        .send(download);
+        .send(file);
     },
   );
 
