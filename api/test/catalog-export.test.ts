@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { stringify } from 'csv-stringify/sync';
 import { expect, it, vi } from 'vitest';
 import { loggerOptions } from '../src/lib/logging.ts';
@@ -102,7 +103,13 @@ async function readRest(chunks: AsyncIterator<unknown>) {
 const CUT_OFF = { code: 'LIGHT_ECONNRESET' };
 
 it('answers the whole catalog as the CSV it has always written, as a download', async () => {
-  // A formula, and fields the file must quote (a comma, quotes, a line break), checked against csv-stringify's output.
+  // A formula, and fields the file must quote (a comma, quotes, a line break), checked against csv-stringify's output:
+  // in a title, and in an author's and a category's names.
+  await t.db.query(
+    `WITH a AS (INSERT INTO authors (full_name) VALUES ('Tolkien, J. R. R.') RETURNING id),
+          bt AS (INSERT INTO book_types (name) VALUES ('-Poetry, "Verse"') RETURNING id)
+     INSERT INTO books (name, search_text, author_id, type_id) SELECT 'The Hobbit', 'quoted', a.id, bt.id FROM a, bt`,
+  );
   await t.db.query(
     `INSERT INTO books (name, search_text, author_id, type_id)
      SELECT title, 'quoted', min(a.id), min(bt.id) FROM authors a, book_types bt,
@@ -115,6 +122,18 @@ it('answers the whole catalog as the CSV it has always written, as a download', 
   const expected = await expectedFile();
   expect(expected.split('\n').length).toBeGreaterThan(5000);
   expect(res.body).toBe(expected);
+});
+
+it('leaves compressed as the browser asks, brotli or gzip, with the same file inside', async () => {
+  const expected = await expectedFile();
+  const inflate = { br: brotliDecompressSync, gzip: gunzipSync };
+  for (const encoding of ['br', 'gzip'] as const) {
+    const res = await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin, 'accept-encoding': encoding } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.rawPayload.length).toBeLessThan(expected.length / 2);
+    expect(inflate[encoding](res.rawPayload).toString()).toBe(expected);
+  }
 });
 
 it('reads from a cursor as the reader reads: the statement stays open while the reader waits, past the statement timeout', async () => {

@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import QueryStream from 'pg-query-stream';
+import Cursor from 'pg-cursor';
 import { DEFAULT_CATALOG_CACHE_MS } from '../../api/src/config.ts';
 import { isbn13CheckDigit } from '../../api/src/lib/isbn.ts';
 import { EXPORT_BATCH, EXPORT_ROWS } from '../../api/src/modules/catalog-admin/catalog-transfer-repository.ts';
@@ -505,8 +505,9 @@ async function transfer() {
     await db.connect();
     try {
       const start = performance.now();
+      const cursor = db.query(new Cursor(EXPORT_ROWS));
       let rows = 0;
-      for await (const _row of db.query(new QueryStream(EXPORT_ROWS, [], { batchSize: EXPORT_BATCH }))) rows++;
+      for (let batch = await cursor.read(EXPORT_BATCH); batch.length; batch = await cursor.read(EXPORT_BATCH)) rows += batch.length;
       return { rows, totalMs: performance.now() - start };
     } finally {
       await db.end();

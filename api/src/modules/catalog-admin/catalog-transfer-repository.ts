@@ -1,10 +1,9 @@
 // The export's and the import's reads and writes: the catalog's rows for the export, the shop's
 // copies the import's plan is compared with, the import jobs (import_jobs), and the run's
 // transaction. Decisions are the plan's (catalog-import-plan.ts) and the runner's.
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import type pg from 'pg';
-import QueryStream from 'pg-query-stream';
+import Cursor from 'pg-cursor';
 import { Compile } from 'typebox/compile';
 import type { Prisma } from '../../generated/prisma/client.ts';
 import { refuse } from '../../lib/refusals.ts';
@@ -216,9 +215,11 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
     /**
      * The export's rows from a cursor on one connection of the pool, `EXPORT_BATCH` at a time as the
      * reader takes them: the database sends no faster than the download goes, and nothing holds the
-     * whole catalog. Object mode: each chunk an ExportRow. A cursor rather than batches by keyset: one
-     * statement and one snapshot for the whole file, and one connection taken once, where each batch
-     * would wait for the pool again (under load, most of the export's time).
+     * whole catalog. Object mode: each chunk a batch, an array of up to `EXPORT_BATCH` ExportRows, as
+     * the cursor reads them (a chunk a row cost a million books more time than the database took).
+     * A cursor rather than batches by keyset: one statement and one snapshot for the whole file, and
+     * one connection taken once, where each batch would wait for the pool again (under load, most of
+     * the export's time).
      *
      * A cursor's statement_timeout counts from its start however slowly the reader reads, so the
      * pool's few seconds would cut a long download short: this connection gets the export's own
@@ -226,13 +227,12 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
      * closed when the stream closes (ended, failed, or destroyed by a reader that left) rather than
      * handed back with that setting.
      *
-     * A connection that dies under the cursor (the server ending the backend, a failover) never lets
-     * the cursor's stream close: its close waits for an answer the dead connection never sends
-     * (node-postgres#2588, #2642). So the rows pass through a stream of our own, which the
-     * connection's 'error' or 'end' fails at once, and the connection is closed by whichever comes
-     * first, once.
+     * A connection that dies under the cursor (the server ending the backend, a failover) never
+     * answers the cursor's read or close (node-postgres#2588, #2642). So the connection's 'error' or
+     * 'end' fails the stream at once, and closing the stream ends the connection rather than waiting
+     * on the cursor.
      */
-    async exportRows(): Promise<Readable> {
+    async exportBatches(): Promise<Readable> {
       const client = await pool.connect();
       try {
         await client.query(`SET statement_timeout = ${EXPORT_TIME_LIMIT_MS}`);
@@ -240,24 +240,42 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
         client.release(true);
         throw error;
       }
-      const cursor = client.query(new QueryStream(EXPORT_ROWS, [], { batchSize: EXPORT_BATCH }));
-      const rows = new PassThrough({ objectMode: true });
+      const cursor = client.query(new Cursor<ExportRow>(EXPORT_ROWS));
       let released = false;
+      // Ends the connection (it holds the export's own statement_timeout), and with it the cursor:
+      // a reader that left or a failure needs no answer from the database to let go of both.
       const release = () => {
         if (released) return;
         released = true;
         client.off('error', connectionLost).off('end', connectionLost);
         client.release(true);
       };
+      const batches = new Readable({
+        objectMode: true,
+        // One batch read ahead while the reader takes the one before.
+        highWaterMark: 2,
+        read() {
+          cursor.read(EXPORT_BATCH).then(
+            (rows) => {
+              if (rows.length) this.push(rows);
+              else {
+                release();
+                this.push(null);
+              }
+            },
+            (error: Error) => this.destroy(error),
+          );
+        },
+        destroy(error, done) {
+          release();
+          done(error);
+        },
+      });
       function connectionLost(error?: Error) {
-        release();
-        rows.destroy(error ?? new Error('the database connection closed during the catalog export'));
+        batches.destroy(error ?? new Error('the database connection closed during the catalog export'));
       }
       client.once('error', connectionLost).once('end', connectionLost);
-      cursor.once('close', release);
-      // The reader leaving destroys the cursor through this pipeline, which closes it on a live connection.
-      pipeline(cursor, rows).catch(() => {});
-      return rows;
+      return batches;
     },
 
     /**

@@ -3,6 +3,7 @@ import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { EXPORT_COLUMNS, EXPORT_TIME_LIMIT_MS, IMPORT_COLUMNS } from '../../modules/catalog-admin/catalog-transfer-service.ts';
+import { STREAMED_DOWNLOAD_COMPRESSION } from '../../plugins/compression.ts';
 import { CHECK_TIME_LIMIT_MS, IMPORT_BODY_LIMIT } from '../../request-limits.ts';
 import { PositiveInt, responses } from '../../schemas/common.ts';
 import { RunImportInput } from '../../schemas/staff.ts';
@@ -21,6 +22,7 @@ const catalogTransferRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       // A download of the whole catalog outlasts the usual request budget; it stops when the client leaves.
       config: { timeBudgetMs: EXPORT_TIME_LIMIT_MS },
+      compress: STREAMED_DOWNLOAD_COMPRESSION,
       // Fastify's HEAD of a GET runs the GET and drops its body: here, the whole catalog read for nothing.
       exposeHeadRoute: false,
       schema: {
