@@ -6,12 +6,13 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import zlib, { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { stringify } from 'csv-stringify/sync';
 import { expect, it, vi } from 'vitest';
 import { loggerOptions } from '../src/lib/logging.ts';
 import { EXPORT_BATCH } from '../src/modules/catalog-admin/catalog-transfer-repository.ts';
 import { EXPORT_COLUMNS, EXPORTS_AT_ONCE } from '../src/modules/catalog-admin/catalog-transfer-service.ts';
+import { STREAMED_DOWNLOAD_COMPRESSION } from '../src/plugins/compression.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 import { logCapture } from './log-capture.ts';
 
@@ -124,9 +125,11 @@ it('answers the whole catalog as the CSV it has always written, as a download', 
   expect(res.body).toBe(expected);
 });
 
-it('leaves compressed as the browser asks, brotli or gzip, with the same file inside', async () => {
+it('leaves compressed as the browser asks, brotli or gzip, at the quick settings of a long download, with the same file inside', async () => {
   const expected = await expectedFile();
   const inflate = { br: brotliDecompressSync, gzip: gunzipSync };
+  const brotli = vi.spyOn(zlib, 'createBrotliCompress');
+  const gzip = vi.spyOn(zlib, 'createGzip');
   for (const encoding of ['br', 'gzip'] as const) {
     const res = await t.app.inject({ method: 'GET', url: EXPORT_URL, headers: { cookie: admin, 'accept-encoding': encoding } });
     expect(res.statusCode).toBe(200);
@@ -134,6 +137,10 @@ it('leaves compressed as the browser asks, brotli or gzip, with the same file in
     expect(res.rawPayload.length).toBeLessThan(expected.length / 2);
     expect(inflate[encoding](res.rawPayload).toString()).toBe(expected);
   }
+  expect(brotli).toHaveBeenCalledExactlyOnceWith(expect.objectContaining(STREAMED_DOWNLOAD_COMPRESSION.brotliOptions));
+  expect(gzip).toHaveBeenCalledExactlyOnceWith(STREAMED_DOWNLOAD_COMPRESSION.zlibOptions);
+  brotli.mockRestore();
+  gzip.mockRestore();
 });
 
 it('reads from a cursor as the reader reads: the statement stays open while the reader waits, past the statement timeout', async () => {

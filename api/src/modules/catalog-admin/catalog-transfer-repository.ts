@@ -252,7 +252,7 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
       };
       const batches = new Readable({
         objectMode: true,
-        // One batch read ahead while the reader takes the one before.
+        // Up to two batches read ahead while the reader takes the one before.
         highWaterMark: 2,
         read() {
           cursor.read(EXPORT_BATCH).then(
@@ -275,6 +275,8 @@ export function catalogTransferRepository(db: Db, pool: pg.Pool) {
         batches.destroy(error ?? new Error('the database connection closed during the catalog export'));
       }
       client.once('error', connectionLost).once('end', connectionLost);
+      // An error between reads (the export's statement_timeout) fails the file now, not at the next read.
+      cursor.on('error', (error) => batches.destroy(error));
       return batches;
     },
 
