@@ -8,7 +8,8 @@ import { takesNoBody } from '../lib/route-hooks.ts';
 
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
-const ANSWERS = {
+/** The shop's answers: JSON above 1 KB, brotli or gzip as the browser accepts. */
+const ANSWER_COMPRESSION = {
   threshold: COMPRESSION_THRESHOLD_BYTES,
   encodings: ['br', 'gzip'],
   brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
@@ -24,7 +25,7 @@ const ANSWERS = {
  * for 4.9 MB. (A route's options replace all of the plugin's, so the rest are restated.)
  */
 export const STREAMED_DOWNLOAD_COMPRESSION = {
-  ...ANSWERS,
+  ...ANSWER_COMPRESSION,
   brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 2 } },
   zlibOptions: { level: 1 },
 } satisfies FastifyCompressOptions;
@@ -38,7 +39,7 @@ export default fp(
         route.decompress = false;
       }
     });
-    await app.register(compress, { global: true, ...ANSWERS });
+    await app.register(compress, { global: true, ...ANSWER_COMPRESSION });
   },
   { name: 'compression' },
 );

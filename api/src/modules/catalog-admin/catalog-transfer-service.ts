@@ -88,8 +88,8 @@ const EXPORT_HEADER = `${EXPORT_COLUMNS.join(',')}\n`;
 /**
  * The export's line of a row, in EXPORT_COLUMNS' order, ended by a line feed; a book without copies
  * has empty copy fields. Only the names can hold a character CSV quotes: the ISBN is digits, and the
- * rest are numbers and booleans as PostgreSQL prints them, written as they are (a field list and a
- * check of each field cost a million books seconds).
+ * rest are numbers and booleans as PostgreSQL prints them, written as they are (a list of fields and a
+ * check of each cost seconds at a million books).
  */
 function exportLine(row: ExportRow): string {
   const book = `${row.isbn13 ?? ''},${nameField(row.title)},${nameField(row.author)},${nameField(row.category)}`;
