@@ -1,13 +1,13 @@
 // The catalog export past its time budget (30 minutes in the shop, a second here): a download still
 // under way is cut off, never ended as a file that looks whole; the log says why, as an error (not as
 // an Admin who left); and its connection goes back to the pool.
-import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, it, vi } from 'vitest';
 import { loggerOptions } from '../src/lib/logging.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 import { logCapture } from './log-capture.ts';
+import { pauseAfterFirstData } from './paused-download.ts';
 
 // vi.mock is hoisted above the file's other lines: the budget is set in a hoisted block too.
 const { EXPORT_BUDGET_MS } = vi.hoisted(() => ({ EXPORT_BUDGET_MS: 1000 }));
@@ -34,12 +34,7 @@ it('cuts off a download still under way when the export has had its time, and sa
     http.get({ host: '127.0.0.1', port, path: '/api/employee/catalog/export.csv', headers: { cookie: admin } }, resolve),
   );
   expect(download.statusCode).toBe(200);
-  await once(download, 'data');
-  download.pause();
-  const outcome = new Promise<string>((resolve) => {
-    download.once('end', () => resolve('ended as a whole file'));
-    download.once('error', () => resolve('cut off'));
-  });
+  const outcome = pauseAfterFirstData(download);
   // The reader waits past the budget, then reads on: what arrives is a download cut short.
   await new Promise((resolve) => setTimeout(resolve, EXPORT_BUDGET_MS * 2));
   download.resume();

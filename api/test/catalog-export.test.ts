@@ -15,6 +15,7 @@ import { EXPORT_COLUMNS, EXPORTS_AT_ONCE } from '../src/modules/catalog-admin/ca
 import { STREAMED_DOWNLOAD_COMPRESSION } from '../src/plugins/compression.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 import { logCapture } from './log-capture.ts';
+import { pauseAfterFirstData } from './paused-download.ts';
 
 const STATEMENT_TIMEOUT_MS = 500;
 /** Room for the exports allowed at once and the calls beside them. */
@@ -268,12 +269,7 @@ it('logs an Admin who leaves a download half-way as such, not as a fault', async
 it('closes promptly with a stalled download open: the download is cut off and its connection closed', async () => {
   const download = await realDownload();
   expect(download.statusCode).toBe(200);
-  await once(download, 'data');
-  download.pause();
-  const outcome = new Promise<string>((resolve) => {
-    download.once('end', () => resolve('ended as a whole file'));
-    download.once('error', () => resolve('cut off'));
-  });
+  const outcome = pauseAfterFirstData(download);
   await within(5000, 'app.close()', t.app.close());
   expect(t.app.databasePool.totalCount).toBe(0);
   download.resume();
