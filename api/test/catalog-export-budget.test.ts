@@ -1,13 +1,11 @@
 // The catalog export past its time budget (30 minutes in the shop, a second here): a download still
 // under way is cut off, never ended as a file that looks whole; the log says why, as an error (not as
 // an Admin who left); and its connection goes back to the pool.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, it, vi } from 'vitest';
 import { loggerOptions } from '../src/lib/logging.ts';
+import { addBigCatalog, getOverHttp, pauseAfterFirstData } from './export-download.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 import { logCapture } from './log-capture.ts';
-import { pauseAfterFirstData } from './paused-download.ts';
 
 // vi.mock is hoisted above the file's other lines: the budget is set in a hoisted block too.
 const { EXPORT_BUDGET_MS } = vi.hoisted(() => ({ EXPORT_BUDGET_MS: 1000 }));
@@ -21,18 +19,10 @@ const t = await createTestApp({ logger: loggerOptions({ env: 'test', logLevel: '
 const admin = await t.login(DEMO.admin);
 
 it('cuts off a download still under way when the export has had its time, and says why in the log', async () => {
-  // Some 40 MB: far more than the sockets' buffers hold, so a reader that stops keeps the export under way.
-  await t.db.query(
-    `INSERT INTO books (name, search_text, author_id, type_id)
-     SELECT repeat('x', 2000) || g, 'x', (SELECT min(id) FROM authors), (SELECT min(id) FROM book_types)
-     FROM generate_series(1, 20000) g`,
-  );
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
+  // Far more than the sockets' buffers hold, so a reader that stops keeps the export under way.
+  await addBigCatalog(t.db);
   const started = Date.now();
-  const download = await new Promise<http.IncomingMessage>((resolve) =>
-    http.get({ host: '127.0.0.1', port, path: '/api/employee/catalog/export.csv', headers: { cookie: admin } }, resolve),
-  );
+  const download = await getOverHttp(t.app, '/api/employee/catalog/export.csv', { cookie: admin });
   expect(download.statusCode).toBe(200);
   const outcome = pauseAfterFirstData(download);
   // The reader waits past the budget, then reads on: what arrives is a download cut short.

@@ -4,8 +4,6 @@
 // an export may not do to the rest of the shop: keep a connection the database ended, take more
 // than its share of the pool, or hold up the shutdown.
 import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import zlib, { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { stringify } from 'csv-stringify/sync';
 import { expect, it, vi } from 'vitest';
@@ -13,9 +11,9 @@ import { loggerOptions } from '../src/lib/logging.ts';
 import { EXPORT_BATCH } from '../src/modules/catalog-admin/catalog-transfer-repository.ts';
 import { EXPORT_COLUMNS, EXPORTS_AT_ONCE } from '../src/modules/catalog-admin/catalog-transfer-service.ts';
 import { STREAMED_DOWNLOAD_COMPRESSION } from '../src/plugins/compression.ts';
+import { addBigCatalog, getOverHttp, pauseAfterFirstData } from './export-download.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 import { logCapture } from './log-capture.ts';
-import { pauseAfterFirstData } from './paused-download.ts';
 
 const STATEMENT_TIMEOUT_MS = 500;
 /** Room for the exports allowed at once and the calls beside them. */
@@ -227,25 +225,14 @@ it('cuts the download off at once and gives its connection back when the databas
 /** A download over a real connection, once its answer's head has come. */
 async function realDownload(headers: Record<string, string> = {}) {
   await bigCatalog();
-  if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  return new Promise<http.IncomingMessage>((resolve) =>
-    http.get({ host: '127.0.0.1', port, path: EXPORT_URL, headers: { cookie: admin, ...headers } }, resolve),
-  );
+  return getOverHttp(t.app, EXPORT_URL, { cookie: admin, ...headers });
 }
 
 let bigCatalogAdded = false;
-/**
- * A catalog of some 40 MB: uncompressed, far more than the sockets' buffers hold, so the server has to
- * wait for its reader; compressed, still a second or so of the server's work.
- */
+/** The big catalog, added by whichever real download comes first. */
 async function bigCatalog() {
   if (bigCatalogAdded) return;
-  await t.db.query(
-    `INSERT INTO books (name, search_text, author_id, type_id)
-     SELECT repeat('x', 2000) || g, 'x', (SELECT min(id) FROM authors), (SELECT min(id) FROM book_types)
-     FROM generate_series(1, 20000) g`,
-  );
+  await addBigCatalog(t.db);
   bigCatalogAdded = true;
 }
 
