@@ -44,14 +44,17 @@ COPY package-lock.json /tmp/
 RUN npm install -g --no-audit --no-fund \
       "firebase-tools@$(node -p "require('/tmp/package-lock.json').packages['node_modules/firebase-tools'].version")" \
  && rm /tmp/package-lock.json && npm cache clean --force
-# The emulator writes its log (firebase-debug.log) beside its config, as the user it runs as.
-RUN install -d -o node -g node /srv
+# The emulator writes its log (firebase-debug.log) beside its config, as the user it runs as, and its
+# accounts to /srv/data/accounts when it stops (SIGTERM), read again at the next start. Compose keeps
+# /srv/data in a volume (which takes the folder's owner from here); the accounts are a folder inside
+# it, since the export replaces its folder, and a volume's own mount point cannot be replaced.
+RUN install -d -o node -g node /srv /srv/data
 WORKDIR /srv
 COPY docker/firebase.json firebase.json
 USER node
 EXPOSE 9099
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD node -e "fetch('http://127.0.0.1:9099/').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["firebase", "emulators:start", "--only", "auth", "--project", "demo-bookshop"]
+CMD ["firebase", "emulators:start", "--only", "auth", "--project", "demo-bookshop", "--import", "/srv/data/accounts", "--export-on-exit", "/srv/data/accounts"]
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 WEB_DIST=/app/web/dist

@@ -43,8 +43,11 @@ try {
   }
 
   if (!process.env.FIREBASE_AUTH_EMULATOR_HOST) {
-    step('starting the identity emulator (Firebase Auth)');
-    const emulator = await startIdentityEmulator(Number(process.env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099));
+    step('starting the identity emulator (Firebase Auth, accounts kept in .data/identity)');
+    const emulator = await startIdentityEmulator({
+      port: Number(process.env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099),
+      keepAccountsIn: path.join(rootDir, '.data/identity'),
+    });
     stops.push(emulator.stop);
     process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
   }

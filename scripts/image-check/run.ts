@@ -52,11 +52,11 @@ async function stopAll() {
 }
 
 const podman = async (...args: string[]) => (await run('podman', args, { maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
-async function container(name: string, image: string, publish: string, env: Record<string, string>) {
+async function container(name: string, image: string, publish: string, env: Record<string, string>, volume?: string) {
   const full = `${runId}-${name}`;
   const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
   stops.push(() => podman('rm', '-f', '-t', '5', full));
-  await podman('run', '-d', '--name', full, '--network', NETWORK, '-p', publish, ...envArgs, image);
+  await podman('run', '-d', '--name', full, '--network', NETWORK, '-p', publish, ...(volume ? ['-v', volume] : []), ...envArgs, image);
   return full;
 }
 const logs = async (name: string) => {
@@ -148,8 +148,14 @@ async function main() {
 
   step('identity image: the Firebase Auth emulator starts and its HEALTHCHECK passes');
   const identityPort = await freePort();
-  const identity = await container('identity', IDENTITY, `127.0.0.1:${identityPort}:9099`, {});
-  await waitFor('the identity emulator', 120, [identity], async () => (await fetch(`http://127.0.0.1:${identityPort}/`)).ok);
+  // Its accounts in a named volume, as compose keeps them (docker-compose.yml).
+  const identityAccounts = `${runId}-identity-accounts:/srv/data`;
+  const startIdentity = async () => {
+    const name = await container('identity', IDENTITY, `127.0.0.1:${identityPort}:9099`, {}, identityAccounts);
+    await waitFor('the identity emulator', 120, [name], async () => (await fetch(`http://127.0.0.1:${identityPort}/`)).ok);
+    return name;
+  };
+  const identity = await startIdentity();
   must(await healthy(identity), 'the identity image is up but its HEALTHCHECK fails');
 
   step('runtime image: two containers start at once on the empty database, take turns, both become ready');
@@ -188,6 +194,16 @@ async function main() {
     `expected one container to migrate and the other to find the schema up to date:\n${outputs.join('\n')}`,
   );
   say('one applied the migrations and seeded, the other found the schema up to date');
+  // What the server never loads stays out (docker/prune-modules.mjs): the development tools in the
+  // API's dependencies, and the Prisma CLI that npm installs as an optional peer.
+  const carried = await podman(
+    'exec',
+    apps[0]!,
+    'node',
+    '-e',
+    "for (const name of ['tsx', 'pino-pretty', 'prisma', 'typescript']) for (const at of ['/app/node_modules/', '/app/api/node_modules/']) if (require('fs').existsSync(at + name)) console.log(at + name)",
+  );
+  must(carried === '', `the runtime image carries what the server never loads: ${carried.split('\n').join(', ')}`);
 
   step("nginx (Debian's) with docker/nginx.conf in front of both");
   const nginxDir = path.join(work, 'nginx');
@@ -282,6 +298,22 @@ async function main() {
   const me = await again.data<{ account: string }>('GET', '/api/client/manage');
   must(me.account === email, 'the new client is not who signed in');
   say(`${email} signed up and signed in`);
+
+  step('the identity container is stopped and replaced on its volume; the new client\'s "Forgot password?" still sends a link');
+  // As `docker compose down` and `up` do: a stop (SIGTERM, which writes the accounts), then a new container.
+  await podman('rm', '-t', '15', '-f', identity);
+  await startIdentity();
+  await newcomer.data('POST', '/api/public/password-reset/request', { account: email });
+  let resetLink: string | undefined;
+  for (let i = 0; i < 50 && !resetLink; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    const { oobCodes: codes } = (await (await fetch(`${emulator}/emulator/v1/projects/demo-bookshop/oobCodes`)).json()) as {
+      oobCodes: { email: string; requestType: string; oobLink: string }[];
+    };
+    resetLink = codes.find((c) => c.email === email && c.requestType === 'PASSWORD_RESET')?.oobLink;
+  }
+  must(resetLink, 'after the identity container was replaced, the reset sent no link: the provider forgot the account');
+  say('the provider kept the account: a reset link was sent');
 
   step('the demo client signs in and checks out');
   const client = new Visitor(proxy);

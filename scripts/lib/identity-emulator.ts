@@ -13,9 +13,23 @@ export interface RunningEmulator {
   stop(): Promise<void>;
 }
 
-export async function startIdentityEmulator(preferredPort?: number): Promise<RunningEmulator> {
+export interface EmulatorOptions {
+  /** Free unless given. */
+  port?: number;
+  /**
+   * Where the accounts are kept between runs (`npm start`: `.data/identity`): read at the start and
+   * written at a stop. Unset, each run starts empty (the tests). Without it the shop's database kept
+   * its clients while the provider forgot them, and their "Forgot password?" sent nothing.
+   */
+  keepAccountsIn?: string;
+}
+
+/** How long a stop waits for the emulator to write its accounts and end, before it is killed. */
+const STOP_WAIT_MS = 15_000;
+
+export async function startIdentityEmulator({ port, keepAccountsIn }: EmulatorOptions = {}): Promise<RunningEmulator> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bookshop-auth-'));
-  const [auth, hub, logging] = [preferredPort ?? (await freePort()), await freePort(), await freePort()];
+  const [auth, hub, logging] = [port ?? (await freePort()), await freePort(), await freePort()];
   const configPath = path.join(dir, 'firebase.json');
   await writeFile(
     configPath,
@@ -31,10 +45,18 @@ export async function startIdentityEmulator(preferredPort?: number): Promise<Run
   );
   const child: ChildProcess = spawn(
     path.join(rootDir, 'node_modules/.bin/firebase'),
-    ['emulators:start', '--only', 'auth', '--project', FIREBASE_PROJECT_ID, '--config', configPath],
+    [
+      'emulators:start',
+      ...['--only', 'auth', '--project', FIREBASE_PROJECT_ID, '--config', configPath],
+      // A folder not there yet, or empty, is a start with no account (firebase-tools skips the import).
+      ...(keepAccountsIn ? ['--import', keepAccountsIn, '--export-on-exit', keepAccountsIn] : []),
+    ],
     {
       cwd: dir,
-      env: { ...process.env, NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true' },
+      // TMPDIR its own: the CLI finds its emulators through a file named after the project in the
+      // temporary folder (hub-demo-bookshop.json), so with a shared one the export at a stop asked
+      // whichever emulator of the project started last (the tests run several) for its accounts.
+      env: { ...process.env, TMPDIR: dir, NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so stopping it reaches every process the CLI started.
       detached: true,
@@ -74,7 +96,7 @@ export async function startIdentityEmulator(preferredPort?: number): Promise<Run
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         signalGroup('SIGINT');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        await Promise.race([exited, new Promise((r) => setTimeout(r, STOP_WAIT_MS))]);
       }
       signalGroup('SIGKILL');
       process.off('exit', killOnExit);

@@ -1,0 +1,48 @@
+// `npm start` keeps the identity emulator's accounts in .data/identity: a client who signed up is still
+// known to the provider after a restart (their "Forgot password?" needs it), as the shop's database
+// still knows them. The tests' emulators keep nothing.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type RunningEmulator, startIdentityEmulator } from './lib/identity-emulator.ts';
+
+let folder: string;
+const running: RunningEmulator[] = [];
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), 'identity-kept-'));
+});
+afterAll(async () => {
+  for (const emulator of running) await emulator.stop();
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function start(keepAccountsIn?: string) {
+  const emulator = await startIdentityEmulator({ keepAccountsIn });
+  running.push(emulator);
+  return emulator;
+}
+
+/** The provider's REST call, as the browser's SDK makes it; its `error.message` when it refuses. */
+async function provider(emulator: RunningEmulator, call: 'signUp' | 'signInWithPassword', email: string) {
+  const response = await fetch(`http://${emulator.host}/identitytoolkit.googleapis.com/v1/accounts:${call}?key=any`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'Reader123!', returnSecureToken: true }),
+  });
+  const body = (await response.json()) as { email?: string; error?: { message: string } };
+  return body.error?.message ?? body.email;
+}
+
+it('an account made before a stop signs in after a start on the same folder, not on a fresh one', { timeout: 120_000 }, async () => {
+  const first = await start(path.join(folder, 'accounts'));
+  expect(await provider(first, 'signUp', 'kept@example.com')).toBe('kept@example.com');
+  await first.stop();
+
+  const again = await start(path.join(folder, 'accounts'));
+  expect(await provider(again, 'signInWithPassword', 'kept@example.com')).toBe('kept@example.com');
+  await again.stop();
+
+  const fresh = await start();
+  expect(await provider(fresh, 'signInWithPassword', 'kept@example.com')).toBe('EMAIL_NOT_FOUND');
+});
