@@ -608,12 +608,39 @@ describe('every back-office write is recorded: who, what, before and after', () 
 
 describe('bounded hashing work', () => {
   it('answers 503 at once when more hashes wait than the cap, instead of queueing CPU work', async () => {
-    const hasher = passwordHasher(10, { concurrent: 1, queued: 2 });
-    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => hasher.verify('whatever-password', null)));
+    const hasher = passwordHasher(10, { concurrent: 1, queued: 2, unknownAccounts: { concurrent: 1, queued: 0 } });
+    const stored = await hasher.hash('the account password');
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => hasher.verify('whatever-password', stored)));
     const busy = outcomes.filter((o) => o.status === 'rejected');
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
     expect(busy).toHaveLength(3);
     expect((busy[0] as PromiseRejectedResult).reason).toMatchObject({ statusCode: 503, code: 'BUSY' });
+    // With the hasher full, a made-up name's check gets the 503 a real name's wrong password gets,
+    // whether its own lane had room (the first) or not (the second).
+    const full = await Promise.allSettled([
+      ...Array.from({ length: 3 }, () => hasher.verify('x', stored)),
+      hasher.verify('x', null),
+      hasher.verify('x', null),
+    ]);
+    expect(full.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    expect(full.slice(3)).toMatchObject([{ reason: { statusCode: 503, code: 'BUSY' } }, { reason: { statusCode: 503, code: 'BUSY' } }]);
+  });
+
+  it("gives checks against no account one thread: a stranger's made-up names by the hundred keep no one from signing in", async () => {
+    const hasher = passwordHasher(10, { concurrent: 2, queued: 4, unknownAccounts: { concurrent: 1, queued: 1 } });
+    const stored = await hasher.hash('the account password');
+    const compare = vi.spyOn(bcrypt, 'compare');
+    try {
+      const strangers = Array.from({ length: 100 }, () => hasher.verify('a guess', null));
+      const owner = await hasher.verify('the account password', stored);
+      expect(owner).toEqual({ ok: true, needsRehash: false });
+      const answers = await Promise.all(strangers);
+      expect(answers.every((answer) => !answer.ok)).toBe(true);
+      // The lane's two hashed (one at a time); the rest waited as long as a hash takes, hashing nothing.
+      expect(compare).toHaveBeenCalledTimes(2 + 1);
+    } finally {
+      compare.mockRestore();
+    }
   });
 });
 

@@ -1159,7 +1159,8 @@ describe('a passkey sign-in without the password', () => {
     expect((await answer()).statusCode).toBe(429);
   });
 
-  it("signs in with an employee's passkey once for each challenge: the same answer sent again is refused, as is a challenge past its end or not the shop's", async () => {
+  /** A Seller with a passkey of the test's (registered with its signature counter at 0). */
+  async function sellerWithPasskey() {
     const who = await t.newEmployee({ role: 'Seller' });
     const session = await passwordLogin(t, who);
     const passkey = softwarePasskey(INJECTED_ORIGIN);
@@ -1170,6 +1171,11 @@ describe('a passkey sign-in without the password', () => {
       response: passkey.registration(creation.json().data),
     });
     expect(registered.statusCode, registered.body).toBe(200);
+    return { who, passkey };
+  }
+
+  it("signs in with an employee's passkey once for each challenge: the same answer sent again is refused, as is a challenge past its end or not the shop's", async () => {
+    const { who, passkey } = await sellerWithPasskey();
 
     const options = await t.app.inject({ method: 'POST', url: PASSKEY_OPTIONS });
     const answer = { passkey: passkey.assertion(options.json().data, `employee:${who.id}`) };
@@ -1202,6 +1208,48 @@ describe('a passkey sign-in without the password', () => {
       payload: { passkey: passkey.assertion(later.json().data, `employee:${who.id}`) },
     });
     expect([late.statusCode, late.json().error.code]).toEqual([401, 'SECOND_FACTOR_EXPIRED']);
+  });
+
+  it("a passkey's signature counter only goes up: of two answers checked at once, the one whose counter is no longer above the stored one is refused", async () => {
+    const { who, passkey } = await sellerWithPasskey();
+    /**
+     * A sign-in with an answer carrying `counter`, to a challenge of its own; from an address of this
+     * test's, so that its refusal is a security event of its own, not one the next test's joins.
+     */
+    const signInCounting = async (counter: number) => {
+      const options = await t.app.inject({ method: 'POST', url: PASSKEY_OPTIONS });
+      return t.app.inject({
+        method: 'POST',
+        url: PASSKEY_SIGN_IN,
+        remoteAddress: '2001:db8:c0::1',
+        headers: { cookie: cookieHeader(options) },
+        payload: { passkey: passkey.assertion(options.json().data, `employee:${who.id}`, counter) },
+      });
+    };
+    const storedCounter = async () =>
+      (await t.db.query<{ counter: string }>('SELECT counter::text FROM employee_passkeys WHERE employee_id = $1', [who.id]))[0]!.counter;
+    expect((await signInCounting(5)).statusCode).toBe(200);
+    expect(await storedCounter()).toBe('5');
+
+    // Both answers are checked against the stored 5, then wait to record their use: 7 first, then 6
+    // (a clone's, or one held back and replayed), as a lock's queue lets them through.
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM employee_passkeys WHERE employee_id = $1 FOR UPDATE', [who.id]);
+      const higher = signInCounting(7);
+      await untilStatementsWaitOnLocks(t.db, 1);
+      const lower = signInCounting(6);
+      await untilStatementsWaitOnLocks(t.db, 2);
+      await holder.query('COMMIT');
+      expect((await higher).statusCode).toBe(200);
+      const refused = await lower;
+      expect([refused.statusCode, refused.json().error.code]).toEqual([400, 'WRONG_SECOND_FACTOR']);
+    } finally {
+      await holder.end();
+    }
+    expect(await storedCounter()).toBe('7');
   });
 
   it("a stranger's answer naming an employee's passkey is refused, and logged as nobody's attempt on that employee", async () => {

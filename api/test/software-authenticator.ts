@@ -98,10 +98,14 @@ export function softwarePasskey(origin: string) {
     });
   }
 
-  function assertion(options: RequestOptions, userHandle: string) {
-    // User present and verified; a signature counter of 0, as synced passkeys keep none, so nothing
-    // but the shop's own record of the challenge refuses the same answer sent twice.
-    const authenticatorData = Buffer.concat([rpIdHash(options.rpId), Buffer.from([0x05]), Buffer.alloc(4)]);
+  /**
+   * User present and verified. The signature counter is 0 unless given, as synced passkeys keep none, so
+   * nothing but the shop's own record of the challenge refuses the same answer sent twice.
+   */
+  function assertion(options: RequestOptions, userHandle: string, signatureCounter = 0) {
+    const counter = Buffer.alloc(4);
+    counter.writeUInt32BE(signatureCounter);
+    const authenticatorData = Buffer.concat([rpIdHash(options.rpId), Buffer.from([0x05]), counter]);
     const clientDataJSON = clientData('webauthn.get', options.challenge);
     // ES256 signs authenticatorData followed by the client data's SHA-256, DER-encoded.
     const signature = sign('sha256', Buffer.concat([authenticatorData, createHash('sha256').update(clientDataJSON).digest()]), privateKey);

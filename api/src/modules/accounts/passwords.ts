@@ -41,30 +41,40 @@ export interface HashingLimits {
   concurrent: number;
   /** Waiting hashes beyond which a sign-in is answered 503 at once instead of queueing CPU work. */
   queued: number;
+  /**
+   * Of those, the checks of a password against no account (made-up names), at once and waiting: past
+   * them such a check hashes nothing (below). Without this lane, names made up by the thousand from
+   * many addresses (each within its own sign-in limit) took every thread and queue place, and the
+   * shop's people were answered 503 BUSY at sign-in, sign-up and password changes.
+   */
+  unknownAccounts: { concurrent: number; queued: number };
 }
 
-export const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrent: 4, queued: 32 };
+export const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrent: 4, queued: 32, unknownAccounts: { concurrent: 1, queued: 4 } };
 
 export function passwordHasher(cost: number, limits: HashingLimits = DEFAULT_HASHING_LIMITS) {
   const limit = pLimit(limits.concurrent);
-  const capped = <T>(work: () => Promise<T>): Promise<T> => {
-    if (limit.activeCount + limit.pendingCount >= limits.concurrent + limits.queued) {
-      return Promise.reject(
-        new AppError(503, 'BUSY', 'The shop is busy signing people in. Please try again in a moment.', { 'retry-after': '2' }),
-      );
-    }
-    return limit(work);
-  };
+  const full = () => limit.activeCount + limit.pendingCount >= limits.concurrent + limits.queued;
+  const busy = () => new AppError(503, 'BUSY', 'The shop is busy signing people in. Please try again in a moment.', { 'retry-after': '2' });
+  const capped = <T>(work: () => Promise<T>): Promise<T> => (full() ? Promise.reject(busy()) : limit(work));
 
   // Compared against when the account does not exist, at the same cost as real hashes, so a wrong
   // account costs as long as a wrong password and timing does not tell which accounts exist.
-  const dummy = bcrypt.hash(prehash(randomBytes(16).toString('hex')), cost).then((h) => PREHASHED + h);
+  /** How long one check takes here, as the last ones took (a moving average); at first, the dummy's hash. */
+  let typicalCheckMs = 0;
+  const dummyStarted = performance.now();
+  const dummy = bcrypt.hash(prehash(randomBytes(16).toString('hex')), cost).then((h) => {
+    typicalCheckMs = performance.now() - dummyStarted;
+    return PREHASHED + h;
+  });
+  const unknownLane = pLimit(limits.unknownAccounts.concurrent);
+  const unknownLaneFull = () =>
+    unknownLane.activeCount + unknownLane.pendingCount >= limits.unknownAccounts.concurrent + limits.unknownAccounts.queued;
 
-  return {
-    hash: (password: string) => capped(async () => PREHASHED + (await bcrypt.hash(prehash(password), cost))),
-
-    verify: (password: string, stored: string | null | undefined): Promise<PasswordCheck> =>
-      capped(async () => {
+  const check = (password: string, stored: string | null | undefined): Promise<PasswordCheck> =>
+    capped(async () => {
+      const started = performance.now();
+      try {
         const hash = stored ?? (await dummy);
         const legacy = !hash.startsWith(PREHASHED);
         let ok: boolean;
@@ -74,7 +84,24 @@ export function passwordHasher(cost: number, limits: HashingLimits = DEFAULT_HAS
         ok &&= stored != null;
         const rounds = bcrypt.getRounds(legacy ? hash : hash.slice(PREHASHED.length));
         return { ok, needsRehash: ok && (legacy || rounds < cost) };
-      }),
+      } finally {
+        typicalCheckMs = 0.9 * typicalCheckMs + 0.1 * (performance.now() - started);
+      }
+    });
+
+  return {
+    hash: (password: string) => capped(async () => PREHASHED + (await bcrypt.hash(prehash(password), cost))),
+
+    verify: async (password: string, stored: string | null | undefined): Promise<PasswordCheck> => {
+      if (stored != null) return check(password, stored);
+      if (!unknownLaneFull()) return unknownLane(() => check(password, stored));
+      // The lane is full: no hash, but as long a wait as one takes and the same answer as a real name's
+      // wrong password gets now (503 while the hasher is full), so neither tells a made-up name.
+      if (full()) throw busy();
+      await dummy;
+      await new Promise((resolve) => setTimeout(resolve, typicalCheckMs));
+      return { ok: false, needsRehash: false };
+    },
   };
 }
 

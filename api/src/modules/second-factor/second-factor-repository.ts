@@ -105,8 +105,21 @@ export function secondFactorRepository(db: Db) {
         await keep.renew(tx);
         return added;
       }),
-    passkeyUsed: (id: number, counter: number) =>
-      db.employeePasskey.update({ where: { id }, data: { counter: BigInt(counter), lastUsedAt: new Date() }, select: { id: true } }),
+    /**
+     * Records a use of the passkey with the signature counter its answer carried; false when another use
+     * has meanwhile stored one as high or higher. The answer's check compared the counter with the one
+     * read before it, so two answers checked at once both passed it, and the later write could put the
+     * counter back: compared here in the write, it only goes up, and a cloned authenticator's answer
+     * that lost the race is refused. A passkey that counts nothing (0, as synced ones) stays at 0.
+     */
+    passkeyUsed: async (id: number, counter: number) => {
+      const storedCounter = counter === 0 ? { equals: 0n } : { lt: BigInt(counter) };
+      const { count } = await db.employeePasskey.updateMany({
+        where: { id, counter: storedCounter },
+        data: { counter: BigInt(counter), lastUsedAt: new Date() },
+      });
+      return count === 1;
+    },
     renamePasskey: async (employeeId: number, id: number, name: string) =>
       (await db.employeePasskey.updateMany({ where: { id, employeeId }, data: { name } })).count === 1,
 

@@ -191,8 +191,9 @@ export function secondFactorService(
     rp: RelyingParty,
     requireUserVerification = false,
   ): Promise<boolean> {
+    let checked: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
-      const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+      checked = await verifyAuthenticationResponse({
         response,
         expectedChallenge,
         expectedOrigin: rp.origin,
@@ -205,11 +206,11 @@ export function secondFactorService(
         },
         requireUserVerification,
       });
-      if (verified) await repo.passkeyUsed(passkey.id, authenticationInfo.newCounter);
-      return verified;
     } catch {
-      return false;
+      return false; // a malformed answer, or one that is not this passkey's
     }
+    // Outside the try: the database's failure to record it is an outage (503), not a wrong answer.
+    return checked.verified && (await repo.passkeyUsed(passkey.id, checked.authenticationInfo.newCounter));
   }
 
   return {
