@@ -4,5 +4,6 @@ import { defineConfig } from 'prisma/config';
 export default defineConfig({
   schema: 'prisma/schema.prisma',
   migrations: { path: 'prisma/migrations', seed: 'tsx seed/seed.ts' },
-  datasource: { url: process.env.DATABASE_URL ?? 'postgresql://bookshop:bookshop@localhost:5432/bookshop' },
+  // Unset, the database `npm start` keeps in .data/postgres (scripts/lib/database.ts), while it runs.
+  datasource: { url: process.env.DATABASE_URL ?? 'postgresql://bookshop:bookshop@127.0.0.1:54329/bookshop' },
 });

@@ -13,8 +13,11 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const [root = '.', workspace = 'api'] = process.argv.slice(2);
-/** Listed in the API's dependencies but used only outside the image (the image runs plain `node`). */
-const NOT_AT_RUNTIME = new Set(['tsx']);
+/**
+ * Listed in the API's dependencies but used only outside the image: tsx (the image runs plain `node`),
+ * pino-pretty (the log's look in a developer's terminal, never under NODE_ENV=production).
+ */
+const NOT_AT_RUNTIME = new Set(['tsx', 'pino-pretty']);
 /** Prisma's client ships a query compiler for every database; the shop runs on PostgreSQL. */
 const OTHER_DATABASES = /\.(mysql|sqlite|sqlserver|cockroachdb)\./;
 

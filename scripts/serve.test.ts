@@ -171,6 +171,9 @@ describe('the production entry point (the Docker image command)', () => {
       await untilHealthy(port, again.output);
       expect(await categories()).toEqual([]);
       expect((await db.query(people)).rows).toEqual(before.rows);
+      // ADMIN_EMAIL is still set, and the shop has its Admin: the start says it made no other.
+      expect(again.output()).toContain('ADMIN_EMAIL and ADMIN_PASSWORD are not used');
+      expect(first.output()).not.toContain('ADMIN_EMAIL and ADMIN_PASSWORD are not used');
     } finally {
       await db.end();
     }

@@ -44,6 +44,11 @@ export async function prepareProductionAccounts(url: string, config: Config, log
       log('no employee can sign in to the back-office yet: set ADMIN_EMAIL and ADMIN_PASSWORD to create the first Admin');
       return;
     }
+    // Said, or an operator who set them after the first start (or beside SEED_DEMO, which seeds the
+    // demo staff first) waits for an account that never comes.
+    if (config.initialAdmin) {
+      log('ADMIN_EMAIL and ADMIN_PASSWORD are not used: they make the first Admin of a shop without employees, and this one has some');
+    }
     if (config.seedDemo) {
       log('SEED_DEMO=true: the demo accounts and their published passwords are allowed (a local demo only)');
       return;

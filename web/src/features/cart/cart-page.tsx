@@ -143,48 +143,51 @@ export default function CartPage() {
       ) : (
         <>
           <ul className="cart-lines">
-            {items.map((item) => (
-              <li key={item.id} className={item.isAvailable ? 'cart-line' : 'cart-line unavailable'}>
-                <BookCover src={item.imageUrl} title={item.name} className="small" />
-                <div className="cart-line-name">
-                  <strong>{item.name}</strong>
-                  <span className="muted">{money(item.totalPrice)} each</span>
-                  <StockNote item={item} />
-                </div>
-                {/* Busy while its change is out: each click sends the quantity on screen plus or minus one. At 1 or
+            {items.map((item) => {
+              const lineBusy = linesBeingUpdated.includes(item.id);
+              return (
+                <li key={item.id} className={item.isAvailable ? 'cart-line' : 'cart-line unavailable'}>
+                  <BookCover src={item.imageUrl} title={item.name} className="small" />
+                  <div className="cart-line-name">
+                    <strong>{item.name}</strong>
+                    <span className="muted">{money(item.totalPrice)} each</span>
+                    <StockNote item={item} />
+                  </div>
+                  {/* Busy while its change is out: each click sends the quantity on screen plus or minus one. At 1 or
                     at the stock a button refuses presses but keeps the focus the press that took it there left on it. */}
-                <fieldset className="stepper" aria-label={`Quantity of ${item.name}`} disabled={!item.isAvailable}>
+                  <fieldset className="stepper" aria-label={`Quantity of ${item.name}`} disabled={!item.isAvailable}>
+                    <BusyButton
+                      aria-label="Decrease quantity"
+                      busy={lineBusy}
+                      atLimit={item.totalQuantity <= 1}
+                      onClick={() => changeLine(item.id, item.totalQuantity - 1)}
+                    >
+                      −
+                    </BusyButton>
+                    <output aria-label="Quantity" aria-live="polite">
+                      {item.totalQuantity}
+                    </output>
+                    <BusyButton
+                      aria-label="Increase quantity"
+                      busy={lineBusy}
+                      atLimit={item.totalQuantity >= item.bookCopyQuantity}
+                      onClick={() => changeLine(item.id, item.totalQuantity + 1)}
+                    >
+                      +
+                    </BusyButton>
+                  </fieldset>
+                  <span className="line-total">{item.isAvailable ? money(cartTotal([item])) : 'Not included'}</span>
                   <BusyButton
-                    aria-label="Decrease quantity"
-                    busy={linesBeingUpdated.includes(item.id)}
-                    atLimit={item.totalQuantity <= 1}
-                    onClick={() => changeLine(item.id, item.totalQuantity - 1)}
+                    className="link"
+                    aria-label={`Remove ${item.name}`}
+                    busy={removing.busy(item.id)}
+                    onClick={() => removing.run(item.id, () => remove.mutateAsync(item.id).catch(failed))}
                   >
-                    −
+                    Remove
                   </BusyButton>
-                  <output aria-label="Quantity" aria-live="polite">
-                    {item.totalQuantity}
-                  </output>
-                  <BusyButton
-                    aria-label="Increase quantity"
-                    busy={linesBeingUpdated.includes(item.id)}
-                    atLimit={item.totalQuantity >= item.bookCopyQuantity}
-                    onClick={() => changeLine(item.id, item.totalQuantity + 1)}
-                  >
-                    +
-                  </BusyButton>
-                </fieldset>
-                <span className="line-total">{item.isAvailable ? money(cartTotal([item])) : 'Not included'}</span>
-                <BusyButton
-                  className="link"
-                  aria-label={`Remove ${item.name}`}
-                  busy={removing.busy(item.id)}
-                  onClick={() => removing.run(item.id, () => remove.mutateAsync(item.id).catch(failed))}
-                >
-                  Remove
-                </BusyButton>
-              </li>
-            ))}
+                </li>
+              );
+            })}
           </ul>
           <p className="cart-total">
             Total: <strong>{money(cartTotal(orderable))}</strong>
