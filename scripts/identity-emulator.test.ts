@@ -1,10 +1,11 @@
 // `npm start` keeps the identity emulator's accounts in .data/identity: a client who signed up is still
 // known to the provider after a restart (their "Forgot password?" needs it), as the shop's database
 // still knows them. The tests' emulators keep nothing.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type RunningEmulator, startIdentityEmulator } from './lib/identity-emulator.ts';
 
 let folder: string;
@@ -45,4 +46,33 @@ it('an account made before a stop signs in after a start on the same folder, not
 
   const fresh = await start();
   expect(await provider(fresh, 'signInWithPassword', 'kept@example.com')).toBe('EMAIL_NOT_FOUND');
+});
+
+it('keeps the accounts when the process that started it ends without stopping it (a crash): told at exit, it writes them and ends', {
+  timeout: 120_000,
+}, async () => {
+  const kept = path.join(folder, 'after-a-crash');
+  const script = path.join(folder, 'crash.mts');
+  await writeFile(
+    script,
+    `import { startIdentityEmulator } from ${JSON.stringify(path.resolve(import.meta.dirname, 'lib/identity-emulator.ts'))};
+     const emulator = await startIdentityEmulator({ keepAccountsIn: ${JSON.stringify(kept)} });
+     const made = await fetch('http://' + emulator.host + '/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any', {
+       method: 'POST', headers: { 'content-type': 'application/json' },
+       body: JSON.stringify({ email: 'crashed@example.com', password: 'Reader123!', returnSecureToken: true }),
+     });
+     if (!made.ok) process.exit(2);
+     process.exit(1);`,
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'ignore' });
+  expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+  await vi.waitFor(
+    async () => expect(await readFile(path.join(kept, 'auth_export/accounts.json'), 'utf8')).toContain('crashed@example.com'),
+    {
+      timeout: 30_000,
+      interval: 250,
+    },
+  );
+  const again = await start(kept);
+  expect(await provider(again, 'signInWithPassword', 'crashed@example.com')).toBe('crashed@example.com');
 });

@@ -15,12 +15,18 @@ const port = Number(process.env.PORT ?? 3000);
 const step = (message: string) => console.log(`\u001b[36m▸\u001b[0m ${message}`);
 const stops: (() => Promise<unknown>)[] = [];
 
+let stopping = false;
 async function shutdown(code = 0) {
+  stopping = true;
   for (const stop of stops.reverse()) await stop().catch(() => {});
   process.exit(code);
 }
-process.once('SIGINT', () => void shutdown());
-process.once('SIGTERM', () => void shutdown());
+// A second signal while stopping (the identity emulator may take seconds to write its accounts) ends
+// this process through its exit handlers, so what it started is still told to stop; a closed
+// terminal (SIGHUP) stops it as Ctrl-C does, not by the signal's default, which runs no handler.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => (stopping ? process.exit(130) : void shutdown()));
+}
 
 try {
   let databaseUrl = process.env.DATABASE_URL;

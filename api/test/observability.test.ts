@@ -1,5 +1,5 @@
 // Health (liveness, readiness), Prometheus metrics, and the request id in logs and error bodies.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loggerOptions, terminalLogFormat } from '../src/lib/logging.ts';
 import { createCopy } from './fault-helpers.ts';
@@ -227,5 +227,24 @@ describe('log format', () => {
     expect(terminalLogFormat({ env: 'development' }, { isTTY: false })).toEqual({});
     expect(terminalLogFormat({ env: 'production' }, { isTTY: true })).toEqual({});
     expect(import.meta.resolve('pino-pretty')).toBeTruthy();
+  });
+
+  it('is JSON lines in a development terminal too where pino-pretty is not installed (the runtime image leaves it out)', async () => {
+    vi.resetModules();
+    vi.doMock('node:module', async (original) => ({
+      ...(await original<typeof import('node:module')>()),
+      createRequire: () => ({
+        resolve: () => {
+          throw Object.assign(new Error("Cannot find module 'pino-pretty'"), { code: 'MODULE_NOT_FOUND' });
+        },
+      }),
+    }));
+    try {
+      const { terminalLogFormat: withoutPretty } = await import('../src/lib/logging.ts');
+      expect(withoutPretty({ env: 'development' }, { isTTY: true })).toEqual({});
+    } finally {
+      vi.doUnmock('node:module');
+      vi.resetModules();
+    }
   });
 });

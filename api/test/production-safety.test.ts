@@ -6,7 +6,7 @@ import bcrypt from 'bcrypt';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { passwordHasher } from '../src/modules/accounts/passwords.ts';
+import { expectedCheckMs, passwordHasher } from '../src/modules/accounts/passwords.ts';
 import { EVENT_WINDOW_MINUTES } from '../src/modules/security/security-events.ts';
 import { PURGE_SESSIONS_SQL, PURGE_TOKENS_SQL } from '../src/modules/sessions/session-repository.ts';
 import { cookieHeader, createTestApp, DEMO, type TestApp } from './helpers.ts';
@@ -608,7 +608,7 @@ describe('every back-office write is recorded: who, what, before and after', () 
 
 describe('bounded hashing work', () => {
   it('answers 503 at once when more hashes wait than the cap, instead of queueing CPU work', async () => {
-    const hasher = passwordHasher(10, { concurrent: 1, queued: 2, unknownAccounts: { concurrent: 1, queued: 0 } });
+    const hasher = passwordHasher(10, { concurrent: 1, queued: 2, unknownAccountsAtOnce: 1 });
     const stored = await hasher.hash('the account password');
     const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => hasher.verify('whatever-password', stored)));
     const busy = outcomes.filter((o) => o.status === 'rejected');
@@ -627,7 +627,7 @@ describe('bounded hashing work', () => {
   });
 
   it("gives checks against no account one thread: a stranger's made-up names by the hundred keep no one from signing in", async () => {
-    const hasher = passwordHasher(10, { concurrent: 2, queued: 4, unknownAccounts: { concurrent: 1, queued: 1 } });
+    const hasher = passwordHasher(10, { concurrent: 2, queued: 4, unknownAccountsAtOnce: 1 });
     const stored = await hasher.hash('the account password');
     const compare = vi.spyOn(bcrypt, 'compare');
     try {
@@ -635,11 +635,37 @@ describe('bounded hashing work', () => {
       const owner = await hasher.verify('the account password', stored);
       expect(owner).toEqual({ ok: true, needsRehash: false });
       const answers = await Promise.all(strangers);
-      expect(answers.every((answer) => !answer.ok)).toBe(true);
-      // The lane's two hashed (one at a time); the rest waited as long as a hash takes, hashing nothing.
-      expect(compare).toHaveBeenCalledTimes(2 + 1);
+      expect(answers.filter((answer) => answer.ok)).toEqual([]);
+      // The first made-up name hashed; the others waited as long as a check takes, hashing nothing.
+      expect(compare).toHaveBeenCalledTimes(1 + 1);
     } finally {
       compare.mockRestore();
+    }
+  });
+
+  it("makes a made-up name past its lane wait as long as a real name's check would take then: a hash when idle, the queue ahead too when not", async () => {
+    expect(expectedCheckMs(250, 0, 0, 4)).toBe(250);
+    expect(expectedCheckMs(250, 3, 0, 4)).toBe(250);
+    expect(expectedCheckMs(250, 4, 8, 4)).toBe(1000);
+    const hasher = passwordHasher(10, { concurrent: 2, queued: 10, unknownAccountsAtOnce: 1 });
+    const stored = await hasher.hash('the account password');
+    const waits: number[] = [];
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((run: () => void, ms?: number) => {
+      waits.push(ms ?? 0);
+      run();
+      return 0;
+    }) as typeof setTimeout);
+    try {
+      // One made-up name hashes (the lane); the next waits, the hasher otherwise idle.
+      const checks = [hasher.verify('a guess', null), hasher.verify('a guess', null)];
+      // Six real checks on two threads, then a made-up name: three hashes ahead of it on each thread.
+      checks.push(...Array.from({ length: 6 }, () => hasher.verify('wrong', stored)), hasher.verify('a guess', null));
+      await Promise.all(checks);
+      expect(waits).toHaveLength(2);
+      expect(waits[0]).toBeGreaterThan(0);
+      expect(waits[1]! / waits[0]!).toBe(4);
+    } finally {
+      setTimeoutSpy.mockRestore();
     }
   });
 });

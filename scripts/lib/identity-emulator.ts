@@ -69,8 +69,9 @@ export async function startIdentityEmulator({ port, keepAccountsIn }: EmulatorOp
       /* already gone */
     }
   };
-  // Whatever ends this process (a crash included), the emulator does not outlive it.
-  const killOnExit = () => signalGroup('SIGKILL');
+  // Whatever ends this process (a crash included), the emulator does not outlive it: killed at once,
+  // or, when it keeps accounts, asked to stop, which it does once it has written them.
+  const killOnExit = () => signalGroup(keepAccountsIn ? 'SIGINT' : 'SIGKILL');
   process.once('exit', killOnExit);
   let output = '';
   child.stdout?.on('data', (d) => (output += d));

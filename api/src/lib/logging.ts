@@ -1,5 +1,6 @@
 // Log format: JSON lines (one object per line, for collectors) everywhere except a developer's
 // terminal, where pino-pretty makes them readable. Every line about a request carries its `reqId`.
+import { createRequire } from 'node:module';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config.ts';
@@ -8,8 +9,18 @@ interface LogTransport {
   transport?: { target: string; options: Record<string, unknown> };
 }
 
+/** pino-pretty is a development tool: the runtime image leaves it out (docker/prune-modules.mjs). */
+function prettyPrinterInstalled() {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function terminalLogFormat(config: Pick<Config, 'env'>, stdout: { isTTY?: boolean } = process.stdout): LogTransport {
-  if (config.env !== 'development' || !stdout.isTTY) return {};
+  if (config.env !== 'development' || !stdout.isTTY || !prettyPrinterInstalled()) return {};
   return { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } };
 }
 

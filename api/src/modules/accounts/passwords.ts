@@ -42,15 +42,24 @@ export interface HashingLimits {
   /** Waiting hashes beyond which a sign-in is answered 503 at once instead of queueing CPU work. */
   queued: number;
   /**
-   * Of those, the checks of a password against no account (made-up names), at once and waiting: past
+   * Of those, the checks of a password against no account (made-up names) that hash at once: past
    * them such a check hashes nothing (below). Without this lane, names made up by the thousand from
    * many addresses (each within its own sign-in limit) took every thread and queue place, and the
-   * shop's people were answered 503 BUSY at sign-in, sign-up and password changes.
+   * shop's people were answered 503 BUSY at sign-in, sign-up and password changes. Nothing waits in
+   * it: a made-up name queued behind another would take longer than a real one beside it, and tell.
    */
-  unknownAccounts: { concurrent: number; queued: number };
+  unknownAccountsAtOnce: number;
 }
 
-export const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrent: 4, queued: 32, unknownAccounts: { concurrent: 1, queued: 4 } };
+export const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrent: 4, queued: 32, unknownAccountsAtOnce: 1 };
+
+/**
+ * How long a check entering now would take (the hashes ahead of it, on `concurrent` threads, and its
+ * own), at `typicalMs` a hash: what a made-up name past its lane waits instead, so that the time tells
+ * it from a real name's wrong password neither when the shop is idle nor when sign-ins queue.
+ */
+export const expectedCheckMs = (typicalMs: number, running: number, waiting: number, concurrent: number) =>
+  typicalMs * Math.ceil((running + waiting + 1) / concurrent);
 
 export function passwordHasher(cost: number, limits: HashingLimits = DEFAULT_HASHING_LIMITS) {
   const limit = pLimit(limits.concurrent);
@@ -58,18 +67,17 @@ export function passwordHasher(cost: number, limits: HashingLimits = DEFAULT_HAS
   const busy = () => new AppError(503, 'BUSY', 'The shop is busy signing people in. Please try again in a moment.', { 'retry-after': '2' });
   const capped = <T>(work: () => Promise<T>): Promise<T> => (full() ? Promise.reject(busy()) : limit(work));
 
-  // Compared against when the account does not exist, at the same cost as real hashes, so a wrong
-  // account costs as long as a wrong password and timing does not tell which accounts exist.
   /** How long one check takes here, as the last ones took (a moving average); at first, the dummy's hash. */
   let typicalCheckMs = 0;
+  // Compared against when the account does not exist, at the same cost as real hashes, so a wrong
+  // account costs as long as a wrong password and timing does not tell which accounts exist.
   const dummyStarted = performance.now();
   const dummy = bcrypt.hash(prehash(randomBytes(16).toString('hex')), cost).then((h) => {
     typicalCheckMs = performance.now() - dummyStarted;
     return PREHASHED + h;
   });
-  const unknownLane = pLimit(limits.unknownAccounts.concurrent);
-  const unknownLaneFull = () =>
-    unknownLane.activeCount + unknownLane.pendingCount >= limits.unknownAccounts.concurrent + limits.unknownAccounts.queued;
+  /** Checks against no account hashing now (at most `unknownAccountsAtOnce`). */
+  let unknownHashing = 0;
 
   const check = (password: string, stored: string | null | undefined): Promise<PasswordCheck> =>
     capped(async () => {
@@ -94,12 +102,20 @@ export function passwordHasher(cost: number, limits: HashingLimits = DEFAULT_HAS
 
     verify: async (password: string, stored: string | null | undefined): Promise<PasswordCheck> => {
       if (stored != null) return check(password, stored);
-      if (!unknownLaneFull()) return unknownLane(() => check(password, stored));
-      // The lane is full: no hash, but as long a wait as one takes and the same answer as a real name's
-      // wrong password gets now (503 while the hasher is full), so neither tells a made-up name.
+      if (unknownHashing < limits.unknownAccountsAtOnce) {
+        unknownHashing++;
+        try {
+          return await check(password, stored);
+        } finally {
+          unknownHashing--;
+        }
+      }
+      // The lane is taken: no hash, but the answer a real name's wrong password gets now (503 while
+      // the hasher is full), after as long as its check would take.
       if (full()) throw busy();
+      const [running, waiting] = [limit.activeCount, limit.pendingCount];
       await dummy;
-      await new Promise((resolve) => setTimeout(resolve, typicalCheckMs));
+      await new Promise((resolve) => setTimeout(resolve, expectedCheckMs(typicalCheckMs, running, waiting, limits.concurrent)));
       return { ok: false, needsRehash: false };
     },
   };
