@@ -48,6 +48,9 @@ it('an account made before a stop signs in after a start on the same folder, not
   expect(await provider(fresh, 'signInWithPassword', 'kept@example.com')).toBe('EMAIL_NOT_FOUND');
 });
 
+/** The exit code of the child standing in for a crashed `npm start`. */
+const CRASHED = 70;
+
 it('keeps the accounts when the process that started it ends without stopping it (a crash): told at exit, it writes them and ends', {
   timeout: 120_000,
 }, async () => {
@@ -61,11 +64,17 @@ it('keeps the accounts when the process that started it ends without stopping it
        method: 'POST', headers: { 'content-type': 'application/json' },
        body: JSON.stringify({ email: 'crashed@example.com', password: 'Reader123!', returnSecureToken: true }),
      });
-     if (!made.ok) process.exit(2);
-     process.exit(1);`,
+     if (!made.ok) throw new Error('no account made: ' + made.status);
+     process.exit(CRASHED);`.replace('CRASHED', String(CRASHED)),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'ignore' });
-  expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (d) => (errors += d));
+  // Its own code, so that a child that failed before the account was made (an emulator that did not start) says so here.
+  expect(await new Promise((resolve) => child.once('exit', resolve)), errors).toBe(CRASHED);
   await vi.waitFor(
     async () => expect(await readFile(path.join(kept, 'auth_export/accounts.json'), 'utf8')).toContain('crashed@example.com'),
     {

@@ -15,17 +15,30 @@ const port = Number(process.env.PORT ?? 3000);
 const step = (message: string) => console.log(`\u001b[36m▸\u001b[0m ${message}`);
 const stops: (() => Promise<unknown>)[] = [];
 
-let stopping = false;
-async function shutdown(code = 0) {
-  stopping = true;
-  for (const stop of stops.reverse()) await stop().catch(() => {});
-  process.exit(code);
+let stopping: Promise<never> | null = null;
+/** Stops what was started, last first, then exits; once, however many times it is asked. */
+function shutdown(code = 0) {
+  stopping ??= (async () => {
+    for (const stop of [...stops].reverse()) await stop().catch(() => {});
+    process.exit(code);
+  })();
+  return stopping;
 }
+/** What to stop at the end; a step that ends after a signal began the stop is stopped at once. */
+function started(stop: () => Promise<unknown>) {
+  if (stopping) {
+    void stop().catch(() => {});
+    throw new StartStopped();
+  }
+  stops.push(stop);
+}
+class StartStopped extends Error {}
 // A second signal while stopping (the identity emulator may take seconds to write its accounts) ends
 // this process through its exit handlers, so what it started is still told to stop; a closed
 // terminal (SIGHUP) stops it as Ctrl-C does, not by the signal's default, which runs no handler.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => (stopping ? process.exit(130) : void shutdown()));
+const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+for (const [signal, exitCode] of Object.entries(SIGNAL_EXIT_CODES)) {
+  process.on(signal, () => (stopping ? process.exit(exitCode) : void shutdown()));
 }
 
 try {
@@ -34,7 +47,7 @@ try {
   else {
     step('starting the database (embedded PostgreSQL, data in .data/postgres)');
     const db = await startDevelopmentDatabase();
-    stops.push(db.stop);
+    started(db.stop);
     databaseUrl = db.url;
   }
 
@@ -54,7 +67,7 @@ try {
       port: Number(process.env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099),
       keepAccountsIn: path.join(rootDir, '.data/identity'),
     });
-    stops.push(emulator.stop);
+    started(emulator.stop);
     process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
   }
 
@@ -63,7 +76,7 @@ try {
   if (!process.env.SMTP_URL && !process.env.SMTP_HOST && process.env.MAIL_DISABLED !== 'true') {
     step('starting the mail catcher');
     const catcher = await startMailCatcher({ webPort: Number(process.env.MAIL_CATCHER_PORT ?? 8025) }).catch(() => startMailCatcher());
-    stops.push(catcher.stop);
+    started(catcher.stop);
     process.env.SMTP_URL = catcher.smtpUrl;
     mailPage = catcher.webUrl.replace('127.0.0.1', 'localhost');
   }
@@ -84,7 +97,7 @@ try {
   const { loadConfig } = await import('../api/src/config.ts');
   const { buildApp } = await import('../api/src/app.ts');
   const app = await buildApp(loadConfig());
-  stops.push(() => app.close());
+  started(() => app.close());
   await app.listen({ port: apiPort, host: process.env.HOST ?? '127.0.0.1' });
 
   if (dev) {
@@ -94,7 +107,7 @@ try {
       stdio: 'inherit',
       env: { ...process.env, API_ORIGIN: `http://127.0.0.1:${apiPort}` },
     });
-    stops.push(async () => vite.kill('SIGTERM'));
+    started(async () => vite.kill('SIGTERM'));
   }
 
   console.log(`
@@ -108,6 +121,7 @@ ${mailPage ? `  E-mail the shop sends: ${mailPage}\n\n` : ''}  Demo accounts:
   Press Ctrl-C to stop.
 `);
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  // A step stopped by the signal's stop is that stop's to end.
+  if (!(error instanceof StartStopped)) console.error(error instanceof Error ? error.message : error);
   await shutdown(1);
 }

@@ -94,13 +94,15 @@ export async function startIdentityEmulator({ port, keepAccountsIn }: EmulatorOp
   return {
     host,
     stop: async () => {
+      // From here the stop is under way: a signal more at this process's exit would tell the emulator
+      // to end at once, cutting its export short (firebase-tools takes a second signal so).
+      process.off('exit', killOnExit);
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         signalGroup('SIGINT');
         await Promise.race([exited, new Promise((r) => setTimeout(r, STOP_WAIT_MS))]);
       }
       signalGroup('SIGKILL');
-      process.off('exit', killOnExit);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -54,12 +54,13 @@ export interface HashingLimits {
 export const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrent: 4, queued: 32, unknownAccountsAtOnce: 1 };
 
 /**
- * How long a check entering now would take (the hashes ahead of it, on `concurrent` threads, and its
- * own), at `typicalMs` a hash: what a made-up name past its lane waits instead, so that the time tells
- * it from a real name's wrong password neither when the shop is idle nor when sign-ins queue.
+ * How long a check entering now would take, at `typicalMs` a hash: its own hash, after waiting (when
+ * every thread is taken) for as many hashes to end as are ahead of it beyond the threads, which end
+ * `concurrent` at a time a hash. What a made-up name past its lane waits instead, so that the time
+ * does not tell it from a real name's wrong password among the sign-ins the hasher holds.
  */
 export const expectedCheckMs = (typicalMs: number, running: number, waiting: number, concurrent: number) =>
-  typicalMs * Math.ceil((running + waiting + 1) / concurrent);
+  typicalMs * (1 + Math.max(0, running + waiting + 1 - concurrent) / concurrent);
 
 export function passwordHasher(cost: number, limits: HashingLimits = DEFAULT_HASHING_LIMITS) {
   const limit = pLimit(limits.concurrent);
