@@ -24,7 +24,7 @@ it('cuts off a download still under way when the export has had its time, and sa
   const started = Date.now();
   const download = await getOverHttp(t.app, '/api/employee/catalog/export.csv', { cookie: admin });
   expect(download.statusCode).toBe(200);
-  const outcome = pauseAfterFirstData(download);
+  const { outcome } = await pauseAfterFirstData(download);
   // The reader waits past the budget, then reads on: what arrives is a download cut short.
   await new Promise((resolve) => setTimeout(resolve, EXPORT_BUDGET_MS * 2));
   download.resume();

@@ -256,7 +256,7 @@ it('logs an Admin who leaves a download half-way as such, not as a fault', async
 it('closes promptly with a stalled download open: the download is cut off and its connection closed', async () => {
   const download = await realDownload();
   expect(download.statusCode).toBe(200);
-  const outcome = pauseAfterFirstData(download);
+  const { outcome } = await pauseAfterFirstData(download);
   await within(5000, 'app.close()', t.app.close());
   expect(t.app.databasePool.totalCount).toBe(0);
   download.resume();

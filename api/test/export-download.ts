@@ -27,14 +27,15 @@ export async function getOverHttp(app: FastifyInstance, path: string, headers: R
 }
 
 /**
- * Waits for the download's first data and pauses it. Resolves, once the reader reads on, with how the
- * download ended: as a whole file, or cut off (what a file short of its rows must be).
+ * Waits for the download's first data and pauses it. Its `outcome` resolves, once the reader reads on,
+ * with how the download ended: as a whole file, or cut off (what a file short of its rows must be).
  */
 export async function pauseAfterFirstData(download: http.IncomingMessage) {
   await once(download, 'data');
   download.pause();
-  return new Promise<'ended as a whole file' | 'cut off'>((resolve) => {
+  const outcome = new Promise<'ended as a whole file' | 'cut off'>((resolve) => {
     download.once('end', () => resolve('ended as a whole file'));
     download.once('error', () => resolve('cut off'));
   });
+  return { outcome };
 }

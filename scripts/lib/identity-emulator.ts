@@ -71,8 +71,8 @@ export async function startIdentityEmulator({ port, keepAccountsIn }: EmulatorOp
   };
   // Whatever ends this process (a crash included), the emulator does not outlive it: killed at once,
   // or, when it keeps accounts, asked to stop, which it does once it has written them.
-  const killOnExit = () => signalGroup(keepAccountsIn ? 'SIGINT' : 'SIGKILL');
-  process.once('exit', killOnExit);
+  const stopOnExit = () => signalGroup(keepAccountsIn ? 'SIGINT' : 'SIGKILL');
+  process.once('exit', stopOnExit);
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
@@ -96,7 +96,7 @@ export async function startIdentityEmulator({ port, keepAccountsIn }: EmulatorOp
     stop: async () => {
       // From here the stop is under way: a signal more at this process's exit would tell the emulator
       // to end at once, cutting its export short (firebase-tools takes a second signal so).
-      process.off('exit', killOnExit);
+      process.off('exit', stopOnExit);
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         signalGroup('SIGINT');
