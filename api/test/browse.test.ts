@@ -2,10 +2,11 @@
 // against a brute-force answer from the base tables in plain SQL: the same books in the same order on
 // any page, the same total, and the same facet counts (exact on the seed catalog). Then the
 // suggestions, the refusals, and that the spec's own routes answer as before.
+
+import { normalizeForSearch } from '@bookshop/rules/browse';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../seed/seed-data.ts';
-import { normalizeForSearch } from '../src/lib/text.ts';
 import {
   BROWSE_SORTS,
   type BrowseFilters,
@@ -40,7 +41,7 @@ interface Fact {
 }
 const FACTS_SQL = `
   SELECT c.id, b.author_id AS "authorId", c.price::float8 AS price, c.quantity > 0 AS "inStock",
-         CASE WHEN b.ratings_count > 0 THEN round(b.ratings_sum::numeric / b.ratings_count, 2) ELSE 0 END::float8 AS rating,
+         CASE WHEN b.ratings_count > 0 THEN round(b.ratings_sum::numeric / b.ratings_count, 1) ELSE 0 END::float8 AS rating,
          b.ratings_count AS "ratingsCount", c.units_sold AS "unitsSold", extract(year FROM b.published_at)::int AS year,
          b.published_at AS published, coalesce(u.relevance, 0)::int AS relevance
   FROM book_copies c JOIN books b ON b.id = c.book_id JOIN book_types t ON t.id = b.type_id
@@ -146,6 +147,10 @@ async function checkAgainstReference(
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
   const wanted = reference.slice((pageNumber - 1) * pageSize, pageNumber * pageSize).map((r) => r.id);
   expect(page.booksCopies.map((b: { id: number }) => b.id)).toEqual(wanted);
+  // Each card shows the rating its filter and sort compared: the one a shopper reads.
+  const factOf = new Map(facts.map((fact) => [fact.id, fact]));
+  for (const card of page.booksCopies as { id: number; averageRating: number }[])
+    expect(card.averageRating).toBe(factOf.get(card.id)!.rating);
   expect(page.total).toBe(total);
   expect(page.totalEstimated).toBe(false);
   expect(page.totalPages).toBe(total ? lastPage : 0);

@@ -56,15 +56,26 @@ describe('public catalog', () => {
     expect(res.json().error.message).toBe("There is no category named 'Cooking'.");
   });
 
+  it('gives a rating rounded once to one decimal: 3.949 shows as 3.9, not 3.95 rounded again to 4.0', async () => {
+    const [copy] = await t.db.query<{ id: number; book_id: number }>(
+      'SELECT c.id, c.book_id FROM book_copies c WHERE c.is_available ORDER BY c.id DESC LIMIT 1',
+    );
+    await t.db.query('UPDATE books SET ratings_sum = 3949, ratings_count = 1000 WHERE id = $1', [copy!.book_id]);
+    const d = (await get(`/api/public/book-copy/by-id/${copy!.id}`)).json().data;
+    expect(d).toMatchObject({ averageRating: 3.9, ratingsCount: 1000 });
+  });
+
   it('gives a book copy in detail, with exact ratings and https images', async () => {
-    const [row] = await t.db.query<{ id: number; ratings_count: number; ratings_sum: string }>(
-      "SELECT c.id, b.ratings_count, b.ratings_sum FROM book_copies c JOIN books b ON b.id = c.book_id WHERE b.image_url LIKE 'https://%' LIMIT 1",
+    const [row] = await t.db.query<{ id: number; ratings_count: number; shown: string }>(
+      `SELECT c.id, b.ratings_count, round(b.ratings_sum::numeric / b.ratings_count, 1)::text AS shown
+       FROM book_copies c JOIN books b ON b.id = c.book_id WHERE b.image_url LIKE 'https://%' AND b.ratings_count > 0 LIMIT 1`,
     );
     const res = await get(`/api/public/book-copy/by-id/${row!.id}`);
     expect(res.statusCode).toBe(200);
     const d = res.json().data;
     expect(d).toMatchObject({ id: row!.id, ratingsCount: row!.ratings_count });
-    expect(d.averageRating).toBeCloseTo(Number(row!.ratings_sum) / row!.ratings_count, 2);
+    // One decimal, as the storefront shows it, rounded once from the exact average (half up, as numeric's round).
+    expect(d.averageRating).toBe(Number(row!.shown));
     expect(d.imageUrl).toMatch(/^https:\/\//);
     for (const key of ['author', 'category', 'description', 'price', 'quantity']) expect(d).toHaveProperty(key);
   });

@@ -4,9 +4,10 @@
 // byte ours. It sends the same headers too (the API's security headers, the cache policy and an
 // ETag), set in one hook the cheapest way: the same answer, with nothing else around it. Our
 // throughput divided by its throughput is the cost of how we build that answer.
+
+import { normalizeForSearch } from '@bookshop/rules/browse';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { normalizeForSearch } from '../../api/src/lib/text.ts';
 // The very statements the repository runs, named as the repository's module names them.
 import * as catalogSql from '../../api/src/modules/catalog/catalog-queries.ts';
 import {

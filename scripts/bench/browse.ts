@@ -2,8 +2,9 @@
 // sort's row is its worst combination's p95), a filtered and sorted search, suggestions as one
 // types, with their goals; and, at the grown size, each call's statements per request and the shape
 // of its plan (which indexes it reads, and whether anything scans a catalog table).
+
+import { normalizeForSearch } from '@bookshop/rules/browse';
 import pg from 'pg';
-import { normalizeForSearch } from '../../api/src/lib/text.ts';
 import {
   BROWSE_SORTS,
   type BrowseFilters,

@@ -1,12 +1,4 @@
-/** Lower-case, accent-free, single-spaced: the form search compares (e.g. "Gabriel García Márquez" -> "gabriel garcia marquez"). */
-export function normalizeForSearch(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+import { normalizeForSearch } from '@bookshop/rules/browse';
 
 export const bookSearchText = (title: string, authorName: string) => normalizeForSearch(`${title} ${authorName}`);
 

@@ -1,5 +1,6 @@
 // Building blocks of route schemas. A response schema per status is also the output allowlist:
 // fast-json-stringify drops any field a schema does not name.
+import { MAX_ROW_ID } from '@bookshop/rules';
 import { type TProperties, type TSchema, Type } from 'typebox';
 
 export const ErrorBody = Type.Object(
@@ -34,7 +35,7 @@ export function responses<T extends TSchema>(success: T, ...errorStatuses: numbe
 }
 
 /** Positive whole number in a path segment such as `{pageNumber}`; ids too. */
-export const PositiveInt = Type.Integer({ minimum: 1, maximum: 2147483647 });
+export const PositiveInt = Type.Integer({ minimum: 1, maximum: MAX_ROW_ID });
 export const PageSize = Type.Integer({ minimum: 1, maximum: 100 });
 
 /** An Idempotency-Key's length: a UUID fits, a whole request does not. */

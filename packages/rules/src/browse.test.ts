@@ -8,11 +8,14 @@ import {
   browseQuery,
   browseSearchParams,
   clampedPage,
+  hasSearchWords,
   normalizedBrowseFilters,
   parseBrowseState,
+  ratingAsShown,
   SEARCH_TEXT_MAX_LENGTH,
   searchTextOf,
 } from './browse.ts';
+import { MAX_ROW_ID } from './forms.ts';
 
 describe('the address', () => {
   it('round-trips any state: parse(serialize(state)) is the state, and the text is stable', () => {
@@ -22,10 +25,10 @@ describe('the address', () => {
         priceMin: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100),
         priceMax: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100),
         inStock: fc.constant(true),
-        minRating: fc.integer({ min: 0, max: 500 }).map((c) => c / 100),
+        minRating: fc.integer({ min: 0, max: 50 }).map((tenths) => tenths / 10),
         yearFrom: fc.integer({ min: 1, max: 9999 }),
         yearTo: fc.integer({ min: 1, max: 9999 }),
-        authorId: fc.integer({ min: 1, max: 2147483647 }),
+        authorId: fc.integer({ min: 1, max: MAX_ROW_ID }),
         page: fc.integer({ min: 2, max: 100_000 }),
       },
       { requiredKeys: [] },
@@ -60,12 +63,13 @@ describe('the address', () => {
   });
 });
 
-describe('bounds in hundredths', () => {
+describe('bounds in the precision they compare: prices in cents, ratings in tenths', () => {
   it('spells each bound one way, rounding a lowest bound up and a highest down, so the same rows are selected', () => {
     for (const spelling of ['10', '10.0', '10.001', '10.009']) {
       expect(parseBrowseState(new URLSearchParams(`priceMax=${spelling}`)), spelling).toEqual({ priceMax: 10 });
     }
-    expect(parseBrowseState(new URLSearchParams('priceMin=9.991&minRating=3.5001'))).toEqual({ priceMin: 10, minRating: 3.51 });
+    expect(parseBrowseState(new URLSearchParams('priceMin=9.991&minRating=3.5001'))).toEqual({ priceMin: 10, minRating: 3.6 });
+    expect(parseBrowseState(new URLSearchParams('minRating=3.95'))).toEqual({ minRating: 4 });
     expect(normalizedBrowseFilters({ priceMin: 10.001, priceMax: 20.019, minRating: 4, inStock: true })).toEqual({
       priceMin: 10.01,
       priceMax: 20.01,
@@ -76,15 +80,35 @@ describe('bounds in hundredths', () => {
     expect(parseBrowseState(new URLSearchParams('priceMin=99999999.001'))).toEqual({});
   });
 
-  it('leaves any value already in hundredths as it is, though its product by 100 is not exact', () => {
+  it('leaves any value already in its precision as it is, though its product by 100 or 10 is not exact', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 9_999_999_999 }), (cents) => {
-        const value = cents / 100;
-        expect(normalizedBrowseFilters({ priceMin: value, priceMax: value, minRating: value })).toEqual({
-          priceMin: value,
-          priceMax: value,
-          minRating: value,
+      fc.property(fc.integer({ min: 0, max: 9_999_999_999 }), fc.integer({ min: 0, max: 50 }), (cents, tenths) => {
+        const price = cents / 100;
+        const rating = tenths / 10;
+        expect(normalizedBrowseFilters({ priceMin: price, priceMax: price, minRating: rating })).toEqual({
+          priceMin: price,
+          priceMax: price,
+          minRating: rating,
         });
+      }),
+    );
+  });
+});
+
+describe('a rating as shown', () => {
+  it('is the average rounded once to one decimal, half up', () => {
+    // 4.249 is 4.2 (rounding 4.25, its two decimals, again would say 4.3); 81/20 is 4.05 exactly, which
+    // a float division puts just below, yet it shows 4.1.
+    expect(ratingAsShown(4249, 1000)).toBe(4.2);
+    expect(ratingAsShown(81, 20)).toBe(4.1);
+    expect(ratingAsShown(79, 20)).toBe(4);
+    expect(ratingAsShown(0, 0)).toBe(0);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 4_000_000 }), (count, extra) => {
+        const sum = count + Math.min(extra, 4 * count);
+        // The exact rounding, in integers: tenths = floor((20 * sum + count) / (2 * count)).
+        const tenths = Math.floor((20 * sum + count) / (2 * count));
+        expect(ratingAsShown(sum, count)).toBe(tenths / 10);
       }),
     );
   });
@@ -108,5 +132,12 @@ describe("a search's text", () => {
     const cut = searchTextOf(`${'x'.repeat(SEARCH_TEXT_MAX_LENGTH - 1)}😀😀`);
     expect(cut).toBe('x'.repeat(SEARCH_TEXT_MAX_LENGTH - 1));
     expect(searchTextOf('   ')).toBe('');
+  });
+});
+
+describe('a search text', () => {
+  it('has something to look for when it has a letter or a digit, in any script', () => {
+    for (const text of ['dune', 'García', '1984', 'Война', ' x ']) expect(hasSearchWords(text), text).toBe(true);
+    for (const text of ['', '   ', '?', '!!!', '--', '\u{1F4DA}', '\u0301']) expect(hasSearchWords(text), JSON.stringify(text)).toBe(false);
   });
 });

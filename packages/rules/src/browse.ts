@@ -1,6 +1,7 @@
 // A listing's sorts and filters (category pages and search results, beyond the spec): the API's
 // query parameters, the address the storefront keeps them in, and the server's first paint of a
 // category page name and read them from here, so all three agree.
+import { MAX_ROW_ID } from './forms.ts';
 
 export const BROWSE_SORTS = ['relevance', 'bestselling', 'top-rated', 'newest', 'price-asc', 'price-desc'] as const;
 export type BrowseSort = (typeof BROWSE_SORTS)[number];
@@ -12,7 +13,7 @@ export interface BrowseFilters {
   priceMax?: number;
   /** Only copies with stock. */
   inStock?: boolean;
-  /** Lowest average rating (as shown, to two decimals). */
+  /** Lowest average rating (as shown, to one decimal). */
   minRating?: number;
   /** First publication year, inclusive. */
   yearFrom?: number;
@@ -40,33 +41,42 @@ export interface BrowseState extends BrowseFilters {
 }
 
 /**
- * `value` in hundredths, rounded by `round` (Math.ceil, Math.floor) when it has more decimals. A
- * value already in hundredths stays as it is, though its product by 100 is off in the last bit
+ * `value` to `decimals` places, rounded by `round` (Math.ceil, Math.floor) when it has more. A value
+ * already at that precision stays as it is, though its product by 10^decimals is off in the last bit
  * (0.07 * 100 is 7.000000000000001).
  */
-const toHundredths = (value: number, round: (n: number) => number) => {
-  const scaled = value * 100;
+const toPlaces = (value: number, decimals: number, round: (n: number) => number) => {
+  const scale = 10 ** decimals;
+  const scaled = value * scale;
   const nearest = Math.round(scaled);
-  return (Math.abs(scaled - nearest) <= Math.abs(scaled) * 1e-15 ? nearest : round(scaled)) / 100;
+  return (Math.abs(scaled - nearest) <= Math.abs(scaled) * 1e-15 ? nearest : round(scaled)) / scale;
 };
 
-/** The bounds kept in hundredths, each with the way that selects the same rows: lowest up, highest down. */
-const HUNDREDTHS_ROUNDING = { priceMin: Math.ceil, priceMax: Math.floor, minRating: Math.ceil };
-const HUNDREDTHS_BOUNDS = Object.keys(HUNDREDTHS_ROUNDING) as (keyof typeof HUNDREDTHS_ROUNDING)[];
-const inHundredths = (key: keyof typeof HUNDREDTHS_ROUNDING) => (n: number) => toHundredths(n, HUNDREDTHS_ROUNDING[key]);
+/**
+ * Each bound in the precision of what it compares, with the way that selects the same rows: lowest
+ * up, highest down. Prices have cents; a rating is compared as the storefront shows it, to one
+ * decimal (ratingAsShown).
+ */
+const BOUND_PRECISION = {
+  priceMin: { decimals: 2, round: Math.ceil },
+  priceMax: { decimals: 2, round: Math.floor },
+  minRating: { decimals: 1, round: Math.ceil },
+};
+const BOUNDS = Object.keys(BOUND_PRECISION) as (keyof typeof BOUND_PRECISION)[];
+const inPrecision = (key: keyof typeof BOUND_PRECISION) => (n: number) =>
+  toPlaces(n, BOUND_PRECISION[key].decimals, BOUND_PRECISION[key].round);
 
 /**
- * The filters with each bound in the precision of what it compares: prices are kept to the cent and
- * ratings to two decimals (as shown; browse_listing rounds them so), so a lowest bound with more
- * decimals selects what it does rounded up to hundredths, and a highest bound rounded down (a
- * highest price of 10, 10.0 or 10.001 is 10; a lowest of 10.001 is 10.01). The answer is the same,
- * and each filter has one spelling: the API keys its cached answers by these, the storefront asks
- * for them and the server's first paint reads them, so a stranger cannot fill the catalog cache
- * with spellings of one listing.
+ * A book's average rating as the storefront shows it (spec: one decimal), rounded once from its
+ * ratings' sum and count, half up. The API answers it so, and the category pages filter and sort by
+ * it (browse_listing_source rounds the same way), so a book shown at 4.0 is among "4 stars and up".
  */
+export const ratingAsShown = (ratingsSum: number, ratingsCount: number) =>
+  ratingsCount ? Math.round((ratingsSum * 10) / ratingsCount) / 10 : 0;
+
 export function normalizedBrowseFilters<T extends BrowseFilters>(filters: T): T {
   const out = { ...filters };
-  for (const key of HUNDREDTHS_BOUNDS) if (out[key] !== undefined) out[key] = inHundredths(key)(out[key]);
+  for (const key of BOUNDS) if (out[key] !== undefined) out[key] = inPrecision(key)(out[key]);
   return out;
 }
 
@@ -89,14 +99,14 @@ export function parseBrowseState(params: URLSearchParams): BrowseState {
   const state: BrowseState = {
     sort: (BROWSE_SORTS as readonly string[]).includes(sort ?? '') ? (sort as BrowseSort) : undefined,
     // In the precision normalizedBrowseFilters gives them (checked against the range after it).
-    priceMin: number(params.get('priceMin'), { min: 0, max: 99_999_999 }, inHundredths('priceMin')),
-    priceMax: number(params.get('priceMax'), { min: 0, max: 99_999_999 }, inHundredths('priceMax')),
+    priceMin: number(params.get('priceMin'), { min: 0, max: 99_999_999 }, inPrecision('priceMin')),
+    priceMax: number(params.get('priceMax'), { min: 0, max: 99_999_999 }, inPrecision('priceMax')),
     inStock: params.get('inStock') === '1' || undefined,
-    minRating: number(params.get('minRating'), { min: 0, max: 5 }, inHundredths('minRating')),
+    minRating: number(params.get('minRating'), { min: 0, max: 5 }, inPrecision('minRating')),
     yearFrom: number(params.get('yearFrom'), { min: 1, max: 9999, integer: true }),
     yearTo: number(params.get('yearTo'), { min: 1, max: 9999, integer: true }),
-    authorId: number(params.get('authorId'), { min: 1, max: 2147483647, integer: true }),
-    page: number(params.get('page'), { min: 2, max: 2147483647, integer: true }),
+    authorId: number(params.get('authorId'), { min: 1, max: MAX_ROW_ID, integer: true }),
+    page: number(params.get('page'), { min: 2, max: MAX_ROW_ID, integer: true }),
   };
   return Object.fromEntries(Object.entries(state).filter(([, v]) => v !== undefined)) as BrowseState;
 }
@@ -132,6 +142,22 @@ export function clampedPage(state: BrowseState, totalPages: number): number | un
   const last = Math.max(1, totalPages);
   return (state.page ?? 1) > last ? last : undefined;
 }
+
+/** Lower-case, accent-free, single-spaced: the form search compares (e.g. "Gabriel García Márquez" -> "gabriel garcia marquez"). */
+export function normalizeForSearch(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * Whether a search text has anything to look for: a letter or a digit. The search call refuses one
+ * without (400); the storefront says it found nothing for it, as spec 2.6 says of any search.
+ */
+export const hasSearchWords = (text: string) => normalizeForSearch(text) !== '';
 
 /** The longest search text the search call takes (its `text` parameter's maxLength). */
 export const SEARCH_TEXT_MAX_LENGTH = 200;

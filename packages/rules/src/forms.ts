@@ -10,6 +10,10 @@ export const ALGERIAN_PHONE = /^0[567]\d{8}$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses.
 export const EMAIL = /^[^\s@<>,;\x00-\x1f\x7f]+@[^\s@<>,;\x00-\x1f\x7f]+\.[^\s@<>,;\x00-\x1f\x7f]+$/;
 export const CONTACT_MESSAGE_MAX = 50;
+/** The largest id a row can have (the tables' ids are PostgreSQL's int4), and so the largest the API takes in a path. */
+export const MAX_ROW_ID = 2_147_483_647;
+/** Whether a number could be a row's id: a back-office search by id skips asking for any other (none has it). */
+export const isRowId = (id: number) => Number.isInteger(id) && id >= 1 && id <= MAX_ROW_ID;
 export const SHIPPING_ADDRESS_MIN = 6;
 export const SHIPPING_ADDRESS_MAX = 500;
 /** A client's first or last name, at most. */

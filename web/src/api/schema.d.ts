@@ -2761,7 +2761,7 @@ export interface operations {
                 priceMax?: number;
                 /** @description Only copies in stock */
                 inStock?: boolean;
-                /** @description Lowest average rating, as shown (two decimals) */
+                /** @description Lowest average rating, as shown (one decimal; more decimals round up) */
                 minRating?: number;
                 yearFrom?: number;
                 yearTo?: number;
@@ -2861,7 +2861,7 @@ export interface operations {
                 priceMax?: number;
                 /** @description Only copies in stock */
                 inStock?: boolean;
-                /** @description Lowest average rating, as shown (two decimals) */
+                /** @description Lowest average rating, as shown (one decimal; more decimals round up) */
                 minRating?: number;
                 yearFrom?: number;
                 yearTo?: number;

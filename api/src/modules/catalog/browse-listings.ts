@@ -10,7 +10,7 @@ import type { BrowseOptions } from './catalog-service.ts';
 export const BROWSE_PAGE_SIZE = 15;
 
 /**
- * The options in a fixed order and their bounds in hundredths (normalizedBrowseFilters), so one
+ * The options in a fixed order and their bounds in the precision they compare (normalizedBrowseFilters), so one
  * listing has one cache key however its address spells it.
  */
 export function browseOptions(query: Partial<BrowseOptions>): BrowseOptions {

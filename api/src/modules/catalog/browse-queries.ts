@@ -227,7 +227,7 @@ export function searchBrowseSql(terms: SearchTerms, sort: BrowseSort, filters: B
   const text = `${searchCtes(terms)},
   candidates AS (
     SELECT c.id AS copy_id, b.type_id, b.author_id, c.price, coalesce(l.in_stock, c.quantity > 0) AS in_stock,
-           CASE WHEN b.ratings_count > 0 THEN round(b.ratings_sum::numeric / b.ratings_count, 2) ELSE 0 END AS rating,
+           CASE WHEN b.ratings_count > 0 THEN round(b.ratings_sum::numeric / b.ratings_count, 1) ELSE 0 END AS rating,
            b.ratings_count, coalesce(l.units_sold, 0) AS units_sold, b.published_at,
            row_number() OVER (ORDER BY h.rank1, h.rank2, h.rank3, h.id) AS relevance
     FROM hits h JOIN book_copies c ON c.id = h.id JOIN books b ON b.id = c.book_id

@@ -1,11 +1,10 @@
 // What the storefront shows: cards, details and search results, shaped as spec section 3 names them.
 
-import { BROWSE_FILTER_KEYS } from '@bookshop/rules/browse';
+import { BROWSE_FILTER_KEYS, normalizeForSearch, ratingAsShown } from '@bookshop/rules/browse';
 import { coverUrl } from '../../lib/cover.ts';
 import { AppError } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
-import { normalizeForSearch } from '../../lib/text.ts';
 import {
   BROWSE_MAX_RESULTS,
   type BrowseCounts,
@@ -37,8 +36,9 @@ export const toCard = (row: CardRow) => ({
   quantity: row.quantity,
 });
 
+/** A book's average as the storefront shows it: one decimal (ratingAsShown). */
 export const averageRating = (ratingsSum: CardRow['price'], ratingsCount: number) =>
-  ratingsCount ? Math.round((Number(ratingsSum.toString()) / ratingsCount) * 100) / 100 : 0;
+  ratingAsShown(Number(ratingsSum.toString()), ratingsCount);
 
 export const toDetail = (row: DetailRow) => ({
   id: row.id,

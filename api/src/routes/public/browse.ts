@@ -26,7 +26,9 @@ const Browsing = {
   priceMin: Type.Optional(Money),
   priceMax: Type.Optional(Money),
   inStock: Type.Optional(Type.Boolean({ description: 'Only copies in stock' })),
-  minRating: Type.Optional(Type.Number({ minimum: 0, maximum: 5, description: 'Lowest average rating, as shown (two decimals)' })),
+  minRating: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 5, description: 'Lowest average rating, as shown (one decimal; more decimals round up)' }),
+  ),
   yearFrom: Type.Optional(Year),
   yearTo: Type.Optional(Year),
   authorId: Type.Optional(PositiveInt),

@@ -1,4 +1,5 @@
 // The reads of a back-office table (useAdminList): a page of rows, and spec 5's search by id or name.
+import { isRowId } from '@bookshop/rules';
 import { queryOptions } from '@tanstack/react-query';
 import { isNotFound } from '../../../api/client';
 import { ADMIN_TABLE_PAGE_SIZE } from '../../../lib/constants';
@@ -32,8 +33,11 @@ export function tableQueries<Row, RowsKey extends string>(
   };
   const findRows = async (text: string): Promise<Row[]> => {
     if (!/^\d+$/.test(text)) return endpoints.byName ? endpoints.byName(text) : [];
+    // "0", or a number as long as an ISBN: no row has that id, and the API refuses to look (400).
+    const id = Number(text);
+    if (!isRowId(id)) return [];
     try {
-      return [await endpoints.byId(Number(text))];
+      return [await endpoints.byId(id)];
     } catch (error) {
       if (isNotFound(error)) return [];
       throw error;

@@ -30,3 +30,11 @@ it('a search that fails says so and can be retried; one that finds nothing says 
   expect(await screen.findByText(/No results found for/)).toBeInTheDocument();
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 });
+
+it('a search with no letter or digit in it finds nothing, without asking the server', async () => {
+  // No stub for the search call: MSW fails the test on any request this page makes for it.
+  stubApi(SIGNED_OUT);
+  renderWithProviders(<SearchResultsPage />, { route: '/searchresult?q=%3F%21' });
+  expect(await screen.findByText(/No results found for/)).toHaveTextContent('No results found for ?!');
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+});

@@ -1,4 +1,4 @@
-import { BROWSE_SORTS, hasFilters, searchTextOf } from '@bookshop/rules/browse';
+import { BROWSE_SORTS, hasFilters, hasSearchWords, searchTextOf } from '@bookshop/rules/browse';
 import { useEffect } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { BookCover } from '../../../components/book-cover';
@@ -32,7 +32,14 @@ export default function SearchResultsPage() {
   useEffect(() => {
     if (params.get('q') === null && query) setParams({ q: query }, { replace: true, state: location.state });
   }, [params, query, setParams, location.state]);
-  const { data, isPending, isError, error, refetch, isPlaceholderData } = useBrowseSearch(query, state, CATEGORY_PAGE_SIZE);
+  // Text with no letter or digit ("?", "--") has nothing to look for: the call would refuse it, and
+  // the spec says of every search that finds nothing that it found nothing.
+  const searchable = hasSearchWords(query);
+  const { data, isPending, isError, error, refetch, isPlaceholderData } = useBrowseSearch(
+    searchable ? query : '',
+    state,
+    CATEGORY_PAGE_SIZE,
+  );
   const pastEnd = useClampedToLastPage(state, setState, isPlaceholderData ? undefined : data?.totalPages);
   useDocumentTitle(query ? `Search: ${query}` : 'Search');
   // The server's head for a shared search describes that search only: it leaves when the text does.
@@ -43,15 +50,15 @@ export default function SearchResultsPage() {
     };
   }, [query]);
   if (!query) return <p className="empty">Type a title or an author in the search box.</p>;
+  const noResults = (
+    <p className="empty">
+      No results found for <strong>{query}</strong>
+    </p>
+  );
+  if (!searchable) return noResults;
   if (isPending || pastEnd) return <p className="muted">Searching for books...</p>;
   if (isError) return <LoadError what="the search results" error={error} onRetry={() => void refetch()} />;
-  if (data.total === 0 && !hasFilters(state)) {
-    return (
-      <p className="empty">
-        No results found for <strong>{query}</strong>
-      </p>
-    );
-  }
+  if (data.total === 0 && !hasFilters(state)) return noResults;
   const totalPages = Math.max(1, data.totalPages);
   return (
     <div className="search-results browse">
