@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { ApiError } from './api/client';
 import { AppTree } from './app/app-tree';
+import { retryRead, retryReadDelay } from './lib/query-retry';
 import { storage } from './lib/storage';
 import './styles.css';
 
@@ -11,8 +11,8 @@ const queryClient = new QueryClient({
     queries: {
       staleTime: 30_000,
       refetchOnWindowFocus: false,
-      // A 4xx will not change on retry; a network blip might.
-      retry: (count, error) => count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      retry: retryRead,
+      retryDelay: retryReadDelay,
     },
   },
 });

@@ -88,7 +88,10 @@ const PROVIDER_MESSAGES: Record<string, string> = {
  * Spec 5: a provider error is shown with the provider's own message, without its "Firebase: … (auth/…)"
  * wrapping; where that message is only the word "Error", what its code means instead.
  */
-export function providerMessage(error: unknown): string {
+export const providerMessage = (error: unknown): string => providerReason(error) ?? 'Sign-up failed.';
+
+/** The provider's reason for a refusal, as providerMessage words it; undefined when it gives none worth showing. */
+export function providerReason(error: unknown): string | undefined {
   const own =
     error instanceof Error
       ? error.message
@@ -97,5 +100,5 @@ export function providerMessage(error: unknown): string {
           .trim()
       : '';
   if (own && own !== 'Error') return own;
-  return PROVIDER_MESSAGES[String(providerCode(error))] ?? 'Sign-up failed.';
+  return PROVIDER_MESSAGES[String(providerCode(error))];
 }

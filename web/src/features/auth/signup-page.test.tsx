@@ -10,6 +10,7 @@ import SignUpPage from './signup-page';
 vi.mock('./identity', () => ({
   createOrResumeIdentity: vi.fn(async () => ({ verified: false })),
   providerMessage: () => 'The provider refused.',
+  providerReason: (error: Error) => `The provider says: ${error.message}`,
   resendVerification: vi.fn(),
 }));
 
@@ -47,4 +48,13 @@ it('Resend Verification Email asks the provider once however often it is pressed
   expect(await screen.findByText('Verification email resent.')).toBeInTheDocument();
   expect(resendVerification).toHaveBeenCalledTimes(1);
   expect(resend).not.toHaveAttribute('aria-disabled');
+});
+
+it("a resend the provider refuses says so with the provider's reason (too many attempts: wait, not click again)", async () => {
+  vi.mocked(resendVerification).mockRejectedValueOnce(new Error('too many attempts'));
+  await signUp();
+  await userEvent.click(await screen.findByRole('button', { name: 'Resend Verification Email' }));
+  const failure = await screen.findByRole('alert');
+  expect(failure).toHaveTextContent('Failed to resend verification email.');
+  expect(failure).toHaveTextContent('The provider says: too many attempts');
 });

@@ -92,8 +92,14 @@ export default function SignUpPage() {
     try {
       await (await sdk()).resendVerification();
       show('Verification email resent.', 'success');
-    } catch {
-      show('Failed to resend verification email.', 'error');
+    } catch (error) {
+      // The provider's why beneath spec 8's words: "too many attempts" tells the person to wait, not to click again.
+      // (The provider's module is loaded on demand; if it cannot be, there is no reason to give.)
+      const reason = await sdk().then(
+        (provider) => provider.providerReason(error),
+        () => undefined,
+      );
+      show('Failed to resend verification email.', 'error', reason);
     }
   };
 

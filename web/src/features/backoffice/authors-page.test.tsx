@@ -35,6 +35,20 @@ it("a refused delete shows 'Failed to delete author.' and the server's reason un
   expect(alert).toHaveTextContent(reason);
 });
 
+it('a second Delete while the first is out sends nothing more: its success is what the screen says', async () => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+  const deleting = heldAnswer();
+  const calls = stubAuthors({ 'DELETE /api/employee/author/7': { body: { data: true }, after: deleting.held } });
+  renderWithProviders(<AuthorsPage />, { route: '/authors' });
+  const remove = await screen.findByRole('button', { name: 'Delete' });
+  await userEvent.dblClick(remove);
+  expect(remove).toHaveAttribute('aria-busy', 'true');
+  deleting.release();
+  expect(await screen.findByRole('status')).toHaveTextContent('Author deleted successfully.');
+  expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(1);
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+});
+
 it('a delete of an author renamed since the table showed them is refused, says the name now, and shows the row as it is', async () => {
   vi.spyOn(window, 'confirm').mockReturnValue(true);
   const now = { id: 7, fullName: 'Frank Patrick Herbert', version: 4 };

@@ -4,6 +4,7 @@ import { type ReactNode, useId, useRef, useState } from 'react';
 import { BusyButton } from '../../components/busy-button';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
+import { useRunOncePer } from '../../lib/use-submit-once';
 import type { AdminList } from './use-admin-list';
 
 export interface Column<Row> {
@@ -33,7 +34,8 @@ export function EditTable<Row extends { id: number }>({
    * it is now with a new draft to keep editing on top of it (it changed since it was opened).
    */
   onSave: (opened: Row, draft: Row) => Promise<boolean | { opened: Row; draft: Row }>;
-  onDelete: (row: Row) => void;
+  /** Deletes the row; its Delete is busy until this settles (the table then shows the row gone), and sends once. */
+  onDelete: (row: Row) => Promise<unknown>;
   /** What an empty answer says (the spec's "No author found."); a load that failed is said with a Retry instead. */
   empty: string;
   /** What the rows are, as "Could not load {what}." reads. */
@@ -49,6 +51,9 @@ export function EditTable<Row extends { id: number }>({
   // would hide the first one's success. A ref too: the click can come before the button re-renders.
   const [saving, setSaving] = useState(false);
   const savingNow = useRef(false);
+  // A second Delete (and confirm) while the first is out would send another, and its refusal (the row
+  // is gone) would follow the first one's success.
+  const deleting = useRunOncePer<number>();
   if (loadFailure) return <LoadError what={what} error={loadFailure.error} onRetry={loadFailure.retry} />;
   if (!rows.length) return <p className="empty">{isPending ? 'Loading...' : empty}</p>;
 
@@ -115,15 +120,15 @@ export function EditTable<Row extends { id: number }>({
             >
               Edit
             </button>
-            <button
-              type="button"
+            <BusyButton
               className="danger"
-              disabled={saving}
+              busy={deleting.busy(row.id)}
+              notReady={saving}
               aria-describedby={described}
-              onClick={() => window.confirm(deleteQuestion) && onDelete(row)}
+              onClick={() => window.confirm(deleteQuestion) && deleting.run(row.id, () => onDelete(row))}
             >
               Delete
-            </button>
+            </BusyButton>
           </>
         )}
       </div>

@@ -170,3 +170,26 @@ it('names the rows whose stock stopped at 0 when sales since the check left less
   expect(screen.getByRole('row', { name: /9780261103344/ })).toHaveTextContent('397802611033441-40');
   expect(screen.getByRole('status')).toHaveTextContent('Import finished: 3 rows written. 2 rows stopped at a limit (listed below).');
 });
+
+it('a progress read that fails once keeps the import on screen, says so, and goes on when the next one answers', async () => {
+  stubApi({
+    ...SIGNED_IN_ADMIN,
+    'POST /api/employee/catalog/import': { body: { data: job('running', 1) } },
+    'GET /api/employee/catalog/import/4': [
+      { body: { data: job('running', 1) } },
+      { status: 503, headers: { 'retry-after': '1' }, body: { data: null, error: { code: 'UNAVAILABLE', message: 'The shop is busy.' } } },
+      { body: { data: job('running', 2) } },
+    ],
+  });
+  renderWithProviders(<ImportExportPage />, { route: '/importexport' });
+  await userEvent.upload(screen.getByLabelText('CSV file'), new File(['isbn\n'], 'books.csv', { type: 'text/csv' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Check File' }));
+  expect(await screen.findByText('Written 1 of 3 rows...')).toBeInTheDocument();
+  // The first poll fails: the progress stays, with the reason under a line that says it may be behind.
+  expect(await screen.findByText(/progress could not be read just now/, {}, { timeout: 5000 })).toHaveTextContent('The shop is busy.');
+  expect(screen.getByText('Written 1 of 3 rows...')).toBeInTheDocument();
+  expect(screen.queryByText(/The import could not be read\./)).not.toBeInTheDocument();
+  // The next one answers: the progress moves on and the warning goes.
+  expect(await screen.findByText('Written 2 of 3 rows...', {}, { timeout: 5000 })).toBeInTheDocument();
+  expect(screen.queryByText(/progress could not be read just now/)).not.toBeInTheDocument();
+}, 15_000);

@@ -1,4 +1,5 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { isNotFound } from '../../api/client';
 import { BusyButton, SubmitButton } from '../../components/busy-button';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { Notice, useNotice } from '../../components/notice';
@@ -57,8 +58,14 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
   const stepUp = useStepUpGuard();
   const [skipInvalid, setSkipInvalid] = useState(false);
   if (job.isPending) return <p className="muted">Loading...</p>;
-  if (job.isError) return <p role="alert">The import could not be read. {failureReason(job.error)}</p>;
+  // A poll that failed with the job already on screen keeps it there (the next poll may well answer),
+  // and says over it that the progress shown may be behind; a job that is gone (404: a newer check
+  // replaced it) is not kept.
+  if (!job.data || (job.isError && isNotFound(job.error))) {
+    return <p role="alert">The import could not be read. {failureReason(job.error)}</p>;
+  }
   const j = job.data;
+  const behind = job.isError ? <p role="alert">The import's progress could not be read just now. {failureReason(job.error)}</p> : null;
   const blocked = j.invalid > 0 && !skipInvalid;
   // The run's mutation refreshes this job's read (and after a refusal that says it is stale), which
   // then follows the progress.
@@ -67,6 +74,7 @@ function ImportJob({ id, onNotice }: { id: number; onNotice: (text: string, fail
   return (
     <div className="import-job">
       {stepUp.prompt}
+      {behind}
       <h2>Dry run</h2>
       <dl className="import-counts">
         {(

@@ -4,6 +4,7 @@
 // what is already set up asks for the second factor again when it is 10 minutes old.
 import { useState } from 'react';
 import { BusyButton, SubmitButton } from '../../components/busy-button';
+import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { failureReason } from '../../lib/failure-reason';
 import { dateTime } from '../../lib/format';
@@ -158,7 +159,7 @@ function PasskeyRow({
 }
 
 export function SecondFactorSection() {
-  const { data, isPending } = useSecondFactor();
+  const { data, error, refetch } = useSecondFactor();
   const { guard, prompt } = useStepUpGuard();
   const [notice, show] = useNotice();
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -171,7 +172,14 @@ export function SecondFactorSection() {
   // Each removes or replaces a way to sign in: asked first, and sent once however often it is clicked.
   const removingTotp = useSubmitOnce();
   const renewing = useSubmitOnce();
-  if (isPending || !data) return <p className="muted">Loading...</p>;
+  // An Admin kept on this screen to enrol must not be left on "Loading..." by an outage.
+  if (!data) {
+    return error ? (
+      <LoadError what="your second factors" error={error} onRetry={() => void refetch()} />
+    ) : (
+      <p className="muted">Loading...</p>
+    );
+  }
   const hasFactor = data.totp || data.passkeys.length > 0;
   const currentPassword = hasFactor ? undefined : password;
   const showCodes = (given: string[] | null) => {

@@ -72,6 +72,22 @@ async function deleteAskingForStepUp(checked?: Promise<unknown>) {
   return { calls, dialog: await screen.findByRole('dialog', { name: "Confirm it's you" }) };
 }
 
+it('second factors that cannot be read say so with a Retry, not Loading... for ever, and Retry reads them', async () => {
+  stubApi({
+    ...SIGNED_IN_ADMIN,
+    'GET /api/employee/second-factor': [
+      { status: 503, headers: { 'retry-after': '5' }, body: { data: null, error: { code: 'UNAVAILABLE', message: 'The shop is busy.' } } },
+      status({ required: true }),
+    ],
+  });
+  renderWithProviders(<SecondFactorSection />, { route: '/employeeaccount' });
+  const failure = await screen.findByRole('alert');
+  expect(failure).toHaveTextContent('Could not load your second factors.');
+  expect(failure).toHaveTextContent('The shop is busy.');
+  await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByText(/Admins must set up a second factor/)).toBeInTheDocument();
+});
+
 it("turns a delete's 403 STEP_UP_REQUIRED into a prompt for the second factor, then deletes", async () => {
   const { calls, dialog } = await deleteAskingForStepUp();
   await userEvent.type(within(dialog).getByLabelText('Code from your authenticator app, or a recovery code'), '654321');

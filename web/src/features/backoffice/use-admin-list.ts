@@ -6,7 +6,7 @@ import { keepPreviousData, type UseQueryOptions, useQuery, useQueryClient } from
 import type { useNotice } from '../../components/notice';
 import { failureReason } from '../../lib/failure-reason';
 import { usePageInAddress, useTextInAddress } from '../../lib/use-address-state';
-import { type BackofficeResource, backofficeKeys } from './api/query-keys';
+import type { BackofficeResource } from './api/query-keys';
 import type { TablePage } from './api/table-queries';
 
 type Options<Data> = UseQueryOptions<Data, Error, Data, readonly unknown[]>;
@@ -61,16 +61,14 @@ export function useAdminList<Row>(options: {
       }
     },
     /**
-     * A write with the spec's notices: on success its message, then it waits for the rows on
-     * screen to refetch (the write's mutation started that), so an edited row closes showing what
-     * was saved; on failure its message and the server's reason.
+     * A write with the spec's notices: its message on success, once the rows on screen have been
+     * fetched again (the write's mutation waits for that: useBackofficeMutation), so an edited row
+     * closes showing what was saved; on failure its message and the server's reason.
      */
     write: async (call: () => Promise<unknown>, messages: { success: string; failure: string }) => {
       try {
         await call();
         options.notify(messages.success);
-        // cancelRefetch: false joins the refetch already running instead of starting another.
-        await queryClient.refetchQueries({ queryKey: backofficeKeys[options.resource].all, type: 'active' }, { cancelRefetch: false });
         return true;
       } catch (error) {
         options.notify(messages.failure, 'error', failureReason(error));

@@ -1,7 +1,9 @@
 // A back-office write, as a mutation that owns its invalidation: it names the resources whose
-// cached reads it changes (the audit log, which every write adds to, goes without saying). It
-// settles as soon as the write has, so the screen says how it went at once; the reads refetch
-// meanwhile (a table that must show the saved row waits for them itself: useAdminList's write).
+// cached reads it changes (the audit log, which every write adds to, goes without saying). By default
+// it settles once the reads on screen have been fetched again (react-query waits for the promise its
+// callback returns), so a row's action that runs once at a time (useRunOncePer) is free again only
+// when the row shows what the write did: a second click on a deleted message's Delete finds no
+// button, not a 404 that says the delete failed.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../api/client';
 import { type BackofficeResource, backofficeKeys } from './query-keys';
@@ -9,21 +11,35 @@ import { type BackofficeResource, backofficeKeys } from './query-keys';
 export function useBackofficeMutation<Variables, Result>(
   mutationFn: (variables: Variables) => Promise<Result>,
   invalidates: readonly BackofficeResource[],
-  /** A refusal that says the cached reads are out of date (what it names is gone or has moved on): they are refreshed as after a success. */
-  staleWhen?: (error: unknown) => boolean,
+  options: {
+    /** A refusal that says the cached reads are out of date (what it names is gone or has moved on): they are refreshed as after a success. */
+    staleWhen?: (error: unknown) => boolean;
+    /**
+     * Settles as soon as the write has, the reads refetching meanwhile: for a screen that says how
+     * the write went at once and sends its next write from what this one set, not from the row shown.
+     */
+    settleBeforeRefresh?: boolean;
+  } = {},
 ) {
+  const { staleWhen, settleBeforeRefresh = false } = options;
   const queryClient = useQueryClient();
-  const refresh = () => {
-    // The audit log too: the API records every back-office write in it, in the write's transaction.
-    for (const resource of new Set<BackofficeResource>([...invalidates, 'auditLog'])) {
-      void queryClient.invalidateQueries({ queryKey: backofficeKeys[resource].all });
-    }
+  // The audit log too: the API records every back-office write in it, in the write's transaction.
+  // A refetch that fails leaves what was shown; it does not make the write's outcome a failure.
+  const refresh = () =>
+    Promise.all(
+      [...new Set<BackofficeResource>([...invalidates, 'auditLog'])].map((resource) =>
+        queryClient.invalidateQueries({ queryKey: backofficeKeys[resource].all }),
+      ),
+    );
+  const refreshed = async () => {
+    if (settleBeforeRefresh) void refresh();
+    else await refresh();
   };
   return useMutation({
     mutationFn,
-    onSuccess: refresh,
-    onError: (error) => {
-      if (staleWhen?.(error)) refresh();
+    onSuccess: refreshed,
+    onError: async (error) => {
+      if (staleWhen?.(error)) await refreshed();
     },
   });
 }

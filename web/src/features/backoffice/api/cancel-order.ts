@@ -12,4 +12,4 @@ const cancelOrder = ({ orderId, reason, from }: { orderId: number; reason: strin
  * a refusal because the order is not as shown (409) reads the orders again, as a status change's does.
  */
 export const useCancelOrder = () =>
-  useBackofficeMutation(cancelOrder, ['orders', 'dashboard', 'charts', 'lowStock', 'copies'], refusedAsMovedOn);
+  useBackofficeMutation(cancelOrder, ['orders', 'dashboard', 'charts', 'lowStock', 'copies'], { staleWhen: refusedAsMovedOn });

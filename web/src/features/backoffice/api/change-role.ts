@@ -7,4 +7,4 @@ const changeRole = ({ id, role, from }: { id: number; role: string; from: 'Admin
 
 /** Refused because the role moved on (409) or the employee is gone (404), the list is read again too. */
 export const useChangeRole = () =>
-  useBackofficeMutation(changeRole, ['employees'], (error) => refusedAsMovedOn(error) || isNotFound(error));
+  useBackofficeMutation(changeRole, ['employees'], { staleWhen: (error) => refusedAsMovedOn(error) || isNotFound(error) });

@@ -6,4 +6,4 @@ const deleteAuthor = ({ id, version }: { id: number; version: number }) =>
   withSession('Employee', () => api.DELETE('/api/employee/author/{id}', { params: { path: { id }, header: versionRead(version) } }));
 
 /** An author renamed since the table read them (412) is read again, so the table shows the name now. */
-export const useDeleteAuthor = () => useBackofficeMutation(deleteAuthor, ['authors'], refusedAsStale);
+export const useDeleteAuthor = () => useBackofficeMutation(deleteAuthor, ['authors'], { staleWhen: refusedAsStale });

@@ -10,4 +10,5 @@ const runImport = ({ id, skipInvalid }: { id: number; skipInvalid: boolean }) =>
  * has moved on (409: already run) reads it again too, so the screen does not keep it as a dry run
  * still waiting for its Import; any other failure (a network blip) keeps the dry run.
  */
-export const useRunImport = () => useBackofficeMutation(runImport, ['imports'], (error) => isNotFound(error) || refusedAsMovedOn(error));
+export const useRunImport = () =>
+  useBackofficeMutation(runImport, ['imports'], { staleWhen: (error) => isNotFound(error) || refusedAsMovedOn(error) });

@@ -9,4 +9,4 @@ const setReviewHidden = ({ id, hidden, updatedAt }: { id: number; hidden: boolea
  * The list shows each review's state, and after a 412 its words now. The storefront's copy of the
  * reviews is the shopper's cache, not this one.
  */
-export const useSetReviewHidden = () => useBackofficeMutation(setReviewHidden, ['reviews'], refusedAsStale);
+export const useSetReviewHidden = () => useBackofficeMutation(setReviewHidden, ['reviews'], { staleWhen: refusedAsStale });

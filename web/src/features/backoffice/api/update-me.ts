@@ -9,4 +9,4 @@ const updateEmployeeMe = ({ version, ...body }: EmployeeInfo & { version: number
   withSession('Employee', () => api.PUT('/api/employee', { body, params: { header: versionRead(version) } }));
 
 /** The Employees table shows this employee too; after a 412 the form reads what is saved now. */
-export const useUpdateEmployeeMe = () => useBackofficeMutation(updateEmployeeMe, ['me', 'employees'], refusedAsStale);
+export const useUpdateEmployeeMe = () => useBackofficeMutation(updateEmployeeMe, ['me', 'employees'], { staleWhen: refusedAsStale });

@@ -191,6 +191,24 @@ it("keeps a category's address, sort and filters when the categories cannot be r
   expect(address()).toBe('/Fantasy?sort=price-asc');
 });
 
+it("says why a category's books could not be loaded, with a Retry that loads them", async () => {
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/public/book-copy/types/': TYPES,
+    'GET /api/public/book-copy/browse/Fantasy': [
+      { status: 503, headers: { 'retry-after': '5' }, body: { data: null, error: { code: 'UNAVAILABLE', message: 'The shop is busy.' } } },
+      page(books(3), 3),
+    ],
+  });
+  renderCategory('/Fantasy');
+  const failure = await screen.findByRole('alert');
+  expect(failure).toHaveTextContent("Could not load this category's books.");
+  expect(failure).toHaveTextContent('The shop is busy.');
+  await userEvent.click(within(failure).getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByText('Book 1')).toBeInTheDocument();
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+});
+
 it("moves a search's page past the end to its last page, and asks for the text cut as the server reads it", async () => {
   stubApi(SIGNED_OUT);
   const { asked, texts } = servePaged('/api/public/book-copy/search/', books(20));

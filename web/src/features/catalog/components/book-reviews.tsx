@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../../api/types';
 import { SubmitButton } from '../../../components/busy-button';
+import { LoadError } from '../../../components/load-error';
 import { Notice, useNotice } from '../../../components/notice';
 import { Paging } from '../../../components/paging';
 import { failureReason } from '../../../lib/failure-reason';
@@ -91,12 +92,12 @@ function MyReview({ copyId }: { copyId: number }) {
 export function BookReviews({ copyId }: { copyId: number }) {
   const { loggedIn } = useSession();
   const [page, setPage] = useState(1);
-  const { data, isError, isPlaceholderData } = useReviews(copyId, page);
+  const { data, isError, error, refetch, isPlaceholderData } = useReviews(copyId, page);
   return (
     <section className="reviews" aria-labelledby="reviews-heading">
       <h2 id="reviews-heading">Reviews</h2>
       {loggedIn && <MyReview copyId={copyId} />}
-      {isError && <p className="muted">The reviews are not available right now.</p>}
+      {isError && <LoadError what="the reviews" error={error} onRetry={() => void refetch()} />}
       {data && data.reviews.length === 0 && <p className="muted">No reviews yet.</p>}
       {data && data.reviews.length > 0 && (
         <>

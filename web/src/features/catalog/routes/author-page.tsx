@@ -2,6 +2,7 @@ import { idFromPageAddress } from '@bookshop/rules/page-addresses';
 import { useEffect } from 'react';
 import { Navigate, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { isNotFound } from '../../../api/client';
+import { LoadError } from '../../../components/load-error';
 import { clampPage, Paging } from '../../../components/paging';
 import { CATEGORY_PAGE_SIZE } from '../../../lib/constants';
 import { useDocumentTitle } from '../../../lib/document-title';
@@ -21,7 +22,7 @@ function AuthorPage({ authorId }: { authorId: number | null }) {
   const [params, setParams] = useSearchParams();
   const page = pageOf(params);
   const setPage = (next: number) => setParams(next === 1 ? {} : { page: String(next) });
-  const { data, isPending, isError, error, isPlaceholderData } = useAuthorPage(authorId, page, CATEGORY_PAGE_SIZE);
+  const { data, isPending, isError, error, refetch, isPlaceholderData } = useAuthorPage(authorId, page, CATEGORY_PAGE_SIZE);
   useDocumentTitle(data?.name ?? 'Author');
   // A first visit arrives with the server's head for this author (canonical link, Open Graph,
   // JSON-LD); they describe no other screen, so they leave with this one.
@@ -34,7 +35,7 @@ function AuthorPage({ authorId }: { authorId: number | null }) {
 
   const missing = authorId === null || isNotFound(error);
   if (missing) return <p className="empty">No author found.</p>;
-  if (isError) return <p className="empty">This author's books are not available right now.</p>;
+  if (isError) return <LoadError what="this author's books" error={error} onRetry={() => void refetch()} />;
   if (isPending) return <p className="muted">Loading...</p>;
   if (pathname !== paths.author(data.id, data.name))
     return <Navigate to={{ pathname: paths.author(data.id, data.name), search }} replace />;

@@ -29,7 +29,7 @@ function CategoryPage({ category }: { category: string }) {
   );
   const [state, setState] = useBrowseState();
   const page = state.page ?? 1;
-  const { data, isPending, isError, isPlaceholderData } = useBrowseCategory(category, state, CATEGORY_PAGE_SIZE);
+  const { data, isPending, isError, error, refetch, isPlaceholderData } = useBrowseCategory(category, state, CATEGORY_PAGE_SIZE);
   // Only the answer for this very address says whether its page is past the end (not the previous
   // one kept on screen meanwhile).
   const pastEnd = useClampedToLastPage(state, setState, isPlaceholderData ? undefined : data?.totalPages);
@@ -48,7 +48,7 @@ function CategoryPage({ category }: { category: string }) {
       />
       <div className="browse-results">
         {(isPending || pastEnd) && <p className="muted">Loading...</p>}
-        {isError && <p className="empty">This category is not available right now.</p>}
+        {isError && <LoadError what="this category's books" error={error} onRetry={() => void refetch()} />}
         {data && !pastEnd && !isPlaceholderData && data.booksCopies.length === 0 && (
           <p className="empty">{hasFilters(state) ? 'No books match these filters.' : 'No books in this category yet.'}</p>
         )}

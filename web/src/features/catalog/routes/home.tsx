@@ -1,17 +1,18 @@
 import { useState } from 'react';
+import { LoadError } from '../../../components/load-error';
 import { useDocumentTitle } from '../../../lib/document-title';
 import { HOME_LISTS, type HomeListPath, useHomeList } from '../api/get-home-list';
 import { BookCard } from '../components/book-card';
 import { QuickView } from '../components/quick-view';
 
 function HomeList({ title, path, onQuickView }: { title: string; path: HomeListPath; onQuickView: (id: number) => void }) {
-  const { data, isPending, isError } = useHomeList(path);
+  const { data, isPending, isError, error, refetch } = useHomeList(path);
   const headingId = `list-${title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <section className="home-list" aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
       {isPending && <p className="muted">Loading...</p>}
-      {isError && <p className="muted">This list is not available right now.</p>}
+      {isError && <LoadError what={`the ${title} list`} error={error} onRetry={() => void refetch()} />}
       {data && data.length === 0 && <p className="muted">No books here yet.</p>}
       {data && data.length > 0 && (
         <div className="scroller">
