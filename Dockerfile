@@ -17,7 +17,7 @@ RUN npm ci --ignore-scripts
 COPY . .
 # The source maps go: node runs without --enable-source-maps, and the web's would be served to anyone.
 RUN npm rebuild esbuild \
- && node_modules/.bin/tsx scripts/generate.ts --prisma-only \
+ && node_modules/.bin/tsx scripts/generate.ts \
  && npm run build -w web \
  && node_modules/.bin/tsc -p tsconfig.build.json \
  && find dist/server web/dist -name '*.map' -delete

@@ -1,5 +1,5 @@
-// `npm run generate:openapi`: writes openapi.yaml from the routes' schemas (no database needed),
-// then regenerates the web's typed client from it.
+// Writes openapi.yaml from the routes' schemas (no database needed). `npm run generate:openapi` runs
+// this, then openapi-typescript to write the web's typed client (web/src/api/schema.d.ts) from it.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';

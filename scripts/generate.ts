@@ -1,7 +1,6 @@
-// `npm run generate`: the Prisma client (api/src/generated/prisma) and the web's typed API client
-// (web/src/api/schema.d.ts, from openapi.yaml). Runs after every `npm install` (Prisma part only).
+// The Prisma client (api/src/generated/prisma), after every `npm install` and as the first step of
+// `npm run generate` (whose second, `generate:openapi`, writes openapi.yaml and the web's typed client).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -19,7 +18,3 @@ run(bin('prisma'), ['generate', '--schema', 'prisma/schema.prisma'], {
   PRISMA_HIDE_UPDATE_MESSAGE: '1',
   CHECKPOINT_DISABLE: '1',
 });
-
-if (!process.argv.includes('--prisma-only') && existsSync(path.join(root, 'openapi.yaml'))) {
-  run(bin('openapi-typescript'), ['openapi.yaml', '-o', 'web/src/api/schema.d.ts']);
-}

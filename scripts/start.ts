@@ -4,6 +4,7 @@
 // Vite's dev server with hot reload instead. Ctrl-C stops everything it started.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { DEMO_ACCOUNTS } from '../seed/seed-data.ts';
 import { freePort, startDevelopmentDatabase } from './lib/database.ts';
 import { FIREBASE_PROJECT_ID, startIdentityEmulator } from './lib/identity-emulator.ts';
 import { startMailCatcher } from './lib/mail-catcher.ts';
@@ -110,13 +111,15 @@ try {
     started(async () => vite.kill('SIGTERM'));
   }
 
+  // As the seed makes them, so the list cannot drift from what signs in.
+  const demoAccounts = Object.entries(DEMO_ACCOUNTS)
+    .map(([role, { email, password }]) => `    ${(role[0]!.toUpperCase() + role.slice(1)).padEnd(8)}${email.padEnd(22)}/ ${password}`)
+    .join('\n');
   console.log(`
   Bookshop is running at \u001b[1mhttp://localhost:${port}\u001b[0m  (API docs: http://localhost:${port}/api/docs)
 
 ${mailPage ? `  E-mail the shop sends: ${mailPage}\n\n` : ''}  Demo accounts:
-    Admin   admin@bookshop.test   / Admin123!
-    Seller  seller@bookshop.test  / Seller123!
-    Client  client@bookshop.test  / Client123!
+${demoAccounts}
 
   Press Ctrl-C to stop.
 `);

@@ -1,4 +1,5 @@
-// Reads seed/books.csv (see seed/README.md for its source and licence) into typed rows.
+// Reads seed/books.csv (see seed/README.md for its source and licence) into typed rows: the columns
+// the seed uses (the file's average_rating is left: the counts of each star give the exact one).
 import { parse } from 'csv-parse/sync';
 
 export interface CsvBook {
@@ -8,12 +9,10 @@ export interface CsvBook {
   mainAuthor: string;
   category: string;
   year: number | null;
-  averageRating: number;
   ratingsCount: number;
   /** Sum of stars over all ratings: with ratingsCount it gives the exact average. */
   ratingsSum: number;
   imageUrl: string | null;
-  language: string | null;
 }
 
 export function parseBooksCsv(text: string): CsvBook[] {
@@ -26,11 +25,9 @@ export function parseBooksCsv(text: string): CsvBook[] {
       mainAuthor: (r.authors ?? '').split(', ')[0]?.trim() || 'Unknown author',
       category: r.category ?? '',
       year: r.year ? Number(r.year) : null,
-      averageRating: Number(r.average_rating),
       ratingsCount: stars.reduce((a, b) => a + b, 0),
       ratingsSum: stars.reduce((acc, count, i) => acc + count * (i + 1), 0),
       imageUrl: r.image_url || null,
-      language: r.language || null,
     };
   });
 }

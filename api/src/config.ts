@@ -183,13 +183,13 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env) {
   // Over plain http, passwords and session cookies cross the network readable: in production only a shop
   // on this machine (the compose demo's http://localhost:3000) may be reached so.
   const servedHere = /^https?:\/\/(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d+)?$/.test(env.PUBLIC_URL ?? '');
-  const onThisMachine = servedHere && env.PUBLIC_URL?.startsWith('http://') === true;
-  if (mode === 'production' && env.PUBLIC_URL?.startsWith('http://') && !onThisMachine) {
+  const plainHttpHere = servedHere && env.PUBLIC_URL?.startsWith('http://') === true;
+  if (mode === 'production' && env.PUBLIC_URL?.startsWith('http://') && !plainHttpHere) {
     problems.push(
       `PUBLIC_URL must be https in production ('${env.PUBLIC_URL}'): plain http only for a shop on this machine (http://localhost)`,
     );
   }
-  if (mode === 'production' && env.COOKIE_SECURE === 'false' && !onThisMachine) {
+  if (mode === 'production' && env.COOKIE_SECURE === 'false' && !plainHttpHere) {
     problems.push('COOKIE_SECURE=false is for a shop on this machine only (PUBLIC_URL http://localhost): remove it behind https');
   }
 

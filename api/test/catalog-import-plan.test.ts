@@ -1,5 +1,7 @@
 // The import's plan without a database: the file read and checked, then compared with the shop's
 // copies and the ISBN lookups as the repository and the lookup would hand them over.
+
+import { STOCK_MAX } from '@bookshop/rules';
 import { describe, expect, it } from 'vitest';
 import { isbn13CheckDigit } from '../src/lib/isbn.ts';
 import {
@@ -14,7 +16,6 @@ import {
   readImportFile,
   type ShopCopy,
 } from '../src/modules/catalog-admin/catalog-import-plan.ts';
-import { STOCK_MAX } from '../src/schemas/backoffice-catalog.ts';
 import { IMPORT_MAX_ROWS, IMPORT_REPORTED_INVALID } from '../src/schemas/staff.ts';
 
 /** A valid ISBN-13 made from a number: 978 and nine digits, with its check digit. */

@@ -284,7 +284,7 @@ describe("a search's results page", () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toMatch(/<script>alert|<img src=x/);
     expect(res.body).toContain(
-      '<title>Search: &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&apos;&gt;&lt;img src=x onerror=alert(1)&gt; · Bookshop</title>',
+      '<title>Search: &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&gt;&lt;img src=x onerror=alert(1)&gt; · Bookshop</title>',
     );
     expect(jsonLd(res.body).name).toBe(`Search: ${hostile}`);
 

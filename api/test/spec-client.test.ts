@@ -61,7 +61,7 @@ describe('imageUrl is never null, in every shape the spec lists it', () => {
     const svg = decodeURIComponent(detail.imageUrl.slice(detail.imageUrl.indexOf(',') + 1));
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     // Long titles are wrapped and cut, so look for its first word.
-    expect(svg).toContain(coverless.title.split(/\s+/)[0]!.replace(/&/g, '&amp;').replace(/'/g, '&apos;'));
+    expect(svg).toContain(coverless.title.split(/\s+/)[0]!.replace(/&/g, '&amp;').replace(/'/g, '&#39;'));
     expect(upgrade(detail.imageUrl)).toBe(detail.imageUrl);
 
     const results = (await get(`/api/public/book-copy/by-name/${encodeURIComponent(coverless.title)}`)).json().data as object[];

@@ -1,10 +1,12 @@
 // No edit undoes a sale (decision record 12): a copy's save says which version it read, the spec's
 // own client (no version) leaves a stock it saw as sales made it, the import applies its change on
 // top of the stock now, and every stock change is a movement whose sum is the stock.
+
+import { STOCK_MAX } from '@bookshop/rules';
 import { parse } from 'csv-parse/sync';
 import type { Static } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { type Copy as CopySchema, STOCK_MAX } from '../src/schemas/backoffice-catalog.ts';
+import type { Copy as CopySchema } from '../src/schemas/backoffice-catalog.ts';
 import { createTestApp, DEMO } from './helpers.ts';
 
 const t = await createTestApp();

@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { escapeMarkup } from '../../api/src/lib/text.ts';
 
 /** Messages kept: the newest, so a long session does not grow without bound. */
 const KEPT = 200;
@@ -15,9 +16,6 @@ export interface CaughtMail {
   to: string[];
   parsed: ParsedMail;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export async function startMailCatcher({ smtpPort = 0, webPort = 0, host = '127.0.0.1' } = {}) {
   const messages: CaughtMail[] = [];
@@ -65,11 +63,11 @@ export async function startMailCatcher({ smtpPort = 0, webPort = 0, host = '127.
         'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:",
       });
       // The message's own HTML, shown in a sandboxed frame: it runs nothing.
-      return response.end(`<!doctype html><html><head><title>${escapeHtml(mail.parsed.subject ?? '')}</title></head><body>
-<p><a href="/">All messages</a></p><h1>${escapeHtml(mail.parsed.subject ?? '(no subject)')}</h1>
-<p>To: ${escapeHtml(mail.to.join(', '))}<br>From: ${escapeHtml(mail.parsed.from?.text ?? '')}</p>
-<iframe sandbox title="The message" style="width:100%;height:60vh;border:1px solid #ccc" srcdoc="${escapeHtml(typeof mail.parsed.html === 'string' ? mail.parsed.html : '')}"></iframe>
-<h2>Plain text</h2><pre>${escapeHtml(mail.parsed.text ?? '')}</pre></body></html>`);
+      return response.end(`<!doctype html><html><head><title>${escapeMarkup(mail.parsed.subject ?? '')}</title></head><body>
+<p><a href="/">All messages</a></p><h1>${escapeMarkup(mail.parsed.subject ?? '(no subject)')}</h1>
+<p>To: ${escapeMarkup(mail.to.join(', '))}<br>From: ${escapeMarkup(mail.parsed.from?.text ?? '')}</p>
+<iframe sandbox title="The message" style="width:100%;height:60vh;border:1px solid #ccc" srcdoc="${escapeMarkup(typeof mail.parsed.html === 'string' ? mail.parsed.html : '')}"></iframe>
+<h2>Plain text</h2><pre>${escapeMarkup(mail.parsed.text ?? '')}</pre></body></html>`);
     }
     if (url.pathname !== '/') return response.writeHead(404).end('Not found.');
     response.writeHead(200, {
@@ -80,7 +78,7 @@ export async function startMailCatcher({ smtpPort = 0, webPort = 0, host = '127.
       .reverse()
       .map(
         (m) =>
-          `<tr><td>${m.receivedAt.toISOString().slice(0, 19).replace('T', ' ')}</td><td>${escapeHtml(m.to.join(', '))}</td><td><a href="/messages/${m.id}">${escapeHtml(m.parsed.subject ?? '(no subject)')}</a></td></tr>`,
+          `<tr><td>${m.receivedAt.toISOString().slice(0, 19).replace('T', ' ')}</td><td>${escapeMarkup(m.to.join(', '))}</td><td><a href="/messages/${m.id}">${escapeMarkup(m.parsed.subject ?? '(no subject)')}</a></td></tr>`,
       )
       .join('');
     response.end(`<!doctype html><html><head><title>Mail catcher</title></head><body><h1>Mail the shop sent</h1>

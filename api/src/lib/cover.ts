@@ -2,12 +2,10 @@
 // spec call string methods on it). A book without one gets a cover drawn here: a small SVG with its
 // title and author, sent as a data URL so it needs no request, no route and no host name, and works
 // for a frontend on any site. Images stay inert in <img>, and the text is XML-escaped.
+import { drawnCoverColour } from '@bookshop/rules';
 import { escapeMarkup, httpsUrl } from './text.ts';
 
 export const DRAWN_COVER_PREFIX = 'data:image/svg+xml;charset=utf-8,';
-
-const PALETTE = ['#7c2d12', '#1e3a8a', '#065f46', '#581c87', '#9a3412', '#0f766e', '#831843', '#3f3f46'];
-const hue = (text: string) => PALETTE[[...text].reduce((h, c) => (h * 31 + (c.codePointAt(0) ?? 0)) >>> 0, 7) % PALETTE.length];
 
 /** Splits text into at most `maxLines` lines of about `width` characters, with an ellipsis when cut. */
 function wrap(text: string, width: number, maxLines: number): string[] {
@@ -34,7 +32,7 @@ export function drawnCover(title: string, author = ''): string {
     : '';
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="300" viewBox="0 0 200 300" font-family="Georgia,serif" text-anchor="middle">` +
-    `<rect width="200" height="300" fill="${hue(title)}"/>` +
+    `<rect width="200" height="300" fill="${drawnCoverColour(title)}"/>` +
     `<text x="100" y="90" font-size="21" font-weight="bold" fill="#fff">${titleLines}</text>${authorLine}</svg>`;
   return DRAWN_COVER_PREFIX + encodeURIComponent(svg);
 }

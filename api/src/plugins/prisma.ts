@@ -23,7 +23,7 @@ declare module 'fastify' {
     catalogSql: SqlReader;
     /** Plain SQL on the primary, for the few hot paths Prisma slows down (checkout, the session check). */
     primarySql: SqlWriter;
-    /** The primary's pool, for metrics (connections in use, requests waiting). */
+    /** The primary's `pg` pool (under Prisma's adapter): the catalog cache's notices and WAL positions, the export's cursor, the pool's metrics. */
     databasePool: pg.Pool;
   }
 }

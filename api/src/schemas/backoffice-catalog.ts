@@ -1,3 +1,4 @@
+import { STOCK_MAX } from '@bookshop/rules';
 import { type Static, Type } from 'typebox';
 import { Body, PositiveInt } from './common.ts';
 
@@ -59,7 +60,6 @@ export const StockMovement = Type.Object(
 );
 
 /** The most units one copy may hold in stock: the copy form's, a restock's and an import's bound. */
-export const STOCK_MAX = 1000000;
 
 /** A copy's highest price: the column's (numeric(10,2)), as the import's file may give it too. */
 export const COPY_PRICE_MAX = 99999999.99;

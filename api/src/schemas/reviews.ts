@@ -1,8 +1,7 @@
 // Buyers' ratings and reviews (beyond the spec).
+import { REVIEW_MAX_LENGTH } from '@bookshop/rules';
 import { Type } from 'typebox';
 import { Body } from './common.ts';
-
-export const REVIEW_MAX_LENGTH = 1000;
 
 /** A review as the storefront shows it: the reviewer by first name and initial only. */
 export const Review = Type.Object(

@@ -1,5 +1,6 @@
 // The staff second factor's bodies and answers (issue 31). WebAuthn's JSON is spelled out field by
 // field: unknown properties are stripped from bodies, and answers send only what a schema names.
+import { PASSKEY_NAME_MAX } from '@bookshop/rules';
 import { Type } from 'typebox';
 import { Body } from './common.ts';
 
@@ -113,4 +114,4 @@ export const RecoveryCodes = Type.Union([Type.Array(Type.String()), Type.Null()]
   description: 'Ten one-time recovery codes, shown this once (null when the employee already had a second factor)',
 });
 
-export const PasskeyName = Type.String({ minLength: 1, maxLength: 60 });
+export const PasskeyName = Type.String({ minLength: 1, maxLength: PASSKEY_NAME_MAX });

@@ -1,7 +1,8 @@
 // Beyond the spec, for staff: the dashboard's charts, the audit log, the low-stock report and the
 // bulk import of copies.
+
+import { LOW_STOCK_THRESHOLD_MAX, STOCK_MAX } from '@bookshop/rules';
 import { type Static, Type } from 'typebox';
-import { STOCK_MAX } from './backoffice-catalog.ts';
 import { Body, PageSize, PositiveInt } from './common.ts';
 
 /** The days, categories and statuses the charts cover: the last 30 days, today (UTC) included. */
@@ -105,8 +106,6 @@ export const AuditPage = Type.Object(
   },
   { $id: 'AuditPage' },
 );
-
-export const LOW_STOCK_THRESHOLD_MAX = 100000;
 
 export const LowStockCopy = Type.Object(
   {

@@ -14,6 +14,7 @@ import {
   ratingAsShown,
   SEARCH_TEXT_MAX_LENGTH,
   searchTextOf,
+  wantsSuggestions,
 } from './browse.ts';
 import { MAX_ROW_ID } from './forms.ts';
 
@@ -139,5 +140,10 @@ describe('a search text', () => {
   it('has something to look for when it has a letter or a digit, in any script', () => {
     for (const text of ['dune', 'García', '1984', 'Война', ' x ']) expect(hasSearchWords(text), text).toBe(true);
     for (const text of ['', '   ', '?', '!!!', '--', '\u{1F4DA}', '\u0301']) expect(hasSearchWords(text), JSON.stringify(text)).toBe(false);
+  });
+
+  it('is enough to suggest from at two letters or digits, punctuation and spaces not counted', () => {
+    for (const text of ['du', 'é1', ' ab ']) expect(wantsSuggestions(text), text).toBe(true);
+    for (const text of ['d', 'a.', ' b ', '!?']) expect(wantsSuggestions(text), text).toBe(false);
   });
 });

@@ -159,6 +159,11 @@ export function normalizeForSearch(text: string): string {
  */
 export const hasSearchWords = (text: string) => normalizeForSearch(text) !== '';
 
+/** Suggestions as a shopper types start at this many letters or digits (punctuation and spaces do not count). */
+export const SUGGEST_MIN_LETTERS = 2;
+/** Whether what is typed is enough to suggest from: the storefront asks only then, and the API answers nothing for less. */
+export const wantsSuggestions = (text: string) => normalizeForSearch(text).length >= SUGGEST_MIN_LETTERS;
+
 /** The longest search text the search call takes (its `text` parameter's maxLength). */
 export const SEARCH_TEXT_MAX_LENGTH = 200;
 

@@ -10,6 +10,14 @@ export const ALGERIAN_PHONE = /^0[567]\d{8}$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses.
 export const EMAIL = /^[^\s@<>,;\x00-\x1f\x7f]+@[^\s@<>,;\x00-\x1f\x7f]+\.[^\s@<>,;\x00-\x1f\x7f]+$/;
 export const CONTACT_MESSAGE_MAX = 50;
+/** A review's words, at most (beyond the spec). */
+export const REVIEW_MAX_LENGTH = 1000;
+/** The most units of a copy the shop holds in stock: what an edit, an import or a restock may leave. */
+export const STOCK_MAX = 1_000_000;
+/** The highest Low Stock threshold an Admin may set. */
+export const LOW_STOCK_THRESHOLD_MAX = 100_000;
+/** A passkey's name, at most. */
+export const PASSKEY_NAME_MAX = 60;
 /** The largest id a row can have (the tables' ids are PostgreSQL's int4), and so the largest the API takes in a path. */
 export const MAX_ROW_ID = 2_147_483_647;
 /** Whether a number could be a row's id: a back-office search by id skips asking for any other (none has it). */

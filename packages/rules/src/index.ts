@@ -1,3 +1,4 @@
+export * from './cover.ts';
 export * from './forms.ts';
 export * from './orders.ts';
 export * from './page-addresses.ts';

@@ -14,7 +14,6 @@ export const catalogKeys = {
   /** A copy's book's reviews; `reviews(id)` alone is every page of them. */
   reviews: (copyId: number, pageNumber?: number) =>
     (pageNumber === undefined ? ['catalog', 'reviews', copyId] : ['catalog', 'reviews', copyId, pageNumber]) as readonly unknown[],
-  search: (text: string) => ['catalog', 'search', text] as const,
 };
 
 export const clientKeys = {

@@ -10,11 +10,12 @@
 // warning. Price and availability likewise with exported_price and exported_available: a row
 // writes one only where the file changed it from what the export saw, so the staff's changes made
 // since stand; a row where both the file and the shop changed it, differently, is refused.
+
+import { STOCK_MAX } from '@bookshop/rules';
 import { parse } from 'csv-parse/sync';
 import { toIsbn13 } from '../../lib/isbn.ts';
 import { toCents } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
-import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
 import type { ImportPlanRow, ImportSummary, InvalidImportRow, MovedImportRow } from '../../schemas/staff.ts';
 import { IMPORT_MAX_ROWS, IMPORT_REPORTED_INVALID } from '../../schemas/staff.ts';
 import type { IsbnRecord } from './isbn-lookup.ts';

@@ -2,6 +2,7 @@
 // copies the import's plan is compared with, the import jobs (import_jobs), and the run's
 // transaction. Decisions are the plan's (catalog-import-plan.ts) and the runner's.
 import { Readable } from 'node:stream';
+import { STOCK_MAX } from '@bookshop/rules';
 import type pg from 'pg';
 import Cursor from 'pg-cursor';
 import { Compile } from 'typebox/compile';
@@ -10,7 +11,6 @@ import { refuse } from '../../lib/refusals.ts';
 import { nameStockReason } from '../../lib/stock-reason.ts';
 import { CATALOG_CHANGED_CHANNEL, soldNotices } from '../../plugins/catalog-cache.ts';
 import type { Db } from '../../plugins/prisma.ts';
-import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
 import { ImportPlanRow, type ImportSummary, type StoppedImportRow, StoredImportSummary } from '../../schemas/staff.ts';
 import { type AuditActor, auditedTransaction } from '../security/audit.ts';
 import { createFoundBook } from './catalog-admin-repository.ts';

@@ -3,11 +3,12 @@
 // in an audited transaction that names its reason, so the audit log records it, the stock ledger
 // says "restock" (with the request's key, when it sent one), and the back-in-stock trigger
 // (book_copies_back_in_stock) tells the clients who wish for the copy.
+
+import { STOCK_MAX } from '@bookshop/rules';
 import { toMoney } from '../../lib/money.ts';
 import { refuse } from '../../lib/refusals.ts';
 import { nameStockReason } from '../../lib/stock-reason.ts';
 import type { Db, SqlReader } from '../../plugins/prisma.ts';
-import { STOCK_MAX } from '../../schemas/backoffice-catalog.ts';
 import type { EmitCatalogEvent } from '../catalog/catalog-events.ts';
 import { auditedTransaction } from '../security/audit.ts';
 import { LOW_STOCK_COUNT_SQL, LOW_STOCK_PAGE_SQL, LOW_STOCK_THRESHOLD_SQL } from './low-stock-queries.ts';

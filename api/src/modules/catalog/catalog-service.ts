@@ -1,6 +1,6 @@
 // What the storefront shows: cards, details and search results, shaped as spec section 3 names them.
 
-import { BROWSE_FILTER_KEYS, normalizeForSearch, ratingAsShown } from '@bookshop/rules/browse';
+import { BROWSE_FILTER_KEYS, normalizeForSearch, ratingAsShown, SUGGEST_MIN_LETTERS } from '@bookshop/rules/browse';
 import { coverUrl } from '../../lib/cover.ts';
 import { AppError } from '../../lib/errors.ts';
 import { toMoney } from '../../lib/money.ts';
@@ -83,8 +83,7 @@ export function searchTerms(normalized: string): SearchTerms {
   };
 }
 
-/** Suggestions are asked for from this many letters on; at most this many come back, authors first. */
-export const SUGGEST_MIN_LETTERS = 2;
+/** At most this many suggestions come back, authors first (from SUGGEST_MIN_LETTERS letters on). */
 export const SUGGESTIONS = 8;
 const SUGGESTED_AUTHORS = 3;
 

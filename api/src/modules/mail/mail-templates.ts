@@ -3,6 +3,7 @@
 // shop at PUBLIC_URL, and carries no secret and no more personal data than it needs.
 import { bookPagePath } from '@bookshop/rules/page-addresses';
 import { fromCents, toCents } from '../../lib/money.ts';
+import { escapeMarkup } from '../../lib/text.ts';
 
 export const SHOP_NAME = 'Bookshop';
 
@@ -46,8 +47,6 @@ export interface RenderedMail {
   html: string;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const money = (amount: string | number) => `$${fromCents(toCents(amount)).toFixed(2)}`;
 
 /** How a status reads in a sentence. */
@@ -67,19 +66,19 @@ function compose(
   const hello = name ? `Hello ${name},` : 'Hello,';
   const textTable = table ? [...table.rows.map((r) => `- ${r.join('  ')}`), `${table.foot.filter(Boolean).join('  ')}`].join('\n') : '';
   const text = [hello, ...paragraphs, textTable, `${link.label}: ${link.url}`, `${SHOP_NAME}`, ...footer].filter(Boolean).join('\n\n');
-  const cell = (tag: 'td' | 'th', v: string) => `<${tag} style="padding:4px 8px;text-align:left">${escapeHtml(v)}</${tag}>`;
+  const cell = (tag: 'td' | 'th', v: string) => `<${tag} style="padding:4px 8px;text-align:left">${escapeMarkup(v)}</${tag}>`;
   const htmlTable = table
     ? `<table style="border-collapse:collapse"><thead><tr>${table.head.map((h) => cell('th', h)).join('')}</tr></thead><tbody>${table.rows
         .map((r) => `<tr>${r.map((v) => cell('td', v)).join('')}</tr>`)
         .join('')}</tbody><tfoot><tr>${table.foot.map((v) => cell('th', v)).join('')}</tr></tfoot></table>`
     : '';
   const html = `<!doctype html><html><body style="font-family:sans-serif;color:#222">
-<p>${escapeHtml(hello)}</p>
-${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n')}
+<p>${escapeMarkup(hello)}</p>
+${paragraphs.map((p) => `<p>${escapeMarkup(p).replace(/\n/g, '<br>')}</p>`).join('\n')}
 ${htmlTable}
-<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>
+<p><a href="${escapeMarkup(link.url)}">${escapeMarkup(link.label)}</a></p>
 <p>${SHOP_NAME}</p>
-${footer.map((f) => `<p style="font-size:small;color:#666">${escapeHtml(f)}</p>`).join('\n')}
+${footer.map((f) => `<p style="font-size:small;color:#666">${escapeMarkup(f)}</p>`).join('\n')}
 </body></html>`;
   return { subject, text, html };
 }

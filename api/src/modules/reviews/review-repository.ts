@@ -1,9 +1,8 @@
 // The reviews' reads and writes (decision 14: every Prisma and SQL call of a module lives in its
 // repository; review-service.ts decides, this file asks the database).
+import { SHIPPED_STATUSES } from '@bookshop/rules';
 import type { Db } from '../../plugins/prisma.ts';
 
-/** Order statuses that prove the client received (or is receiving) the book; stored in either case. */
-const RECEIVED = ['shipped', 'delivered', 'success'];
 const reviewerSelect = { select: { firstName: true, lastName: true } } as const;
 const newestFirst = [{ updatedAt: 'desc' as const }, { id: 'desc' as const }];
 const mineWhere = (bookId: number, clientId: number) => ({ bookId_clientId: { bookId, clientId } });
@@ -24,7 +23,7 @@ export function reviewRepository(db: Db) {
         SELECT EXISTS (
           SELECT 1 FROM orders o JOIN order_items oi ON oi.order_id = o.id JOIN book_copies c ON c.id = oi.book_copy_id
           WHERE o.client_id = ${clientId} AND c.book_id = ${bookId}
-            AND (lower(o.status) = ANY(${RECEIVED}::text[]) OR o.shipped_at IS NOT NULL)
+            AND (o.status = ANY(${SHIPPED_STATUSES}::text[]) OR o.shipped_at IS NOT NULL)
         ) AS received`;
       return row?.received === true;
     },

@@ -1,3 +1,4 @@
+import { LOW_STOCK_THRESHOLD_MAX, STOCK_MAX } from '@bookshop/rules';
 import { type FormEvent, useRef, useState } from 'react';
 import { SubmitButton } from '../../components/busy-button';
 import { DataTable } from '../../components/data-table';
@@ -29,7 +30,15 @@ function ThresholdForm({ threshold, onSaved }: { threshold: number; onSaved: (te
     <form className="inline-form" onSubmit={submit}>
       <label>
         Low-stock threshold
-        <input type="number" min={0} max={100000} step={1} required value={value} onChange={(e) => setValue(e.target.value)} />
+        <input
+          type="number"
+          min={0}
+          max={LOW_STOCK_THRESHOLD_MAX}
+          step={1}
+          required
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
       </label>
       <SubmitButton busy={save.isPending} notReady={value === String(threshold)} look="plain">
         Save Threshold
@@ -62,7 +71,7 @@ function RestockCell({ copyId, onDone }: { copyId: number; onDone: (text: string
       <input
         type="number"
         min={1}
-        max={1000000}
+        max={STOCK_MAX}
         step={1}
         required
         aria-label={`Units to add to copy ${copyId}`}

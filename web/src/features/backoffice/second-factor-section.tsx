@@ -2,6 +2,7 @@
 // (a QR code and the secret as text, counted once a first code confirms it), passkeys (added with
 // the browser's own dialog, named, renamed, removed), and ten recovery codes shown once. Changing
 // what is already set up asks for the second factor again when it is 10 minutes old.
+import { PASSKEY_NAME_MAX } from '@bookshop/rules';
 import { useState } from 'react';
 import { BusyButton, SubmitButton } from '../../components/busy-button';
 import { LoadError } from '../../components/load-error';
@@ -131,7 +132,7 @@ function PasskeyRow({
       >
         <label>
           Passkey name
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={PASSKEY_NAME_MAX} required />
         </label>
         <SubmitButton busy={rename.isPending} notReady={name === passkey.name} look="plain">
           Rename
@@ -265,7 +266,12 @@ export function SecondFactorSection() {
       >
         <label>
           Name of the new passkey
-          <input value={passkeyName} onChange={(e) => setPasskeyName(e.target.value)} maxLength={60} placeholder="e.g. Work laptop" />
+          <input
+            value={passkeyName}
+            onChange={(e) => setPasskeyName(e.target.value)}
+            maxLength={PASSKEY_NAME_MAX}
+            placeholder="e.g. Work laptop"
+          />
         </label>
         <SubmitButton busy={register.isPending} look="plain">
           Add a passkey

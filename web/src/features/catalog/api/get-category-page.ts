@@ -11,4 +11,3 @@ export const categoryPageQuery = (type: string, pageNumber: number, pageSize: nu
 
 export const useCategoryPage = (type: string, pageNumber: number, pageSize: number) =>
   useQuery({ ...categoryPageQuery(type, pageNumber, pageSize), placeholderData: keepPreviousData });
-export type BookCardData = NonNullable<ReturnType<typeof useCategoryPage>['data']>['booksCopies'][number];

@@ -1,4 +1,4 @@
-import { type BrowseState, browseQuery } from '@bookshop/rules/browse';
+import { type BrowseState, browseQuery, wantsSuggestions } from '@bookshop/rules/browse';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../../api/client';
@@ -30,8 +30,7 @@ export const useBrowseSearch = (text: string, state: BrowseState, pageSize: numb
 export type BrowsePage = NonNullable<ReturnType<typeof useBrowseCategory>['data']>;
 export type Facets = BrowsePage['facets'];
 
-/** Suggestions start at this many letters, and wait this long after the last keystroke. */
-export const SUGGEST_MIN_LETTERS = 2;
+/** Suggestions wait this long after the last keystroke (and start at SUGGEST_MIN_LETTERS letters). */
 export const SUGGEST_DELAY_MS = 200;
 
 /** `value`, once it has stayed the same for `delayMs`. */
@@ -45,12 +44,12 @@ function useDebounced<T>(value: T, delayMs: number) {
 }
 
 /**
- * Suggestions for what is typed: asked for once typing pauses, never for fewer than 2 letters; a
+ * Suggestions for what is typed: asked for once typing pauses, never for fewer than 2 letters or digits; a
  * request whose text is no longer wanted is aborted (react-query cancels a query nobody observes).
  */
 export function useSuggestions(text: string) {
   const settled = useDebounced(text.trim(), SUGGEST_DELAY_MS);
-  const enabled = settled.length >= SUGGEST_MIN_LETTERS && settled === text.trim();
+  const enabled = wantsSuggestions(settled) && settled === text.trim();
   return useQuery({
     queryKey: keys.suggestions(settled),
     queryFn: ({ signal }) => unwrap(api.GET('/api/public/book-copy/suggestions/', { params: { query: { text: settled } }, signal })),

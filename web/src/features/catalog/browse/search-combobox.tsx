@@ -1,9 +1,10 @@
+import { wantsSuggestions } from '@bookshop/rules/browse';
 import './browse.css';
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../../lib/paths';
 import { storage } from '../../../lib/storage';
-import { SUGGEST_MIN_LETTERS, useSuggestions } from './browse-api';
+import { useSuggestions } from './browse-api';
 
 interface Option {
   key: string;
@@ -26,7 +27,7 @@ export function SearchCombobox() {
   const listId = useId();
   const { data } = useSuggestions(text);
   const options: Option[] =
-    text.trim().length >= SUGGEST_MIN_LETTERS && data
+    wantsSuggestions(text) && data
       ? [
           ...data.authors.map((a) => ({ key: `a${a.id}`, label: a.name, detail: 'Author', to: paths.author(a.id, a.name) })),
           ...data.books.map((b) => ({ key: `b${b.id}`, label: b.name, detail: b.authorName, to: paths.book(b.id, b.name) })),

@@ -1,5 +1,6 @@
 // A book's reviews by its buyers (beyond the spec), under its detail: the newest first, paged, and
 // for a signed-in client who received the book, their own rating to write or change.
+import { REVIEW_MAX_LENGTH } from '@bookshop/rules';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../../api/types';
@@ -15,7 +16,6 @@ import { useReviews } from '../api/get-reviews';
 import { useWriteReview } from '../api/write-review';
 
 /** The review form's longest text, as the API takes it. */
-const REVIEW_MAX_LENGTH = 1000;
 const STARS = [1, 2, 3, 4, 5] as const;
 
 function Stars({ stars }: { stars: number }) {
