@@ -4,16 +4,22 @@ import { describe, expect, it, vi } from 'vitest';
 import { clampPage, Paging } from './paging';
 
 describe('Paging', () => {
-  it("shows 'Page X of Y' and disables Prev on the first page and Next on the last", async () => {
+  it("shows 'Page X of Y' and disables Prev on the first page and Next on the last, keeping the focus there", async () => {
     const onPage = vi.fn();
     const { rerender } = render(<Paging page={1} totalPages={3} onPage={onPage} />);
     expect(screen.getByText('Page 1 of 3')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Prev' })).toBeDisabled();
-    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const prev = screen.getByRole('button', { name: 'Prev' });
+    expect(prev).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(prev);
+    expect(onPage).not.toHaveBeenCalled();
+    const next = screen.getByRole('button', { name: 'Next' });
+    await userEvent.click(next);
     expect(onPage).toHaveBeenCalledWith(2);
+    // The press that reaches the last page leaves the focus on Next, now at its end.
     rerender(<Paging page={3} totalPages={3} onPage={onPage} prevLabel="Previous" />);
-    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Previous' })).toBeEnabled();
+    expect(next).toHaveAttribute('aria-disabled', 'true');
+    expect(next).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Previous' })).not.toHaveAttribute('aria-disabled');
   });
 
   it('clamps pages to 1..totalPages, with at least one page', () => {
@@ -38,7 +44,7 @@ describe('Paging', () => {
     const onPage = vi.fn();
     const { rerender } = render(<Paging page={3} totalPages={undefined} onPage={onPage} />);
     expect(screen.getByText('Page 3')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Next' })).toHaveAttribute('aria-disabled', 'true');
     expect(onPage).not.toHaveBeenCalled();
     rerender(<Paging page={3} totalPages={5} onPage={onPage} />);
     expect(screen.getByText('Page 3 of 5')).toBeInTheDocument();

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { BusyButton } from './busy-button';
 
 /**
  * Prev / Next with 'Page X of Y'; the page is always clamped to 1..totalPages (spec 2.5), also when
@@ -26,15 +27,17 @@ export function Paging({
   useEffect(() => {
     if (totalPages !== undefined && page > last) onPage(last, { replace: true });
   }, [page, last, totalPages, onPage]);
+  // At an end, Prev or Next is aria-disabled rather than disabled: the press that reached the last
+  // page leaves the focus on Next, where a disabled button would drop it to the page's start.
   return (
     <nav className="paging" aria-label={label}>
-      <button type="button" onClick={() => go(page - 1)} disabled={page <= 1}>
+      <BusyButton busy={false} atLimit={page <= 1} onClick={() => go(page - 1)}>
         {prevLabel}
-      </button>
+      </BusyButton>
       <span>{totalPages === undefined ? `Page ${page}` : `Page ${Math.min(page, last)} of ${last}`}</span>
-      <button type="button" onClick={() => go(page + 1)} disabled={page >= last}>
+      <BusyButton busy={false} atLimit={page >= last} onClick={() => go(page + 1)}>
         Next
-      </button>
+      </BusyButton>
     </nav>
   );
 }

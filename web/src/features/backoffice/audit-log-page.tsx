@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { components } from '../../api/schema';
+import { BusyButton } from '../../components/busy-button';
 import { DataTable } from '../../components/data-table';
 import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
@@ -183,19 +184,20 @@ export default function AuditLogPage() {
         )}
       </QueryView>
       <nav className="paging" aria-label="Audit log pages">
-        <button type="button" disabled={!older.length} onClick={() => show(filters, older.slice(0, -1))}>
+        {/* aria-disabled at an end, as Paging's: the press that reached it keeps the focus. */}
+        <BusyButton busy={false} atLimit={!older.length} onClick={() => show(filters, older.slice(0, -1))}>
           Newer
-        </button>
-        <button
-          type="button"
-          disabled={!log.data?.nextBefore}
+        </BusyButton>
+        <BusyButton
+          busy={false}
+          atLimit={!log.data?.nextBefore}
           onClick={() => {
             const next = log.data?.nextBefore;
             if (next) show(filters, [...older, next]);
           }}
         >
           Older
-        </button>
+        </BusyButton>
       </nav>
     </section>
   );

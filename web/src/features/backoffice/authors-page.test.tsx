@@ -230,3 +230,37 @@ it('a search opened from the address says Loading... until it answers, and, fail
   await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
   expect(await screen.findByText('Frank Herbert')).toBeInTheDocument();
 });
+
+it('keeps the focus where the employee works: in the row on Edit, back on its Edit after Cancel or Save, on the next row after a Delete', async () => {
+  vi.spyOn(window, 'confirm').mockReturnValue(true);
+  const herbert = { id: 7, fullName: 'Frank Herbert', version: 3 };
+  const leGuin = { id: 8, fullName: 'Ursula K. Le Guin', version: 1 };
+  const page = (authors: (typeof herbert)[]) => ({ body: { data: { authors, totalPages: 1 } } });
+  stubApi({
+    ...SIGNED_OUT,
+    'GET /api/employee/author/1,10': [page([herbert, leGuin]), page([{ ...herbert, fullName: 'F. Herbert', version: 4 }, leGuin]), page([leGuin])],
+    'PUT /api/employee/author/7,F.%20Herbert': { body: { data: { ...herbert, fullName: 'F. Herbert', version: 4 } } },
+    'DELETE /api/employee/author/7': { body: { data: true } },
+  });
+  renderWithProviders(<AuthorsPage />, { route: '/authors' });
+  await screen.findByText('Frank Herbert');
+  const editOf = (id: number) =>
+    screen.getAllByRole('button', { name: 'Edit' }).find((button) => button.getAttribute('aria-describedby')?.endsWith(`-${id}`))!;
+
+  await userEvent.click(editOf(7));
+  const name = screen.getByRole('textbox', { name: 'Full Name' });
+  expect(name).toHaveFocus();
+  await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+  expect(editOf(7)).toHaveFocus();
+
+  await userEvent.click(editOf(7));
+  await userEvent.clear(screen.getByRole('textbox', { name: 'Full Name' }));
+  await userEvent.type(screen.getByRole('textbox', { name: 'Full Name' }), 'F. Herbert');
+  await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+  expect(await screen.findByText('F. Herbert')).toBeInTheDocument();
+  await waitFor(() => expect(editOf(7)).toHaveFocus());
+
+  await userEvent.click(screen.getAllByRole('button', { name: 'Delete' })[0]!);
+  await waitFor(() => expect(screen.queryByText('F. Herbert')).not.toBeInTheDocument());
+  await waitFor(() => expect(editOf(8)).toHaveFocus());
+});

@@ -1,6 +1,6 @@
 // The back-office's inline-edit table (authors, books, book copies): Edit opens a row edit, Save
 // sends it, Cancel discards; Delete asks first.
-import { type ReactNode, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { BusyButton } from '../../components/busy-button';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
@@ -34,8 +34,8 @@ export function EditTable<Row extends { id: number }>({
    * it is now with a new draft to keep editing on top of it (it changed since it was opened).
    */
   onSave: (opened: Row, draft: Row) => Promise<boolean | { opened: Row; draft: Row }>;
-  /** Deletes the row; its Delete is busy until this settles (the table then shows the row gone), and sends once. */
-  onDelete: (row: Row) => Promise<unknown>;
+  /** Deletes the row: false when refused. Its Delete is busy until this settles, and sends once. */
+  onDelete: (row: Row) => Promise<boolean>;
   /** What an empty answer says (the spec's "No author found."); a load that failed is said with a Retry instead. */
   empty: string;
   /** What the rows are, as "Could not load {what}." reads. */
@@ -54,6 +54,36 @@ export function EditTable<Row extends { id: number }>({
   // A second Delete (and confirm) while the first is out would send another, and its refusal (the row
   // is gone) would follow the first one's success.
   const deleting = useRunOncePer<number>();
+  // The focus follows the row's edit, so a keyboard or screen reader user stays where they work: Edit
+  // puts it in the row's first field, and closing the edit (Save, Cancel) gives it back to the row's
+  // Edit; a deleted row's goes to the Edit of the row that took its place (or the one before it).
+  const firstField = useRef<HTMLInputElement>(null);
+  const editButtons = useRef(new Map<number, HTMLButtonElement>());
+  const [focusEditOf, setFocusEditOf] = useState<number | null>(null);
+  useEffect(() => {
+    if (editing !== null) firstField.current?.focus();
+  }, [editing]);
+  useEffect(() => {
+    if (focusEditOf === null) return;
+    editButtons.current.get(focusEditOf)?.focus();
+    setFocusEditOf(null);
+  }, [focusEditOf]);
+  const closeEdit = (rowId: number) => {
+    setEditing(null);
+    setFocusEditOf(rowId);
+  };
+  // Once the table shows the deleted row gone, the Edit at its place (or the last) takes the focus.
+  const [refocusAfterDelete, setRefocusAfterDelete] = useState<{ index: number; gone: number } | null>(null);
+  useEffect(() => {
+    if (!refocusAfterDelete || rows.some((r) => r.id === refocusAfterDelete.gone)) return;
+    const taking = rows[Math.min(refocusAfterDelete.index, rows.length - 1)];
+    if (taking) editButtons.current.get(taking.id)?.focus();
+    setRefocusAfterDelete(null);
+  }, [rows, refocusAfterDelete]);
+  const removeRow = async (row: Row) => {
+    const index = rows.findIndex((r) => r.id === row.id);
+    if ((await onDelete(row)) !== false) setRefocusAfterDelete({ index, gone: row.id });
+  };
   if (loadFailure) return <LoadError what={what} error={loadFailure.error} onRetry={loadFailure.retry} />;
   if (!rows.length) return <p className="empty">{isPending ? 'Loading...' : empty}</p>;
 
@@ -63,7 +93,7 @@ export function EditTable<Row extends { id: number }>({
     setSaving(true);
     try {
       const saved = await onSave(openedRow, draftRow);
-      if (saved === true) setEditing(null);
+      if (saved === true) closeEdit(openedRow.id);
       else if (saved) {
         setOpened(saved.opened);
         setDraft(saved.draft);
@@ -74,13 +104,16 @@ export function EditTable<Row extends { id: number }>({
     }
   };
 
+  const firstEditable = columns.find((column) => column.edit)?.key;
   const input = (col: Column<Row>, editedRow: Row) => {
     const value = editedRow[col.key] as unknown;
+    const ref = col.key === firstEditable ? firstField : undefined;
     const set = (v: unknown) => setDraft({ ...editedRow, [col.key]: v });
     if (col.edit === 'checkbox')
-      return <input type="checkbox" aria-label={col.label} checked={Boolean(value)} onChange={(e) => set(e.target.checked)} />;
+      return <input ref={ref} type="checkbox" aria-label={col.label} checked={Boolean(value)} onChange={(e) => set(e.target.checked)} />;
     return (
       <input
+        ref={ref}
         aria-label={col.label}
         type={col.edit}
         value={value === null || value === undefined ? '' : String(value)}
@@ -101,7 +134,7 @@ export function EditTable<Row extends { id: number }>({
             <BusyButton className="primary" busy={saving} aria-describedby={described} onClick={() => void save(opened, draft)}>
               Save
             </BusyButton>
-            <button type="button" disabled={saving} aria-describedby={described} onClick={() => setEditing(null)}>
+            <button type="button" disabled={saving} aria-describedby={described} onClick={() => closeEdit(row.id)}>
               Cancel
             </button>
           </>
@@ -109,6 +142,10 @@ export function EditTable<Row extends { id: number }>({
           <>
             <button
               type="button"
+              ref={(button) => {
+                if (button) editButtons.current.set(row.id, button);
+                else editButtons.current.delete(row.id);
+              }}
               // While a save is out, no other row opens: its answer would close, or refill, the editor.
               disabled={saving}
               aria-describedby={described}
@@ -125,7 +162,7 @@ export function EditTable<Row extends { id: number }>({
               busy={deleting.busy(row.id)}
               notReady={saving}
               aria-describedby={described}
-              onClick={() => window.confirm(deleteQuestion) && deleting.run(row.id, () => onDelete(row))}
+              onClick={() => window.confirm(deleteQuestion) && deleting.run(row.id, () => removeRow(row))}
             >
               Delete
             </BusyButton>
