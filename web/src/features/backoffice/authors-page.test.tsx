@@ -238,7 +238,11 @@ it('keeps the focus where the employee works: in the row on Edit, back on its Ed
   const page = (authors: (typeof herbert)[]) => ({ body: { data: { authors, totalPages: 1 } } });
   stubApi({
     ...SIGNED_OUT,
-    'GET /api/employee/author/1,10': [page([herbert, leGuin]), page([{ ...herbert, fullName: 'F. Herbert', version: 4 }, leGuin]), page([leGuin])],
+    'GET /api/employee/author/1,10': [
+      page([herbert, leGuin]),
+      page([{ ...herbert, fullName: 'F. Herbert', version: 4 }, leGuin]),
+      page([leGuin]),
+    ],
     'PUT /api/employee/author/7,F.%20Herbert': { body: { data: { ...herbert, fullName: 'F. Herbert', version: 4 } } },
     'DELETE /api/employee/author/7': { body: { data: true } },
   });

@@ -183,6 +183,9 @@ describe('cart screen (spec 2.10)', () => {
     await vi.waitFor(() => expect(screen.queryByText('Emma', { selector: 'strong' })).not.toBeInTheDocument());
     expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    // The Remove went with its line: the focus is on the cart's heading, and the removal is said.
+    expect(await screen.findByText('Emma was removed from your cart.')).toHaveAttribute('role', 'status');
+    expect(screen.getByRole('heading', { name: 'Cart' })).toHaveFocus();
   });
 
   it('says how many are left when the stock fell below the line, and lets the quantity come down', async () => {

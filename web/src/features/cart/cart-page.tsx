@@ -118,6 +118,9 @@ export default function CartPage() {
   const sendToLogin = useSendToLogin();
   const [checkingOut, setCheckingOut] = useState(false);
   const [notice, show] = useNotice();
+  // A removed line takes its focused Remove with it: the focus goes to the cart's heading, and the
+  // removal is said (a screen reader would otherwise hear nothing of it).
+  const heading = useRef<HTMLHeadingElement>(null);
 
   if (ready && !loggedIn) return <LoginRedirect />;
   // Until the start-up refresh answers, an empty cart would only be a guess.
@@ -133,10 +136,19 @@ export default function CartPage() {
   // By the call's own promise: a mutation's `mutate` callbacks are the latest call's only, so a refusal
   // of one line's change would go unshown once another line had changed meanwhile.
   const changeLine = (cartItemId: number, quantity: number) => update.mutateAsync({ cartItemId, quantity }).catch(failed);
+  const removeLine = (item: CartLine) =>
+    removing.run(item.id, () =>
+      remove.mutateAsync(item.id).then(() => {
+        heading.current?.focus();
+        show(`${item.name} was removed from your cart.`);
+      }, failed),
+    );
 
   return (
     <div className="cart">
-      <h1>Cart</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        Cart
+      </h1>
       <Notice notice={notice} />
       {items.length === 0 ? (
         <p className="empty">Your cart is empty.</p>
@@ -181,7 +193,7 @@ export default function CartPage() {
                     className="link"
                     aria-label={`Remove ${item.name}`}
                     busy={removing.busy(item.id)}
-                    onClick={() => removing.run(item.id, () => remove.mutateAsync(item.id).catch(failed))}
+                    onClick={() => removeLine(item)}
                   >
                     Remove
                   </BusyButton>
