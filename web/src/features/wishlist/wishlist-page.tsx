@@ -1,5 +1,7 @@
+import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { BookCover } from '../../components/book-cover';
+import { Notice, useNotice } from '../../components/notice';
 import { QueryView } from '../../components/query-view';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
@@ -14,10 +16,17 @@ export default function WishlistPage() {
   useDocumentTitle('Wishlist');
   const { loggedIn, ready } = useSession();
   const wishlist = useWishlist();
+  const [notice, show] = useNotice();
+  // A book taken off the list takes its focused heart with it: the focus goes to the heading, and the
+  // removal is said.
+  const heading = useRef<HTMLHeadingElement>(null);
   if (ready && !loggedIn) return <LoginRedirect />;
   return (
     <div className="wishlist">
-      <h1>Wishlist</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        Wishlist
+      </h1>
+      <Notice notice={notice} />
       <QueryView
         query={wishlist}
         what="your wishlist"
@@ -40,7 +49,14 @@ export default function WishlistPage() {
                     )}
                   </p>
                 </div>
-                <WishlistHeart bookCopyId={book.id} name={book.name} />
+                <WishlistHeart
+                  bookCopyId={book.id}
+                  name={book.name}
+                  onUnwished={() => {
+                    heading.current?.focus();
+                    show(`${book.name} was taken off your wishlist.`);
+                  }}
+                />
               </li>
             ))}
           </ul>

@@ -1,8 +1,9 @@
 // The heart on a card (and what it says when refused), the bell in the top bar, and the Wishlist screen.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { HttpResponse, http } from 'msw';
 import { expect, it } from 'vitest';
-import { refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
+import { apiServer, refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import { NoticeBell } from './components/notice-bell';
 import { WishlistHeart } from './components/wishlist-heart';
 import WishlistPage from './wishlist-page';
@@ -108,4 +109,24 @@ it('the Wishlist screen says when a copy is out of stock, and when the list is e
   stubApi({ ...SIGNED_IN_CLIENT, 'GET /api/client/wishlist': { body: { data: [] } } });
   renderWithProviders(<WishlistPage />, { route: '/wishlist' });
   expect(await screen.findByText('Your wishlist is empty. Tap the heart on a book to keep it here.')).toBeInTheDocument();
+});
+
+it('a book taken off on the Wishlist screen leaves it, says so, and leaves the focus on the heading', async () => {
+  // The list as the server has it: both books until Emma's heart is pressed.
+  let taken = false;
+  stubApi({ ...SIGNED_IN_CLIENT });
+  apiServer.use(
+    http.get('*/api/client/wishlist', () =>
+      HttpResponse.json({ data: taken ? [wished(7, 0)] : [wished(7, 0), { ...wished(8, 3), name: 'Emma' }] }),
+    ),
+    http.delete('*/api/client/wishlist/8', () => {
+      taken = true;
+      return HttpResponse.json({ data: true });
+    }),
+  );
+  renderWithProviders(<WishlistPage />, { route: '/wishlist' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Wishlist: Emma' }));
+  expect(await screen.findByRole('status')).toHaveTextContent('Emma was taken off your wishlist.');
+  expect(screen.queryByRole('link', { name: 'Emma' })).not.toBeInTheDocument();
+  expect(screen.getByRole('heading', { name: 'Wishlist' })).toHaveFocus();
 });

@@ -11,7 +11,16 @@ import { useToggleWish } from '../api/toggle-wish';
  * /login first, as Add to Cart does. A refusal (a full wishlist, a book gone, no network) is said
  * over the card, or the heart would just stay as it was.
  */
-export function WishlistHeart({ bookCopyId, name }: { bookCopyId: number; name: string }) {
+export function WishlistHeart({
+  bookCopyId,
+  name,
+  onUnwished,
+}: {
+  bookCopyId: number;
+  name: string;
+  /** Called once the copy is off the wishlist (the wishlist's own page then loses the row this heart is on). */
+  onUnwished?: () => void;
+}) {
   const { loggedIn, ready } = useSession();
   const sendToLogin = useSendToLogin();
   const { data: wishlist } = useWishlist();
@@ -20,12 +29,14 @@ export function WishlistHeart({ bookCopyId, name }: { bookCopyId: number; name: 
   const wished = wishlist?.some((w) => w.id === bookCopyId) ?? false;
   const onClick = () => {
     if (!loggedIn) return sendToLogin();
-    toggle.mutate(
-      { copyId: bookCopyId, wished: !wished },
-      {
-        onError: (error) =>
-          show(wished ? 'Could not take it off your wishlist.' : 'Could not add it to your wishlist.', 'error', failureReason(error)),
+    // By its promise, not mutate's callbacks: on the Wishlist screen this heart's row is gone (and the
+    // heart unmounted, whose callbacks react-query then drops) by the time the list is read again.
+    toggle.mutateAsync({ copyId: bookCopyId, wished: !wished }).then(
+      () => {
+        if (wished) onUnwished?.();
       },
+      (error) =>
+        show(wished ? 'Could not take it off your wishlist.' : 'Could not add it to your wishlist.', 'error', failureReason(error)),
     );
   };
   return (
