@@ -1,9 +1,12 @@
 // A link to another screen moves the focus to the new screen's main region, as a page load would;
 // the first load leaves it where the browser put it.
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useRef } from 'react';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router-dom';
 import { afterEach, expect, it, vi } from 'vitest';
 import { renderWithProviders, SIGNED_OUT, stubApi } from '../../test/render';
+import { useFocusOnNavigation } from '../lib/focus-on-navigation';
 import Storefront from './storefront';
 
 afterEach(() => {
@@ -29,4 +32,64 @@ it("following a link to another screen focuses that screen's main region at its 
   await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
   // It starts at its top, as a loaded page does (a footer link left it scrolled down, focused off-screen).
   expect(scrolled).toHaveBeenCalledWith({ top: 0 });
+});
+
+/** A layout as the app's two are: its main region takes the focus when the screen changes. */
+function Layout() {
+  const main = useRef<HTMLElement>(null);
+  useFocusOnNavigation(main);
+  const navigate = useNavigate();
+  return (
+    <main ref={main} tabIndex={-1}>
+      <button type="button" onClick={() => navigate('/searchresult?q=zzz')}>
+        Search zzz
+      </button>
+      <button type="button" onClick={() => navigate('/searchresult?q=dune&sort=newest')}>
+        Newest first
+      </button>
+    </main>
+  );
+}
+
+it('a layout the app goes to (the back-office after signing in) takes the focus; one loaded with the page does not', async () => {
+  // The layout is chosen by where the app is, as the app's shell chooses it: it mounts already there.
+  function App() {
+    const navigate = useNavigate();
+    if (useLocation().pathname === '/dashboard') return <Layout />;
+    return (
+      <button type="button" onClick={() => navigate('/dashboard')}>
+        Sign in
+      </button>
+    );
+  }
+  vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+  const loaded = render(
+    <MemoryRouter initialEntries={['/dashboard']}>
+      <Layout />
+    </MemoryRouter>,
+  );
+  expect(screen.getByRole('main')).not.toHaveFocus();
+  loaded.unmount();
+
+  render(
+    <MemoryRouter initialEntries={['/login']}>
+      <App />
+    </MemoryRouter>,
+  );
+  await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+  await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+});
+
+it("a new search from the results page is a new screen; the same search's sort is not", async () => {
+  vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+  render(
+    <MemoryRouter initialEntries={['/searchresult?q=dune']}>
+      <Layout />
+    </MemoryRouter>,
+  );
+  const main = screen.getByRole('main');
+  await userEvent.click(screen.getByRole('button', { name: 'Newest first' }));
+  expect(main).not.toHaveFocus();
+  await userEvent.click(screen.getByRole('button', { name: 'Search zzz' }));
+  await waitFor(() => expect(main).toHaveFocus());
 });
