@@ -59,8 +59,6 @@ export const StockMovement = Type.Object(
   { $id: 'StockMovement' },
 );
 
-/** The most units one copy may hold in stock: the copy form's, a restock's and an import's bound. */
-
 /** A copy's highest price: the column's (numeric(10,2)), as the import's file may give it too. */
 export const COPY_PRICE_MAX = 99999999.99;
 

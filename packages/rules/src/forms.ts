@@ -12,7 +12,7 @@ export const EMAIL = /^[^\s@<>,;\x00-\x1f\x7f]+@[^\s@<>,;\x00-\x1f\x7f]+\.[^\s@<
 export const CONTACT_MESSAGE_MAX = 50;
 /** A review's words, at most (beyond the spec). */
 export const REVIEW_MAX_LENGTH = 1000;
-/** The most units of a copy the shop holds in stock: what an edit, an import or a restock may leave. */
+/** The most units one copy may hold in stock: the copy form's, a restock's and an import's bound. */
 export const STOCK_MAX = 1_000_000;
 /** The highest Low Stock threshold an Admin may set. */
 export const LOW_STOCK_THRESHOLD_MAX = 100_000;

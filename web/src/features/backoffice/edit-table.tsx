@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { BusyButton } from '../../components/busy-button';
 import { type DataColumn, DataTable } from '../../components/data-table';
 import { LoadError } from '../../components/load-error';
+import { focusMainRegion } from '../../lib/focus-on-navigation';
 import { useRunOncePer } from '../../lib/use-submit-once';
 import type { AdminList } from './use-admin-list';
 
@@ -56,7 +57,7 @@ export function EditTable<Row extends { id: number }>({
   const deleting = useRunOncePer<number>();
   // The focus follows the row's edit, so a keyboard or screen reader user stays where they work: Edit
   // puts it in the row's first field, and closing the edit (Save, Cancel) gives it back to the row's
-  // Edit; a deleted row's goes to the Edit of the row that took its place (or the one before it).
+  // Edit; a deleted row's goes to the Edit of the row after it (or the one before it).
   const firstField = useRef<HTMLInputElement>(null);
   const editButtons = useRef(new Map<number, HTMLButtonElement>());
   const [focusEditOf, setFocusEditOf] = useState<number | null>(null);
@@ -72,17 +73,20 @@ export function EditTable<Row extends { id: number }>({
     setEditing(null);
     setFocusEditOf(rowId);
   };
-  // Once the table shows the deleted row gone, the Edit at its place (or the last) takes the focus.
-  const [refocusAfterDelete, setRefocusAfterDelete] = useState<{ index: number; gone: number } | null>(null);
-  useEffect(() => {
-    if (!refocusAfterDelete || rows.some((r) => r.id === refocusAfterDelete.gone)) return;
-    const taking = rows[Math.min(refocusAfterDelete.index, rows.length - 1)];
-    if (taking) editButtons.current.get(taking.id)?.focus();
-    setRefocusAfterDelete(null);
-  }, [rows, refocusAfterDelete]);
   const removeRow = async (row: Row) => {
-    const index = rows.findIndex((r) => r.id === row.id);
-    if ((await onDelete(row)) !== false) setRefocusAfterDelete({ index, gone: row.id });
+    if (!(await onDelete(row))) return;
+    // The Edit of the row after it (or before it, for the last), which stays on screen whatever the
+    // refetch brings; with no row left, the screen's main region.
+    const others = rows.filter((r) => r.id !== row.id);
+    const taking =
+      others[
+        Math.min(
+          rows.findIndex((r) => r.id === row.id),
+          others.length - 1,
+        )
+      ];
+    if (taking) setFocusEditOf(taking.id);
+    else focusMainRegion();
   };
   if (loadFailure) return <LoadError what={what} error={loadFailure.error} onRetry={loadFailure.retry} />;
   if (!rows.length) return <p className="empty">{isPending ? 'Loading...' : empty}</p>;

@@ -28,14 +28,16 @@ function CancelOrderDialog({ order, onClose, show }: { order: Schemas['Backoffic
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!reason.trim()) return setMissing(true);
-    cancel.mutate(
-      { orderId: order.id, reason: reason.trim(), from: order.status },
-      {
-        onSuccess: () => show('Order cancelled; its stock is back.'),
-        onError: (error) => show('Failed to cancel the order.', 'error', failureReason(error)),
-        onSettled: onClose,
-      },
-    );
+    // By the call's promise: the cancel settles once the orders are read again, and by then this
+    // dialog may be gone with its card (a newer order pushed it off the page), and with it the
+    // callbacks react-query would have called; the page's notice is told either way.
+    cancel
+      .mutateAsync({ orderId: order.id, reason: reason.trim(), from: order.status })
+      .then(
+        () => show('Order cancelled; its stock is back.'),
+        (error) => show('Failed to cancel the order.', 'error', failureReason(error)),
+      )
+      .finally(onClose);
   };
   return (
     <Modal title={`Cancel order ${order.id}`} onClose={onClose} busy={cancel.isPending}>

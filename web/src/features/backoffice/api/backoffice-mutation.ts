@@ -24,7 +24,8 @@ export function useBackofficeMutation<Variables, Result>(
   const { staleWhen, settleBeforeRefresh = false } = options;
   const queryClient = useQueryClient();
   // The audit log too: the API records every back-office write in it, in the write's transaction.
-  // A refetch that fails leaves what was shown; it does not make the write's outcome a failure.
+  // A refetch that fails does not make the write's outcome a failure (the screen says the read's failure
+  // its own way: useAdminList keeps the rows it had, QueryView shows it with a Retry).
   const refresh = () =>
     Promise.all(
       [...new Set<BackofficeResource>([...invalidates, 'auditLog'])].map((resource) =>
