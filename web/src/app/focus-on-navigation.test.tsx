@@ -51,17 +51,18 @@ function Layout() {
   );
 }
 
+// The layout is chosen by where the app is, as the app's shell chooses it: it mounts already there.
+function SignInThenBackOffice() {
+  const navigate = useNavigate();
+  if (useLocation().pathname === '/dashboard') return <Layout />;
+  return (
+    <button type="button" onClick={() => navigate('/dashboard')}>
+      Sign in
+    </button>
+  );
+}
+
 it('a layout the app goes to (the back-office after signing in) takes the focus; one loaded with the page does not', async () => {
-  // The layout is chosen by where the app is, as the app's shell chooses it: it mounts already there.
-  function App() {
-    const navigate = useNavigate();
-    if (useLocation().pathname === '/dashboard') return <Layout />;
-    return (
-      <button type="button" onClick={() => navigate('/dashboard')}>
-        Sign in
-      </button>
-    );
-  }
   vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
   const loaded = render(
     <MemoryRouter initialEntries={['/dashboard']}>
@@ -73,7 +74,7 @@ it('a layout the app goes to (the back-office after signing in) takes the focus;
 
   render(
     <MemoryRouter initialEntries={['/login']}>
-      <App />
+      <SignInThenBackOffice />
     </MemoryRouter>,
   );
   await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
