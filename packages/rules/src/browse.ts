@@ -74,6 +74,15 @@ const inPrecision = (key: keyof typeof BOUND_PRECISION) => (n: number) =>
 export const ratingAsShown = (ratingsSum: number, ratingsCount: number) =>
   ratingsCount ? Math.round((ratingsSum * 10) / ratingsCount) / 10 : 0;
 
+/**
+ * The filters with each bound in the precision of what it compares: prices are kept to the cent and
+ * ratings to one decimal (as shown; browse_listing rounds them so), so a lowest bound with more
+ * decimals selects what it does rounded up to that precision, and a highest bound rounded down (a
+ * highest price of 10, 10.0 or 10.001 is 10; a lowest of 10.001 is 10.01; a lowest rating of 3.51 is
+ * 3.6). The answer is the same, and each filter has one spelling: the API keys its cached answers by
+ * these, the storefront asks for them and the server's first paint reads them, so a stranger cannot
+ * fill the catalog cache with spellings of one listing.
+ */
 export function normalizedBrowseFilters<T extends BrowseFilters>(filters: T): T {
   const out = { ...filters };
   for (const key of BOUNDS) if (out[key] !== undefined) out[key] = inPrecision(key)(out[key]);
