@@ -5,12 +5,17 @@ import { expect, it } from 'vitest';
 import { heldAnswer, renderWithProviders, SIGNED_IN_ADMIN, stubApi } from '../../../test/render';
 import ClientsPage from './clients-page';
 
+const message = { id: 4, userName: 'Ann', account: 'ann@example.com', message: 'Hello', createdAt: '2026-11-30T08:00:00Z' };
+/** An Admin's session, and no client to list: the tests are about the messages under the list. */
+const noClients = {
+  ...SIGNED_IN_ADMIN,
+  'GET /api/employee/statistics/clients/': { body: { data: { clients: [], totalPages: 1 } } },
+};
+
 it("deletes a message once on a double click, and says it was deleted (not the second click's failure)", async () => {
   const deleting = heldAnswer();
-  const message = { id: 4, userName: 'Ann', account: 'ann@example.com', message: 'Hello', createdAt: '2026-11-30T08:00:00Z' };
   const calls = stubApi({
-    ...SIGNED_IN_ADMIN,
-    'GET /api/employee/statistics/clients/': { body: { data: { clients: [], totalPages: 1 } } },
+    ...noClients,
     'GET /api/employee/contact': { body: { data: { messages: [message], totalPages: 1 } } },
     'DELETE /api/employee/contact/4': { body: { data: true }, after: deleting.held },
   });
@@ -26,10 +31,8 @@ it("deletes a message once on a double click, and says it was deleted (not the s
 
 it("keeps a deleted message's Delete busy until the list without it is back: a click meanwhile sends nothing", async () => {
   const relisting = heldAnswer();
-  const message = { id: 4, userName: 'Ann', account: 'ann@example.com', message: 'Hello', createdAt: '2026-11-30T08:00:00Z' };
   const calls = stubApi({
-    ...SIGNED_IN_ADMIN,
-    'GET /api/employee/statistics/clients/': { body: { data: { clients: [], totalPages: 1 } } },
+    ...noClients,
     'GET /api/employee/contact': [
       { body: { data: { messages: [message], totalPages: 1 } } },
       // The list read again after the delete, slow to come back.

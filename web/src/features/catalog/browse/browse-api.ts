@@ -1,4 +1,4 @@
-import { type BrowseState, browseQuery, wantsSuggestions } from '@bookshop/rules/browse';
+import { type BrowseState, browseQuery, hasSearchWords, wantsSuggestions } from '@bookshop/rules/browse';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../../api/client';
@@ -24,7 +24,8 @@ export const useBrowseSearch = (text: string, state: BrowseState, pageSize: numb
     queryKey: keys.search(text, state, pageSize),
     queryFn: ({ signal }) =>
       unwrap(api.GET('/api/public/book-copy/search/', { params: { query: { text, ...browseQuery(state, pageSize) } }, signal })),
-    enabled: text.trim() !== '',
+    // A text with no letter or digit is refused by the call (400): nothing is asked for it.
+    enabled: hasSearchWords(text),
     placeholderData: keepPreviousData,
   });
 export type BrowsePage = NonNullable<ReturnType<typeof useBrowseCategory>['data']>;

@@ -32,14 +32,7 @@ export default function SearchResultsPage() {
   useEffect(() => {
     if (params.get('q') === null && query) setParams({ q: query }, { replace: true, state: location.state });
   }, [params, query, setParams, location.state]);
-  // Text with no letter or digit ("?", "--") has nothing to look for: the call would refuse it, and
-  // the spec says of every search that finds nothing that it found nothing.
-  const searchable = hasSearchWords(query);
-  const { data, isPending, isError, error, refetch, isPlaceholderData } = useBrowseSearch(
-    searchable ? query : '',
-    state,
-    CATEGORY_PAGE_SIZE,
-  );
+  const { data, isPending, isError, error, refetch, isPlaceholderData } = useBrowseSearch(query, state, CATEGORY_PAGE_SIZE);
   const pastEnd = useClampedToLastPage(state, setState, isPlaceholderData ? undefined : data?.totalPages);
   useDocumentTitle(query ? `Search: ${query}` : 'Search');
   // The server's head for a shared search describes that search only: it leaves when the text does.
@@ -55,7 +48,9 @@ export default function SearchResultsPage() {
       No results found for <strong>{query}</strong>
     </p>
   );
-  if (!searchable) return noResults;
+  // Text with no letter or digit ("?", "--") has nothing to look for, and is not asked for
+  // (useBrowseSearch): the spec says of every search that finds nothing that it found nothing.
+  if (!hasSearchWords(query)) return noResults;
   if (isPending || pastEnd) return <p className="muted">Searching for books...</p>;
   if (isError) return <LoadError what="the search results" error={error} onRetry={() => void refetch()} />;
   if (data.total === 0 && !hasFilters(state)) return noResults;
