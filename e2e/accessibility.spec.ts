@@ -108,6 +108,24 @@ test('a keyboard user whose login is refused keeps the focus on Login, to correc
   expect(sent).toBe(1);
 });
 
+test('a screen-reader user whose sign-up is refused lands on the first field it names, told why, and no axe problem is on the refused form', async ({
+  page,
+}) => {
+  await page.goto('/signup');
+  await page.getByLabel('First Name').fill('Sam');
+  await page.getByLabel('Algerian Phone Number').fill('0661234567');
+  await page.getByRole('button', { name: 'Sign up' }).press('Enter');
+  await expect(page.getByRole('alert')).toHaveText('All fields are required.');
+  const lastName = page.getByLabel('Last Name');
+  await expect(lastName).toBeFocused();
+  await expect(lastName).toHaveAttribute('aria-invalid', 'true');
+  await expect(lastName).toHaveAccessibleDescription('All fields are required.');
+  await expect(page.getByLabel('First Name')).toHaveAttribute('aria-invalid', 'false');
+  // Checked while the refusal shows (it goes after 3 s): the marked fields and their description pass axe.
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
+});
+
 test('a keyboard shopper adds a book to the cart, raises its quantity twice and lowers it to 1, the focus staying on the button each time', async ({
   page,
   loggedInAs,

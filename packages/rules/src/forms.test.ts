@@ -9,6 +9,7 @@ import {
   FORM_MESSAGES,
   isFilled,
   PERSON_NAME_MAX,
+  passwordChangeProblem,
   SHIPPING_ADDRESS_MAX,
   shippingAddressProblem,
 } from './forms.ts';
@@ -84,4 +85,34 @@ it("the contact form's name is a person's name: at most PERSON_NAME_MAX characte
   expect(contact('a'.repeat(PERSON_NAME_MAX + 1))).toEqual([
     { field: 'name', code: 'NAME_TOO_LONG', message: FORM_MESSAGES.contactNameTooLong },
   ]);
+});
+
+describe("a problem names the fields it is about, in the form's order, for the form to mark", () => {
+  const signUp = { firstName: 'Ann', lastName: 'Lee', phoneNumber: '0771234567', account: 'a@b.co', password: 'a long phrase' };
+  it('sign-up: the blank ones, then the phone, then the names too long', () => {
+    expect(checkSignUp({ ...signUp, lastName: ' ', password: '', firstName: undefined }).fields).toEqual([
+      'firstName',
+      'lastName',
+      'password',
+    ]);
+    expect(checkSignUp({ ...signUp, phoneNumber: '0812345678' }).fields).toEqual(['phoneNumber']);
+    const long = 'a'.repeat(PERSON_NAME_MAX + 1);
+    expect(checkSignUp({ ...signUp, lastName: long }).fields).toEqual(['lastName']);
+    expect(checkSignUp({ ...signUp, firstName: long, lastName: long }).fields).toEqual(['firstName', 'lastName']);
+    expect(checkSignUp(signUp).fields).toBeUndefined();
+  });
+  it('the profile, a reset request and a password change', () => {
+    expect(checkProfile({ firstName: 'Ann', lastName: 'Lee' }).fields).toEqual(['phoneNumber']);
+    expect(checkProfile({ firstName: 'Ann', lastName: 'Lee', phoneNumber: '123' }).fields).toEqual(['phoneNumber']);
+    expect(checkProfile({ firstName: 'a'.repeat(PERSON_NAME_MAX + 1), lastName: 'Lee', phoneNumber: '0551234567' }).fields).toEqual([
+      'firstName',
+    ]);
+    expect(checkResetRequest({ account: 'nadia@' }).fields).toEqual(['account']);
+    expect(passwordChangeProblem({ oldPassword: ' ', newPassword: '' })).toEqual({
+      problem: FORM_MESSAGES.passwordsMissing,
+      fields: ['oldPassword', 'newPassword'],
+    });
+    expect(passwordChangeProblem({ oldPassword: 'old one', newPassword: '' }).fields).toEqual(['newPassword']);
+    expect(passwordChangeProblem({ oldPassword: 'old one', newPassword: 'new one' })).toEqual({ problem: null });
+  });
 });

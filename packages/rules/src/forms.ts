@@ -66,8 +66,24 @@ export const isBlank = (value: string | null | undefined) => !value || value.tri
 /** Not blank, as a type guard: a value that passes is a string with something in it. */
 export const isFilled = (value: string | null | undefined): value is string => !isBlank(value);
 
-/** A form's verdict: its first problem, or the values it stands for (text trimmed). */
-export type Checked<Values> = { problem: string; values?: undefined } | { problem: null; values: Values };
+/**
+ * A form's first problem and the fields it is about, which the form marks as invalid (and the focus goes
+ * to the first of them); or none. The fields are named as the form's values are.
+ */
+export type FormProblem<Field extends string> = { problem: string; fields: Field[] } | { problem: null; fields?: undefined };
+
+/** A form's verdict: its first problem and its fields, or the values it stands for (text trimmed). */
+export type Checked<Values> =
+  | { problem: string; fields: (keyof Values & string)[]; values?: undefined }
+  | { problem: null; fields?: undefined; values: Values };
+
+/** The names of the fields left blank, in the order given. */
+const blankOf = <Field extends string>(input: Partial<Record<Field, string>>, fields: Field[]) =>
+  fields.filter((field) => !isFilled(input[field]));
+
+/** Which of a person's names are longer than a name may be. */
+const tooLongNames = (names: { firstName: string; lastName: string }) =>
+  (['firstName', 'lastName'] as const).filter((field) => names[field].trim().length > PERSON_NAME_MAX);
 
 export interface FieldProblem<Field extends string> {
   field: Field;
@@ -107,11 +123,14 @@ export function checkSignUp(
 ): Checked<Person & { account: string; password: string }> {
   const { firstName, lastName, phoneNumber, account, password } = input;
   if (!(isFilled(firstName) && isFilled(lastName) && isFilled(phoneNumber) && isFilled(account) && isFilled(password))) {
-    return { problem: FORM_MESSAGES.allFieldsRequired };
+    // In the sign-up form's order.
+    const blank = blankOf(input, ['firstName', 'lastName', 'account', 'password', 'phoneNumber']);
+    return { problem: FORM_MESSAGES.allFieldsRequired, fields: blank };
   }
-  if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return { problem: FORM_MESSAGES.signUpPhone };
+  if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return { problem: FORM_MESSAGES.signUpPhone, fields: ['phoneNumber'] };
   // The profile's limit: a longer name signed up with could never be saved on My Account again.
-  if (firstName.trim().length > PERSON_NAME_MAX || lastName.trim().length > PERSON_NAME_MAX) return { problem: FORM_MESSAGES.nameTooLong };
+  const tooLong = tooLongNames({ firstName, lastName });
+  if (tooLong.length) return { problem: FORM_MESSAGES.nameTooLong, fields: tooLong };
   // A password is taken as typed: its spaces are part of it.
   return {
     problem: null,
@@ -119,20 +138,23 @@ export function checkSignUp(
   };
 }
 
-/** Sign-up's first problem, or null. */
-export const signUpProblem = (input: Parameters<typeof checkSignUp>[0]) => checkSignUp(input).problem;
-
 /** My Account's profile: its verdict. */
 export function checkProfile(input: PersonFields): Checked<Person> {
   const { firstName, lastName, phoneNumber } = input;
-  if (!(isFilled(firstName) && isFilled(lastName) && isFilled(phoneNumber))) return { problem: FORM_MESSAGES.allFieldsRequired };
-  if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return { problem: FORM_MESSAGES.profilePhone };
-  if (firstName.trim().length > PERSON_NAME_MAX || lastName.trim().length > PERSON_NAME_MAX) return { problem: FORM_MESSAGES.nameTooLong };
+  if (!(isFilled(firstName) && isFilled(lastName) && isFilled(phoneNumber))) {
+    return { problem: FORM_MESSAGES.allFieldsRequired, fields: blankOf(input, ['firstName', 'lastName', 'phoneNumber']) };
+  }
+  if (!ALGERIAN_PHONE.test(phoneNumber.trim())) return { problem: FORM_MESSAGES.profilePhone, fields: ['phoneNumber'] };
+  const tooLong = tooLongNames({ firstName, lastName });
+  if (tooLong.length) return { problem: FORM_MESSAGES.nameTooLong, fields: tooLong };
   return { problem: null, values: { firstName: firstName.trim(), lastName: lastName.trim(), phoneNumber: phoneNumber.trim() } };
 }
 
-/** My Account's profile: the first problem, or null. */
-export const profileProblem = (input: PersonFields) => checkProfile(input).problem;
+/** A password change's first check, before the new password's own rules (password.ts): both are given. */
+export function passwordChangeProblem(input: { oldPassword?: string; newPassword?: string }): FormProblem<'oldPassword' | 'newPassword'> {
+  const blank = blankOf(input, ['oldPassword', 'newPassword']);
+  return blank.length ? { problem: FORM_MESSAGES.passwordsMissing, fields: blank } : { problem: null };
+}
 
 /** Checkout's address: the problem, or null. */
 export function shippingAddressProblem(address: string | undefined): string | null {
@@ -143,8 +165,8 @@ export function shippingAddressProblem(address: string | undefined): string | nu
 
 /** Forgot password's request: the e-mail's problem, or its value trimmed and in lower case. */
 export function checkResetRequest(input: { account?: string }): Checked<{ account: string }> {
-  if (!isFilled(input.account)) return { problem: FORM_MESSAGES.emailRequired };
+  if (!isFilled(input.account)) return { problem: FORM_MESSAGES.emailRequired, fields: ['account'] };
   const account = input.account.trim().toLowerCase();
-  if (!EMAIL.test(account)) return { problem: FORM_MESSAGES.emailInvalid };
+  if (!EMAIL.test(account)) return { problem: FORM_MESSAGES.emailInvalid, fields: ['account'] };
   return { problem: null, values: { account } };
 }

@@ -22,10 +22,11 @@ export function useNotice(): [NoticeState | null, (text: string, kind?: NoticeKi
   return [notice, show];
 }
 
-export function Notice({ notice }: { notice: NoticeState | null }) {
+/** `id`: for the fields a form's refusal is about, which are described by it while it shows. */
+export function Notice({ notice, id }: { notice: NoticeState | null; id?: string }) {
   if (!notice) return null;
   return (
-    <div role={notice.kind === 'error' ? 'alert' : 'status'} className={`notice notice-${notice.kind}`}>
+    <div id={id} role={notice.kind === 'error' ? 'alert' : 'status'} className={`notice notice-${notice.kind}`}>
       {notice.text}
       {notice.reason && <div className="notice-reason">{notice.reason}</div>}
     </div>

@@ -1,28 +1,39 @@
-import type { UseFormRegister } from 'react-hook-form';
-import { PASSWORD_HINT } from '../lib/password-rules';
+import { passwordChangeProblem } from '@bookshop/rules';
+import { newPasswordFormProblem, PASSWORD_HINT } from '../lib/password-rules';
+import { type describedField, formRuleResolver } from '../lib/rule-resolver';
 
 export type PasswordChange = { oldPassword: string; newPassword: string };
 export const NO_PASSWORDS: PasswordChange = { oldPassword: '', newPassword: '' };
 
+/**
+ * Both passwords given, then the new one's rules, the API's, against the account's e-mail: the form's
+ * `context`, which is known once the account has loaded.
+ */
+export const passwordChangeResolver = formRuleResolver<PasswordChange, { account?: string }>(async (passwords, context) => {
+  const missing = passwordChangeProblem(passwords);
+  return missing.problem === null ? newPasswordFormProblem('newPassword', passwords.newPassword, context?.account) : missing;
+});
+
 /** The current and new password inputs that both account screens use, in their react-hook-form. */
 export function PasswordChangeFields({
-  register,
+  field,
   labels = ['Current password', 'New password'],
 }: {
-  register: UseFormRegister<PasswordChange>;
+  /** The form's fields, described by its refusal (`describedField`). */
+  field: ReturnType<typeof describedField<PasswordChange>>;
   labels?: [string, string];
 }) {
   return (
     <>
       <label>
         {labels[0]}
-        <input type="password" autoComplete="current-password" {...register('oldPassword')} />
+        <input type="password" autoComplete="current-password" {...field('oldPassword')} />
       </label>
       {/* The hint beside the label, not in it, where it was read as part of the field's name. */}
       <div className="field">
         <label>
           {labels[1]}
-          <input type="password" autoComplete="new-password" {...register('newPassword')} aria-describedby="new-password-hint" />
+          <input type="password" autoComplete="new-password" {...field('newPassword', 'new-password-hint')} />
         </label>
         <small id="new-password-hint">{PASSWORD_HINT}</small>
       </div>

@@ -1,6 +1,6 @@
 // The password rules of the API (@bookshop/rules), checked by the forms before anything is sent:
 // the same rules, the same messages, one definition.
-import { PASSWORD_MIN_LENGTH, passwordProblem } from '@bookshop/rules';
+import { type FormProblem, PASSWORD_MIN_LENGTH, passwordProblem } from '@bookshop/rules';
 
 export const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters; not a common password, and not your e-mail.`;
 
@@ -11,4 +11,14 @@ export const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters; not a 
 export async function newPasswordProblem(password: string, account?: string): Promise<string | null> {
   const { isCommonPassword } = await import('@bookshop/rules/common-passwords');
   return passwordProblem(password, { account, isCommon: isCommonPassword });
+}
+
+/** The same, as a form's problem about the field the new password is typed in. */
+export async function newPasswordFormProblem<Field extends string>(
+  field: Field,
+  password: string,
+  account?: string,
+): Promise<FormProblem<Field>> {
+  const problem = await newPasswordProblem(password, account);
+  return problem === null ? { problem } : { problem, fields: [field] };
 }

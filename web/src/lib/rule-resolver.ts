@@ -1,7 +1,7 @@
 // react-hook-form resolvers over the rules of @bookshop/rules, the module the API checks with too:
 // a form refuses exactly what the server would, with the same words, and no form writes a rule again.
-import type { FieldProblem } from '@bookshop/rules';
-import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import type { FieldProblem, FormProblem } from '@bookshop/rules';
+import type { FieldErrors, FieldValues, Path, RegisterOptions, Resolver, UseFormRegister } from 'react-hook-form';
 
 type Found<Values extends FieldValues> =
   | { values: Values; errors: Record<string, never> }
@@ -19,12 +19,39 @@ export const fieldRulesResolver =
 
 /**
  * Over a rule that gives the form's first problem as one message (spec 5's sign-up, profile and
- * password rules): it goes to `errors.root`, which the form shows as its notice.
+ * password rules): it goes to `errors.root`, which the form shows as its notice, and each field it is
+ * about gets it too, so the form marks them invalid and react-hook-form puts the focus on the first.
+ * The form's `context` (what the rule needs beyond the values, as the account a password may not be)
+ * is passed on.
  */
 export const formRuleResolver =
-  <Values extends FieldValues>(problem: (values: Values) => string | null | Promise<string | null>): Resolver<Values> =>
-  async (values): Promise<Found<Values>> => {
-    const message = await problem(values);
-    if (!message) return { values, errors: {} };
-    return { values: {}, errors: { root: { type: 'rule', message } } as FieldErrors<Values> };
+  <Values extends FieldValues, Context = undefined>(
+    problemOf: (values: Values, context: Context) => FormProblem<keyof Values & string> | Promise<FormProblem<keyof Values & string>>,
+  ): Resolver<Values, Context> =>
+  async (values, context): Promise<Found<Values>> => {
+    const { problem, fields = [] } = await problemOf(values, context as Context);
+    if (problem === null) return { values, errors: {} };
+    const error = { type: 'rule', message: problem };
+    return { values: {}, errors: Object.fromEntries([['root', error], ...fields.map((field) => [field, error])]) as FieldErrors<Values> };
+  };
+
+/**
+ * A field's registration with what a screen reader needs of its error: `aria-invalid` while the rules
+ * refuse it, and described by the message that says why (`errorId`: the field's own message, or the
+ * form's notice), after any hint it has.
+ */
+export const describedField =
+  <Values extends FieldValues>(
+    register: UseFormRegister<Values>,
+    errors: FieldErrors<Values>,
+    errorId: (field: Path<Values>) => string,
+    options?: (field: Path<Values>) => RegisterOptions<Values, Path<Values>> | undefined,
+  ) =>
+  (field: Path<Values>, hintId?: string) => {
+    const invalid = Boolean(errors[field]);
+    return {
+      ...register(field, options?.(field)),
+      'aria-invalid': invalid,
+      'aria-describedby': [hintId, invalid && errorId(field)].filter(Boolean).join(' ') || undefined,
+    };
   };

@@ -1,16 +1,15 @@
-import { FORM_MESSAGES, PERSON_NAME_MAX, profileProblem } from '@bookshop/rules';
-import { useState } from 'react';
+import { checkProfile, FORM_MESSAGES, PERSON_NAME_MAX } from '@bookshop/rules';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { SubmitButton } from '../../components/busy-button';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { OwnSessions } from '../../components/own-sessions';
-import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
+import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields, passwordChangeResolver } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { LoginRedirect } from '../../lib/login-redirect';
-import { newPasswordProblem } from '../../lib/password-rules';
-import { formRuleResolver } from '../../lib/rule-resolver';
+import { describedField, formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useChangePassword } from './api/change-password';
@@ -24,12 +23,23 @@ import { useUpdateProfile } from './api/update-profile';
 type Profile = { firstName: string; lastName: string; phoneNumber: string };
 
 /** Spec 5's profile rules, the ones the API applies. */
-const profileResolver = formRuleResolver<Profile>(profileProblem);
+const profileResolver = formRuleResolver<Profile>(checkProfile);
 
-/** The profile form, rendered once the saved profile has loaded and starting from it. */
-function ProfileForm({ saved, account, show }: { saved: Profile; account: string; show: ReturnType<typeof useNotice>[1] }) {
+/** The profile form, rendered once the saved profile has loaded and starting from it; `noticeId`: the page's notice. */
+function ProfileForm({
+  saved,
+  account,
+  show,
+  noticeId,
+}: {
+  saved: Profile;
+  account: string;
+  show: ReturnType<typeof useNotice>[1];
+  noticeId: string;
+}) {
   const update = useUpdateProfile();
-  const { register, handleSubmit, reset } = useForm<Profile>({ defaultValues: saved, resolver: profileResolver });
+  const { register, handleSubmit, reset, formState } = useForm<Profile>({ defaultValues: saved, resolver: profileResolver });
+  const field = describedField(register, formState.errors, () => noticeId);
   const save = handleSubmit(
     (profile) =>
       update.mutate(profile, {
@@ -45,13 +55,13 @@ function ProfileForm({ saved, account, show }: { saved: Profile; account: string
   return (
     <form className="form" onSubmit={save}>
       <label>
-        First name <input {...register('firstName')} autoComplete="given-name" maxLength={PERSON_NAME_MAX} />
+        First name <input {...field('firstName')} autoComplete="given-name" maxLength={PERSON_NAME_MAX} />
       </label>
       <label>
-        Last name <input {...register('lastName')} autoComplete="family-name" maxLength={PERSON_NAME_MAX} />
+        Last name <input {...field('lastName')} autoComplete="family-name" maxLength={PERSON_NAME_MAX} />
       </label>
       <label>
-        Phone number <input {...register('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />
+        Phone number <input {...field('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />
       </label>
       <label>
         Email <input value={account} readOnly />
@@ -123,8 +133,13 @@ export default function AccountPage() {
   const change = useChangePassword();
   const changing = useSubmitOnce();
   const [showPassword, setShowPassword] = useState(false);
-  const passwordForm = useForm<PasswordChange>({ defaultValues: NO_PASSWORDS });
+  const passwordForm = useForm<PasswordChange, { account?: string }>({
+    defaultValues: NO_PASSWORDS,
+    resolver: passwordChangeResolver,
+    context: { account: info?.account },
+  });
   const [notice, show] = useNotice();
+  const noticeId = useId();
   const sessions = useOwnSessions();
   const endSessions = useEndOwnSessions();
 
@@ -132,28 +147,30 @@ export default function AccountPage() {
 
   // Once at a time, from the first click: the password check before the call loads its list of common
   // passwords, and a second submit meanwhile would send the old password the first one just replaced.
-  const savePassword = passwordForm.handleSubmit(async (passwords) => {
-    if (!passwords.oldPassword || !passwords.newPassword) return show(FORM_MESSAGES.passwordsMissing, 'error');
-    const problem = await newPasswordProblem(passwords.newPassword, info?.account);
-    if (problem) return show(problem, 'error');
-    try {
-      await change.mutateAsync(passwords);
-      show('Password changed successfully!');
-      passwordForm.reset();
-    } catch (error) {
-      show('Failed to change password.', 'error', failureReason(error));
-    }
-  });
+  const savePassword = passwordForm.handleSubmit(
+    async (passwords) => {
+      try {
+        await change.mutateAsync(passwords);
+        show('Password changed successfully!');
+        passwordForm.reset();
+      } catch (error) {
+        show('Failed to change password.', 'error', failureReason(error));
+      }
+    },
+    (errors) => show(errors.root?.message ?? FORM_MESSAGES.passwordsMissing, 'error'),
+  );
+  const passwordField = describedField(passwordForm.register, passwordForm.formState.errors, () => noticeId);
 
   return (
     <div className="narrow">
       <h1>Account</h1>
-      <Notice notice={notice} />
+      <Notice notice={notice} id={noticeId} />
       {info ? (
         <ProfileForm
           saved={{ firstName: info.firstName, lastName: info.lastName, phoneNumber: info.phoneNumber }}
           account={info.account}
           show={show}
+          noticeId={noticeId}
         />
       ) : isError ? (
         <div role="alert">
@@ -171,7 +188,7 @@ export default function AccountPage() {
       </button>
       {showPassword && (
         <form className="form" onSubmit={changing.handle(savePassword)}>
-          <PasswordChangeFields register={passwordForm.register} />
+          <PasswordChangeFields field={passwordField} />
           <SubmitButton busy={changing.busy}>Change Password</SubmitButton>
         </form>
       )}

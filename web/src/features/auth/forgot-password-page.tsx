@@ -1,4 +1,5 @@
 import { checkResetRequest, FORM_MESSAGES } from '@bookshop/rules';
+import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { SubmitButton } from '../../components/busy-button';
@@ -6,11 +7,11 @@ import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { paths } from '../../lib/paths';
-import { formRuleResolver } from '../../lib/rule-resolver';
+import { describedField, formRuleResolver } from '../../lib/rule-resolver';
 import { useRequestPasswordReset } from './api/request-password-reset';
 
 type Fields = { account: string };
-const resolver = formRuleResolver<Fields>((fields) => checkResetRequest(fields).problem);
+const resolver = formRuleResolver<Fields>(checkResetRequest);
 
 /**
  * /forgot-password (beyond the spec): a client asks for the identity provider's password-reset
@@ -19,8 +20,10 @@ const resolver = formRuleResolver<Fields>((fields) => checkResetRequest(fields).
 export default function ForgotPasswordPage() {
   useDocumentTitle('Forgot password');
   const request = useRequestPasswordReset();
-  const { register, handleSubmit } = useForm<Fields>({ defaultValues: { account: '' }, resolver });
+  const { register, handleSubmit, formState } = useForm<Fields>({ defaultValues: { account: '' }, resolver });
   const [notice, show] = useNotice();
+  const noticeId = useId();
+  const field = describedField(register, formState.errors, () => noticeId);
 
   const submit = handleSubmit(
     async (fields) => {
@@ -45,9 +48,9 @@ export default function ForgotPasswordPage() {
           <p>Enter the e-mail you sign in with. We will e-mail you a link to choose a new password.</p>
           <form className="form" onSubmit={submit} noValidate>
             <label>
-              Email <input type="email" autoComplete="username" {...register('account')} />
+              Email <input type="email" autoComplete="username" {...field('account')} />
             </label>
-            <Notice notice={notice} />
+            <Notice notice={notice} id={noticeId} />
             <SubmitButton busy={request.isPending} busyLabel="Sending...">
               Send reset link
             </SubmitButton>

@@ -27,6 +27,8 @@ it('asks for a valid e-mail, then says a link is on its way, and the message sta
   await user.type(screen.getByLabelText('Email'), 'nadia@');
   await user.click(screen.getByRole('button', { name: 'Send reset link' }));
   expect(await screen.findByRole('alert')).toHaveTextContent(FORM_MESSAGES.emailInvalid);
+  expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+  expect(screen.getByLabelText('Email')).toHaveAccessibleDescription(FORM_MESSAGES.emailInvalid);
   expect(calls.filter((c) => c.url.includes('password-reset'))).toEqual([]);
 
   await user.type(screen.getByLabelText('Email'), 'example.com');
@@ -46,6 +48,10 @@ it('checks both passwords before sending, then sends the code and says the passw
   await userEvent.type(screen.getByLabelText('Confirm new password'), 'Lantern-Harbor-93');
   await userEvent.click(screen.getByRole('button', { name: 'Set new password' }));
   expect(await screen.findByRole('alert')).toHaveTextContent(FORM_MESSAGES.passwordsDiffer);
+  // The second field is the one refused (the first is fine), and has the focus.
+  expect(screen.getByLabelText('Confirm new password')).toBeInvalid();
+  expect(screen.getByLabelText('Confirm new password')).toHaveFocus();
+  expect(screen.getByLabelText('New password')).toBeValid();
 
   await userEvent.clear(screen.getByLabelText('Confirm new password'));
   await userEvent.type(screen.getByLabelText('Confirm new password'), 'Lantern-Harbor-92');

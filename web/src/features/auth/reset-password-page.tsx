@@ -1,4 +1,5 @@
 import { FORM_MESSAGES, isFilled } from '@bookshop/rules';
+import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
@@ -6,9 +7,9 @@ import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
-import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
+import { newPasswordFormProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
-import { formRuleResolver } from '../../lib/rule-resolver';
+import { describedField, formRuleResolver } from '../../lib/rule-resolver';
 import { useResetPassword } from './api/reset-password';
 import { VerifyEmail } from './verify-email';
 
@@ -18,9 +19,9 @@ const INVALID_LINK = 'This reset link is invalid, used or expired. Please ask fo
 
 /** Filled, typed twice alike, then the API's password rules (the API checks the e-mail rule too). */
 const resolver = formRuleResolver<Fields>(async ({ newPassword, confirmPassword }) => {
-  if (!isFilled(newPassword)) return FORM_MESSAGES.newPasswordRequired;
-  if (newPassword !== confirmPassword) return FORM_MESSAGES.passwordsDiffer;
-  return newPasswordProblem(newPassword);
+  if (!isFilled(newPassword)) return { problem: FORM_MESSAGES.newPasswordRequired, fields: ['newPassword'] };
+  if (newPassword !== confirmPassword) return { problem: FORM_MESSAGES.passwordsDiffer, fields: ['confirmPassword'] };
+  return newPasswordFormProblem('newPassword', newPassword);
 });
 
 /**
@@ -40,8 +41,10 @@ function ResetPassword() {
   const [params] = useSearchParams();
   const oobCode = params.get('oobCode');
   const reset = useResetPassword();
-  const { register, handleSubmit } = useForm<Fields>({ defaultValues: EMPTY, resolver });
+  const { register, handleSubmit, formState } = useForm<Fields>({ defaultValues: EMPTY, resolver });
   const [notice, show] = useNotice();
+  const noticeId = useId();
+  const field = describedField(register, formState.errors, () => noticeId);
   const linkRefused = reset.error instanceof ApiError && reset.error.code === 'RESET_CODE_REFUSED';
 
   const submit = handleSubmit(
@@ -84,13 +87,15 @@ function ResetPassword() {
       <h1>Choose a new password</h1>
       <form className="form" onSubmit={submit} noValidate>
         <label>
-          New password <input type="password" autoComplete="new-password" {...register('newPassword')} />
+          New password <input type="password" autoComplete="new-password" {...field('newPassword', 'new-password-hint')} />
         </label>
         <label>
-          Confirm new password <input type="password" autoComplete="new-password" {...register('confirmPassword')} />
+          Confirm new password <input type="password" autoComplete="new-password" {...field('confirmPassword')} />
         </label>
-        <p className="muted">{PASSWORD_HINT}</p>
-        <Notice notice={notice} />
+        <p className="muted" id="new-password-hint">
+          {PASSWORD_HINT}
+        </p>
+        <Notice notice={notice} id={noticeId} />
         <SubmitButton busy={reset.isPending} busyLabel="Saving...">
           Set new password
         </SubmitButton>

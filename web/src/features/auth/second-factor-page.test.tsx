@@ -38,6 +38,8 @@ it('the second step says a wrong code, and the right one opens the back-office',
   await userEvent.type(code, '000000');
   await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
   expect(await screen.findByRole('alert')).toHaveTextContent('That code or passkey was not accepted.');
+  expect(code).toBeInvalid();
+  expect(code).toHaveAccessibleDescription('That code or passkey was not accepted. Please try again.');
   await userEvent.clear(code);
   await userEvent.type(code, '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
@@ -91,4 +93,20 @@ it("a sign-in begun again asks for its own step's options: never the last step's
   await userEvent.click(screen.getByRole('button', { name: 'Login' }));
   expect(await screen.findByRole('button', { name: 'Use a passkey' })).toBeInTheDocument();
   expect(calls.filter((c) => c.url.endsWith('/second-factor/options'))).toHaveLength(2);
+});
+
+it('a passkey that was not used is said without marking the code field, which was not what was refused', async () => {
+  const passkey = { challenge: 'c2lnbi1pbg', allowCredentials: [], userVerification: 'required', rpId: 'localhost', timeout: 60_000 };
+  stubApi({
+    ...SIGNED_OUT,
+    'POST /api/public/authentication/second-factor/options': { body: { data: { totp: true, recoveryCodes: true, passkey } } },
+  });
+  renderRoute(paths.secondFactor, <SecondFactorPage />, paths.secondFactor);
+  const code = await screen.findByLabelText('Code from your authenticator app, or a recovery code');
+  // No WebAuthn here (jsdom), as in a browser without it: the passkey is not used.
+  await userEvent.click(screen.getByRole('button', { name: 'Use a passkey' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent(/passkey/);
+  // (Not marked by aria-invalid; the field is still empty, which its `required` says.)
+  expect(code).toHaveAttribute('aria-invalid', 'false');
+  expect(code).not.toHaveAccessibleDescription();
 });

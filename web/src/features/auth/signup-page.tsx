@@ -1,14 +1,14 @@
-import { FORM_MESSAGES, PERSON_NAME_MAX, signUpProblem } from '@bookshop/rules';
-import { useEffect, useRef, useState } from 'react';
+import { checkSignUp, FORM_MESSAGES, PERSON_NAME_MAX } from '@bookshop/rules';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { BusyButton, SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
-import { newPasswordProblem, PASSWORD_HINT } from '../../lib/password-rules';
+import { newPasswordFormProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
-import { formRuleResolver } from '../../lib/rule-resolver';
+import { describedField, formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { useRunOncePer } from '../../lib/use-submit-once';
 import { useFinishSignUp } from './api/sign-up';
@@ -19,9 +19,10 @@ const EMPTY: Fields = { firstName: '', lastName: '', account: '', password: '', 
 const sdk = () => import('./identity');
 
 /** Spec 5's sign-up rules, then every password rule of the API, before the provider account exists. */
-const signUpResolver = formRuleResolver<Fields>(
-  async (fields) => signUpProblem(fields) ?? (await newPasswordProblem(fields.password, fields.account)),
-);
+const signUpResolver = formRuleResolver<Fields>(async (fields) => {
+  const found = checkSignUp(fields);
+  return found.problem === null ? newPasswordFormProblem('password', fields.password, fields.account) : found;
+});
 
 /** /signup (spec 2.9 and the sign-up flow of spec 4). */
 export default function SignUpPage() {
@@ -49,6 +50,7 @@ export default function SignUpPage() {
   const busy = formState.isSubmitting || finish.isPending;
   // Spec 4: messages disappear after 3 s.
   const [notice, show] = useNotice();
+  const noticeId = useId();
 
   const checkVerified = () =>
     finish.mutateAsync().then(
@@ -103,8 +105,8 @@ export default function SignUpPage() {
     }
   };
 
-  const field = (key: keyof Fields) => register(key);
-  const shown = <Notice notice={notice} />;
+  const field = describedField(register, formState.errors, () => noticeId);
+  const shown = <Notice notice={notice} id={noticeId} />;
 
   if (step === 'verify') {
     return (
@@ -141,7 +143,7 @@ export default function SignUpPage() {
         {/* The hint beside the label, not in it, where it was read as part of the field's name. */}
         <div className="field">
           <label>
-            Password <input type="password" {...field('password')} autoComplete="new-password" aria-describedby="password-hint" />
+            Password <input type="password" {...field('password', 'password-hint')} autoComplete="new-password" />
           </label>
           <small id="password-hint">{PASSWORD_HINT}</small>
         </div>

@@ -1,5 +1,5 @@
 import { FORM_MESSAGES, GENDERS } from '@bookshop/rules';
-import { Fragment, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../api/types';
 import { SubmitButton } from '../../components/busy-button';
@@ -7,10 +7,10 @@ import { ChoiceField } from '../../components/choice-field';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { OwnSessions } from '../../components/own-sessions';
-import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields } from '../../components/password-change-fields';
+import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields, passwordChangeResolver } from '../../components/password-change-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
-import { newPasswordProblem } from '../../lib/password-rules';
+import { describedField } from '../../lib/rule-resolver';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { rowNowOf } from './api/backoffice-mutation';
 import { useChangeEmployeePassword } from './api/change-password';
@@ -157,9 +157,14 @@ export default function EmployeeAccountPage() {
   useDocumentTitle('Account');
   const { data, isPending, isError, error, refetch } = useEmployeeMe();
   const changePassword = useChangeEmployeePassword();
-  const passwordForm = useForm<PasswordChange>({ defaultValues: NO_PASSWORDS });
+  const passwordForm = useForm<PasswordChange, { account?: string }>({
+    defaultValues: NO_PASSWORDS,
+    resolver: passwordChangeResolver,
+    context: { account: data?.email },
+  });
   const typed = passwordForm.watch();
   const [notice, show] = useNotice();
+  const noticeId = useId();
   const resetting = useSubmitOnce();
   const sessions = useOwnEmployeeSessions();
   const endSessions = useEndOwnEmployeeSessions();
@@ -178,26 +183,28 @@ export default function EmployeeAccountPage() {
     );
   }
 
-  const resetPassword = passwordForm.handleSubmit(async (passwords) => {
-    const problem = await newPasswordProblem(passwords.newPassword, data.email);
-    if (problem) return show(problem, 'error');
-    try {
-      await guard(() => changePassword.mutateAsync(passwords));
-      passwordForm.reset();
-      show('Password reset successfully.');
-    } catch (error) {
-      show('Failed to reset password.', 'error', failureReason(error));
-    }
-  });
+  const resetPassword = passwordForm.handleSubmit(
+    async (passwords) => {
+      try {
+        await guard(() => changePassword.mutateAsync(passwords));
+        passwordForm.reset();
+        show('Password reset successfully.');
+      } catch (error) {
+        show('Failed to reset password.', 'error', failureReason(error));
+      }
+    },
+    (errors) => show(errors.root?.message ?? FORM_MESSAGES.passwordsMissing, 'error'),
+  );
+  const passwordField = describedField(passwordForm.register, passwordForm.formState.errors, () => noticeId);
 
   return (
     <section className="narrow">
       <h1>Your Information</h1>
-      <Notice notice={notice} />
+      <Notice notice={notice} id={noticeId} />
       <InformationForm saved={informationOf(data)} version={data.version} show={show} guard={guard} />
       <h2>Reset Password</h2>
       <form className="form" onSubmit={resetting.handle(resetPassword)}>
-        <PasswordChangeFields register={passwordForm.register} labels={['Current Password', 'New Password']} />
+        <PasswordChangeFields field={passwordField} labels={['Current Password', 'New Password']} />
         <SubmitButton busy={resetting.busy} notReady={!typed.oldPassword || !typed.newPassword}>
           Reset Password
         </SubmitButton>

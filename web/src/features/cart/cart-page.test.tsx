@@ -113,6 +113,11 @@ describe('cart screen (spec 2.10)', () => {
     expect(screen.getByLabelText('Address')).toHaveValue('abc');
     await userEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
     expect(screen.getByText('Please enter a valid shipping address.')).toBeInTheDocument();
+    // The field is marked, described by why, and has the focus to be typed in again.
+    const address = screen.getByLabelText('Address');
+    expect(address).toBeInvalid();
+    expect(address).toHaveAccessibleDescription('Please enter a valid shipping address.');
+    expect(address).toHaveFocus();
     expect(calls.some((c) => c.url === '/api/client/orders')).toBe(false);
   });
 

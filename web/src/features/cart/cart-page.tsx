@@ -1,6 +1,6 @@
 import { FORM_MESSAGES, SHIPPING_ADDRESS_MAX, shippingAddressProblem } from '@bookshop/rules';
 import { fromCents, orderTotalCents } from '@bookshop/rules/money';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiError } from '../../api/client';
 import { BookCover } from '../../components/book-cover';
@@ -11,7 +11,7 @@ import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { LoginRedirect, useSendToLogin } from '../../lib/login-redirect';
-import { formRuleResolver } from '../../lib/rule-resolver';
+import { describedField, formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
 import { useRunOncePer } from '../../lib/use-submit-once';
@@ -26,7 +26,10 @@ export const cartTotal = (items: Pick<CartLine, 'totalPrice' | 'totalQuantity'>[
 
 type ShippingForm = { address: string };
 /** The shipping address rule the API applies to a checkout. */
-const shippingResolver = formRuleResolver<ShippingForm>(({ address }) => shippingAddressProblem(address));
+const shippingResolver = formRuleResolver<ShippingForm>(({ address }) => {
+  const problem = shippingAddressProblem(address);
+  return problem === null ? { problem } : { problem, fields: ['address'] };
+});
 
 function CheckoutModal({
   items,
@@ -37,12 +40,14 @@ function CheckoutModal({
   onClose: () => void;
   onDone: (message: string, ok: boolean) => void;
 }) {
-  const { register, handleSubmit } = useForm<ShippingForm>({
+  const { register, handleSubmit, formState } = useForm<ShippingForm>({
     defaultValues: { address: storage.getShippingAddress() },
     resolver: shippingResolver,
   });
   // Spec 4: messages disappear after 3 s.
   const [validation, showValidation] = useNotice();
+  const validationId = useId();
+  const field = describedField(register, formState.errors, () => validationId);
   const place = usePlaceOrder();
   // One key per checkout attempt: a retried request returns the first order instead of a second.
   const idempotencyKey = useRef(crypto.randomUUID());
@@ -75,9 +80,9 @@ function CheckoutModal({
         <h2>Shipping address</h2>
         <label>
           Address
-          <textarea rows={3} {...register('address')} autoComplete="street-address" maxLength={SHIPPING_ADDRESS_MAX} />
+          <textarea rows={3} {...field('address')} autoComplete="street-address" maxLength={SHIPPING_ADDRESS_MAX} />
         </label>
-        <Notice notice={validation} />
+        <Notice notice={validation} id={validationId} />
         <p>
           Total: <strong>{money(cartTotal(items))}</strong>
         </p>

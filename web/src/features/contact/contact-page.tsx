@@ -4,7 +4,7 @@ import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
-import { fieldRulesResolver } from '../../lib/rule-resolver';
+import { describedField, fieldRulesResolver } from '../../lib/rule-resolver';
 import { useSendMessage } from './api/send-message';
 
 type Fields = { name: string; email: string; message: string };
@@ -36,11 +36,12 @@ export default function ContactPage() {
   );
   // The error and the counter sit beside the label, not in it: in it, they were read as part of the
   // field's name ("Message 12/50 characters"), and the error twice. Described by them only when shown.
-  const field = (key: keyof Fields, alsoDescribedBy?: string) => ({
-    ...register(key, { onChange: () => clearErrors(key) }),
-    'aria-invalid': !!errors[key],
-    'aria-describedby': [alsoDescribedBy, errors[key] && `${key}-error`].filter(Boolean).join(' ') || undefined,
-  });
+  const field = describedField(
+    register,
+    errors,
+    (key) => `${key}-error`,
+    (key) => ({ onChange: () => clearErrors(key) }),
+  );
   const error = (key: keyof Fields) =>
     errors[key] && (
       <span className="field-error" id={`${key}-error`}>

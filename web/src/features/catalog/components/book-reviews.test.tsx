@@ -61,3 +61,26 @@ it('lets a buyer rate the book, then shows the list again with their review', as
   expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ stars: 5, review: 'Loved it.' });
   expect(await screen.findAllByRole('listitem')).toHaveLength(2);
 });
+
+it('a review without stars is refused with the radios marked, and the focus on the first', async () => {
+  const calls = stubApi({
+    ...SIGNED_IN_CLIENT,
+    'GET /api/public/book-copy/by-id/7/reviews': page([review]),
+    'GET /api/client/reviews/7': { body: { data: { canReview: true, stars: 0, review: '', hidden: false, reviewer: 'Rita Q.' } } },
+  });
+  renderWithProviders(<BookReviews copyId={7} />);
+  const form = await screen.findByRole('group', { name: 'Rate this book' });
+  await userEvent.type(screen.getByLabelText('Your review (optional)'), 'Loved it.');
+  await userEvent.click(screen.getByRole('button', { name: 'Save rating' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Please choose from 1 to 5 stars.');
+  const radios = within(form).getAllByRole('radio');
+  for (const radio of radios) {
+    expect(radio).toBeInvalid();
+    expect(radio).toHaveAccessibleDescription('Please choose from 1 to 5 stars.');
+  }
+  expect(radios[0]).toHaveFocus();
+  expect(screen.getByLabelText('Your review (optional)')).toBeValid();
+  expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  await userEvent.click(within(form).getByRole('radio', { name: '4 stars' }));
+  expect(radios[3]).toBeValid();
+});

@@ -1,7 +1,7 @@
 // A book's reviews by its buyers (beyond the spec), under its detail: the newest first, paged, and
 // for a signed-in client who received the book, their own rating to write or change.
 import { REVIEW_MAX_LENGTH } from '@bookshop/rules';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../../api/types';
 import { SubmitButton } from '../../../components/busy-button';
@@ -10,6 +10,7 @@ import { Notice, useNotice } from '../../../components/notice';
 import { Paging } from '../../../components/paging';
 import { failureReason } from '../../../lib/failure-reason';
 import { dateTime } from '../../../lib/format';
+import { describedField } from '../../../lib/rule-resolver';
 import { useSession } from '../../../lib/session';
 import { useMyReview } from '../api/get-my-review';
 import { useReviews } from '../api/get-reviews';
@@ -33,9 +34,16 @@ type Fields = { stars: string; review: string };
 function MyReviewForm({ copyId, mine }: { copyId: number; mine: Schemas['MyReview'] }) {
   const write = useWriteReview(copyId);
   const [notice, show] = useNotice();
+  const noticeId = useId();
   const { register, handleSubmit, formState, reset } = useForm<Fields>({
     defaultValues: { stars: mine.stars ? String(mine.stars) : '', review: mine.review },
   });
+  const field = describedField(
+    register,
+    formState.errors,
+    () => noticeId,
+    (name) => (name === 'stars' ? { required: true } : undefined),
+  );
   const submit = handleSubmit(
     async ({ stars, review }) => {
       try {
@@ -56,7 +64,7 @@ function MyReviewForm({ copyId, mine }: { copyId: number; mine: Schemas['MyRevie
         <div className="star-choice">
           {STARS.map((n) => (
             <label key={n}>
-              <input type="radio" value={String(n)} {...register('stars', { required: true })} />
+              <input type="radio" value={String(n)} {...field('stars')} />
               <span aria-hidden="true">{'★'.repeat(n)}</span>
               <span className="sr-only">
                 {n} {n === 1 ? 'star' : 'stars'}
@@ -67,14 +75,14 @@ function MyReviewForm({ copyId, mine }: { copyId: number; mine: Schemas['MyRevie
       </fieldset>
       <label>
         Your review (optional)
-        <textarea rows={3} maxLength={REVIEW_MAX_LENGTH} aria-describedby={`shown-as-${copyId}`} {...register('review')} />
+        <textarea rows={3} maxLength={REVIEW_MAX_LENGTH} {...field('review', `shown-as-${copyId}`)} />
       </label>
       {/* A review says its writer bought the book: they are told the name it goes by before they write. */}
       <p className="muted" id={`shown-as-${copyId}`}>
         <bdi>{mine.reviewer}</bdi> is the name other shoppers see on your rating and review.
       </p>
       {mine.hidden && <p className="muted">An Admin has hidden your review from the shop.</p>}
-      <Notice notice={notice} />
+      <Notice notice={notice} id={noticeId} />
       <SubmitButton busy={write.isPending} notReady={!formState.isDirty}>
         {mine.stars ? 'Update rating' : 'Save rating'}
       </SubmitButton>

@@ -1,0 +1,24 @@
+// Account, the profile (spec 2.11): a refused save marks the field it is about, described by the
+// page's notice that says why, and puts the focus there to be typed in again.
+import { FORM_MESSAGES } from '@bookshop/rules';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { expect, it } from 'vitest';
+import { CLIENT_ACCOUNT_READS, THIS_SESSION_ONLY } from '../../../test/people';
+import { renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
+import AccountPage from './account-page';
+
+it('a phone number that is not Algerian is refused with its field marked and focused, and nothing sent', async () => {
+  const calls = stubApi({ 'GET /api/client/manage/sessions/': THIS_SESSION_ONLY, ...SIGNED_IN_CLIENT, ...CLIENT_ACCOUNT_READS });
+  renderWithProviders(<AccountPage />, { route: '/account' });
+  const phone = await screen.findByLabelText('Phone number');
+  await userEvent.clear(phone);
+  await userEvent.type(phone, '12345');
+  await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent(FORM_MESSAGES.profilePhone);
+  expect(phone).toBeInvalid();
+  expect(phone).toHaveAccessibleDescription(FORM_MESSAGES.profilePhone);
+  expect(phone).toHaveFocus();
+  expect(screen.getByLabelText('First name')).toBeValid();
+  expect(calls.filter((c) => c.method === 'PUT')).toEqual([]);
+});
