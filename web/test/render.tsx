@@ -3,7 +3,7 @@
 // test makes must be answered by a stub it declared: an unmatched one is an error that fails the
 // test (test/setup.ts), so a mistyped stub can never pass as a signed-out or empty screen.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import type { ReactNode } from 'react';
@@ -61,6 +61,13 @@ export function renderRoute(pattern: string, screen: ReactNode, route: string) {
 }
 
 /** A canned answer; `after`: held until that promise settles, as a slow network would. */
+/**
+ * The status region once it says `text`. A notice's region is on the page, empty, before it says
+ * anything (so it is announced), and a screen may have several: the one that says it is the one found.
+ */
+export const findStatusSaying = (text: string, scope: Pick<typeof screen, 'findByText'> = screen) =>
+  scope.findByText((_, element) => element?.getAttribute('role') === 'status' && (element.textContent ?? '').includes(text));
+
 export interface StubAnswer {
   status?: number;
   body: unknown;

@@ -2,7 +2,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
+import { findStatusSaying, refusal, renderWithProviders, SIGNED_IN_CLIENT, stubApi } from '../../../test/render';
 import MyOrdersPage from './my-orders-page';
 
 const ordersUrl = 'GET /api/client/orders/1,5';
@@ -50,7 +50,7 @@ describe('cancelling from My Orders', () => {
 
     await userEvent.click(within(rowOf(43)).getByRole('button', { name: 'Cancel order 43' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Yes, cancel order' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Order #43 was cancelled.');
+    expect(await findStatusSaying('Order #43 was cancelled.')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(within(rowOf(43)).getByText('cancelled')).toBeInTheDocument();
     expect(within(rowOf(43)).queryByRole('button')).not.toBeInTheDocument();
