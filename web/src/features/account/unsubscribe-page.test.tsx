@@ -14,7 +14,8 @@ it('asks before unsubscribing, then says it is done', async () => {
   expect(screen.getByText(/Stop getting order status e-mails\?/)).toBeInTheDocument();
   expect(calls.filter((c) => c.url === '/api/public/unsubscribe')).toHaveLength(0);
   await userEvent.click(screen.getByRole('button', { name: 'Unsubscribe' }));
-  expect(await findStatusSaying('You will no longer get order status e-mails.')).toBeInTheDocument();
+  // Where the Unsubscribe button was, with the focus the button had.
+  expect(await findStatusSaying('You will no longer get order status e-mails.')).toHaveFocus();
   expect(calls.find((c) => c.url === '/api/public/unsubscribe')?.search).toBe('?client=7&list=status&token=abc');
 });
 

@@ -4,6 +4,7 @@
 import { Link, useSearchParams } from 'react-router-dom';
 import { BusyButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
+import { Outcome } from '../../components/outcome';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { paths } from '../../lib/paths';
@@ -35,9 +36,9 @@ export default function UnsubscribePage() {
           This unsubscribe link is not complete. Change your e-mail choices on your <Link to={paths.account}>account page</Link>.
         </p>
       ) : unsubscribe.isSuccess ? (
-        <p role="status">
+        <Outcome>
           {unsubscribe.data} You can turn them on again on your <Link to={paths.account}>account page</Link>.
-        </p>
+        </Outcome>
       ) : (
         <>
           <p>Stop getting {LISTS[link.list]}? Order confirmations still come, and so does a cancellation.</p>

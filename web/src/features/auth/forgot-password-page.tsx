@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
+import { Outcome } from '../../components/outcome';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { paths } from '../../lib/paths';
@@ -40,9 +41,7 @@ export default function ForgotPasswordPage() {
     <div className="narrow">
       <h1>Forgot password</h1>
       {request.isSuccess ? (
-        <p role="status" className="notice notice-success">
-          {request.data}
-        </p>
+        <Outcome className="notice notice-success">{request.data}</Outcome>
       ) : (
         <>
           <p>Enter the e-mail you sign in with. We will e-mail you a link to choose a new password.</p>

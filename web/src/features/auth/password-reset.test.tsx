@@ -33,7 +33,8 @@ it('asks for a valid e-mail, then says a link is on its way, and the message sta
 
   await user.type(screen.getByLabelText('Email'), 'example.com');
   await user.click(screen.getByRole('button', { name: 'Send reset link' }));
-  expect(await findStatusSaying(FORM_MESSAGES.resetRequested)).toBeInTheDocument();
+  // In the form's place, with the focus its button had.
+  expect(await findStatusSaying(FORM_MESSAGES.resetRequested)).toHaveFocus();
   expect(calls.at(-1)).toMatchObject({ url: '/api/public/password-reset/request', body: { account: 'nadia@example.com' } });
   await act(() => vi.advanceTimersByTimeAsync(NOTICE_MS + 200));
   expect(await findStatusSaying(FORM_MESSAGES.resetRequested)).toBeInTheDocument();
@@ -56,7 +57,7 @@ it('checks both passwords before sending, then sends the code and says the passw
   await userEvent.clear(screen.getByLabelText('Confirm new password'));
   await userEvent.type(screen.getByLabelText('Confirm new password'), 'Lantern-Harbor-92');
   await userEvent.click(screen.getByRole('button', { name: 'Set new password' }));
-  expect(await findStatusSaying(FORM_MESSAGES.passwordReset)).toBeInTheDocument();
+  expect(await findStatusSaying(FORM_MESSAGES.passwordReset)).toHaveFocus();
   expect(calls.at(-1)).toMatchObject({ body: { oobCode: 'code-1', newPassword: 'Lantern-Harbor-92' } });
   expect(screen.getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/login');
 }, 10_000);

@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
+import { Outcome } from '../../components/outcome';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordFormProblem, PASSWORD_HINT } from '../../lib/password-rules';
@@ -62,9 +63,7 @@ function ResetPassword() {
     return (
       <div className="narrow">
         <h1>Choose a new password</h1>
-        <p role="status" className="notice notice-success">
-          {reset.data}
-        </p>
+        <Outcome className="notice notice-success">{reset.data}</Outcome>
         <p>
           <Link to={paths.login}>Go to Login</Link>
         </p>
