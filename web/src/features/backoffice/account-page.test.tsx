@@ -42,8 +42,13 @@ it('Save Changes is enabled only by a change, Reset restores the saved values, a
   await userEvent.clear(address);
   expect(save).toBeDisabled();
   expect(save).toHaveAccessibleDescription('All fields are required.');
+  // The emptied field is marked, with the same reason; the others are not.
+  expect(address).toBeInvalid();
+  expect(address).toHaveAccessibleDescription('All fields are required.');
+  expect(screen.getByLabelText('firstName')).toBeValid();
   await userEvent.type(address, '9 Rue Larbi Ben M’hidi, Oran');
   expect(save).toBeEnabled();
+  expect(address).toBeValid();
   expect(screen.queryByText('All fields are required.')).not.toBeInTheDocument();
   await userEvent.click(screen.getByRole('button', { name: 'Reset' }));
   expect(address).toHaveValue(saved.address);

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Schemas } from '../../../api/types';
 import { BookCover } from '../../../components/book-cover';
@@ -23,6 +23,8 @@ export function useOpenBook() {
 /**
  * `headingLevel`: one below the heading the cards sit under (h2 on a category page, under its h1;
  * h3 in the home lists, under their h2), so a screen reader's outline skips no level.
+ * `action`: what the card offers under its price; given the id of the card's title, a button whose
+ * name is the same on every card (the spec's "Add to Cart") is described by the book it is for.
  */
 export function BookCard({
   book,
@@ -31,11 +33,13 @@ export function BookCard({
   headingLevel = 3,
 }: {
   book: CardBook;
-  action?: ReactNode;
+  action?: ReactNode | ((titleId: string) => ReactNode);
   onOpen?: (id: number) => void;
   headingLevel?: 2 | 3;
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  // Per card, not per book: a book may be in two of the home lists at once.
+  const titleId = useId();
   const openDetail = useOpenBook();
   const open = onOpen ?? openDetail;
   return (
@@ -44,14 +48,14 @@ export function BookCard({
         <BookCover src={book.imageUrl} title={book.name} author={book.authorName} />
       </button>
       <WishAction bookCopyId={book.id} name={book.name} />
-      <Heading className="book-name" title={book.name}>
+      <Heading className="book-name" title={book.name} id={titleId}>
         {book.name}
       </Heading>
       <p className="book-author">
         <AuthorLink id={book.authorId} name={book.authorName} />
       </p>
       <p className="book-price">{money(book.price)}</p>
-      {action}
+      {typeof action === 'function' ? action(titleId) : action}
     </article>
   );
 }

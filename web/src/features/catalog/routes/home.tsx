@@ -20,11 +20,11 @@ function HomeList({ title, path, onQuickView }: { title: string; path: HomeListP
             <BookCard
               key={book.id}
               book={book}
-              action={
-                <button type="button" className="primary" onClick={() => onQuickView(book.id)}>
+              action={(titleId) => (
+                <button type="button" className="primary" onClick={() => onQuickView(book.id)} aria-describedby={titleId}>
                   Add to Cart
                 </button>
-              }
+              )}
             />
           ))}
         </div>
