@@ -1,6 +1,7 @@
 // A book's delete says which version of the book it read: one another employee changed meanwhile is
 // refused, and the table shows it as it is now.
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it, vi } from 'vitest';
 import { refusal, renderWithProviders, SIGNED_OUT, stubApi } from '../../../test/render';
 import { expectDeleteRefusedAsStale } from '../../../test/stale-delete';
@@ -24,4 +25,18 @@ it('an Admin deleting a book someone renamed since the table showed it is refuse
   renderWithProviders(<BooksPage />, { route: '/books' });
   await expectDeleteRefusedAsStale(calls, { failure: 'Failed to delete book.', reason, ifMatch: '"1"' });
   expect(await screen.findByText('A Wizard of Earthsea')).toBeInTheDocument();
+});
+
+it('Add Book with no ISBN is refused with the field marked, told why and focused, until it is typed in; nothing is sent', async () => {
+  const calls = stubApi({ ...SIGNED_OUT, 'GET /api/employee/book/1,10': { body: { data: { books: [], totalPages: 1 } } } });
+  renderWithProviders(<BooksPage />, { route: '/books' });
+  await userEvent.click(screen.getByRole('button', { name: 'Add Book' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('All fields are required.');
+  const isbn = screen.getByLabelText('ISBN');
+  expect(isbn).toBeInvalid();
+  expect(isbn).toHaveAccessibleDescription('All fields are required.');
+  expect(isbn).toHaveFocus();
+  await userEvent.type(isbn, '9780547928227');
+  expect(isbn).toBeValid();
+  expect(calls.filter((c) => c.url.startsWith('/api/employee/book') && c.method !== 'GET')).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { Schemas } from '../../api/types';
 import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
@@ -20,6 +20,10 @@ export default function BooksPage() {
   useDocumentTitle('Books');
   const [notice, show] = useNotice();
   const [isbn, setIsbn] = useState('');
+  // Left blank, the field is marked and has the focus, described by the notice that says why, until typed in.
+  const [isbnMissing, setIsbnMissing] = useState(false);
+  const isbnField = useRef<HTMLInputElement>(null);
+  const noticeId = useId();
   const addBook = useAddBook();
   const updateBook = useUpdateBook();
   const deleteBook = useDeleteBook();
@@ -31,7 +35,11 @@ export default function BooksPage() {
 
   const adding = useSubmitOnce();
   const add = async () => {
-    if (!isbn.trim()) return show('All fields are required.', 'error');
+    if (!isbn.trim()) {
+      setIsbnMissing(true);
+      isbnField.current?.focus();
+      return show('All fields are required.', 'error');
+    }
     await list.write(() => addBook.mutateAsync(isbn.trim()).then(() => setIsbn('')), {
       success: 'Book added successfully.',
       failure: 'Failed to add book.',
@@ -41,9 +49,20 @@ export default function BooksPage() {
   return (
     <section>
       <h1>Books</h1>
-      <Notice notice={notice} />
+      <Notice notice={notice} id={noticeId} />
       <form className="inline-form" onSubmit={adding.handle(add)}>
-        <input aria-label="ISBN" placeholder="ISBN" value={isbn} onChange={(e) => setIsbn(e.target.value)} />
+        <input
+          ref={isbnField}
+          aria-label="ISBN"
+          placeholder="ISBN"
+          value={isbn}
+          aria-invalid={isbnMissing}
+          aria-describedby={isbnMissing ? noticeId : undefined}
+          onChange={(e) => {
+            setIsbn(e.target.value);
+            setIsbnMissing(false);
+          }}
+        />
         <SubmitButton busy={adding.busy}>Add Book</SubmitButton>
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} searched={list.searchText} />

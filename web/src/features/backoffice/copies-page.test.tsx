@@ -64,6 +64,12 @@ it('a copy with its price or quantity left blank is not sent, where it would be 
   await userEvent.type(screen.getByLabelText('Quantity'), '3');
   await userEvent.click(screen.getByRole('button', { name: 'Add Book Copy' }));
   expect(await screen.findByRole('alert')).toHaveTextContent('All fields are required.');
+  // The blank field is marked, told why, and has the focus; the filled ones are not marked.
+  const price = screen.getByLabelText('Price');
+  expect(price).toBeInvalid();
+  expect(price).toHaveAccessibleDescription('All fields are required.');
+  expect(price).toHaveFocus();
+  expect(screen.getByLabelText('Book ID')).toBeValid();
 
   // Every row's Edit and Delete are told apart by their row's ID.
   const edit = await screen.findByRole('button', { name: 'Edit' });

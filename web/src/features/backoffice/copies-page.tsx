@@ -1,4 +1,5 @@
 import { isBlank } from '@bookshop/rules';
+import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../api/types';
 import { SubmitButton } from '../../components/busy-button';
@@ -6,6 +7,7 @@ import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
+import { describedField, formRuleResolver } from '../../lib/rule-resolver';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useAddCopy } from './api/add-copy';
 import { useDeleteCopy } from './api/delete-copy';
@@ -30,10 +32,18 @@ const NEW_COPY_FIELDS = [
   ['price', 'Price', 'decimal'],
 ] as const;
 
+/** The new copy's numbers, each given: the blank ones are the fields marked. */
+const newCopyResolver = formRuleResolver<typeof EMPTY_FORM>((form) => {
+  const missing = NEW_COPY_FIELDS.map(([key]) => key).filter((key) => blank(form[key]));
+  return missing.length ? { problem: REQUIRED, fields: missing } : { problem: null };
+});
+
 export default function CopiesPage() {
   useDocumentTitle('Book Copies');
   const [notice, show] = useNotice();
-  const { register, handleSubmit, reset } = useForm({ defaultValues: EMPTY_FORM });
+  const noticeId = useId();
+  const { register, handleSubmit, reset, formState } = useForm({ defaultValues: EMPTY_FORM, resolver: newCopyResolver });
+  const field = describedField(register, formState.errors, () => noticeId);
   const addCopy = useAddCopy();
   const updateCopy = useUpdateCopy();
   const deleteCopy = useDeleteCopy();
@@ -44,22 +54,29 @@ export default function CopiesPage() {
   });
 
   const adding = useSubmitOnce();
-  const add = handleSubmit(async (form) => {
-    if (blank(form.bookId, form.quantity, form.price)) return show(REQUIRED, 'error');
-    const copy = { bookId: Number(form.bookId), quantity: Number(form.quantity), price: Number(form.price), isAvailable: form.isAvailable };
-    await list.write(() => addCopy.mutateAsync(copy).then(() => reset()), {
-      success: 'Book copy added successfully.',
-      failure: 'Failed to add book copy.',
-    });
-  });
+  const add = handleSubmit(
+    async (form) => {
+      const copy = {
+        bookId: Number(form.bookId),
+        quantity: Number(form.quantity),
+        price: Number(form.price),
+        isAvailable: form.isAvailable,
+      };
+      await list.write(() => addCopy.mutateAsync(copy).then(() => reset()), {
+        success: 'Book copy added successfully.',
+        failure: 'Failed to add book copy.',
+      });
+    },
+    (errors) => show(errors.root?.message ?? REQUIRED, 'error'),
+  );
 
   return (
     <section>
       <h1>Book Copies</h1>
-      <Notice notice={notice} />
+      <Notice notice={notice} id={noticeId} />
       <form className="inline-form" onSubmit={adding.handle(add)}>
         {NEW_COPY_FIELDS.map(([key, label, inputMode]) => (
-          <input key={key} aria-label={label} placeholder={label} inputMode={inputMode} {...register(key)} />
+          <input key={key} aria-label={label} placeholder={label} inputMode={inputMode} {...field(key)} />
         ))}
         <label className="check">
           <input type="checkbox" {...register('isAvailable')} /> Available
