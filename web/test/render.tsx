@@ -60,7 +60,6 @@ export function renderRoute(pattern: string, screen: ReactNode, route: string) {
   );
 }
 
-/** A canned answer; `after`: held until that promise settles, as a slow network would. */
 /**
  * The status region once it says `text`. A notice's region is on the page, empty, before it says
  * anything (so it is announced), and a screen may have several: the one that says it is the one found.
@@ -68,6 +67,7 @@ export function renderRoute(pattern: string, screen: ReactNode, route: string) {
 export const findStatusSaying = (text: string, scope: Pick<typeof screen, 'findByText'> = screen) =>
   scope.findByText((_, element) => element?.getAttribute('role') === 'status' && (element.textContent ?? '').includes(text));
 
+/** A canned answer; `after`: held until that promise settles, as a slow network would. */
 export interface StubAnswer {
   status?: number;
   body: unknown;

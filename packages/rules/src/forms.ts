@@ -123,7 +123,7 @@ export function checkSignUp(
 ): Checked<Person & { account: string; password: string }> {
   const { firstName, lastName, phoneNumber, account, password } = input;
   if (!(isFilled(firstName) && isFilled(lastName) && isFilled(phoneNumber) && isFilled(account) && isFilled(password))) {
-    // In the sign-up form's order.
+    // In the order the sign-up form shows them.
     const blank = blankOf(input, ['firstName', 'lastName', 'account', 'password', 'phoneNumber']);
     return { problem: FORM_MESSAGES.allFieldsRequired, fields: blank };
   }

@@ -35,16 +35,15 @@ function NoticeText({ notice }: { notice: NoticeState }) {
  * A success goes into a status region that is always there, empty between notices: a change within a
  * polite live region already on the page is announced, where one inserted with its text is not by every
  * screen reader. An error is an alert, which screen readers announce as it is inserted.
- * `id`: for the fields a form's refusal is about, which are described by it while it shows.
  */
-export function Notice({ notice, id }: { notice: NoticeState | null; id?: string }) {
+export function Notice({ notice }: { notice: NoticeState | null }) {
   return (
     <>
       <div role="status" className={notice?.kind === 'success' ? 'notice notice-success' : 'notice-region'}>
         {notice?.kind === 'success' && <NoticeText notice={notice} />}
       </div>
       {notice?.kind === 'error' && (
-        <div id={id} role="alert" className="notice notice-error">
+        <div role="alert" className="notice notice-error">
           <NoticeText notice={notice} />
         </div>
       )}

@@ -1,6 +1,7 @@
 import { passwordChangeProblem } from '@bookshop/rules';
+import type { describedField } from '../lib/described-fields';
 import { newPasswordFormProblem, PASSWORD_HINT } from '../lib/password-rules';
-import { type describedField, formRuleResolver } from '../lib/rule-resolver';
+import { formRuleResolver } from '../lib/rule-resolver';
 
 export type PasswordChange = { oldPassword: string; newPassword: string };
 export const NO_PASSWORDS: PasswordChange = { oldPassword: '', newPassword: '' };
@@ -19,7 +20,7 @@ export function PasswordChangeFields({
   field,
   labels = ['Current password', 'New password'],
 }: {
-  /** The form's fields, described by its refusal (`describedField`). */
+  /** The form's fields, each described by its own error (`useDescribedFields`). */
   field: ReturnType<typeof describedField<PasswordChange>>;
   labels?: [string, string];
 }) {

@@ -1,7 +1,21 @@
 // The second factor asked for (sign-in's second step, a step-up): the code of an authenticator app
 // or a recovery code, typed; or, for someone with passkeys, a passkey through the browser's dialog.
 import { type ReactNode, useId, useState } from 'react';
+import { ApiError } from '../api/client';
+import { failureReason } from '../lib/failure-reason';
 import { BusyButton, SubmitButton } from './busy-button';
+
+export interface SecondFactorProblem {
+  text: string;
+  /** The typed code was what the shop refused: not a passkey, nor the network or a limit. */
+  wrongCode: boolean;
+}
+
+/** Why a proof was not taken: the server's reason, or `passkeyNotUsed` when the browser's dialog gave none. */
+export const secondFactorProblem = (proof: object, error: unknown, passkeyNotUsed: string): SecondFactorProblem => ({
+  text: failureReason(error) ?? passkeyNotUsed,
+  wrongCode: 'code' in proof && error instanceof ApiError && error.code === 'WRONG_SECOND_FACTOR',
+});
 
 export function SecondFactorForm({
   submitLabel,
@@ -13,7 +27,8 @@ export function SecondFactorForm({
 }: {
   submitLabel: string;
   busy: boolean;
-  problem: string | null;
+  /** The last proof's refusal; the caller clears it when the next proof is given. */
+  problem: SecondFactorProblem | null;
   onCode: (code: string) => void;
   /** Offered when the person has passkeys. */
   onPasskey?: () => void;
@@ -21,16 +36,16 @@ export function SecondFactorForm({
   children?: ReactNode;
 }) {
   const [code, setCode] = useState('');
-  // The problem is the typed code's only when a code was what was last given (not a passkey).
-  const [gave, setGave] = useState<'code' | 'passkey'>('code');
-  const codeRefused = problem !== null && gave === 'code';
+  // The field is marked while it holds the code refused: typing another one takes the mark away.
+  const [sentCode, setSentCode] = useState<string | null>(null);
+  const codeRefused = problem?.wrongCode === true && code === sentCode;
   const problemId = useId();
   return (
     <form
       className="form"
       onSubmit={(event) => {
         event.preventDefault();
-        setGave('code');
+        setSentCode(code);
         onCode(code);
       }}
     >
@@ -48,19 +63,13 @@ export function SecondFactorForm({
       </label>
       {problem && (
         <p role="alert" className="notice notice-error" id={problemId}>
-          {problem}
+          {problem.text}
         </p>
       )}
       <div className="actions">
         <SubmitButton busy={busy}>{submitLabel}</SubmitButton>
         {onPasskey && (
-          <BusyButton
-            busy={busy}
-            onClick={() => {
-              setGave('passkey');
-              onPasskey();
-            }}
-          >
+          <BusyButton busy={busy} onClick={onPasskey}>
             Use a passkey
           </BusyButton>
         )}

@@ -1,7 +1,7 @@
 // react-hook-form resolvers over the rules of @bookshop/rules, the module the API checks with too:
 // a form refuses exactly what the server would, with the same words, and no form writes a rule again.
 import type { FieldProblem, FormProblem } from '@bookshop/rules';
-import type { FieldErrors, FieldValues, Path, RegisterOptions, Resolver, UseFormRegister } from 'react-hook-form';
+import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 
 type Found<Values extends FieldValues> =
   | { values: Values; errors: Record<string, never> }
@@ -33,25 +33,4 @@ export const formRuleResolver =
     if (problem === null) return { values, errors: {} };
     const error = { type: 'rule', message: problem };
     return { values: {}, errors: Object.fromEntries([['root', error], ...fields.map((field) => [field, error])]) as FieldErrors<Values> };
-  };
-
-/**
- * A field's registration with what a screen reader needs of its error: `aria-invalid` while the rules
- * refuse it, and described by the message that says why (`errorId`: the field's own message, or the
- * form's notice), after any hint it has.
- */
-export const describedField =
-  <Values extends FieldValues>(
-    register: UseFormRegister<Values>,
-    errors: FieldErrors<Values>,
-    errorId: (field: Path<Values>) => string,
-    options?: (field: Path<Values>) => RegisterOptions<Values, Path<Values>> | undefined,
-  ) =>
-  (field: Path<Values>, hintId?: string) => {
-    const invalid = Boolean(errors[field]);
-    return {
-      ...register(field, options?.(field)),
-      'aria-invalid': invalid,
-      'aria-describedby': [hintId, invalid && errorId(field)].filter(Boolean).join(' ') || undefined,
-    };
   };

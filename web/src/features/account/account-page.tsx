@@ -1,15 +1,16 @@
 import { checkProfile, FORM_MESSAGES, PERSON_NAME_MAX } from '@bookshop/rules';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { SubmitButton } from '../../components/busy-button';
 import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { OwnSessions } from '../../components/own-sessions';
 import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields, passwordChangeResolver } from '../../components/password-change-fields';
+import { useDescribedFields } from '../../lib/described-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { LoginRedirect } from '../../lib/login-redirect';
-import { describedField, formRuleResolver } from '../../lib/rule-resolver';
+import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useChangePassword } from './api/change-password';
@@ -25,21 +26,12 @@ type Profile = { firstName: string; lastName: string; phoneNumber: string };
 /** Spec 5's profile rules, the ones the API applies. */
 const profileResolver = formRuleResolver<Profile>(checkProfile);
 
-/** The profile form, rendered once the saved profile has loaded and starting from it; `noticeId`: the page's notice. */
-function ProfileForm({
-  saved,
-  account,
-  show,
-  noticeId,
-}: {
-  saved: Profile;
-  account: string;
-  show: ReturnType<typeof useNotice>[1];
-  noticeId: string;
-}) {
+/** The profile form, rendered once the saved profile has loaded and starting from it. */
+function ProfileForm({ saved, account, show }: { saved: Profile; account: string; show: ReturnType<typeof useNotice>[1] }) {
   const update = useUpdateProfile();
-  const { register, handleSubmit, reset, formState } = useForm<Profile>({ defaultValues: saved, resolver: profileResolver });
-  const field = describedField(register, formState.errors, () => noticeId);
+  const form = useForm<Profile>({ defaultValues: saved, resolver: profileResolver });
+  const { handleSubmit, reset } = form;
+  const { field, errorTexts } = useDescribedFields(form);
   const save = handleSubmit(
     (profile) =>
       update.mutate(profile, {
@@ -66,6 +58,7 @@ function ProfileForm({
       <label>
         Email <input value={account} readOnly />
       </label>
+      {errorTexts}
       <SubmitButton busy={update.isPending}>Save Changes</SubmitButton>
     </form>
   );
@@ -138,8 +131,8 @@ export default function AccountPage() {
     resolver: passwordChangeResolver,
     context: { account: info?.account },
   });
+  const passwordFields = useDescribedFields(passwordForm);
   const [notice, show] = useNotice();
-  const noticeId = useId();
   const sessions = useOwnSessions();
   const endSessions = useEndOwnSessions();
 
@@ -159,18 +152,16 @@ export default function AccountPage() {
     },
     (errors) => show(errors.root?.message ?? FORM_MESSAGES.passwordsMissing, 'error'),
   );
-  const passwordField = describedField(passwordForm.register, passwordForm.formState.errors, () => noticeId);
 
   return (
     <div className="narrow">
       <h1>Account</h1>
-      <Notice notice={notice} id={noticeId} />
+      <Notice notice={notice} />
       {info ? (
         <ProfileForm
           saved={{ firstName: info.firstName, lastName: info.lastName, phoneNumber: info.phoneNumber }}
           account={info.account}
           show={show}
-          noticeId={noticeId}
         />
       ) : isError ? (
         <div role="alert">
@@ -188,7 +179,8 @@ export default function AccountPage() {
       </button>
       {showPassword && (
         <form className="form" onSubmit={changing.handle(savePassword)}>
-          <PasswordChangeFields field={passwordField} />
+          <PasswordChangeFields field={passwordFields.field} />
+          {passwordFields.errorTexts}
           <SubmitButton busy={changing.busy}>Change Password</SubmitButton>
         </form>
       )}

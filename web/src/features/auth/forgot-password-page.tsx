@@ -1,14 +1,14 @@
 import { checkResetRequest, FORM_MESSAGES } from '@bookshop/rules';
-import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
 import { Outcome } from '../../components/outcome';
+import { useDescribedFields } from '../../lib/described-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { paths } from '../../lib/paths';
-import { describedField, formRuleResolver } from '../../lib/rule-resolver';
+import { formRuleResolver } from '../../lib/rule-resolver';
 import { useRequestPasswordReset } from './api/request-password-reset';
 
 type Fields = { account: string };
@@ -21,12 +21,11 @@ const resolver = formRuleResolver<Fields>(checkResetRequest);
 export default function ForgotPasswordPage() {
   useDocumentTitle('Forgot password');
   const request = useRequestPasswordReset();
-  const { register, handleSubmit, formState } = useForm<Fields>({ defaultValues: { account: '' }, resolver });
+  const form = useForm<Fields>({ defaultValues: { account: '' }, resolver });
+  const { field, errorTexts } = useDescribedFields(form);
   const [notice, show] = useNotice();
-  const noticeId = useId();
-  const field = describedField(register, formState.errors, () => noticeId);
 
-  const submit = handleSubmit(
+  const submit = form.handleSubmit(
     async (fields) => {
       try {
         await request.mutateAsync(fields);
@@ -49,7 +48,8 @@ export default function ForgotPasswordPage() {
             <label>
               Email <input type="email" autoComplete="username" {...field('account')} />
             </label>
-            <Notice notice={notice} id={noticeId} />
+            <Notice notice={notice} />
+            {errorTexts}
             <SubmitButton busy={request.isPending} busyLabel="Sending...">
               Send reset link
             </SubmitButton>

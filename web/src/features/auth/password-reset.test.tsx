@@ -53,6 +53,13 @@ it('checks both passwords before sending, then sends the code and says the passw
   expect(screen.getByLabelText('Confirm new password')).toBeInvalid();
   expect(screen.getByLabelText('Confirm new password')).toHaveFocus();
   expect(screen.getByLabelText('New password')).toBeValid();
+  // Mended in the first field instead, the second is no longer marked: the match is checked again.
+  await userEvent.clear(screen.getByLabelText('New password'));
+  await userEvent.type(screen.getByLabelText('New password'), 'Lantern-Harbor-93');
+  // (The rules run again as the field changes, the password's list loaded on demand: awaited.)
+  await vi.waitFor(() => expect(screen.getByLabelText('Confirm new password')).toBeValid());
+  await userEvent.clear(screen.getByLabelText('New password'));
+  await userEvent.type(screen.getByLabelText('New password'), 'Lantern-Harbor-92');
 
   await userEvent.clear(screen.getByLabelText('Confirm new password'));
   await userEvent.type(screen.getByLabelText('Confirm new password'), 'Lantern-Harbor-92');

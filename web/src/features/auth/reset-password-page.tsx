@@ -1,16 +1,16 @@
 import { FORM_MESSAGES, isFilled } from '@bookshop/rules';
-import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
 import { Outcome } from '../../components/outcome';
+import { useDescribedFields } from '../../lib/described-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordFormProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
-import { describedField, formRuleResolver } from '../../lib/rule-resolver';
+import { formRuleResolver } from '../../lib/rule-resolver';
 import { useResetPassword } from './api/reset-password';
 import { VerifyEmail } from './verify-email';
 
@@ -42,13 +42,13 @@ function ResetPassword() {
   const [params] = useSearchParams();
   const oobCode = params.get('oobCode');
   const reset = useResetPassword();
-  const { register, handleSubmit, formState } = useForm<Fields>({ defaultValues: EMPTY, resolver });
+  const form = useForm<Fields>({ defaultValues: EMPTY, resolver });
+  // Whether the two passwords match is the second one's problem: a change of the first checks it again.
+  const { field, errorTexts } = useDescribedFields(form, (name) => (name === 'newPassword' ? { deps: ['confirmPassword'] } : undefined));
   const [notice, show] = useNotice();
-  const noticeId = useId();
-  const field = describedField(register, formState.errors, () => noticeId);
   const linkRefused = reset.error instanceof ApiError && reset.error.code === 'RESET_CODE_REFUSED';
 
-  const submit = handleSubmit(
+  const submit = form.handleSubmit(
     async ({ newPassword }) => {
       try {
         await reset.mutateAsync({ oobCode: oobCode ?? '', newPassword });
@@ -94,7 +94,8 @@ function ResetPassword() {
         <p className="muted" id="new-password-hint">
           {PASSWORD_HINT}
         </p>
-        <Notice notice={notice} id={noticeId} />
+        <Notice notice={notice} />
+        {errorTexts}
         <SubmitButton busy={reset.isPending} busyLabel="Saving...">
           Set new password
         </SubmitButton>

@@ -40,7 +40,9 @@ it('the second step says a wrong code, and the right one opens the back-office',
   expect(await screen.findByRole('alert')).toHaveTextContent('That code or passkey was not accepted.');
   expect(code).toBeInvalid();
   expect(code).toHaveAccessibleDescription('That code or passkey was not accepted. Please try again.');
+  // Another code typed is not the one refused.
   await userEvent.clear(code);
+  expect(code).toHaveAttribute('aria-invalid', 'false');
   await userEvent.type(code, '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
   await expect.poll(() => address().textContent).toBe(paths.backoffice.dashboard);

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../api/client';
-import { SecondFactorForm } from '../../components/second-factor-form';
+import { SecondFactorForm, type SecondFactorProblem, secondFactorProblem } from '../../components/second-factor-form';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import type { LoginState } from '../../lib/login-redirect';
@@ -20,23 +20,25 @@ export default function SecondFactorPage() {
   const navigate = useNavigate();
   const options = useSecondFactorOptions();
   const give = useGiveSecondFactor();
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<SecondFactorProblem | null>(null);
 
   if (options.isError) {
     const expired = options.error instanceof ApiError && options.error.status === 401;
     return <Navigate to={paths.login} replace state={expired ? EXPIRED : { message: failureReason(options.error) }} />;
   }
-  const answer = (proof: Parameters<typeof give.mutateAsync>[0]) =>
-    give.mutateAsync(proof).then(
+  const answer = (proof: Parameters<typeof give.mutateAsync>[0]) => {
+    setProblem(null);
+    return give.mutateAsync(proof).then(
       (role) => {
         signedIn(role);
         navigate(paths.backoffice.dashboard);
       },
       (error) => {
         if (error instanceof ApiError && error.status === 401) navigate(paths.login, { replace: true, state: EXPIRED });
-        else setProblem(failureReason(error) ?? 'The passkey was not used. Try again, or type a code.');
+        else setProblem(secondFactorProblem(proof, error, 'The passkey was not used. Try again, or type a code.'));
       },
     );
+  };
   const passkey = options.data?.passkey;
 
   return (

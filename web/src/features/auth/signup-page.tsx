@@ -1,14 +1,15 @@
 import { checkSignUp, FORM_MESSAGES, PERSON_NAME_MAX } from '@bookshop/rules';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { BusyButton, SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
+import { useDescribedFields } from '../../lib/described-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
 import { newPasswordFormProblem, PASSWORD_HINT } from '../../lib/password-rules';
 import { paths } from '../../lib/paths';
-import { describedField, formRuleResolver } from '../../lib/rule-resolver';
+import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { useRunOncePer } from '../../lib/use-submit-once';
 import { useFinishSignUp } from './api/sign-up';
@@ -29,7 +30,9 @@ export default function SignUpPage() {
   useDocumentTitle('Sign up');
   const { signedIn } = useSession();
   const navigate = useNavigate();
-  const { register, handleSubmit, getValues, formState } = useForm<Fields>({ defaultValues: EMPTY, resolver: signUpResolver });
+  const form = useForm<Fields>({ defaultValues: EMPTY, resolver: signUpResolver });
+  const { handleSubmit, getValues, formState } = form;
+  const { field, errorTexts } = useDescribedFields(form);
   const finish = useFinishSignUp(() => {
     const fields = getValues();
     return {
@@ -50,7 +53,6 @@ export default function SignUpPage() {
   const busy = formState.isSubmitting || finish.isPending;
   // Spec 4: messages disappear after 3 s.
   const [notice, show] = useNotice();
-  const noticeId = useId();
 
   const checkVerified = () =>
     finish.mutateAsync().then(
@@ -105,8 +107,7 @@ export default function SignUpPage() {
     }
   };
 
-  const field = describedField(register, formState.errors, () => noticeId);
-  const shown = <Notice notice={notice} id={noticeId} />;
+  const shown = <Notice notice={notice} />;
 
   if (step === 'verify') {
     return (
@@ -151,6 +152,7 @@ export default function SignUpPage() {
           Algerian Phone Number <input type="tel" {...field('phoneNumber')} placeholder="07XXXXXXXX" autoComplete="tel" />
         </label>
         {shown}
+        {errorTexts}
         <SubmitButton busy={busy} busyLabel="Signing up...">
           Sign up
         </SubmitButton>

@@ -1,5 +1,5 @@
 import { FORM_MESSAGES, GENDERS } from '@bookshop/rules';
-import { Fragment, useId, useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../api/types';
 import { SubmitButton } from '../../components/busy-button';
@@ -8,9 +8,9 @@ import { LoadError } from '../../components/load-error';
 import { Notice, useNotice } from '../../components/notice';
 import { OwnSessions } from '../../components/own-sessions';
 import { NO_PASSWORDS, type PasswordChange, PasswordChangeFields, passwordChangeResolver } from '../../components/password-change-fields';
+import { useDescribedFields } from '../../lib/described-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
-import { describedField } from '../../lib/rule-resolver';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { rowNowOf } from './api/backoffice-mutation';
 import { useChangeEmployeePassword } from './api/change-password';
@@ -168,8 +168,8 @@ export default function EmployeeAccountPage() {
     context: { account: data?.email },
   });
   const typed = passwordForm.watch();
+  const passwordFields = useDescribedFields(passwordForm);
   const [notice, show] = useNotice();
-  const noticeId = useId();
   const resetting = useSubmitOnce();
   const sessions = useOwnEmployeeSessions();
   const endSessions = useEndOwnEmployeeSessions();
@@ -200,16 +200,16 @@ export default function EmployeeAccountPage() {
     },
     (errors) => show(errors.root?.message ?? FORM_MESSAGES.passwordsMissing, 'error'),
   );
-  const passwordField = describedField(passwordForm.register, passwordForm.formState.errors, () => noticeId);
 
   return (
     <section className="narrow">
       <h1>Your Information</h1>
-      <Notice notice={notice} id={noticeId} />
+      <Notice notice={notice} />
       <InformationForm saved={informationOf(data)} version={data.version} show={show} guard={guard} />
       <h2>Reset Password</h2>
       <form className="form" onSubmit={resetting.handle(resetPassword)}>
-        <PasswordChangeFields field={passwordField} labels={['Current Password', 'New Password']} />
+        <PasswordChangeFields field={passwordFields.field} labels={['Current Password', 'New Password']} />
+        {passwordFields.errorTexts}
         <SubmitButton busy={resetting.busy} notReady={!typed.oldPassword || !typed.newPassword}>
           Reset Password
         </SubmitButton>

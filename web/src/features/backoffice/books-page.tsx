@@ -23,7 +23,7 @@ export default function BooksPage() {
   // Left blank, the field is marked and has the focus, described by the notice that says why, until typed in.
   const [isbnMissing, setIsbnMissing] = useState(false);
   const isbnField = useRef<HTMLInputElement>(null);
-  const noticeId = useId();
+  const missingId = useId();
   const addBook = useAddBook();
   const updateBook = useUpdateBook();
   const deleteBook = useDeleteBook();
@@ -49,7 +49,7 @@ export default function BooksPage() {
   return (
     <section>
       <h1>Books</h1>
-      <Notice notice={notice} id={noticeId} />
+      <Notice notice={notice} />
       <form className="inline-form" onSubmit={adding.handle(add)}>
         <input
           ref={isbnField}
@@ -57,12 +57,18 @@ export default function BooksPage() {
           placeholder="ISBN"
           value={isbn}
           aria-invalid={isbnMissing}
-          aria-describedby={isbnMissing ? noticeId : undefined}
+          aria-describedby={isbnMissing ? missingId : undefined}
           onChange={(e) => {
             setIsbn(e.target.value);
             setIsbnMissing(false);
           }}
         />
+        {/* Hidden, and still read: the field's own reason, which outlives the notice's 3 s. */}
+        {isbnMissing && (
+          <span id={missingId} hidden>
+            All fields are required.
+          </span>
+        )}
         <SubmitButton busy={adding.busy}>Add Book</SubmitButton>
       </form>
       <SearchBar placeholder="Search by ID or name" onSearch={list.searchAndTell} onReset={list.reset} searched={list.searchText} />

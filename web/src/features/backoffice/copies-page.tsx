@@ -1,13 +1,13 @@
 import { isBlank } from '@bookshop/rules';
-import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../api/types';
 import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
 import { Paging } from '../../components/paging';
+import { useDescribedFields } from '../../lib/described-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
-import { describedField, formRuleResolver } from '../../lib/rule-resolver';
+import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSubmitOnce } from '../../lib/use-submit-once';
 import { useAddCopy } from './api/add-copy';
 import { useDeleteCopy } from './api/delete-copy';
@@ -41,9 +41,9 @@ const newCopyResolver = formRuleResolver<typeof EMPTY_FORM>((form) => {
 export default function CopiesPage() {
   useDocumentTitle('Book Copies');
   const [notice, show] = useNotice();
-  const noticeId = useId();
-  const { register, handleSubmit, reset, formState } = useForm({ defaultValues: EMPTY_FORM, resolver: newCopyResolver });
-  const field = describedField(register, formState.errors, () => noticeId);
+  const form = useForm({ defaultValues: EMPTY_FORM, resolver: newCopyResolver });
+  const { register, handleSubmit, reset } = form;
+  const { field, errorTexts } = useDescribedFields(form);
   const addCopy = useAddCopy();
   const updateCopy = useUpdateCopy();
   const deleteCopy = useDeleteCopy();
@@ -73,7 +73,7 @@ export default function CopiesPage() {
   return (
     <section>
       <h1>Book Copies</h1>
-      <Notice notice={notice} id={noticeId} />
+      <Notice notice={notice} />
       <form className="inline-form" onSubmit={adding.handle(add)}>
         {NEW_COPY_FIELDS.map(([key, label, inputMode]) => (
           <input key={key} aria-label={label} placeholder={label} inputMode={inputMode} {...field(key)} />
@@ -81,6 +81,7 @@ export default function CopiesPage() {
         <label className="check">
           <input type="checkbox" {...register('isAvailable')} /> Available
         </label>
+        {errorTexts}
         <SubmitButton busy={adding.busy}>Add Book Copy</SubmitButton>
       </form>
       <SearchBar

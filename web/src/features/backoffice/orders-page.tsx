@@ -173,7 +173,8 @@ export default function OrdersPage() {
   return (
     <section>
       <h1>Orders</h1>
-      {!cardShown && <Notice notice={notice} />}
+      {/* Always there (its status region with it), saying what its card, gone from this page, cannot. */}
+      <Notice notice={cardShown ? null : notice} />
       <QueryView query={orders} what="the orders" empty={{ text: 'No orders found.', when: (data) => !data.orders.length }}>
         {(data) => (
           <div className="order-cards">

@@ -5,8 +5,7 @@
 import { type ReactNode, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { Modal } from '../../components/modal';
-import { SecondFactorForm } from '../../components/second-factor-form';
-import { failureReason } from '../../lib/failure-reason';
+import { SecondFactorForm, type SecondFactorProblem, secondFactorProblem } from '../../components/second-factor-form';
 import { useSecondFactor } from './api/get-second-factor';
 import { useStepUp } from './api/step-up';
 
@@ -16,9 +15,11 @@ export const needsStepUp = (error: unknown) => error instanceof ApiError && erro
 export function StepUpDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const { data: status } = useSecondFactor();
   const stepUp = useStepUp();
-  const [problem, setProblem] = useState<string | null>(null);
-  const confirm = (proof: { code: string } | { passkey: true }) =>
-    stepUp.mutateAsync(proof).then(onDone, (error) => setProblem(failureReason(error) ?? 'The passkey was not used.'));
+  const [problem, setProblem] = useState<SecondFactorProblem | null>(null);
+  const confirm = (proof: { code: string } | { passkey: true }) => {
+    setProblem(null);
+    return stepUp.mutateAsync(proof).then(onDone, (error) => setProblem(secondFactorProblem(proof, error, 'The passkey was not used.')));
+  };
   return (
     // Busy while the proof is checked: closed then, the action would be refused though the proof was given.
     <Modal title="Confirm it's you" onClose={onCancel} busy={stepUp.isPending}>

@@ -112,7 +112,7 @@ describe('cart screen (spec 2.10)', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Proceed to Checkout' }));
     expect(screen.getByLabelText('Address')).toHaveValue('abc');
     await userEvent.click(screen.getByRole('button', { name: 'Confirm Order' }));
-    expect(screen.getByText('Please enter a valid shipping address.')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a valid shipping address.');
     // The field is marked, described by why, and has the focus to be typed in again.
     const address = screen.getByLabelText('Address');
     expect(address).toBeInvalid();

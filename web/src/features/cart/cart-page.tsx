@@ -1,6 +1,6 @@
 import { FORM_MESSAGES, SHIPPING_ADDRESS_MAX, shippingAddressProblem } from '@bookshop/rules';
 import { fromCents, orderTotalCents } from '@bookshop/rules/money';
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ApiError } from '../../api/client';
 import { BookCover } from '../../components/book-cover';
@@ -8,10 +8,11 @@ import { BusyButton, SubmitButton } from '../../components/busy-button';
 import { LoadError } from '../../components/load-error';
 import { Modal } from '../../components/modal';
 import { Notice, useNotice } from '../../components/notice';
+import { useDescribedFields } from '../../lib/described-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { money } from '../../lib/format';
 import { LoginRedirect, useSendToLogin } from '../../lib/login-redirect';
-import { describedField, formRuleResolver } from '../../lib/rule-resolver';
+import { formRuleResolver } from '../../lib/rule-resolver';
 import { useSession } from '../../lib/session';
 import { storage } from '../../lib/storage';
 import { useRunOncePer } from '../../lib/use-submit-once';
@@ -40,19 +41,18 @@ function CheckoutModal({
   onClose: () => void;
   onDone: (message: string, ok: boolean) => void;
 }) {
-  const { register, handleSubmit, formState } = useForm<ShippingForm>({
+  const form = useForm<ShippingForm>({
     defaultValues: { address: storage.getShippingAddress() },
     resolver: shippingResolver,
   });
   // Spec 4: messages disappear after 3 s.
   const [validation, showValidation] = useNotice();
-  const validationId = useId();
-  const field = describedField(register, formState.errors, () => validationId);
+  const { field, errorTexts } = useDescribedFields(form);
   const place = usePlaceOrder();
   // One key per checkout attempt: a retried request returns the first order instead of a second.
   const idempotencyKey = useRef(crypto.randomUUID());
 
-  const confirm = handleSubmit(
+  const confirm = form.handleSubmit(
     ({ address }) => {
       storage.setShippingAddress(address.trim());
       place.mutate(
@@ -82,7 +82,8 @@ function CheckoutModal({
           Address
           <textarea rows={3} {...field('address')} autoComplete="street-address" maxLength={SHIPPING_ADDRESS_MAX} />
         </label>
-        <Notice notice={validation} id={validationId} />
+        <Notice notice={validation} />
+        {errorTexts}
         <p>
           Total: <strong>{money(cartTotal(items))}</strong>
         </p>

@@ -2,9 +2,10 @@ import { CONTACT_MESSAGE_MAX, contactProblems } from '@bookshop/rules';
 import { useForm } from 'react-hook-form';
 import { SubmitButton } from '../../components/busy-button';
 import { Notice, useNotice } from '../../components/notice';
+import { describedField } from '../../lib/described-fields';
 import { useDocumentTitle } from '../../lib/document-title';
 import { failureReason } from '../../lib/failure-reason';
-import { describedField, fieldRulesResolver } from '../../lib/rule-resolver';
+import { fieldRulesResolver } from '../../lib/rule-resolver';
 import { useSendMessage } from './api/send-message';
 
 type Fields = { name: string; email: string; message: string };

@@ -1,16 +1,16 @@
 // A book's reviews by its buyers (beyond the spec), under its detail: the newest first, paged, and
 // for a signed-in client who received the book, their own rating to write or change.
 import { REVIEW_MAX_LENGTH } from '@bookshop/rules';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Schemas } from '../../../api/types';
 import { SubmitButton } from '../../../components/busy-button';
 import { LoadError } from '../../../components/load-error';
 import { Notice, useNotice } from '../../../components/notice';
 import { Paging } from '../../../components/paging';
+import { useDescribedFields } from '../../../lib/described-fields';
 import { failureReason } from '../../../lib/failure-reason';
 import { dateTime } from '../../../lib/format';
-import { describedField } from '../../../lib/rule-resolver';
 import { useSession } from '../../../lib/session';
 import { useMyReview } from '../api/get-my-review';
 import { useReviews } from '../api/get-reviews';
@@ -29,21 +29,17 @@ function Stars({ stars }: { stars: number }) {
 }
 
 type Fields = { stars: string; review: string };
+const CHOOSE_STARS = 'Please choose from 1 to 5 stars.';
 
 /** The form, rendered once the client's rating has loaded, with it as the starting values. */
 function MyReviewForm({ copyId, mine }: { copyId: number; mine: Schemas['MyReview'] }) {
   const write = useWriteReview(copyId);
   const [notice, show] = useNotice();
-  const noticeId = useId();
-  const { register, handleSubmit, formState, reset } = useForm<Fields>({
+  const form = useForm<Fields>({
     defaultValues: { stars: mine.stars ? String(mine.stars) : '', review: mine.review },
   });
-  const field = describedField(
-    register,
-    formState.errors,
-    () => noticeId,
-    (name) => (name === 'stars' ? { required: true } : undefined),
-  );
+  const { handleSubmit, formState, reset } = form;
+  const { field, errorTexts } = useDescribedFields(form, (name) => (name === 'stars' ? { required: CHOOSE_STARS } : undefined));
   const submit = handleSubmit(
     async ({ stars, review }) => {
       try {
@@ -55,7 +51,7 @@ function MyReviewForm({ copyId, mine }: { copyId: number; mine: Schemas['MyRevie
         show('Your rating could not be saved.', 'error', failureReason(error));
       }
     },
-    () => show('Please choose from 1 to 5 stars.', 'error'),
+    () => show(CHOOSE_STARS, 'error'),
   );
   return (
     <form className="review-form" onSubmit={submit} noValidate>
@@ -82,7 +78,8 @@ function MyReviewForm({ copyId, mine }: { copyId: number; mine: Schemas['MyRevie
         <bdi>{mine.reviewer}</bdi> is the name other shoppers see on your rating and review.
       </p>
       {mine.hidden && <p className="muted">An Admin has hidden your review from the shop.</p>}
-      <Notice notice={notice} id={noticeId} />
+      <Notice notice={notice} />
+      {errorTexts}
       <SubmitButton busy={write.isPending} notReady={!formState.isDirty}>
         {mine.stars ? 'Update rating' : 'Save rating'}
       </SubmitButton>
