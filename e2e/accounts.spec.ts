@@ -4,9 +4,9 @@ test('a new visitor signs up, verifies the e-mail, edits the profile, changes th
   const email = `reader-${Date.now()}@example.com`;
   await page.goto('/signup');
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByText('All fields are required.')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText('All fields are required.');
   await signUp(page, { firstName: 'Nadia', lastName: 'Reader', email, password: 'Reader123!', phone: '0812345678' });
-  await expect(page.getByText('Phone number must be Algerian and start with 05, 06, or 07.')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText('Phone number must be Algerian and start with 05, 06, or 07.');
   await page.getByLabel('Algerian Phone Number').fill('0661234567');
   await page.getByRole('button', { name: 'Sign up' }).click();
 
@@ -32,7 +32,7 @@ test('a new visitor signs up, verifies the e-mail, edits the profile, changes th
   await expect(page.getByLabel('Email')).toHaveValue(email);
   await page.getByLabel('Phone number').fill('123');
   await page.getByRole('button', { name: 'Save Changes' }).click();
-  await expect(page.getByText('Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText('Phone number must be a valid Algerian number (e.g. 07XXXXXXXX).');
   await page.getByLabel('First name').fill('Nadine');
   await page.getByLabel('Phone number').fill('0771234567');
   await page.getByRole('button', { name: 'Save Changes' }).click();

@@ -38,7 +38,7 @@ test('an Admin adds an author, a book by ISBN and a copy with price and stock; a
     .click();
   await expect(page.getByText('Book deleted successfully.')).toBeVisible();
   await page.getByRole('button', { name: 'Add Book' }).click();
-  await expect(page.getByText('All fields are required.')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText('All fields are required.');
   await page.getByLabel('ISBN').fill(book!.isbn13);
   await page.getByRole('button', { name: 'Add Book' }).click();
   await expect(page.getByText('Book added successfully.')).toBeVisible();

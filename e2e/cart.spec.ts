@@ -46,7 +46,7 @@ test('a client adds books from the quick view and the detail page, changes quant
   const modal = page.getByRole('dialog');
   await modal.getByLabel('Address').fill(' abc ');
   await modal.getByRole('button', { name: 'Confirm Order' }).click();
-  await expect(modal.getByText('Please enter a valid shipping address.')).toBeVisible();
+  await expect(modal.getByRole('alert')).toHaveText('Please enter a valid shipping address.');
   await modal.getByLabel('Address').fill('12 Rue Didouche Mourad, Algiers');
   await modal.getByRole('button', { name: 'Confirm Order' }).click();
   await expect(page.getByText('Your cart is empty.')).toBeVisible();

@@ -62,7 +62,7 @@ test('a client who forgot the password gets the reset e-mail, chooses a new pass
   await page.getByLabel('New password', { exact: true }).fill('Lantern-Harbor-92');
   await page.getByLabel('Confirm new password').fill('Lantern-Harbor-29');
   await page.getByRole('button', { name: 'Set new password' }).click();
-  await expect(page.getByText('The two passwords do not match.')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText('The two passwords do not match.');
   await page.getByLabel('Confirm new password').fill('Lantern-Harbor-92');
   await page.getByRole('button', { name: 'Set new password' }).click();
   await expect(page.getByRole('status')).toHaveText('Your password has been changed. Please log in with your new password.');
