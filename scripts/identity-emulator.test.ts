@@ -41,7 +41,9 @@ it('an account made before a stop signs in after a start on the same folder, not
   await first.stop();
 
   const again = await start(path.join(folder, 'accounts'));
-  expect(await provider(again, 'signInWithPassword', 'kept@example.com')).toBe('kept@example.com');
+  // Failing, it says what both runs of the CLI wrote (seen once in a loaded CI run: the account not found).
+  const logs = `first run:\n${first.log()}\nsecond run:\n${again.log()}`;
+  expect(await provider(again, 'signInWithPassword', 'kept@example.com'), logs).toBe('kept@example.com');
   await again.stop();
 
   const fresh = await start();

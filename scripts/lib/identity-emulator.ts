@@ -11,6 +11,8 @@ export const FIREBASE_PROJECT_ID = 'demo-bookshop';
 export interface RunningEmulator {
   host: string;
   stop(): Promise<void>;
+  /** What the emulator's CLI has written so far (whether it imported and exported its accounts, say). */
+  log(): string;
 }
 
 export interface EmulatorOptions {
@@ -93,6 +95,7 @@ export async function startIdentityEmulator({ port, keepAccountsIn }: EmulatorOp
   }
   return {
     host,
+    log: () => output,
     stop: async () => {
       // From here the stop is under way: a signal more at this process's exit would tell the emulator
       // to end at once, cutting its export short (firebase-tools takes a second signal so).
