@@ -1,5 +1,5 @@
-// Account, the profile (spec 2.11): a refused save marks the field it is about, described by the
-// page's notice that says why, and puts the focus there to be typed in again.
+// Account, the profile (spec 2.11): a refused save marks the field it is about, described by its own
+// error (the page's notice says it too, for 3 s), and puts the focus there to be typed in again.
 import { FORM_MESSAGES } from '@bookshop/rules';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -20,7 +20,7 @@ export default function BooksPage() {
   useDocumentTitle('Books');
   const [notice, show] = useNotice();
   const [isbn, setIsbn] = useState('');
-  // Left blank, the field is marked and has the focus, described by the notice that says why, until typed in.
+  // Left blank, the field is marked and has the focus, described by its own reason (below), until typed in.
   const [isbnMissing, setIsbnMissing] = useState(false);
   const isbnField = useRef<HTMLInputElement>(null);
   const missingId = useId();
